@@ -1,0 +1,193 @@
+//! Experiment files: TOML parsed once into typed config, with errors that name the file,
+//! line and key. The same structures are built from Python dicts.
+
+mod build;
+
+pub use build::{build_simulation, resolve_drive, Built};
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::error::{HeadwayError, Result};
+use crate::link::LinkConfig;
+use crate::workload::WorkloadConfig;
+
+/// A whole experiment.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ExperimentConfig {
+    /// Run seed; every random stream derives from it.
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    /// Free-form label carried into results.
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub drive: DriveConfig,
+    #[serde(default)]
+    pub host: HostConfig,
+    #[serde(default)]
+    pub link: LinkConfig,
+    #[serde(default)]
+    pub workload: WorkloadConfig,
+    #[serde(default)]
+    pub output: OutputConfig,
+    /// Where relative paths in this config are resolved from (the config file's folder).
+    #[serde(skip)]
+    pub base_dir: Option<PathBuf>,
+}
+
+fn default_seed() -> u64 {
+    1
+}
+
+impl Default for ExperimentConfig {
+    fn default() -> Self {
+        ExperimentConfig {
+            seed: default_seed(),
+            name: None,
+            drive: DriveConfig::default(),
+            host: HostConfig::default(),
+            link: LinkConfig::default(),
+            workload: WorkloadConfig::default(),
+            output: OutputConfig::default(),
+            base_dir: None,
+        }
+    }
+}
+
+/// Which drive, and how deep its command queue is.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct DriveConfig {
+    /// A catalog name (`headway disks`), or a path to a drive file: headway TOML, or a
+    /// DiskSim `.parv` / `.diskspecs`.
+    #[serde(default = "default_drive")]
+    pub name: String,
+    /// Commands the drive accepts at once. Default: 1 (the host does all scheduling).
+    #[serde(default = "one")]
+    pub queue_depth: usize,
+}
+
+fn default_drive() -> String {
+    "atlas10k".into()
+}
+fn one() -> usize {
+    1
+}
+
+impl Default for DriveConfig {
+    fn default() -> Self {
+        DriveConfig {
+            name: default_drive(),
+            queue_depth: 1,
+        }
+    }
+}
+
+/// The host's scheduler and its model of the drive.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct HostConfig {
+    #[serde(default = "default_sched")]
+    pub scheduler: String,
+    #[serde(default = "default_pred")]
+    pub predictor: String,
+    /// Commands the host keeps outstanding at the drive; default: the drive's queue depth.
+    #[serde(default)]
+    pub max_outstanding: Option<usize>,
+}
+
+fn default_sched() -> String {
+    "fcfs".into()
+}
+fn default_pred() -> String {
+    "oracle".into()
+}
+
+impl Default for HostConfig {
+    fn default() -> Self {
+        HostConfig {
+            scheduler: default_sched(),
+            predictor: default_pred(),
+            max_outstanding: None,
+        }
+    }
+}
+
+/// What to collect besides the summary.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct OutputConfig {
+    /// Keep one record per request (arrival, dispatch, start, seek, rotation, transfer, done).
+    #[serde(default)]
+    pub records: bool,
+    /// Stop the simulated clock here (seconds).
+    #[serde(default)]
+    pub max_time_s: Option<f64>,
+}
+
+impl ExperimentConfig {
+    /// Parse experiment TOML; `origin` names the file in error messages.
+    pub fn from_toml_str(text: &str, origin: Option<&Path>) -> Result<Self> {
+        let mut cfg: ExperimentConfig =
+            toml::from_str(text).map_err(|e| toml_error(text, origin, e))?;
+        cfg.base_dir = origin.and_then(|p| p.parent()).map(Path::to_path_buf);
+        cfg.validate().map_err(|e| match origin {
+            Some(p) => e.in_file(p),
+            None => e,
+        })?;
+        Ok(cfg)
+    }
+
+    pub fn from_toml_file(path: &Path) -> Result<Self> {
+        let text = std::fs::read_to_string(path).map_err(|e| HeadwayError::io(path, e))?;
+        Self::from_toml_str(&text, Some(path))
+    }
+
+    /// Checks that need more than one key, or ranges serde cannot express.
+    pub fn validate(&self) -> Result<()> {
+        if self.drive.queue_depth == 0 {
+            return Err(HeadwayError::config(
+                "drive.queue_depth",
+                "must be at least 1",
+            ));
+        }
+        if self.host.max_outstanding == Some(0) {
+            return Err(HeadwayError::config(
+                "host.max_outstanding",
+                "must be at least 1",
+            ));
+        }
+        if let Some(t) = self.output.max_time_s {
+            if !(t > 0.0 && t.is_finite()) {
+                return Err(HeadwayError::config(
+                    "output.max_time_s",
+                    format!("must be a positive number of seconds, got {t}"),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Turn a `toml` error into ours: line number from the span, the offending key from the
+/// message where serde names it.
+pub(crate) fn toml_error(text: &str, origin: Option<&Path>, e: toml::de::Error) -> HeadwayError {
+    let line = e
+        .span()
+        .map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1);
+    let msg = e.message().to_string();
+    let key = msg
+        .split('`')
+        .nth(1)
+        .map(str::to_string)
+        .filter(|_| msg.contains("field"));
+    HeadwayError::Config {
+        file: origin.map(Path::to_path_buf),
+        line,
+        key,
+        msg,
+    }
+}

@@ -1,0 +1,218 @@
+//! The mechanical timing model of a disk: how long it takes to move the head to a sector and
+//! read or write a run of sectors. Shared, read-only, by the device (the truth) and the
+//! oracle predictor (the host's exact copy), so the two can never disagree by accident.
+
+use super::layout::{Layout, Location};
+use super::seek::SeekCurve;
+use super::spec::HddSpec;
+use crate::error::{HeadwayError, Result};
+use crate::request::{HeadPosition, Op};
+use crate::time::{ms_to_ns, SimTime};
+
+/// Timing of one mechanical access, relative to when positioning began.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MechAccess {
+    pub seek_ns: SimTime,
+    pub rotate_ns: SimTime,
+    /// From the start of the first sector to the end of the last, including head and
+    /// cylinder switches (and their rotational waits) inside the transfer.
+    pub transfer_ns: SimTime,
+    pub end: HeadPosition,
+}
+
+impl MechAccess {
+    #[inline]
+    pub fn total_ns(&self) -> SimTime {
+        self.seek_ns + self.rotate_ns + self.transfer_ns
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Mechanics {
+    pub layout: Layout,
+    pub seek: SeekCurve,
+    /// Rotation period; fractional nanoseconds kept so angles do not drift over long runs.
+    pub period_ns: f64,
+    pub head_switch_ns: SimTime,
+    pub write_settle_ns: SimTime,
+    /// `floor[d]` = min over d' >= d of the cheapest move of d' cylinders (seek or head switch).
+    floor_ns: Vec<SimTime>,
+}
+
+impl Mechanics {
+    pub fn new(spec: &HddSpec) -> Result<Self> {
+        let bad = |key: &str, msg: String| HeadwayError::params(None, None, Some(key.into()), msg);
+        if !(spec.rpm.is_finite() && spec.rpm > 0.0) {
+            return Err(bad(
+                "rpm",
+                format!("rotation speed must be positive, got {}", spec.rpm),
+            ));
+        }
+        if spec.surfaces == 0 || spec.cylinders == 0 {
+            return Err(bad(
+                "surfaces",
+                "a drive needs at least one surface and one cylinder".into(),
+            ));
+        }
+        if spec.head_switch_ms < 0.0 || spec.write_settle_ms < 0.0 {
+            return Err(bad(
+                "head_switch_ms",
+                "switch and settle times must be non-negative".into(),
+            ));
+        }
+        let layout = Layout::new(&spec.layout, spec.surfaces, spec.cylinders)?;
+        if layout.capacity_sectors() != spec.block_count {
+            return Err(bad(
+                "block_count",
+                format!(
+                    "layout maps {} sectors but the drive declares {}",
+                    layout.capacity_sectors(),
+                    spec.block_count
+                ),
+            ));
+        }
+        let seek = SeekCurve::new(&spec.seek, spec.cylinders)?;
+        let head_switch_ns = ms_to_ns(spec.head_switch_ms);
+        let n = spec.cylinders as usize;
+        let mut floor_ns = vec![0; n + 1];
+        floor_ns[n] = SimTime::MAX;
+        for d in (0..n).rev() {
+            let here = if d == 0 { 0 } else { seek.seek_ns(d as u32) };
+            floor_ns[d] = here.min(floor_ns[d + 1]);
+        }
+        Ok(Mechanics {
+            layout,
+            seek,
+            period_ns: 60.0e9 / spec.rpm,
+            head_switch_ns,
+            write_settle_ns: ms_to_ns(spec.write_settle_ms),
+            floor_ns,
+        })
+    }
+
+    /// Spindle angle at time `t`, in revolutions [0, 1). The index mark passes at t = 0.
+    #[inline]
+    pub fn angle_at(&self, t: f64) -> f64 {
+        (t / self.period_ns).fract()
+    }
+
+    /// Time to wait from `t` until angle `target` comes under the head.
+    #[inline]
+    fn wait_for(&self, t: f64, target: f64) -> f64 {
+        let mut d = target - self.angle_at(t);
+        if d < 0.0 {
+            d += 1.0;
+        }
+        // Guard the edge where rounding makes d == 1.0: the sector is under the head now.
+        if d >= 1.0 {
+            d -= 1.0;
+        }
+        d * self.period_ns
+    }
+
+    /// Time to move the head between two positions (seek, or head switch on the same
+    /// cylinder), plus write settle when the head moved and the access is a write.
+    #[inline]
+    pub fn move_ns(&self, from: HeadPosition, to_cyl: u32, to_surface: u32, op: Op) -> SimTime {
+        let d = from.cylinder.abs_diff(to_cyl);
+        let t = if d > 0 {
+            self.seek.seek_ns(d)
+        } else if from.surface != to_surface {
+            self.head_switch_ns
+        } else {
+            return 0;
+        };
+        if op == Op::Write {
+            t + self.write_settle_ns
+        } else {
+            t
+        }
+    }
+
+    /// Lower bound on moving `distance` or more cylinders (see `Predictor::positioning_floor_ns`).
+    #[inline]
+    pub fn move_floor_ns(&self, distance: u32) -> SimTime {
+        *self
+            .floor_ns
+            .get(distance as usize)
+            .unwrap_or(&SimTime::MAX)
+    }
+
+    /// Time an access of `sectors` sectors from `lbn` takes if positioning begins at `start_ns`
+    /// with the head at `from`. `sectors == 0` is a pure seek to the cylinder holding `lbn`.
+    pub fn access(
+        &self,
+        from: HeadPosition,
+        start_ns: SimTime,
+        lbn: u64,
+        sectors: u32,
+        op: Op,
+    ) -> MechAccess {
+        let loc = self.layout.locate(lbn);
+        let seek_ns = self.move_ns(from, loc.cylinder, loc.surface, op);
+        if sectors == 0 {
+            return MechAccess {
+                seek_ns,
+                rotate_ns: 0,
+                transfer_ns: 0,
+                end: HeadPosition {
+                    cylinder: loc.cylinder,
+                    surface: loc.surface,
+                },
+            };
+        }
+        let t_arrive = start_ns as f64 + seek_ns as f64;
+        let rotate = self.wait_for(t_arrive, loc.angle);
+        let rotate_ns = rotate.round() as SimTime;
+        let t_first = start_ns as f64 + (seek_ns + rotate_ns) as f64;
+        let (t_end, end) = self.transfer_from(t_first, loc, lbn, sectors, op);
+        MechAccess {
+            seek_ns,
+            rotate_ns,
+            transfer_ns: (t_end - t_first).round().max(0.0) as SimTime,
+            end,
+        }
+    }
+
+    /// Media transfer beginning at `t` with the head at the start of `lbn` (located at `loc`).
+    /// Returns the time the last sector ends and where the head is then.
+    fn transfer_from(
+        &self,
+        mut t: f64,
+        mut loc: Location,
+        mut lbn: u64,
+        sectors: u32,
+        op: Op,
+    ) -> (f64, HeadPosition) {
+        let mut left = sectors as u64;
+        let sector_ns = |spt: u32| self.period_ns / spt as f64;
+        loop {
+            let run = left.min(loc.run_sectors as u64);
+            t += run as f64 * sector_ns(loc.spt);
+            left -= run;
+            lbn += run;
+            let here = HeadPosition {
+                cylinder: loc.cylinder,
+                surface: loc.surface,
+            };
+            if left == 0 {
+                return (t, here);
+            }
+            let next = self.layout.locate(lbn);
+            // A run can also end on the same track (a slipped sector or a spare in between):
+            // then no switch, just rotate past the gap.
+            t += self.move_ns(here, next.cylinder, next.surface, op) as f64;
+            t += self.wait_for(t, next.angle);
+            loc = next;
+        }
+    }
+
+    /// Where the head would be after the last access touching `lbn`..`lbn+sectors`.
+    pub fn position_of(&self, lbn: u64) -> HeadPosition {
+        let l = self.layout.locate(lbn);
+        HeadPosition {
+            cylinder: l.cylinder,
+            surface: l.surface,
+        }
+    }
+}

@@ -1,0 +1,242 @@
+//! A complete, file-independent description of a disk drive. DiskSim parameter files and
+//! headway's own catalog TOML both parse into [`HddSpec`]; the device model and the oracle
+//! predictor are built from it. Units are in the field names.
+
+use serde::{Deserialize, Serialize};
+
+/// Everything needed to simulate one drive.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HddSpec {
+    /// Catalog name (lower case, e.g. `atlas10k`).
+    pub name: String,
+    /// Human description: make, model, where the numbers come from.
+    #[serde(default)]
+    pub description: String,
+    pub rpm: f64,
+    pub surfaces: u32,
+    pub cylinders: u32,
+    /// Logical blocks (512-byte sectors) exported; checked against the layout.
+    pub block_count: u64,
+    pub layout: LayoutSpec,
+    pub seek: SeekSpec,
+    #[serde(default)]
+    pub head_switch_ms: f64,
+    /// Extra settling before a write may start after a seek or head switch.
+    #[serde(default)]
+    pub write_settle_ms: f64,
+    #[serde(default)]
+    pub overheads: OverheadSpec,
+    #[serde(default)]
+    pub bus: BusSpec,
+    /// On-board cache; `None` means no cache (every access is mechanical).
+    #[serde(default)]
+    pub cache: Option<CacheSpec>,
+    #[serde(default)]
+    pub queue: QueueSpec,
+}
+
+/// How logical blocks are laid out on the platters.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LayoutSpec {
+    /// DiskSim "LBN-to-PBN mapping scheme" (0: surface-major within cylinder is the norm).
+    #[serde(default)]
+    pub mapping_scheme: u32,
+    pub sparing: Sparing,
+    /// DiskSim "Rangesize for sparing" (cylinders or tracks per sparing range, scheme-dependent).
+    #[serde(default = "one")]
+    pub range_size: u32,
+    pub zones: Vec<ZoneSpec>,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// Where spare sectors sit. Numbers follow DiskSim's "Sparing scheme used".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Sparing {
+    /// No spares.
+    None,
+    /// `spares` sectors at the end of every track (DiskSim 1 and relatives).
+    TrackEnd,
+    /// `spares` sectors at the end of every cylinder, i.e. on its last track (DiskSim 2; the
+    /// ST41601N's 6 per cylinder).
+    CylinderEnd,
+    /// `spares` sectors at the end of every range of `range_size` cylinders.
+    RangeEnd,
+    /// `spares` sectors (or tracks) at the end of the zone (DiskSim 9/10-style zone sparing).
+    ZoneEndSectors,
+    ZoneEndTracks,
+    /// The DiskSim scheme number as given, for schemes not modelled yet.
+    DiskSim(u32),
+}
+
+/// One recording zone (band).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ZoneSpec {
+    pub first_cylinder: u32,
+    pub last_cylinder: u32,
+    pub sectors_per_track: u32,
+    /// Physical sector (may be fractional) at which the zone's first LBN sits on its first track.
+    #[serde(default)]
+    pub first_block_offset: f64,
+    /// Sectors left unused at the front of the zone.
+    #[serde(default)]
+    pub empty_space_front: u32,
+    /// Skew applied when the next LBN is on the next surface of the same cylinder, in sectors.
+    #[serde(default)]
+    pub track_skew: f64,
+    /// Skew applied when the next LBN is on the next cylinder, in sectors.
+    #[serde(default)]
+    pub cylinder_skew: f64,
+    /// Spare sectors per sparing unit (track, cylinder, range or zone per `LayoutSpec::sparing`).
+    #[serde(default)]
+    pub spares: u32,
+    /// Slipped defects: physical sector numbers (zone-relative as DiskSim counts them) skipped
+    /// by the mapping, each pushing later LBNs one sector along.
+    #[serde(default)]
+    pub slips: Vec<u64>,
+    /// Remapped defects: (bad physical sector, spare it was remapped to).
+    #[serde(default)]
+    pub defects: Vec<(u64, u64)>,
+}
+
+/// Seek time as a function of cylinder distance.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum SeekSpec {
+    /// Measured (distance, ms) points, linearly interpolated between points (DiskSim `.seek`).
+    /// Distance 0 costs 0.
+    Table { points: Vec<(u32, f64)> },
+    /// `c1 + c2*sqrt(d)` for `d <= threshold`, `c3 + c4*d` above (ms); optional exact values
+    /// for the first distances (`first`, index 0 is distance 1).
+    SqrtLinear {
+        threshold: u32,
+        c1_ms: f64,
+        c2_ms: f64,
+        c3_ms: f64,
+        c4_ms: f64,
+        #[serde(default)]
+        first_ms: Vec<f64>,
+    },
+    /// `a + b*sqrt(d) + c*d` ms for d >= 1 (the Elite 3 curve of `spec/disks.md`).
+    Poly { a_ms: f64, b_ms: f64, c_ms: f64 },
+    /// DiskSim's HPL three-point form: six values
+    /// `[v1, v2, v3, v4, v5, v6]`: for d < v1: v2 + v3*sqrt(d); else v4 + v5*d; single-cylinder v6.
+    Hpl { values: [f64; 6] },
+}
+
+/// Command-processing overheads, as DiskSim names them (ms).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct OverheadSpec {
+    pub read_hit_after_read_ms: f64,
+    pub read_hit_after_write_ms: f64,
+    pub read_miss_after_read_ms: f64,
+    pub read_miss_after_write_ms: f64,
+    pub write_hit_after_read_ms: f64,
+    pub write_hit_after_write_ms: f64,
+    pub write_miss_after_read_ms: f64,
+    pub write_miss_after_write_ms: f64,
+    pub read_completion_ms: f64,
+    pub write_completion_ms: f64,
+    pub data_preparation_ms: f64,
+    pub first_reselect_ms: f64,
+    pub other_reselect_ms: f64,
+    pub read_disconnect_after_read_ms: f64,
+    pub read_disconnect_after_write_ms: f64,
+    pub write_disconnect_ms: f64,
+    pub extra_write_disconnect: bool,
+    pub extradisc_command_ms: f64,
+    pub extradisc_disconnect_ms: f64,
+    pub extradisc_inter_disconnect_ms: f64,
+    pub extradisc_second_disconnect_ms: f64,
+    pub extradisc_seek_delta_ms: f64,
+    pub minimum_seek_delay_ms: f64,
+    /// Per-request overhead (DiskSim "Per-request overhead time").
+    pub per_request_ms: f64,
+    /// Multiplier applied to every overhead (DiskSim "Time scale for overheads").
+    pub time_scale: f64,
+}
+
+/// The link between drive and host as the drive sees it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BusSpec {
+    /// Time to move one sector over the bus (DiskSim "Bulk sector transfer time").
+    pub sector_transfer_ms: f64,
+    pub hold_bus_entire_read: bool,
+    pub hold_bus_entire_write: bool,
+}
+
+impl Default for BusSpec {
+    fn default() -> Self {
+        BusSpec {
+            sector_transfer_ms: 0.0,
+            hold_bus_entire_read: false,
+            hold_bus_entire_write: false,
+        }
+    }
+}
+
+/// The on-board cache and its policies, with DiskSim's parameter meanings. Modelled by the
+/// fidelity work; carried through from the parameter files now so nothing is lost.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CacheSpec {
+    pub enabled: bool,
+    pub segments: u32,
+    pub segment_sectors: u32,
+    pub max_write_segments: u32,
+    pub separate_write_segment: bool,
+    pub low_water_mark: f64,
+    pub high_water_mark: f64,
+    pub watermark_by_request_size: bool,
+    pub calc_sector_by_sector: bool,
+    pub buffer_continuous_read: u32,
+    pub min_read_ahead_sectors: u32,
+    pub max_read_ahead_sectors: u32,
+    pub read_ahead_over_requested: i32,
+    pub read_ahead_on_idle_hit: bool,
+    pub read_any_free_blocks: bool,
+    pub fast_write_level: u32,
+    pub immediate_buffer_read: bool,
+    pub immediate_buffer_write: bool,
+    pub combine_sequential_writes: bool,
+    pub stop_prefetch_in_sector: bool,
+    pub disconnect_write_if_seek: bool,
+    pub write_hit_stop_prefetch: bool,
+    pub read_directly_to_buffer: bool,
+    pub immediate_transfer_partial_hit: bool,
+    pub allow_almost_read_hits: bool,
+    pub allow_sneaky_full_read_hits: bool,
+    pub allow_sneaky_partial_read_hits: bool,
+    pub allow_sneaky_intermediate_read_hits: bool,
+    pub allow_read_hits_on_write_data: bool,
+    pub allow_write_prebuffering: bool,
+    pub preseeking_level: u32,
+    pub never_disconnect: bool,
+}
+
+/// The drive's own command queue.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct QueueSpec {
+    /// Commands the drive accepts at once.
+    pub max_queue_length: u32,
+    /// DiskSim scheduling policy number (1 FCFS, ... 8 SPTF...) as read from the file.
+    pub policy: u32,
+}
+
+impl Default for QueueSpec {
+    fn default() -> Self {
+        QueueSpec {
+            max_queue_length: 1,
+            policy: 1,
+        }
+    }
+}

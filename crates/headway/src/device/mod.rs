@@ -1,0 +1,54 @@
+//! Devices: the truth about timing. A device accepts commands, works on them in simulated
+//! time, and reports completions. Schedulers never see a device, only a predictor.
+
+pub mod catalog;
+pub mod disksim;
+pub mod hdd;
+
+use crate::request::{Command, Completion};
+use crate::time::SimTime;
+
+/// What a device asks of the engine while handling a call: wake me at a time (with a token I
+/// chose), and these commands are finished now. Reused across calls so the hot path does not
+/// allocate.
+#[derive(Default, Debug)]
+pub struct DeviceIo {
+    pub wakeups: Vec<(SimTime, u64)>,
+    pub completions: Vec<Completion>,
+}
+
+impl DeviceIo {
+    #[inline]
+    pub fn wake_at(&mut self, at: SimTime, token: u64) {
+        self.wakeups.push((at, token));
+    }
+    #[inline]
+    pub fn complete(&mut self, c: Completion) {
+        self.completions.push(c);
+    }
+}
+
+/// Static facts about a device, for the host, the CLI and the stats.
+#[derive(Clone, Debug)]
+pub struct DeviceInfo {
+    pub name: String,
+    pub capacity_sectors: u64,
+    /// Commands the device accepts at once (its firmware queue, including the one in service).
+    pub queue_depth: usize,
+}
+
+/// A simulated storage device.
+pub trait Device {
+    fn info(&self) -> &DeviceInfo;
+    /// Accept a command at `now`. The host never submits more than `info().queue_depth`
+    /// outstanding commands.
+    fn submit(&mut self, now: SimTime, cmd: Command, io: &mut DeviceIo);
+    /// A wake-up the device asked for has fired.
+    fn wake(&mut self, now: SimTime, token: u64, io: &mut DeviceIo);
+    /// Commands accepted and not yet completed.
+    fn outstanding(&self) -> usize;
+    /// True while the mechanism (or flash channel) is doing work; drives utilisation.
+    fn busy(&self) -> bool {
+        self.outstanding() > 0
+    }
+}

@@ -1,0 +1,9 @@
+//! The discrete-event engine: one event queue, ties broken by insertion order, and seeded
+//! per-component random streams. The run loop that wires the layers together is
+//! [`crate::sim::Simulation`].
+
+mod queue;
+mod rng;
+
+pub use queue::{EventQueue, Scheduled};
+pub use rng::RngStreams;

@@ -1,0 +1,156 @@
+//! One error type for the whole core. Every variant names where the bad input was (file,
+//! line, key) so that users see "atlas10k.diskspecs:12: key `Foo`: expected a number" rather
+//! than a panic. The Python binding maps these to exception classes in one place.
+
+use std::path::PathBuf;
+
+pub type Result<T, E = HeadwayError> = std::result::Result<T, E>;
+
+#[derive(Debug, thiserror::Error)]
+pub enum HeadwayError {
+    /// An experiment/config problem: a wrong, missing or impossible key.
+    #[error("{}", fmt_loc("config", file, *line, key, msg))]
+    Config {
+        file: Option<PathBuf>,
+        line: Option<usize>,
+        key: Option<String>,
+        msg: String,
+    },
+
+    /// A drive parameter file (DiskSim `.diskspecs`/`.model`/`.seek`/`.parv`, catalog TOML).
+    #[error("{}", fmt_loc("drive parameters", file, *line, key, msg))]
+    Params {
+        file: Option<PathBuf>,
+        line: Option<usize>,
+        key: Option<String>,
+        msg: String,
+    },
+
+    /// A malformed trace record.
+    #[error("{}", fmt_loc("trace", file, *line, &None, msg))]
+    Trace {
+        file: Option<PathBuf>,
+        line: Option<usize>,
+        msg: String,
+    },
+
+    /// A name that is not in a registry (drive, scheduler, predictor, trace format).
+    #[error("unknown {kind} `{name}`; known: {}", known.join(", "))]
+    Unknown {
+        kind: &'static str,
+        name: String,
+        known: Vec<String>,
+    },
+
+    /// A file that could not be read or written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+
+    /// A failure inside a user plug-in (e.g. a scheduler written in Python).
+    #[error("plug-in {name}: {msg}")]
+    Plugin { name: String, msg: String },
+
+    /// A scheduler or device broke an invariant (e.g. dispatched a request it was never given).
+    #[error("invariant violated: {0}")]
+    Invariant(String),
+}
+
+fn fmt_loc(
+    what: &str,
+    file: &Option<PathBuf>,
+    line: Option<usize>,
+    key: &Option<String>,
+    msg: &str,
+) -> String {
+    let mut s = String::new();
+    match (file, line) {
+        (Some(f), Some(l)) => s.push_str(&format!("{}:{}: ", f.display(), l)),
+        (Some(f), None) => s.push_str(&format!("{}: ", f.display())),
+        (None, Some(l)) => s.push_str(&format!("{what} line {l}: ")),
+        (None, None) => s.push_str(&format!("{what}: ")),
+    }
+    if let Some(k) = key {
+        s.push_str(&format!("key `{k}`: "));
+    }
+    s.push_str(msg);
+    s
+}
+
+impl HeadwayError {
+    pub fn config(key: impl Into<String>, msg: impl Into<String>) -> Self {
+        HeadwayError::Config {
+            file: None,
+            line: None,
+            key: Some(key.into()),
+            msg: msg.into(),
+        }
+    }
+    pub fn params(
+        file: Option<PathBuf>,
+        line: Option<usize>,
+        key: Option<String>,
+        msg: impl Into<String>,
+    ) -> Self {
+        HeadwayError::Params {
+            file,
+            line,
+            key,
+            msg: msg.into(),
+        }
+    }
+    pub fn trace(file: Option<PathBuf>, line: Option<usize>, msg: impl Into<String>) -> Self {
+        HeadwayError::Trace {
+            file,
+            line,
+            msg: msg.into(),
+        }
+    }
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        HeadwayError::Io {
+            path: path.into(),
+            source,
+        }
+    }
+    /// Attach a file name to a config error that lacks one (errors are often raised by code
+    /// that only sees the parsed text).
+    pub fn in_file(self, path: impl Into<PathBuf>) -> Self {
+        match self {
+            HeadwayError::Config {
+                file: None,
+                line,
+                key,
+                msg,
+            } => HeadwayError::Config {
+                file: Some(path.into()),
+                line,
+                key,
+                msg,
+            },
+            HeadwayError::Params {
+                file: None,
+                line,
+                key,
+                msg,
+            } => HeadwayError::Params {
+                file: Some(path.into()),
+                line,
+                key,
+                msg,
+            },
+            HeadwayError::Trace {
+                file: None,
+                line,
+                msg,
+            } => HeadwayError::Trace {
+                file: Some(path.into()),
+                line,
+                msg,
+            },
+            other => other,
+        }
+    }
+}

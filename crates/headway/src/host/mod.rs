@@ -1,0 +1,140 @@
+//! The host: the block layer between workload and devices. It holds the scheduler and one
+//! predictor per device, enforces how many commands each device may have outstanding, and
+//! keeps the single timer a non-work-conserving scheduler can arm.
+
+use crate::error::{HeadwayError, Result};
+use crate::predict::Predictor;
+use crate::request::{Command, Completion, Request};
+use crate::sched::{Decision, SchedCtx, Scheduler};
+use crate::time::{SimTime, NEVER};
+
+pub struct Host {
+    pub scheduler: Box<dyn Scheduler>,
+    pub predictors: Vec<Box<dyn Predictor>>,
+    pub outstanding: Vec<usize>,
+    pub max_outstanding: Vec<usize>,
+    /// Generation of the armed timer; a fired timer with an older generation is stale.
+    timer_gen: u64,
+    timer_at: SimTime,
+}
+
+/// What the host wants the engine to do after a decision round.
+pub enum HostAction {
+    Dispatch(Command),
+    ArmTimer { at: SimTime, generation: u64 },
+}
+
+impl Host {
+    pub fn new(
+        scheduler: Box<dyn Scheduler>,
+        predictors: Vec<Box<dyn Predictor>>,
+        max_outstanding: Vec<usize>,
+    ) -> Self {
+        let n = predictors.len();
+        Host {
+            scheduler,
+            predictors,
+            outstanding: vec![0; n],
+            max_outstanding,
+            timer_gen: 0,
+            timer_at: NEVER,
+        }
+    }
+
+    pub fn arrival(&mut self, now: SimTime, req: Request) {
+        let ctx = SchedCtx {
+            now,
+            predictors: &self.predictors,
+            outstanding: &self.outstanding,
+            max_outstanding: &self.max_outstanding,
+        };
+        self.scheduler.on_arrival(req, &ctx);
+    }
+
+    pub fn completion(&mut self, now: SimTime, c: &Completion) {
+        let dev = c.command.device as usize;
+        self.outstanding[dev] -= 1;
+        self.predictors[dev].observe(c);
+        let ctx = SchedCtx {
+            now,
+            predictors: &self.predictors,
+            outstanding: &self.outstanding,
+            max_outstanding: &self.max_outstanding,
+        };
+        self.scheduler.on_completion(c, &ctx);
+    }
+
+    /// A timer fired; returns false if it was superseded.
+    pub fn timer(&mut self, now: SimTime, generation: u64) -> bool {
+        if generation != self.timer_gen || self.timer_at == NEVER {
+            return false;
+        }
+        self.timer_at = NEVER;
+        let ctx = SchedCtx {
+            now,
+            predictors: &self.predictors,
+            outstanding: &self.outstanding,
+            max_outstanding: &self.max_outstanding,
+        };
+        self.scheduler.on_timer(&ctx);
+        true
+    }
+
+    /// Ask the scheduler once. `Dispatch` is checked (device exists and has a slot) and
+    /// accounted; `WaitUntil` arms the timer unless an earlier one is armed.
+    pub fn decide(&mut self, now: SimTime) -> Result<Option<HostAction>> {
+        let decision = {
+            let ctx = SchedCtx {
+                now,
+                predictors: &self.predictors,
+                outstanding: &self.outstanding,
+                max_outstanding: &self.max_outstanding,
+            };
+            self.scheduler.decide(&ctx)
+        };
+        match decision {
+            Decision::Idle => Ok(None),
+            Decision::WaitUntil(at) => {
+                if at <= now {
+                    return Err(HeadwayError::Invariant(format!(
+                        "scheduler `{}` asked to wait until {at} ns, which is not after now ({now} ns)",
+                        self.scheduler.name()
+                    )));
+                }
+                if at < self.timer_at || self.timer_at == NEVER {
+                    self.timer_gen += 1;
+                    self.timer_at = at;
+                    return Ok(Some(HostAction::ArmTimer {
+                        at,
+                        generation: self.timer_gen,
+                    }));
+                }
+                Ok(None)
+            }
+            Decision::Dispatch(mut cmd) => {
+                let dev = cmd.device as usize;
+                if dev >= self.outstanding.len() {
+                    return Err(HeadwayError::Invariant(format!(
+                        "scheduler `{}` dispatched to device {dev}, which does not exist",
+                        self.scheduler.name()
+                    )));
+                }
+                if self.outstanding[dev] >= self.max_outstanding[dev] {
+                    return Err(HeadwayError::Invariant(format!(
+                        "scheduler `{}` dispatched to device {dev}, which already has {} of {} commands outstanding",
+                        self.scheduler.name(),
+                        self.outstanding[dev],
+                        self.max_outstanding[dev]
+                    )));
+                }
+                self.outstanding[dev] += 1;
+                cmd.dispatch_ns = now;
+                Ok(Some(HostAction::Dispatch(cmd)))
+            }
+        }
+    }
+
+    pub fn pending(&self) -> usize {
+        self.scheduler.pending()
+    }
+}

@@ -1,0 +1,38 @@
+//! headway: a fast, validated disk-drive simulator and I/O-scheduling framework.
+//!
+//! Requests flow from a [`workload`] through a [`host`] (a [`sched`]uler and its
+//! [`predict`]or) over a [`link`] to a [`device`]; completions flow back; [`stats`] observe
+//! everything; the [`engine`] moves simulated time (integer nanoseconds).
+//!
+//! ```
+//! use headway::config::{ExperimentConfig, build_simulation};
+//! let cfg = ExperimentConfig::from_toml_str(r#"
+//!     seed = 7
+//!     [drive]
+//!     name = "elite3"
+//!     [host]
+//!     scheduler = "sptf"
+//!     [workload]
+//!     requests = 200
+//! "#, None).unwrap();
+//! let result = build_simulation(&cfg, None).unwrap().simulation.run().unwrap();
+//! assert_eq!(result.summary.requests, 200);
+//! ```
+
+pub mod config;
+pub mod device;
+pub mod engine;
+pub mod error;
+pub mod host;
+pub mod link;
+pub mod predict;
+pub mod request;
+pub mod sched;
+pub mod sim;
+pub mod stats;
+pub mod time;
+pub mod workload;
+
+pub use error::{HeadwayError, Result};
+pub use request::{Command, Completion, Op, Request};
+pub use time::SimTime;

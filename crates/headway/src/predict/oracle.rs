@@ -1,0 +1,93 @@
+use std::sync::Arc;
+
+use super::{Estimate, Predictor};
+use crate::device::hdd::{plan_service, Mechanics, Overheads};
+use crate::request::{Completion, HeadPosition, Op};
+use crate::time::SimTime;
+
+/// The device's own model, exactly: what an SPTF inside the firmware knows. It shares the
+/// drive's [`Mechanics`] and overheads and learns the head position from each completion.
+pub struct OraclePredictor {
+    mech: Arc<Mechanics>,
+    ovh: Overheads,
+    /// Delay between the host's dispatch and the device seeing the command.
+    link_ns: SimTime,
+    head: HeadPosition,
+    last_op: Op,
+}
+
+impl OraclePredictor {
+    pub fn new(mech: Arc<Mechanics>, ovh: Overheads, link_ns: SimTime) -> Self {
+        OraclePredictor {
+            mech,
+            ovh,
+            link_ns,
+            head: HeadPosition::default(),
+            last_op: Op::Read,
+        }
+    }
+}
+
+impl Predictor for OraclePredictor {
+    fn name(&self) -> &str {
+        "oracle"
+    }
+    fn capacity_sectors(&self) -> u64 {
+        self.mech.layout.capacity_sectors()
+    }
+    fn cylinders(&self) -> u32 {
+        self.mech.seek.max_distance() + 1
+    }
+    #[inline]
+    fn cylinder_of(&self, lbn: u64) -> u32 {
+        self.mech.layout.cylinder_of(lbn)
+    }
+    fn head(&self) -> HeadPosition {
+        self.head
+    }
+    #[inline]
+    fn estimate(
+        &self,
+        from: HeadPosition,
+        start_ns: SimTime,
+        lbn: u64,
+        sectors: u32,
+        op: Op,
+    ) -> Estimate {
+        let (ph, _done, end) = plan_service(
+            &self.mech,
+            &self.ovh,
+            from,
+            self.last_op,
+            start_ns + self.link_ns,
+            lbn,
+            sectors,
+            op,
+        );
+        Estimate {
+            overhead_ns: ph.overhead_ns + self.link_ns,
+            seek_ns: ph.seek_ns,
+            rotate_ns: ph.rotate_ns,
+            transfer_ns: ph.transfer_ns,
+            end,
+        }
+    }
+    #[inline]
+    fn positioning_floor_ns(&self, distance: u32) -> SimTime {
+        let min_ovh = self
+            .ovh
+            .command_ns(Op::Read, Op::Read)
+            .min(self.ovh.command_ns(Op::Write, Op::Read))
+            .min(self.ovh.command_ns(Op::Read, Op::Write))
+            .min(self.ovh.command_ns(Op::Write, Op::Write));
+        self.mech
+            .move_floor_ns(distance)
+            .saturating_add(min_ovh + self.link_ns)
+    }
+    fn observe(&mut self, c: &Completion) {
+        if !c.cache_hit {
+            self.head = c.head;
+        }
+        self.last_op = c.command.op;
+    }
+}

@@ -1,0 +1,179 @@
+//! What flows through the system: requests from workloads, commands from the host to a
+//! device, and completions back.
+
+use crate::time::{SimTime, NEVER};
+use smallvec::SmallVec;
+
+/// Read or write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Op {
+    Read,
+    Write,
+}
+
+impl Op {
+    pub fn is_read(self) -> bool {
+        self == Op::Read
+    }
+}
+
+/// Index of a device in the simulated system (a hybrid host has two: disk and flash).
+pub type DeviceId = u16;
+
+/// One block request as issued by a workload.
+///
+/// Small and `Copy` on purpose: requests are moved between queues by value, so the hot path
+/// never allocates for them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Request {
+    /// Unique within a run, assigned by the engine in arrival-scheduling order.
+    pub id: u64,
+    pub arrival_ns: SimTime,
+    /// First sector (512-byte logical block) of the request.
+    pub lbn: u64,
+    pub sectors: u32,
+    pub op: Op,
+    /// Device the workload addressed (trace `devno`); the host may redirect.
+    pub device: DeviceId,
+    /// Issuing process or stream (closed loops, anticipation, per-process stats).
+    pub process: u32,
+    /// QoS class (Cello); 0 by default.
+    pub class: u16,
+    /// Larger is more urgent; 0 by default.
+    pub priority: i16,
+    /// Absolute deadline, or [`NEVER`].
+    pub deadline_ns: SimTime,
+    /// Background work (freeblock scans, flushes): not counted in foreground statistics.
+    pub background: bool,
+}
+
+impl Request {
+    /// A plain foreground request with default class, priority and no deadline.
+    pub fn new(arrival_ns: SimTime, lbn: u64, sectors: u32, op: Op) -> Self {
+        Request {
+            id: 0,
+            arrival_ns,
+            lbn,
+            sectors,
+            op,
+            device: 0,
+            process: 0,
+            class: 0,
+            priority: 0,
+            deadline_ns: NEVER,
+            background: false,
+        }
+    }
+
+    /// One past the last sector.
+    #[inline]
+    pub fn end_lbn(&self) -> u64 {
+        self.lbn + self.sectors as u64
+    }
+}
+
+/// A command sent by the host to one device: one contiguous extent, carrying one request or
+/// several merged adjacent requests of the same direction.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Command {
+    pub device: DeviceId,
+    pub lbn: u64,
+    pub sectors: u32,
+    pub op: Op,
+    /// When the host dispatched it (set by the host).
+    pub dispatch_ns: SimTime,
+    pub requests: SmallVec<[Request; 1]>,
+}
+
+impl Command {
+    /// A command for exactly one request, to the device the request names.
+    pub fn single(req: Request) -> Self {
+        Command {
+            device: req.device,
+            lbn: req.lbn,
+            sectors: req.sectors,
+            op: req.op,
+            dispatch_ns: 0,
+            requests: smallvec::smallvec![req],
+        }
+    }
+
+    /// A command covering several requests of the same direction whose extents together form
+    /// one contiguous range (they may overlap). Returns `None` if they do not.
+    pub fn merged(reqs: &[Request]) -> Option<Self> {
+        let first = reqs.first()?;
+        let op = first.op;
+        let device = first.device;
+        let lo = reqs.iter().map(|r| r.lbn).min()?;
+        let hi = reqs.iter().map(|r| r.end_lbn()).max()?;
+        if reqs.iter().any(|r| r.op != op || r.device != device) {
+            return None;
+        }
+        // Contiguity: the union of the extents must have no hole.
+        let mut ext: SmallVec<[(u64, u64); 8]> =
+            reqs.iter().map(|r| (r.lbn, r.end_lbn())).collect();
+        ext.sort_unstable();
+        let mut reach = ext[0].1;
+        for &(s, e) in &ext[1..] {
+            if s > reach {
+                return None;
+            }
+            reach = reach.max(e);
+        }
+        let span = hi - lo;
+        if span > u32::MAX as u64 {
+            return None;
+        }
+        Some(Command {
+            device,
+            lbn: lo,
+            sectors: span as u32,
+            op,
+            dispatch_ns: 0,
+            requests: reqs.iter().copied().collect(),
+        })
+    }
+
+    #[inline]
+    pub fn end_lbn(&self) -> u64 {
+        self.lbn + self.sectors as u64
+    }
+}
+
+/// Where a disk head is: the mechanical state a predictor needs. The angular position is a
+/// function of time alone (the spindle never stops), so it is not stored here.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HeadPosition {
+    pub cylinder: u32,
+    pub surface: u32,
+}
+
+/// How a command's service time broke down, as the device measured it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Phases {
+    /// When the device began working on the command (after queueing inside the device).
+    pub start_ns: SimTime,
+    /// Controller/command overheads before mechanical action.
+    pub overhead_ns: SimTime,
+    pub seek_ns: SimTime,
+    pub rotate_ns: SimTime,
+    /// Media transfer, including head/cylinder switches inside the transfer.
+    pub transfer_ns: SimTime,
+    /// Bus transfer not overlapped with media transfer.
+    pub bus_ns: SimTime,
+}
+
+/// A finished command, reported by a device.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Completion {
+    pub command: Command,
+    pub done_ns: SimTime,
+    pub phases: Phases,
+    /// Served from the on-board cache without mechanical action.
+    pub cache_hit: bool,
+    /// Where the head was left; predictors refresh their reference point from this.
+    pub head: HeadPosition,
+    /// LBN just past the last sector the head accessed (the calibrated predictor's LBA_0).
+    pub head_lbn: u64,
+}

@@ -1,0 +1,64 @@
+//! The queue shared by the cylinder-ordered schedulers (SSTF, SCAN, LOOK, C-SCAN, C-LOOK,
+//! SPTF's search): requests keyed by (cylinder, id), so equal cylinders are served in
+//! arrival order and every choice is deterministic. A B-tree keeps insert, remove and
+//! "next cylinder at or above c" logarithmic even for very deep backlogs.
+
+use std::collections::BTreeMap;
+
+use crate::request::Request;
+
+pub(crate) type Key = (u32, u64);
+
+#[derive(Default)]
+pub(crate) struct CylQueue {
+    map: BTreeMap<Key, Request>,
+}
+
+impl CylQueue {
+    pub fn insert(&mut self, cyl: u32, req: Request) {
+        self.map.insert((cyl, req.id), req);
+    }
+    pub fn remove(&mut self, key: Key) -> Request {
+        self.map.remove(&key).expect("key taken from this queue")
+    }
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+    /// Oldest request on the lowest cylinder >= `c`.
+    pub fn at_or_above(&self, c: u32) -> Option<Key> {
+        self.map.range((c, 0)..).next().map(|(k, _)| *k)
+    }
+    /// Oldest request on the highest cylinder <= `c`.
+    pub fn at_or_below(&self, c: u32) -> Option<Key> {
+        let (&(cyl, _), _) = self.map.range(..=(c, u64::MAX)).next_back()?;
+        self.oldest_on(cyl)
+    }
+    /// Oldest request on cylinder `cyl` (which must hold one).
+    fn oldest_on(&self, cyl: u32) -> Option<Key> {
+        self.map
+            .range((cyl, 0)..=(cyl, u64::MAX))
+            .next()
+            .map(|(k, _)| *k)
+    }
+    pub fn lowest(&self) -> Option<Key> {
+        self.map.keys().next().copied()
+    }
+    /// Requests on cylinders >= c, nearest first.
+    pub fn iter_up(&self, c: u32) -> impl Iterator<Item = (&Key, &Request)> {
+        self.map.range((c, 0)..)
+    }
+    /// Requests on cylinders < c, nearest first.
+    pub fn iter_down(&self, c: u32) -> impl Iterator<Item = (&Key, &Request)> {
+        self.map.range(..(c, 0)).rev()
+    }
+}
+
+/// Sweep direction of an elevator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Dir {
+    Up,
+    Down,
+}

@@ -1,0 +1,264 @@
+//! The run loop: wires workload → host → link → device and back, with stats observing.
+
+use crate::device::{Device, DeviceIo};
+use crate::engine::EventQueue;
+use crate::error::{HeadwayError, Result};
+use crate::host::{Host, HostAction};
+use crate::link::Link;
+use crate::request::{Command, Completion, Request};
+use crate::stats::{RequestRecords, Stats, StatsOptions, Summary};
+use crate::time::{SimTime, NEVER};
+use crate::workload::{Arrivals, Workload};
+
+enum Event {
+    Arrival(Request),
+    DeviceWake {
+        dev: u16,
+        token: u64,
+    },
+    /// A command reaching its device after the link's command latency.
+    Deliver(Command),
+    /// A completion reaching the host after the link's completion latency.
+    Notify(Completion),
+    HostTimer {
+        generation: u64,
+    },
+}
+
+/// Limits that end a run early (for open-ended synthetic workloads).
+#[derive(Clone, Copy, Debug)]
+pub struct RunLimits {
+    /// Stop the clock here: events after it are not processed.
+    pub max_time_ns: SimTime,
+}
+
+impl Default for RunLimits {
+    fn default() -> Self {
+        RunLimits { max_time_ns: NEVER }
+    }
+}
+
+/// Called every few thousand completions with (completed, now); returning an error aborts
+/// the run (how a Ctrl-C in Python stops a long simulation).
+pub type Progress<'a> = dyn FnMut(u64, SimTime) -> Result<()> + 'a;
+
+/// The outcome of a run.
+#[derive(Debug)]
+pub struct RunResult {
+    pub summary: Summary,
+    pub records: Option<RequestRecords>,
+    /// Simulated time at the end.
+    pub end_ns: SimTime,
+    /// Events processed (for speed reporting).
+    pub events: u64,
+}
+
+/// One assembled simulation, ready to run once.
+pub struct Simulation {
+    events: EventQueue<Event>,
+    now: SimTime,
+    workload: Box<dyn Workload>,
+    host: Host,
+    devices: Vec<Box<dyn Device>>,
+    link: Link,
+    stats: Stats,
+    io: DeviceIo,
+    arrivals: Arrivals,
+    next_id: u64,
+    limits: RunLimits,
+    processed: u64,
+}
+
+const PROGRESS_EVERY: u64 = 1 << 15;
+
+impl Simulation {
+    pub fn new(
+        workload: Box<dyn Workload>,
+        host: Host,
+        devices: Vec<Box<dyn Device>>,
+        link: Link,
+        stats: StatsOptions,
+        limits: RunLimits,
+    ) -> Self {
+        let n = devices.len();
+        Simulation {
+            events: EventQueue::new(),
+            now: 0,
+            workload,
+            host,
+            devices,
+            link,
+            stats: Stats::new(stats, n),
+            io: DeviceIo::default(),
+            arrivals: Arrivals::default(),
+            next_id: 0,
+            limits,
+            processed: 0,
+        }
+    }
+
+    /// Run to the end of the workload (or the time limit).
+    pub fn run(self) -> Result<RunResult> {
+        self.run_with_progress(&mut |_, _| Ok(()))
+    }
+
+    pub fn run_with_progress(mut self, progress: &mut Progress) -> Result<RunResult> {
+        self.workload.start(&mut self.arrivals)?;
+        self.schedule_arrivals()?;
+        let mut next_report = PROGRESS_EVERY;
+        while let Some(ev) = self.events.pop() {
+            if ev.at > self.limits.max_time_ns {
+                self.now = self.limits.max_time_ns;
+                break;
+            }
+            self.now = ev.at;
+            self.processed += 1;
+            match ev.event {
+                Event::Arrival(req) => {
+                    self.stats.arrival(self.now, &req);
+                    self.host.arrival(self.now, req);
+                    self.workload.on_arrival(&req, &mut self.arrivals)?;
+                    self.schedule_arrivals()?;
+                }
+                Event::DeviceWake { dev, token } => {
+                    self.devices[dev as usize].wake(self.now, token, &mut self.io);
+                    self.drain_io(dev)?;
+                }
+                Event::Deliver(cmd) => self.submit(cmd)?,
+                Event::Notify(c) => self.complete(c)?,
+                Event::HostTimer { generation } => {
+                    if !self.host.timer(self.now, generation) {
+                        continue;
+                    }
+                }
+            }
+            self.pump()?;
+            if self.stats.completed() >= next_report {
+                next_report = self.stats.completed() + PROGRESS_EVERY;
+                progress(self.stats.completed(), self.now)?;
+            }
+        }
+        progress(self.stats.completed(), self.now)?;
+        let truncated = self.limits.max_time_ns != NEVER && self.now >= self.limits.max_time_ns;
+        if !truncated && (self.host.pending() > 0 || self.stats.in_flight() > 0) {
+            return Err(HeadwayError::Invariant(format!(
+                "run ended with {} requests still queued at the host and {} in the system: a scheduler stopped dispatching",
+                self.host.pending(),
+                self.stats.in_flight()
+            )));
+        }
+        let (summary, records) = self.stats.finish(self.now);
+        Ok(RunResult {
+            summary,
+            records,
+            end_ns: self.now,
+            events: self.processed,
+        })
+    }
+
+    fn schedule_arrivals(&mut self) -> Result<()> {
+        for mut req in self.arrivals.drain() {
+            if req.arrival_ns < self.now {
+                return Err(HeadwayError::Invariant(format!(
+                    "workload `{}` scheduled an arrival at {} ns, before now ({} ns)",
+                    self.workload.name(),
+                    req.arrival_ns,
+                    self.now
+                )));
+            }
+            let dev = req.device as usize;
+            if dev >= self.devices.len() {
+                return Err(HeadwayError::config(
+                    "device",
+                    format!(
+                        "request for device {dev}, but the system has {} device(s)",
+                        self.devices.len()
+                    ),
+                ));
+            }
+            let cap = self.devices[dev].info().capacity_sectors;
+            if req.sectors == 0 || req.end_lbn() > cap {
+                return Err(HeadwayError::config(
+                    "workload",
+                    format!(
+                        "request at sector {} of {} sectors does not fit device {dev} ({} sectors)",
+                        req.lbn, req.sectors, cap
+                    ),
+                ));
+            }
+            req.id = self.next_id;
+            self.next_id += 1;
+            self.events.push(req.arrival_ns, Event::Arrival(req));
+        }
+        Ok(())
+    }
+
+    /// Let the host dispatch until its scheduler says wait or idle.
+    fn pump(&mut self) -> Result<()> {
+        while let Some(action) = self.host.decide(self.now)? {
+            match action {
+                HostAction::Dispatch(cmd) => {
+                    self.stats.dispatch(self.now, &cmd);
+                    if self.link.command_ns == 0 {
+                        self.submit(cmd)?;
+                    } else {
+                        self.events
+                            .push(self.now + self.link.command_ns, Event::Deliver(cmd));
+                    }
+                }
+                HostAction::ArmTimer { at, generation } => {
+                    self.events.push(at, Event::HostTimer { generation });
+                    break;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn submit(&mut self, cmd: Command) -> Result<()> {
+        let dev = cmd.device;
+        self.devices[dev as usize].submit(self.now, cmd, &mut self.io);
+        self.drain_io(dev)
+    }
+
+    fn drain_io(&mut self, dev: u16) -> Result<()> {
+        for (at, token) in self.io.wakeups.drain(..) {
+            self.events.push(at, Event::DeviceWake { dev, token });
+        }
+        self.stats.device_level(
+            self.now,
+            dev as usize,
+            self.devices[dev as usize].outstanding(),
+        );
+        if self.io.completions.is_empty() {
+            return Ok(());
+        }
+        // Take the buffer so completion handling can borrow self; hand it back to keep its
+        // capacity (no allocation per completion).
+        let mut done = std::mem::take(&mut self.io.completions);
+        let mut result = Ok(());
+        for c in done.drain(..) {
+            if result.is_err() {
+                continue;
+            }
+            if self.link.completion_ns == 0 {
+                result = self.complete(c);
+            } else {
+                self.events
+                    .push(self.now + self.link.completion_ns, Event::Notify(c));
+            }
+        }
+        self.io.completions = done;
+        result
+    }
+
+    fn complete(&mut self, c: Completion) -> Result<()> {
+        self.stats.completion(&c);
+        self.host.completion(self.now, &c);
+        for r in &c.command.requests {
+            self.workload
+                .on_completion(r, self.now, &mut self.arrivals)?;
+        }
+        self.schedule_arrivals()
+    }
+}

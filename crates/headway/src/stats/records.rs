@@ -1,0 +1,53 @@
+use crate::request::{Completion, Request};
+
+/// One row per completed request, stored column-wise so it crosses into Python/Arrow as a
+/// handful of flat arrays. Times in nanoseconds.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RequestRecords {
+    pub id: Vec<u64>,
+    pub arrival_ns: Vec<u64>,
+    pub dispatch_ns: Vec<u64>,
+    pub start_ns: Vec<u64>,
+    pub overhead_ns: Vec<u64>,
+    pub seek_ns: Vec<u64>,
+    pub rotate_ns: Vec<u64>,
+    pub transfer_ns: Vec<u64>,
+    pub bus_ns: Vec<u64>,
+    pub done_ns: Vec<u64>,
+    pub lbn: Vec<u64>,
+    pub sectors: Vec<u32>,
+    pub is_read: Vec<bool>,
+    pub device: Vec<u16>,
+    pub process: Vec<u32>,
+    pub class: Vec<u16>,
+    pub cache_hit: Vec<bool>,
+}
+
+impl RequestRecords {
+    pub fn len(&self) -> usize {
+        self.id.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.id.is_empty()
+    }
+    pub(crate) fn push(&mut self, r: &Request, c: &Completion) {
+        let p = &c.phases;
+        self.id.push(r.id);
+        self.arrival_ns.push(r.arrival_ns);
+        self.dispatch_ns.push(c.command.dispatch_ns);
+        self.start_ns.push(p.start_ns);
+        self.overhead_ns.push(p.overhead_ns);
+        self.seek_ns.push(p.seek_ns);
+        self.rotate_ns.push(p.rotate_ns);
+        self.transfer_ns.push(p.transfer_ns);
+        self.bus_ns.push(p.bus_ns);
+        self.done_ns.push(c.done_ns);
+        self.lbn.push(r.lbn);
+        self.sectors.push(r.sectors);
+        self.is_read.push(r.op.is_read());
+        self.device.push(c.command.device);
+        self.process.push(r.process);
+        self.class.push(r.class);
+        self.cache_hit.push(c.cache_hit);
+    }
+}

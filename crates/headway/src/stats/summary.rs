@@ -1,0 +1,108 @@
+use hdrhistogram::Histogram;
+use serde::Serialize;
+
+/// A latency distribution in milliseconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Distribution {
+    pub count: u64,
+    pub mean_ms: f64,
+    pub stdev_ms: f64,
+    pub min_ms: f64,
+    pub p50_ms: f64,
+    pub p90_ms: f64,
+    pub p99_ms: f64,
+    pub p999_ms: f64,
+    pub max_ms: f64,
+}
+
+impl Distribution {
+    pub(crate) fn from_hist(h: &Histogram<u64>) -> Self {
+        if h.is_empty() {
+            return Distribution::default();
+        }
+        let ms = |ns: u64| ns as f64 / 1e6;
+        Distribution {
+            count: h.len(),
+            mean_ms: h.mean() / 1e6,
+            stdev_ms: h.stdev() / 1e6,
+            min_ms: ms(h.min()),
+            p50_ms: ms(h.value_at_quantile(0.5)),
+            p90_ms: ms(h.value_at_quantile(0.9)),
+            p99_ms: ms(h.value_at_quantile(0.99)),
+            p999_ms: ms(h.value_at_quantile(0.999)),
+            max_ms: ms(h.max()),
+        }
+    }
+}
+
+/// The per-run summary every front end prints.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Summary {
+    /// Foreground requests completed.
+    pub requests: u64,
+    pub reads: u64,
+    pub writes: u64,
+    pub background_requests: u64,
+    /// Requests that arrived (foreground and background).
+    pub arrived: u64,
+    pub cache_hits: u64,
+    pub sectors: u64,
+    /// From the first arrival to the last completion.
+    pub elapsed_s: f64,
+    pub throughput_iops: f64,
+    pub throughput_mb_s: f64,
+    /// Fraction of the elapsed time the device(s) had at least one command (mean over devices).
+    pub utilisation: f64,
+    /// Arrival at the host to completion.
+    pub response: Distribution,
+    /// Start of service at the device to completion, per command.
+    pub service: Distribution,
+    pub mean_seek_ms: f64,
+    pub mean_rotate_ms: f64,
+    pub mean_transfer_ms: f64,
+    /// Requests waiting at the host, time-averaged.
+    pub mean_queue_length: f64,
+    pub max_queue_length: u64,
+    /// Requests arrived and not yet completed, time-averaged.
+    pub mean_in_system: f64,
+}
+
+impl Summary {
+    /// The flat key/value form written by `--json` (the interface other tools rely on).
+    pub fn to_flat_json(&self) -> serde_json::Value {
+        let r = &self.response;
+        let s = &self.service;
+        serde_json::json!({
+            "requests": self.requests,
+            "reads": self.reads,
+            "writes": self.writes,
+            "background_requests": self.background_requests,
+            "cache_hits": self.cache_hits,
+            "elapsed_s": self.elapsed_s,
+            "throughput_iops": self.throughput_iops,
+            "throughput_mb_s": self.throughput_mb_s,
+            "utilisation": self.utilisation,
+            "mean_response_ms": r.mean_ms,
+            "stdev_response_ms": r.stdev_ms,
+            "min_response_ms": r.min_ms,
+            "p50_response_ms": r.p50_ms,
+            "p90_response_ms": r.p90_ms,
+            "p99_response_ms": r.p99_ms,
+            "p999_response_ms": r.p999_ms,
+            "max_response_ms": r.max_ms,
+            "mean_service_ms": s.mean_ms,
+            "stdev_service_ms": s.stdev_ms,
+            "p50_service_ms": s.p50_ms,
+            "p90_service_ms": s.p90_ms,
+            "p99_service_ms": s.p99_ms,
+            "p999_service_ms": s.p999_ms,
+            "max_service_ms": s.max_ms,
+            "mean_seek_ms": self.mean_seek_ms,
+            "mean_rotate_ms": self.mean_rotate_ms,
+            "mean_transfer_ms": self.mean_transfer_ms,
+            "mean_queue_length": self.mean_queue_length,
+            "max_queue_length": self.max_queue_length,
+            "mean_in_system": self.mean_in_system,
+        })
+    }
+}
