@@ -116,7 +116,7 @@ impl Simulation {
             match ev.event {
                 Event::Arrival(req) => {
                     self.stats.arrival(self.now, &req);
-                    self.host.arrival(self.now, req);
+                    self.host.arrival(self.now, req)?;
                     self.workload.on_arrival(&req, &mut self.arrivals)?;
                     self.schedule_arrivals()?;
                 }
@@ -127,7 +127,7 @@ impl Simulation {
                 Event::Deliver(cmd) => self.submit(cmd)?,
                 Event::Notify(c) => self.complete(c)?,
                 Event::HostTimer { generation } => {
-                    if !self.host.timer(self.now, generation) {
+                    if !self.host.timer(self.now, generation)? {
                         continue;
                     }
                 }
@@ -254,7 +254,7 @@ impl Simulation {
 
     fn complete(&mut self, c: Completion) -> Result<()> {
         self.stats.completion(&c);
-        self.host.completion(self.now, &c);
+        self.host.completion(self.now, &c)?;
         for r in &c.command.requests {
             self.workload
                 .on_completion(r, self.now, &mut self.arrivals)?;

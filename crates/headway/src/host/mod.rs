@@ -41,7 +41,7 @@ impl Host {
         }
     }
 
-    pub fn arrival(&mut self, now: SimTime, req: Request) {
+    pub fn arrival(&mut self, now: SimTime, req: Request) -> Result<()> {
         let ctx = SchedCtx {
             now,
             predictors: &self.predictors,
@@ -49,9 +49,18 @@ impl Host {
             max_outstanding: &self.max_outstanding,
         };
         self.scheduler.on_arrival(req, &ctx);
+        self.check()
     }
 
-    pub fn completion(&mut self, now: SimTime, c: &Completion) {
+    #[inline]
+    fn check(&mut self) -> Result<()> {
+        match self.scheduler.take_failure() {
+            None => Ok(()),
+            Some(e) => Err(e),
+        }
+    }
+
+    pub fn completion(&mut self, now: SimTime, c: &Completion) -> Result<()> {
         let dev = c.command.device as usize;
         self.outstanding[dev] -= 1;
         self.predictors[dev].observe(c);
@@ -62,12 +71,13 @@ impl Host {
             max_outstanding: &self.max_outstanding,
         };
         self.scheduler.on_completion(c, &ctx);
+        self.check()
     }
 
     /// A timer fired; returns false if it was superseded.
-    pub fn timer(&mut self, now: SimTime, generation: u64) -> bool {
+    pub fn timer(&mut self, now: SimTime, generation: u64) -> Result<bool> {
         if generation != self.timer_gen || self.timer_at == NEVER {
-            return false;
+            return Ok(false);
         }
         self.timer_at = NEVER;
         let ctx = SchedCtx {
@@ -77,7 +87,8 @@ impl Host {
             max_outstanding: &self.max_outstanding,
         };
         self.scheduler.on_timer(&ctx);
-        true
+        self.check()?;
+        Ok(true)
     }
 
     /// Ask the scheduler once. `Dispatch` is checked (device exists and has a slot) and
@@ -92,6 +103,7 @@ impl Host {
             };
             self.scheduler.decide(&ctx)
         };
+        self.check()?;
         match decision {
             Decision::Idle => Ok(None),
             Decision::WaitUntil(at) => {

@@ -78,4 +78,9 @@ pub trait Scheduler {
     fn decide(&mut self, ctx: &SchedCtx) -> Decision;
     /// Requests held by the scheduler and not yet dispatched.
     fn pending(&self) -> usize;
+    /// A failure the scheduler could not report through the calls above (a plug-in written
+    /// in Python raised). The host checks after every call and aborts the run with it.
+    fn take_failure(&mut self) -> Option<crate::error::HeadwayError> {
+        None
+    }
 }
