@@ -316,7 +316,10 @@ fn bad(key: String, msg: String) -> HeadwayError {
 impl Layout {
     pub fn new(spec: &LayoutSpec, surfaces: u32, cylinders: u32) -> Result<Self> {
         if surfaces == 0 {
-            return Err(bad("surfaces".into(), "a drive needs at least one surface".into()));
+            return Err(bad(
+                "surfaces".into(),
+                "a drive needs at least one surface".into(),
+            ));
         }
         let serpentine = match spec.mapping_scheme {
             0 => Serpentine::None,
@@ -336,7 +339,10 @@ impl Layout {
             ));
         }
         if spec.zones.is_empty() {
-            return Err(bad("layout.zones".into(), "a drive needs at least one zone".into()));
+            return Err(bad(
+                "layout.zones".into(),
+                "a drive needs at least one zone".into(),
+            ));
         }
         let mut maps = Vec::with_capacity(spec.zones.len());
         let mut next_cyl = 0u32;
@@ -365,10 +371,7 @@ impl Layout {
             next_cyl = z.last_cylinder + 1;
             maps.push(zone_map(spec, z, surfaces, &key)?);
         }
-        let mapped: u64 = maps
-            .iter()
-            .map(|m| m.total_positions() - m.dead)
-            .sum();
+        let mapped: u64 = maps.iter().map(|m| m.total_positions() - m.dead).sum();
         let capacity = match spec.exported_sectors {
             Some(n) if n > mapped => {
                 return Err(bad(
@@ -380,7 +383,10 @@ impl Layout {
             None => mapped,
         };
         if capacity == 0 {
-            return Err(bad("layout.zones".into(), "the zones map no sectors".into()));
+            return Err(bad(
+                "layout.zones".into(),
+                "the zones map no sectors".into(),
+            ));
         }
         let mut zones = Vec::with_capacity(maps.len());
         let mut lbn = 0u64;
@@ -437,9 +443,7 @@ impl Layout {
 
     /// Zone holding `cylinder`, if any (cylinders between zones hold no LBNs).
     fn zone_of_cylinder(&self, cylinder: u32) -> Option<usize> {
-        let i = self
-            .zones
-            .partition_point(|z| z.last_cylinder < cylinder);
+        let i = self.zones.partition_point(|z| z.last_cylinder < cylinder);
         (i < self.zones.len() && self.zones[i].first_cylinder <= cylinder).then_some(i)
     }
 
@@ -463,7 +467,11 @@ impl Layout {
     /// clamped to the last LBN rather than panicking).
     #[inline]
     pub fn locate(&self, lbn: u64) -> Location {
-        debug_assert!(lbn < self.capacity, "lbn {lbn} beyond capacity {}", self.capacity);
+        debug_assert!(
+            lbn < self.capacity,
+            "lbn {lbn} beyond capacity {}",
+            self.capacity
+        );
         let lbn = lbn.min(self.capacity - 1);
         let m = &self.maps[self.zone_index(lbn)];
         let q = lbn - m.first_lbn + m.dead;
@@ -631,7 +639,10 @@ fn zone_map(
     let mut slips = z.slips.clone();
     slips.sort_unstable();
     if let Some(w) = slips.windows(2).find(|w| w[0] == w[1]) {
-        return Err(bad(key("slips"), format!("{what} {} is slipped twice", w[0])));
+        return Err(bad(
+            key("slips"),
+            format!("{what} {} is slipped twice", w[0]),
+        ));
     }
     if let Some(&s) = slips.last().filter(|&&s| s >= limit) {
         return Err(bad(
@@ -763,7 +774,10 @@ fn check_remaps(m: &ZoneMap, i: usize) -> Result<()> {
         return Err(bad(key(), format!("slot {} is remapped twice", w[0].0)));
     }
     if let Some(w) = m.remap_to.windows(2).find(|w| w[0].0 == w[1].0) {
-        return Err(bad(key(), format!("two defects are remapped to slot {}", w[0].0)));
+        return Err(bad(
+            key(),
+            format!("two defects are remapped to slot {}", w[0].0),
+        ));
     }
     for &(from, to) in &m.remap_from {
         let home = m.position_at(from).filter(|&q| q >= m.dead);
@@ -819,8 +833,15 @@ mod tests {
         let mut seen = std::collections::HashSet::new();
         for lbn in 0..l.capacity_sectors() {
             let loc = l.locate(lbn);
-            assert!(seen.insert((loc.cylinder, loc.surface, loc.sector)), "lbn {lbn} collides");
-            assert_eq!(l.lbn_at(loc.cylinder, loc.surface, loc.sector), Some(lbn), "{loc:?}");
+            assert!(
+                seen.insert((loc.cylinder, loc.surface, loc.sector)),
+                "lbn {lbn} collides"
+            );
+            assert_eq!(
+                l.lbn_at(loc.cylinder, loc.surface, loc.sector),
+                Some(lbn),
+                "{loc:?}"
+            );
             // The run really is consecutive slots holding consecutive LBNs.
             for k in 1..loc.run_sectors {
                 let next = l.locate(lbn + k as u64);
@@ -974,7 +995,10 @@ mod tests {
         z.defects = vec![(5, 15), (3, 3)];
         let l = layout(Sparing::ZoneEndSectors, vec![z], 2);
         let loc = l.locate(5);
-        assert_eq!((loc.cylinder, loc.surface, loc.sector, loc.run_sectors), (1, 1, 3, 1));
+        assert_eq!(
+            (loc.cylinder, loc.surface, loc.sector, loc.run_sectors),
+            (1, 1, 3, 1)
+        );
         assert_eq!(l.locate(4).run_sectors, 1);
         assert_eq!(l.lbn_at(0, 1, 1), None);
         check_bijection(&l);
