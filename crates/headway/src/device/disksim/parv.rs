@@ -81,7 +81,7 @@ fn bus_timing(doc: &Document, bus: &TopoNode) -> Option<BusTiming> {
     let inst = doc
         .instantiations
         .iter()
-        .find(|i| i.names.iter().any(|n| *n == bus.name))?;
+        .find(|i| i.names.contains(&bus.name))?;
     let block = doc.block(&inst.type_name)?;
     let ms = |key: &str| match block.get(key).map(|p| &p.value) {
         Some(super::parse::Value::Int(i)) => *i as f64,
