@@ -126,18 +126,22 @@ struct ZoneMap {
 
 /// Count of `slips[j]` (sorted, all `>= base`) that precede the `n`-th free slot after `base`:
 /// `slips[j]` has `slips[j] - base - j` free slots before it, which never decreases in `j`.
+/// Branch-free halving: the hot path should not pay for mispredicted branches.
 #[inline]
 fn slips_before_free(slips: &[u64], base: u64, n: u64) -> u64 {
-    let (mut lo, mut hi) = (0usize, slips.len());
-    while lo < hi {
-        let mid = (lo + hi) / 2;
-        if slips[mid] - base - mid as u64 <= n {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
+    let before = |j: usize| slips[j] - base - j as u64 <= n;
+    let mut size = slips.len();
+    if size == 0 {
+        return 0;
     }
-    lo as u64
+    let mut lo = 0usize;
+    while size > 1 {
+        let half = size / 2;
+        let mid = lo + half;
+        lo = if before(mid) { mid } else { lo };
+        size -= half;
+    }
+    (lo + before(lo) as usize) as u64
 }
 
 impl ZoneMap {
@@ -170,6 +174,9 @@ impl ZoneMap {
     /// Slips inside `[base, base + len)`.
     #[inline]
     fn slips_in(&self, base: u64, len: u64) -> &[u64] {
+        if base == 0 && len >= self.total_slots() {
+            return &self.slips;
+        }
         let lo = self.slips.partition_point(|&s| s < base);
         let hi = lo + self.slips[lo..].partition_point(|&s| s < base + len);
         &self.slips[lo..hi]
@@ -500,8 +507,9 @@ impl Layout {
         let s = self.surfaces as u64;
         let cyl_rel = track / s;
         let start = m.track_start_sectors(track, s);
-        let spt_f = spt as f64;
-        let mut angle = (start + sector as f64).rem_euclid(spt_f) / spt_f;
+        // floor() rather than rem_euclid(): fmod is a slow library call on the hot path.
+        let turns = (start + sector as f64) / spt as f64;
+        let mut angle = turns - turns.floor();
         if angle >= 1.0 {
             angle = 0.0;
         }
