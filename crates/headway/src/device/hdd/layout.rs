@@ -26,7 +26,11 @@
 //!   zone exports one LBN fewer (DiskSim's block count subtracts the slips). DiskSim's scheme
 //!   2 code carries an LBN pushed into the spare area over to the next cylinder (colliding
 //!   with that cylinder's first LBN); headway keeps it in the spare area, which is what the
-//!   spares are for and what DiskSim's inverse mapping assumes.
+//!   spares are for and what DiskSim's inverse mapping assumes. With spares at the front of
+//!   the cylinder (5, 6; DiskSim's two directions disagree there) the LBNs take the
+//!   cylinder's *last* non-slipped slots, so a slip uses up a front spare. Scheme 0 has no
+//!   spare space and allows no slips or remaps; scheme 7 requires `spares = 0` (DiskSim's
+//!   count ignores them while its mapping would use them).
 //! * **Empty space at zone front** is counted in *logical positions*, not slots: the zone's
 //!   first LBN takes logical position `empty_space_front` (for scheme 3 that skips whole tracks
 //!   of `spt - spares` positions, which is what makes the DEC RZ26 come out exact).
