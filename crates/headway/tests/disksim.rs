@@ -350,6 +350,12 @@ fn value_of_the_wrong_type() {
             "whole number",
         ),
         (
+            "Number of cylinders = 10",
+            "Number of cylinders = 20000000",
+            "Number of cylinders",
+            "must be in 1..=10000000",
+        ),
+        (
             "Blocks per track = 55",
             "Blocks per track = 55.5",
             "Blocks per track",

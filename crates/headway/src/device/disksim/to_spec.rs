@@ -25,6 +25,9 @@ pub struct BusTiming {
     pub write_ms: f64,
 }
 
+/// Far more cylinders than any real drive has.
+const MAX_CYLINDERS: i64 = 10_000_000;
+
 /// Keys of a `disksim_disk` block headway reads nothing from.
 const DISK_UNUSED: &[&str] = &["Print stats", "Avg sectors per cylinder"];
 /// Keys of a `disksim_ioqueue` other than the policy: host-side queue tuning the firmware
@@ -324,7 +327,11 @@ pub fn disk_spec(
         Fields::int_in(p, 1, i64::MAX)? as u64
     };
     let surfaces = m.u32("Number of data surfaces", 1)?;
-    let mut cylinders = m.u32("Number of cylinders", 1)?;
+    // Seek tables are dense in the cylinder count; keep a typo from asking for gigabytes.
+    let mut cylinders = {
+        let p = m.req("Number of cylinders")?;
+        Fields::int_in(p, 1, MAX_CYLINDERS)? as u32
+    };
     let layout_block = m.block("Layout Model", "dm_layout_g1")?;
     let mech_block = m.block("Mechanical Model", "dm_mech_g1")?;
     m.finish(&[])?;
@@ -336,7 +343,8 @@ pub fn disk_spec(
         .map(|z| z.last_cylinder)
         .max()
         .unwrap_or(0);
-    if max_cyl >= cylinders {
+    // Zones beyond the cap stay out of range and fail in the layout with their own message.
+    if max_cyl >= cylinders && (max_cyl as i64) < MAX_CYLINDERS {
         notes.push(format!(
             "its zones reach cylinder {max_cyl}, so the drive has {} cylinders, not the {cylinders} \
              it declares",

@@ -320,6 +320,9 @@ pub struct Layout {
     capacity: u64,
 }
 
+/// Far beyond any real drive; bounds the slot tables a slipped track expands into.
+const MAX_SECTORS_PER_TRACK: u32 = 1_000_000;
+
 fn bad(key: String, msg: String) -> HeadwayError {
     HeadwayError::params(None, None, Some(key), msg)
 }
@@ -382,7 +385,15 @@ impl Layout {
             next_cyl = z.last_cylinder + 1;
             maps.push(zone_map(spec, z, surfaces, &key)?);
         }
-        let mapped: u64 = maps.iter().map(|m| m.total_positions() - m.dead).sum();
+        let mapped = maps
+            .iter()
+            .try_fold(0u64, |sum, m| sum.checked_add(m.total_positions() - m.dead))
+            .ok_or_else(|| {
+                bad(
+                    "layout.zones".into(),
+                    "more sectors than a 64-bit count".into(),
+                )
+            })?;
         let capacity = match spec.exported_sectors {
             Some(n) if n > mapped => {
                 return Err(bad(
@@ -605,11 +616,25 @@ fn zone_map(
             return Err(bad(key(name), format!("must be a finite number, got {v}")));
         }
     }
+    if z.sectors_per_track > MAX_SECTORS_PER_TRACK {
+        return Err(bad(
+            key("sectors_per_track"),
+            format!(
+                "{} sectors per track is implausible (at most {MAX_SECTORS_PER_TRACK})",
+                z.sectors_per_track
+            ),
+        ));
+    }
     let spt = z.sectors_per_track as u64;
     let cyls = (z.last_cylinder - z.first_cylinder + 1) as u64;
     let cyl_slots = surfaces as u64 * spt;
     let tracks = cyls * surfaces as u64;
-    let total = cyls * cyl_slots;
+    let total = cyls.checked_mul(cyl_slots).ok_or_else(|| {
+        bad(
+            key("sectors_per_track"),
+            "the zone holds more sectors than a 64-bit count".into(),
+        )
+    })?;
     let spares = z.spares as u64;
     use Sparing::*;
     // (slots per unit, spare slots per unit, spares at front, full units, slips to zone end)
@@ -623,8 +648,9 @@ fn zone_map(
         CylinderFrontSlipToDiskEnd => (cyl_slots, spares, true, cyls, true),
         DiskEnd => (total, 0, false, 1, true),
         RangeEnd => {
+            // A range longer than the zone only has a spare-less tail.
             let rs = spec.range_size as u64;
-            (rs * cyl_slots, spares, false, cyls / rs, false)
+            (rs.min(cyls) * cyl_slots, spares, false, cyls / rs, false)
         }
         ZoneEndSectors => (total, spares, false, 1, false),
         ZoneEndSectorsSlipToDiskEnd => (total, spares, false, 1, true),
@@ -1094,6 +1120,12 @@ mod tests {
         })
         .contains("free spare"));
         assert!(with(&|s| s.zones[0].sectors_per_track = 0).contains("at least 1"));
+        assert!(with(&|s| s.zones[0].sectors_per_track = 2_000_000).contains("implausible"));
+        let mut huge = base.clone();
+        huge.zones[0].last_cylinder = 3_999_999_999;
+        huge.zones[0].sectors_per_track = 1_000_000;
+        let e = Layout::new(&huge, u32::MAX, 4_000_000_000).unwrap_err();
+        assert!(e.to_string().contains("64-bit"), "{e}");
         assert!(with(&|s| {
             s.sparing = Sparing::DiskEnd;
             s.zones[0].spares = 1;
