@@ -213,3 +213,14 @@ fn load_file_dispatches_on_extension() {
         assert_eq!(hp_disk.bus.sector_transfer_ms, 0.0);
     }
 }
+
+#[test]
+fn every_drive_survives_a_toml_round_trip() {
+    // A DiskSim drive can be dumped to headway's own form and read back unchanged.
+    for name in catalog::names() {
+        let spec = catalog::lookup(&name).unwrap();
+        let text = toml::to_string(&spec).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let back = catalog::parse_toml_spec(&text, &name).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(back, spec, "{name}");
+    }
+}
