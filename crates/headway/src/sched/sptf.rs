@@ -184,6 +184,7 @@ mod tests {
                     zone(0, 199, 120, 20.0, 35.0),
                     zone(200, 399, 90, 15.0, 27.0),
                 ],
+                exported_sectors: None,
             },
             seek: SeekSpec::Table {
                 points: vec![
