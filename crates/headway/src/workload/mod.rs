@@ -41,9 +41,19 @@ pub trait Workload {
     fn on_completion(&mut self, req: &Request, now: SimTime, out: &mut Arrivals) -> Result<()>;
 }
 
+mod closed;
 pub mod config;
 mod list;
-pub mod synthetic;
+pub mod locality;
+mod open;
+mod shape;
+pub mod size;
+pub mod trace;
 
-pub use config::WorkloadConfig;
+pub use closed::ClosedWorkload;
+pub use config::{ArrivalKind, ClosedConfig, OpenConfig, ThinkKind, TraceConfig, WorkloadConfig};
 pub use list::ListWorkload;
+pub use locality::{HotRegion, LocalDistribution, LocalityConfig};
+pub use open::OpenWorkload;
+pub use size::SizeConfig;
+pub use trace::{TraceFormat, TraceReader, TraceRecord, TraceWorkload};
