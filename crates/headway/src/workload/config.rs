@@ -1,15 +1,17 @@
 //! Workload configuration as written in experiment files (`[workload]`).
 //!
 //! The table is tagged by `kind`: `"open"` (the default when `kind` is absent), `"closed"`
-//! or `"trace"`. Serde checks the shape of each kind (unknown keys are errors); [`build`]
-//! checks the values, some of which depend on the drive's capacity.
+//! or `"trace"`. It is read as one flat table of every key ([`RawWorkload`]) and then sorted
+//! into the typed config of its kind, rather than through serde's tagged enums: those buffer
+//! the table before parsing it, which loses the line numbers of type errors, and they cannot
+//! make the tag optional. Serde checks types and unknown keys; the conversion rejects keys
+//! of another kind; [`build`] checks values, some of which depend on the drive's capacity.
 //!
 //! [`build`]: WorkloadConfig::build
 
 use std::path::{Path, PathBuf};
 
-use serde::de::Error as _;
-use serde::{Deserialize, Deserializer};
+use serde::Deserialize;
 
 use super::closed::ClosedWorkload;
 use super::locality::LocalityConfig;
@@ -22,7 +24,8 @@ use crate::engine::RngStreams;
 use crate::error::{HeadwayError, Result};
 
 /// The `[workload]` table.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(try_from = "RawWorkload")]
 pub enum WorkloadConfig {
     /// Requests arrive on their own schedule, regardless of completions.
     Open(OpenConfig),
@@ -37,34 +40,6 @@ impl Default for WorkloadConfig {
     /// 10,000 random 4 KiB reads, Poisson arrivals with a mean inter-arrival time of 10 ms.
     fn default() -> Self {
         WorkloadConfig::Open(OpenConfig::default())
-    }
-}
-
-const KINDS: &[&str] = &["open", "closed", "trace"];
-
-// Hand-written so that `kind` may be omitted (meaning "open"): serde's internally tagged
-// enums require the tag.
-impl<'de> Deserialize<'de> for WorkloadConfig {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let mut table = toml::Table::deserialize(d)?;
-        let kind = match table.remove("kind") {
-            None => "open".to_string(),
-            Some(toml::Value::String(s)) => s,
-            Some(other) => {
-                return Err(D::Error::custom(format!(
-                    "`kind` must be one of \"open\", \"closed\", \"trace\"; got a {}",
-                    other.type_str()
-                )))
-            }
-        };
-        let rest = toml::Value::Table(table);
-        let parsed = match kind.as_str() {
-            "open" => OpenConfig::deserialize(rest).map(WorkloadConfig::Open),
-            "closed" => ClosedConfig::deserialize(rest).map(WorkloadConfig::Closed),
-            "trace" => TraceConfig::deserialize(rest).map(WorkloadConfig::Trace),
-            other => return Err(D::Error::unknown_variant(other, KINDS)),
-        };
-        parsed.map_err(|e| D::Error::custom(e.message()))
     }
 }
 
@@ -85,7 +60,7 @@ impl WorkloadConfig {
     }
 
     /// The checks that need neither the drive nor the trace file, so that a bad experiment
-    /// file fails when it is read rather than when it is run.
+    /// file can fail when it is read rather than when it is run.
     pub fn validate(&self) -> Result<()> {
         let rng = RngStreams::new(0);
         match self {
@@ -95,12 +70,155 @@ impl WorkloadConfig {
         }
     }
 
-    pub fn kind(&self) -> &'static str {
+    pub fn kind(&self) -> WorkloadKind {
         match self {
-            WorkloadConfig::Open(_) => "open",
-            WorkloadConfig::Closed(_) => "closed",
-            WorkloadConfig::Trace(_) => "trace",
+            WorkloadConfig::Open(_) => WorkloadKind::Open,
+            WorkloadConfig::Closed(_) => WorkloadKind::Closed,
+            WorkloadConfig::Trace(_) => WorkloadKind::Trace,
         }
+    }
+}
+
+/// `kind = "..."`.
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum WorkloadKind {
+    #[default]
+    Open,
+    Closed,
+    Trace,
+}
+
+impl WorkloadKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            WorkloadKind::Open => "open",
+            WorkloadKind::Closed => "closed",
+            WorkloadKind::Trace => "trace",
+        }
+    }
+}
+
+/// Every key any kind of workload takes; see the typed configs for their meaning.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawWorkload {
+    kind: Option<WorkloadKind>,
+    requests: Option<u64>,
+    arrival: Option<ArrivalKind>,
+    interarrival_ms: Option<f64>,
+    rate_iops: Option<f64>,
+    size_sectors: Option<u32>,
+    size: Option<SizeConfig>,
+    align_sectors: Option<u32>,
+    read_fraction: Option<f64>,
+    locality: Option<LocalityConfig>,
+    processes: Option<u32>,
+    think: Option<ThinkKind>,
+    think_ms: Option<f64>,
+    think_min_ms: Option<f64>,
+    think_max_ms: Option<f64>,
+    path: Option<PathBuf>,
+    format: Option<TraceFormat>,
+    speed: Option<f64>,
+    limit: Option<u64>,
+    device: Option<u16>,
+}
+
+impl TryFrom<RawWorkload> for WorkloadConfig {
+    type Error = String;
+
+    fn try_from(r: RawWorkload) -> std::result::Result<Self, String> {
+        let kind = r.kind.unwrap_or_default();
+        let open_only = [
+            ("arrival", r.arrival.is_some()),
+            ("interarrival_ms", r.interarrival_ms.is_some()),
+            ("rate_iops", r.rate_iops.is_some()),
+        ];
+        let closed_only = [
+            ("processes", r.processes.is_some()),
+            ("think", r.think.is_some()),
+            ("think_ms", r.think_ms.is_some()),
+            ("think_min_ms", r.think_min_ms.is_some()),
+            ("think_max_ms", r.think_max_ms.is_some()),
+        ];
+        let synthetic_only = [
+            ("requests", r.requests.is_some()),
+            ("size_sectors", r.size_sectors.is_some()),
+            ("size", r.size.is_some()),
+            ("align_sectors", r.align_sectors.is_some()),
+            ("read_fraction", r.read_fraction.is_some()),
+            ("locality", r.locality.is_some()),
+        ];
+        let trace_only = [
+            ("path", r.path.is_some()),
+            ("format", r.format.is_some()),
+            ("speed", r.speed.is_some()),
+            ("limit", r.limit.is_some()),
+            ("device", r.device.is_some()),
+        ];
+        // Each group with the kinds it belongs to, for the error message.
+        let groups: [(&[(&str, bool)], &str); 4] = [
+            (&open_only, "kind = \"open\""),
+            (&closed_only, "kind = \"closed\""),
+            (&synthetic_only, "kind = \"open\" and \"closed\""),
+            (&trace_only, "kind = \"trace\""),
+        ];
+        let allowed: &[usize] = match kind {
+            WorkloadKind::Open => &[0, 2],
+            WorkloadKind::Closed => &[1, 2],
+            WorkloadKind::Trace => &[3],
+        };
+        for (i, (keys, owner)) in groups.iter().enumerate() {
+            if allowed.contains(&i) {
+                continue;
+            }
+            if let Some((key, _)) = keys.iter().find(|(_, present)| *present) {
+                // "field `x`" lets the experiment parser report the key.
+                return Err(format!(
+                    "field `{key}` belongs to {owner} workloads, but this one is kind = \"{}\"{}",
+                    kind.name(),
+                    if r.kind.is_none() {
+                        " (the default when kind is absent)"
+                    } else {
+                        ""
+                    }
+                ));
+            }
+        }
+        Ok(match kind {
+            WorkloadKind::Open => WorkloadConfig::Open(OpenConfig {
+                requests: r.requests.unwrap_or(DEFAULT_REQUESTS),
+                arrival: r.arrival.unwrap_or_default(),
+                interarrival_ms: r.interarrival_ms,
+                rate_iops: r.rate_iops,
+                size_sectors: r.size_sectors,
+                size: r.size,
+                align_sectors: r.align_sectors.unwrap_or(DEFAULT_ALIGN_SECTORS),
+                read_fraction: r.read_fraction.unwrap_or(DEFAULT_READ_FRACTION),
+                locality: r.locality.unwrap_or_default(),
+            }),
+            WorkloadKind::Closed => WorkloadConfig::Closed(ClosedConfig {
+                processes: r.processes.unwrap_or(DEFAULT_PROCESSES),
+                requests: r.requests.unwrap_or(DEFAULT_REQUESTS),
+                think: r.think.unwrap_or_default(),
+                think_ms: r.think_ms,
+                think_min_ms: r.think_min_ms,
+                think_max_ms: r.think_max_ms,
+                size_sectors: r.size_sectors,
+                size: r.size,
+                align_sectors: r.align_sectors.unwrap_or(DEFAULT_ALIGN_SECTORS),
+                read_fraction: r.read_fraction.unwrap_or(DEFAULT_READ_FRACTION),
+                locality: r.locality.unwrap_or_default(),
+            }),
+            WorkloadKind::Trace => WorkloadConfig::Trace(TraceConfig {
+                path: r.path.ok_or("missing field `path` (the trace file)")?,
+                format: r.format.unwrap_or_default(),
+                speed: r.speed.unwrap_or(1.0),
+                limit: r.limit,
+                device: r.device,
+            }),
+        })
     }
 }
 
@@ -116,50 +234,40 @@ pub enum ArrivalKind {
 }
 
 /// `kind = "open"`.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct OpenConfig {
     /// Requests issued in total. Default 10,000.
-    #[serde(default = "default_requests")]
     pub requests: u64,
     /// Default `"poisson"`.
-    #[serde(default)]
     pub arrival: ArrivalKind,
     /// Mean (poisson) or exact (fixed) time between arrivals, milliseconds. Give this or
     /// `rate_iops`, not both; with neither, 10 ms.
-    #[serde(default)]
     pub interarrival_ms: Option<f64>,
     /// Arrivals per second, the alternative to `interarrival_ms`.
-    #[serde(default)]
     pub rate_iops: Option<f64>,
     /// Every request this many sectors (512 bytes). Default 8 (4 KiB). Exclusive with `size`.
-    #[serde(default)]
     pub size_sectors: Option<u32>,
     /// A size distribution instead of a fixed size.
-    #[serde(default)]
     pub size: Option<SizeConfig>,
     /// Request starts and sizes are multiples of this many sectors. Default 8.
-    #[serde(default = "default_align")]
     pub align_sectors: u32,
     /// Fraction of requests that are reads. Default 1.
-    #[serde(default = "default_read_fraction")]
     pub read_fraction: f64,
     /// Where requests go. Default uniform over the drive.
-    #[serde(default)]
     pub locality: LocalityConfig,
 }
 
 impl Default for OpenConfig {
     fn default() -> Self {
         OpenConfig {
-            requests: default_requests(),
+            requests: DEFAULT_REQUESTS,
             arrival: ArrivalKind::Poisson,
             interarrival_ms: None,
             rate_iops: None,
             size_sectors: None,
             size: None,
-            align_sectors: default_align(),
-            read_fraction: default_read_fraction(),
+            align_sectors: DEFAULT_ALIGN_SECTORS,
+            read_fraction: DEFAULT_READ_FRACTION,
             locality: LocalityConfig::Uniform,
         }
     }
@@ -191,56 +299,48 @@ pub enum ThinkKind {
 }
 
 /// `kind = "closed"`.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ClosedConfig {
     /// Processes, each with at most one request outstanding; requests carry their process's
     /// index (0-based) in `process`. Default 1.
-    #[serde(default = "default_processes")]
     pub processes: u32,
     /// Requests issued in total, over all processes. Default 10,000.
-    #[serde(default = "default_requests")]
     pub requests: u64,
     /// Default `"fixed"`.
-    #[serde(default)]
     pub think: ThinkKind,
     /// Think time (fixed) or its mean (exponential), milliseconds. Default 0 for fixed;
     /// required for exponential; not used by uniform.
-    #[serde(default)]
     pub think_ms: Option<f64>,
     /// Lower bound of a uniform think time, milliseconds.
-    #[serde(default)]
     pub think_min_ms: Option<f64>,
     /// Upper bound of a uniform think time, milliseconds.
-    #[serde(default)]
     pub think_max_ms: Option<f64>,
-    /// As for open workloads.
-    #[serde(default)]
+    /// Every request this many sectors (512 bytes). Default 8 (4 KiB). Exclusive with `size`.
     pub size_sectors: Option<u32>,
-    #[serde(default)]
+    /// A size distribution instead of a fixed size.
     pub size: Option<SizeConfig>,
-    #[serde(default = "default_align")]
+    /// Request starts and sizes are multiples of this many sectors. Default 8.
     pub align_sectors: u32,
-    #[serde(default = "default_read_fraction")]
+    /// Fraction of requests that are reads. Default 1.
     pub read_fraction: f64,
-    /// Each process keeps its own position: with `sequential`, each reads its own runs.
-    #[serde(default)]
+    /// Where requests go. Each process keeps its own position, so with `sequential` each
+    /// reads its own runs and with `local` each wanders on its own.
     pub locality: LocalityConfig,
 }
 
 impl Default for ClosedConfig {
     fn default() -> Self {
         ClosedConfig {
-            processes: default_processes(),
-            requests: default_requests(),
+            processes: DEFAULT_PROCESSES,
+            requests: DEFAULT_REQUESTS,
             think: ThinkKind::Fixed,
             think_ms: None,
             think_min_ms: None,
             think_max_ms: None,
             size_sectors: None,
             size: None,
-            align_sectors: default_align(),
-            read_fraction: default_read_fraction(),
+            align_sectors: DEFAULT_ALIGN_SECTORS,
+            read_fraction: DEFAULT_READ_FRACTION,
             locality: LocalityConfig::Uniform,
         }
     }
@@ -259,29 +359,35 @@ impl ClosedConfig {
 }
 
 /// `kind = "trace"`.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct TraceConfig {
     /// The trace file, relative to the experiment file's folder. A name ending in `.gz` is
     /// decompressed while reading.
     pub path: PathBuf,
     /// Default `"disksim-ascii"`.
-    #[serde(default)]
     pub format: TraceFormat,
     /// Time scale: a record at trace time t arrives at t / speed (2 = twice as fast).
     /// Default 1.
-    #[serde(default = "default_speed")]
     pub speed: f64,
     /// Replay at most this many requests (counted after the device filter).
-    #[serde(default)]
     pub limit: Option<u64>,
     /// Replay only the records of this trace device number. Every replayed record goes to
     /// the simulated drive, whatever its device number.
-    #[serde(default)]
     pub device: Option<u16>,
 }
 
 impl TraceConfig {
+    /// Replay all of `path` (DiskSim ASCII) at its own speed.
+    pub fn new(path: impl Into<PathBuf>) -> Self {
+        TraceConfig {
+            path: path.into(),
+            format: TraceFormat::default(),
+            speed: 1.0,
+            limit: None,
+            device: None,
+        }
+    }
+
     pub fn validate(&self) -> Result<()> {
         if !(self.speed > 0.0 && self.speed.is_finite()) {
             return Err(HeadwayError::config(
@@ -299,18 +405,7 @@ impl TraceConfig {
     }
 }
 
-fn default_requests() -> u64 {
-    10_000
-}
-fn default_processes() -> u32 {
-    1
-}
-fn default_align() -> u32 {
-    8
-}
-fn default_read_fraction() -> f64 {
-    1.0
-}
-fn default_speed() -> f64 {
-    1.0
-}
+const DEFAULT_REQUESTS: u64 = 10_000;
+const DEFAULT_PROCESSES: u32 = 1;
+const DEFAULT_ALIGN_SECTORS: u32 = 8;
+const DEFAULT_READ_FRACTION: f64 = 1.0;
