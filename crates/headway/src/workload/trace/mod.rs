@@ -49,6 +49,15 @@ pub trait TraceReader {
     fn line(&self) -> usize;
 }
 
+impl<T: TraceReader + ?Sized> TraceReader for Box<T> {
+    fn next_record(&mut self) -> Result<Option<TraceRecord>> {
+        (**self).next_record()
+    }
+    fn line(&self) -> usize {
+        (**self).line()
+    }
+}
+
 /// `format = "..."` in a trace workload.
 #[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
 pub enum TraceFormat {
