@@ -63,6 +63,13 @@ impl<R: BufRead> DisksimAsciiReader<R> {
                     return Err(self.error(self.line + 1, format!("cannot read the trace: {e}")))
                 }
             };
+            if self.spill.is_empty() {
+                if let Some((rec, used)) = fast_record(buf) {
+                    self.input.consume(used);
+                    self.line += 1;
+                    return Ok(Some(Some(rec)));
+                }
+            }
             if buf.is_empty() {
                 // End of input: a last line without a newline still counts.
                 if self.spill.is_empty() {
@@ -106,6 +113,7 @@ impl<R: BufRead> DisksimAsciiReader<R> {
 }
 
 impl<R: BufRead> TraceReader for DisksimAsciiReader<R> {
+    #[inline]
     fn next_record(&mut self) -> Result<Option<TraceRecord>> {
         loop {
             match self.next_line()? {
@@ -121,6 +129,139 @@ impl<R: BufRead> TraceReader for DisksimAsciiReader<R> {
     }
 }
 
+/// The common case, fast: a well-formed record of plain decimal numbers whose line ends with
+/// a newline inside `buf`, parsed in one pass over the bytes. Returns the record and the
+/// bytes it used (newline included), or `None` for anything else (comments, blank lines,
+/// exponents, errors, a line cut by the end of the buffer), which [`parse_line`] then handles
+/// with full checks and messages. The two must agree wherever this one answers.
+#[inline]
+fn fast_record(buf: &[u8]) -> Option<(TraceRecord, usize)> {
+    let mut p = Scan { s: buf, i: 0 };
+    p.skip_blanks();
+    let time_ns = p.time_ns()?;
+    let device = p.field_uint()?;
+    let lbn = p.field_uint()?;
+    let sectors = p.field_uint()?;
+    let flags = p.field_hex()?;
+    p.skip_blanks();
+    if p.s.get(p.i) != Some(&b'\n')
+        || device > u16::MAX as u64
+        || sectors == 0
+        || sectors > u32::MAX as u64
+    {
+        return None;
+    }
+    Some((
+        TraceRecord {
+            time_ns,
+            device: device as u16,
+            lbn,
+            sectors: sectors as u32,
+            op: if flags & 1 == 1 { Op::Read } else { Op::Write },
+            process: 0,
+        },
+        p.i + 1,
+    ))
+}
+
+/// Whitespace inside a line, as C's `isspace` has it, less the newline that ends the line.
+#[inline]
+fn is_blank(b: u8) -> bool {
+    b == b' ' || (b'\t'..=b'\r').contains(&b) && b != b'\n'
+}
+
+struct Scan<'a> {
+    s: &'a [u8],
+    i: usize,
+}
+
+impl Scan<'_> {
+    #[inline]
+    fn skip_blanks(&mut self) {
+        while self.i < self.s.len() && is_blank(self.s[self.i]) {
+            self.i += 1;
+        }
+    }
+
+    /// Decimal digits from the cursor, at most 19 (so no overflow check is needed), and how
+    /// many there were.
+    #[inline]
+    fn digits(&mut self) -> Option<(u64, usize)> {
+        let start = self.i;
+        let mut v = 0u64;
+        while let Some(&b) = self.s.get(self.i) {
+            let d = b.wrapping_sub(b'0');
+            if d > 9 {
+                break;
+            }
+            if self.i - start == 19 {
+                return None;
+            }
+            v = v * 10 + d as u64;
+            self.i += 1;
+        }
+        Some((v, self.i - start))
+    }
+
+    /// The field has ended: a blank follows (a field is never last on a line here).
+    #[inline]
+    fn ended(&self) -> Option<()> {
+        self.s
+            .get(self.i)
+            .copied()
+            .filter(|&b| is_blank(b))
+            .map(drop)
+    }
+
+    #[inline]
+    fn time_ns(&mut self) -> Option<SimTime> {
+        let (ms, n_int) = self.digits()?;
+        let mut sub_ns = 0;
+        let mut n_frac = 0;
+        if self.s.get(self.i) == Some(&b'.') {
+            self.i += 1;
+            let start = self.i;
+            let (f, n) = self.digits()?;
+            if n > 6 {
+                return None;
+            }
+            sub_ns = f * 10u64.pow(6 - n as u32);
+            n_frac = self.i - start;
+        }
+        if n_int + n_frac == 0 {
+            return None;
+        }
+        self.ended()?;
+        ms.checked_mul(1_000_000)?.checked_add(sub_ns)
+    }
+
+    #[inline]
+    fn field_uint(&mut self) -> Option<u64> {
+        self.skip_blanks();
+        let (v, n) = self.digits()?;
+        if n == 0 {
+            return None;
+        }
+        self.ended()
+            .or_else(|| (self.s.get(self.i) == Some(&b'\n')).then_some(()))?;
+        Some(v)
+    }
+
+    #[inline]
+    fn field_hex(&mut self) -> Option<u64> {
+        self.skip_blanks();
+        let start = self.i;
+        let mut v = 0u64;
+        while let Some(d) = self.s.get(self.i).and_then(|&b| (b as char).to_digit(16)) {
+            v = (v << 4) | d as u64;
+            self.i += 1;
+        }
+        // `0x` prefixes and more than 16 digits are left to the general parser.
+        let n = self.i - start;
+        (n > 0 && n <= 16).then_some(v)
+    }
+}
+
 /// One line, without its newline. `Ok(None)` for blank and comment lines. The error message
 /// (built only on failure) says which field was wrong and how.
 #[inline]
@@ -129,7 +270,7 @@ fn parse_line(line: &[u8]) -> std::result::Result<Option<TraceRecord>, String> {
     let mut n = 0;
     let mut i = 0;
     while i < line.len() {
-        while i < line.len() && line[i].is_ascii_whitespace() {
+        while i < line.len() && is_blank(line[i]) {
             i += 1;
         }
         if i == line.len() {
@@ -139,7 +280,7 @@ fn parse_line(line: &[u8]) -> std::result::Result<Option<TraceRecord>, String> {
             return Ok(None);
         }
         let start = i;
-        while i < line.len() && !line[i].is_ascii_whitespace() {
+        while i < line.len() && !is_blank(line[i]) {
             i += 1;
         }
         if n < fields.len() {
@@ -402,6 +543,73 @@ mod tests {
             got,
             vec![(500_000, 8, 1), (1_250_000, 16, 4), (2_000_000, 24, 5)]
         );
+    }
+
+    mod fast_path {
+        use super::super::*;
+        use proptest::prelude::*;
+
+        fn token() -> impl Strategy<Value = String> {
+            prop_oneof![
+                "[0-9]{1,22}",
+                "[0-9]{0,5}\\.[0-9]{0,9}",
+                "-[0-9]{1,4}",
+                "\\+[0-9]{1,3}",
+                "0[xX][0-9a-fA-F]{0,3}",
+                "[0-9a-fA-F]{1,18}",
+                "[0-9]\\.?[0-9]{0,3}[eE]-?[0-9]",
+                "#[0-9]?",
+                "[a-z.]{1,3}",
+            ]
+        }
+
+        /// Mostly five mostly-numeric fields, so that both parsers often accept the line
+        /// and the comparison is not only between two refusals.
+        fn line() -> impl Strategy<Value = String> {
+            let field = prop_oneof![4 => "[0-9]{1,3}(\\.[0-9]{1,7})?", 1 => token()];
+            let count = prop_oneof![6 => Just(5usize), 1 => 0usize..8];
+            let blanks = "[ \t\r\x0B\x0C]{1,2}";
+            (
+                "[ \t\r\x0B\x0C]{0,2}",
+                count.prop_flat_map(move |n| prop::collection::vec((field.clone(), blanks), n)),
+            )
+                .prop_map(|(lead, parts)| {
+                    let mut s = lead;
+                    for (t, sep) in parts {
+                        s.push_str(&t);
+                        s.push_str(&sep);
+                    }
+                    s
+                })
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(4096))]
+
+            /// Wherever the fast path answers, it answers as the general parser does, and
+            /// it takes exactly one line.
+            #[test]
+            fn agrees_with_the_general_parser(l in line()) {
+                let text = format!("{l}\n");
+                if let Some((rec, used)) = fast_record(text.as_bytes()) {
+                    prop_assert_eq!(used, text.len());
+                    prop_assert_eq!(parse_line(l.as_bytes()), Ok(Some(rec)));
+                }
+            }
+
+            /// And it answers for every ordinary record, so the speed is not an accident.
+            #[test]
+            fn takes_every_plain_record(
+                ms in 0u64..10_000_000_000, frac in "[0-9]{0,6}", dev in 0u16..,
+                lbn in 0u64..u64::MAX / 2, n in 1u32.., flags in 0u8..16, tail in "[ \t\r]{0,2}"
+            ) {
+                let dot = if frac.is_empty() { String::new() } else { format!(".{frac}") };
+                let text = format!("{ms}{dot} {dev}\t{lbn}  {n} {flags:x}{tail}\nNEXT");
+                let (rec, used) = fast_record(text.as_bytes()).expect("fast path declined");
+                prop_assert_eq!(&text[used..], "NEXT");
+                prop_assert_eq!(Some(rec), parse_line(&text.as_bytes()[..used - 1]).unwrap());
+            }
+        }
     }
 
     #[test]
