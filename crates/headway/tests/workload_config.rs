@@ -261,3 +261,28 @@ fn requests_larger_than_the_drive_are_refused() {
             .unwrap();
     }
 }
+
+#[test]
+fn the_examples_in_the_module_docs_are_valid() {
+    let docs: String = include_str!("../src/workload/mod.rs")
+        .lines()
+        .filter_map(|l| l.strip_prefix("//!"))
+        .map(|l| format!("{}\n", l.strip_prefix(' ').unwrap_or(l)))
+        .collect();
+    let blocks: Vec<&str> = docs
+        .split("```toml\n")
+        .skip(1)
+        .map(|b| b.split("```").next().unwrap())
+        .collect();
+    assert_eq!(blocks.len(), 3);
+    let kinds: Vec<&str> = blocks
+        .iter()
+        .map(|b| {
+            let cfg =
+                ExperimentConfig::from_toml_str(b, None).unwrap_or_else(|e| panic!("{e}\n{b}"));
+            cfg.workload.validate().unwrap();
+            cfg.workload.kind().name()
+        })
+        .collect();
+    assert_eq!(kinds, ["open", "closed", "trace"]);
+}

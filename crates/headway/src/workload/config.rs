@@ -1,7 +1,7 @@
 //! Workload configuration as written in experiment files (`[workload]`).
 //!
 //! The table is tagged by `kind`: `"open"` (the default when `kind` is absent), `"closed"`
-//! or `"trace"`. It is read as one flat table of every key ([`RawWorkload`]) and then sorted
+//! or `"trace"`. It is read as one flat table of every key (`RawWorkload`) and then sorted
 //! into the typed config of its kind, rather than through serde's tagged enums: those buffer
 //! the table before parsing it, which loses the line numbers of type errors, and they cannot
 //! make the tag optional. Serde checks types and unknown keys; the conversion rejects keys

@@ -1,7 +1,7 @@
 //! Where requests go: the spatial pattern of a synthetic workload.
 //!
-//! A [`Placer`] is shared by all the streams of a workload; each stream (the single stream of
-//! an open workload, or each process of a closed one) keeps its own [`Cursor`], so that one
+//! A `Placer` is shared by all the streams of a workload; each stream (the single stream of
+//! an open workload, or each process of a closed one) keeps its own `Cursor`, so that one
 //! process's sequential run is not broken by another's requests.
 
 use rand::Rng;

@@ -333,7 +333,7 @@ fn lossy(f: &[u8]) -> std::borrow::Cow<'_, str> {
 enum Digits {
     Value(u64),
     Overflow,
-    NotDigits,
+    Invalid,
 }
 
 /// A run of decimal digits (the empty run is 0).
@@ -344,7 +344,7 @@ fn digits(f: &[u8]) -> Digits {
     for &b in f {
         let d = b.wrapping_sub(b'0');
         if d > 9 {
-            return Digits::NotDigits;
+            return Digits::Invalid;
         }
         match v.checked_mul(10).and_then(|x| x.checked_add(d as u64)) {
             Some(x) => v = x,
@@ -366,11 +366,11 @@ fn unsigned(f: &[u8], name: &str) -> std::result::Result<u64, String> {
         match digits(body) {
             Digits::Value(v) => return Ok(v),
             Digits::Overflow => return Err(format!("{name}: `{}` is too large", lossy(f))),
-            Digits::NotDigits => {}
+            Digits::Invalid => {}
         }
     }
     if let Some(rest) = f.strip_prefix(b"-") {
-        if !rest.is_empty() && !matches!(digits(rest), Digits::NotDigits) {
+        if !rest.is_empty() && !matches!(digits(rest), Digits::Invalid) {
             return Err(format!("{name}: must not be negative, got `{}`", lossy(f)));
         }
     }
@@ -419,8 +419,8 @@ fn parse_time_ns(f: &[u8]) -> std::result::Result<SimTime, String> {
         return Err(format!("time_ms: must not be negative, got `{}`", lossy(f)));
     }
     // Compared in f64: u64::MAX as f64 rounds up to 2^64, so `>=` excludes exactly the
-    // values whose conversion would saturate.
-    if !(v * 1e6 < u64::MAX as f64) {
+    // values whose conversion would saturate (and NaN fails `is_finite`).
+    if !v.is_finite() || v * 1e6 >= u64::MAX as f64 {
         return Err(format!("time_ms: `{}` is out of range", lossy(f)));
     }
     Ok(ms_to_ns(v))
