@@ -28,81 +28,58 @@ enum Think {
 
 impl Think {
     fn new(cfg: &ClosedConfig) -> Result<Self> {
-        let ms = |key: &str, v: f64| -> Result<f64> {
+        let key = |k: &str| format!("workload.{k}");
+        let ms = |k: &str, v: f64| -> Result<f64> {
             if v >= 0.0 && v.is_finite() {
                 Ok(v)
             } else {
                 Err(HeadwayError::config(
-                    format!("workload.{key}"),
+                    key(k),
                     format!("must be a non-negative number of milliseconds, got {v}"),
                 ))
             }
         };
-        let unused = |key: &str, kind: &str| {
-            HeadwayError::config(
-                format!("workload.{key}"),
+        let kind = cfg.think.name();
+        // Reject keys the chosen distribution ignores: a user who wrote them meant something.
+        let ignored: &[(&str, Option<f64>)] = match cfg.think {
+            ThinkKind::Fixed | ThinkKind::Exponential => &[
+                ("think_min_ms", cfg.think_min_ms),
+                ("think_max_ms", cfg.think_max_ms),
+            ],
+            ThinkKind::Uniform => &[("think_ms", cfg.think_ms)],
+        };
+        if let Some((k, _)) = ignored.iter().find(|(_, v)| v.is_some()) {
+            return Err(HeadwayError::config(
+                key(k),
                 format!("is not used by think = \"{kind}\""),
-            )
+            ));
+        }
+        let required = |k: &str, v: Option<f64>| {
+            v.ok_or_else(|| HeadwayError::config(key(k), format!("think = \"{kind}\" needs {k}")))
         };
         match cfg.think {
-            ThinkKind::Fixed | ThinkKind::Exponential => {
-                let kind = if cfg.think == ThinkKind::Fixed {
-                    "fixed"
-                } else {
-                    "exponential"
-                };
-                if cfg.think_min_ms.is_some() {
-                    return Err(unused("think_min_ms", kind));
-                }
-                if cfg.think_max_ms.is_some() {
-                    return Err(unused("think_max_ms", kind));
-                }
-                if cfg.think == ThinkKind::Fixed {
-                    return Ok(Think::Fixed(ms_to_ns(ms(
-                        "think_ms",
-                        cfg.think_ms.unwrap_or(0.0),
-                    )?)));
-                }
-                let mean = ms(
-                    "think_ms",
-                    cfg.think_ms.ok_or_else(|| {
-                        HeadwayError::config(
-                            "workload.think_ms",
-                            "think = \"exponential\" needs its mean, think_ms",
-                        )
-                    })?,
-                )?;
+            ThinkKind::Fixed => Ok(Think::Fixed(ms_to_ns(ms(
+                "think_ms",
+                cfg.think_ms.unwrap_or(0.0),
+            )?))),
+            ThinkKind::Exponential => {
+                let mean = ms("think_ms", required("think_ms", cfg.think_ms)?)?;
                 if mean == 0.0 {
                     return Err(HeadwayError::config(
-                        "workload.think_ms",
+                        key("think_ms"),
                         "an exponential think time needs a positive mean (use think = \"fixed\" for none)",
                     ));
                 }
-                let rate = 1.0 / (mean * NS_PER_MS as f64);
-                Exp::new(rate)
+                Exp::new(1.0 / (mean * NS_PER_MS as f64))
                     .map(Think::Exponential)
-                    .map_err(|e| HeadwayError::config("workload.think_ms", e.to_string()))
+                    .map_err(|e| HeadwayError::config(key("think_ms"), e.to_string()))
             }
             ThinkKind::Uniform => {
-                if cfg.think_ms.is_some() {
-                    return Err(HeadwayError::config(
-                        "workload.think_ms",
-                        "think = \"uniform\" takes think_min_ms and think_max_ms instead",
-                    ));
-                }
-                let need = |key: &str, v: Option<f64>| {
-                    v.ok_or_else(|| {
-                        HeadwayError::config(
-                            format!("workload.{key}"),
-                            "think = \"uniform\" needs think_min_ms and think_max_ms",
-                        )
-                    })
-                };
-                let lo = ms("think_min_ms", need("think_min_ms", cfg.think_min_ms)?)?;
-                let hi = ms("think_max_ms", need("think_max_ms", cfg.think_max_ms)?)?;
+                let lo = ms("think_min_ms", required("think_min_ms", cfg.think_min_ms)?)?;
+                let hi = ms("think_max_ms", required("think_max_ms", cfg.think_max_ms)?)?;
                 if hi < lo {
                     return Err(HeadwayError::config(
-                        "workload.think_max_ms",
+                        key("think_max_ms"),
                         format!("{hi} is below think_min_ms = {lo}"),
                     ));
                 }

@@ -298,6 +298,16 @@ pub enum ThinkKind {
     Uniform,
 }
 
+impl ThinkKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ThinkKind::Fixed => "fixed",
+            ThinkKind::Exponential => "exponential",
+            ThinkKind::Uniform => "uniform",
+        }
+    }
+}
+
 /// `kind = "closed"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClosedConfig {

@@ -90,7 +90,7 @@ enum Model {
     },
     /// `scale` turns a unit draw into sectors.
     Local {
-        normal: bool,
+        distribution: LocalDistribution,
         scale: f64,
     },
 }
@@ -191,16 +191,14 @@ impl Placer {
                         format!("must be a positive number of sectors, got {d}"),
                     ));
                 }
-                match distribution {
+                let scale = match distribution {
                     // E|N(0, s)| = s * sqrt(2 / pi), so s = mean * sqrt(pi / 2).
-                    LocalDistribution::Normal => Model::Local {
-                        normal: true,
-                        scale: d * (std::f64::consts::PI / 2.0).sqrt(),
-                    },
-                    LocalDistribution::Exponential => Model::Local {
-                        normal: false,
-                        scale: *d,
-                    },
+                    LocalDistribution::Normal => d * (std::f64::consts::PI / 2.0).sqrt(),
+                    LocalDistribution::Exponential => *d,
+                };
+                Model::Local {
+                    distribution: *distribution,
+                    scale,
                 }
             }
         };
@@ -235,18 +233,22 @@ impl Placer {
                     None => self.random_in(0, self.capacity_sectors, size, rng),
                 }
             }
-            Model::Local { normal, scale } => {
+            Model::Local {
+                distribution,
+                scale,
+            } => {
                 if !cur.started {
                     self.random_in(0, self.capacity_sectors, size, rng)
                 } else {
-                    let unit: f64 = if *normal {
-                        StandardNormal.sample(rng)
-                    } else {
-                        let m: f64 = Exp1.sample(rng);
-                        if rng.random::<bool>() {
-                            m
-                        } else {
-                            -m
+                    let unit: f64 = match distribution {
+                        LocalDistribution::Normal => StandardNormal.sample(rng),
+                        LocalDistribution::Exponential => {
+                            let m: f64 = Exp1.sample(rng);
+                            if rng.random::<bool>() {
+                                m
+                            } else {
+                                -m
+                            }
                         }
                     };
                     self.near(cur.end_lbn, unit * scale, size)

@@ -63,10 +63,8 @@ impl RequestShape {
                 (_, Some(dist)) => {
                     SizeSampler::new(dist, f.align_sectors, capacity_sectors, "workload.size")?
                 }
-                (fixed, None) => SizeSampler::new(
-                    &SizeConfig::Fixed {
-                        sectors: fixed.unwrap_or(DEFAULT_SIZE_SECTORS),
-                    },
+                (fixed, None) => SizeSampler::fixed(
+                    fixed.unwrap_or(DEFAULT_SIZE_SECTORS),
                     f.align_sectors,
                     capacity_sectors,
                     "workload.size_sectors",

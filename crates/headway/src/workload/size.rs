@@ -45,7 +45,37 @@ pub(crate) enum SizeSampler {
 }
 
 impl SizeSampler {
-    /// `key` names the config key in errors (`workload.size` or `workload.size_sectors`).
+    /// Every request `sectors` long; `key` names the setting in errors.
+    pub(crate) fn fixed(
+        sectors: u32,
+        align_sectors: u32,
+        capacity_sectors: u64,
+        key: &str,
+    ) -> Result<Self> {
+        if sectors == 0 {
+            return Err(HeadwayError::config(key, "must be at least 1 sector"));
+        }
+        // `%`, not `is_multiple_of`: the workspace's rust-version (1.85) predates it.
+        #[allow(clippy::manual_is_multiple_of)]
+        if sectors % align_sectors != 0 {
+            return Err(HeadwayError::config(
+                key,
+                format!(
+                    "{sectors} sectors is not a multiple of align_sectors = {align_sectors} \
+                     (set align_sectors to a divisor of the size, e.g. 1)"
+                ),
+            ));
+        }
+        if sectors as u64 > capacity_sectors {
+            return Err(HeadwayError::config(
+                key,
+                format!("{sectors} sectors does not fit the drive ({capacity_sectors} sectors)"),
+            ));
+        }
+        Ok(SizeSampler::Fixed(sectors))
+    }
+
+    /// `key` names the distribution's table in errors (`workload.size`).
     pub(crate) fn new(
         cfg: &SizeConfig,
         align_sectors: u32,
@@ -64,30 +94,7 @@ impl SizeSampler {
         };
         match *cfg {
             SizeConfig::Fixed { sectors } => {
-                let field = if key.ends_with("size_sectors") {
-                    ""
-                } else {
-                    ".sectors"
-                };
-                if sectors == 0 {
-                    return Err(HeadwayError::config(
-                        format!("{key}{field}"),
-                        "must be at least 1 sector",
-                    ));
-                }
-                if sectors % align != 0 {
-                    return Err(HeadwayError::config(
-                        format!("{key}{field}"),
-                        format!(
-                            "{sectors} sectors is not a multiple of align_sectors = {align} \
-                             (set align_sectors to a divisor of the size, e.g. 1)"
-                        ),
-                    ));
-                }
-                if sectors as u64 > capacity_sectors {
-                    return Err(too_big(field, sectors as u64));
-                }
-                Ok(SizeSampler::Fixed(sectors))
+                Self::fixed(sectors, align, capacity_sectors, &format!("{key}.sectors"))
             }
             SizeConfig::Uniform {
                 min_sectors,

@@ -2,9 +2,10 @@
 //! a time; [`TraceWorkload`] replays them open-loop at their timestamps.
 //!
 //! Adding a format: write one file here with a reader implementing [`TraceReader`] over any
-//! `BufRead`, add a [`TraceFormat`] variant, and one arm in [`open_reader`] and in `build`.
-//! Decompression, the device filter, `limit`, `speed`, time ordering and capacity checks are
-//! shared and need nothing from the new reader.
+//! `BufRead`, add a [`TraceFormat`] variant and its arm in [`open_reader`]. Decompression,
+//! the device filter, `limit`, `speed`, time ordering and capacity checks are shared and
+//! need nothing from the new reader. The replay calls the reader through one dynamic call
+//! per record; everything per field is static inside the reader.
 
 mod disksim_ascii;
 mod input;
@@ -75,9 +76,10 @@ impl TraceFormat {
     }
 }
 
-/// A reader for the trace at `path` (decompressed on the fly if it ends in `.gz`), for tools
-/// that want the records themselves rather than a simulation.
-pub fn open_reader(path: &Path, format: TraceFormat) -> Result<Box<dyn TraceReader>> {
+/// A reader for the trace at `path` (decompressed on the fly if it ends in `.gz`): what the
+/// replay reads, and what tools that want the records themselves can use. A missing file is
+/// an [`HeadwayError::Io`](crate::HeadwayError::Io) naming it.
+pub fn open_reader(path: &Path, format: TraceFormat) -> Result<Box<dyn TraceReader + Send>> {
     let input = TraceInput::open(path)?;
     let origin = Some(path.to_path_buf());
     Ok(match format {
@@ -94,17 +96,13 @@ pub(crate) fn build(
 ) -> Result<Box<dyn Workload>> {
     cfg.validate()?;
     let path = resolve(&cfg.path, base_dir);
-    let input = TraceInput::open(&path)?;
-    let origin = Some(path.clone());
-    // Monomorphised per format so the per-record call into the reader is static.
-    Ok(match cfg.format {
-        TraceFormat::DisksimAscii => Box::new(TraceWorkload::new(
-            DisksimAsciiReader::new(input, origin),
-            cfg,
-            capacity_sectors,
-            path,
-        )?),
-    })
+    let reader = open_reader(&path, cfg.format)?;
+    Ok(Box::new(TraceWorkload::new(
+        reader,
+        cfg,
+        capacity_sectors,
+        path,
+    )?))
 }
 
 fn resolve(path: &Path, base_dir: Option<&Path>) -> PathBuf {
