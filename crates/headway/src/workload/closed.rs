@@ -20,6 +20,9 @@ use crate::time::{ms_to_ns, SimTime, NS_PER_MS};
 /// per-process state.
 pub const MAX_PROCESSES: u32 = 1_000_000;
 
+/// About 30 years: longer think times would saturate simulated time into "never".
+const MAX_THINK_MS: f64 = 1e12;
+
 enum Think {
     Fixed(SimTime),
     Exponential(Exp<f64>),
@@ -30,12 +33,12 @@ impl Think {
     fn new(cfg: &ClosedConfig) -> Result<Self> {
         let key = |k: &str| format!("workload.{k}");
         let ms = |k: &str, v: f64| -> Result<f64> {
-            if v >= 0.0 && v.is_finite() {
+            if (0.0..=MAX_THINK_MS).contains(&v) {
                 Ok(v)
             } else {
                 Err(HeadwayError::config(
                     key(k),
-                    format!("must be a non-negative number of milliseconds, got {v}"),
+                    format!("must be between 0 and {MAX_THINK_MS:e} milliseconds, got {v}"),
                 ))
             }
         };

@@ -14,6 +14,7 @@ use crate::request::Request;
 use crate::time::{SimTime, NS_PER_MS, NS_PER_S};
 
 const DEFAULT_INTERARRIVAL_MS: f64 = 10.0;
+const MAX_EXPECTED_END_NS: f64 = 1e18;
 
 enum Gaps {
     Poisson(Exp<f64>),
@@ -70,6 +71,23 @@ impl OpenWorkload {
             }
             (None, None) => DEFAULT_INTERARRIVAL_MS * NS_PER_MS as f64,
         };
+        // Keep the expected end well inside u64 nanoseconds (about 585 years), where arrival
+        // times would otherwise saturate into "never".
+        if mean_gap_ns * cfg.requests as f64 > MAX_EXPECTED_END_NS {
+            let key = if cfg.rate_iops.is_some() {
+                "workload.rate_iops"
+            } else {
+                "workload.interarrival_ms"
+            };
+            return Err(HeadwayError::config(
+                key,
+                format!(
+                    "{} requests this far apart would last over {} years of simulated time",
+                    cfg.requests,
+                    MAX_EXPECTED_END_NS / NS_PER_S as f64 / 3.156e7
+                ),
+            ));
+        }
         let gaps = match cfg.arrival {
             ArrivalKind::Poisson => Gaps::Poisson(
                 Exp::new(1.0 / mean_gap_ns)
