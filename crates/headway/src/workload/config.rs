@@ -226,10 +226,11 @@ impl TryFrom<RawWorkload> for WorkloadConfig {
 #[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub enum ArrivalKind {
-    /// Exponential inter-arrival times (a Poisson process).
+    /// Exponential inter-arrival times (a Poisson process started at time 0).
     #[default]
     Poisson,
-    /// Exactly `interarrival_ms` apart.
+    /// Exactly `interarrival_ms` apart: request k (from 1) arrives at k × interarrival_ms,
+    /// computed afresh each time so that rounding to nanoseconds never accumulates.
     Fixed,
 }
 
