@@ -8,7 +8,7 @@ use headway::config::ExperimentConfig;
 use headway::engine::RngStreams;
 use headway::workload::{
     ArrivalKind, ClosedConfig, HotRegion, LocalDistribution, LocalityConfig, OpenConfig,
-    SizeConfig, ThinkKind, TraceConfig, TraceFormat, WorkloadConfig,
+    ShapeConfig, SizeConfig, ThinkKind, TraceConfig, TraceFormat, WorkloadConfig,
 };
 use headway::HeadwayError;
 use workload_support::workload;
@@ -31,19 +31,21 @@ fn each_kind_parses_to_its_typed_config() {
             arrival: ArrivalKind::Fixed,
             interarrival_ms: None,
             rate_iops: Some(200.0),
-            size_sectors: None,
-            size: Some(SizeConfig::Uniform {
-                min_sectors: 8,
-                max_sectors: 64
-            }),
-            align_sectors: 4,
-            read_fraction: 0.25,
-            locality: LocalityConfig::Hot {
-                regions: vec![HotRegion {
-                    start_fraction: 0.1,
-                    size_fraction: 0.2,
-                    access_fraction: 0.9
-                }]
+            shape: ShapeConfig {
+                size_sectors: None,
+                size: Some(SizeConfig::Uniform {
+                    min_sectors: 8,
+                    max_sectors: 64
+                }),
+                align_sectors: 4,
+                read_fraction: 0.25,
+                locality: LocalityConfig::Hot {
+                    regions: vec![HotRegion {
+                        start_fraction: 0.1,
+                        size_fraction: 0.2,
+                        access_fraction: 0.9
+                    }]
+                },
             },
         })
     );
@@ -62,10 +64,13 @@ fn each_kind_parses_to_its_typed_config() {
             requests: 400,
             think: ThinkKind::Exponential,
             think_ms: Some(1.5),
-            size_sectors: Some(16),
-            locality: LocalityConfig::Local {
-                mean_distance_sectors: 100.0,
-                distribution: LocalDistribution::Exponential
+            shape: ShapeConfig {
+                size_sectors: Some(16),
+                locality: LocalityConfig::Local {
+                    mean_distance_sectors: 100.0,
+                    distribution: LocalDistribution::Exponential
+                },
+                ..ShapeConfig::default()
             },
             ..ClosedConfig::default()
         })

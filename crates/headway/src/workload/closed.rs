@@ -134,7 +134,7 @@ impl ClosedWorkload {
             ));
         }
         let think = Think::new(cfg)?;
-        let shape = RequestShape::new(&cfg.shape(), capacity_sectors, rng, "workload")?;
+        let shape = RequestShape::new(&cfg.shape, capacity_sectors, rng, "workload")?;
         Ok(ClosedWorkload {
             left: cfg.requests,
             think,

@@ -16,7 +16,7 @@ use serde::Deserialize;
 use super::closed::ClosedWorkload;
 use super::locality::LocalityConfig;
 use super::open::OpenWorkload;
-use super::shape::ShapeFields;
+use super::shape::{ShapeConfig, DEFAULT_ALIGN_SECTORS, DEFAULT_READ_FRACTION};
 use super::size::SizeConfig;
 use super::trace::{self, TraceFormat};
 use super::Workload;
@@ -186,17 +186,20 @@ impl TryFrom<RawWorkload> for WorkloadConfig {
                 ));
             }
         }
+        let shape = ShapeConfig {
+            size_sectors: r.size_sectors,
+            size: r.size,
+            align_sectors: r.align_sectors.unwrap_or(DEFAULT_ALIGN_SECTORS),
+            read_fraction: r.read_fraction.unwrap_or(DEFAULT_READ_FRACTION),
+            locality: r.locality.unwrap_or_default(),
+        };
         Ok(match kind {
             WorkloadKind::Open => WorkloadConfig::Open(OpenConfig {
                 requests: r.requests.unwrap_or(DEFAULT_REQUESTS),
                 arrival: r.arrival.unwrap_or_default(),
                 interarrival_ms: r.interarrival_ms,
                 rate_iops: r.rate_iops,
-                size_sectors: r.size_sectors,
-                size: r.size,
-                align_sectors: r.align_sectors.unwrap_or(DEFAULT_ALIGN_SECTORS),
-                read_fraction: r.read_fraction.unwrap_or(DEFAULT_READ_FRACTION),
-                locality: r.locality.unwrap_or_default(),
+                shape,
             }),
             WorkloadKind::Closed => WorkloadConfig::Closed(ClosedConfig {
                 processes: r.processes.unwrap_or(DEFAULT_PROCESSES),
@@ -205,11 +208,7 @@ impl TryFrom<RawWorkload> for WorkloadConfig {
                 think_ms: r.think_ms,
                 think_min_ms: r.think_min_ms,
                 think_max_ms: r.think_max_ms,
-                size_sectors: r.size_sectors,
-                size: r.size,
-                align_sectors: r.align_sectors.unwrap_or(DEFAULT_ALIGN_SECTORS),
-                read_fraction: r.read_fraction.unwrap_or(DEFAULT_READ_FRACTION),
-                locality: r.locality.unwrap_or_default(),
+                shape,
             }),
             WorkloadKind::Trace => WorkloadConfig::Trace(TraceConfig {
                 path: r.path.ok_or("missing field `path` (the trace file)")?,
@@ -246,16 +245,8 @@ pub struct OpenConfig {
     pub interarrival_ms: Option<f64>,
     /// Arrivals per second, the alternative to `interarrival_ms`.
     pub rate_iops: Option<f64>,
-    /// Every request this many sectors (512 bytes). Default 8 (4 KiB). Exclusive with `size`.
-    pub size_sectors: Option<u32>,
-    /// A size distribution instead of a fixed size.
-    pub size: Option<SizeConfig>,
-    /// Request starts and sizes are multiples of this many sectors. Default 8.
-    pub align_sectors: u32,
-    /// Fraction of requests that are reads. Default 1.
-    pub read_fraction: f64,
-    /// Where requests go. Default uniform over the drive.
-    pub locality: LocalityConfig,
+    /// Size, direction and place of each request (keys at the top level of the table).
+    pub shape: ShapeConfig,
 }
 
 impl Default for OpenConfig {
@@ -265,23 +256,7 @@ impl Default for OpenConfig {
             arrival: ArrivalKind::Poisson,
             interarrival_ms: None,
             rate_iops: None,
-            size_sectors: None,
-            size: None,
-            align_sectors: DEFAULT_ALIGN_SECTORS,
-            read_fraction: DEFAULT_READ_FRACTION,
-            locality: LocalityConfig::Uniform,
-        }
-    }
-}
-
-impl OpenConfig {
-    pub(crate) fn shape(&self) -> ShapeFields<'_> {
-        ShapeFields {
-            size_sectors: self.size_sectors,
-            size: self.size.as_ref(),
-            align_sectors: self.align_sectors,
-            read_fraction: self.read_fraction,
-            locality: &self.locality,
+            shape: ShapeConfig::default(),
         }
     }
 }
@@ -326,17 +301,10 @@ pub struct ClosedConfig {
     pub think_min_ms: Option<f64>,
     /// Upper bound of a uniform think time, milliseconds.
     pub think_max_ms: Option<f64>,
-    /// Every request this many sectors (512 bytes). Default 8 (4 KiB). Exclusive with `size`.
-    pub size_sectors: Option<u32>,
-    /// A size distribution instead of a fixed size.
-    pub size: Option<SizeConfig>,
-    /// Request starts and sizes are multiples of this many sectors. Default 8.
-    pub align_sectors: u32,
-    /// Fraction of requests that are reads. Default 1.
-    pub read_fraction: f64,
-    /// Where requests go. Each process keeps its own position, so with `sequential` each
-    /// reads its own runs and with `local` each wanders on its own.
-    pub locality: LocalityConfig,
+    /// Size, direction and place of each request (keys at the top level of the table).
+    /// Each process keeps its own position, so with `sequential` locality each reads its
+    /// own runs.
+    pub shape: ShapeConfig,
 }
 
 impl Default for ClosedConfig {
@@ -348,23 +316,7 @@ impl Default for ClosedConfig {
             think_ms: None,
             think_min_ms: None,
             think_max_ms: None,
-            size_sectors: None,
-            size: None,
-            align_sectors: DEFAULT_ALIGN_SECTORS,
-            read_fraction: DEFAULT_READ_FRACTION,
-            locality: LocalityConfig::Uniform,
-        }
-    }
-}
-
-impl ClosedConfig {
-    pub(crate) fn shape(&self) -> ShapeFields<'_> {
-        ShapeFields {
-            size_sectors: self.size_sectors,
-            size: self.size.as_ref(),
-            align_sectors: self.align_sectors,
-            read_fraction: self.read_fraction,
-            locality: &self.locality,
+            shape: ShapeConfig::default(),
         }
     }
 }
@@ -418,5 +370,3 @@ impl TraceConfig {
 
 const DEFAULT_REQUESTS: u64 = 10_000;
 const DEFAULT_PROCESSES: u32 = 1;
-const DEFAULT_ALIGN_SECTORS: u32 = 8;
-const DEFAULT_READ_FRACTION: f64 = 1.0;

@@ -98,5 +98,6 @@ pub use config::{ArrivalKind, ClosedConfig, OpenConfig, ThinkKind, TraceConfig, 
 pub use list::ListWorkload;
 pub use locality::{HotRegion, LocalDistribution, LocalityConfig};
 pub use open::OpenWorkload;
+pub use shape::ShapeConfig;
 pub use size::SizeConfig;
 pub use trace::{TraceFormat, TraceReader, TraceRecord, TraceWorkload};

@@ -102,7 +102,7 @@ impl OpenWorkload {
             mean_gap_ns,
             t_ns: 0.0,
             arrival_rng: rng.stream("workload.arrival"),
-            shape: RequestShape::new(&cfg.shape(), capacity_sectors, rng, "workload")?,
+            shape: RequestShape::new(&cfg.shape, capacity_sectors, rng, "workload")?,
             cursor: Cursor::default(),
         })
     }

@@ -11,13 +11,37 @@ use crate::error::{HeadwayError, Result};
 use crate::request::{Op, Request};
 use crate::time::SimTime;
 
-/// The request-shape keys as written in an open or closed workload table.
-pub(crate) struct ShapeFields<'a> {
+/// What each request of a synthetic (open or closed) workload looks like: the keys
+/// `size_sectors`, `size`, `align_sectors`, `read_fraction` and `locality` of its table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShapeConfig {
+    /// Every request this many sectors (512 bytes). Default 8 (4 KiB). Exclusive with `size`.
     pub size_sectors: Option<u32>,
-    pub size: Option<&'a SizeConfig>,
+    /// A size distribution instead of a fixed size.
+    pub size: Option<SizeConfig>,
+    /// Request starts and sizes are multiples of this many sectors. Default 8.
     pub align_sectors: u32,
+    /// Fraction of requests that are reads. Default 1.
     pub read_fraction: f64,
-    pub locality: &'a LocalityConfig,
+    /// Where requests go. Default uniform over the drive. In a closed workload each process
+    /// keeps its own position, so with `sequential` each reads its own runs.
+    pub locality: LocalityConfig,
+}
+
+pub(crate) const DEFAULT_ALIGN_SECTORS: u32 = 8;
+pub(crate) const DEFAULT_READ_FRACTION: f64 = 1.0;
+
+impl Default for ShapeConfig {
+    /// Random 4 KiB reads.
+    fn default() -> Self {
+        ShapeConfig {
+            size_sectors: None,
+            size: None,
+            align_sectors: DEFAULT_ALIGN_SECTORS,
+            read_fraction: DEFAULT_READ_FRACTION,
+            locality: LocalityConfig::Uniform,
+        }
+    }
 }
 
 pub(crate) const DEFAULT_SIZE_SECTORS: u32 = 8;
@@ -37,7 +61,7 @@ pub(crate) struct RequestShape {
 impl RequestShape {
     /// `stream` prefixes the random stream names (`"workload"` gives `workload.size`, ...).
     pub(crate) fn new(
-        f: &ShapeFields,
+        f: &ShapeConfig,
         capacity_sectors: u64,
         rng: &RngStreams,
         stream: &str,
@@ -55,7 +79,7 @@ impl RequestShape {
             ));
         }
         let sizes =
-            match (f.size_sectors, f.size) {
+            match (f.size_sectors, &f.size) {
                 (Some(_), Some(_)) => return Err(HeadwayError::config(
                     "workload.size",
                     "give either size_sectors (a fixed size) or size (a distribution), not both",
@@ -72,7 +96,7 @@ impl RequestShape {
             };
         debug_assert!(sizes.max_sectors() as u64 <= capacity_sectors);
         let placer = Placer::new(
-            f.locality,
+            &f.locality,
             capacity_sectors,
             f.align_sectors,
             "workload.locality",
