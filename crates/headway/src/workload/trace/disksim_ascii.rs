@@ -50,9 +50,9 @@ impl<R: BufRead> DisksimAsciiReader<R> {
         HeadwayError::trace(self.origin.clone(), Some(line), msg)
     }
 
-    /// Parse the next line, whole in `input`'s buffer or gathered in `spill`. `Ok(None)` at
-    /// the end of the input; `Ok(Some(None))` for a blank or comment line.
-    #[inline]
+    /// Parse the next line, whole in `input`'s buffer or gathered in `spill`, with the
+    /// general parser. `Ok(None)` at the end of the input; `Ok(Some(None))` for a blank or
+    /// comment line.
     fn next_line(&mut self) -> Result<Option<Option<TraceRecord>>> {
         self.spill.clear();
         loop {
@@ -63,13 +63,6 @@ impl<R: BufRead> DisksimAsciiReader<R> {
                     return Err(self.error(self.line + 1, format!("cannot read the trace: {e}")))
                 }
             };
-            if self.spill.is_empty() {
-                if let Some((rec, used)) = fast_record(buf) {
-                    self.input.consume(used);
-                    self.line += 1;
-                    return Ok(Some(Some(rec)));
-                }
-            }
             if buf.is_empty() {
                 // End of input: a last line without a newline still counts.
                 if self.spill.is_empty() {
@@ -113,8 +106,29 @@ impl<R: BufRead> DisksimAsciiReader<R> {
 }
 
 impl<R: BufRead> TraceReader for DisksimAsciiReader<R> {
-    #[inline]
+    // Small and always inlined: the common record is parsed in place by `fast_record`, and
+    // everything else goes to the out-of-line general path, so the replay loop stays tight
+    // however many places use the reader.
+    #[inline(always)]
     fn next_record(&mut self) -> Result<Option<TraceRecord>> {
+        if let Ok(buf) = self.input.fill_buf() {
+            if let Some((rec, used)) = fast_record(buf) {
+                self.input.consume(used);
+                self.line += 1;
+                return Ok(Some(rec));
+            }
+        }
+        self.next_record_general()
+    }
+
+    fn line(&self) -> usize {
+        self.line
+    }
+}
+
+impl<R: BufRead> DisksimAsciiReader<R> {
+    #[inline(never)]
+    fn next_record_general(&mut self) -> Result<Option<TraceRecord>> {
         loop {
             match self.next_line()? {
                 None => return Ok(None),
@@ -123,10 +137,6 @@ impl<R: BufRead> TraceReader for DisksimAsciiReader<R> {
             }
         }
     }
-
-    fn line(&self) -> usize {
-        self.line
-    }
 }
 
 /// The common case, fast: a well-formed record of plain decimal numbers whose line ends with
@@ -134,7 +144,7 @@ impl<R: BufRead> TraceReader for DisksimAsciiReader<R> {
 /// bytes it used (newline included), or `None` for anything else (comments, blank lines,
 /// exponents, errors, a line cut by the end of the buffer), which [`parse_line`] then handles
 /// with full checks and messages. The two must agree wherever this one answers.
-#[inline]
+#[inline(always)]
 fn fast_record(buf: &[u8]) -> Option<(TraceRecord, usize)> {
     let mut p = Scan { s: buf, i: 0 };
     p.skip_blanks();
@@ -165,7 +175,7 @@ fn fast_record(buf: &[u8]) -> Option<(TraceRecord, usize)> {
 }
 
 /// Whitespace inside a line, as C's `isspace` has it, less the newline that ends the line.
-#[inline]
+#[inline(always)]
 fn is_blank(b: u8) -> bool {
     b == b' ' || (b'\t'..=b'\r').contains(&b) && b != b'\n'
 }
@@ -176,7 +186,7 @@ struct Scan<'a> {
 }
 
 impl Scan<'_> {
-    #[inline]
+    #[inline(always)]
     fn skip_blanks(&mut self) {
         while self.i < self.s.len() && is_blank(self.s[self.i]) {
             self.i += 1;
@@ -185,7 +195,7 @@ impl Scan<'_> {
 
     /// Decimal digits from the cursor, at most 19 (so no overflow check is needed), and how
     /// many there were.
-    #[inline]
+    #[inline(always)]
     fn digits(&mut self) -> Option<(u64, usize)> {
         let start = self.i;
         let mut v = 0u64;
@@ -204,7 +214,7 @@ impl Scan<'_> {
     }
 
     /// The field has ended: a blank follows (a field is never last on a line here).
-    #[inline]
+    #[inline(always)]
     fn ended(&self) -> Option<()> {
         self.s
             .get(self.i)
@@ -213,7 +223,7 @@ impl Scan<'_> {
             .map(drop)
     }
 
-    #[inline]
+    #[inline(always)]
     fn time_ns(&mut self) -> Option<SimTime> {
         let (ms, n_int) = self.digits()?;
         let mut sub_ns = 0;
@@ -235,7 +245,7 @@ impl Scan<'_> {
         ms.checked_mul(1_000_000)?.checked_add(sub_ns)
     }
 
-    #[inline]
+    #[inline(always)]
     fn field_uint(&mut self) -> Option<u64> {
         self.skip_blanks();
         let (v, n) = self.digits()?;
@@ -247,7 +257,7 @@ impl Scan<'_> {
         Some(v)
     }
 
-    #[inline]
+    #[inline(always)]
     fn field_hex(&mut self) -> Option<u64> {
         self.skip_blanks();
         let start = self.i;
