@@ -23,7 +23,7 @@ enum Gaps {
 }
 
 pub struct OpenWorkload {
-    left: u64,
+    requests: u64,
     issued: u64,
     gaps: Gaps,
     mean_gap_ns: f64,
@@ -82,7 +82,7 @@ impl OpenWorkload {
             return Err(HeadwayError::config(
                 key,
                 format!(
-                    "{} requests this far apart would last over {} years of simulated time",
+                    "{} requests this far apart would last over {:.0} years of simulated time",
                     cfg.requests,
                     MAX_EXPECTED_END_NS / NS_PER_S as f64 / 3.156e7
                 ),
@@ -96,7 +96,7 @@ impl OpenWorkload {
             ArrivalKind::Fixed => Gaps::Fixed,
         };
         Ok(OpenWorkload {
-            left: cfg.requests,
+            requests: cfg.requests,
             issued: 0,
             gaps,
             mean_gap_ns,
@@ -109,10 +109,9 @@ impl OpenWorkload {
 
     #[inline]
     fn next(&mut self, out: &mut Arrivals) {
-        if self.left == 0 {
+        if self.issued == self.requests {
             return;
         }
-        self.left -= 1;
         self.issued += 1;
         self.t_ns = match &self.gaps {
             Gaps::Poisson(exp) => self.t_ns + exp.sample(&mut self.arrival_rng),
