@@ -215,6 +215,7 @@ fn a_200k_line_trace_replays_end_to_end() {
     assert_eq!(result.summary.requests, 200_000);
     assert_eq!(result.summary.reads, reads);
     assert_eq!(result.summary.writes, 200_000 - reads);
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
