@@ -76,8 +76,11 @@ fn replay(test: &str, text: &str, extra: &str) -> headway::Result<Vec<Request>> 
     let dir = scratch(test);
     std::fs::write(dir.join("t.trace"), text).unwrap();
     let cfg = workload(&format!("kind = \"trace\"\npath = \"t.trace\"\n{extra}"));
-    let mut w = cfg.build(ELITE3_SECTORS, &RngStreams::new(1), Some(&dir))?;
-    try_run_open(&mut *w)
+    let result = cfg
+        .build(ELITE3_SECTORS, &RngStreams::new(1), Some(&dir))
+        .and_then(|mut w| try_run_open(&mut *w));
+    std::fs::remove_dir_all(&dir).unwrap();
+    result
 }
 
 #[test]
