@@ -230,14 +230,23 @@ fn bad_values_name_their_key() {
         ("kind = \"trace\"\npath = \"x\"\nlimit = 0", "workload.limit"),
     ];
     for (body, key) in cases {
-        // Everything here is wrong whatever the drive, so `validate` catches it too.
-        let cfg = workload(body);
-        let v = cfg.validate().expect_err(body);
-        match build_error(body, 1 << 30) {
-            HeadwayError::Config { key: Some(k), .. } => assert_eq!(k, key, "{body}"),
+        // Everything here is wrong whatever the drive, so reading the experiment file
+        // already refuses it, naming the file and the key.
+        let text = format!("[workload]\n{body}\n");
+        let e = ExperimentConfig::from_toml_str(&text, Some(std::path::Path::new("exp.toml")))
+            .expect_err(body);
+        match &e {
+            HeadwayError::Config {
+                key: Some(k),
+                file: Some(f),
+                ..
+            } => {
+                assert_eq!(k, key, "{body}");
+                assert_eq!(f, std::path::Path::new("exp.toml"), "{body}");
+            }
             other => panic!("{body}: {other}"),
         }
-        assert!(v.to_string().contains(key), "{body}: {v}");
+        assert!(e.to_string().contains(key), "{body}: {e}");
     }
 }
 
