@@ -81,8 +81,13 @@ pub struct Command {
     pub lbn: u64,
     pub sectors: u32,
     pub op: Op,
-    /// When the host dispatched it (set by the host).
+    /// When the host sent it towards the device (set by the host: the decision instant plus
+    /// any modelled decision CPU time).
     pub dispatch_ns: SimTime,
+    /// The host predictor's estimate, made at dispatch, of the time from `dispatch_ns` until
+    /// the media transfer ends (set by the host when the device was idle, so that the
+    /// predictor's head position was the true starting point).
+    pub predicted_ns: Option<SimTime>,
     pub requests: SmallVec<[Request; 1]>,
 }
 
@@ -95,6 +100,7 @@ impl Command {
             sectors: req.sectors,
             op: req.op,
             dispatch_ns: 0,
+            predicted_ns: None,
             requests: smallvec::smallvec![req],
         }
     }
@@ -131,6 +137,7 @@ impl Command {
             sectors: span as u32,
             op,
             dispatch_ns: 0,
+            predicted_ns: None,
             requests: reqs.iter().copied().collect(),
         })
     }

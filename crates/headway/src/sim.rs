@@ -98,6 +98,13 @@ impl Simulation {
         }
     }
 
+    /// The drive's true rotation period, against which prediction errors are judged (a
+    /// misprediction is an error of more than half of it).
+    pub fn with_rotation_ns(mut self, rotation_ns: f64) -> Self {
+        self.stats.set_rotation_ns(rotation_ns);
+        self
+    }
+
     /// Run to the end of the workload (or the time limit).
     pub fn run(self) -> Result<RunResult> {
         self.run_with_progress(&mut |_, _| Ok(()))
@@ -200,13 +207,13 @@ impl Simulation {
             match action {
                 HostAction::Dispatch(cmd) => {
                     self.stats.dispatch(self.now, &cmd);
-                    if self.link.command_ns == 0 {
+                    // The command leaves the host once its decision's CPU time is spent
+                    // (`dispatch_ns`), then crosses the link.
+                    let at = cmd.dispatch_ns + self.link.command_ns;
+                    if at == self.now {
                         self.submit(cmd)?;
                     } else {
-                        self.events.push(
-                            self.now + self.link.command_ns,
-                            Event::Deliver(Box::new(cmd)),
-                        );
+                        self.events.push(at, Event::Deliver(Box::new(cmd)));
                     }
                 }
                 HostAction::ArmTimer { at, generation } => {
@@ -259,6 +266,10 @@ impl Simulation {
 
     fn complete(&mut self, c: Completion) -> Result<()> {
         self.stats.completion(&c);
+        if let Some(predicted) = c.command.predicted_ns {
+            self.stats
+                .prediction(predicted, self.now.saturating_sub(c.command.dispatch_ns));
+        }
         self.host.completion(self.now, &c)?;
         for r in &c.command.requests {
             self.workload

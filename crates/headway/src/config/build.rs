@@ -9,7 +9,7 @@ use crate::error::{HeadwayError, Result};
 use crate::host::Host;
 use crate::link::Link;
 use crate::predict::{OraclePredictor, Predictor};
-use crate::sched::{scheduler_by_name, Scheduler};
+use crate::sched::{scheduler_with_options, Scheduler};
 use crate::sim::{RunLimits, Simulation};
 use crate::stats::StatsOptions;
 use crate::time::{NEVER, NS_PER_S};
@@ -71,7 +71,7 @@ pub fn build_simulation(
     };
     let scheduler = match scheduler {
         Some(s) => s,
-        None => scheduler_by_name(&cfg.host.scheduler)?,
+        None => scheduler_with_options(&cfg.host.scheduler, &cfg.host.options)?,
     };
     let max_out = cfg.host.max_outstanding.unwrap_or(depth);
     if max_out > depth {
@@ -80,7 +80,8 @@ pub fn build_simulation(
             format!("{max_out} commands outstanding cannot fit a drive queue of depth {depth} (drive.queue_depth)"),
         ));
     }
-    let host = Host::new(scheduler, vec![predictor], vec![max_out]);
+    let host = Host::new(scheduler, vec![predictor], vec![max_out])
+        .with_decision_cost(cfg.host.decision_ns_per_estimate);
     let workload = cfg
         .workload
         .build(capacity, &rng, cfg.base_dir.as_deref())?;
@@ -100,6 +101,7 @@ pub fn build_simulation(
             records: cfg.output.records,
         },
         limits,
-    );
+    )
+    .with_rotation_ns(60.0e9 / spec.rpm);
     Ok(Built { simulation, spec })
 }

@@ -16,6 +16,10 @@ pub struct Host {
     /// Generation of the armed timer; a fired timer with an older generation is stale.
     timer_gen: u64,
     timer_at: SimTime,
+    /// Host CPU time charged per estimate a decision made (0: decisions are free).
+    ns_per_estimate: SimTime,
+    /// When the host CPU finishes the decisions already charged: decisions are serialised.
+    cpu_free_ns: SimTime,
 }
 
 /// What the host wants the engine to do after a decision round.
@@ -38,16 +42,25 @@ impl Host {
             max_outstanding,
             timer_gen: 0,
             timer_at: NEVER,
+            ns_per_estimate: 0,
+            cpu_free_ns: 0,
         }
     }
 
+    /// Charge `ns` of host CPU per service-time estimate a scheduler counts while deciding
+    /// (`[host] decision_ns_per_estimate`): the command leaves only when the decision is done.
+    pub fn with_decision_cost(mut self, ns_per_estimate: SimTime) -> Self {
+        self.ns_per_estimate = ns_per_estimate;
+        self
+    }
+
     pub fn arrival(&mut self, now: SimTime, req: Request) -> Result<()> {
-        let ctx = SchedCtx {
+        let ctx = SchedCtx::new(
             now,
-            predictors: &self.predictors,
-            outstanding: &self.outstanding,
-            max_outstanding: &self.max_outstanding,
-        };
+            &self.predictors,
+            &self.outstanding,
+            &self.max_outstanding,
+        );
         self.scheduler.on_arrival(req, &ctx);
         self.check()
     }
@@ -64,12 +77,12 @@ impl Host {
         let dev = c.command.device as usize;
         self.outstanding[dev] -= 1;
         self.predictors[dev].observe(c);
-        let ctx = SchedCtx {
+        let ctx = SchedCtx::new(
             now,
-            predictors: &self.predictors,
-            outstanding: &self.outstanding,
-            max_outstanding: &self.max_outstanding,
-        };
+            &self.predictors,
+            &self.outstanding,
+            &self.max_outstanding,
+        );
         self.scheduler.on_completion(c, &ctx);
         self.check()
     }
@@ -80,12 +93,12 @@ impl Host {
             return Ok(false);
         }
         self.timer_at = NEVER;
-        let ctx = SchedCtx {
+        let ctx = SchedCtx::new(
             now,
-            predictors: &self.predictors,
-            outstanding: &self.outstanding,
-            max_outstanding: &self.max_outstanding,
-        };
+            &self.predictors,
+            &self.outstanding,
+            &self.max_outstanding,
+        );
         self.scheduler.on_timer(&ctx);
         self.check()?;
         Ok(true)
@@ -94,14 +107,16 @@ impl Host {
     /// Ask the scheduler once. `Dispatch` is checked (device exists and has a slot) and
     /// accounted; `WaitUntil` arms the timer unless an earlier one is armed.
     pub fn decide(&mut self, now: SimTime) -> Result<Option<HostAction>> {
-        let decision = {
-            let ctx = SchedCtx {
+        let (decision, estimates) = {
+            let mut ctx = SchedCtx::new(
                 now,
-                predictors: &self.predictors,
-                outstanding: &self.outstanding,
-                max_outstanding: &self.max_outstanding,
-            };
-            self.scheduler.decide(&ctx)
+                &self.predictors,
+                &self.outstanding,
+                &self.max_outstanding,
+            );
+            ctx.ns_per_estimate = self.ns_per_estimate;
+            let d = self.scheduler.decide(&ctx);
+            (d, ctx.estimates.get())
         };
         self.check()?;
         match decision {
@@ -139,8 +154,22 @@ impl Host {
                         self.max_outstanding[dev]
                     )));
                 }
+                let send_ns = if self.ns_per_estimate > 0 {
+                    let cpu = estimates.saturating_mul(self.ns_per_estimate);
+                    self.cpu_free_ns = self.cpu_free_ns.max(now).saturating_add(cpu);
+                    self.cpu_free_ns
+                } else {
+                    now
+                };
+                // The prediction is only meaningful from a known starting point: an idle
+                // device whose head the predictor has seen.
+                if self.outstanding[dev] == 0 && cmd.sectors > 0 {
+                    let p = &self.predictors[dev];
+                    let e = p.estimate(p.head(), send_ns, cmd.lbn, cmd.sectors, cmd.op);
+                    cmd.predicted_ns = Some(e.service_ns());
+                }
                 self.outstanding[dev] += 1;
-                cmd.dispatch_ns = now;
+                cmd.dispatch_ns = send_ns;
                 Ok(Some(HostAction::Dispatch(cmd)))
             }
         }

@@ -2,8 +2,10 @@
 //! the gap between the two is what external-scheduling research studies, so it is a
 //! first-class, configurable thing. `oracle` (the device's own model) is the default.
 
+mod options;
 mod oracle;
 
+pub use options::PredictorOptions;
 pub use oracle::OraclePredictor;
 
 use crate::request::{Completion, HeadPosition, Op};
@@ -46,6 +48,10 @@ pub struct Target {
     pub surface: u32,
     /// Angular start of the first sector, in revolutions (predictor-specific meaning).
     pub angle: f64,
+    /// Predicted media transfer time. A transfer begins when the first sector comes under
+    /// the head, at a fixed angle, so its duration does not depend on when it starts and can
+    /// be computed once: schedulers that minimise service time add it to positioning.
+    pub transfer_ns: SimTime,
 }
 
 /// The host's model of one device.
@@ -82,6 +88,7 @@ pub trait Predictor {
             cylinder: self.cylinder_of(lbn),
             surface: 0,
             angle: 0.0,
+            transfer_ns: self.estimate(self.head(), 0, lbn, sectors, op).transfer_ns,
         }
     }
 

@@ -87,6 +87,10 @@ impl Predictor for OraclePredictor {
     #[inline]
     fn target(&self, lbn: u64, sectors: u32, op: Op) -> Target {
         let l = self.mech.layout.locate(lbn);
+        let here = HeadPosition {
+            cylinder: l.cylinder,
+            surface: l.surface,
+        };
         Target {
             lbn,
             sectors,
@@ -94,6 +98,7 @@ impl Predictor for OraclePredictor {
             cylinder: l.cylinder,
             surface: l.surface,
             angle: l.angle,
+            transfer_ns: self.mech.access(here, 0, lbn, sectors, op).transfer_ns,
         }
     }
     #[inline]

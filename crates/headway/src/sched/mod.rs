@@ -6,28 +6,49 @@
 //! predictors anything. Schedulers compose: a wrapper (anticipation, freeblock, Cello,
 //! flash-backed redirection) holds inner schedulers and forwards to them.
 
+use std::cell::Cell;
+
 use crate::predict::Predictor;
 use crate::request::{Command, Completion, DeviceId, Request};
 use crate::time::SimTime;
 
+mod aged_sptf;
 mod clook;
 mod cscan;
 mod fcfs;
+mod fscan;
+mod gstf;
+mod lbn;
 mod look;
+mod options;
 mod registry;
 mod scan;
 mod sptf;
+mod sptf_sw;
 mod sstf;
 mod sweep;
+#[cfg(test)]
+mod testkit;
+mod timed;
+mod vscan;
+mod wstf;
 
+pub use aged_sptf::AgedSptf;
 pub use clook::CLook;
 pub use cscan::CScan;
 pub use fcfs::Fcfs;
+pub use fscan::FScan;
+pub use gstf::Gstf;
+pub use lbn::LbnScheduler;
 pub use look::Look;
-pub use registry::{scheduler_by_name, SCHEDULER_NAMES};
+pub use options::{OptionReader, SchedOptions};
+pub use registry::{scheduler_by_name, scheduler_with_options, SCHEDULER_NAMES};
 pub use scan::Scan;
 pub use sptf::Sptf;
+pub use sptf_sw::SptfSw;
 pub use sstf::Sstf;
+pub use vscan::VScan;
+pub use wstf::Wstf;
 
 /// What the host should do now.
 #[derive(Debug, PartialEq)]
@@ -50,9 +71,36 @@ pub struct SchedCtx<'a> {
     pub outstanding: &'a [usize],
     /// Commands each device may hold at once (host-side limit).
     pub max_outstanding: &'a [usize],
+    /// Host CPU time one service-time estimate costs (`[host] decision_ns_per_estimate`); the
+    /// host delays each dispatched command by the estimates counted during its decision.
+    pub ns_per_estimate: SimTime,
+    /// Estimates counted during the current call (see [`SchedCtx::count_estimates`]).
+    pub estimates: Cell<u64>,
 }
 
 impl<'a> SchedCtx<'a> {
+    /// A context with no decision cost.
+    pub fn new(
+        now: SimTime,
+        predictors: &'a [Box<dyn Predictor>],
+        outstanding: &'a [usize],
+        max_outstanding: &'a [usize],
+    ) -> Self {
+        SchedCtx {
+            now,
+            predictors,
+            outstanding,
+            max_outstanding,
+            ns_per_estimate: 0,
+            estimates: Cell::new(0),
+        }
+    }
+    /// Record `n` service-time estimates made while deciding: the host charges them as CPU
+    /// time before the command leaves (the paper's 8 µs per access-time prediction).
+    #[inline]
+    pub fn count_estimates(&self, n: u64) {
+        self.estimates.set(self.estimates.get() + n);
+    }
     #[inline]
     pub fn predictor(&self, dev: DeviceId) -> &dyn Predictor {
         &*self.predictors[dev as usize]

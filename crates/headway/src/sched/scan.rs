@@ -11,6 +11,7 @@ pub(crate) fn seek_command(device: DeviceId, lbn: u64) -> Command {
         sectors: 0,
         op: Op::Read,
         dispatch_ns: 0,
+        predicted_ns: None,
         requests: Default::default(),
     }
 }

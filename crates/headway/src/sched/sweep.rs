@@ -30,9 +30,6 @@ impl<V> CylQueue<V> {
     pub fn remove(&mut self, key: Key) -> V {
         self.map.remove(&key).expect("key taken from this queue")
     }
-    pub fn get(&self, key: Key) -> &V {
-        &self.map[&key]
-    }
     pub fn len(&self) -> usize {
         self.map.len()
     }

@@ -2,11 +2,15 @@
 //! distributions (HDR histograms, 3 significant digits) rather than running means, and
 //! optionally one record per request.
 
+mod prediction;
 mod records;
 mod summary;
 
+pub use prediction::{ErrorBin, PredictionSummary};
 pub use records::RequestRecords;
 pub use summary::{Distribution, Summary};
+
+use prediction::PredictionStats;
 
 use hdrhistogram::Histogram;
 
@@ -67,6 +71,10 @@ pub struct Stats {
     seek_sum_ns: u128,
     rotate_sum_ns: u128,
     transfer_sum_ns: u128,
+    /// Media transfer of every mechanical command, background included: the paper's
+    /// "disk utilisation" counts the time the disk spends transferring data.
+    media_ns: u128,
+    prediction: PredictionStats,
     completed: u64,
     reads: u64,
     writes: u64,
@@ -94,6 +102,8 @@ impl Stats {
             seek_sum_ns: 0,
             rotate_sum_ns: 0,
             transfer_sum_ns: 0,
+            media_ns: 0,
+            prediction: PredictionStats::new(0.0),
             completed: 0,
             reads: 0,
             writes: 0,
@@ -145,6 +155,9 @@ impl Stats {
         if c.command.requests.is_empty() {
             return; // a pure seek (SCAN's travel to the edge): time, but no request
         }
+        if !c.cache_hit {
+            self.media_ns += c.phases.transfer_ns as u128;
+        }
         let service = now - c.phases.start_ns;
         let fg = c.command.requests.iter().any(|r| !r.background);
         if fg {
@@ -170,6 +183,18 @@ impl Stats {
                 rec.push(r, c);
             }
         }
+    }
+
+    /// The drive's true rotation period: the yardstick of prediction errors.
+    pub fn set_rotation_ns(&mut self, rotation_ns: f64) {
+        self.prediction = PredictionStats::new(rotation_ns);
+    }
+
+    /// A command dispatched to an idle device was predicted to take `predicted_ns` from its
+    /// dispatch to the end of its transfer; the host saw it complete `observed_ns` after.
+    #[inline]
+    pub fn prediction(&mut self, predicted_ns: SimTime, observed_ns: SimTime) {
+        self.prediction.record(predicted_ns, observed_ns);
     }
 
     /// Requests that arrived but never completed (non-zero only if a run was cut short).
@@ -209,6 +234,12 @@ impl Stats {
                 0.0
             },
             utilisation: busy_area,
+            media_utilisation: if end > start {
+                self.media_ns as f64 / (end - start) as f64 / self.busy.len() as f64
+            } else {
+                0.0
+            },
+            prediction: self.prediction.summary(),
             response: Distribution::from_hist(&self.response),
             service: Distribution::from_hist(&self.service),
             mean_seek_ms: self.seek_sum_ns as f64 / fg_service_n / 1e6,

@@ -21,6 +21,9 @@ pub struct RequestRecords {
     pub process: Vec<u32>,
     pub class: Vec<u16>,
     pub cache_hit: Vec<bool>,
+    /// The host predictor's estimate from dispatch to the end of the transfer, or
+    /// `u64::MAX` when none was made (the device was busy at dispatch).
+    pub predicted_ns: Vec<u64>,
 }
 
 impl RequestRecords {
@@ -49,5 +52,7 @@ impl RequestRecords {
         self.process.push(r.process);
         self.class.push(r.class);
         self.cache_hit.push(c.cache_hit);
+        self.predicted_ns
+            .push(c.command.predicted_ns.unwrap_or(crate::time::NEVER));
     }
 }

@@ -53,6 +53,11 @@ pub struct Summary {
     pub throughput_mb_s: f64,
     /// Fraction of the elapsed time the device(s) had at least one command (mean over devices).
     pub utilisation: f64,
+    /// Fraction of the elapsed time the media spent transferring data (mean over devices):
+    /// the rotational-scheduling paper's "disk utilisation". Cache hits do not count.
+    pub media_utilisation: f64,
+    /// Predicted against observed service times (see [`PredictionSummary`]).
+    pub prediction: super::PredictionSummary,
     /// Arrival at the host to completion.
     pub response: Distribution,
     /// Start of service at the device to completion, per command.
@@ -82,6 +87,12 @@ impl Summary {
             "throughput_iops": self.throughput_iops,
             "throughput_mb_s": self.throughput_mb_s,
             "utilisation": self.utilisation,
+            "media_utilisation": self.media_utilisation,
+            "predicted_commands": self.prediction.commands,
+            "mispredicted_fraction": self.prediction.mispredicted_fraction,
+            "overestimated_fraction": self.prediction.overestimated_fraction,
+            "mean_prediction_error_ms": self.prediction.mean_error_ms,
+            "mean_abs_prediction_error_ms": self.prediction.mean_abs_error_ms,
             "mean_response_ms": r.mean_ms,
             "stdev_response_ms": r.stdev_ms,
             "min_response_ms": r.min_ms,

@@ -1,0 +1,146 @@
+//! Seek-based schedulers that know nothing of the geometry: they order requests by logical
+//! block number, as a block layer without a disk model does (Linux's elevators). The arm's
+//! position is the host's view: the end of the last dispatched request.
+
+use std::collections::BTreeMap;
+
+use super::sweep::Dir;
+use super::{Decision, SchedCtx, Scheduler};
+use crate::request::{Command, DeviceId, Request};
+
+/// Requests keyed by (lbn, id): equal LBNs in arrival order.
+#[derive(Default)]
+struct LbnQueue {
+    map: BTreeMap<(u64, u64), Request>,
+}
+
+impl LbnQueue {
+    fn at_or_above(&self, lbn: u64) -> Option<(u64, u64)> {
+        self.map.range((lbn, 0)..).next().map(|(k, _)| *k)
+    }
+    /// Oldest request at the highest LBN <= `lbn`.
+    fn at_or_below(&self, lbn: u64) -> Option<(u64, u64)> {
+        let (&(l, _), _) = self.map.range(..=(lbn, u64::MAX)).next_back()?;
+        self.map.range((l, 0)..).next().map(|(k, _)| *k)
+    }
+    fn lowest(&self) -> Option<(u64, u64)> {
+        self.map.keys().next().copied()
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Policy {
+    /// Nearest LBN either way; ties to the lower LBN, then the older request.
+    Sstf,
+    /// Elevator, reversing at the last request.
+    Look,
+    /// One-way sweep up, jumping back to the lowest LBN.
+    CLook,
+}
+
+/// `sstf-lbn`, `look-lbn` and `clook-lbn`.
+pub struct LbnScheduler {
+    policy: Policy,
+    queue: LbnQueue,
+    /// One past the last dispatched request's end.
+    pos: u64,
+    dir: Dir,
+    device: DeviceId,
+}
+
+impl LbnScheduler {
+    fn new(policy: Policy) -> Self {
+        LbnScheduler {
+            policy,
+            queue: LbnQueue::default(),
+            pos: 0,
+            dir: Dir::Up,
+            device: 0,
+        }
+    }
+    pub fn sstf() -> Self {
+        Self::new(Policy::Sstf)
+    }
+    pub fn look() -> Self {
+        Self::new(Policy::Look)
+    }
+    pub fn clook() -> Self {
+        Self::new(Policy::CLook)
+    }
+
+    fn pick(&mut self) -> Option<(u64, u64)> {
+        let pos = self.pos;
+        let q = &self.queue;
+        Some(match self.policy {
+            Policy::Sstf => match (
+                pos.checked_sub(1).and_then(|p| q.at_or_below(p)),
+                q.at_or_above(pos),
+            ) {
+                (Some(d), Some(u)) => {
+                    if pos - d.0 <= u.0 - pos {
+                        d
+                    } else {
+                        u
+                    }
+                }
+                (Some(k), None) | (None, Some(k)) => k,
+                (None, None) => return None,
+            },
+            Policy::CLook => q.at_or_above(pos).or_else(|| q.lowest())?,
+            Policy::Look => {
+                let ahead = |dir| match dir {
+                    Dir::Up => q.at_or_above(pos),
+                    Dir::Down => pos.checked_sub(1).and_then(|p| q.at_or_below(p)),
+                };
+                match ahead(self.dir) {
+                    Some(k) => k,
+                    None => {
+                        self.dir = if self.dir == Dir::Up {
+                            Dir::Down
+                        } else {
+                            Dir::Up
+                        };
+                        ahead(self.dir)?
+                    }
+                }
+            }
+        })
+    }
+}
+
+impl Scheduler for LbnScheduler {
+    fn name(&self) -> &str {
+        match self.policy {
+            Policy::Sstf => "sstf-lbn",
+            Policy::Look => "look-lbn",
+            Policy::CLook => "clook-lbn",
+        }
+    }
+    fn on_arrival(&mut self, req: Request, _ctx: &SchedCtx) {
+        self.device = req.device;
+        self.queue.map.insert((req.lbn, req.id), req);
+    }
+    fn decide(&mut self, ctx: &SchedCtx) -> Decision {
+        if self.queue.map.is_empty() || !ctx.has_slot(self.device) {
+            return Decision::Idle;
+        }
+        let Some(key) = self.pick() else {
+            return Decision::Idle;
+        };
+        let r = self
+            .queue
+            .map
+            .remove(&key)
+            .expect("key taken from this queue");
+        // Going down, the arm is at the start of what it just served.
+        self.pos = if self.policy == Policy::Look && self.dir == Dir::Down {
+            r.lbn
+        } else {
+            r.end_lbn()
+        };
+        Decision::Dispatch(Command::single(r))
+    }
+    fn pending(&self) -> usize {
+        self.queue.map.len()
+    }
+}

@@ -1,0 +1,231 @@
+//! The queue and search every rotation-aware scheduler shares (STF/SPTF, SATF, GSTF, WSTF,
+//! aged SPTF, SPTF-SW): requests kept in cylinder order with their predictor targets, an
+//! argmin over a cylinder range with a pluggable cost, and the bookkeeping of where the
+//! next command starts.
+//!
+//! The search is pruned without changing its answer: it goes outward from the head's
+//! cylinder, nearest first, and stops a direction once the cost's lower bound at that seek
+//! distance (from the predictor's positioning floor, which never decreases with distance)
+//! exceeds the best cost found. Equal bounds are still examined, so ties resolve exactly as
+//! a brute-force search would: lowest cost, then oldest request.
+
+use std::collections::BTreeMap;
+
+use super::sweep::{CylQueue, Key};
+use super::SchedCtx;
+use crate::predict::Target;
+use crate::request::{Command, DeviceId, HeadPosition, Request};
+use crate::time::SimTime;
+
+/// Where and when the command being chosen would begin.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Origin {
+    pub from: HeadPosition,
+    pub start_ns: SimTime,
+}
+
+pub(crate) struct TimedQueue {
+    pub queue: CylQueue<(Request, Target)>,
+    /// (arrival, id) → cylinder, for the oldest request and the largest age.
+    by_age: BTreeMap<(SimTime, u64), u32>,
+    pub device: DeviceId,
+    pub prune: bool,
+    /// Predicted head position and completion time of the last command dispatched, for
+    /// choosing the next one while it is still outstanding (a two-deep pipeline).
+    last: Option<(HeadPosition, SimTime)>,
+    /// Estimates the previous pruned decision made: the best guess of this one's CPU time.
+    last_evaluations: u64,
+    /// Positioning estimates performed (for measuring pruning).
+    pub evaluations: u64,
+}
+
+impl TimedQueue {
+    pub fn new(prune: bool) -> Self {
+        TimedQueue {
+            queue: CylQueue::default(),
+            by_age: BTreeMap::new(),
+            device: 0,
+            prune,
+            last: None,
+            last_evaluations: 0,
+            evaluations: 0,
+        }
+    }
+
+    pub fn insert(&mut self, req: Request, ctx: &SchedCtx) {
+        self.device = req.device;
+        let t = ctx
+            .predictor(req.device)
+            .target(req.lbn, req.sectors, req.op);
+        self.by_age.insert((req.arrival_ns, req.id), t.cylinder);
+        self.queue.insert(t.cylinder, req.id, (req, t));
+    }
+
+    pub fn len(&self) -> usize {
+        self.queue.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.queue.is_empty()
+    }
+
+    /// The oldest queued request's key and arrival time.
+    pub fn oldest(&self) -> Option<(Key, SimTime)> {
+        self.by_age
+            .iter()
+            .next()
+            .map(|(&(arr, id), &cyl)| ((cyl, id), arr))
+    }
+
+    /// Where and when the next command begins. A full scan's CPU time is known before it
+    /// starts (one estimate per candidate), so the command is planned for the moment it will
+    /// leave the host; a pruned scan uses the previous decision's count as its guess.
+    pub fn origin(&self, ctx: &SchedCtx, candidates: usize) -> Origin {
+        let planned = if self.prune {
+            self.last_evaluations
+        } else {
+            candidates as u64
+        };
+        let sent = ctx.now + planned * ctx.ns_per_estimate;
+        match self.last {
+            Some((end, done)) if ctx.outstanding[self.device as usize] > 0 => Origin {
+                from: end,
+                start_ns: done.max(sent),
+            },
+            _ => Origin {
+                from: ctx.predictor(self.device).head(),
+                start_ns: sent,
+            },
+        }
+    }
+
+    /// Requests on cylinders `lo..=hi`.
+    pub fn count_in(&self, lo: u32, hi: u32) -> usize {
+        if lo == 0 && hi == u32::MAX {
+            return self.queue.len();
+        }
+        self.queue
+            .iter_up(lo)
+            .take_while(|(k, _)| k.0 <= hi)
+            .count()
+    }
+
+    /// The request on cylinders `lo..=hi` with the least `cost`, ties to the older. `cost`
+    /// gets each candidate and its predicted positioning time; `bound(floor)` must not exceed
+    /// the cost of any candidate whose positioning time is at least `floor`, and must not
+    /// decrease as `floor` grows.
+    pub fn argmin<C: Ord + Copy>(
+        &mut self,
+        ctx: &SchedCtx,
+        origin: Origin,
+        lo: u32,
+        hi: u32,
+        bound: impl Fn(SimTime) -> C,
+        mut cost: impl FnMut(&Request, &Target, SimTime) -> C,
+    ) -> Option<(Key, C)> {
+        let p = ctx.predictor(self.device);
+        let Origin { from, start_ns } = origin;
+        let hc = from.cylinder;
+        let mut best: Option<(C, u64, Key)> = None;
+        let mut evals = 0u64;
+        let mut consider = |key: &Key, v: &(Request, Target), best: &mut Option<(C, u64, Key)>| {
+            evals += 1;
+            let (r, t) = v;
+            let c = cost(r, t, p.positioning_to(from, start_ns, t));
+            let better = match best {
+                None => true,
+                Some((bc, bid, _)) => c < *bc || (c == *bc && r.id < *bid),
+            };
+            if better {
+                *best = Some((c, r.id, *key));
+            }
+        };
+        let mut up = self
+            .queue
+            .iter_up(hc.max(lo))
+            .take_while(|(k, _)| k.0 <= hi)
+            .peekable();
+        let mut down = self
+            .queue
+            .iter_down(hc.min(hi.saturating_add(1)))
+            .take_while(|(k, _)| k.0 >= lo)
+            .peekable();
+        loop {
+            let du = up.peek().map(|(k, _)| k.0.abs_diff(hc));
+            let dd = down.peek().map(|(k, _)| k.0.abs_diff(hc));
+            let go_up = match (du, dd) {
+                (None, None) => break,
+                (Some(_), None) => true,
+                (None, Some(_)) => false,
+                (Some(a), Some(b)) => a <= b,
+            };
+            if self.prune {
+                let dist = if go_up { du.unwrap() } else { dd.unwrap() };
+                if let Some((bc, ..)) = best {
+                    if bound(p.positioning_floor_ns(dist)) > bc {
+                        // The nearest remaining candidate either way is at least this far.
+                        break;
+                    }
+                }
+            }
+            let (k, v) = if go_up {
+                up.next().unwrap()
+            } else {
+                down.next().unwrap()
+            };
+            consider(k, v, &mut best);
+        }
+        self.evaluations += evals;
+        if self.prune {
+            self.last_evaluations = evals;
+        }
+        ctx.count_estimates(evals);
+        best.map(|(c, _, k)| (k, c))
+    }
+
+    /// Remove `key` and make it a command, remembering where it leaves the head.
+    pub fn dispatch(&mut self, key: Key, ctx: &SchedCtx, origin: Origin) -> Command {
+        let (r, _) = self.queue.remove(key);
+        self.by_age.remove(&(r.arrival_ns, r.id));
+        let e = ctx.predictor(self.device).estimate(
+            origin.from,
+            origin.start_ns,
+            r.lbn,
+            r.sectors,
+            r.op,
+        );
+        self.last = Some((e.end, origin.start_ns + e.service_ns()));
+        Command::single(r)
+    }
+}
+
+/// What an STF-family scheduler minimises.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Objective {
+    /// T_a: overheads, seek and rotational latency (SPTF).
+    Positioning,
+    /// T_s: positioning plus media transfer (the paper's "seek time, rotation time and media
+    /// access time").
+    Service,
+}
+
+impl Objective {
+    pub const NAMES: &'static [&'static str] = &["positioning", "service"];
+
+    pub fn parse(name: &str) -> Self {
+        if name == "service" {
+            Objective::Service
+        } else {
+            Objective::Positioning
+        }
+    }
+
+    /// The objective's value for a candidate with this positioning time.
+    #[inline]
+    pub fn of(self, positioning_ns: SimTime, t: &Target) -> SimTime {
+        match self {
+            Objective::Positioning => positioning_ns,
+            Objective::Service => positioning_ns + t.transfer_ns,
+        }
+    }
+}
