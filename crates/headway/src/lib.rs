@@ -19,6 +19,7 @@
 //! assert_eq!(result.summary.requests, 200);
 //! ```
 
+pub mod calibrate;
 pub mod config;
 pub mod device;
 pub mod engine;

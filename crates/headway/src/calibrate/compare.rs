@@ -1,0 +1,265 @@
+//! The extraction beside the truth: what `headway extract` prints. Only this file looks at
+//! the drive's real description; calibration itself never does.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use super::phases::frac;
+use super::ExtractedDrive;
+use crate::device::hdd::{HddSpec, Mechanics};
+use crate::error::Result;
+use crate::request::Op;
+
+/// One true zone and what the extraction made of the same cylinders.
+#[derive(Clone, Debug, Serialize)]
+pub struct ZoneRow {
+    pub zone: usize,
+    pub first_cylinder: u32,
+    pub last_cylinder: u32,
+    pub true_spt: u32,
+    pub extracted_spt: u32,
+    pub true_spares: u32,
+    pub extracted_spares: u64,
+    /// Extracted zones overlapping these cylinders (1 when the boundaries agree).
+    pub extracted_zones: usize,
+    /// The truth's slipped sectors in the zone, and the gaps GeoExtraction found there.
+    pub true_slips: usize,
+    pub found_gaps: usize,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Comparison {
+    pub drive: String,
+    pub true_period_ns: f64,
+    pub extracted_period_ns: f64,
+    pub period_error_ppm: f64,
+    pub true_zones: usize,
+    pub extracted_zones: usize,
+    pub zones: Vec<ZoneRow>,
+    pub true_track_boundaries: u64,
+    pub found_track_boundaries: u64,
+    /// Found boundaries that are not true track starts.
+    pub wrong_track_boundaries: u64,
+    /// LBNs checked (every `stride`-th) and how many the extracted table puts on the wrong
+    /// cylinder.
+    pub lbns_checked: u64,
+    pub wrong_cylinder: u64,
+    /// Largest and 99th-percentile angular error of the extracted sector positions (track
+    /// phase + slot) against the truth, in sectors, after removing the constant offset of
+    /// the host's frame.
+    pub angle_max_error_sectors: f64,
+    pub angle_p99_error_sectors: f64,
+    pub min_distance_sectors: u32,
+    pub delta_sectors: f64,
+    /// Extracted seek lag minus the same-track lag, against the true seek time plus write
+    /// settle, over the sampled distances (µs).
+    pub seek_max_error_us: f64,
+    /// Paper-form MinOffset: per-zone single-line fit quality (sectors), if it was run.
+    pub offset_fit_rms_sectors: Vec<f64>,
+    pub offset_fit_max_sectors: Vec<f64>,
+    pub offset_model_max_error_sectors: Vec<f64>,
+    pub commands: u64,
+    pub simulated_s: f64,
+}
+
+/// Compare `drive` with the truth `spec`, checking every `stride`-th LBN.
+pub fn compare(drive: &ExtractedDrive, spec: &HddSpec, stride: u64) -> Result<Comparison> {
+    let mech = Mechanics::new(spec)?;
+    let layout = &mech.layout;
+    let table = &drive.table;
+    let true_period = mech.period_ns;
+    // Zones.
+    let mut rows = vec![];
+    for (i, z) in spec.layout.zones.iter().enumerate() {
+        let overlapping: Vec<_> = table
+            .zones
+            .iter()
+            .filter(|e| e.last_cylinder >= z.first_cylinder && e.first_cylinder <= z.last_cylinder)
+            .collect();
+        // The extracted zone covering most of these cylinders speaks for them.
+        let main = overlapping.iter().max_by_key(|e| {
+            e.last_cylinder.min(z.last_cylinder) - e.first_cylinder.max(z.first_cylinder)
+        });
+        let zone_lbns = (
+            layout.first_lbn_on_cylinder(z.first_cylinder).unwrap_or(0),
+            layout
+                .first_lbn_on_cylinder(z.last_cylinder + 1)
+                .unwrap_or(layout.capacity_sectors()),
+        );
+        rows.push(ZoneRow {
+            zone: i,
+            first_cylinder: z.first_cylinder,
+            last_cylinder: z.last_cylinder,
+            true_spt: z.sectors_per_track,
+            extracted_spt: main.map_or(0, |e| e.sectors_per_track),
+            true_spares: z.spares,
+            extracted_spares: main.map_or(0, |e| e.spares_per_cylinder()),
+            extracted_zones: overlapping.len(),
+            true_slips: z.slips.len(),
+            found_gaps: table
+                .gaps
+                .iter()
+                .filter(|g| g.0 >= zone_lbns.0 && g.0 < zone_lbns.1)
+                .count(),
+        });
+    }
+    // Track boundaries: true track starts are where (cylinder, surface) changes.
+    let cap = layout.capacity_sectors();
+    let mut true_starts = 0u64;
+    let mut prev = layout.track_of(0);
+    let mut found = drive.scan.boundaries.iter().map(|b| b.lbn).peekable();
+    let mut wrong = 0u64;
+    for lbn in 1..cap {
+        let t = layout.track_of(lbn);
+        let is_start = t != prev;
+        prev = t;
+        true_starts += is_start as u64;
+        if found.peek() == Some(&lbn) {
+            found.next();
+            wrong += (!is_start) as u64;
+        }
+    }
+    // Addresses and angles, sampled.
+    let stride = stride.max(1);
+    let (mut checked, mut wrong_cyl) = (0u64, 0u64);
+    let mut diffs = vec![];
+    let mut lbn = 0;
+    while lbn < cap {
+        let t = layout.locate(lbn);
+        let e = table.locate(lbn);
+        checked += 1;
+        wrong_cyl += (t.cylinder != e.cylinder) as u64;
+        let ez = &table.zones[e.zone];
+        let extracted = ez.track_phase(e.cylinder, e.track) + e.slot as f64 / e.spt as f64;
+        diffs.push((frac(extracted - t.angle), e.spt));
+        lbn += stride;
+    }
+    // Remove the frame's constant offset (circular median), then measure the spread.
+    let first = diffs[0].0;
+    let mut centred: Vec<f64> = diffs
+        .iter()
+        .map(|d| first + (frac(d.0 - first + 0.5) - 0.5))
+        .collect();
+    centred.sort_by(f64::total_cmp);
+    let offset = centred[centred.len() / 2];
+    let mut errs: Vec<f64> = diffs
+        .iter()
+        .map(|&(d, spt)| (frac(d - offset + 0.5) - 0.5).abs() * spt as f64)
+        .collect();
+    errs.sort_by(f64::total_cmp);
+    // Seek lags against the true seek curve (+ settle for writes).
+    let same = drive.lags.same_track_ns[Op::Write as usize][Op::Write as usize];
+    let seek_err = drive
+        .lags
+        .seek_samples
+        .iter()
+        .map(|&(d, _)| {
+            let ours = drive.lags.seek_ns(d as u32, Op::Write, Op::Write) - same;
+            let truth = mech.seek.seek_ns(d as u32) as f64 + mech.write_settle_ns as f64;
+            (ours - truth).abs() / 1e3
+        })
+        .fold(0.0, f64::max);
+    Ok(Comparison {
+        drive: drive.name.clone(),
+        true_period_ns: true_period,
+        extracted_period_ns: drive.period_ns,
+        period_error_ppm: (drive.period_ns - true_period) / true_period * 1e6,
+        true_zones: spec.layout.zones.len(),
+        extracted_zones: table.zones.len(),
+        zones: rows,
+        true_track_boundaries: true_starts,
+        found_track_boundaries: drive.scan.boundaries.len() as u64,
+        wrong_track_boundaries: wrong,
+        lbns_checked: checked,
+        wrong_cylinder: wrong_cyl,
+        angle_max_error_sectors: *errs.last().unwrap_or(&0.0),
+        angle_p99_error_sectors: errs[(errs.len() * 99 / 100).min(errs.len() - 1)],
+        min_distance_sectors: drive.min_distance_sectors,
+        delta_sectors: drive.delta_sectors,
+        seek_max_error_us: seek_err,
+        offset_fit_rms_sectors: drive.offset_fits.iter().map(|f| f.rms_sectors).collect(),
+        offset_fit_max_sectors: drive.offset_fits.iter().map(|f| f.max_sectors).collect(),
+        offset_model_max_error_sectors: drive
+            .offset_fits
+            .iter()
+            .map(|f| f.model_max_error_sectors)
+            .collect(),
+        commands: drive.commands,
+        simulated_s: drive.simulated_s,
+    })
+}
+
+impl fmt::Display for Comparison {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "drive {}: extracted by {} timed commands ({:.0} s of drive time)",
+            self.drive, self.commands, self.simulated_s
+        )?;
+        writeln!(
+            f,
+            "rotation period   {:.4} ms (true {:.4} ms, error {:+.2} ppm)",
+            self.extracted_period_ns / 1e6,
+            self.true_period_ns / 1e6,
+            self.period_error_ppm
+        )?;
+        writeln!(f, "MINDISTANCE       {} sectors", self.min_distance_sectors)?;
+        writeln!(f, "delta             {:.2} sectors", self.delta_sectors)?;
+        writeln!(
+            f,
+            "track boundaries  {} found, {} true, {} found that are not true",
+            self.found_track_boundaries, self.true_track_boundaries, self.wrong_track_boundaries
+        )?;
+        writeln!(
+            f,
+            "zones             {} extracted, {} true",
+            self.extracted_zones, self.true_zones
+        )?;
+        writeln!(f, "  zone  cylinders     SPT true/extr  spares true/extr  slips/gaps found  extracted zones")?;
+        for r in &self.zones {
+            writeln!(
+                f,
+                "  {:>4}  {:>4}..{:<5}  {:>4} / {:<4}     {:>3} / {:<4}         {:>3} / {:<3}         {}",
+                r.zone,
+                r.first_cylinder,
+                r.last_cylinder,
+                r.true_spt,
+                r.extracted_spt,
+                r.true_spares,
+                r.extracted_spares,
+                r.true_slips,
+                r.found_gaps,
+                r.extracted_zones
+            )?;
+        }
+        writeln!(
+            f,
+            "addresses         {} of {} sampled LBNs on the wrong cylinder",
+            self.wrong_cylinder, self.lbns_checked
+        )?;
+        writeln!(
+            f,
+            "sector angles     max error {:.2} sectors, 99th percentile {:.2}",
+            self.angle_max_error_sectors, self.angle_p99_error_sectors
+        )?;
+        writeln!(
+            f,
+            "seek lags         max error {:.1} us against the true seek curve",
+            self.seek_max_error_us
+        )?;
+        if !self.offset_fit_rms_sectors.is_empty() {
+            writeln!(f, "MinOffset, one line per zone (paper form): zone rms/max residual, model max error (sectors)")?;
+            for (i, ((rms, max), m)) in self
+                .offset_fit_rms_sectors
+                .iter()
+                .zip(&self.offset_fit_max_sectors)
+                .zip(&self.offset_model_max_error_sectors)
+                .enumerate()
+            {
+                writeln!(f, "  {i:>4}  {rms:>6.2} / {max:<6.2}  {m:.2}")?;
+            }
+        }
+        Ok(())
+    }
+}

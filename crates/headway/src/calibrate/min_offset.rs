@@ -1,0 +1,293 @@
+//! MinOffset (the paper's Figure 5) and the lags it measures.
+//!
+//! The paper's MinOffset writes sector s on one track, then sector s + m on another, for
+//! every m, and keeps the m with the least overhead: S_offset, the sectors the platter turns
+//! between the first write's end and the head being ready on the second track. That is a
+//! lag (command processing, seek or head switch, settling, the completion latency) plus the
+//! skew between the two tracks. `phases.rs` measures the skews; what is left is the lag,
+//! which depends only on the move (same track, head switch, seek distance) and on the two
+//! commands' directions, not on the zone, so one curve serves every zone pair.
+//!
+//! Each lag is measured to a nanosecond rather than a sector: after the first write, the
+//! second is issued a delay w later; the latest w that still reaches the target on the same
+//! turn (found by bisection) leaves no rotational wait, so the lag is the observed time less
+//! w and the one-sector transfer. [`paper_min_offset`] runs the paper's sector-resolution
+//! form, used to check the per-zone linear fit the paper stored.
+
+use rand::Rng;
+use rand_pcg::Pcg64Mcg;
+use serde::{Deserialize, Serialize};
+
+use super::fit::{least_squares, Pieces};
+use super::phases::frac;
+use super::probe::Probe;
+use super::zones::ZoneTable;
+use crate::error::Result;
+use crate::request::Op;
+
+/// Lags by move and by [previous op][this op], in nanoseconds, in the host's frame (from
+/// issuing a command to the moment its first sector's start passes under the head, plus the
+/// completion latency that every observed time carries).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Lags {
+    pub same_track_ns: [[f64; 2]; 2],
+    pub head_switch_ns: [[f64; 2]; 2],
+    /// Seek lag (write after write) against cylinder distance, fitted piecewise-linearly.
+    pub seek_ww: Pieces,
+    /// The measured samples behind `seek_ww`: (distance, ns).
+    pub seek_samples: Vec<(f64, f64)>,
+    /// Other directions' seek lags relative to write-after-write.
+    pub seek_offset_ns: [[f64; 2]; 2],
+}
+
+impl Lags {
+    /// Seek lag for `d >= 1` cylinders.
+    #[inline]
+    pub fn seek_ns(&self, d: u32, prev: Op, op: Op) -> f64 {
+        self.seek_ww.eval(d as f64) + self.seek_offset_ns[prev as usize][op as usize]
+    }
+}
+
+const OPS: [Op; 2] = [Op::Read, Op::Write];
+
+/// The lag of moving from `src` (accessed with `prev`) to `dst` (accessed with `op`).
+pub fn measure_lag(
+    probe: &mut Probe,
+    table: &ZoneTable,
+    period_ns: f64,
+    src: u64,
+    dst: u64,
+    prev: Op,
+    op: Op,
+) -> Result<f64> {
+    let sector_ns = period_ns / table.locate(dst).spt as f64;
+    let t0 = probe.access(prev, src, 1)?;
+    let base = (probe.access(op, dst, 1)? - t0) as f64;
+    // Issued w after the first write's completion, the second either completes at the same
+    // instant (w <= the rotational wait at w = 0) or a turn later.
+    let (mut lo, mut hi) = (0.0f64, period_ns);
+    while hi - lo > 1.0 {
+        let w = (lo + hi) / 2.0;
+        let t = probe.access(prev, src, 1)?;
+        probe.wait_until(t + w.round() as u64);
+        let done = probe.access(op, dst, 1)?;
+        if ((done - t) as f64) < base + period_ns / 2.0 {
+            lo = w;
+        } else {
+            hi = w;
+        }
+    }
+    Ok(base - lo.round() - sector_ns)
+}
+
+fn mean(v: &[f64]) -> f64 {
+    v.iter().sum::<f64>() / v.len().max(1) as f64
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// A random LBN at a random slot of track `track` of cylinder `cyl` (not past its end).
+fn lbn_on(table: &ZoneTable, cyl: u32, track: u32, rng: &mut Pcg64Mcg) -> Option<u64> {
+    let (first, _) = table.track_start(cyl, track)?;
+    let left = table.locate(first).left_on_track as u64;
+    Some(first + rng.random_range(0..left.max(1)))
+}
+
+/// Distances at which the seek lag is sampled: every distance to 32, then growing by a
+/// quarter each step, and the longest.
+fn seek_distances(cylinders: u32) -> Vec<u32> {
+    let max = cylinders.saturating_sub(1);
+    let mut d: Vec<u32> = (1..=32.min(max)).collect();
+    let mut x = 32.0f64;
+    while (x as u32) < max {
+        x *= 1.25;
+        d.push((x as u32).min(max));
+    }
+    d.dedup();
+    d
+}
+
+/// Measure every lag the calibrated predictor uses.
+pub fn measure_lags(
+    probe: &mut Probe,
+    table: &ZoneTable,
+    period_ns: f64,
+    rng: &mut Pcg64Mcg,
+) -> Result<Lags> {
+    let cyls = table.cylinders();
+    let mut lags = Lags::default();
+    let random_cyl = |rng: &mut Pcg64Mcg, room: u32| rng.random_range(0..cyls - room);
+    const PLACES: usize = 4;
+    for prev in OPS {
+        for op in OPS {
+            let (mut same, mut switch) = (vec![], vec![]);
+            for _ in 0..PLACES {
+                let c = random_cyl(rng, 0);
+                let zone = &table.zones[table.zone_of(table.track_start(c, 0).unwrap().0)];
+                let h = rng.random_range(0..zone.tracks_per_cylinder);
+                let (Some(a), Some(b)) = (lbn_on(table, c, h, rng), lbn_on(table, c, h, rng))
+                else {
+                    continue;
+                };
+                same.push(measure_lag(probe, table, period_ns, a, b, prev, op)?);
+                if zone.tracks_per_cylinder > 1 {
+                    let h2 = (h + 1) % zone.tracks_per_cylinder;
+                    if let Some(b2) = lbn_on(table, c, h2, rng) {
+                        switch.push(measure_lag(probe, table, period_ns, a, b2, prev, op)?);
+                    }
+                }
+            }
+            lags.same_track_ns[prev as usize][op as usize] = mean(&same);
+            lags.head_switch_ns[prev as usize][op as usize] = if switch.is_empty() {
+                mean(&same)
+            } else {
+                mean(&switch)
+            };
+        }
+    }
+    let seek_once = |probe: &mut Probe, rng: &mut Pcg64Mcg, d: u32, prev: Op, op: Op| {
+        let c = random_cyl(rng, d);
+        let track_of = |c: u32, rng: &mut Pcg64Mcg| {
+            let z = &table.zones[table.zone_of(table.track_start(c, 0).unwrap().0)];
+            rng.random_range(0..z.tracks_per_cylinder)
+        };
+        let (ha, hb) = (track_of(c, rng), track_of(c + d, rng));
+        let a = lbn_on(table, c, ha, rng).unwrap();
+        let b = lbn_on(table, c + d, hb, rng).unwrap();
+        measure_lag(probe, table, period_ns, a, b, prev, op)
+    };
+    if cyls > 1 {
+        for d in seek_distances(cyls) {
+            let v: Vec<f64> = (0..2)
+                .map(|_| seek_once(probe, rng, d, Op::Write, Op::Write))
+                .collect::<Result<_>>()?;
+            lags.seek_samples.push((d as f64, mean(&v)));
+        }
+        // Fit to a fifth of the smallest sector time: far below what rotational position
+        // needs, with tens of pieces rather than hundreds of samples.
+        let tol = period_ns / 2000.0;
+        lags.seek_ww = Pieces::fit(&lags.seek_samples, tol);
+        for prev in OPS {
+            for op in OPS {
+                if (prev, op) == (Op::Write, Op::Write) {
+                    continue;
+                }
+                let mut diffs = vec![];
+                for d in [1u32, 10, 100, 1000] {
+                    if d >= cyls {
+                        continue;
+                    }
+                    diffs.push(seek_once(probe, rng, d, prev, op)? - lags.seek_ww.eval(d as f64));
+                }
+                lags.seek_offset_ns[prev as usize][op as usize] = median(diffs);
+            }
+        }
+    } else {
+        lags.seek_ww = Pieces {
+            pieces: vec![(1.0, 0.0, 0.0)],
+        };
+    }
+    Ok(lags)
+}
+
+/// One zone's paper-form MinOffset results: S_offset (sectors, unwrapped) against cylinder
+/// distance from the zone's first cylinder, the least-squares line through them, and how
+/// far the samples stray from it.
+#[derive(Clone, Debug, Serialize)]
+pub struct ZoneOffsetFit {
+    pub zone: usize,
+    pub samples: Vec<(f64, f64)>,
+    pub start_sectors: f64,
+    pub slope_sectors_per_cylinder: f64,
+    pub rms_sectors: f64,
+    pub max_sectors: f64,
+    /// Largest difference between a sample and what the lag curve and phases predict.
+    pub model_max_error_sectors: f64,
+}
+
+/// The paper's MinOffset on one pair of tracks (track 0 of two cylinders): the m with the
+/// least overhead for the second write, as S_offset relative to the head's position after
+/// the first write (its end: slot s + 1).
+fn min_offset_pair(probe: &mut Probe, table: &ZoneTable, c1: u32, c2: u32) -> Result<u32> {
+    let (a0, sa) = table.track_start(c1, 0).unwrap();
+    let (b0, sb) = table.track_start(c2, 0).unwrap();
+    let spt = table.locate(a0).spt;
+    let left_b = table.locate(b0).left_on_track;
+    let s1 = 0u32;
+    let mut best = (u64::MAX, 0u32);
+    for m in 0..spt {
+        // Sector s1 + m of track c2 (slots before the track's first LBN are skipped).
+        let slot = (sa + s1 + m) % spt;
+        if slot < sb || slot - sb >= left_b {
+            continue;
+        }
+        let b = b0 + (slot - sb) as u64;
+        let t0 = probe.write(a0 + s1 as u64)?;
+        let e = probe.write(b)? - t0;
+        if e < best.0 {
+            best = (e, m);
+        }
+    }
+    // The first write ends at slot s1 + 1: that is the start point S_0.
+    Ok((best.1 + spt - 1) % spt)
+}
+
+/// Run the paper's MinOffset within each zone at up to `per_zone` distances, fit one
+/// (start, slope) line per zone, and compare each sample with the lag-and-phase model.
+pub fn paper_min_offset(
+    probe: &mut Probe,
+    table: &ZoneTable,
+    lags: &Lags,
+    period_ns: f64,
+    per_zone: usize,
+) -> Result<Vec<ZoneOffsetFit>> {
+    let mut out = vec![];
+    for (zi, z) in table.zones.iter().enumerate() {
+        let width = z.last_cylinder - z.first_cylinder;
+        if width == 0 {
+            continue;
+        }
+        let spt = z.sectors_per_track as f64;
+        let mut ds: Vec<u32> = seek_distances(width + 1)
+            .into_iter()
+            .filter(|&d| d <= width)
+            .collect();
+        if ds.len() > per_zone {
+            let step = ds.len() as f64 / per_zone as f64;
+            ds = (0..per_zone)
+                .map(|i| ds[(i as f64 * step) as usize])
+                .collect();
+        }
+        let c1 = z.first_cylinder;
+        let mut samples = vec![];
+        let mut model_err: f64 = 0.0;
+        for d in ds {
+            let raw = min_offset_pair(probe, table, c1, c1 + d)? as f64;
+            // The model's arrival point, in sectors past the start point, without wrapping:
+            // the skew grows by the cylinder step per cylinder, the lag with the seek.
+            let lag = lags.seek_ns(d, Op::Write, Op::Write);
+            let wrapped_skew = z.track_phase(c1 + d, 0) - z.track_phase(c1, 0);
+            let line_skew = d as f64 * z.cylinder_step;
+            let skew = line_skew + (frac(wrapped_skew - line_skew + 0.5) - 0.5);
+            let predicted = (lag / period_ns - skew) * spt;
+            // S_offset is only seen modulo a track: unwrap it next to the model.
+            let v = raw + ((predicted - raw) / spt).round() * spt;
+            samples.push((d as f64, v));
+            model_err = model_err.max((v - predicted).abs());
+        }
+        let (a, b, rms, max) = least_squares(&samples);
+        out.push(ZoneOffsetFit {
+            zone: zi,
+            samples,
+            start_sectors: a,
+            slope_sectors_per_cylinder: b,
+            rms_sectors: rms,
+            max_sectors: max,
+            model_max_error_sectors: model_err,
+        });
+    }
+    Ok(out)
+}

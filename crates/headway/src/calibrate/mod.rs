@@ -1,0 +1,153 @@
+//! Calibration: measure a drive the way the rotational-scheduling paper measured its
+//! ST41601N, with nothing but timed reads and writes (see [`probe::Probe`]), and build the
+//! host's model of it ([`ExtractedDrive`]) that the `calibrated` and `lbn-curve` predictors
+//! use. [`compare::compare`] then sets the extraction beside the truth.
+//!
+//! Steps, each in its own file: rotation period (`rotation.rs`), GeoExtraction with
+//! MINDISTANCE (`geometry.rs`) and the zone table it implies (`zones.rs`), track phases
+//! (`phases.rs`), MinOffset lags (`min_offset.rs`), delta (`delta.rs`), the LBN-distance
+//! curve (`lbn_curve.rs`), and the Stability experiment (`stability.rs`).
+
+pub mod compare;
+pub mod delta;
+pub mod fit;
+pub mod geometry;
+pub mod lbn_curve;
+pub mod min_offset;
+pub mod phases;
+pub mod probe;
+pub mod rotation;
+pub mod stability;
+pub mod zones;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use rand_pcg::Pcg64Mcg;
+use serde::Serialize;
+
+use crate::device::hdd::{HddDevice, HddSpec};
+use crate::device::Device;
+use crate::engine::RngStreams;
+use crate::error::Result;
+use crate::link::Link;
+
+pub use compare::{compare, Comparison};
+pub use probe::Probe;
+pub use zones::{ExtractedZone, Loc, ZoneTable};
+
+/// What calibration learned about a drive.
+#[derive(Clone, Debug, Serialize)]
+pub struct ExtractedDrive {
+    pub name: String,
+    pub period_ns: f64,
+    pub rotation: rotation::RotationMeasurement,
+    pub min_distance_sectors: u32,
+    pub table: ZoneTable,
+    /// Boundaries and gaps GeoExtraction found (kept for the comparison with the truth).
+    #[serde(skip)]
+    pub scan: geometry::GeoScan,
+    pub delta_sectors: f64,
+    pub delta: delta::DeltaSearch,
+    pub lags: min_offset::Lags,
+    pub lbn_curve: lbn_curve::LbnCurve,
+    /// The paper-form MinOffset per zone, when asked for (`ExtractOptions::paper_min_offset`).
+    pub offset_fits: Vec<min_offset::ZoneOffsetFit>,
+    /// Commands issued and simulated time spent.
+    pub commands: u64,
+    pub simulated_s: f64,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ExtractOptions {
+    /// Also run the paper's sector-resolution MinOffset in every zone and fit one line per
+    /// zone (for the report; the predictor does not need it).
+    pub paper_min_offset: bool,
+}
+
+/// Calibration draws its sample places from this fixed stream: it is a procedure, not part
+/// of an experiment's randomness, and the same drive always calibrates the same way.
+const CALIBRATION_SEED: u64 = 0x5EED_CA1B;
+
+/// Measure `device` (fresh, idle) through `link`.
+pub fn extract(
+    device: Box<dyn Device>,
+    link: Link,
+    name: &str,
+    opts: ExtractOptions,
+) -> Result<ExtractedDrive> {
+    let mut probe = Probe::new(device, link);
+    let mut rng: Pcg64Mcg = RngStreams::new(CALIBRATION_SEED).stream("calibrate");
+    let cap = probe.capacity_sectors();
+    let rotation = rotation::measure_rotation(&mut probe, cap / 2, 1000)?;
+    let period = rotation.period_ns;
+    let places = [0, cap / 3, 2 * cap / 3, cap.saturating_sub(4096)];
+    let md = geometry::find_min_distance(&mut probe, period, &places)?;
+    let scan = geometry::scan(&mut probe, 0, cap, md)?;
+    let mut table = zones::derive_zones(&scan, period, cap)?;
+    phases::measure_phases(&mut probe, &mut table, period)?;
+    let lags = min_offset::measure_lags(&mut probe, &table, period, &mut rng)?;
+    let delta = delta::search_delta(&mut probe, &table, period, 40, 0.25, &mut rng)?;
+    let sector_ns = table
+        .zones
+        .iter()
+        .map(|z| (z.end_lbn - z.first_lbn) as f64 * period / z.sectors_per_track as f64)
+        .sum::<f64>()
+        / cap as f64;
+    let lbn_curve = lbn_curve::measure_lbn_curve(&mut probe, 24, sector_ns, &mut rng)?;
+    let offset_fits = if opts.paper_min_offset {
+        min_offset::paper_min_offset(&mut probe, &table, &lags, period, 24)?
+    } else {
+        vec![]
+    };
+    Ok(ExtractedDrive {
+        name: name.to_string(),
+        period_ns: period,
+        rotation,
+        min_distance_sectors: md,
+        table,
+        scan,
+        delta_sectors: delta.delta_sectors,
+        delta,
+        lags,
+        lbn_curve,
+        offset_fits,
+        commands: probe.commands,
+        simulated_s: probe.now() as f64 / 1e9,
+    })
+}
+
+/// A fresh copy of the drive `spec` describes, to calibrate.
+pub fn device_for(spec: &HddSpec) -> Result<Box<dyn Device>> {
+    Ok(Box::new(HddDevice::new(spec, 1)?))
+}
+
+type Cache = Mutex<HashMap<String, Arc<ExtractedDrive>>>;
+
+/// [`extract`] once per drive description and link per process: every run of an experiment
+/// sweep shares one calibration, as a host calibrates a drive once.
+pub fn extract_cached(spec: &HddSpec, link: Link) -> Result<Arc<ExtractedDrive>> {
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let key = format!(
+        "{}|{}|{}",
+        serde_json::to_string(spec).unwrap_or_else(|_| spec.name.clone()),
+        link.command_ns,
+        link.completion_ns
+    );
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(d) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return Ok(d.clone());
+    }
+    // Calibrate outside the lock: two threads may both calibrate once, never wrongly.
+    let d = Arc::new(extract(
+        device_for(spec)?,
+        link,
+        &spec.name,
+        ExtractOptions::default(),
+    )?);
+    cache
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(key, d.clone());
+    Ok(d)
+}
