@@ -8,14 +8,15 @@ use crate::engine::RngStreams;
 use crate::error::{HeadwayError, Result};
 use crate::host::Host;
 use crate::link::Link;
-use crate::predict::{OraclePredictor, Predictor};
+use crate::calibrate;
+use crate::predict::{CalibratedPredictor, LbnCurvePredictor, OraclePredictor, Predictor};
 use crate::sched::{scheduler_with_options, Scheduler};
 use crate::sim::{RunLimits, Simulation};
 use crate::stats::StatsOptions;
 use crate::time::{NEVER, NS_PER_S};
 
 /// Known predictor names.
-pub const PREDICTOR_NAMES: &[&str] = &["oracle"];
+pub const PREDICTOR_NAMES: &[&str] = &["oracle", "calibrated", "lbn-curve"];
 
 /// A drive by catalog name or file path (resolved against `base`).
 pub fn resolve_drive(name: &str, base: Option<&Path>) -> Result<HddSpec> {
@@ -61,6 +62,15 @@ pub fn build_simulation(
             Overheads::from_spec(&spec),
             link.command_ns,
         )),
+        // Built from what timing a fresh copy of the same drive reveals (once per process).
+        "calibrated" => Box::new(CalibratedPredictor::new(
+            calibrate::extract_cached(&spec, link)?,
+            &cfg.host.predictor_options,
+            link.completion_ns,
+        )),
+        "lbn-curve" => Box::new(LbnCurvePredictor::new(calibrate::extract_cached(
+            &spec, link,
+        )?)),
         other => {
             return Err(HeadwayError::Unknown {
                 kind: "predictor",

@@ -2,9 +2,13 @@
 //! the gap between the two is what external-scheduling research studies, so it is a
 //! first-class, configurable thing. `oracle` (the device's own model) is the default.
 
+mod calibrated;
+mod lbn_curve;
 mod options;
 mod oracle;
 
+pub use calibrated::CalibratedPredictor;
+pub use lbn_curve::LbnCurvePredictor;
 pub use options::PredictorOptions;
 pub use oracle::OraclePredictor;
 
