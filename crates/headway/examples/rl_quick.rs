@@ -2,7 +2,17 @@ use headway::config::{build_simulation, ExperimentConfig};
 fn main() -> headway::Result<()> {
     let args: Vec<String> = std::env::args().collect();
     let q: u32 = args.get(1).map(|s| s.parse().unwrap()).unwrap_or(20);
-    let runs: Vec<(String, String, String, String)> = args[2..].chunks(4).map(|c| (c[0].clone(), c[1].clone(), c[2].replace(';', "\n"), c[3].replace(';', "\n"))).collect();
+    let runs: Vec<(String, String, String, String)> = args[2..]
+        .chunks(4)
+        .map(|c| {
+            (
+                c[0].clone(),
+                c[1].clone(),
+                c[2].replace(';', "\n"),
+                c[3].replace(';', "\n"),
+            )
+        })
+        .collect();
     for (sched, pred, opts, popts) in runs {
         let text = format!("seed = 3\n[drive]\nname = \"st41601n\"\n[host]\nscheduler = \"{sched}\"\npredictor = \"{pred}\"\n[host.options]\n{opts}\n[host.predictor_options]\n{popts}\n[workload]\nkind = \"closed\"\nprocesses = {q}\nrequests = {}\nsize_sectors = 8\nread_fraction = 0.25\n", 100 * q.max(20));
         let cfg = ExperimentConfig::from_toml_str(&text, None)?;

@@ -2,13 +2,13 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::ExperimentConfig;
+use crate::calibrate;
 use crate::device::hdd::{HddDevice, HddSpec, Mechanics, Overheads};
 use crate::device::{catalog, Device};
 use crate::engine::RngStreams;
 use crate::error::{HeadwayError, Result};
 use crate::host::Host;
 use crate::link::Link;
-use crate::calibrate;
 use crate::predict::{CalibratedPredictor, LbnCurvePredictor, OraclePredictor, Predictor};
 use crate::sched::{scheduler_with_options, Scheduler};
 use crate::sim::{RunLimits, Simulation};

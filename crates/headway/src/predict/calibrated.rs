@@ -100,7 +100,8 @@ impl CalibratedPredictor {
             .max()
             .unwrap_or(1) as f64;
         let min_of = |m: &[[f64; 2]; 2]| m.iter().flatten().copied().fold(f64::INFINITY, f64::min);
-        let same_min = delta_sectors * period_ns / max_spt + min_of(&same_track_extra_ns) + lag_error_ns;
+        let same_min =
+            delta_sectors * period_ns / max_spt + min_of(&same_track_extra_ns) + lag_error_ns;
         let at_zero = same_min.min(min_of(&head_switch_ns)).max(0.0);
         let mut floor_ns = vec![0; cyls + 1];
         floor_ns[cyls] = SimTime::MAX;

@@ -23,7 +23,11 @@ pub struct LbnCurvePredictor {
 impl LbnCurvePredictor {
     pub fn new(drive: Arc<ExtractedDrive>) -> Self {
         let cylinders = drive.table.cylinders().max(1);
-        let per_cyl = drive.table.capacity_sectors.div_ceil(cylinders as u64).max(1);
+        let per_cyl = drive
+            .table
+            .capacity_sectors
+            .div_ceil(cylinders as u64)
+            .max(1);
         LbnCurvePredictor {
             drive,
             per_cyl,

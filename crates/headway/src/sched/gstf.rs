@@ -99,7 +99,7 @@ fn next_band(q: &TimedQueue, width: u32, band: u32, dir: &mut Dir) -> Option<u32
         if let Some(k) = found {
             return Some(k.0 / width);
         }
-        *dir = if *dir == Dir::Up { Dir::Down } else { Dir::Up };
+        *dir = dir.reversed();
     }
     None
 }
