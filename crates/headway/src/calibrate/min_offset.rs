@@ -38,6 +38,10 @@ pub struct Lags {
     pub seek_samples: Vec<(f64, f64)>,
     /// Other directions' seek lags relative to write-after-write.
     pub seek_offset_ns: [[f64; 2]; 2],
+    /// How much later the host hears of a command's end than of a write's ending at the same
+    /// instant, by direction (`[Op::Write]` is 0): reads carry a completion overhead writes
+    /// may not. The reference point's timestamp carries it, and so does every lag.
+    pub completion_offset_ns: [f64; 2],
 }
 
 impl Lags {
@@ -121,6 +125,24 @@ pub fn measure_lags(
     let mut lags = Lags::default();
     let random_cyl = |rng: &mut Pcg64Mcg, room: u32| rng.random_range(0..cyls - room);
     const PLACES: usize = 4;
+    // Completion latency of reads against writes: write one sector, read another of the same
+    // track; the angle between them is known, so the rest of the gap is the difference.
+    let mut offs = vec![];
+    for _ in 0..PLACES {
+        let c = random_cyl(rng, 0);
+        let (Some(a), Some(b)) = (lbn_on(table, c, 0, rng), lbn_on(table, c, 0, rng)) else {
+            continue;
+        };
+        let (la, lb) = (table.locate(a), table.locate(b));
+        let tw = probe.access(Op::Write, a, 1)?;
+        let tr = probe.access(Op::Read, b, 1)?;
+        let turns =
+            (tr - tw) as f64 / period_ns - (lb.slot as f64 - la.slot as f64) / la.spt as f64;
+        offs.push((frac(turns + 0.5) - 0.5) * period_ns);
+    }
+    if !offs.is_empty() {
+        lags.completion_offset_ns[Op::Read as usize] = median(offs);
+    }
     for prev in OPS {
         for op in OPS {
             let (mut same, mut switch) = (vec![], vec![]);

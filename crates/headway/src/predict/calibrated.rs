@@ -165,10 +165,14 @@ impl CalibratedPredictor {
     }
 
     /// Rotational wait (ns) after arriving `lag` after `start_ns`, for a target at `angle`
-    /// on a track of `spt` slots, with the CMPS rule.
+    /// on a track of `spt` slots, with the CMPS rule. Lags and the reference timestamp are
+    /// host times, late by each command's completion latency; the difference between the
+    /// reference command's and this one's is put back.
     #[inline]
-    fn rotate_ns(&self, start_ns: SimTime, lag: f64, angle: f64, spt: u32) -> f64 {
-        let since = start_ns as f64 - self.ref_ns as f64 + lag;
+    fn rotate_ns(&self, start_ns: SimTime, lag: f64, angle: f64, spt: u32, op: Op) -> f64 {
+        let c = &self.drive.lags.completion_offset_ns;
+        let since =
+            start_ns as f64 - self.ref_ns as f64 + lag + c[self.last_op as usize] - c[op as usize];
         let arrival = self.ref_angle + since / self.period_ns;
         let spt = spt as f64;
         let mut s = frac(angle - arrival) * spt;
@@ -256,7 +260,7 @@ impl Predictor for CalibratedPredictor {
         let rotate = if sectors == 0 {
             0.0
         } else {
-            self.rotate_ns(start_ns, lag, self.angle_of(&l), l.spt)
+            self.rotate_ns(start_ns, lag, self.angle_of(&l), l.spt, op)
         };
         // The same-track part of the lag is the command processing; the rest is the move.
         let overhead = self.lag_ns(from, from.cylinder, from.surface, op).min(lag);
@@ -298,7 +302,15 @@ impl Predictor for CalibratedPredictor {
                 .positioning_ns();
         }
         let lag = self.lag_ns(from, t.cylinder, t.surface, t.op);
-        round_ns(lag + self.rotate_ns(start_ns, lag, t.angle, self.spt_of_cylinder(t.cylinder)))
+        round_ns(
+            lag + self.rotate_ns(
+                start_ns,
+                lag,
+                t.angle,
+                self.spt_of_cylinder(t.cylinder),
+                t.op,
+            ),
+        )
     }
     fn observe(&mut self, c: &Completion) {
         self.last_op = c.command.op;
