@@ -126,7 +126,7 @@ fn shape_errors_are_caught_when_the_file_is_read() {
         ),
         (
             "kind = \"trace\"\npath = \"t\"\nrequests = 4",
-            "field `requests` belongs to kind = \"open\" and \"closed\" workloads, but this one is kind = \"trace\"",
+            "field `requests` belongs to kind = \"open\", \"closed\" and \"bursty\" workloads, but this one is kind = \"trace\"",
         ),
         ("kind = \"trace\"", "missing field `path`"),
         ("arrival = \"bursty\"", "unknown variant `bursty`"),
@@ -291,7 +291,7 @@ fn the_examples_in_the_module_docs_are_valid() {
         .skip(1)
         .map(|b| b.split("```").next().unwrap())
         .collect();
-    assert_eq!(blocks.len(), 3);
+    assert_eq!(blocks.len(), 4);
     let kinds: Vec<&str> = blocks
         .iter()
         .map(|b| {
@@ -301,5 +301,5 @@ fn the_examples_in_the_module_docs_are_valid() {
             cfg.workload.kind().name()
         })
         .collect();
-    assert_eq!(kinds, ["open", "closed", "trace"]);
+    assert_eq!(kinds, ["open", "closed", "trace", "bursty"]);
 }

@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use super::bursty::{BurstyConfig, BurstyWorkload};
 use super::closed::ClosedWorkload;
 use super::locality::LocalityConfig;
 use super::open::OpenWorkload;
@@ -34,6 +35,8 @@ pub enum WorkloadConfig {
     Closed(ClosedConfig),
     /// Replay a trace file open-loop at its timestamps.
     Trace(TraceConfig),
+    /// ON/OFF (Markov-modulated Poisson) arrivals: bursts and quiet spells.
+    Bursty(BurstyConfig),
 }
 
 impl Default for WorkloadConfig {
@@ -56,6 +59,7 @@ impl WorkloadConfig {
             WorkloadConfig::Open(c) => Box::new(OpenWorkload::new(c, capacity_sectors, rng)?),
             WorkloadConfig::Closed(c) => Box::new(ClosedWorkload::new(c, capacity_sectors, rng)?),
             WorkloadConfig::Trace(c) => trace::build(c, capacity_sectors, base_dir)?,
+            WorkloadConfig::Bursty(c) => Box::new(BurstyWorkload::new(c, capacity_sectors, rng)?),
         })
     }
 
@@ -67,6 +71,7 @@ impl WorkloadConfig {
             WorkloadConfig::Open(c) => OpenWorkload::new(c, u64::MAX, &rng).map(drop),
             WorkloadConfig::Closed(c) => ClosedWorkload::new(c, u64::MAX, &rng).map(drop),
             WorkloadConfig::Trace(c) => c.validate(),
+            WorkloadConfig::Bursty(c) => BurstyWorkload::new(c, u64::MAX, &rng).map(drop),
         }
     }
 
@@ -75,6 +80,7 @@ impl WorkloadConfig {
             WorkloadConfig::Open(_) => WorkloadKind::Open,
             WorkloadConfig::Closed(_) => WorkloadKind::Closed,
             WorkloadConfig::Trace(_) => WorkloadKind::Trace,
+            WorkloadConfig::Bursty(_) => WorkloadKind::Bursty,
         }
     }
 }
@@ -87,6 +93,7 @@ pub enum WorkloadKind {
     Open,
     Closed,
     Trace,
+    Bursty,
 }
 
 impl WorkloadKind {
@@ -95,6 +102,7 @@ impl WorkloadKind {
             WorkloadKind::Open => "open",
             WorkloadKind::Closed => "closed",
             WorkloadKind::Trace => "trace",
+            WorkloadKind::Bursty => "bursty",
         }
     }
 }
@@ -123,6 +131,10 @@ struct RawWorkload {
     speed: Option<f64>,
     limit: Option<u64>,
     device: Option<u16>,
+    on_rate_iops: Option<f64>,
+    off_rate_iops: Option<f64>,
+    on_mean_ms: Option<f64>,
+    off_mean_ms: Option<f64>,
 }
 
 impl TryFrom<RawWorkload> for WorkloadConfig {
@@ -157,17 +169,28 @@ impl TryFrom<RawWorkload> for WorkloadConfig {
             ("limit", r.limit.is_some()),
             ("device", r.device.is_some()),
         ];
+        let bursty_only = [
+            ("on_rate_iops", r.on_rate_iops.is_some()),
+            ("off_rate_iops", r.off_rate_iops.is_some()),
+            ("on_mean_ms", r.on_mean_ms.is_some()),
+            ("off_mean_ms", r.off_mean_ms.is_some()),
+        ];
         // Each group with the kinds it belongs to, for the error message.
-        let groups: [(&[(&str, bool)], &str); 4] = [
+        let groups: [(&[(&str, bool)], &str); 5] = [
             (&open_only, "kind = \"open\""),
             (&closed_only, "kind = \"closed\""),
-            (&synthetic_only, "kind = \"open\" and \"closed\""),
+            (
+                &synthetic_only,
+                "kind = \"open\", \"closed\" and \"bursty\"",
+            ),
             (&trace_only, "kind = \"trace\""),
+            (&bursty_only, "kind = \"bursty\""),
         ];
         let allowed: &[usize] = match kind {
             WorkloadKind::Open => &[0, 2],
             WorkloadKind::Closed => &[1, 2],
             WorkloadKind::Trace => &[3],
+            WorkloadKind::Bursty => &[2, 4],
         };
         for (i, (keys, owner)) in groups.iter().enumerate() {
             if allowed.contains(&i) {
@@ -210,6 +233,19 @@ impl TryFrom<RawWorkload> for WorkloadConfig {
                 think_max_ms: r.think_max_ms,
                 shape,
             }),
+            WorkloadKind::Bursty => {
+                let need = |k: &str, v: Option<f64>| {
+                    v.ok_or_else(|| format!("missing field `{k}` (kind = \"bursty\" needs it)"))
+                };
+                WorkloadConfig::Bursty(BurstyConfig {
+                    requests: r.requests.unwrap_or(DEFAULT_REQUESTS),
+                    on_rate_iops: need("on_rate_iops", r.on_rate_iops)?,
+                    off_rate_iops: r.off_rate_iops.unwrap_or(0.0),
+                    on_mean_ms: need("on_mean_ms", r.on_mean_ms)?,
+                    off_mean_ms: need("off_mean_ms", r.off_mean_ms)?,
+                    shape,
+                })
+            }
             WorkloadKind::Trace => WorkloadConfig::Trace(TraceConfig {
                 path: r.path.ok_or("missing field `path` (the trace file)")?,
                 format: r.format.unwrap_or_default(),

@@ -38,11 +38,22 @@
 //! device = 5                     # only this trace device
 //! ```
 //!
+//! ```toml
+//! [workload]
+//! kind = "bursty"            # ON/OFF Markov-modulated Poisson arrivals
+//! requests = 100000
+//! on_rate_iops = 120.0       # while ON
+//! off_rate_iops = 2.0        # while OFF (default 0)
+//! on_mean_ms = 800.0         # mean ON period (exponential)
+//! off_mean_ms = 4000.0       # mean OFF period (exponential)
+//! read_fraction = 0.33       # and the other synthetic keys
+//! ```
+//!
 //! Other localities: `{ kind = "uniform" }` (the default) and `{ kind = "local",
 //! mean_distance_sectors = 2000, distribution = "normal" }` (or `"exponential"`).
 //!
 //! Synthetic workloads draw from the named random streams `workload.arrival`,
-//! `workload.think`, `workload.size`, `workload.locality` and `workload.op`, one per
+//! `workload.state` (bursty ON/OFF periods), `workload.think`, `workload.size`, `workload.locality` and `workload.op`, one per
 //! property, so changing one knob leaves the other properties' sequences unchanged.
 
 use crate::error::Result;
@@ -84,6 +95,7 @@ pub trait Workload {
     fn on_completion(&mut self, req: &Request, now: SimTime, out: &mut Arrivals) -> Result<()>;
 }
 
+mod bursty;
 mod closed;
 pub mod config;
 mod list;
@@ -93,6 +105,7 @@ mod shape;
 pub mod size;
 pub mod trace;
 
+pub use bursty::{BurstyConfig, BurstyWorkload};
 pub use closed::ClosedWorkload;
 pub use config::{ArrivalKind, ClosedConfig, OpenConfig, ThinkKind, TraceConfig, WorkloadConfig};
 pub use list::ListWorkload;
