@@ -24,6 +24,7 @@ pub mod config;
 pub mod device;
 pub mod engine;
 pub mod error;
+pub mod experiments;
 pub mod host;
 pub mod link;
 pub mod predict;

@@ -3,7 +3,7 @@
 
 mod build;
 
-pub use build::{build_simulation, resolve_drive, Built};
+pub use build::{build_simulation, resolve_drive, Built, PREDICTOR_NAMES};
 
 use std::path::{Path, PathBuf};
 

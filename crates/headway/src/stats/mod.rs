@@ -88,6 +88,10 @@ pub struct Stats {
     queued: Level,
     /// Requests in the system (arrived, not yet completed).
     in_system: Level,
+    /// Sum over arrivals of the requests each found in the system, and how many found it
+    /// empty: the queue length distribution as arriving requests see it.
+    seen_at_arrival: u64,
+    idle_arrivals: u64,
     /// Devices busy (>= 1 outstanding command), for utilisation.
     busy: Vec<Level>,
     records: Option<RequestRecords>,
@@ -115,6 +119,8 @@ impl Stats {
             last_done: 0,
             queued: Level::default(),
             in_system: Level::default(),
+            seen_at_arrival: 0,
+            idle_arrivals: 0,
             busy: vec![Level::default(); devices.max(1)],
             records: if opts.records {
                 Some(RequestRecords::default())
@@ -128,6 +134,8 @@ impl Stats {
     pub fn arrival(&mut self, now: SimTime, _req: &Request) {
         self.arrived += 1;
         self.first_arrival.get_or_insert(now);
+        self.seen_at_arrival += self.in_system.value;
+        self.idle_arrivals += (self.in_system.value == 0) as u64;
         self.queued.add(now, 1);
         self.in_system.add(now, 1);
     }
@@ -239,6 +247,11 @@ impl Stats {
             } else {
                 0.0
             },
+            media_efficiency: if busy_area > 0.0 && end > start {
+                self.media_ns as f64 / (busy_area * self.busy.len() as f64 * (end - start) as f64)
+            } else {
+                0.0
+            },
             prediction: self.prediction.summary(),
             response: Distribution::from_hist(&self.response),
             service: Distribution::from_hist(&self.service),
@@ -248,6 +261,8 @@ impl Stats {
             mean_queue_length: self.queued.mean(start, end),
             max_queue_length: self.queued.max,
             mean_in_system: self.in_system.mean(start, end),
+            mean_seen_at_arrival: self.seen_at_arrival as f64 / self.arrived.max(1) as f64,
+            idle_arrival_fraction: self.idle_arrivals as f64 / self.arrived.max(1) as f64,
         };
         let _ = self.opts;
         (summary, self.records)

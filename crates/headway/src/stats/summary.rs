@@ -56,6 +56,10 @@ pub struct Summary {
     /// Fraction of the elapsed time the media spent transferring data (mean over devices):
     /// the rotational-scheduling paper's "disk utilisation". Cache hits do not count.
     pub media_utilisation: f64,
+    /// Media transfer time over the time the drive(s) had work: how much of its working time
+    /// a drive spends transferring data, which, unlike `media_utilisation`, differs between
+    /// schedulers when the load is open and the drive often idle.
+    pub media_efficiency: f64,
     /// Predicted against observed service times (see [`PredictionSummary`]).
     pub prediction: super::PredictionSummary,
     /// Arrival at the host to completion.
@@ -70,6 +74,10 @@ pub struct Summary {
     pub max_queue_length: u64,
     /// Requests arrived and not yet completed, time-averaged.
     pub mean_in_system: f64,
+    /// Requests in the system as each arriving request found it, averaged over arrivals.
+    pub mean_seen_at_arrival: f64,
+    /// Arrivals that found the system empty.
+    pub idle_arrival_fraction: f64,
 }
 
 impl Summary {
@@ -88,6 +96,7 @@ impl Summary {
             "throughput_mb_s": self.throughput_mb_s,
             "utilisation": self.utilisation,
             "media_utilisation": self.media_utilisation,
+            "media_efficiency": self.media_efficiency,
             "predicted_commands": self.prediction.commands,
             "mispredicted_fraction": self.prediction.mispredicted_fraction,
             "overestimated_fraction": self.prediction.overestimated_fraction,
@@ -114,6 +123,8 @@ impl Summary {
             "mean_queue_length": self.mean_queue_length,
             "max_queue_length": self.max_queue_length,
             "mean_in_system": self.mean_in_system,
+            "mean_seen_at_arrival": self.mean_seen_at_arrival,
+            "idle_arrival_fraction": self.idle_arrival_fraction,
         })
     }
 }

@@ -1,0 +1,5 @@
+//! The papers' evaluations as functions: each builds the experiment configurations, runs
+//! them, and returns the tables its figures are drawn from. Front ends (the Python CLI's
+//! `headway reproduce`) write the tables and plots.
+
+pub mod rotational;
