@@ -15,18 +15,31 @@ fn headline_ratios_stay_inside_their_bounds() {
     let r = reproduce(&o, &mut |_| {}).unwrap();
     let h = &r.headline;
     let check = |name: &str, v: f64, lo: f64, hi: f64| {
-        assert!((lo..=hi).contains(&v), "{name} = {v:.3}, outside [{lo}, {hi}]\n{h:#?}");
+        assert!(
+            (lo..=hi).contains(&v),
+            "{name} = {v:.3}, outside [{lo}, {hi}]\n{h:#?}"
+        );
     };
     // STF class well above FCFS; above C-SCAN by less (see the docs for why).
     check("STF/FCFS at STF's peak", h.stf_over_fcfs_at_peak, 1.5, 2.6);
-    check("STF/C-SCAN at STF's peak", h.stf_over_cscan_at_peak, 0.95, 1.5);
+    check(
+        "STF/C-SCAN at STF's peak",
+        h.stf_over_cscan_at_peak,
+        0.95,
+        1.5,
+    );
     check("pruned STF/FCFS", h.pruned_stf_over_fcfs, 1.6, 2.8);
     // GSTF and WSTF bound starvation at little utilisation cost.
     check("GSTF max / STF max", h.gstf_max_over_stf_max, 0.0, 0.6);
     check("WSTF max / STF max", h.wstf_max_over_stf_max, 0.0, 0.6);
     check("GSTF util / STF", h.gstf_util_over_stf, 0.9, 1.2);
     check("WSTF util / STF", h.wstf_util_over_stf, 0.9, 1.05);
-    check("calibrated misprediction", h.calibrated_mispredicted, 0.0, 0.1);
+    check(
+        "calibrated misprediction",
+        h.calibrated_mispredicted,
+        0.0,
+        0.1,
+    );
     // Every scheduler ran at every queue length; at Q = 1 there is nothing to choose.
     assert_eq!(r.utilisation.len(), 3 * 6);
     let q1: Vec<f64> = r
@@ -46,10 +59,17 @@ fn headline_ratios_stay_inside_their_bounds() {
     };
     let heavy = eff("heavy", "stf") / eff("heavy", "fcfs");
     let light = eff("light", "stf") / eff("light", "fcfs");
-    assert!(heavy > light && heavy > 1.15, "heavy {heavy:.3} light {light:.3}");
+    assert!(
+        heavy > light && heavy > 1.15,
+        "heavy {heavy:.3} light {light:.3}"
+    );
     // The prediction table has every predictor; the LBN-distance curve, blind to rotation,
     // mispredicts some.
     assert_eq!(r.prediction.len(), 3);
-    let lbn = r.prediction.iter().find(|p| p.predictor == "lbn-curve").unwrap();
+    let lbn = r
+        .prediction
+        .iter()
+        .find(|p| p.predictor == "lbn-curve")
+        .unwrap();
     assert!(lbn.mispredicted_fraction > 0.01, "{lbn:?}");
 }

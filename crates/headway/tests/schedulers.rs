@@ -158,7 +158,7 @@ fn order_after(s: &mut dyn Scheduler, first: u32, cylinders: &[u32]) -> Vec<u32>
     };
     feed(s, first);
     let mut out = vec![];
-    let mut next = |s: &mut dyn Scheduler| match s.decide(&ctx) {
+    let next = |s: &mut dyn Scheduler| match s.decide(&ctx) {
         Decision::Dispatch(cmd) => Some((cmd.lbn / TOY_CYL) as u32),
         _ => None,
     };
@@ -213,7 +213,7 @@ fn fscan_freezes_each_batch() {
         id += 1;
         s.on_arrival(r, &ctx);
     };
-    let mut next = |s: &mut Box<dyn Scheduler>| match s.decide(&ctx) {
+    let next = |s: &mut Box<dyn Scheduler>| match s.decide(&ctx) {
         Decision::Dispatch(cmd) => Some(cmd.lbn / TOY_CYL),
         _ => None,
     };

@@ -37,7 +37,7 @@ impl LbnCurvePredictor {
         }
     }
 
-    fn from_lbn(&self, from: HeadPosition) -> u64 {
+    fn origin_lbn(&self, from: HeadPosition) -> u64 {
         if from == self.head {
             self.last_end
         } else {
@@ -72,7 +72,7 @@ impl Predictor for LbnCurvePredictor {
         op: Op,
     ) -> Estimate {
         let curve = &self.drive.lbn_curve;
-        let d = lbn.abs_diff(self.from_lbn(from)).max(1);
+        let d = lbn.abs_diff(self.origin_lbn(from)).max(1);
         let positioning = (curve.eval(op, d) - curve.sector_ns).max(0.0);
         let last = lbn + (sectors.max(1) as u64 - 1);
         Estimate {
