@@ -54,34 +54,110 @@ impl Lags {
 
 const OPS: [Op; 2] = [Op::Read, Op::Write];
 
-/// The lag of moving from `src` (accessed with `prev`) to `dst` (accessed with `op`).
+/// A kind of head movement between two commands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Move {
+    SameTrack,
+    HeadSwitch,
+    Seek(u32),
+}
+
+/// A fresh random (source, target) pair for a move. Every probe of a lag uses new sectors,
+/// so that no access can be served from the drive's buffer (a read of a sector read a
+/// moment ago would not move the head at all).
+fn pair(table: &ZoneTable, m: Move, rng: &mut Pcg64Mcg) -> Option<(u64, u64)> {
+    let cyls = table.cylinders();
+    let room = if let Move::Seek(d) = m { d } else { 0 };
+    let c = rng.random_range(0..cyls.checked_sub(room)?);
+    let tracks_on = |c: u32| {
+        let (first, _) = table.track_start(c, 0)?;
+        Some(table.zones[table.zone_of(first)].tracks_per_cylinder)
+    };
+    let h = rng.random_range(0..tracks_on(c)?);
+    let a = lbn_on(table, c, h, rng)?;
+    let b = match m {
+        Move::SameTrack => lbn_on(table, c, h, rng)?,
+        Move::HeadSwitch => lbn_on(table, c, (h + 1) % tracks_on(c)?, rng)?,
+        Move::Seek(d) => {
+            let hb = rng.random_range(0..tracks_on(c + d)?);
+            lbn_on(table, c + d, hb, rng)?
+        }
+    };
+    (a != b && (m != Move::HeadSwitch || tracks_on(c)? > 1)).then_some((a, b))
+}
+
+/// Nanoseconds of slack given to a probe's target, so that rounding cannot turn an exact
+/// arrival into a miss.
+const MARGIN_NS: f64 = 5.0;
+
+/// Is the lag of move `m` (previous command `prev`, this one `op`) at most `lag_ns`? Issue
+/// the second command of a fresh pair at the moment that would bring its target under the
+/// head with no wait if the lag were `lag_ns`; it makes the same turn if and only if the lag
+/// is no longer. The target's angle comes from the measured track phases.
+#[allow(clippy::too_many_arguments)]
+fn within_lag(
+    probe: &mut Probe,
+    table: &ZoneTable,
+    period_ns: f64,
+    offsets: &[f64; 2],
+    m: Move,
+    prev: Op,
+    op: Op,
+    lag_ns: f64,
+    rng: &mut Pcg64Mcg,
+) -> Result<bool> {
+    let (a, b) = loop {
+        if let Some(p) = pair(table, m, rng) {
+            break p;
+        }
+    };
+    let t0 = probe.access(prev, a, 1)?;
+    let (la, lb) = (table.locate(a), table.locate(b));
+    let angle = |l: &super::zones::Loc| {
+        table.zones[l.zone].track_phase(l.cylinder, l.track) + l.slot as f64 / l.spt as f64
+    };
+    let a0 = angle(&la) + 1.0 / la.spt as f64;
+    let shift = lag_ns + offsets[prev as usize] - offsets[op as usize] + MARGIN_NS;
+    let w = frac(angle(&lb) - a0 - shift / period_ns) * period_ns;
+    probe.wait_until(t0 + w.round() as u64);
+    let issued = probe.now() as f64;
+    let done = probe.access(op, b, 1)? as f64;
+    let hit_at = issued + lag_ns + MARGIN_NS + period_ns / lb.spt as f64;
+    Ok(done < hit_at + period_ns / 2.0)
+}
+
+/// The lag of move `m` from `prev` to `op`, to a nanosecond. One plain pair bounds it to a
+/// rotation (the observed time is the lag plus a rotational wait of less than a turn); a
+/// bisection with [`within_lag`] closes in.
+#[allow(clippy::too_many_arguments)]
 pub fn measure_lag(
     probe: &mut Probe,
     table: &ZoneTable,
     period_ns: f64,
-    src: u64,
-    dst: u64,
+    offsets: &[f64; 2],
+    m: Move,
     prev: Op,
     op: Op,
+    rng: &mut Pcg64Mcg,
 ) -> Result<f64> {
-    let sector_ns = period_ns / table.locate(dst).spt as f64;
-    let t0 = probe.access(prev, src, 1)?;
-    let base = (probe.access(op, dst, 1)? - t0) as f64;
-    // Issued w after the first write's completion, the second either completes at the same
-    // instant (w <= the rotational wait at w = 0) or a turn later.
-    let (mut lo, mut hi) = (0.0f64, period_ns);
+    let (a, b) = loop {
+        if let Some(p) = pair(table, m, rng) {
+            break p;
+        }
+    };
+    let t0 = probe.access(prev, a, 1)?;
+    let sector_ns = period_ns / table.locate(b).spt as f64;
+    let upper = (probe.access(op, b, 1)? - t0) as f64 - sector_ns;
+    let (mut lo, mut hi) = ((upper - period_ns).max(-1.0), upper);
     while hi - lo > 1.0 {
-        let w = (lo + hi) / 2.0;
-        let t = probe.access(prev, src, 1)?;
-        probe.wait_until(t + w.round() as u64);
-        let done = probe.access(op, dst, 1)?;
-        if ((done - t) as f64) < base + period_ns / 2.0 {
-            lo = w;
+        let mid = (lo + hi) / 2.0;
+        if within_lag(probe, table, period_ns, offsets, m, prev, op, mid, rng)? {
+            hi = mid;
         } else {
-            hi = w;
+            lo = mid;
         }
     }
-    Ok(base - lo.round() - sector_ns)
+    Ok(hi)
 }
 
 fn mean(v: &[f64]) -> f64 {
@@ -143,43 +219,36 @@ pub fn measure_lags(
     if !offs.is_empty() {
         lags.completion_offset_ns[Op::Read as usize] = median(offs);
     }
+    let offsets = lags.completion_offset_ns;
+    let has_switch = table.zones.iter().any(|z| z.tracks_per_cylinder > 1);
     for prev in OPS {
         for op in OPS {
-            let (mut same, mut switch) = (vec![], vec![]);
-            for _ in 0..PLACES {
-                let c = random_cyl(rng, 0);
-                let zone = &table.zones[table.zone_of(table.track_start(c, 0).unwrap().0)];
-                let h = rng.random_range(0..zone.tracks_per_cylinder);
-                let (Some(a), Some(b)) = (lbn_on(table, c, h, rng), lbn_on(table, c, h, rng))
-                else {
-                    continue;
-                };
-                same.push(measure_lag(probe, table, period_ns, a, b, prev, op)?);
-                if zone.tracks_per_cylinder > 1 {
-                    let h2 = (h + 1) % zone.tracks_per_cylinder;
-                    if let Some(b2) = lbn_on(table, c, h2, rng) {
-                        switch.push(measure_lag(probe, table, period_ns, a, b2, prev, op)?);
-                    }
-                }
-            }
-            lags.same_track_ns[prev as usize][op as usize] = mean(&same);
-            lags.head_switch_ns[prev as usize][op as usize] = if switch.is_empty() {
-                mean(&same)
+            let lag = |probe: &mut Probe, m: Move, rng: &mut Pcg64Mcg| -> Result<f64> {
+                let v: Vec<f64> = (0..PLACES)
+                    .map(|_| measure_lag(probe, table, period_ns, &offsets, m, prev, op, rng))
+                    .collect::<Result<_>>()?;
+                Ok(mean(&v))
+            };
+            let same = lag(probe, Move::SameTrack, rng)?;
+            lags.same_track_ns[prev as usize][op as usize] = same;
+            lags.head_switch_ns[prev as usize][op as usize] = if has_switch {
+                lag(probe, Move::HeadSwitch, rng)?
             } else {
-                mean(&switch)
+                same
             };
         }
     }
     let seek_once = |probe: &mut Probe, rng: &mut Pcg64Mcg, d: u32, prev: Op, op: Op| {
-        let c = random_cyl(rng, d);
-        let track_of = |c: u32, rng: &mut Pcg64Mcg| {
-            let z = &table.zones[table.zone_of(table.track_start(c, 0).unwrap().0)];
-            rng.random_range(0..z.tracks_per_cylinder)
-        };
-        let (ha, hb) = (track_of(c, rng), track_of(c + d, rng));
-        let a = lbn_on(table, c, ha, rng).unwrap();
-        let b = lbn_on(table, c + d, hb, rng).unwrap();
-        measure_lag(probe, table, period_ns, a, b, prev, op)
+        measure_lag(
+            probe,
+            table,
+            period_ns,
+            &offsets,
+            Move::Seek(d),
+            prev,
+            op,
+            rng,
+        )
     };
     if cyls > 1 {
         for d in seek_distances(cyls) {
