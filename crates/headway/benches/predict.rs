@@ -23,7 +23,7 @@ const N: usize = 1024;
 
 fn predictors() -> Vec<(&'static str, Box<dyn Predictor>)> {
     let spec = catalog::lookup("st41601n").unwrap();
-    let drive = extract_cached(&spec, Link::default()).unwrap();
+    let drive = extract_cached(&spec, Link::default(), &Default::default()).unwrap();
     let mech = Arc::new(Mechanics::new(&spec).unwrap());
     let mut v: Vec<(&'static str, Box<dyn Predictor>)> = vec![
         (

@@ -11,7 +11,7 @@ fn main() -> headway::Result<()> {
     let spec = catalog::lookup(&name)?;
     let t = std::time::Instant::now();
     let drive = extract(
-        device_for(&spec)?,
+        device_for(&spec, &Default::default())?,
         Link::default(),
         &name,
         ExtractOptions {

@@ -30,8 +30,9 @@ fn main() -> headway::Result<()> {
     }
     for p in &r.prediction {
         println!(
-            "{:10} Q={} n={} mispred {:.4} over {:.4} |err| {:.3} ms util {:.4}",
+            "{:10} {:9} Q={} n={} mispred {:.4} over {:.4} |err| {:.3} ms util {:.4}",
             p.predictor,
+            p.drive,
             p.queue_length,
             p.requests,
             p.mispredicted_fraction,
@@ -50,6 +51,12 @@ fn main() -> headway::Result<()> {
             t.mean_response_ms,
             t.max_response_ms,
             t.mean_queue_at_arrival
+        );
+    }
+    for st in &r.stability {
+        println!(
+            "stability wait {:5.1} s: {}/{} right, {:.2} ms",
+            st.wait_s, st.correct, st.trials, st.mean_overhead_ms
         );
     }
     println!("{:#?}", r.headline);

@@ -20,7 +20,7 @@ use rand::Rng;
 
 fn st41601n() -> (HddSpec, Arc<ExtractedDrive>) {
     let spec = catalog::lookup("st41601n").unwrap();
-    let d = extract_cached(&spec, Link::default()).unwrap();
+    let d = extract_cached(&spec, Link::default(), &Default::default()).unwrap();
     (spec, d)
 }
 
@@ -32,7 +32,7 @@ fn toy() -> (HddSpec, Arc<ExtractedDrive>) {
     spec.overheads.read_miss_after_read_ms = 0.5;
     spec.overheads.read_miss_after_write_ms = 0.7;
     spec.overheads.read_completion_ms = 0.2;
-    let d = extract_cached(&spec, Link::default()).unwrap();
+    let d = extract_cached(&spec, Link::default(), &Default::default()).unwrap();
     (spec, d)
 }
 
@@ -206,7 +206,10 @@ fn stability_lasts_longer_the_better_the_period_is_known() {
     let (spec, d) = st41601n();
     let mut rng = RngStreams::new(9).stream("stability");
     let mut run = |ppm: f64, unit_ms: u64| {
-        let mut probe = calibrate::Probe::new(device_for(&spec).unwrap(), Link::default());
+        let mut probe = calibrate::Probe::new(
+            device_for(&spec, &Default::default()).unwrap(),
+            Link::default(),
+        );
         let opts = PredictorOptions {
             period_error_ppm: ppm,
             ..Default::default()

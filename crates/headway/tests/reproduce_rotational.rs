@@ -10,6 +10,8 @@ fn headline_ratios_stay_inside_their_bounds() {
         requests_per_queued: 20,
         light_requests: 3000,
         heavy_requests: 3000,
+        stability_waits: 36,
+        stability_trials: 4,
         ..ReproduceOptions::full()
     };
     let r = reproduce(&o, &mut |_| {}).unwrap();
@@ -65,7 +67,22 @@ fn headline_ratios_stay_inside_their_bounds() {
     );
     // The prediction table has every predictor; the LBN-distance curve, blind to rotation,
     // mispredicts some.
-    assert_eq!(r.prediction.len(), 3);
+    assert_eq!(r.prediction.len(), 6);
+    check(
+        "calibrated misprediction, imperfect drive",
+        h.calibrated_mispredicted_imperfect,
+        0.0,
+        0.1,
+    );
+    // Stability on the drive that moves its heads every 15 s: predictions older than that
+    // always fail, younger ones fail when a movement fell in between.
+    check(
+        "last correct prediction (s)",
+        h.stability_last_correct_s,
+        10.0,
+        15.0,
+    );
+    assert!(h.stability_all_correct_s < h.stability_last_correct_s);
     let lbn = r
         .prediction
         .iter()

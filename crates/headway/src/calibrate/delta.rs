@@ -2,8 +2,9 @@
 //! `S_1 = ((T_1 - T_0) mod RotateTime) / RotateTime * SPT + S_0 + delta`: try a range of
 //! deltas; for each, write to the sector the formula predicts under the head and count the
 //! write as correctly predicted when it costs less than half a rotation; take the smallest
-//! delta for which every trial is correct. A delta below it loses a whole rotation on most
-//! writes; a little above costs a sector or two.
+//! delta for which the trials are correct (all but one: the drive's own activity may spoil
+//! a trial). A delta below it loses a whole rotation on most writes; a little
+//! above costs a sector or two.
 
 use rand::Rng;
 use rand_pcg::Pcg64Mcg;
@@ -86,7 +87,7 @@ pub fn search_delta(
         }
         let rate = ok as f64 / trials as f64;
         curve.push((delta, rate));
-        if ok == trials && found.is_none() {
+        if ok + 1 >= trials && found.is_none() {
             found = Some(delta);
         }
         // Past the minimum, a few more points show the plateau; then stop.

@@ -27,6 +27,7 @@ use rand_pcg::Pcg64Mcg;
 use serde::Serialize;
 
 use crate::device::hdd::{HddDevice, HddSpec};
+use crate::device::imperfect::{with_imperfections, Imperfections};
 use crate::device::Device;
 use crate::engine::RngStreams;
 use crate::error::Result;
@@ -117,22 +118,35 @@ pub fn extract(
     })
 }
 
-/// A fresh copy of the drive `spec` describes, to calibrate.
-pub fn device_for(spec: &HddSpec) -> Result<Box<dyn Device>> {
-    Ok(Box::new(HddDevice::new(spec, 1)?))
+/// A fresh copy of the drive `spec` describes, with its imperfections, to calibrate (the
+/// imperfections draw from calibration's own random stream: the same drive, another day).
+pub fn device_for(spec: &HddSpec, imperfections: &Imperfections) -> Result<Box<dyn Device>> {
+    let device = HddDevice::new(spec, 1)?;
+    let mech = device.mechanics().clone();
+    Ok(with_imperfections(
+        Box::new(device),
+        mech,
+        imperfections,
+        &RngStreams::new(CALIBRATION_SEED),
+    ))
 }
 
 type Cache = Mutex<HashMap<String, Arc<ExtractedDrive>>>;
 
 /// [`extract`] once per drive description and link per process: every run of an experiment
 /// sweep shares one calibration, as a host calibrates a drive once.
-pub fn extract_cached(spec: &HddSpec, link: Link) -> Result<Arc<ExtractedDrive>> {
+pub fn extract_cached(
+    spec: &HddSpec,
+    link: Link,
+    imperfections: &Imperfections,
+) -> Result<Arc<ExtractedDrive>> {
     static CACHE: OnceLock<Cache> = OnceLock::new();
     let key = format!(
-        "{}|{}|{}",
+        "{}|{}|{}|{}",
         serde_json::to_string(spec).unwrap_or_else(|_| spec.name.clone()),
         link.command_ns,
-        link.completion_ns
+        link.completion_ns,
+        serde_json::to_string(imperfections).unwrap_or_default()
     );
     let cache = CACHE.get_or_init(Default::default);
     if let Some(d) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
@@ -140,7 +154,7 @@ pub fn extract_cached(spec: &HddSpec, link: Link) -> Result<Arc<ExtractedDrive>>
     }
     // Calibrate outside the lock: two threads may both calibrate once, never wrongly.
     let d = Arc::new(extract(
-        device_for(spec)?,
+        device_for(spec, imperfections)?,
         link,
         &spec.name,
         ExtractOptions::default(),

@@ -15,7 +15,6 @@
 use super::probe::Probe;
 use super::zones::ZoneTable;
 use crate::error::Result;
-use crate::time::SimTime;
 
 /// Wrap to [0, 1).
 #[inline]
@@ -45,26 +44,34 @@ fn circular_median(diffs: &[f64]) -> f64 {
     frac(v[v.len() / 2])
 }
 
-/// Phase (revolutions, relative to `t_ref`) of the slot that the write of `lbn` (at slot
-/// `slot` of a track with `spt` slots) started at.
+/// Phase (revolutions) of the first slot of the track holding `lbn` (at slot `slot` of a
+/// track with `spt` slots), relative to the first slot of the reference track `(ref_lbn,
+/// ref_slot, ref_spt)`. The reference is written just before, so that the spindle's speed
+/// wander between the two writes is negligible however long the whole measurement takes.
 fn phase_of(
     probe: &mut Probe,
+    (ref_lbn, ref_slot, ref_spt): (u64, u32, u32),
     lbn: u64,
     slot: u32,
     spt: u32,
     period_ns: f64,
-    t_ref: SimTime,
 ) -> Result<f64> {
+    let t_ref = probe.write(ref_lbn)?;
     let done = probe.write(lbn)?;
     Ok(frac(
-        (done - t_ref) as f64 / period_ns - (slot + 1) as f64 / spt as f64,
+        (done - t_ref) as f64 / period_ns + (ref_slot + 1) as f64 / ref_spt as f64
+            - (slot + 1) as f64 / spt as f64,
     ))
 }
 
 /// Measure and fill in every zone's phase model. Returns the writes used.
 pub fn measure_phases(probe: &mut Probe, table: &mut ZoneTable, period_ns: f64) -> Result<u64> {
     let first_cmd = probe.commands;
-    let t_ref = probe.now();
+    // Every phase is relative to the first slot of the disk's first track.
+    let reference = {
+        let (lbn, slot) = table.track_start(0, 0).expect("the disk has a first track");
+        (lbn, slot, table.zones[0].sectors_per_track)
+    };
     for zi in 0..table.zones.len() {
         let (first, last, tracks, spt) = {
             let z = &table.zones[zi];
@@ -84,7 +91,7 @@ pub fn measure_phases(probe: &mut Probe, table: &mut ZoneTable, period_ns: f64) 
                     prev = None;
                     continue;
                 };
-                let p = phase_of(probe, lbn, slot, spt, period_ns, t_ref)?;
+                let p = phase_of(probe, reference, lbn, slot, spt, period_ns)?;
                 if let Some(q) = prev {
                     track_diffs.push(frac(p - q));
                 }
@@ -97,7 +104,7 @@ pub fn measure_phases(probe: &mut Probe, table: &mut ZoneTable, period_ns: f64) 
             let (lbn, slot) = table
                 .track_start(c, 0)
                 .expect("every cylinder has a track 0");
-            cyl_phase.push(phase_of(probe, lbn, slot, spt, period_ns, t_ref)?);
+            cyl_phase.push(phase_of(probe, reference, lbn, slot, spt, period_ns)?);
         }
         let cyl_diffs: Vec<f64> = cyl_phase.windows(2).map(|w| frac(w[1] - w[0])).collect();
         let z = &mut table.zones[zi];

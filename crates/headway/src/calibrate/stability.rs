@@ -33,6 +33,10 @@ pub struct Stability {
     pub stable_ms: f64,
     /// Whether some wait failed (else `stable_ms` only bounds the duration from below).
     pub failed: bool,
+    /// The longest wait at which some prediction was still right: beyond it, every
+    /// prediction fails (the paper's "duration of correct prediction": a drive that moves its
+    /// heads periodically spoils every prediction older than its period).
+    pub last_correct_ms: f64,
 }
 
 /// Run `measurements` waits of i × `unit_interval_ns`, `trials` writes each, with the head
@@ -52,6 +56,7 @@ pub fn stability(
     let mut points = vec![];
     let mut stable_ms = 0.0;
     let mut failed = false;
+    let mut last_correct_ms = 0.0;
     for i in 0..measurements {
         let wait = i as SimTime * unit_interval_ns;
         let (mut correct, mut done, mut overhead) = (0, 0, 0u64);
@@ -77,6 +82,9 @@ pub fn stability(
             trials,
             mean_overhead_ms: overhead as f64 / trials as f64 / 1e6,
         });
+        if correct > 0 {
+            last_correct_ms = wait_ms;
+        }
         if !failed {
             if correct == trials {
                 stable_ms = wait_ms;
@@ -90,5 +98,6 @@ pub fn stability(
         points,
         stable_ms,
         failed,
+        last_correct_ms,
     })
 }

@@ -4,6 +4,7 @@ use std::sync::Arc;
 use super::ExperimentConfig;
 use crate::calibrate;
 use crate::device::hdd::{HddDevice, HddSpec, Mechanics, Overheads};
+use crate::device::imperfect::with_imperfections;
 use crate::device::{catalog, Device};
 use crate::engine::RngStreams;
 use crate::error::{HeadwayError, Result};
@@ -55,6 +56,8 @@ pub fn build_simulation(
     let depth = cfg.drive.queue_depth;
     let device = HddDevice::with_mechanics(&spec, mech.clone(), depth);
     let capacity = device.info().capacity_sectors;
+    let imperfections = &cfg.drive.imperfections;
+    let device = with_imperfections(Box::new(device), mech.clone(), imperfections, &rng);
     let link = Link::new(&cfg.link);
     let predictor: Box<dyn Predictor> = match cfg.host.predictor.as_str() {
         "oracle" => Box::new(OraclePredictor::new(
@@ -64,12 +67,14 @@ pub fn build_simulation(
         )),
         // Built from what timing a fresh copy of the same drive reveals (once per process).
         "calibrated" => Box::new(CalibratedPredictor::new(
-            calibrate::extract_cached(&spec, link)?,
+            calibrate::extract_cached(&spec, link, imperfections)?,
             &cfg.host.predictor_options,
             link.completion_ns,
         )),
         "lbn-curve" => Box::new(LbnCurvePredictor::new(calibrate::extract_cached(
-            &spec, link,
+            &spec,
+            link,
+            imperfections,
         )?)),
         other => {
             return Err(HeadwayError::Unknown {
@@ -105,7 +110,7 @@ pub fn build_simulation(
     let simulation = Simulation::new(
         workload,
         host,
-        vec![Box::new(device)],
+        vec![device],
         link,
         StatsOptions {
             records: cfg.output.records,

@@ -68,6 +68,10 @@ pub struct DriveConfig {
     /// Commands the drive accepts at once. Default: 1 (the host does all scheduling).
     #[serde(default = "one")]
     pub queue_depth: usize,
+    /// `[drive.imperfections]`: seek jitter, spindle drift and the drive's own head
+    /// movements, added to the model (default: none).
+    #[serde(default)]
+    pub imperfections: crate::device::imperfect::Imperfections,
 }
 
 fn default_drive() -> String {
@@ -82,6 +86,7 @@ impl Default for DriveConfig {
         DriveConfig {
             name: default_drive(),
             queue_depth: 1,
+            imperfections: Default::default(),
         }
     }
 }
@@ -178,6 +183,7 @@ impl ExperimentConfig {
             Err(e) => return Err(e),
         }
         self.host.predictor_options.validate()?;
+        self.drive.imperfections.validate()?;
         if self.host.max_outstanding == Some(0) {
             return Err(HeadwayError::config(
                 "host.max_outstanding",

@@ -4,6 +4,7 @@
 pub mod catalog;
 pub mod disksim;
 pub mod hdd;
+pub mod imperfect;
 
 use crate::request::{Command, Completion};
 use crate::time::SimTime;

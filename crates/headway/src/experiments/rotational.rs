@@ -19,8 +19,13 @@
 
 use serde::Serialize;
 
-use crate::config::{build_simulation, ExperimentConfig};
+use crate::calibrate::{device_for, extract_cached, stability, Probe};
+use crate::config::{build_simulation, resolve_drive, ExperimentConfig};
+use crate::device::imperfect::Imperfections;
+use crate::engine::RngStreams;
 use crate::error::Result;
+use crate::link::Link;
+use crate::predict::PredictorOptions;
 use crate::stats::Summary;
 
 /// The paper's schedulers, in its order.
@@ -52,6 +57,27 @@ pub struct ReproduceOptions {
     pub decision_ns_per_estimate: u64,
     /// The queue length at which predictors are compared.
     pub prediction_queue: u32,
+    /// The imperfect drive predictors are also compared on, and the Stability experiment
+    /// runs against.
+    pub imperfections: Imperfections,
+    /// Stability experiment: waits of i × this, for i below `stability_waits`.
+    pub stability_unit_ms: u64,
+    pub stability_waits: usize,
+    pub stability_trials: usize,
+}
+
+/// A drive that is not the model it was specified by: seeks up to 1 ms slower than the
+/// curve, the spindle's speed wandering by 10 ppm over two minutes, and the heads moved a
+/// cylinder every 15 s (the paper's wear levelling).
+pub fn realistic_imperfections() -> Imperfections {
+    Imperfections {
+        seek_jitter_ms: 1.0,
+        rotation_drift_ppm: 10.0,
+        drift_period_s: 120.0,
+        recal_interval_s: 15.0,
+        recal_cylinders: 1,
+        recal_busy_ms: 0.0,
+    }
 }
 
 impl ReproduceOptions {
@@ -66,6 +92,10 @@ impl ReproduceOptions {
             heavy_requests: 1_176_491,
             decision_ns_per_estimate: DECISION_NS_PER_ESTIMATE,
             prediction_queue: 20,
+            imperfections: realistic_imperfections(),
+            stability_unit_ms: 500,
+            stability_waits: 40,
+            stability_trials: 5,
         }
     }
 
@@ -102,6 +132,9 @@ pub struct UtilisationRow {
 #[derive(Clone, Debug, Serialize)]
 pub struct PredictionRow {
     pub predictor: String,
+    /// `nominal` (the drive model as specified) or `imperfect` (with
+    /// `ReproduceOptions::imperfections`).
+    pub drive: String,
     pub scheduler: String,
     pub queue_length: u32,
     pub requests: u64,
@@ -149,8 +182,23 @@ pub struct Headline {
     pub stf_last_utilisation: f64,
     pub stf_over_cscan_at_peak: f64,
     pub stf_over_fcfs_at_peak: f64,
-    /// Misprediction rate of the calibrated predictor under STF.
+    /// Misprediction rate of the calibrated predictor under STF, on the nominal and the
+    /// imperfect drive.
     pub calibrated_mispredicted: f64,
+    pub calibrated_mispredicted_imperfect: f64,
+    /// Stability on the imperfect drive: every prediction right up to this wait, and some
+    /// right up to that one (the paper: 14.4 s).
+    pub stability_all_correct_s: f64,
+    pub stability_last_correct_s: f64,
+}
+
+/// One wait of the Stability experiment on the imperfect drive.
+#[derive(Clone, Debug, Serialize)]
+pub struct StabilityRow {
+    pub wait_s: f64,
+    pub correct: usize,
+    pub trials: usize,
+    pub mean_overhead_ms: f64,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -158,6 +206,7 @@ pub struct Reproduction {
     pub utilisation: Vec<UtilisationRow>,
     pub prediction: Vec<PredictionRow>,
     pub traces: Vec<TraceRow>,
+    pub stability: Vec<StabilityRow>,
     pub headline: Headline,
 }
 
@@ -190,10 +239,25 @@ fn run(text: &str) -> Result<Summary> {
     Ok(build_simulation(&cfg, None)?.simulation.run()?.summary)
 }
 
-/// The synthetic workload with the queue kept full at `q`.
-fn synthetic(o: &ReproduceOptions, sched: &str, predictor: &str, q: u32) -> Result<Summary> {
+/// The synthetic workload with the queue kept full at `q`, on the nominal drive or the
+/// imperfect one.
+fn synthetic(
+    o: &ReproduceOptions,
+    sched: &str,
+    predictor: &str,
+    q: u32,
+    imperfect: bool,
+) -> Result<Summary> {
+    let imperfections = if imperfect {
+        format!(
+            "[drive.imperfections]\n{}",
+            toml::to_string(&o.imperfections).unwrap_or_default()
+        )
+    } else {
+        String::new()
+    };
     run(&format!(
-        "seed = {}\n[drive]\nname = \"{}\"\n{}[workload]\nkind = \"closed\"\nprocesses = {q}\nrequests = {}\nsize_sectors = 8\nread_fraction = 0.25\n",
+        "seed = {}\n[drive]\nname = \"{}\"\n{imperfections}\n{}[workload]\nkind = \"closed\"\nprocesses = {q}\nrequests = {}\nsize_sectors = 8\nread_fraction = 0.25\n",
         o.seed,
         o.drive,
         host_table(sched, predictor, q, o.decision_ns_per_estimate),
@@ -238,7 +302,7 @@ pub fn reproduce(o: &ReproduceOptions, progress: &mut dyn FnMut(&str)) -> Result
     for &q in &o.queue_lengths {
         for &sched in SCHEDULERS.iter().chain(EXTRA_SCHEDULERS) {
             progress(&format!("synthetic {sched} Q={q}"));
-            let s = synthetic(o, sched, "calibrated", q)?;
+            let s = synthetic(o, sched, "calibrated", q, false)?;
             utilisation.push(UtilisationRow {
                 scheduler: sched.into(),
                 queue_length: q,
@@ -253,21 +317,47 @@ pub fn reproduce(o: &ReproduceOptions, progress: &mut dyn FnMut(&str)) -> Result
         }
     }
     let mut prediction = vec![];
-    for predictor in crate::config::PREDICTOR_NAMES {
-        progress(&format!("prediction {predictor}"));
-        let q = o.prediction_queue;
-        let s = synthetic(o, "stf", predictor, q)?;
-        prediction.push(PredictionRow {
-            predictor: predictor.to_string(),
-            scheduler: "stf".into(),
-            queue_length: q,
-            requests: s.prediction.commands,
-            mispredicted_fraction: s.prediction.mispredicted_fraction,
-            overestimated_fraction: s.prediction.overestimated_fraction,
-            mean_abs_error_ms: s.prediction.mean_abs_error_ms,
-            utilisation: s.media_utilisation,
-        });
+    for (imperfect, drive) in [(false, "nominal"), (true, "imperfect")] {
+        for predictor in crate::config::PREDICTOR_NAMES {
+            progress(&format!("prediction {predictor} on the {drive} drive"));
+            let q = o.prediction_queue;
+            let s = synthetic(o, "stf", predictor, q, imperfect)?;
+            prediction.push(PredictionRow {
+                predictor: predictor.to_string(),
+                drive: drive.into(),
+                scheduler: "stf".into(),
+                queue_length: q,
+                requests: s.prediction.commands,
+                mispredicted_fraction: s.prediction.mispredicted_fraction,
+                overestimated_fraction: s.prediction.overestimated_fraction,
+                mean_abs_error_ms: s.prediction.mean_abs_error_ms,
+                utilisation: s.media_utilisation,
+            });
+        }
     }
+    progress("stability on the imperfect drive");
+    let spec = resolve_drive(&o.drive, None)?;
+    let drive = extract_cached(&spec, Link::default(), &o.imperfections)?;
+    let mut probe = Probe::new(device_for(&spec, &o.imperfections)?, Link::default());
+    let st = stability::stability(
+        &mut probe,
+        &drive,
+        &PredictorOptions::default(),
+        o.stability_unit_ms * 1_000_000,
+        o.stability_waits,
+        o.stability_trials,
+        &mut RngStreams::new(o.seed).stream("stability"),
+    )?;
+    let stability_rows: Vec<StabilityRow> = st
+        .points
+        .iter()
+        .map(|p| StabilityRow {
+            wait_s: p.wait_ms / 1e3,
+            correct: p.correct,
+            trials: p.trials,
+            mean_overhead_ms: p.mean_overhead_ms,
+        })
+        .collect();
     let mut traces = vec![];
     for (heavy, label) in [(false, "light"), (true, "heavy")] {
         for &sched in SCHEDULERS {
@@ -285,11 +375,14 @@ pub fn reproduce(o: &ReproduceOptions, progress: &mut dyn FnMut(&str)) -> Result
             });
         }
     }
-    let headline = headline(&utilisation, &prediction);
+    let mut headline = headline(&utilisation, &prediction);
+    headline.stability_all_correct_s = st.stable_ms / 1e3;
+    headline.stability_last_correct_s = st.last_correct_ms / 1e3;
     Ok(Reproduction {
         utilisation,
         prediction,
         traces,
+        stability: stability_rows,
         headline,
     })
 }
@@ -307,6 +400,11 @@ fn headline(rows: &[UtilisationRow], pred: &[PredictionRow]) -> Headline {
         .filter(|r| r.scheduler == "stf")
         .max_by(|a, b| a.utilisation.total_cmp(&b.utilisation));
     let pq = peak.map_or(q, |r| r.queue_length);
+    let mispredicted = |drive: &str| {
+        pred.iter()
+            .find(|p| p.predictor == "calibrated" && p.drive == drive)
+            .map_or(f64::NAN, |p| p.mispredicted_fraction)
+    };
     Headline {
         queue_length: q,
         stf_over_cscan: util("stf", q) / util("cscan", q),
@@ -322,9 +420,9 @@ fn headline(rows: &[UtilisationRow], pred: &[PredictionRow]) -> Headline {
         stf_last_utilisation: util("stf", q),
         stf_over_cscan_at_peak: util("stf", pq) / util("cscan", pq),
         stf_over_fcfs_at_peak: util("stf", pq) / util("fcfs", pq),
-        calibrated_mispredicted: pred
-            .iter()
-            .find(|p| p.predictor == "calibrated")
-            .map_or(f64::NAN, |p| p.mispredicted_fraction),
+        calibrated_mispredicted: mispredicted("nominal"),
+        calibrated_mispredicted_imperfect: mispredicted("imperfect"),
+        stability_all_correct_s: f64::NAN,
+        stability_last_correct_s: f64::NAN,
     }
 }
