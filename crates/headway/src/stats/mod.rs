@@ -57,6 +57,14 @@ fn new_hist() -> Histogram<u64> {
     Histogram::new(3).expect("valid sigfig")
 }
 
+/// Record a duration. `record`, not `saturating_record`: the latter clamps to the histogram's
+/// current range (2 ns when new) instead of growing it, which flattened every latency.
+#[inline]
+fn record_ns(h: &mut Histogram<u64>, ns: SimTime) {
+    h.record(ns.max(1))
+        .expect("an auto-resizing histogram accepts any u64");
+}
+
 /// The collector. The engine calls it at every event; it never allocates on the hot path
 /// unless per-request records are on.
 pub struct Stats {
@@ -147,7 +155,7 @@ impl Stats {
         let service = now - c.phases.start_ns;
         let fg = c.command.requests.iter().any(|r| !r.background);
         if fg {
-            self.service.saturating_record(service.max(1));
+            record_ns(&mut self.service, service);
             self.seek_sum_ns += c.phases.seek_ns as u128;
             self.rotate_sum_ns += c.phases.rotate_ns as u128;
             self.transfer_sum_ns += c.phases.transfer_ns as u128;
@@ -164,7 +172,7 @@ impl Stats {
             }
             self.sectors += r.sectors as u64;
             self.cache_hits += c.cache_hit as u64;
-            self.response.saturating_record((now - r.arrival_ns).max(1));
+            record_ns(&mut self.response, now - r.arrival_ns);
             if let Some(rec) = self.records.as_mut() {
                 rec.push(r, c);
             }
