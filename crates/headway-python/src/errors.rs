@@ -90,7 +90,7 @@ pub fn to_pyerr(py: Python<'_>, err: CoreError, cause: Option<PyErr>) -> PyErr {
             Ok(ty) => PyErr::from_type(ty.clone(), msg),
             Err(e) => e,
         },
-        CoreError::Io { path, source } => os_error(py, msg, path, source),
+        CoreError::Io { source, .. } => os_error(source, msg),
     };
     if let Some(cause) = cause {
         exc.set_cause(py, Some(cause));
@@ -98,21 +98,16 @@ pub fn to_pyerr(py: Python<'_>, err: CoreError, cause: Option<PyErr>) -> PyErr {
     exc
 }
 
-/// The OSError subclass Python itself would raise, with `errno` and `filename` set, but with
-/// the core's message as `str()`.
-fn os_error(py: Python<'_>, msg: String, path: &std::path::Path, source: &std::io::Error) -> PyErr {
+/// The OSError subclass Python itself would raise, carrying the core's message. `errno` and
+/// `filename` stay unset on purpose: setting them makes `str()` reformat the message.
+fn os_error(source: &std::io::Error, msg: String) -> PyErr {
     use std::io::ErrorKind;
-    let exc = match source.kind() {
+    match source.kind() {
         ErrorKind::NotFound => PyFileNotFoundError::new_err(msg),
         ErrorKind::PermissionDenied => PyPermissionError::new_err(msg),
         ErrorKind::IsADirectory => PyIsADirectoryError::new_err(msg),
         _ => PyOSError::new_err(msg),
-    };
-    let value = exc.value(py);
-    // Best effort: the exception is still right without these attributes.
-    let _ = value.setattr("errno", source.raw_os_error());
-    let _ = value.setattr("filename", path.display().to_string());
-    exc
+    }
 }
 
 /// A plug-in failure described for the core (which only carries text); the Python exception
