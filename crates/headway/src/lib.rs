@@ -31,6 +31,7 @@ pub mod sched;
 pub mod sim;
 pub mod stats;
 pub mod time;
+pub mod validate;
 pub mod workload;
 
 pub use error::{HeadwayError, Result};

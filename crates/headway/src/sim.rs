@@ -17,9 +17,10 @@ enum Event {
         token: u64,
     },
     /// A command reaching its device after the link's command latency.
-    Deliver(Command),
+    /// (Boxed: rare, and large; keeping every event small keeps the heap's moves cheap.)
+    Deliver(Box<Command>),
     /// A completion reaching the host after the link's completion latency.
-    Notify(Completion),
+    Notify(Box<Completion>),
     HostTimer {
         generation: u64,
     },
@@ -124,8 +125,8 @@ impl Simulation {
                     self.devices[dev as usize].wake(self.now, token, &mut self.io);
                     self.drain_io(dev)?;
                 }
-                Event::Deliver(cmd) => self.submit(cmd)?,
-                Event::Notify(c) => self.complete(c)?,
+                Event::Deliver(cmd) => self.submit(*cmd)?,
+                Event::Notify(c) => self.complete(*c)?,
                 Event::HostTimer { generation } => {
                     if !self.host.timer(self.now, generation)? {
                         continue;
@@ -202,8 +203,10 @@ impl Simulation {
                     if self.link.command_ns == 0 {
                         self.submit(cmd)?;
                     } else {
-                        self.events
-                            .push(self.now + self.link.command_ns, Event::Deliver(cmd));
+                        self.events.push(
+                            self.now + self.link.command_ns,
+                            Event::Deliver(Box::new(cmd)),
+                        );
                     }
                 }
                 HostAction::ArmTimer { at, generation } => {
@@ -244,8 +247,10 @@ impl Simulation {
             if self.link.completion_ns == 0 {
                 result = self.complete(c);
             } else {
-                self.events
-                    .push(self.now + self.link.completion_ns, Event::Notify(c));
+                self.events.push(
+                    self.now + self.link.completion_ns,
+                    Event::Notify(Box::new(c)),
+                );
             }
         }
         self.io.completions = done;

@@ -27,6 +27,13 @@ impl MechAccess {
     }
 }
 
+/// Round a non-negative duration to whole nanoseconds (cheaper than `f64::round`, which is a
+/// libm call on the hot path; negative inputs, which only rounding noise produces, give 0).
+#[inline]
+fn round_ns(x: f64) -> SimTime {
+    (x + 0.5) as SimTime
+}
+
 #[derive(Clone, Debug)]
 pub struct Mechanics {
     pub layout: Layout,
@@ -163,7 +170,7 @@ impl Mechanics {
         }
         let t_arrive = start_ns as f64 + seek_ns as f64;
         let rotate = self.wait_for(t_arrive, loc.angle);
-        let rotate_ns = rotate.round() as SimTime;
+        let rotate_ns = round_ns(rotate);
         let t_first = start_ns as f64 + (seek_ns + rotate_ns) as f64;
         let (t_end, end) = self.transfer_from(t_first, loc, lbn, sectors, op);
         MechAccess {

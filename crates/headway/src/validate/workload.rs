@@ -1,0 +1,45 @@
+use std::sync::Arc;
+
+use super::ValidateRecord;
+use crate::error::Result;
+use crate::request::Request;
+use crate::time::{ms_to_ns, SimTime};
+use crate::workload::{Arrivals, Workload};
+
+/// Validate-mode replay: issue record 0 at time 0, and each next record its predecessor's
+/// delay after the predecessor completes, so exactly one request is ever outstanding.
+pub struct ValidateWorkload {
+    records: Arc<Vec<ValidateRecord>>,
+    next: usize,
+}
+
+impl ValidateWorkload {
+    pub fn new(records: Arc<Vec<ValidateRecord>>) -> Self {
+        ValidateWorkload { records, next: 0 }
+    }
+
+    fn issue(&mut self, at: SimTime, out: &mut Arrivals) {
+        if let Some(r) = self.records.get(self.next) {
+            out.push(Request::new(at, r.lbn, r.sectors, r.op));
+            self.next += 1;
+        }
+    }
+}
+
+impl Workload for ValidateWorkload {
+    fn name(&self) -> &str {
+        "validate"
+    }
+    fn start(&mut self, out: &mut Arrivals) -> Result<()> {
+        self.issue(0, out);
+        Ok(())
+    }
+    fn on_arrival(&mut self, _req: &Request, _out: &mut Arrivals) -> Result<()> {
+        Ok(())
+    }
+    fn on_completion(&mut self, _req: &Request, now: SimTime, out: &mut Arrivals) -> Result<()> {
+        let delay = self.records[self.next - 1].delay_ms;
+        self.issue(now + ms_to_ns(delay), out);
+        Ok(())
+    }
+}

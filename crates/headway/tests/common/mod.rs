@@ -1,0 +1,55 @@
+//! Helpers shared by the integration tests (each test file includes this with `mod common;`).
+#![allow(dead_code)]
+
+use headway::device::hdd::spec::{HddSpec, LayoutSpec, SeekSpec, Sparing, ZoneSpec};
+
+/// A small single-zone drive with round numbers, so expected times can be written by hand:
+/// 6000 RPM (10 ms per revolution), 100 sectors per track (0.1 ms per sector), 4 surfaces,
+/// 1000 cylinders, seek(d) = 1 ms + 0.01 ms * d, head switch 0.5 ms, write settle 0.2 ms.
+pub fn toy_spec(track_skew: f64, cylinder_skew: f64) -> HddSpec {
+    HddSpec {
+        name: "toy".into(),
+        description: "hand-built test drive".into(),
+        rpm: 6000.0,
+        surfaces: 4,
+        cylinders: 1000,
+        block_count: 1000 * 4 * 100,
+        layout: LayoutSpec {
+            mapping_scheme: 0,
+            sparing: Sparing::None,
+            range_size: 1,
+            zones: vec![ZoneSpec {
+                first_cylinder: 0,
+                last_cylinder: 999,
+                sectors_per_track: 100,
+                first_block_offset: 0.0,
+                empty_space_front: 0,
+                track_skew,
+                cylinder_skew,
+                spares: 0,
+                slips: vec![],
+                defects: vec![],
+            }],
+        },
+        seek: SeekSpec::SqrtLinear {
+            threshold: 0,
+            c1_ms: 0.0,
+            c2_ms: 0.0,
+            c3_ms: 1.0,
+            c4_ms: 0.01,
+            first_ms: vec![],
+        },
+        head_switch_ms: 0.5,
+        write_settle_ms: 0.2,
+        overheads: Default::default(),
+        bus: Default::default(),
+        cache: None,
+        queue: Default::default(),
+    }
+}
+
+pub const TOY_PERIOD_NS: u64 = 10_000_000;
+pub const TOY_SPT: u64 = 100;
+pub const TOY_SECTOR_NS: u64 = TOY_PERIOD_NS / TOY_SPT;
+/// LBNs per cylinder of the toy drive.
+pub const TOY_CYL: u64 = 400;
