@@ -58,14 +58,6 @@ fn new_hist() -> Histogram<u64> {
     Histogram::new_with_bounds(1, 1 << 52, 3).expect("valid histogram bounds")
 }
 
-/// Record a duration. `record`, not `saturating_record`: the latter clamps to the histogram's
-/// current range (2 ns when new) instead of growing it, which flattened every latency.
-#[inline]
-fn record_ns(h: &mut Histogram<u64>, ns: SimTime) {
-    h.record(ns.max(1))
-        .expect("an auto-resizing histogram accepts any u64");
-}
-
 /// The collector. The engine calls it at every event; it never allocates on the hot path
 /// unless per-request records are on.
 pub struct Stats {
@@ -156,7 +148,7 @@ impl Stats {
         let service = now - c.phases.start_ns;
         let fg = c.command.requests.iter().any(|r| !r.background);
         if fg {
-            record_ns(&mut self.service, service);
+            self.service.saturating_record(service.max(1));
             self.seek_sum_ns += c.phases.seek_ns as u128;
             self.rotate_sum_ns += c.phases.rotate_ns as u128;
             self.transfer_sum_ns += c.phases.transfer_ns as u128;
@@ -173,7 +165,7 @@ impl Stats {
             }
             self.sectors += r.sectors as u64;
             self.cache_hits += c.cache_hit as u64;
-            record_ns(&mut self.response, now - r.arrival_ns);
+            self.response.saturating_record((now - r.arrival_ns).max(1));
             if let Some(rec) = self.records.as_mut() {
                 rec.push(r, c);
             }
