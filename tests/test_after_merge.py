@@ -89,7 +89,12 @@ def test_missing_config_key_is_named(cli, tmp_path):
 
 
 def test_python_scheduler_merges_adjacent_requests():
+    batch_ns = 1_000
+
     class Merger:
+        """Collects arrivals for a microsecond, then sends the oldest with every request
+        adjacent to it as one command."""
+
         def __init__(self):
             self.queue = []
 
@@ -99,6 +104,8 @@ def test_python_scheduler_merges_adjacent_requests():
         def decide(self, ctx):
             if not self.queue or not ctx.has_slot():
                 return None
+            if ctx.now_ns < self.queue[0].arrival_ns + batch_ns:
+                return headway.Wait(self.queue[0].arrival_ns + batch_ns)
             run = [self.queue.pop(0)]
             for r in sorted(self.queue, key=lambda r: r.lbn):
                 if r.lbn == run[-1].end_lbn and r.op == run[0].op:
@@ -110,5 +117,6 @@ def test_python_scheduler_merges_adjacent_requests():
     assert_conserved(r)
     df = r.requests.sort_values("id")
     merged = df[df.lbn < 24]
-    assert len(merged) == 3 and merged.dispatch_ns.nunique() == 1 and merged.done_ns.nunique() == 1
-
+    assert list(merged.id) == [0, 1, 2]
+    assert merged.dispatch_ns.nunique() == 1 and merged.done_ns.nunique() == 1
+    assert df[df.lbn == 500000].dispatch_ns.iloc[0] >= merged.done_ns.iloc[0]

@@ -49,9 +49,10 @@ def test_cached_trace_is_reused(tmp_path):
 def test_bench_command(cli, tmp_path, monkeypatch):
     out = cli("bench", "--requests", "3000", "--repeat", "1", "--json", tmp_path / "b.json")
     assert out.returncode == 0, out.stderr
-    assert "host queue unbounded, drive queue depth 1" in out.stdout
+    text = " ".join(out.stdout.split())
+    assert "host queue unbounded, drive queue depth 1" in text
     for figure in ("67,900", "60,300", "39,600"):
-        assert figure in out.stdout
+        assert figure in text
     cases = json.loads((tmp_path / "b.json").read_text())
     assert [(c["scheduler"], c["load"]) for c in cases] == [("fcfs", "moderate"), ("sptf", "moderate"), ("sptf", "heavy")]
     for c in cases:

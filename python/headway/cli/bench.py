@@ -25,18 +25,18 @@ def bench_cmd(n: int, quick: bool, repeat: int, json_path: Optional[Path]) -> No
     if quick:
         n = 100_000
     console = Console()
-    console.print(f"reference benchmark: {n:,} random 4 KiB reads per trace; {SETUP}")
+    console.print(f"reference benchmark: {n:,} random 4 KiB reads per trace; {SETUP}", soft_wrap=True)
     loads = ", ".join(f"{l.name}: mean inter-arrival {l.interarrival_ms:g} ms, seed {l.seed}" for l in LOADS.values())
-    console.print(f"loads: {loads}")
+    console.print(f"loads: {loads}", soft_wrap=True)
     with console.status("generating traces (cached) and simulating..."):
         cases = run_bench(requests=n, repeat=repeat, on_case=lambda c: console.print(
             f"  {c.scheduler} {c.load}: {c.requests_per_s:,.0f} requests/s"))
     table = Table(title=f"requests simulated per second of wall time (median of {repeat})")
-    for col in ("run", "requests", "wall s", "headway req/s", "DiskSim 4.0 req/s", "ratio"):
-        table.add_column(col, justify="left" if col == "run" else "right")
+    for col in ("run", "requests", "wall s", "req/s", "DiskSim req/s", "ratio"):
+        table.add_column(col, justify="left" if col == "run" else "right", no_wrap=True)
     for c in cases:
         table.add_row(
-            f"{c.scheduler.upper()}, {c.load} load",
+            f"{c.scheduler.upper()} {c.load}",
             f"{c.requests:,}",
             f"{c.median_wall_s:.3f}",
             f"{c.requests_per_s:,.0f}",
@@ -47,7 +47,8 @@ def bench_cmd(n: int, quick: bool, repeat: int, json_path: Optional[Path]) -> No
     console.print(
         "DiskSim 4.0 figures: shared/bench/README.md (1M requests, drive queue of 64 with the drive's "
         "own FCFS/SPTF, measured on this workplace's 2-core machines). A ratio is only meaningful "
-        "when both ran on the same machine in the same sitting."
+        "when both ran on the same machine in the same sitting.",
+        soft_wrap=True,
     )
     if json_path is not None:
         json_path.write_text(json.dumps([c.to_dict() for c in cases], indent=2) + "\n", encoding="utf-8")

@@ -82,11 +82,12 @@ def print_summary(result: Result) -> None:
 
     s, m = result.summary, result.meta
     console = Console()
-    console.print(f"[bold]{m.get('name') or 'experiment'}[/bold]")
+    console.print(f"[bold]{m.get('name') or 'experiment'}[/bold]", soft_wrap=True)
     console.print(
         f"drive {m['drive']} (queue depth {m['queue_depth']}), scheduler {m['scheduler']}, "
         f"seed {m['seed']}: {m['end_ns'] / 1e9:,.1f} s simulated in {m['sim_wall_s']:.2f} s",
         highlight=False,
+        soft_wrap=True,
     )
     t = Table(show_header=False)
     t.add_column("metric")
