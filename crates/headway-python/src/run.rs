@@ -57,21 +57,20 @@ pub fn run<'py>(
     cfg.output.records |= records;
 
     let cause: CauseSlot = Rc::new(RefCell::new(None));
-    let (plugin, scheduler_name): (Option<Box<dyn Scheduler>>, String) = match &scheduler {
-        None => (None, cfg.host.scheduler.clone()),
-        Some(s) if s.is_instance_of::<PyString>() => {
-            let name = s.to_string();
-            (Some(scheduler_by_name(&name).map_err(err)?), name)
-        }
-        Some(obj) => {
-            let ps = PyScheduler::new(obj, cause.clone()).map_err(err)?;
-            let name = ps.name().to_string();
-            (Some(Box::new(ps)), name)
-        }
-    };
-    let in_python = scheduler
-        .as_ref()
-        .is_some_and(|s| !s.is_instance_of::<PyString>());
+    // A Python scheduler needs the GIL at every decision, so only a Rust-only run detaches.
+    let (plugin, scheduler_name, in_python): (Option<Box<dyn Scheduler>>, String, bool) =
+        match &scheduler {
+            None => (None, cfg.host.scheduler.clone(), false),
+            Some(s) if s.is_instance_of::<PyString>() => {
+                let name = s.to_string();
+                (Some(scheduler_by_name(&name).map_err(err)?), name, false)
+            }
+            Some(obj) => {
+                let ps = PyScheduler::new(obj, cause.clone()).map_err(err)?;
+                let name = ps.name().to_string();
+                (Some(Box::new(ps)), name, true)
+            }
+        };
     let built = build_simulation(&cfg, plugin).map_err(err)?;
 
     // The progress hook's own failure (Ctrl-C, or the callback raising) is kept here and
@@ -102,11 +101,7 @@ pub fn run<'py>(
         timed(built.simulation, &mut on_progress)
     } else {
         let sim = RustOnly(built.simulation);
-        py.detach(|| {
-            let sim = sim.into_inner();
-            RustOnly(timed(sim, &mut on_progress))
-        })
-        .into_inner()
+        py.detach(|| timed(sim.into_inner(), &mut on_progress))
     };
 
     let result: RunResult = match outcome {
@@ -132,7 +127,6 @@ pub fn run<'py>(
         "name": cfg.name,
         "seed": cfg.seed,
         "drive": built.spec.name,
-        "capacity_sectors": built.spec.block_count,
         "scheduler": scheduler_name,
         "queue_depth": cfg.drive.queue_depth,
         "arrived": result.summary.arrived,
