@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
 import pytest
 
 import headway
@@ -36,8 +35,14 @@ def test_typed_config_on_atlas10k():
     cfg = headway.Config(
         drive=headway.Drive(name="atlas10k", queue_depth=1),
         host=headway.Host(scheduler="sptf"),
-        workload=headway.Workload(kind="open", requests=2000, interarrival_ms=12.0, read_fraction=1.0,
-                                  size_sectors=8, locality={"kind": "uniform"}),
+        workload=headway.Workload(
+            kind="open",
+            requests=2000,
+            interarrival_ms=12.0,
+            read_fraction=1.0,
+            size_sectors=8,
+            locality={"kind": "uniform"},
+        ),
     )
     r = headway.run(cfg, records=True)
     assert r.summary.requests == 2000 and r.meta["drive"] == "atlas10k"
@@ -54,8 +59,24 @@ def test_trace_replay_api():
 
 
 def test_replay_command(cli, tmp_path):
-    out = cli("replay", DATA / "small.trace", "--format", "disksim-ascii", "--drive", "elite3", "--scheduler", "sptf",
-              "--queue-depth", "2", "--speed", "2.0", "--json", tmp_path / "s.json", "--records", tmp_path / "r.csv")
+    out = cli(
+        "replay",
+        DATA / "small.trace",
+        "--format",
+        "disksim-ascii",
+        "--drive",
+        "elite3",
+        "--scheduler",
+        "sptf",
+        "--queue-depth",
+        "2",
+        "--speed",
+        "2.0",
+        "--json",
+        tmp_path / "s.json",
+        "--records",
+        tmp_path / "r.csv",
+    )
     assert out.returncode == 0, out.stderr
     assert json.loads((tmp_path / "s.json").read_text())["requests"] == 5
     assert "requests" in out.stdout

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import shutil
-from pathlib import Path
 
 import pytest
 
@@ -44,7 +43,9 @@ def test_default_experiment_runs_and_summary_is_sane():
     # Real latencies: a disk needs milliseconds per random read.
     assert 2.0 < s.mean_service_ms < 30.0
     assert s.mean_response_ms >= s.mean_service_ms
-    assert s.p50_response_ms <= s.p90_response_ms <= s.p99_response_ms <= s.p999_response_ms <= s.max_response_ms
+    assert (
+        s.p50_response_ms <= s.p90_response_ms <= s.p99_response_ms <= s.p999_response_ms <= s.max_response_ms
+    )
     assert 0.0 < s.utilisation < 1.0
     assert s.throughput_iops == pytest.approx(s.requests / s.elapsed_s)
     assert r.meta["drive"] == expected["drive"]["name"]
@@ -81,9 +82,7 @@ def test_relative_paths_resolve_against_the_config_file(tmp_path, monkeypatch):
     folder = tmp_path / "experiment"
     (folder / "drives").mkdir(parents=True)
     shutil.copy(ELITE3_TOML, folder / "drives" / "mine.toml")
-    (folder / "exp.toml").write_text(
-        '[drive]\nname = "drives/mine.toml"\n[workload]\nrequests = 50\n'
-    )
+    (folder / "exp.toml").write_text('[drive]\nname = "drives/mine.toml"\n[workload]\nrequests = 50\n')
     monkeypatch.chdir(tmp_path)  # not the config's folder
     r = headway.run("experiment/exp.toml")
     assert r.summary.requests == 50
@@ -135,7 +134,17 @@ def test_records_from_output_section():
 
 def test_disks_dataframe():
     df = headway.disks()
-    expected = ["name", "capacity_sectors", "capacity_bytes", "rpm", "zones", "cylinders", "surfaces", "mean_seek_ms", "description"]
+    expected = [
+        "name",
+        "capacity_sectors",
+        "capacity_bytes",
+        "rpm",
+        "zones",
+        "cylinders",
+        "surfaces",
+        "mean_seek_ms",
+        "description",
+    ]
     assert list(df.columns) == expected
     e3 = df.set_index("name").loc["elite3"]
     assert (e3.rpm, e3.cylinders, e3.surfaces, e3.zones) == (5400, 2627, 21, 1)
@@ -163,7 +172,9 @@ def test_progress_bar_runs_off_a_terminal(capsys):
 
 
 def test_config_helpers():
-    cfg = headway.Config(drive=headway.Drive(name="elite3", queue_depth=None), output=headway.Output(records=True))
+    cfg = headway.Config(
+        drive=headway.Drive(name="elite3", queue_depth=None), output=headway.Output(records=True)
+    )
     assert cfg.to_dict() == {"drive": {"name": "elite3"}, "output": {"records": True}}
     assert headway.Workload(kind="open", requests=5) == headway.Workload("open", requests=5)
     assert headway.Drive(name="x", extra={"future_key": 1}).to_dict() == {"name": "x", "future_key": 1}
@@ -177,3 +188,40 @@ def test_builtin_default_matches_the_example_file():
     from headway.config import default_config_text
 
     assert default_config_text() == (EXAMPLES / "default.toml").read_text()
+
+
+def test_a_rust_only_run_releases_the_gil():
+    import threading
+    import time
+
+    done = threading.Event()
+    worker = threading.Thread(
+        target=lambda: (headway.run(small(3_000_000, interarrival_ms=20.0)), done.set())
+    )
+    last = time.perf_counter()
+    longest_gap = 0.0
+    started = time.perf_counter()
+    worker.start()
+    while not done.is_set():
+        now = time.perf_counter()
+        longest_gap = max(longest_gap, now - last)
+        last = now
+    worker.join()
+    elapsed = time.perf_counter() - started
+    # Had the simulation held the GIL, this loop would have stalled for the whole run.
+    assert elapsed > 0.5, "the run was too short to tell"
+    assert longest_gap < elapsed / 4
+
+
+def test_progress_callback_exceptions_stop_the_run_as_themselves():
+    def stop(done, now):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        headway.run(small(70_000, interarrival_ms=20.0), progress=stop)
+
+    def broken(done, now):
+        raise ValueError("bad progress")
+
+    with pytest.raises(ValueError, match="bad progress"):
+        headway.run(small(70_000, interarrival_ms=20.0), progress=broken)

@@ -27,11 +27,16 @@ def test_trace_generator_golden_lines():
     assert all(int(line.split()[2]) % 8 == 0 for line in lines)
 
 
-@pytest.mark.skipif(not GENERATOR.exists(), reason="needs ../shared/bench/gen_ascii_trace.py beside the clone")
+@pytest.mark.skipif(
+    not GENERATOR.exists(), reason="needs ../shared/bench/gen_ascii_trace.py beside the clone"
+)
 @pytest.mark.parametrize("n, ia, seed", [(5000, 12.0, 1), (5000, 5.5, 2)])
 def test_traces_are_byte_identical_to_disksims_generator(n, ia, seed):
     expected = subprocess.run(
-        [sys.executable, str(GENERATOR), str(n), f"{ia:g}", str(seed)], capture_output=True, text=True, check=True
+        [sys.executable, str(GENERATOR), str(n), f"{ia:g}", str(seed)],
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     buf = io.StringIO()
     write_trace(buf, n, ia, seed)
@@ -54,6 +59,10 @@ def test_bench_command(cli, tmp_path, monkeypatch):
     for figure in ("67,900", "60,300", "39,600"):
         assert figure in text
     cases = json.loads((tmp_path / "b.json").read_text())
-    assert [(c["scheduler"], c["load"]) for c in cases] == [("fcfs", "moderate"), ("sptf", "moderate"), ("sptf", "heavy")]
+    assert [(c["scheduler"], c["load"]) for c in cases] == [
+        ("fcfs", "moderate"),
+        ("sptf", "moderate"),
+        ("sptf", "heavy"),
+    ]
     for c in cases:
         assert c["requests"] == 3000 and c["requests_per_s"] > 0 and c["ratio_to_disksim"] > 0

@@ -15,8 +15,19 @@ def test_run_default_prints_a_summary(cli):
     out = cli("run", "--no-progress")
     assert out.returncode == 0, out.stderr
     cfg = default_config()
-    labels = ["requests", f"{cfg['workload']['requests']:,}", "throughput", "IOPS", "MB/s", "utilisation",
-              "response p99.9", "seek mean", "queue length mean", cfg["drive"]["name"], cfg["host"]["scheduler"]]
+    labels = [
+        "requests",
+        f"{cfg['workload']['requests']:,}",
+        "throughput",
+        "IOPS",
+        "MB/s",
+        "utilisation",
+        "response p99.9",
+        "seek mean",
+        "queue length mean",
+        cfg["drive"]["name"],
+        cfg["host"]["scheduler"],
+    ]
     for label in labels:
         assert label in out.stdout, label
     assert out.stderr == ""
@@ -28,7 +39,14 @@ def test_run_json_is_the_flat_summary(cli, tmp_path):
     assert out.returncode == 0, out.stderr
     assert out.stdout == ""
     s = json.loads(path.read_text())
-    for key in ("requests", "mean_response_ms", "p99_response_ms", "max_response_ms", "throughput_iops", "utilisation"):
+    for key in (
+        "requests",
+        "mean_response_ms",
+        "p99_response_ms",
+        "max_response_ms",
+        "throughput_iops",
+        "utilisation",
+    ):
         assert key in s
     assert s["requests"] == default_config()["workload"]["requests"]
     assert s == json.loads(headway.run().to_json())
@@ -44,9 +62,17 @@ def test_run_writes_csv_parquet_and_records(cli, tmp_path):
     cfg = tmp_path / "exp.toml"
     cfg.write_text('[drive]\nname = "elite3"\n[workload]\nrequests = 250\n')
     out = cli(
-        "run", cfg, "--seed", "3", "-q",
-        "--csv", tmp_path / "s.csv", "--parquet", tmp_path / "s.parquet",
-        "--records", tmp_path / "r.parquet",
+        "run",
+        cfg,
+        "--seed",
+        "3",
+        "-q",
+        "--csv",
+        tmp_path / "s.csv",
+        "--parquet",
+        tmp_path / "s.parquet",
+        "--records",
+        tmp_path / "r.parquet",
     )
     assert out.returncode == 0, out.stderr
     rows = list(csv.DictReader(open(tmp_path / "s.csv")))

@@ -3,13 +3,10 @@ exit code 1 (2 for usage errors); never a traceback."""
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
-import sys
 import time
 
-import pytest
 
 from conftest import _headway_command
 
@@ -99,11 +96,15 @@ def test_usage_errors_exit_2(cli):
 def test_ctrl_c_stops_a_long_run_cleanly(tmp_path):
     cfg = write(
         tmp_path / "long.toml",
-        '[drive]\nname = "elite3"\n[host]\nscheduler = "sptf"\n[workload]\nrequests = 500000000\ninterarrival_ms = 20.0\n',
+        '[drive]\nname = "elite3"\n[host]\nscheduler = "sptf"\n'
+        "[workload]\nrequests = 500000000\ninterarrival_ms = 20.0\n",
     )
     proc = subprocess.Popen(
         [*_headway_command(), "run", str(cfg), "--no-progress"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        stdin=subprocess.DEVNULL,
     )
     time.sleep(2.0)
     assert proc.poll() is None, "the run should still be going"

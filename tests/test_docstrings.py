@@ -37,7 +37,9 @@ def public_callables():
                 yield f"{mod.__name__}.{name}", obj
 
 
-@pytest.mark.parametrize("qualname, obj", list(public_callables()), ids=lambda x: x if isinstance(x, str) else "")
+@pytest.mark.parametrize(
+    "qualname, obj", list(public_callables()), ids=lambda x: x if isinstance(x, str) else ""
+)
 def test_public_api_has_an_example(qualname, obj):
     assert obj.__doc__, f"{qualname} has no docstring"
     if inspect.isfunction(obj):

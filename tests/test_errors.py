@@ -9,8 +9,14 @@ from conftest import small
 
 
 def test_hierarchy():
-    for cls in (headway.ConfigError, headway.DriveParamsError, headway.TraceError, headway.UnknownNameError,
-                headway.PluginError, headway.InvariantError):
+    for cls in (
+        headway.ConfigError,
+        headway.DriveParamsError,
+        headway.TraceError,
+        headway.UnknownNameError,
+        headway.PluginError,
+        headway.InvariantError,
+    ):
         assert issubclass(cls, headway.HeadwayError) and issubclass(cls, Exception)
     assert issubclass(headway.UnknownNameError, LookupError)
     assert headway.errors.HeadwayError is headway.HeadwayError

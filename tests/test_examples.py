@@ -21,7 +21,10 @@ def test_example_experiments_run(cli, toml, tmp_path):
 def run_example(*args):
     return subprocess.run(
         [sys.executable, str(EXAMPLES / "python_scheduler.py"), *args],
-        capture_output=True, text=True, timeout=600, stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        stdin=subprocess.DEVNULL,
     )
 
 

@@ -62,14 +62,18 @@ def test_python_fcfs_equals_rust_fcfs():
 
 def test_python_sptf_equals_rust_sptf():
     cfg = small(3000, interarrival_ms=12.0)
-    same_records(headway.run(cfg, scheduler="sptf", records=True), headway.run(cfg, scheduler=PySptf(), records=True))
+    same_records(
+        headway.run(cfg, scheduler="sptf", records=True), headway.run(cfg, scheduler=PySptf(), records=True)
+    )
 
 
 @settings(max_examples=8, deadline=None)
 @given(seed=st.integers(min_value=0, max_value=2**32))
 def test_python_fcfs_equals_rust_fcfs_for_any_seed(seed):
     cfg = small(300, seed=seed, interarrival_ms=10.0)
-    same_records(headway.run(cfg, scheduler="fcfs", records=True), headway.run(cfg, scheduler=Fifo(), records=True))
+    same_records(
+        headway.run(cfg, scheduler="fcfs", records=True), headway.run(cfg, scheduler=Fifo(), records=True)
+    )
 
 
 class Raises(Fifo):
@@ -96,8 +100,11 @@ class Raises(Fifo):
 
 @pytest.mark.parametrize(
     "where, text",
-    [("decide", "decide() raised ValueError: boom"), ("on_arrival", "on_arrival() raised ValueError: bad arrival"),
-     ("on_completion", "on_completion() raised KeyError: 'lost it'")],
+    [
+        ("decide", "decide() raised ValueError: boom"),
+        ("on_arrival", "on_arrival() raised ValueError: bad arrival"),
+        ("on_completion", "on_completion() raised KeyError: 'lost it'"),
+    ],
 )
 def test_a_raising_scheduler_aborts_with_plugin_error(where, text):
     with pytest.raises(headway.PluginError) as info:
@@ -176,7 +183,9 @@ def test_a_one_element_list_is_a_plain_dispatch():
             return None if r is None else [r]
 
     cfg = small(300)
-    same_records(headway.run(cfg, scheduler="fcfs", records=True), headway.run(cfg, scheduler=Listy(), records=True))
+    same_records(
+        headway.run(cfg, scheduler="fcfs", records=True), headway.run(cfg, scheduler=Listy(), records=True)
+    )
 
 
 @pytest.mark.parametrize("form", ["Wait", "tuple"])

@@ -58,7 +58,9 @@ def test_frame_and_arrow_types():
     interarrival_ms=st.floats(min_value=2.0, max_value=40.0),
 )
 def test_any_seed_conserves_requests(seed, scheduler, read_fraction, interarrival_ms):
-    cfg = small(300, scheduler=scheduler, seed=seed, read_fraction=read_fraction, interarrival_ms=interarrival_ms)
+    cfg = small(
+        300, scheduler=scheduler, seed=seed, read_fraction=read_fraction, interarrival_ms=interarrival_ms
+    )
     assert_conserved(headway.run(cfg, records=True))
 
 

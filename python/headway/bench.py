@@ -156,7 +156,9 @@ def run_bench(
         for _ in range(repeat):
             r = run(replay_config(trace, scheduler))
             if r.summary.requests != requests:
-                raise RuntimeError(f"{scheduler}/{load_name}: simulated {r.summary.requests} of {requests} requests")
+                raise RuntimeError(
+                    f"{scheduler}/{load_name}: simulated {r.summary.requests} of {requests} requests"
+                )
             case.wall_s.append(r.meta["sim_wall_s"])
         if on_case:
             on_case(case)

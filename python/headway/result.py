@@ -47,9 +47,7 @@ class Summary(Mapping[str, Any]):
         try:
             return self._data[key]
         except KeyError:
-            raise AttributeError(
-                f"summary has no `{key}`; keys: {', '.join(self._data)}"
-            ) from None
+            raise AttributeError(f"summary has no `{key}`; keys: {', '.join(self._data)}") from None
 
     def __setattr__(self, key: str, value: Any) -> None:
         raise AttributeError("a run's summary is read-only")
@@ -105,7 +103,8 @@ class Result:
         plus ``response_ms``.
 
         >>> import headway
-        >>> cols = headway.run({"drive": {"name": "elite3"}, "workload": {"requests": 50}}, records=True).columns()
+        >>> exp = {"drive": {"name": "elite3"}, "workload": {"requests": 50}}
+        >>> cols = headway.run(exp, records=True).columns()
         >>> cols["done_ns"].dtype.name, len(cols["id"])
         ('int64', 50)
         """
@@ -124,7 +123,8 @@ class Result:
         ``response_ms``. Built on first use.
 
         >>> import headway
-        >>> df = headway.run({"drive": {"name": "elite3"}, "workload": {"requests": 50}}, records=True).requests
+        >>> exp = {"drive": {"name": "elite3"}, "workload": {"requests": 50}}
+        >>> df = headway.run(exp, records=True).requests
         >>> bool((df.done_ns >= df.arrival_ns).all())
         True
         """
@@ -138,7 +138,8 @@ class Result:
         """Per-request records as a pyarrow Table.
 
         >>> import headway
-        >>> headway.run({"drive": {"name": "elite3"}, "workload": {"requests": 20}}, records=True).to_arrow().num_rows
+        >>> exp = {"drive": {"name": "elite3"}, "workload": {"requests": 20}}
+        >>> headway.run(exp, records=True).to_arrow().num_rows
         20
         """
         import pyarrow as pa
@@ -149,7 +150,8 @@ class Result:
         """The flat summary as a JSON object.
 
         >>> import headway, json
-        >>> json.loads(headway.run({"drive": {"name": "elite3"}, "workload": {"requests": 20}}).to_json())["requests"]
+        >>> exp = {"drive": {"name": "elite3"}, "workload": {"requests": 20}}
+        >>> json.loads(headway.run(exp).to_json())["requests"]
         20
         """
         return json.dumps(self.summary.to_dict(), indent=indent)

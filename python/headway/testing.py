@@ -33,7 +33,11 @@ def assert_conserved(result: Result, *, truncated: bool = False) -> None:
         raise AssertionError(f"{n} records but the summary counts {s['requests']} completed requests")
     if len(np.unique(ids)) != n:
         raise AssertionError(f"{n - len(np.unique(ids))} request id(s) completed more than once")
-    for earlier, later in (("arrival_ns", "dispatch_ns"), ("dispatch_ns", "start_ns"), ("start_ns", "done_ns")):
+    for earlier, later in (
+        ("arrival_ns", "dispatch_ns"),
+        ("dispatch_ns", "start_ns"),
+        ("start_ns", "done_ns"),
+    ):
         bad = np.flatnonzero(cols[later] < cols[earlier])
         if len(bad):
             i = bad[0]

@@ -12,9 +12,22 @@ from headway.bench import LOADS, SETUP, run_bench
 
 
 @click.command("bench")
-@click.option("--requests", "n", type=click.IntRange(min=1), default=1_000_000, show_default=True, help="Requests per trace.")
+@click.option(
+    "--requests",
+    "n",
+    type=click.IntRange(min=1),
+    default=1_000_000,
+    show_default=True,
+    help="Requests per trace.",
+)
 @click.option("--quick", is_flag=True, help="100,000 requests per trace.")
-@click.option("--repeat", type=click.IntRange(min=1), default=3, show_default=True, help="Runs per case; the median is reported.")
+@click.option(
+    "--repeat",
+    type=click.IntRange(min=1),
+    default=3,
+    show_default=True,
+    help="Runs per case; the median is reported.",
+)
 @click.option("--json", "json_path", type=click.Path(path_type=Path), help="Write the results as JSON.")
 def bench_cmd(n: int, quick: bool, repeat: int, json_path: Optional[Path]) -> None:
     """Replay the reference traces on atlas10k with FCFS and SPTF and report requests
@@ -26,11 +39,16 @@ def bench_cmd(n: int, quick: bool, repeat: int, json_path: Optional[Path]) -> No
         n = 100_000
     console = Console()
     console.print(f"reference benchmark: {n:,} random 4 KiB reads per trace; {SETUP}", soft_wrap=True)
-    loads = ", ".join(f"{l.name}: mean inter-arrival {l.interarrival_ms:g} ms, seed {l.seed}" for l in LOADS.values())
+    loads = ", ".join(
+        f"{ld.name}: mean inter-arrival {ld.interarrival_ms:g} ms, seed {ld.seed}" for ld in LOADS.values()
+    )
     console.print(f"loads: {loads}", soft_wrap=True)
     with console.status("generating traces (cached) and simulating..."):
-        cases = run_bench(requests=n, repeat=repeat, on_case=lambda c: console.print(
-            f"  {c.scheduler} {c.load}: {c.requests_per_s:,.0f} requests/s"))
+        cases = run_bench(
+            requests=n,
+            repeat=repeat,
+            on_case=lambda c: console.print(f"  {c.scheduler} {c.load}: {c.requests_per_s:,.0f} requests/s"),
+        )
     table = Table(title=f"requests simulated per second of wall time (median of {repeat})")
     for col in ("run", "requests", "wall s", "req/s", "DiskSim req/s", "ratio"):
         table.add_column(col, justify="left" if col == "run" else "right", no_wrap=True)
@@ -52,4 +70,3 @@ def bench_cmd(n: int, quick: bool, repeat: int, json_path: Optional[Path]) -> No
     )
     if json_path is not None:
         json_path.write_text(json.dumps([c.to_dict() for c in cases], indent=2) + "\n", encoding="utf-8")
-

@@ -25,9 +25,21 @@ def output_options(f):
     """The output flags shared by `run` and `replay`."""
     decorators = [
         click.option("--seed", type=int, help="Override the experiment's seed."),
-        click.option("--json", "json_path", type=click.Path(path_type=Path), help="Write the flat summary as a JSON object."),
-        click.option("--csv", "csv_path", type=click.Path(path_type=Path), help="Write the summary as a one-row CSV."),
-        click.option("--parquet", "parquet_path", type=click.Path(path_type=Path), help="Write the summary as a one-row Parquet file."),
+        click.option(
+            "--json",
+            "json_path",
+            type=click.Path(path_type=Path),
+            help="Write the flat summary as a JSON object.",
+        ),
+        click.option(
+            "--csv", "csv_path", type=click.Path(path_type=Path), help="Write the summary as a one-row CSV."
+        ),
+        click.option(
+            "--parquet",
+            "parquet_path",
+            type=click.Path(path_type=Path),
+            help="Write the summary as a one-row Parquet file.",
+        ),
         click.option(
             "--records",
             "records_path",
@@ -99,7 +111,14 @@ def print_summary(result: Result) -> None:
         ("throughput", f"{s['throughput_mb_s']:,.3f}", "MB/s"),
         ("utilisation", f"{s['utilisation']:.3f}", ""),
     ]
-    for label, key in (("mean", "mean"), ("p50", "p50"), ("p90", "p90"), ("p99", "p99"), ("p99.9", "p999"), ("max", "max")):
+    for label, key in (
+        ("mean", "mean"),
+        ("p50", "p50"),
+        ("p90", "p90"),
+        ("p99", "p99"),
+        ("p99.9", "p999"),
+        ("max", "max"),
+    ):
         rows.append((f"response {label}", f"{s[f'{key}_response_ms']:,.3f}", "ms"))
     rows += [
         ("service mean", f"{s['mean_service_ms']:,.3f}", "ms"),

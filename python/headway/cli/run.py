@@ -13,7 +13,9 @@ from headway.api import run as run_experiment
 from headway.cli.report import output_options, print_summary, show_progress, write_outputs
 
 
-def _run_and_report(config, seed, json_path, csv_path, parquet_path, records_path, quiet, no_progress) -> None:
+def _run_and_report(
+    config, seed, json_path, csv_path, parquet_path, records_path, quiet, no_progress
+) -> None:
     result = run_experiment(
         config,
         seed=seed,
@@ -36,12 +38,30 @@ def run_cmd(config: Optional[Path], **outputs) -> None:
 @click.command("replay")
 @click.argument("trace", type=click.Path(path_type=Path))
 @click.option("--format", "fmt", default="disksim-ascii", show_default=True, help="Trace format.")
-@click.option("--drive", default="atlas10k", show_default=True, help="Drive name (see `headway disks`) or drive file.")
-@click.option("--scheduler", default="fcfs", show_default=True, help="Host scheduler (see `headway schedulers`).")
-@click.option("--queue-depth", type=click.IntRange(min=1), default=1, show_default=True, help="Commands the drive holds at once.")
-@click.option("--speed", type=float, default=1.0, show_default=True, help="Arrival-time scale: 2.0 replays twice as fast.")
+@click.option(
+    "--drive", default="atlas10k", show_default=True, help="Drive name (see `headway disks`) or drive file."
+)
+@click.option(
+    "--scheduler", default="fcfs", show_default=True, help="Host scheduler (see `headway schedulers`)."
+)
+@click.option(
+    "--queue-depth",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Commands the drive holds at once.",
+)
+@click.option(
+    "--speed",
+    type=float,
+    default=1.0,
+    show_default=True,
+    help="Arrival-time scale: 2.0 replays twice as fast.",
+)
 @output_options
-def replay_cmd(trace: Path, fmt: str, drive: str, scheduler: str, queue_depth: int, speed: float, **outputs) -> None:
+def replay_cmd(
+    trace: Path, fmt: str, drive: str, scheduler: str, queue_depth: int, speed: float, **outputs
+) -> None:
     """Replay TRACE on a drive with a scheduler."""
     config = {
         "name": f"replay {trace.name}",
