@@ -22,9 +22,9 @@ fn replay(c: &mut Criterion) {
     g.sample_size(10);
     g.throughput(Throughput::Elements(REQUESTS));
     for (name, drive, sched, ia) in [
-        ("fcfs_moderate", "elite3", "fcfs", 25.0),
-        ("sptf_moderate", "elite3", "sptf", 25.0),
-        ("sptf_heavy", "elite3", "sptf", 12.0),
+        ("fcfs_moderate", "atlas10k", "fcfs", 12.0),
+        ("sptf_moderate", "atlas10k", "sptf", 12.0),
+        ("sptf_heavy", "atlas10k", "sptf", 5.5),
     ] {
         let cfg = config(drive, sched, ia);
         g.bench_function(name, |b| {

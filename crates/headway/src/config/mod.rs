@@ -148,6 +148,7 @@ impl ExperimentConfig {
 
     /// Checks that need more than one key, or ranges serde cannot express.
     pub fn validate(&self) -> Result<()> {
+        self.workload.validate()?;
         if self.drive.queue_depth == 0 {
             return Err(HeadwayError::config(
                 "drive.queue_depth",

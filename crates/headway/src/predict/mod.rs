@@ -34,6 +34,20 @@ impl Estimate {
     }
 }
 
+/// A request's target as one predictor sees it, computed once (at arrival) so that repeated
+/// positioning estimates skip the address lookup: SPTF re-evaluates every queued request at
+/// every decision. Opaque to schedulers except for `cylinder`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Target {
+    pub lbn: u64,
+    pub sectors: u32,
+    pub op: Op,
+    pub cylinder: u32,
+    pub surface: u32,
+    /// Angular start of the first sector, in revolutions (predictor-specific meaning).
+    pub angle: f64,
+}
+
 /// The host's model of one device.
 pub trait Predictor {
     fn name(&self) -> &str;
@@ -58,6 +72,25 @@ pub trait Predictor {
     fn positioning_floor_ns(&self, distance: u32) -> SimTime;
     /// Learn from a completion (the calibrated predictor refreshes its reference point).
     fn observe(&mut self, completion: &Completion);
+
+    /// Precompute what [`Predictor::positioning_to`] needs about a request.
+    fn target(&self, lbn: u64, sectors: u32, op: Op) -> Target {
+        Target {
+            lbn,
+            sectors,
+            op,
+            cylinder: self.cylinder_of(lbn),
+            surface: 0,
+            angle: 0.0,
+        }
+    }
+
+    /// Positioning time to a prepared target; must equal
+    /// `estimate(from, start_ns, t.lbn, t.sectors, t.op).positioning_ns()`.
+    fn positioning_to(&self, from: HeadPosition, start_ns: SimTime, t: &Target) -> SimTime {
+        self.estimate(from, start_ns, t.lbn, t.sectors, t.op)
+            .positioning_ns()
+    }
 
     /// Predicted positioning time of an access dispatched now from the believed head position.
     #[inline]

@@ -1,6 +1,6 @@
 use std::sync::Arc;
 
-use super::{Estimate, Predictor};
+use super::{Estimate, Predictor, Target};
 use crate::device::hdd::{plan_service, Mechanics, Overheads};
 use crate::request::{Completion, HeadPosition, Op};
 use crate::time::SimTime;
@@ -83,6 +83,36 @@ impl Predictor for OraclePredictor {
         self.mech
             .move_floor_ns(distance)
             .saturating_add(min_ovh + self.link_ns)
+    }
+    #[inline]
+    fn target(&self, lbn: u64, sectors: u32, op: Op) -> Target {
+        let l = self.mech.layout.locate(lbn);
+        Target {
+            lbn,
+            sectors,
+            op,
+            cylinder: l.cylinder,
+            surface: l.surface,
+            angle: l.angle,
+        }
+    }
+    #[inline]
+    fn positioning_to(&self, from: HeadPosition, start_ns: SimTime, t: &Target) -> SimTime {
+        if t.sectors == 0 {
+            return self
+                .estimate(from, start_ns, t.lbn, 0, t.op)
+                .positioning_ns();
+        }
+        let overhead = self.ovh.command_ns(self.last_op, t.op) + self.link_ns;
+        overhead
+            + self.mech.positioning_to(
+                from,
+                start_ns + overhead,
+                t.cylinder,
+                t.surface,
+                t.angle,
+                t.op,
+            )
     }
     fn observe(&mut self, c: &Completion) {
         if !c.cache_hit {

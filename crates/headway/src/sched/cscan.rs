@@ -33,8 +33,8 @@ impl Scheduler for CScan {
     }
     fn on_arrival(&mut self, req: Request, ctx: &SchedCtx) {
         self.device = req.device;
-        self.queue
-            .insert(ctx.predictor(req.device).cylinder_of(req.lbn), req);
+        let cyl = ctx.predictor(req.device).cylinder_of(req.lbn);
+        self.queue.insert(cyl, req.id, req);
     }
     fn decide(&mut self, ctx: &SchedCtx) -> Decision {
         if self.queue.is_empty() || !ctx.has_slot(self.device) {

@@ -1,5 +1,6 @@
 use super::sweep::{CylQueue, Key};
 use super::{Decision, SchedCtx, Scheduler};
+use crate::predict::Target;
 use crate::request::{Command, DeviceId, HeadPosition, Request};
 use crate::time::SimTime;
 
@@ -13,7 +14,8 @@ use crate::time::SimTime;
 /// bound monotone in distance nothing further out can win (equal costs are still examined,
 /// so ties resolve exactly as a brute-force search would).
 pub struct Sptf {
-    queue: CylQueue,
+    /// Each request with its predictor target, computed once at arrival.
+    queue: CylQueue<(Request, Target)>,
     device: DeviceId,
     prune: bool,
     /// Predicted head position and completion time of the last command dispatched, for
@@ -60,21 +62,21 @@ impl Sptf {
         let p = ctx.predictor(self.device);
         let (from, start) = self.origin(ctx);
         let hc = from.cylinder;
-        let mut best: Option<(SimTime, u64, Key, SimTime, HeadPosition)> = None;
+        // Only positioning is compared; the winner's full estimate (transfer, end position)
+        // is computed once at the end.
+        let mut best: Option<(SimTime, u64, Key)> = None;
         let mut evals = 0u64;
         let mut consider =
-            |key: &Key,
-             r: &Request,
-             best: &mut Option<(SimTime, u64, Key, SimTime, HeadPosition)>| {
+            |key: &Key, v: &(Request, Target), best: &mut Option<(SimTime, u64, Key)>| {
                 evals += 1;
-                let e = p.estimate(from, start, r.lbn, r.sectors, r.op);
-                let cost = e.positioning_ns();
+                let (r, t) = v;
+                let cost = p.positioning_to(from, start, t);
                 let better = match best {
                     None => true,
-                    Some((bc, bid, ..)) => cost < *bc || (cost == *bc && r.id < *bid),
+                    Some((bc, bid, _)) => cost < *bc || (cost == *bc && r.id < *bid),
                 };
                 if better {
-                    *best = Some((cost, r.id, *key, e.service_ns(), e.end));
+                    *best = Some((cost, r.id, *key));
                 }
             };
         if self.prune {
@@ -96,20 +98,24 @@ impl Sptf {
                         break;
                     }
                 }
-                let (k, r) = if go_up {
+                let (k, v) = if go_up {
                     up.next().unwrap()
                 } else {
                     down.next().unwrap()
                 };
-                consider(k, r, &mut best);
+                consider(k, v, &mut best);
             }
         } else {
-            for (k, r) in self.queue.iter_up(0) {
-                consider(k, r, &mut best);
+            for (k, v) in self.queue.iter_up(0) {
+                consider(k, v, &mut best);
             }
         }
         self.evaluations += evals;
-        best.map(|(cost, _, key, service, end)| (key, cost, service, end))
+        let (cost, _, key) = best?;
+        let r = &self.queue.get(key).0;
+        let e = p.estimate(from, start, r.lbn, r.sectors, r.op);
+        debug_assert_eq!(e.positioning_ns(), cost);
+        Some((key, cost, e.service_ns(), e.end))
     }
 }
 
@@ -125,8 +131,10 @@ impl Scheduler for Sptf {
     }
     fn on_arrival(&mut self, req: Request, ctx: &SchedCtx) {
         self.device = req.device;
-        self.queue
-            .insert(ctx.predictor(req.device).cylinder_of(req.lbn), req);
+        let t = ctx
+            .predictor(req.device)
+            .target(req.lbn, req.sectors, req.op);
+        self.queue.insert(t.cylinder, req.id, (req, t));
     }
     fn decide(&mut self, ctx: &SchedCtx) -> Decision {
         if self.queue.is_empty() || !ctx.has_slot(self.device) {
@@ -137,7 +145,7 @@ impl Scheduler for Sptf {
             return Decision::Idle;
         };
         self.last = Some((end, start + service));
-        Decision::Dispatch(Command::single(self.queue.remove(key)))
+        Decision::Dispatch(Command::single(self.queue.remove(key).0))
     }
     fn pending(&self) -> usize {
         self.queue.len()
@@ -184,6 +192,7 @@ mod tests {
                     zone(0, 199, 120, 20.0, 35.0),
                     zone(200, 399, 90, 15.0, 27.0),
                 ],
+                exported_sectors: None,
             },
             seek: SeekSpec::Table {
                 points: vec![

@@ -9,17 +9,29 @@ use crate::request::Request;
 
 pub(crate) type Key = (u32, u64);
 
-#[derive(Default)]
-pub(crate) struct CylQueue {
-    map: BTreeMap<Key, Request>,
+/// Keyed by (cylinder, request id); `V` is the request, or the request with whatever the
+/// scheduler precomputed about it.
+pub(crate) struct CylQueue<V = Request> {
+    map: BTreeMap<Key, V>,
 }
 
-impl CylQueue {
-    pub fn insert(&mut self, cyl: u32, req: Request) {
-        self.map.insert((cyl, req.id), req);
+impl<V> Default for CylQueue<V> {
+    fn default() -> Self {
+        CylQueue {
+            map: BTreeMap::new(),
+        }
     }
-    pub fn remove(&mut self, key: Key) -> Request {
+}
+
+impl<V> CylQueue<V> {
+    pub fn insert(&mut self, cyl: u32, id: u64, v: V) {
+        self.map.insert((cyl, id), v);
+    }
+    pub fn remove(&mut self, key: Key) -> V {
         self.map.remove(&key).expect("key taken from this queue")
+    }
+    pub fn get(&self, key: Key) -> &V {
+        &self.map[&key]
     }
     pub fn len(&self) -> usize {
         self.map.len()
@@ -47,11 +59,11 @@ impl CylQueue {
         self.map.keys().next().copied()
     }
     /// Requests on cylinders >= c, nearest first.
-    pub fn iter_up(&self, c: u32) -> impl Iterator<Item = (&Key, &Request)> {
+    pub fn iter_up(&self, c: u32) -> impl Iterator<Item = (&Key, &V)> {
         self.map.range((c, 0)..)
     }
     /// Requests on cylinders < c, nearest first.
-    pub fn iter_down(&self, c: u32) -> impl Iterator<Item = (&Key, &Request)> {
+    pub fn iter_down(&self, c: u32) -> impl Iterator<Item = (&Key, &V)> {
         self.map.range(..(c, 0)).rev()
     }
 }

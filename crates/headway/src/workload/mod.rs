@@ -1,6 +1,49 @@
 //! Workloads: when and what is requested. Open workloads (traces, Poisson) schedule their
 //! next arrival when the previous one arrives, so only one future arrival per stream is ever
 //! held (streaming, bounded memory); closed workloads react to completions.
+//!
+//! In an experiment file, `[workload]` takes one of three kinds (see [`WorkloadConfig`]):
+//!
+//! ```toml
+//! [workload]                 # kind = "open" is the default
+//! requests = 100000
+//! arrival = "poisson"        # or "fixed"
+//! interarrival_ms = 5.0      # or rate_iops = 200.0
+//! size = { kind = "exponential", mean_sectors = 16 }   # or size_sectors = 8
+//! align_sectors = 8
+//! read_fraction = 0.67
+//! locality = { kind = "hot", regions = [
+//!     { start_fraction = 0.25, size_fraction = 0.05, access_fraction = 0.8 } ] }
+//! ```
+//!
+//! ```toml
+//! [workload]
+//! kind = "closed"
+//! processes = 2              # each with one request outstanding at a time
+//! requests = 20000           # in total, over all processes
+//! think = "uniform"          # "fixed" (think_ms), "exponential" (think_ms = mean)
+//! think_min_ms = 0.0
+//! think_max_ms = 4.0
+//! size_sectors = 128
+//! locality = { kind = "sequential", run_length = 64 }   # each process its own runs
+//! ```
+//!
+//! ```toml
+//! [workload]
+//! kind = "trace"
+//! path = "traces/msn.trace.gz"   # relative to the experiment file; .gz read on the fly
+//! format = "disksim-ascii"
+//! speed = 2.0                    # arrivals at trace time / 2
+//! limit = 100000                 # first N requests replayed
+//! device = 5                     # only this trace device
+//! ```
+//!
+//! Other localities: `{ kind = "uniform" }` (the default) and `{ kind = "local",
+//! mean_distance_sectors = 2000, distribution = "normal" }` (or `"exponential"`).
+//!
+//! Synthetic workloads draw from the named random streams `workload.arrival`,
+//! `workload.think`, `workload.size`, `workload.locality` and `workload.op`, one per
+//! property, so changing one knob leaves the other properties' sequences unchanged.
 
 use crate::error::Result;
 use crate::request::Request;
@@ -41,9 +84,20 @@ pub trait Workload {
     fn on_completion(&mut self, req: &Request, now: SimTime, out: &mut Arrivals) -> Result<()>;
 }
 
+mod closed;
 pub mod config;
 mod list;
-pub mod synthetic;
+pub mod locality;
+mod open;
+mod shape;
+pub mod size;
+pub mod trace;
 
-pub use config::WorkloadConfig;
+pub use closed::ClosedWorkload;
+pub use config::{ArrivalKind, ClosedConfig, OpenConfig, ThinkKind, TraceConfig, WorkloadConfig};
 pub use list::ListWorkload;
+pub use locality::{HotRegion, LocalDistribution, LocalityConfig};
+pub use open::OpenWorkload;
+pub use shape::ShapeConfig;
+pub use size::SizeConfig;
+pub use trace::{TraceFormat, TraceReader, TraceRecord, TraceWorkload};

@@ -30,6 +30,7 @@ pub fn toy_spec(track_skew: f64, cylinder_skew: f64) -> HddSpec {
                 slips: vec![],
                 defects: vec![],
             }],
+            exported_sectors: None,
         },
         seek: SeekSpec::SqrtLinear {
             threshold: 0,

@@ -100,7 +100,9 @@ impl Mechanics {
     /// Spindle angle at time `t`, in revolutions [0, 1). The index mark passes at t = 0.
     #[inline]
     pub fn angle_at(&self, t: f64) -> f64 {
-        (t / self.period_ns).fract()
+        // t >= 0, so truncation by cast is floor (and avoids a libm call on the hot path).
+        let turns = t / self.period_ns;
+        turns - (turns as u64) as f64
     }
 
     /// Time to wait from `t` until angle `target` comes under the head.
@@ -145,6 +147,24 @@ impl Mechanics {
             .unwrap_or(&SimTime::MAX)
     }
 
+    /// Seek plus rotational latency to reach a sector whose location is already known: the
+    /// same arithmetic as [`Mechanics::access`] without the layout lookup or the transfer,
+    /// for schedulers that re-evaluate the same queued requests many times.
+    #[inline]
+    pub fn positioning_to(
+        &self,
+        from: HeadPosition,
+        start_ns: SimTime,
+        cylinder: u32,
+        surface: u32,
+        angle: f64,
+        op: Op,
+    ) -> SimTime {
+        let seek_ns = self.move_ns(from, cylinder, surface, op);
+        let t_arrive = start_ns as f64 + seek_ns as f64;
+        seek_ns + round_ns(self.wait_for(t_arrive, angle))
+    }
+
     /// Time an access of `sectors` sectors from `lbn` takes if positioning begins at `start_ns`
     /// with the head at `from`. `sectors == 0` is a pure seek to the cylinder holding `lbn`.
     pub fn access(
@@ -176,7 +196,7 @@ impl Mechanics {
         MechAccess {
             seek_ns,
             rotate_ns,
-            transfer_ns: (t_end - t_first).round().max(0.0) as SimTime,
+            transfer_ns: round_ns(t_end - t_first),
             end,
         }
     }

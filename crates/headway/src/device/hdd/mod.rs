@@ -170,7 +170,7 @@ pub fn plan_service(
     let bus_total = ovh.bus_sector_ns * sectors as f64;
     let bus_ns = if bus_total > 0.0 {
         let tail = (bus_total - acc.transfer_ns as f64).max(ovh.bus_sector_ns);
-        tail.round() as SimTime
+        (tail + 0.5) as SimTime
     } else {
         0
     };

@@ -36,42 +36,106 @@ pub struct HddSpec {
     pub queue: QueueSpec,
 }
 
-/// How logical blocks are laid out on the platters.
+/// How logical blocks are laid out on the platters. The semantics follow DiskSim 4.0's
+/// `dm_layout_g1`; `layout.rs` documents every interpretation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LayoutSpec {
-    /// DiskSim "LBN-to-PBN mapping scheme" (0: surface-major within cylinder is the norm).
+    /// DiskSim "LBN-to-PBN mapping scheme": 0 conventional (every cylinder walks surfaces
+    /// 0..n), 1 serpentine restarting at each zone (odd cylinders of a zone walk surfaces
+    /// n..0), 2 serpentine by absolute cylinder number (odd cylinders walk n..0).
     #[serde(default)]
     pub mapping_scheme: u32,
     pub sparing: Sparing,
-    /// DiskSim "Rangesize for sparing" (cylinders or tracks per sparing range, scheme-dependent).
+    /// DiskSim "Rangesize for sparing": cylinders per sparing range (only
+    /// [`Sparing::RangeEnd`] uses it).
     #[serde(default = "one")]
     pub range_size: u32,
     pub zones: Vec<ZoneSpec>,
+    /// Sectors the drive exports, when the zone table maps more than that. DIXtrac-extracted
+    /// zone tables often cover physical space past the drive's last LBN (DiskSim then silently
+    /// exports its own larger count); the layout maps exactly as the zones say and exports
+    /// only the first `exported_sectors` LBNs. `None`: export everything the zones map.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exported_sectors: Option<u64>,
 }
 
 fn one() -> u32 {
     1
 }
 
-/// Where spare sectors sit. Numbers follow DiskSim's "Sparing scheme used".
+/// Where spare space sits and what a slipped defect displaces: DiskSim 4.0's "Sparing scheme
+/// used", one variant per scheme number ([`Sparing::from_disksim`]). A *unit* is the region
+/// whose spares absorb its own slips (track, cylinder, range, zone). "Slip to disk end"
+/// schemes do not use the unit's spares for slips: every slip pushes the rest of the zone's
+/// LBNs one sector along and the zone exports one LBN fewer (DiskSim counts it that way).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Sparing {
-    /// No spares.
+    /// 0: no spare space; slips and remaps are not allowed.
     None,
-    /// `spares` sectors at the end of every track (DiskSim 1 and relatives).
-    TrackEnd,
-    /// `spares` sectors at the end of every cylinder, i.e. on its last track (DiskSim 2; the
-    /// ST41601N's 6 per cylinder).
-    CylinderEnd,
-    /// `spares` sectors at the end of every range of `range_size` cylinders.
-    RangeEnd,
-    /// `spares` sectors (or tracks) at the end of the zone (DiskSim 9/10-style zone sparing).
-    ZoneEndSectors,
+    /// 1: `spares` whole tracks at the end of each zone; slips and defects are zone-relative
+    /// *track* numbers (a slipped track is skipped entirely).
     ZoneEndTracks,
-    /// The DiskSim scheme number as given, for schemes not modelled yet.
-    DiskSim(u32),
+    /// 2: `spares` sectors at the end of each cylinder (the ST41601N's 6 per cylinder).
+    CylinderEnd,
+    /// 3: `spares` sectors at the end of each track.
+    TrackEnd,
+    /// 4: `spares` sectors at the end of each cylinder, slips pushed to the zone's end.
+    CylinderEndSlipToDiskEnd,
+    /// 5: `spares` sectors at the front of each cylinder.
+    CylinderFront,
+    /// 6: `spares` sectors at the front of each cylinder, slips pushed to the zone's end.
+    CylinderFrontSlipToDiskEnd,
+    /// 7: spares "at the end of the disk": no spare space inside the zone (`spares` must be
+    /// 0); every slip pushes the rest of the zone along and costs the zone one LBN.
+    DiskEnd,
+    /// 8: `spares` sectors at the end of each range of `range_size` cylinders; a final partial
+    /// range of a zone has no spares.
+    RangeEnd,
+    /// 9: `spares` sectors at the end of each zone.
+    ZoneEndSectors,
+    /// 10: `spares` sectors at the end of each zone, slips pushed past them as well.
+    ZoneEndSectorsSlipToDiskEnd,
+}
+
+impl Sparing {
+    /// The variant for DiskSim's scheme number, if it is one (0..=10).
+    pub fn from_disksim(n: i64) -> Option<Sparing> {
+        use Sparing::*;
+        Some(match n {
+            0 => None,
+            1 => ZoneEndTracks,
+            2 => CylinderEnd,
+            3 => TrackEnd,
+            4 => CylinderEndSlipToDiskEnd,
+            5 => CylinderFront,
+            6 => CylinderFrontSlipToDiskEnd,
+            7 => DiskEnd,
+            8 => RangeEnd,
+            9 => ZoneEndSectors,
+            10 => ZoneEndSectorsSlipToDiskEnd,
+            _ => return Option::None,
+        })
+    }
+
+    /// DiskSim's number for this scheme.
+    pub fn disksim_number(self) -> u32 {
+        use Sparing::*;
+        match self {
+            None => 0,
+            ZoneEndTracks => 1,
+            CylinderEnd => 2,
+            TrackEnd => 3,
+            CylinderEndSlipToDiskEnd => 4,
+            CylinderFront => 5,
+            CylinderFrontSlipToDiskEnd => 6,
+            DiskEnd => 7,
+            RangeEnd => 8,
+            ZoneEndSectors => 9,
+            ZoneEndSectorsSlipToDiskEnd => 10,
+        }
+    }
 }
 
 /// One recording zone (band).
@@ -80,27 +144,34 @@ pub enum Sparing {
 pub struct ZoneSpec {
     pub first_cylinder: u32,
     pub last_cylinder: u32,
+    /// Physical sectors on every track of the zone (spares included).
     pub sectors_per_track: u32,
-    /// Physical sector (may be fractional) at which the zone's first LBN sits on its first track.
+    /// Sectors (may be fractional) from the index mark to the start of the zone's first track's
+    /// first slot, before any skew (DiskSim "Offset of first block").
     #[serde(default)]
     pub first_block_offset: f64,
-    /// Sectors left unused at the front of the zone.
+    /// Logical positions left unused at the front of the zone (DiskSim "Empty space at zone
+    /// front"): the zone's first LBN takes the position after them.
     #[serde(default)]
     pub empty_space_front: u32,
-    /// Skew applied when the next LBN is on the next surface of the same cylinder, in sectors.
+    /// Sectors the first slot of a track is rotated past the previous track's on a head
+    /// switch within a cylinder.
     #[serde(default)]
     pub track_skew: f64,
-    /// Skew applied when the next LBN is on the next cylinder, in sectors.
+    /// Sectors the first slot of a cylinder's first track is rotated on a cylinder switch.
     #[serde(default)]
     pub cylinder_skew: f64,
-    /// Spare sectors per sparing unit (track, cylinder, range or zone per `LayoutSpec::sparing`).
+    /// Spare sectors per sparing unit (spare *tracks* per zone for
+    /// [`Sparing::ZoneEndTracks`]).
     #[serde(default)]
     pub spares: u32,
-    /// Slipped defects: physical sector numbers (zone-relative as DiskSim counts them) skipped
-    /// by the mapping, each pushing later LBNs one sector along.
+    /// Slipped defects as DiskSim numbers them: zone-relative physical slots counted in mapping
+    /// order (track by track, spares and empty space included); zone-relative track numbers
+    /// for [`Sparing::ZoneEndTracks`]. Each pushes the later LBNs of its unit one slot along.
     #[serde(default)]
     pub slips: Vec<u64>,
-    /// Remapped defects: (bad physical sector, spare it was remapped to).
+    /// Remapped defects: (bad slot, spare slot it was remapped to), numbered like `slips`.
+    /// A pair whose two numbers are equal is ignored, as DiskSim does.
     #[serde(default)]
     pub defects: Vec<(u64, u64)>,
 }
@@ -113,7 +184,8 @@ pub enum SeekSpec {
     /// Distance 0 costs 0.
     Table { points: Vec<(u32, f64)> },
     /// `c1 + c2*sqrt(d)` for `d <= threshold`, `c3 + c4*d` above (ms); optional exact values
-    /// for the first distances (`first`, index 0 is distance 1).
+    /// for the first distances (`first`, index 0 is distance 1). DiskSim's `hplplus10` (HPL
+    /// equation with `First ten seek times`) is this form with `threshold = v1 - 1`.
     SqrtLinear {
         threshold: u32,
         c1_ms: f64,
@@ -125,8 +197,9 @@ pub enum SeekSpec {
     },
     /// `a + b*sqrt(d) + c*d` ms for d >= 1 (the Elite 3 curve of `spec/disks.md`).
     Poly { a_ms: f64, b_ms: f64, c_ms: f64 },
-    /// DiskSim's HPL three-point form: six values
-    /// `[v1, v2, v3, v4, v5, v6]`: for d < v1: v2 + v3*sqrt(d); else v4 + v5*d; single-cylinder v6.
+    /// DiskSim's `hpl` seek (Ruemmler and Wilkes): six values `[v1, v2, v3, v4, v5, v6]`: for
+    /// d < v1: v2 + v3*sqrt(d); else v4 + v5*d; a single-cylinder seek takes v6 unless v6 is
+    /// -1 (DiskSim's "not given").
     Hpl { values: [f64; 6] },
 }
 
@@ -169,6 +242,10 @@ pub struct OverheadSpec {
 pub struct BusSpec {
     /// Time to move one sector over the bus (DiskSim "Bulk sector transfer time").
     pub sector_transfer_ms: f64,
+    /// Per-sector time for writes when it differs from reads (a DiskSim bus with different
+    /// read and write block transfer times); `None`: same as `sector_transfer_ms`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub write_sector_transfer_ms: Option<f64>,
     pub hold_bus_entire_read: bool,
     pub hold_bus_entire_write: bool,
 }
@@ -177,6 +254,7 @@ impl Default for BusSpec {
     fn default() -> Self {
         BusSpec {
             sector_transfer_ms: 0.0,
+            write_sector_transfer_ms: None,
             hold_bus_entire_read: false,
             hold_bus_entire_write: false,
         }
