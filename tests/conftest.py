@@ -28,7 +28,7 @@ def default_config() -> Dict[str, Any]:
 
 
 def small(requests: int = 300, scheduler: str = "fcfs", seed: int = 1, **workload: Any) -> Dict[str, Any]:
-    """A quick experiment on the Elite 3 (the drive every branch has)."""
+    """A quick experiment on the Elite 3 (one zone, no cache: quick to simulate and to reason about)."""
     wl = {"requests": requests, "interarrival_ms": 15.0}
     wl.update(workload)
     return {"seed": seed, "drive": {"name": "elite3"}, "host": {"scheduler": scheduler}, "workload": wl}

@@ -50,7 +50,6 @@ def test_cached_trace_is_reused(tmp_path):
     assert len(p.read_text().splitlines()) == 10
 
 
-@pytest.mark.after_merge
 def test_bench_command(cli, tmp_path, monkeypatch):
     out = cli("bench", "--requests", "3000", "--repeat", "1", "--json", tmp_path / "b.json")
     assert out.returncode == 0, out.stderr

@@ -1,6 +1,4 @@
-"""Behaviour that needs the other branches: the full drive catalog (atlas10k and friends)
-and the trace/open/closed workload configuration (`kind = "trace" | "open" | "closed"`).
-These fail until those branches are merged; nothing here is skipped."""
+"""The drive catalog and trace replay through the Python API and the CLI."""
 
 from __future__ import annotations
 
@@ -11,8 +9,6 @@ import pytest
 import headway
 from headway.testing import assert_conserved
 from conftest import DATA
-
-pytestmark = pytest.mark.after_merge
 
 
 def trace_config(trace, scheduler="fcfs", drive="elite3", **extra):
