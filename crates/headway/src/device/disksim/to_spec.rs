@@ -739,16 +739,9 @@ fn mechanics(block: &Block, resolver: &dyn Resolver, notes: &mut Vec<String>) ->
             ))
         }
     };
-    let settle = f.f64("Add. write settling delay")?;
-    let write_settle_ms = if settle < 0.0 {
-        notes.push(format!(
-            "its write settling delay of {settle} ms (a fitted value) is taken as 0, since \
-             headway's mechanics add settling time and never subtract it"
-        ));
-        0.0
-    } else {
-        settle
-    };
+    // Negative fitted settling (dec_rz26, hp_c2490a) is kept: DiskSim adds it to every write
+    // positioning, and the mechanics clamp the resulting move at zero.
+    let write_settle_ms = f.f64("Add. write settling delay")?;
     let head_switch_ms = {
         let p = f.req("Head switch time")?;
         let v = Fields::f64_of(p)?;

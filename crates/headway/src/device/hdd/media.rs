@@ -1,0 +1,313 @@
+//! When each sector of an access passes under the head: the media side of a command, as a
+//! short list of *passes* (runs of consecutive LBNs read or written back to back), so that
+//! the cache and the bus can ask "when is block i in the buffer?" without an event per sector.
+//!
+//! Zero-latency access (DiskSim's "immediate buffer read/write", and every read of a drive
+//! that "reads any free blocks"): when the head lands inside the wanted run of a track it
+//! starts with the sector under it, reads to the end of the run, and picks up the front of
+//! the run on the next revolution, so the track costs at most one revolution after landing.
+
+use smallvec::SmallVec;
+
+use super::mechanics::Mechanics;
+use crate::request::{HeadPosition, Op};
+use crate::time::SimTime;
+
+/// Blocks `lbn .. lbn + count`, handled back to back: block `k` of the pass is done at
+/// `first_done + k * step` (nanoseconds, absolute).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pass {
+    pub lbn: u64,
+    pub count: u32,
+    pub first_done: f64,
+    pub step: f64,
+}
+
+impl Pass {
+    #[inline]
+    pub fn last_done(&self) -> f64 {
+        self.first_done + (self.count - 1) as f64 * self.step
+    }
+    #[inline]
+    pub fn start(&self) -> f64 {
+        self.first_done - self.step
+    }
+    #[inline]
+    pub fn end_lbn(&self) -> u64 {
+        self.lbn + self.count as u64
+    }
+}
+
+/// The media side of one access.
+#[derive(Clone, Debug, Default)]
+pub struct MediaPlan {
+    /// In time order.
+    pub passes: SmallVec<[Pass; 4]>,
+    /// Each pass's track, parallel to `passes`.
+    pub tracks: SmallVec<[HeadPosition; 4]>,
+    /// Time the first positioning move takes (minimum-seek padding included).
+    pub seek_ns: SimTime,
+    /// Initial rotational wait after it.
+    pub rotate_ns: SimTime,
+    /// When the last sector finishes.
+    pub end: f64,
+    pub end_head: HeadPosition,
+    /// The LBN of the first whole sector under the head when it lands on the first track
+    /// (`None` if that slot holds no LBN); what "read any free blocks" starts caching from.
+    pub landing_lbn: Option<u64>,
+}
+
+impl MediaPlan {
+    /// When the first sector of the access begins.
+    pub fn first_start(&self) -> f64 {
+        self.passes
+            .iter()
+            .map(|p| p.start())
+            .fold(f64::INFINITY, f64::min)
+    }
+}
+
+/// Waits shorter than this fraction of a revolution short of a full one are rounding noise
+/// from two angles computed separately: the sector is under the head now.
+const FULL_TURN_SLACK: f64 = 1e-9;
+
+#[inline]
+fn wait(mech: &Mechanics, t: f64, angle: f64) -> f64 {
+    let w = mech.wait_for(t, angle);
+    if w > mech.period_ns * (1.0 - FULL_TURN_SLACK) {
+        0.0
+    } else {
+        w
+    }
+}
+
+/// Plan an access of `n` sectors from `lbn` with the head at `from`, positioning allowed to
+/// begin at `t` (ns). `min_move_ns` pads the first move (DiskSim's "Minimum seek delay").
+#[allow(clippy::too_many_arguments)]
+pub fn plan(
+    mech: &Mechanics,
+    from: HeadPosition,
+    t: f64,
+    lbn: u64,
+    n: u32,
+    op: Op,
+    zero_latency: bool,
+    min_move_ns: SimTime,
+) -> MediaPlan {
+    let mut plan = MediaPlan::default();
+    let mut loc = mech.layout.locate(lbn);
+    let first_move = mech
+        .move_ns(from, loc.cylinder, loc.surface, op)
+        .max(min_move_ns);
+    plan.seek_ns = first_move;
+    let mut here = from;
+    let mut t_arrive = t + first_move as f64;
+    let mut lbn = lbn;
+    let mut left = n as u64;
+    let mut first = true;
+    loop {
+        let track = HeadPosition {
+            cylinder: loc.cylinder,
+            surface: loc.surface,
+        };
+        if !first {
+            t_arrive += mech.move_ns(here, track.cylinder, track.surface, op) as f64;
+        }
+        let run = left.min(loc.run_sectors as u64) as u32;
+        let st = mech.sector_ns(loc.spt);
+        let w = 1.0 / loc.spt as f64;
+        // How far past the run's first sector the head is, in revolutions.
+        let x = {
+            let d = mech.angle_at(t_arrive) - loc.angle;
+            if d < 0.0 {
+                d + 1.0
+            } else {
+                d
+            }
+        };
+        if first {
+            plan.landing_lbn = landing(mech, &loc, x, w);
+        }
+        let inside = zero_latency && run > 1 && x > 0.0 && x < (run - 1) as f64 * w;
+        let wait_ns;
+        if inside {
+            // Next sector boundary inside the run; snap when rounding put us a hair past it.
+            let mut k = (x / w).ceil();
+            if k - x / w > 1.0 - 1e-9 {
+                k -= 1.0;
+            }
+            let k = (k as u32).clamp(1, run - 1);
+            wait_ns = ((k as f64 * w - x) * mech.period_ns).max(0.0);
+            let a_first = t_arrive + wait_ns + st;
+            plan.passes.push(Pass {
+                lbn: lbn + k as u64,
+                count: run - k,
+                first_done: a_first,
+                step: st,
+            });
+            let b_first = t_arrive + wait_ns + (loc.spt - k) as f64 * st + st;
+            plan.passes.push(Pass {
+                lbn,
+                count: k,
+                first_done: b_first,
+                step: st,
+            });
+            plan.tracks.push(track);
+            plan.tracks.push(track);
+            t_arrive = b_first + (k - 1) as f64 * st;
+        } else {
+            wait_ns = wait(mech, t_arrive, loc.angle);
+            let p = Pass {
+                lbn,
+                count: run,
+                first_done: t_arrive + wait_ns + st,
+                step: st,
+            };
+            t_arrive = p.last_done();
+            plan.passes.push(p);
+            plan.tracks.push(track);
+        }
+        if first {
+            plan.rotate_ns = (wait_ns + 0.5) as SimTime;
+            first = false;
+        }
+        here = track;
+        left -= run as u64;
+        lbn += run as u64;
+        if left == 0 {
+            break;
+        }
+        loc = mech.layout.locate(lbn);
+    }
+    plan.end = t_arrive;
+    plan.end_head = here;
+    plan
+}
+
+/// The LBN in the first slot boundary at or after the head, on the landing track.
+fn landing(mech: &Mechanics, loc: &super::layout::Location, x: f64, w: f64) -> Option<u64> {
+    let spt = loc.spt as f64;
+    let ahead = (x / w).ceil();
+    let ahead = if ahead - x / w > 1.0 - 1e-9 {
+        ahead - 1.0
+    } else {
+        ahead
+    };
+    let slot = ((loc.sector as f64 + ahead) % spt) as u32;
+    mech.layout.lbn_at(loc.cylinder, loc.surface, slot)
+}
+
+/// Block availability in LBN order: block `lbn + k` of a piece can be used (sent over the bus,
+/// counted in the segment) at `max(floor, first_done + k * step)`. A block is usable only
+/// once every block before it is, which is how a zero-latency pass that read the tail of a
+/// track first shows up: its blocks wait for the front.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Piece {
+    pub lbn: u64,
+    pub count: u32,
+    pub first_done: f64,
+    pub step: f64,
+    pub floor: f64,
+}
+
+impl Piece {
+    #[inline]
+    pub fn at(&self, k: u32) -> f64 {
+        (self.first_done + k as f64 * self.step).max(self.floor)
+    }
+    #[inline]
+    pub fn end_lbn(&self) -> u64 {
+        self.lbn + self.count as u64
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Avail {
+    pub pieces: SmallVec<[Piece; 4]>,
+}
+
+impl Avail {
+    /// Availability of the blocks of `plan` (which must cover one contiguous LBN range),
+    /// none before `not_before`.
+    pub fn from_plan(plan: &MediaPlan, not_before: f64) -> Self {
+        let mut passes: SmallVec<[Pass; 4]> = plan.passes.clone();
+        passes.sort_unstable_by_key(|p| p.lbn);
+        let mut floor = not_before;
+        let mut pieces = SmallVec::new();
+        for p in passes {
+            pieces.push(Piece {
+                lbn: p.lbn,
+                count: p.count,
+                first_done: p.first_done,
+                step: p.step,
+                floor,
+            });
+            floor = floor.max(p.last_done());
+        }
+        Avail { pieces }
+    }
+
+    /// Every block of `lbn .. lbn + n` usable at `t` (already in the buffer).
+    pub fn ready(lbn: u64, n: u32, t: f64) -> Self {
+        let mut pieces = SmallVec::new();
+        pieces.push(Piece {
+            lbn,
+            count: n,
+            first_done: t,
+            step: 0.0,
+            floor: t,
+        });
+        Avail { pieces }
+    }
+
+    /// Append blocks that follow the last piece.
+    pub fn push(&mut self, mut p: Piece) {
+        if let Some(last) = self.pieces.last() {
+            debug_assert_eq!(last.end_lbn(), p.lbn);
+            p.floor = p.floor.max(last.at(last.count - 1));
+        }
+        if p.count > 0 {
+            self.pieces.push(p);
+        }
+    }
+
+    pub fn first_lbn(&self) -> u64 {
+        self.pieces.first().map_or(0, |p| p.lbn)
+    }
+
+    pub fn end_lbn(&self) -> u64 {
+        self.pieces.last().map_or(0, |p| p.end_lbn())
+    }
+
+    /// When `lbn` is usable (`None` if it is not covered).
+    pub fn time_of(&self, lbn: u64) -> Option<f64> {
+        self.pieces
+            .iter()
+            .find(|p| lbn >= p.lbn && lbn < p.end_lbn())
+            .map(|p| p.at((lbn - p.lbn) as u32))
+    }
+
+    /// How many blocks from the first are usable at `t`.
+    pub fn count_by(&self, t: f64) -> u64 {
+        let mut n = 0u64;
+        for p in &self.pieces {
+            if p.at(0) > t {
+                break;
+            }
+            let last = p.at(p.count - 1);
+            if last <= t {
+                n += p.count as u64;
+                continue;
+            }
+            // Within the piece the time is increasing: solve first_done + k*step <= t.
+            let k = if p.step > 0.0 {
+                ((t - p.first_done) / p.step).floor() as i64 + 1
+            } else {
+                p.count as i64
+            };
+            n += k.clamp(0, p.count as i64) as u64;
+            break;
+        }
+        n
+    }
+}

@@ -1,0 +1,620 @@
+//! One command through the drive, worked out when it starts: controller overheads, the
+//! buffer (hits, partial hits, read-ahead already under way), the mechanism (which may first
+//! have to finish writing back a fast write, or stop a read-ahead), the media, the bus and the
+//! completion. What the mechanism does after the command (read-ahead, write-back) is left as
+//! state that later commands consult.
+//!
+//! The timing follows DiskSim 4.0's disk controller as its parameters describe it; the
+//! mechanisms and where headway simplifies are in `docs/fidelity.md`.
+
+use std::sync::Arc;
+
+use super::bus::{self, Bus, Stream};
+use super::cache::{Cache, ReadHit, SegState};
+use super::media::{self, Avail, Piece};
+use super::mechanics::Mechanics;
+use super::overheads::Overheads;
+use super::readahead::{Policy, ReadAhead};
+use super::spec::HddSpec;
+use crate::request::{HeadPosition, Op, Phases};
+use crate::time::SimTime;
+
+/// Buffer and firmware policies, resolved from the cache parameters.
+#[derive(Clone, Copy, Debug)]
+pub struct Policies {
+    pub fast_write: bool,
+    pub zero_latency_read: bool,
+    pub zero_latency_write: bool,
+    pub read_any_free_blocks: bool,
+    pub almost_read_hits: bool,
+    pub read_hits_on_write_data: bool,
+    pub read_water: f64,
+    pub write_water: f64,
+    pub water_by_request: bool,
+    pub readahead: Policy,
+}
+
+/// The outcome of one command.
+#[derive(Clone, Copy, Debug)]
+pub struct Served {
+    pub done: SimTime,
+    pub phases: Phases,
+    pub cache_hit: bool,
+    /// Where the head is when the command's own media work ends.
+    pub head: HeadPosition,
+}
+
+/// What the mechanism is doing beyond the command in service.
+#[derive(Clone, Debug, Default)]
+struct Hda {
+    head: HeadPosition,
+    /// Work that cannot be interrupted (a command's media access, or a write-back) ends here.
+    free_at: f64,
+    /// The segment being written back until `free_at`.
+    destage: Option<usize>,
+    ra: Option<ReadAhead>,
+}
+
+/// The drive's firmware state and timing rules.
+pub struct Drive {
+    pub mech: Arc<Mechanics>,
+    pub ovh: Overheads,
+    pub bus: Bus,
+    /// `None`: no buffer caching (every read is a miss, every write goes to the media first).
+    cache: Option<Cache>,
+    pol: Policies,
+    hda: Hda,
+    last_op: Op,
+    /// The segment the last write used and where that write ended (DiskSim's extra write
+    /// disconnect looks at it).
+    last_write: Option<(usize, u64)>,
+    /// The segment used by the last command.
+    last_seg: Option<usize>,
+}
+
+impl Drive {
+    pub fn new(spec: &HddSpec, mech: Arc<Mechanics>) -> Self {
+        let c = spec.cache.as_ref().filter(|c| c.enabled);
+        let never_disconnect = spec.cache.as_ref().is_some_and(|c| c.never_disconnect);
+        let pol = match c {
+            Some(c) => Policies {
+                fast_write: c.fast_write_level > 0,
+                zero_latency_read: c.immediate_buffer_read || c.read_any_free_blocks,
+                zero_latency_write: c.immediate_buffer_write,
+                read_any_free_blocks: c.read_any_free_blocks,
+                almost_read_hits: c.allow_almost_read_hits,
+                read_hits_on_write_data: c.allow_read_hits_on_write_data,
+                read_water: c.high_water_mark,
+                write_water: c.low_water_mark,
+                water_by_request: c.watermark_by_request_size,
+                readahead: Policy::from_spec(c),
+            },
+            None => Policies {
+                fast_write: false,
+                zero_latency_read: false,
+                zero_latency_write: false,
+                read_any_free_blocks: false,
+                almost_read_hits: false,
+                read_hits_on_write_data: false,
+                read_water: 0.0,
+                write_water: 0.0,
+                water_by_request: true,
+                readahead: Policy::from_spec(&Default::default()),
+            },
+        };
+        let mut ovh = Overheads::from_spec(spec);
+        ovh.fast_write = pol.fast_write;
+        Drive {
+            mech,
+            ovh,
+            bus: Bus::from_spec(&spec.bus, never_disconnect),
+            cache: c.map(Cache::new),
+            pol,
+            hda: Hda::default(),
+            last_op: Op::Read,
+            last_write: None,
+            last_seg: None,
+        }
+    }
+
+    /// Where the head is, as far as a scheduler inside the drive can tell at `t` (a
+    /// read-ahead under way moves it).
+    pub fn head_at(&self, t: SimTime) -> HeadPosition {
+        match &self.hda.ra {
+            Some(ra) => ra.stop(t as f64, true).1,
+            None => self.hda.head,
+        }
+    }
+
+    pub fn last_op(&self) -> Op {
+        self.last_op
+    }
+
+    /// Blocks a segment holds (for tests and diagnostics).
+    pub fn cached(&self, t: SimTime, lbn: u64) -> bool {
+        let Some(c) = &self.cache else { return false };
+        let ra = self
+            .hda
+            .ra
+            .as_ref()
+            .map(|r| (r.seg, r.end_by(t as f64)));
+        c.segs.iter().enumerate().any(|(i, s)| {
+            let end = match ra {
+                Some((seg, e)) if seg == i => e.max(s.end),
+                _ => s.end,
+            };
+            s.state != SegState::Empty && lbn >= s.start && lbn < end
+        })
+    }
+
+    /// When the mechanism finishes everything it has been given (write-back, read-ahead).
+    pub fn idle_at(&self) -> f64 {
+        let ra = self.hda.ra.as_ref().map_or(0.0, |r| r.done_at());
+        self.hda.free_at.max(ra)
+    }
+
+    fn watermark(&self, n: u32, water: f64) -> u32 {
+        let size = self.cache.as_ref().map_or(n, |c| c.size);
+        if self.pol.water_by_request {
+            ((size.min(n) as f64 * water) as u32).max(1)
+        } else {
+            ((size as f64 * water + 0.9999999999) as u32).max(1)
+        }
+    }
+
+    /// Bring background work up to `t`: a finished write-back leaves a clean segment; the
+    /// read-ahead's blocks so far join its segment.
+    fn settle(&mut self, t: f64) {
+        if let Some(s) = self.hda.destage {
+            if self.hda.free_at <= t {
+                self.hda.destage = None;
+                if let Some(c) = &mut self.cache {
+                    c.segs[s].state = if self.pol.read_hits_on_write_data {
+                        SegState::Clean
+                    } else {
+                        SegState::Empty
+                    };
+                }
+            }
+        }
+        if let Some(ra) = &self.hda.ra {
+            let end = ra.end_by(t);
+            let (seg, done, head) = (ra.seg, ra.done_at(), ra.plan.end_head);
+            if let Some(c) = &mut self.cache {
+                c.extend(seg, end);
+            }
+            if done <= t {
+                self.hda.head = head;
+                self.hda.free_at = self.hda.free_at.max(done);
+                self.hda.ra = None;
+            }
+        }
+    }
+
+    /// Stop any read-ahead for a command at `t`; returns when the mechanism is free.
+    fn stop_readahead(&mut self, t: f64) -> f64 {
+        if let Some(ra) = self.hda.ra.take() {
+            let (stop, head, end) = ra.stop(t, self.pol.readahead.stop_in_sector);
+            if let Some(c) = &mut self.cache {
+                c.extend(ra.seg, end);
+            }
+            self.hda.head = head;
+            self.hda.free_at = stop;
+        }
+        self.hda.free_at
+    }
+
+    fn destaging(&self, t: f64) -> bool {
+        self.hda.destage.is_some() && self.hda.free_at > t
+    }
+
+    /// Serve `op` on `lbn .. lbn + n`, the command reaching the drive at `t`.
+    pub fn serve(&mut self, t: SimTime, lbn: u64, n: u32, op: Op) -> Served {
+        let t0 = (t + self.ovh.per_request_ns) as f64;
+        self.settle(t0);
+        let (done, mut phases, hit, head) = match op {
+            Op::Read => self.read(t0, lbn, n),
+            Op::Write => self.write(t0, lbn, n),
+        };
+        self.last_op = op;
+        let done_ns = (done.max(t as f64) + 0.5) as SimTime;
+        phases.start_ns = t;
+        // Whatever the named phases do not cover (waiting, controller work) is overhead.
+        let named = phases.seek_ns + phases.rotate_ns + phases.transfer_ns + phases.bus_ns;
+        phases.overhead_ns = (done_ns - t).saturating_sub(named);
+        Served {
+            done: done_ns,
+            phases,
+            cache_hit: hit,
+            head,
+        }
+    }
+
+    fn read(&mut self, t0: f64, lbn: u64, n: u32) -> (f64, Phases, bool, HeadPosition) {
+        let prev = self.last_op as usize;
+        let end = lbn + n as u64;
+        let o = self.ovh;
+        let reading = self.hda.ra.as_ref().map(|r| r.seg);
+        let hit = match &self.cache {
+            Some(c) => c.lookup_read(lbn, n, reading, self.pol.almost_read_hits),
+            None => ReadHit::Miss,
+        };
+        let blk = self.bus.read_block_ns;
+        let reconnect = (o.reselect_first_ns + o.data_prep_ns) as f64;
+        let stream = Stream {
+            block_ns: blk,
+            hold: self.bus.hold_read || self.bus.never_disconnect,
+            disconnect_ns: o.read_disconnect_ns[prev] as f64,
+            reconnect_ns: reconnect,
+            watermark: self.watermark(n, self.pol.read_water),
+        };
+        let hit_go = t0 + (o.read_hit_ns[prev] + o.data_prep_ns) as f64;
+        let overhead_done = t0 + o.read_miss_ns[prev] as f64;
+        // A command that cannot start at once disconnects and comes back when it can.
+        let disconnected = overhead_done + o.read_disconnect_ns[prev] as f64;
+        let completion = o.completion_ns[0] as f64;
+        let mut phases = Phases::default();
+        match hit {
+            ReadHit::Whole(s) => {
+                let b0 = if self.destaging(t0) {
+                    disconnected.max(self.hda.free_at) + reconnect
+                } else if reading.is_some() && reading != Some(s) {
+                    let stop = self.stop_readahead(t0);
+                    if self.pol.readahead.stop_in_sector {
+                        disconnected.max(stop) + reconnect
+                    } else {
+                        hit_go
+                    }
+                } else {
+                    hit_go
+                };
+                let e = b0 + n as f64 * blk;
+                phases.bus_ns = (e - b0) as SimTime;
+                self.after_hit(s, lbn, n, reading == Some(s), overhead_done);
+                let head = self.hda.head;
+                (e + completion, phases, true, head)
+            }
+            ReadHit::Partial(s) if reading == Some(s) => {
+                // The read-ahead under way brings the rest.
+                let maxra = self.raise_max_ra(s, lbn, n);
+                let bg = self.pol.readahead.background_limit(&self.mech, end - 1, maxra);
+                let zl = self.pol.zero_latency_read;
+                let ra = self.hda.ra.as_mut().expect("reading");
+                ra.extend(&self.mech, bg.max(end), zl);
+                let mut avail = Avail::default();
+                if lbn < ra.base {
+                    avail.push(Piece {
+                        lbn,
+                        count: (ra.base - lbn) as u32,
+                        first_done: t0,
+                        step: 0.0,
+                        floor: t0,
+                    });
+                }
+                for p in ra.avail.pieces.iter() {
+                    avail.push(*p);
+                }
+                let e = bus::transfer_end(&avail, lbn, n, hit_go, &stream);
+                let media_end = avail.time_of(end - 1).unwrap_or(t0);
+                phases.transfer_ns = (media_end - t0).max(0.0) as SimTime;
+                phases.bus_ns = (e - media_end).max(0.0) as SimTime;
+                self.touch(s);
+                self.erase_request_data(s, end);
+                let head = self.hda.head;
+                (e + completion, phases, false, head)
+            }
+            ReadHit::Partial(s) => {
+                let have = self.cache.as_ref().map_or(lbn, |c| c.segs[s].end);
+                let (b0, mech_free) = if self.destaging(t0) {
+                    let f = self.hda.free_at;
+                    (disconnected.max(f) + reconnect, f)
+                } else {
+                    (hit_go, self.stop_readahead(t0))
+                };
+                let start = overhead_done.max(mech_free);
+                let plan = media::plan(
+                    &self.mech,
+                    self.hda.head,
+                    start,
+                    have,
+                    (end - have) as u32,
+                    Op::Read,
+                    self.pol.zero_latency_read,
+                    0,
+                );
+                let mut avail = Avail::ready(lbn, (have - lbn) as u32, t0);
+                for p in Avail::from_plan(&plan, start).pieces {
+                    avail.push(p);
+                }
+                let e = bus::transfer_end(&avail, lbn, n, b0, &stream);
+                self.fill_phases(&mut phases, &plan, start, e);
+                self.after_media_read(s, lbn, n, &plan);
+                (e + completion, phases, false, plan.end_head)
+            }
+            ReadHit::Miss => {
+                let seg = self.cache.as_ref().and_then(|c| c.victim_for_read(reading));
+                let mech_free = if self.destaging(t0) {
+                    self.hda.free_at
+                } else {
+                    self.stop_readahead(t0)
+                };
+                let start = overhead_done.max(mech_free);
+                let plan = media::plan(
+                    &self.mech,
+                    self.hda.head,
+                    start,
+                    lbn,
+                    n,
+                    Op::Read,
+                    self.pol.zero_latency_read,
+                    0,
+                );
+                let avail = Avail::from_plan(&plan, start);
+                let e = if self.bus.never_disconnect {
+                    let b0 = overhead_done + o.data_prep_ns as f64;
+                    bus::transfer_end(&avail, lbn, n, b0, &stream)
+                } else {
+                    let w = stream.watermark.min(n).max(1);
+                    let ready = avail.time_of(lbn + w as u64 - 1).unwrap_or(start);
+                    let b0 = ready.max(disconnected) + reconnect;
+                    bus::transfer_end(&avail, lbn, n, b0, &stream)
+                };
+                self.fill_phases(&mut phases, &plan, start, e);
+                if let Some(s) = seg {
+                    if let Some(c) = &mut self.cache {
+                        c.reset(s, lbn);
+                        let first = if self.pol.read_any_free_blocks {
+                            free_blocks_start(&self.mech, &plan, lbn)
+                        } else {
+                            lbn
+                        };
+                        c.segs[s].start = first;
+                    }
+                    self.after_media_read(s, lbn, n, &plan);
+                } else {
+                    self.hda.head = plan.end_head;
+                    self.hda.free_at = plan.end;
+                }
+                (e + completion, phases, false, plan.end_head)
+            }
+        }
+    }
+
+    fn fill_phases(&self, ph: &mut Phases, plan: &media::MediaPlan, start: f64, e: f64) {
+        ph.seek_ns = plan.seek_ns;
+        ph.rotate_ns = plan.rotate_ns;
+        let media_start = start + (plan.seek_ns + plan.rotate_ns) as f64;
+        ph.transfer_ns = (plan.end - media_start).max(0.0) as SimTime;
+        ph.bus_ns = (e - plan.end).max(0.0) as SimTime;
+    }
+
+    fn touch(&mut self, s: usize) {
+        if let Some(c) = &mut self.cache {
+            c.touch(s);
+        }
+        self.last_seg = Some(s);
+    }
+
+    /// DiskSim's maximum read-ahead for segment `s` after a read of `lbn .. lbn + n`.
+    fn raise_max_ra(&mut self, s: usize, lbn: u64, n: u32) -> u64 {
+        let Some(c) = &mut self.cache else {
+            return lbn + n as u64;
+        };
+        let m = self
+            .pol
+            .readahead
+            .max_lbn(&self.mech, lbn, n, c.segs[s].start)
+            .max(c.segs[s].max_ra_lbn);
+        c.segs[s].max_ra_lbn = m;
+        m
+    }
+
+    /// "Read-ahead over requested = -1": the request's own blocks leave the segment once sent.
+    fn erase_request_data(&mut self, s: usize, end: u64) {
+        if self.pol.readahead.keep_request == -1 {
+            if let Some(c) = &mut self.cache {
+                let seg = &mut c.segs[s];
+                seg.start = seg.start.max(end.min(seg.end));
+            }
+        }
+    }
+
+    /// A read whose blocks came off the media into segment `s`: the mechanism goes on reading
+    /// ahead from where the request ended.
+    fn after_media_read(&mut self, s: usize, lbn: u64, n: u32, plan: &media::MediaPlan) {
+        let end = lbn + n as u64;
+        self.hda.head = plan.end_head;
+        self.hda.free_at = plan.end;
+        self.hda.destage = None;
+        if let Some(c) = &mut self.cache {
+            c.extend(s, end);
+        }
+        self.touch(s);
+        let maxra = self.raise_max_ra(s, lbn, n);
+        self.erase_request_data(s, end);
+        if self.pol.readahead.enabled() && maxra > end {
+            let limit = self
+                .pol
+                .readahead
+                .background_limit(&self.mech, end - 1, maxra);
+            self.hda.ra = ReadAhead::start(
+                &self.mech,
+                s,
+                plan.end_head,
+                plan.end,
+                end,
+                limit,
+                self.pol.zero_latency_read,
+            );
+        }
+    }
+
+    /// A whole hit on segment `s`: read-ahead under way into it goes on (further, for this
+    /// request); on a segment at rest it may resume ("Read-ahead on idle hit").
+    fn after_hit(&mut self, s: usize, lbn: u64, n: u32, reading: bool, overhead_done: f64) {
+        let end = lbn + n as u64;
+        self.touch(s);
+        let maxra = self.raise_max_ra(s, lbn, n);
+        let zl = self.pol.zero_latency_read;
+        if reading {
+            let bg = self.pol.readahead.background_limit(&self.mech, end - 1, maxra);
+            if let Some(ra) = self.hda.ra.as_mut() {
+                ra.extend(&self.mech, bg, zl);
+            }
+        } else if self.pol.readahead.on_idle_hit
+            && self.hda.ra.is_none()
+            && self.hda.destage.is_none()
+        {
+            let seg_end = self.cache.as_ref().map_or(end, |c| c.segs[s].end);
+            if seg_end < maxra {
+                let limit = self
+                    .pol
+                    .readahead
+                    .background_limit(&self.mech, seg_end.max(1) - 1, maxra);
+                // Background reading may not seek where the mode keeps it on its track or
+                // cylinder.
+                let to = self.mech.layout.locate(seg_end.min(limit.max(1) - 1));
+                let head = self.hda.head;
+                let may = match self.pol.readahead.mode {
+                    super::readahead::ContinuousRead::TrackEnd => {
+                        head.cylinder == to.cylinder && head.surface == to.surface
+                    }
+                    super::readahead::ContinuousRead::CylinderEnd => {
+                        head.cylinder == to.cylinder
+                    }
+                    _ => true,
+                };
+                if may {
+                    let start = overhead_done.max(self.hda.free_at);
+                    self.hda.ra =
+                        ReadAhead::start(&self.mech, s, head, start, seg_end, limit, zl);
+                }
+            }
+        }
+        self.erase_request_data(s, end);
+    }
+
+    fn write(&mut self, t0: f64, lbn: u64, n: u32) -> (f64, Phases, bool, HeadPosition) {
+        let prev = self.last_op as usize;
+        let end = lbn + n as u64;
+        let o = self.ovh;
+        let fast = self.pol.fast_write;
+        let cmd_ovh = if fast {
+            o.write_hit_ns[prev]
+        } else {
+            o.write_miss_ns[prev]
+        } as f64;
+        let reading = self.hda.ra.as_ref().map(|r| r.seg);
+        let seg = self
+            .cache
+            .as_ref()
+            .and_then(|c| c.victim_for_write(lbn, n, reading));
+        // DiskSim's extra write disconnect: a write that follows a write in the same segment
+        // without continuing it.
+        let extra = match o.extra_disconnect {
+            Some(x) if !self.bus.never_disconnect => match (self.last_write, self.last_seg) {
+                (Some((ws, wend)), Some(ls)) if ws == ls && seg == Some(ws) && wend != lbn => {
+                    Some(x)
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        let reconnect = (o.reselect_first_ns + o.data_prep_ns) as f64;
+        let must_wait = self.destaging(t0) || (self.cache.is_some() && seg.is_none());
+        let (b0, mech_free, overhead_done) = if must_wait {
+            let disc = t0 + cmd_ovh + if fast { o.write_disconnect_ns as f64 } else { 0.0 };
+            let f = self.hda.free_at;
+            (disc.max(f) + reconnect, f, t0 + cmd_ovh)
+        } else if let Some(x) = extra {
+            let go = t0
+                + (x.command_ns + x.first_disconnect_ns + x.inter_disconnect_ns) as f64
+                + reconnect;
+            let od = t0 + (x.command_ns + x.seek_delta_ns) as f64;
+            (go, self.stop_readahead(t0), od)
+        } else {
+            (
+                t0 + cmd_ovh + o.data_prep_ns as f64,
+                self.stop_readahead(t0),
+                t0 + cmd_ovh,
+            )
+        };
+        let e = b0 + n as f64 * self.bus.write_block_ns;
+        let start = overhead_done.max(mech_free);
+        let plan = media::plan(
+            &self.mech,
+            self.hda.head,
+            start,
+            lbn,
+            n,
+            Op::Write,
+            self.pol.zero_latency_write,
+            o.min_write_seek_ns,
+        );
+        let mut phases = Phases::default();
+        self.fill_phases(&mut phases, &plan, start, e);
+        if let Some(c) = &mut self.cache {
+            match seg {
+                Some(s) => {
+                    c.reset(s, lbn);
+                    c.extend(s, end);
+                    c.invalidate_overlapping(s, lbn, n);
+                }
+                None => c.invalidate_overlapping(usize::MAX, lbn, n),
+            }
+        }
+        if let Some(s) = seg {
+            self.touch(s);
+        }
+        self.last_write = seg.map(|s| (s, end));
+        self.hda.head = plan.end_head;
+        self.hda.free_at = plan.end;
+        self.hda.ra = None;
+        let completion = o.completion_ns[1] as f64;
+        if fast && seg.is_some() {
+            // Done once the data is in the buffer; the write-back keeps the mechanism busy.
+            self.hda.destage = seg;
+            if let (Some(c), Some(s)) = (&mut self.cache, seg) {
+                c.segs[s].state = SegState::Dirty;
+            }
+            phases.seek_ns = 0;
+            phases.rotate_ns = 0;
+            phases.transfer_ns = 0;
+            phases.bus_ns = (e - b0) as SimTime;
+            (e + completion, phases, true, plan.end_head)
+        } else {
+            self.hda.destage = None;
+            if let (Some(c), Some(s)) = (&mut self.cache, seg) {
+                if !self.pol.read_hits_on_write_data {
+                    c.segs[s].state = SegState::Empty;
+                }
+            }
+            let (disc, back) = match extra {
+                Some(x) => (x.second_disconnect_ns, o.reselect_other_ns),
+                None => (o.write_disconnect_ns, o.reselect_first_ns),
+            };
+            let done = plan.end.max(e + disc as f64) + back as f64 + completion;
+            (done, phases, false, plan.end_head)
+        }
+    }
+}
+
+/// Where "read any free blocks" starts the segment: the mechanism caches every sector it
+/// passes on the first track from landing on, so the segment begins at the landing sector if
+/// that comes before the request on the track, else (the head wrapped round) at the track's
+/// first block.
+fn free_blocks_start(mech: &Mechanics, plan: &media::MediaPlan, lbn: u64) -> u64 {
+    let track = match plan.tracks.first() {
+        Some(t) => *t,
+        None => return lbn,
+    };
+    let first = mech
+        .layout
+        .first_lbn_on_track(track.cylinder, track.surface)
+        .unwrap_or(lbn)
+        .min(lbn);
+    match plan.landing_lbn {
+        Some(l) if l < lbn && l >= first => l,
+        _ => first,
+    }
+}
