@@ -162,13 +162,12 @@ impl Drive {
         }
     }
 
-    /// Bring background work up to `t`: a finished write-back leaves a clean segment; the
-    /// read-ahead's blocks so far join its segment.
-    fn settle(&mut self, t: f64) {
-        if let Some(s) = self.hda.destage {
-            if self.hda.free_at <= t {
-                self.hda.destage = None;
-                if let Some(c) = &mut self.cache {
+    /// The write-back under way is over (or the next mechanical work is queued behind it):
+    /// its segment holds clean data (or nothing, if reads may not hit write data).
+    fn finish_destage(&mut self) {
+        if let Some(s) = self.hda.destage.take() {
+            if let Some(c) = &mut self.cache {
+                if c.segs[s].state == SegState::Dirty {
                     c.segs[s].state = if self.pol.read_hits_on_write_data {
                         SegState::Clean
                     } else {
@@ -176,6 +175,14 @@ impl Drive {
                     };
                 }
             }
+        }
+    }
+
+    /// Bring background work up to `t`: a finished write-back leaves a clean segment; the
+    /// read-ahead's blocks so far join its segment.
+    fn settle(&mut self, t: f64) {
+        if self.hda.destage.is_some() && self.hda.free_at <= t {
+            self.finish_destage();
         }
         if let Some(ra) = &self.hda.ra {
             let end = ra.end_by(t);
@@ -311,6 +318,7 @@ impl Drive {
                 } else {
                     (hit_go, self.stop_readahead(t0))
                 };
+                self.finish_destage();
                 let start = overhead_done.max(mech_free);
                 let plan = media::plan(
                     &self.mech,
@@ -338,6 +346,7 @@ impl Drive {
                 } else {
                     self.stop_readahead(t0)
                 };
+                self.finish_destage();
                 let start = overhead_done.max(mech_free);
                 let plan = media::plan(
                     &self.mech,
@@ -505,6 +514,9 @@ impl Drive {
             o.write_miss_ns[prev]
         } as f64;
         let reading = self.hda.ra.as_ref().map(|r| r.seg);
+        // A write waits for the write-back under way, after which its segment is clean.
+        let waits_for_destage = self.destaging(t0);
+        self.finish_destage();
         let seg = self
             .cache
             .as_ref()
@@ -521,7 +533,7 @@ impl Drive {
             _ => None,
         };
         let reconnect = (o.reselect_first_ns + o.data_prep_ns) as f64;
-        let must_wait = self.destaging(t0) || (self.cache.is_some() && seg.is_none());
+        let must_wait = waits_for_destage || (self.cache.is_some() && seg.is_none());
         let (b0, mech_free, overhead_done) = if must_wait {
             let disc = t0 + cmd_ovh + if fast { o.write_disconnect_ns as f64 } else { 0.0 };
             let f = self.hda.free_at;
