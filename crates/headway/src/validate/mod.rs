@@ -22,7 +22,7 @@ use crate::link::Link;
 use crate::predict::OraclePredictor;
 use crate::sched::Fcfs;
 use crate::sim::{RunLimits, Simulation};
-use crate::stats::StatsOptions;
+use crate::stats::{RequestRecords, StatsOptions};
 use std::sync::Arc;
 
 /// Outcome of a validation run.
@@ -40,6 +40,10 @@ pub struct ValidationReport {
     /// (measured, simulated) access time in ms per request, in trace order.
     #[serde(skip)]
     pub pairs: Vec<(f64, f64)>,
+    /// The simulator's per-request records (phases, cache hits), in completion order (which
+    /// is trace order: one request at a time).
+    #[serde(skip)]
+    pub records: RequestRecords,
 }
 
 fn mean_sd(xs: impl Iterator<Item = f64> + Clone) -> (f64, f64) {
@@ -85,5 +89,6 @@ pub fn validate(spec: &HddSpec, records: &[ValidateRecord]) -> Result<Validation
         demerit_ms: d,
         demerit_fraction: d / mm,
         pairs: measured.into_iter().zip(simulated).collect(),
+        records: rec,
     })
 }

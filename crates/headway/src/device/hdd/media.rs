@@ -81,8 +81,28 @@ fn wait(mech: &Mechanics, t: f64, angle: f64) -> f64 {
     }
 }
 
+/// When a write's data reaches the buffer: block `k` of the request (from 0) at
+/// `base + max(k + 1, min_blocks) * step`. A sector whose data is not in yet when it comes
+/// under the head is passed over and written a revolution later, as in DiskSim; `min_blocks`
+/// is the HP firmware rule DiskSim models for drives with the extra write disconnect (the
+/// write waits until that many blocks are buffered).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DataReady {
+    pub base: f64,
+    pub step: f64,
+    pub min_blocks: u32,
+}
+
+impl DataReady {
+    #[inline]
+    pub fn at(&self, k: u64) -> f64 {
+        self.base + (k + 1).max(self.min_blocks as u64) as f64 * self.step
+    }
+}
+
 /// Plan an access of `n` sectors from `lbn` with the head at `from`, positioning allowed to
-/// begin at `t` (ns). `min_move_ns` pads the first move (DiskSim's "Minimum seek delay").
+/// begin at `t` (ns). `min_move_ns` pads the first move (DiskSim's "Minimum seek delay");
+/// `data` holds a write back until its blocks are in the buffer.
 #[allow(clippy::too_many_arguments)]
 pub fn plan(
     mech: &Mechanics,
@@ -94,6 +114,23 @@ pub fn plan(
     zero_latency: bool,
     min_move_ns: SimTime,
 ) -> MediaPlan {
+    plan_with_data(mech, from, t, lbn, n, op, zero_latency, min_move_ns, None)
+}
+
+/// [`plan`] for a write whose data arrives over the bus as `data` says.
+#[allow(clippy::too_many_arguments)]
+pub fn plan_with_data(
+    mech: &Mechanics,
+    from: HeadPosition,
+    t: f64,
+    lbn: u64,
+    n: u32,
+    op: Op,
+    zero_latency: bool,
+    min_move_ns: SimTime,
+    data: Option<DataReady>,
+) -> MediaPlan {
+    let first_lbn = lbn;
     let mut plan = MediaPlan::default();
     let mut loc = mech.layout.locate(lbn);
     let first_move = mech
@@ -128,16 +165,35 @@ pub fn plan(
         if first {
             plan.landing_lbn = landing(mech, &loc, x, w);
         }
-        let inside = zero_latency && run > 1 && x > 0.0 && x < (run - 1) as f64 * w;
-        let wait_ns;
+        let first_pass = plan.passes.len();
+        let mut inside = zero_latency && run > 1 && x > 0.0 && x < (run - 1) as f64 * w;
+        let mut k = 0u32;
+        let mut wait_ns = 0.0;
         if inside {
             // Next sector boundary inside the run; snap when rounding put us a hair past it.
-            let mut k = (x / w).ceil();
-            if k - x / w > 1.0 - 1e-9 {
-                k -= 1.0;
+            let mut kk = (x / w).ceil();
+            if kk - x / w > 1.0 - 1e-9 {
+                kk -= 1.0;
             }
-            let k = (k as u32).clamp(1, run - 1);
+            k = (kk as u32).clamp(1, run - 1);
             wait_ns = ((k as f64 * w - x) * mech.period_ns).max(0.0);
+            if let Some(d) = data {
+                // Out-of-order writing needs every block in hand; otherwise write in order.
+                let off = lbn - first_lbn;
+                let a_start = t_arrive + wait_ns;
+                let b_start = a_start + (loc.spt - k) as f64 * st;
+                let late = (0..run).any(|i| {
+                    let s = if i >= k {
+                        a_start + (i - k) as f64 * st
+                    } else {
+                        b_start + i as f64 * st
+                    };
+                    d.at(off + i as u64) > s
+                });
+                inside = !late;
+            }
+        }
+        if inside {
             let a_first = t_arrive + wait_ns + st;
             plan.passes.push(Pass {
                 lbn: lbn + k as u64,
@@ -157,15 +213,38 @@ pub fn plan(
             t_arrive = b_first + (k - 1) as f64 * st;
         } else {
             wait_ns = wait(mech, t_arrive, loc.angle);
-            let p = Pass {
-                lbn,
-                count: run,
-                first_done: t_arrive + wait_ns + st,
-                step: st,
-            };
-            t_arrive = p.last_done();
-            plan.passes.push(p);
-            plan.tracks.push(track);
+            let mut s0 = t_arrive + wait_ns;
+            let mut i = 0u32;
+            let off = lbn - first_lbn;
+            while i < run {
+                // Sectors whose data is late are passed over: the rest of the run waits whole
+                // revolutions until its next block is in.
+                let mut j = run;
+                if let Some(d) = data {
+                    let late = (i..run).find(|&q| d.at(off + q as u64) > s0 + (q - i) as f64 * st);
+                    if let Some(q) = late {
+                        if q == i {
+                            let need = d.at(off + q as u64) - s0;
+                            s0 += (need / mech.period_ns).ceil().max(1.0) * mech.period_ns;
+                            continue;
+                        }
+                        j = q;
+                    }
+                }
+                let p = Pass {
+                    lbn: lbn + i as u64,
+                    count: j - i,
+                    first_done: s0 + st,
+                    step: st,
+                };
+                plan.passes.push(p);
+                plan.tracks.push(track);
+                s0 = p.last_done();
+                i = j;
+            }
+            // Report the wait up to the first sector actually handled.
+            wait_ns = plan.passes[first_pass].start() - t_arrive;
+            t_arrive = s0;
         }
         if first {
             plan.rotate_ns = (wait_ns + 0.5) as SimTime;

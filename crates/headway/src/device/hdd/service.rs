@@ -551,9 +551,26 @@ impl Drive {
                 t0 + cmd_ovh,
             )
         };
-        let e = b0 + n as f64 * self.bus.write_block_ns;
+        let blk = self.bus.write_block_ns;
+        let e = b0 + n as f64 * blk;
         let start = overhead_done.max(mech_free);
-        let plan = media::plan(
+        // DiskSim ties the HP rule "write once min(n, 10) blocks are in (15 for 45 or more)"
+        // to the drives that have the extra write disconnect.
+        let min_blocks = if o.extra_disconnect.is_some() {
+            if n < 45 {
+                n.min(10)
+            } else {
+                15
+            }
+        } else {
+            1
+        };
+        let data = media::DataReady {
+            base: b0,
+            step: blk,
+            min_blocks,
+        };
+        let plan = media::plan_with_data(
             &self.mech,
             self.hda.head,
             start,
@@ -562,6 +579,7 @@ impl Drive {
             Op::Write,
             self.pol.zero_latency_write,
             o.min_write_seek_ns,
+            Some(data),
         );
         let mut phases = Phases::default();
         self.fill_phases(&mut phases, &plan, start, e);
