@@ -175,9 +175,11 @@ pub fn plan_with_data(
             if kk - x / w > 1.0 - 1e-9 {
                 kk -= 1.0;
             }
-            k = (kk as u32).clamp(1, run - 1);
+            // Snapped back onto the run's first sector: an ordinary in-order access.
+            inside = kk >= 1.0;
+            k = (kk.max(1.0) as u32).min(run - 1);
             wait_ns = ((k as f64 * w - x) * mech.period_ns).max(0.0);
-            if let Some(d) = data {
+            if let (true, Some(d)) = (inside, data) {
                 // Out-of-order writing needs every block in hand; otherwise write in order.
                 let off = lbn - first_lbn;
                 let a_start = t_arrive + wait_ns;

@@ -126,6 +126,29 @@ impl Drive {
         }
     }
 
+    /// A one-line summary of the buffer and mechanism state (for debugging and examples).
+    pub fn describe(&self, t: SimTime) -> String {
+        let mut out = format!("hda free {:.3} head {:?}", self.hda.free_at / 1e6, self.hda.head);
+        if let Some(ra) = &self.hda.ra {
+            out += &format!(
+                " ra seg {} {}..{} end_by(t) {} done {:.3}",
+                ra.seg,
+                ra.base,
+                ra.limit,
+                ra.end_by(t as f64),
+                ra.done_at() / 1e6
+            );
+        }
+        if let Some(c) = &self.cache {
+            for (i, s) in c.segs.iter().enumerate() {
+                if s.state != SegState::Empty {
+                    out += &format!(" [{i} {:?} {}..{}]", s.state, s.start, s.end);
+                }
+            }
+        }
+        out
+    }
+
     pub fn last_op(&self) -> Op {
         self.last_op
     }
