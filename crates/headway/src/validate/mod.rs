@@ -6,12 +6,14 @@
 //! DiskSim's demerit: the RMS, in milliseconds, of the horizontal distance between the
 //! simulated and measured access-time CDFs, sampled at probabilities 0.0001, 0.0002, ..., 1.
 
+mod builtin;
 mod demerit;
 mod trace;
 mod workload;
 
+pub use builtin::{builtin_trace, builtin_trace_names, BuiltinTrace, BUILTIN_TRACES};
 pub use demerit::{demerit_ms, quantile};
-pub use trace::{read_validate_trace, ValidateRecord};
+pub use trace::{parse_validate_trace, read_validate_trace, ValidateRecord};
 pub use workload::ValidateWorkload;
 
 use crate::device::hdd::{HddDevice, HddSpec, Overheads};
@@ -53,7 +55,8 @@ fn mean_sd(xs: impl Iterator<Item = f64> + Clone) -> (f64, f64) {
     (mean, var.sqrt())
 }
 
-/// Replay `records` on the drive `spec` in validate mode.
+/// Replay `records` on the drive `spec` in validate mode: one request at the drive at a time,
+/// the drive's full firmware model (buffer, read-ahead, write-back, bus rules) in play.
 pub fn validate(spec: &HddSpec, records: &[ValidateRecord]) -> Result<ValidationReport> {
     let device = HddDevice::new(spec, 1)?;
     let predictor = OraclePredictor::new(device.mechanics().clone(), Overheads::from_spec(spec), 0);

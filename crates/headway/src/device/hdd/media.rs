@@ -137,6 +137,15 @@ pub fn plan_with_data(
         .move_ns(from, loc.cylinder, loc.surface, op)
         .max(min_move_ns);
     plan.seek_ns = first_move;
+    if n == 0 {
+        // A pure seek (SCAN's trip to the edge): the head moves, nothing is transferred.
+        plan.end = t + first_move as f64;
+        plan.end_head = HeadPosition {
+            cylinder: loc.cylinder,
+            surface: loc.surface,
+        };
+        return plan;
+    }
     let mut here = from;
     let mut t_arrive = t + first_move as f64;
     let mut lbn = lbn;

@@ -243,6 +243,7 @@ impl Drive {
         let t0 = (t + self.ovh.per_request_ns) as f64;
         self.settle(t0);
         let (done, mut phases, hit, head) = match op {
+            _ if n == 0 => self.seek_only(t0, lbn, op),
             Op::Read => self.read(t0, lbn, n),
             Op::Write => self.write(t0, lbn, n),
         };
@@ -410,6 +411,25 @@ impl Drive {
                 (e + completion, phases, false, plan.end_head)
             }
         }
+    }
+
+    /// A command that only moves the head (a host scheduler's sweep to the edge).
+    fn seek_only(&mut self, t0: f64, lbn: u64, op: Op) -> (f64, Phases, bool, HeadPosition) {
+        let free = if self.destaging(t0) {
+            self.hda.free_at
+        } else {
+            self.stop_readahead(t0)
+        };
+        self.finish_destage();
+        let start = (t0 + self.ovh.mechanical_start_ns(self.last_op, op) as f64).max(free);
+        let plan = media::plan(&self.mech, self.hda.head, start, lbn, 0, op, false, 0);
+        self.hda.head = plan.end_head;
+        self.hda.free_at = plan.end;
+        let phases = Phases {
+            seek_ns: plan.seek_ns,
+            ..Phases::default()
+        };
+        (plan.end, phases, false, plan.end_head)
     }
 
     fn fill_phases(&self, ph: &mut Phases, plan: &media::MediaPlan, start: f64, e: f64) {
