@@ -52,9 +52,17 @@ pub struct MediaPlan {
     /// When the last sector finishes.
     pub end: f64,
     pub end_head: HeadPosition,
-    /// The LBN of the first whole sector under the head when it lands on the first track
-    /// (`None` if that slot holds no LBN); what "read any free blocks" starts caching from.
-    pub landing_lbn: Option<u64>,
+    /// The first whole sector under the head when it lands on the first track, as
+    /// (cylinder, surface, slot); what "read any free blocks" starts caching from.
+    pub landing: Option<(u32, u32, u32)>,
+}
+
+impl MediaPlan {
+    /// The LBN in the landing slot (`None` if it holds none).
+    pub fn landing_lbn(&self, mech: &Mechanics) -> Option<u64> {
+        let (c, s, slot) = self.landing?;
+        mech.layout.lbn_at(c, s, slot)
+    }
 }
 
 impl MediaPlan {
@@ -172,7 +180,7 @@ pub fn plan_with_data(
             }
         };
         if first {
-            plan.landing_lbn = landing(mech, &loc, x, w);
+            plan.landing = Some(landing(&loc, x, w));
         }
         let first_pass = plan.passes.len();
         let mut inside = zero_latency && run > 1 && x > 0.0 && x < (run - 1) as f64 * w;
@@ -274,17 +282,16 @@ pub fn plan_with_data(
     plan
 }
 
-/// The LBN in the first slot boundary at or after the head, on the landing track.
-fn landing(mech: &Mechanics, loc: &super::layout::Location, x: f64, w: f64) -> Option<u64> {
-    let spt = loc.spt as f64;
+/// The first slot boundary at or after the head, on the landing track.
+fn landing(loc: &super::layout::Location, x: f64, w: f64) -> (u32, u32, u32) {
     let ahead = (x / w).ceil();
     let ahead = if ahead - x / w > 1.0 - 1e-9 {
         ahead - 1.0
     } else {
         ahead
     };
-    let slot = ((loc.sector as f64 + ahead) % spt) as u32;
-    mech.layout.lbn_at(loc.cylinder, loc.surface, slot)
+    let slot = (loc.sector + ahead as u32) % loc.spt;
+    (loc.cylinder, loc.surface, slot)
 }
 
 /// Block availability in LBN order: block `lbn + k` of a piece can be used (sent over the bus,
@@ -320,19 +327,27 @@ impl Avail {
     /// Availability of the blocks of `plan` (which must cover one contiguous LBN range),
     /// none before `not_before`.
     pub fn from_plan(plan: &MediaPlan, not_before: f64) -> Self {
-        let mut passes: SmallVec<[Pass; 4]> = plan.passes.clone();
-        passes.sort_unstable_by_key(|p| p.lbn);
         let mut floor = not_before;
         let mut pieces = SmallVec::new();
-        for p in passes {
-            pieces.push(Piece {
-                lbn: p.lbn,
-                count: p.count,
-                first_done: p.first_done,
-                step: p.step,
-                floor,
-            });
-            floor = floor.max(p.last_done());
+        let ps = &plan.passes;
+        let mut i = 0;
+        // Passes come in time order; only a zero-latency pair (a track's tail, then its
+        // front) is out of LBN order, and the two are adjacent.
+        while i < ps.len() {
+            let swap = i + 1 < ps.len() && ps[i + 1].end_lbn() == ps[i].lbn;
+            let order: [usize; 2] = if swap { [i + 1, i] } else { [i, usize::MAX] };
+            for &j in order.iter().filter(|&&j| j != usize::MAX) {
+                let p = ps[j];
+                pieces.push(Piece {
+                    lbn: p.lbn,
+                    count: p.count,
+                    first_done: p.first_done,
+                    step: p.step,
+                    floor,
+                });
+                floor = floor.max(p.last_done());
+            }
+            i += if swap { 2 } else { 1 };
         }
         Avail { pieces }
     }

@@ -91,11 +91,17 @@ impl Policy {
                 if end >= cap {
                     return cap;
                 }
-                let track_end = track_end(mech, end);
-                let (c, s) = mech.layout.track_of(end);
-                let first = mech.layout.first_lbn_on_track(c, s).unwrap_or(end);
-                if seg_start < first {
-                    track_end + mech.layout.locate(lbn).spt as u64
+                let at_end = mech.layout.locate(end);
+                let track_end = track_end_from(mech, end, &at_end);
+                // The segment began on an earlier track than the block after the request.
+                let start = mech.layout.locate(seg_start);
+                if (start.cylinder, start.surface) != (at_end.cylinder, at_end.surface) {
+                    let spt = if seg_start == lbn {
+                        start.spt
+                    } else {
+                        mech.layout.locate(lbn).spt
+                    };
+                    track_end + spt as u64
                 } else {
                     track_end
                 }
@@ -127,9 +133,17 @@ impl Policy {
 
 /// One past the last LBN on the track holding `lbn`.
 pub fn track_end(mech: &Mechanics, lbn: u64) -> u64 {
+    track_end_from(mech, lbn, &mech.layout.locate(lbn))
+}
+
+/// [`track_end`] when `lbn` is already located.
+fn track_end_from(mech: &Mechanics, lbn: u64, first: &super::layout::Location) -> u64 {
     let cap = mech.layout.capacity_sectors();
-    let first = mech.layout.locate(lbn);
     let mut l = lbn + first.run_sectors as u64;
+    if l < cap && first.sector + first.run_sectors == first.spt {
+        // The run reached the track's last slot: nothing further on this track.
+        return l;
+    }
     // Runs break at slips and remaps as well as at the track's end; a few steps at most.
     for _ in 0..64 {
         if l >= cap {
@@ -246,15 +260,8 @@ impl ReadAhead {
         if t >= self.plan.end {
             return (t, self.plan.end_head, self.limit);
         }
-        let mut order: smallvec::SmallVec<[usize; 8]> = (0..self.plan.passes.len()).collect();
-        order.sort_unstable_by(|&a, &b| {
-            self.plan.passes[a]
-                .start()
-                .total_cmp(&self.plan.passes[b].start())
-        });
-        for &i in &order {
-            let p = &self.plan.passes[i];
-            let head = self.plan.tracks[i];
+        // Passes are in time order.
+        for (p, &head) in self.plan.passes.iter().zip(self.plan.tracks.iter()) {
             if t < p.start() {
                 return (p.start(), head, self.end_by(t));
             }

@@ -223,13 +223,14 @@ impl Drive {
 
     /// Stop any read-ahead for a command at `t`; returns when the mechanism is free.
     fn stop_readahead(&mut self, t: f64) -> f64 {
-        if let Some(ra) = self.hda.ra.take() {
+        if let Some(ra) = &self.hda.ra {
             let (stop, head, end) = ra.stop(t, self.pol.readahead.stop_in_sector);
             if let Some(c) = &mut self.cache {
                 c.extend(ra.seg, end);
             }
             self.hda.head = head;
             self.hda.free_at = stop;
+            self.hda.ra = None;
         }
         self.hda.free_at
     }
@@ -677,16 +678,32 @@ impl Drive {
 /// that comes before the request on the track, else (the head wrapped round) at the track's
 /// first block.
 fn free_blocks_start(mech: &Mechanics, plan: &media::MediaPlan, lbn: u64) -> u64 {
-    let track = match plan.tracks.first() {
-        Some(t) => *t,
-        None => return lbn,
+    let Some((cyl, surf, landing)) = plan.landing else {
+        return lbn;
     };
+    let at = mech.layout.locate(lbn);
+    // Where the cached run would start if the track's slots up to the request hold
+    // consecutive LBNs (no slip or spare in between): check that with one lookup, and ask the
+    // layout the long way otherwise.
+    let from_slot = if landing < at.sector { landing } else { 0 };
+    let back = (at.sector - from_slot) as u64;
+    if back == 0 {
+        return lbn;
+    }
+    if let Some(cand) = lbn.checked_sub(back) {
+        let c = mech.layout.locate(cand);
+        if (c.cylinder, c.surface, c.sector) == (cyl, surf, from_slot)
+            && c.run_sectors as u64 >= back
+        {
+            return cand;
+        }
+    }
     let first = mech
         .layout
-        .first_lbn_on_track(track.cylinder, track.surface)
+        .first_lbn_on_track(cyl, surf)
         .unwrap_or(lbn)
         .min(lbn);
-    match plan.landing_lbn {
+    match plan.landing_lbn(mech) {
         Some(l) if l < lbn && l >= first => l,
         _ => first,
     }
