@@ -23,15 +23,33 @@ fn main() {
         let r = validate(&spec, &recs).unwrap();
         println!(
             "{name:12} n={} meas {:.3}/{:.3} sim {:.3}/{:.3} demerit {:.4} ({:.2}%)",
-            r.requests, r.measured_mean_ms, r.measured_sd_ms, r.simulated_mean_ms, r.simulated_sd_ms, r.demerit_ms, 100.0 * r.demerit_fraction
+            r.requests,
+            r.measured_mean_ms,
+            r.measured_sd_ms,
+            r.simulated_mean_ms,
+            r.simulated_sd_ms,
+            r.demerit_ms,
+            100.0 * r.demerit_fraction
         );
         if let Ok(dir) = std::env::var("PAIRS_DIR") {
-            let mut s = String::from("index,op,lbn,sectors,measured_ms,simulated_ms,hit,seek,rot,xfer,bus,ovh\n");
+            let mut s = String::from(
+                "index,op,lbn,sectors,measured_ms,simulated_ms,hit,seek,rot,xfer,bus,ovh\n",
+            );
             let rr = &r.records;
             for (i, ((m, sim), rec)) in r.pairs.iter().zip(&recs).enumerate() {
                 let ms = |v: u64| v as f64 / 1e6;
-                s += &format!("{i},{},{},{},{m},{sim},{},{},{},{},{},{}\n", if rec.op.is_read() {"R"} else {"W"}, rec.lbn, rec.sectors,
-                    rr.cache_hit[i] as u8, ms(rr.seek_ns[i]), ms(rr.rotate_ns[i]), ms(rr.transfer_ns[i]), ms(rr.bus_ns[i]), ms(rr.overhead_ns[i]));
+                s += &format!(
+                    "{i},{},{},{},{m},{sim},{},{},{},{},{},{}\n",
+                    if rec.op.is_read() { "R" } else { "W" },
+                    rec.lbn,
+                    rec.sectors,
+                    rr.cache_hit[i] as u8,
+                    ms(rr.seek_ns[i]),
+                    ms(rr.rotate_ns[i]),
+                    ms(rr.transfer_ns[i]),
+                    ms(rr.bus_ns[i]),
+                    ms(rr.overhead_ns[i])
+                );
             }
             std::fs::write(format!("{dir}/{name}.csv"), s).unwrap();
         }

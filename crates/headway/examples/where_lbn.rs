@@ -9,6 +9,15 @@ fn main() {
     for l in &a[1..] {
         let l: u64 = l.parse().unwrap();
         let loc = m.layout.locate(l);
-        println!("{l}: cyl {} surf {} sector {} spt {} run {} angle {:.4} track_end {}", loc.cylinder, loc.surface, loc.sector, loc.spt, loc.run_sectors, loc.angle, track_end(&m, l));
+        println!(
+            "{l}: cyl {} surf {} sector {} spt {} run {} angle {:.4} track_end {}",
+            loc.cylinder,
+            loc.surface,
+            loc.sector,
+            loc.spt,
+            loc.run_sectors,
+            loc.angle,
+            track_end(&m, l)
+        );
     }
 }

@@ -127,7 +127,14 @@ pub fn plan_service(
     if op == Op::Write && acc.seek_ns < ovh.min_write_seek_ns {
         // DiskSim's minimum seek delay holds a write's positioning back, and the rotational
         // wait is then measured from the later arrival.
-        acc = mech.access_after(head, now + overhead_ns, ovh.min_write_seek_ns, lbn, sectors, op);
+        acc = mech.access_after(
+            head,
+            now + overhead_ns,
+            ovh.min_write_seek_ns,
+            lbn,
+            sectors,
+            op,
+        );
     }
     let phases = Phases {
         start_ns: now,

@@ -64,7 +64,10 @@ impl Overheads {
             read_hit_ns: [s(o.read_hit_after_read_ms), s(o.read_hit_after_write_ms)],
             read_miss_ns: [s(o.read_miss_after_read_ms), s(o.read_miss_after_write_ms)],
             write_hit_ns: [s(o.write_hit_after_read_ms), s(o.write_hit_after_write_ms)],
-            write_miss_ns: [s(o.write_miss_after_read_ms), s(o.write_miss_after_write_ms)],
+            write_miss_ns: [
+                s(o.write_miss_after_read_ms),
+                s(o.write_miss_after_write_ms),
+            ],
             completion_ns: [s(o.read_completion_ms), s(o.write_completion_ms)],
             data_prep_ns: s(o.data_preparation_ms),
             reselect_first_ns: s(o.first_reselect_ms),

@@ -4,8 +4,8 @@
 //! progress is a function of time, worked out from one media plan when it starts, so neither
 //! its progress nor its preemption costs an event per sector.
 
-use super::media::{self, Avail, MediaPlan};
 use super::mechanics::Mechanics;
+use super::media::{self, Avail, MediaPlan};
 use super::spec::CacheSpec;
 use crate::request::{HeadPosition, Op};
 

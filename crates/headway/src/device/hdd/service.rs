@@ -11,8 +11,8 @@ use std::sync::Arc;
 
 use super::bus::{self, Bus, Stream};
 use super::cache::{Cache, ReadHit, SegState};
-use super::media::{self, Avail, Piece};
 use super::mechanics::Mechanics;
+use super::media::{self, Avail, Piece};
 use super::overheads::Overheads;
 use super::readahead::{Policy, ReadAhead};
 use super::spec::HddSpec;
@@ -128,7 +128,11 @@ impl Drive {
 
     /// A one-line summary of the buffer and mechanism state (for debugging and examples).
     pub fn describe(&self, t: SimTime) -> String {
-        let mut out = format!("hda free {:.3} head {:?}", self.hda.free_at / 1e6, self.hda.head);
+        let mut out = format!(
+            "hda free {:.3} head {:?}",
+            self.hda.free_at / 1e6,
+            self.hda.head
+        );
         if let Some(ra) = &self.hda.ra {
             out += &format!(
                 " ra seg {} {}..{} end_by(t) {} done {:.3}",
@@ -156,11 +160,7 @@ impl Drive {
     /// Blocks a segment holds (for tests and diagnostics).
     pub fn cached(&self, t: SimTime, lbn: u64) -> bool {
         let Some(c) = &self.cache else { return false };
-        let ra = self
-            .hda
-            .ra
-            .as_ref()
-            .map(|r| (r.seg, r.end_by(t as f64)));
+        let ra = self.hda.ra.as_ref().map(|r| (r.seg, r.end_by(t as f64)));
         c.segs.iter().enumerate().any(|(i, s)| {
             let end = match ra {
                 Some((seg, e)) if seg == i => e.max(s.end),
@@ -309,7 +309,10 @@ impl Drive {
             ReadHit::Partial(s) if reading == Some(s) => {
                 // The read-ahead under way brings the rest.
                 let maxra = self.raise_max_ra(s, lbn, n);
-                let bg = self.pol.readahead.background_limit(&self.mech, end - 1, maxra);
+                let bg = self
+                    .pol
+                    .readahead
+                    .background_limit(&self.mech, end - 1, maxra);
                 let zl = self.pol.zero_latency_read;
                 let ra = self.hda.ra.as_mut().expect("reading");
                 ra.extend(&self.mech, bg.max(end), zl);
@@ -510,7 +513,10 @@ impl Drive {
         let maxra = self.raise_max_ra(s, lbn, n);
         let zl = self.pol.zero_latency_read;
         if reading {
-            let bg = self.pol.readahead.background_limit(&self.mech, end - 1, maxra);
+            let bg = self
+                .pol
+                .readahead
+                .background_limit(&self.mech, end - 1, maxra);
             if let Some(ra) = self.hda.ra.as_mut() {
                 ra.extend(&self.mech, bg, zl);
             }
@@ -520,10 +526,10 @@ impl Drive {
         {
             let seg_end = self.cache.as_ref().map_or(end, |c| c.segs[s].end);
             if seg_end < maxra {
-                let limit = self
-                    .pol
-                    .readahead
-                    .background_limit(&self.mech, seg_end.max(1) - 1, maxra);
+                let limit =
+                    self.pol
+                        .readahead
+                        .background_limit(&self.mech, seg_end.max(1) - 1, maxra);
                 // Background reading may not seek where the mode keeps it on its track or
                 // cylinder.
                 let to = self.mech.layout.locate(seg_end.min(limit.max(1) - 1));
@@ -532,15 +538,12 @@ impl Drive {
                     super::readahead::ContinuousRead::TrackEnd => {
                         head.cylinder == to.cylinder && head.surface == to.surface
                     }
-                    super::readahead::ContinuousRead::CylinderEnd => {
-                        head.cylinder == to.cylinder
-                    }
+                    super::readahead::ContinuousRead::CylinderEnd => head.cylinder == to.cylinder,
                     _ => true,
                 };
                 if may {
                     let start = overhead_done.max(self.hda.free_at);
-                    self.hda.ra =
-                        ReadAhead::start(&self.mech, s, head, start, seg_end, limit, zl);
+                    self.hda.ra = ReadAhead::start(&self.mech, s, head, start, seg_end, limit, zl);
                 }
             }
         }
@@ -579,7 +582,13 @@ impl Drive {
         let reconnect = (o.reselect_first_ns + o.data_prep_ns) as f64;
         let must_wait = waits_for_destage || (self.cache.is_some() && seg.is_none());
         let (b0, mech_free, overhead_done) = if must_wait {
-            let disc = t0 + cmd_ovh + if fast { o.write_disconnect_ns as f64 } else { 0.0 };
+            let disc = t0
+                + cmd_ovh
+                + if fast {
+                    o.write_disconnect_ns as f64
+                } else {
+                    0.0
+                };
             let f = self.hda.free_at;
             (disc.max(f) + reconnect, f, t0 + cmd_ovh)
         } else if let Some(x) = extra {
