@@ -27,6 +27,11 @@ pub struct Segment {
     pub write_only: bool,
     /// DiskSim's `maxreadaheadblkno`: how far read-ahead into this segment may go.
     pub max_ra_lbn: u64,
+    /// "Read any free blocks": the segment also holds the blocks the head passed on its
+    /// landing track before `start`, from (cylinder, surface, landing slot, slot of `start`).
+    /// Worked out only when a read asks for blocks below `start` (rare), so the common path
+    /// pays no layout lookups for it.
+    pub free_from: Option<(u32, u32, u32, u32)>,
 }
 
 impl Segment {
@@ -38,6 +43,7 @@ impl Segment {
             stamp: 0,
             write_only,
             max_ra_lbn: 0,
+            free_from: None,
         }
     }
 
@@ -198,6 +204,7 @@ impl Cache {
         s.end = lbn;
         s.state = SegState::Clean;
         s.max_ra_lbn = 0;
+        s.free_from = None;
     }
 
     /// A write makes clean copies of its blocks elsewhere stale.
@@ -216,7 +223,11 @@ impl Cache {
         if end > s.end {
             s.end = end;
         }
-        s.start = s.start.max(s.end.saturating_sub(size));
+        let start = s.start.max(s.end.saturating_sub(size));
+        if start != s.start {
+            s.start = start;
+            s.free_from = None;
+        }
     }
 }
 

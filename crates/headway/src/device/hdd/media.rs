@@ -9,6 +9,7 @@
 
 use smallvec::SmallVec;
 
+use super::layout::Location;
 use super::mechanics::Mechanics;
 use crate::request::{HeadPosition, Op};
 use crate::time::SimTime;
@@ -55,6 +56,11 @@ pub struct MediaPlan {
     /// The first whole sector under the head when it lands on the first track, as
     /// (cylinder, surface, slot); what "read any free blocks" starts caching from.
     pub landing: Option<(u32, u32, u32)>,
+    /// Where the first block is.
+    pub first_loc: Option<Location>,
+    /// Where the block after the access is, when it continues the last run on the same track
+    /// (so read-ahead need not look it up again).
+    pub next_loc: Option<Location>,
 }
 
 impl MediaPlan {
@@ -122,7 +128,18 @@ pub fn plan(
     zero_latency: bool,
     min_move_ns: SimTime,
 ) -> MediaPlan {
-    plan_with_data(mech, from, t, lbn, n, op, zero_latency, min_move_ns, None)
+    plan_with_data(
+        mech,
+        from,
+        t,
+        lbn,
+        n,
+        op,
+        zero_latency,
+        min_move_ns,
+        None,
+        None,
+    )
 }
 
 /// [`plan`] for a write whose data arrives over the bus as `data` says.
@@ -137,10 +154,12 @@ pub fn plan_with_data(
     zero_latency: bool,
     min_move_ns: SimTime,
     data: Option<DataReady>,
+    first: Option<Location>,
 ) -> MediaPlan {
     let first_lbn = lbn;
     let mut plan = MediaPlan::default();
-    let mut loc = mech.layout.locate(lbn);
+    let mut loc = first.unwrap_or_else(|| mech.layout.locate(lbn));
+    plan.first_loc = Some(loc);
     let first_move = mech
         .move_ns(from, loc.cylinder, loc.surface, op)
         .max(min_move_ns);
@@ -273,6 +292,16 @@ pub fn plan_with_data(
         left -= run as u64;
         lbn += run as u64;
         if left == 0 {
+            if run < loc.run_sectors && lbn < mech.layout.capacity_sectors() {
+                let mut next = loc;
+                next.sector += run;
+                next.run_sectors -= run;
+                next.angle += run as f64 / loc.spt as f64;
+                if next.angle >= 1.0 {
+                    next.angle -= 1.0;
+                }
+                plan.next_loc = Some(next);
+            }
             break;
         }
         loc = mech.layout.locate(lbn);
@@ -406,7 +435,8 @@ impl Avail {
             }
             // Within the piece the time is increasing: solve first_done + k*step <= t.
             let k = if p.step > 0.0 {
-                ((t - p.first_done) / p.step).floor() as i64 + 1
+                // Non-negative here: truncation is floor, without the library call.
+                ((t - p.first_done) / p.step) as i64 + 1
             } else {
                 p.count as i64
             };

@@ -4,6 +4,7 @@
 //! progress is a function of time, worked out from one media plan when it starts, so neither
 //! its progress nor its preemption costs an event per sector.
 
+use super::layout::Location;
 use super::mechanics::Mechanics;
 use super::media::{self, Avail, MediaPlan};
 use super::spec::CacheSpec;
@@ -80,8 +81,16 @@ impl Policy {
     }
 
     /// DiskSim's maximum read-ahead block (exclusive) for a read of `n` blocks at `lbn` into
-    /// a segment that starts at `seg_start`.
-    pub fn max_lbn(&self, mech: &Mechanics, lbn: u64, n: u32, seg_start: u64) -> u64 {
+    /// a segment that starts at `seg_start`. `known` may hold the locations of `lbn` and of
+    /// the block after the request, when the caller has them.
+    pub fn max_lbn(
+        &self,
+        mech: &Mechanics,
+        lbn: u64,
+        n: u32,
+        seg_start: u64,
+        known: (Option<Location>, Option<Location>),
+    ) -> u64 {
         let cap = mech.layout.capacity_sectors();
         let end = lbn + n as u64;
         let size = self.segment_blocks as u64;
@@ -91,10 +100,13 @@ impl Policy {
                 if end >= cap {
                     return cap;
                 }
-                let at_end = mech.layout.locate(end);
+                let at_end = known.1.unwrap_or_else(|| mech.layout.locate(end));
                 let track_end = track_end_from(mech, end, &at_end);
                 // The segment began on an earlier track than the block after the request.
-                let start = mech.layout.locate(seg_start);
+                let start = match known.0 {
+                    Some(l) if seg_start == lbn => l,
+                    _ => mech.layout.locate(seg_start),
+                };
                 if (start.cylinder, start.surface) != (at_end.cylinder, at_end.surface) {
                     let spt = if seg_start == lbn {
                         start.spt
@@ -199,12 +211,24 @@ impl ReadAhead {
         base: u64,
         limit: u64,
         zero_latency: bool,
+        first: Option<Location>,
     ) -> Option<Self> {
         if limit <= base {
             return None;
         }
         let n = (limit - base).min(u32::MAX as u64) as u32;
-        let plan = media::plan(mech, head, t, base, n, Op::Read, zero_latency, 0);
+        let plan = media::plan_with_data(
+            mech,
+            head,
+            t,
+            base,
+            n,
+            Op::Read,
+            zero_latency,
+            0,
+            None,
+            first,
+        );
         let avail = Avail::from_plan(&plan, t);
         Some(ReadAhead {
             seg,
@@ -266,7 +290,7 @@ impl ReadAhead {
                 return (p.start(), head, self.end_by(t));
             }
             if t < p.last_done() {
-                let k = ((t - p.start()) / p.step).floor() + 1.0;
+                let k = (((t - p.start()) / p.step) as u64 + 1) as f64;
                 let stop = p.start() + k * p.step;
                 let counted = if in_sector { stop } else { t };
                 return (stop, head, self.end_by(counted));

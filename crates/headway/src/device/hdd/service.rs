@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use super::bus::{self, Bus, Stream};
 use super::cache::{Cache, ReadHit, SegState};
+use super::layout::Location;
 use super::mechanics::Mechanics;
 use super::media::{self, Avail, Piece};
 use super::overheads::Overheads;
@@ -267,6 +268,7 @@ impl Drive {
         let end = lbn + n as u64;
         let o = self.ovh;
         let reading = self.hda.ra.as_ref().map(|r| r.seg);
+        self.resolve_free_blocks(lbn, n);
         let hit = match &self.cache {
             Some(c) => c.lookup_read(lbn, n, reading, self.pol.almost_read_hits),
             None => ReadHit::Miss,
@@ -308,7 +310,7 @@ impl Drive {
             }
             ReadHit::Partial(s) if reading == Some(s) => {
                 // The read-ahead under way brings the rest.
-                let maxra = self.raise_max_ra(s, lbn, n);
+                let maxra = self.raise_max_ra(s, lbn, n, (None, None));
                 let bg = self
                     .pol
                     .readahead
@@ -400,12 +402,12 @@ impl Drive {
                 if let Some(s) = seg {
                     if let Some(c) = &mut self.cache {
                         c.reset(s, lbn);
-                        let first = if self.pol.read_any_free_blocks {
-                            free_blocks_start(&self.mech, &plan, lbn)
-                        } else {
-                            lbn
-                        };
-                        c.segs[s].start = first;
+                        if self.pol.read_any_free_blocks {
+                            if let (Some((cy, su, slot)), Some(at)) = (plan.landing, plan.first_loc)
+                            {
+                                c.segs[s].free_from = Some((cy, su, slot, at.sector));
+                            }
+                        }
                     }
                     self.after_media_read(s, lbn, n, &plan);
                 } else {
@@ -436,6 +438,23 @@ impl Drive {
         (plan.end, phases, false, plan.end_head)
     }
 
+    /// Segments that also hold blocks passed on their landing track ("read any free
+    /// blocks") learn where those start when a read first asks below their start.
+    fn resolve_free_blocks(&mut self, lbn: u64, n: u32) {
+        let Some(c) = &mut self.cache else { return };
+        for seg in c.segs.iter_mut() {
+            if let Some((cyl, surf, landing, at)) = seg.free_from {
+                // The free blocks lie at most `at` blocks before the start (slots before it on
+                // the same track; slipped slots hold none).
+                let reach = lbn + n as u64 + at as u64;
+                if lbn < seg.start && reach > seg.start && seg.state != SegState::Empty {
+                    seg.start = free_blocks_start(&self.mech, cyl, surf, landing, at, seg.start);
+                    seg.free_from = None;
+                }
+            }
+        }
+    }
+
     fn fill_phases(&self, ph: &mut Phases, plan: &media::MediaPlan, start: f64, e: f64) {
         ph.seek_ns = plan.seek_ns;
         ph.rotate_ns = plan.rotate_ns;
@@ -452,14 +471,20 @@ impl Drive {
     }
 
     /// DiskSim's maximum read-ahead for segment `s` after a read of `lbn .. lbn + n`.
-    fn raise_max_ra(&mut self, s: usize, lbn: u64, n: u32) -> u64 {
+    fn raise_max_ra(
+        &mut self,
+        s: usize,
+        lbn: u64,
+        n: u32,
+        known: (Option<Location>, Option<Location>),
+    ) -> u64 {
         let Some(c) = &mut self.cache else {
             return lbn + n as u64;
         };
         let m = self
             .pol
             .readahead
-            .max_lbn(&self.mech, lbn, n, c.segs[s].start)
+            .max_lbn(&self.mech, lbn, n, c.segs[s].start, known)
             .max(c.segs[s].max_ra_lbn);
         c.segs[s].max_ra_lbn = m;
         m
@@ -486,7 +511,14 @@ impl Drive {
             c.extend(s, end);
         }
         self.touch(s);
-        let maxra = self.raise_max_ra(s, lbn, n);
+        // The plan located the request's first block (when it started there) and the block
+        // after it.
+        let first = if plan.passes.first().is_some_and(|p| p.lbn == lbn) {
+            plan.first_loc
+        } else {
+            None
+        };
+        let maxra = self.raise_max_ra(s, lbn, n, (first, plan.next_loc));
         self.erase_request_data(s, end);
         if self.pol.readahead.enabled() && maxra > end {
             let limit = self
@@ -501,6 +533,7 @@ impl Drive {
                 end,
                 limit,
                 self.pol.zero_latency_read,
+                plan.next_loc,
             );
         }
     }
@@ -510,7 +543,7 @@ impl Drive {
     fn after_hit(&mut self, s: usize, lbn: u64, n: u32, reading: bool, overhead_done: f64) {
         let end = lbn + n as u64;
         self.touch(s);
-        let maxra = self.raise_max_ra(s, lbn, n);
+        let maxra = self.raise_max_ra(s, lbn, n, (None, None));
         let zl = self.pol.zero_latency_read;
         if reading {
             let bg = self
@@ -543,7 +576,8 @@ impl Drive {
                 };
                 if may {
                     let start = overhead_done.max(self.hda.free_at);
-                    self.hda.ra = ReadAhead::start(&self.mech, s, head, start, seg_end, limit, zl);
+                    self.hda.ra =
+                        ReadAhead::start(&self.mech, s, head, start, seg_end, limit, zl, None);
                 }
             }
         }
@@ -561,6 +595,8 @@ impl Drive {
             o.write_miss_ns[prev]
         } as f64;
         let reading = self.hda.ra.as_ref().map(|r| r.seg);
+        // A write must see every cached copy of its blocks to invalidate it.
+        self.resolve_free_blocks(lbn, n);
         // A write waits for the write-back under way, after which its segment is clean.
         let waits_for_destage = self.destaging(t0);
         self.finish_destage();
@@ -633,6 +669,7 @@ impl Drive {
             self.pol.zero_latency_write,
             o.min_write_seek_ns,
             Some(data),
+            None,
         );
         let mut phases = Phases::default();
         self.fill_phases(&mut phases, &plan, start, e);
@@ -686,16 +723,19 @@ impl Drive {
 /// passes on the first track from landing on, so the segment begins at the landing sector if
 /// that comes before the request on the track, else (the head wrapped round) at the track's
 /// first block.
-fn free_blocks_start(mech: &Mechanics, plan: &media::MediaPlan, lbn: u64) -> u64 {
-    let Some((cyl, surf, landing)) = plan.landing else {
-        return lbn;
-    };
-    let at = mech.layout.locate(lbn);
+fn free_blocks_start(
+    mech: &Mechanics,
+    cyl: u32,
+    surf: u32,
+    landing: u32,
+    at: u32,
+    lbn: u64,
+) -> u64 {
     // Where the cached run would start if the track's slots up to the request hold
     // consecutive LBNs (no slip or spare in between): check that with one lookup, and ask the
     // layout the long way otherwise.
-    let from_slot = if landing < at.sector { landing } else { 0 };
-    let back = (at.sector - from_slot) as u64;
+    let from_slot = if landing < at { landing } else { 0 };
+    let back = (at - from_slot) as u64;
     if back == 0 {
         return lbn;
     }
@@ -712,7 +752,7 @@ fn free_blocks_start(mech: &Mechanics, plan: &media::MediaPlan, lbn: u64) -> u64
         .first_lbn_on_track(cyl, surf)
         .unwrap_or(lbn)
         .min(lbn);
-    match plan.landing_lbn(mech) {
+    match mech.layout.lbn_at(cyl, surf, landing) {
         Some(l) if l < lbn && l >= first => l,
         _ => first,
     }
