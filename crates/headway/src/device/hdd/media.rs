@@ -356,29 +356,9 @@ impl Avail {
     /// Availability of the blocks of `plan` (which must cover one contiguous LBN range),
     /// none before `not_before`.
     pub fn from_plan(plan: &MediaPlan, not_before: f64) -> Self {
-        let mut floor = not_before;
-        let mut pieces = SmallVec::new();
-        let ps = &plan.passes;
-        let mut i = 0;
-        // Passes come in time order; only a zero-latency pair (a track's tail, then its
-        // front) is out of LBN order, and the two are adjacent.
-        while i < ps.len() {
-            let swap = i + 1 < ps.len() && ps[i + 1].end_lbn() == ps[i].lbn;
-            let order: [usize; 2] = if swap { [i + 1, i] } else { [i, usize::MAX] };
-            for &j in order.iter().filter(|&&j| j != usize::MAX) {
-                let p = ps[j];
-                pieces.push(Piece {
-                    lbn: p.lbn,
-                    count: p.count,
-                    first_done: p.first_done,
-                    step: p.step,
-                    floor,
-                });
-                floor = floor.max(p.last_done());
-            }
-            i += if swap { 2 } else { 1 };
+        Avail {
+            pieces: pieces(&plan.passes, not_before).collect(),
         }
-        Avail { pieces }
     }
 
     /// Every block of `lbn .. lbn + n` usable at `t` (already in the buffer).
@@ -423,26 +403,66 @@ impl Avail {
 
     /// How many blocks from the first are usable at `t`.
     pub fn count_by(&self, t: f64) -> u64 {
-        let mut n = 0u64;
-        for p in &self.pieces {
-            if p.at(0) > t {
-                break;
+        count_by(self.pieces.iter().copied(), t)
+    }
+}
+
+/// The availability pieces of passes in time order, in LBN order: only a zero-latency pair
+/// (a track's tail, then its front) is out of LBN order, and its two passes are adjacent.
+pub fn pieces(ps: &[Pass], not_before: f64) -> impl Iterator<Item = Piece> + '_ {
+    let mut floor = not_before;
+    let mut i = 0;
+    let mut pending: Option<Pass> = None;
+    std::iter::from_fn(move || {
+        let p = match pending.take() {
+            Some(p) => p,
+            None => {
+                if i >= ps.len() {
+                    return None;
+                }
+                if i + 1 < ps.len() && ps[i + 1].end_lbn() == ps[i].lbn {
+                    pending = Some(ps[i]);
+                    i += 2;
+                    ps[i - 1]
+                } else {
+                    i += 1;
+                    ps[i - 1]
+                }
             }
-            let last = p.at(p.count - 1);
-            if last <= t {
-                n += p.count as u64;
-                continue;
-            }
-            // Within the piece the time is increasing: solve first_done + k*step <= t.
-            let k = if p.step > 0.0 {
-                // Non-negative here: truncation is floor, without the library call.
-                ((t - p.first_done) / p.step) as i64 + 1
-            } else {
-                p.count as i64
-            };
-            n += k.clamp(0, p.count as i64) as u64;
+        };
+        let piece = Piece {
+            lbn: p.lbn,
+            count: p.count,
+            first_done: p.first_done,
+            step: p.step,
+            floor,
+        };
+        floor = floor.max(p.last_done());
+        Some(piece)
+    })
+}
+
+/// How many blocks from the first of `pieces` are usable at `t`.
+pub fn count_by(pieces: impl Iterator<Item = Piece>, t: f64) -> u64 {
+    let mut n = 0u64;
+    for p in pieces {
+        if p.at(0) > t {
             break;
         }
-        n
+        let last = p.at(p.count - 1);
+        if last <= t {
+            n += p.count as u64;
+            continue;
+        }
+        // Within the piece the time is increasing: solve first_done + k*step <= t.
+        let k = if p.step > 0.0 {
+            // Non-negative here: truncation is floor, without the library call.
+            ((t - p.first_done) / p.step) as i64 + 1
+        } else {
+            p.count as i64
+        };
+        n += k.clamp(0, p.count as i64) as u64;
+        break;
     }
+    n
 }

@@ -197,7 +197,8 @@ pub struct ReadAhead {
     /// One past the last block it will read.
     pub limit: u64,
     pub plan: MediaPlan,
-    pub avail: Avail,
+    /// When the mechanism was free to start it.
+    pub t_start: f64,
 }
 
 impl ReadAhead {
@@ -229,20 +230,24 @@ impl ReadAhead {
             None,
             first,
         );
-        let avail = Avail::from_plan(&plan, t);
         Some(ReadAhead {
             seg,
             base,
             limit: base + n as u64,
             plan,
-            avail,
+            t_start: t,
         })
     }
 
     /// One past the last block in the buffer at `t`.
     #[inline]
     pub fn end_by(&self, t: f64) -> u64 {
-        self.base + self.avail.count_by(t)
+        self.base + media::count_by(media::pieces(&self.plan.passes, self.t_start), t)
+    }
+
+    /// When each block it reads is in the buffer.
+    pub fn avail(&self) -> Avail {
+        Avail::from_plan(&self.plan, self.t_start)
     }
 
     /// When the last block is in.
@@ -266,9 +271,6 @@ impl ReadAhead {
             zero_latency,
             0,
         );
-        for p in Avail::from_plan(&more, self.plan.end).pieces {
-            self.avail.push(p);
-        }
         self.plan.passes.extend(more.passes.iter().copied());
         self.plan.tracks.extend(more.tracks.iter().copied());
         self.plan.end = more.end;

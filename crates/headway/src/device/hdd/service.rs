@@ -328,8 +328,8 @@ impl Drive {
                         floor: t0,
                     });
                 }
-                for p in ra.avail.pieces.iter() {
-                    avail.push(*p);
+                for p in ra.avail().pieces {
+                    avail.push(p);
                 }
                 let e = bus::transfer_end(&avail, lbn, n, hit_go, &stream);
                 let media_end = avail.time_of(end - 1).unwrap_or(t0);
@@ -441,6 +441,9 @@ impl Drive {
     /// Segments that also hold blocks passed on their landing track ("read any free
     /// blocks") learn where those start when a read first asks below their start.
     fn resolve_free_blocks(&mut self, lbn: u64, n: u32) {
+        if !self.pol.read_any_free_blocks {
+            return;
+        }
         let Some(c) = &mut self.cache else { return };
         for seg in c.segs.iter_mut() {
             if let Some((cyl, surf, landing, at)) = seg.free_from {
