@@ -26,7 +26,7 @@ use crate::time::SimTime;
 pub use firmware_queue::{policy_name, FirmwareQueue, FIRMWARE_SCHEDULERS};
 pub use mechanics::{MechAccess, Mechanics};
 pub use overheads::Overheads;
-pub use service::{Drive, Served};
+pub use service::{BufferStats, Drive, Served};
 pub use spec::HddSpec;
 
 struct InService {

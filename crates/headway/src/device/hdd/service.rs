@@ -45,6 +45,22 @@ pub struct Served {
     pub head: HeadPosition,
 }
 
+/// How the buffer served the commands so far (DiskSim prints the same counts).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BufferStats {
+    pub read_whole_hits: u64,
+    /// Started in a segment at rest and needed the media for the rest.
+    pub read_partial_hits: u64,
+    /// Found the read-ahead under way bringing (the rest of) its blocks.
+    pub read_ongoing_hits: u64,
+    pub read_misses: u64,
+    /// Writes completed from the buffer (fast writes), written back later.
+    pub fast_writes: u64,
+    pub write_throughs: u64,
+    /// Writes that followed a write elsewhere and disconnected an extra time.
+    pub extra_disconnects: u64,
+}
+
 /// What the mechanism is doing beyond the command in service.
 #[derive(Clone, Debug, Default)]
 struct Hda {
@@ -71,6 +87,7 @@ pub struct Drive {
     last_write: Option<(usize, u64)>,
     /// The segment used by the last command.
     last_seg: Option<usize>,
+    pub stats: BufferStats,
 }
 
 impl Drive {
@@ -115,6 +132,7 @@ impl Drive {
             last_op: Op::Read,
             last_write: None,
             last_seg: None,
+            stats: BufferStats::default(),
         }
     }
 
@@ -290,6 +308,7 @@ impl Drive {
         let mut phases = Phases::default();
         match hit {
             ReadHit::Whole(s) => {
+                self.stats.read_whole_hits += 1;
                 let b0 = if self.destaging(t0) {
                     disconnected.max(self.hda.free_at) + reconnect
                 } else if reading.is_some() && reading != Some(s) {
@@ -309,6 +328,7 @@ impl Drive {
                 (e + completion, phases, true, head)
             }
             ReadHit::Partial(s) if reading == Some(s) => {
+                self.stats.read_ongoing_hits += 1;
                 // The read-ahead under way brings the rest.
                 let maxra = self.raise_max_ra(s, lbn, n, (None, None));
                 let bg = self
@@ -341,6 +361,7 @@ impl Drive {
                 (e + completion, phases, false, head)
             }
             ReadHit::Partial(s) => {
+                self.stats.read_partial_hits += 1;
                 let have = self.cache.as_ref().map_or(lbn, |c| c.segs[s].end);
                 let (b0, mech_free) = if self.destaging(t0) {
                     let f = self.hda.free_at;
@@ -370,6 +391,7 @@ impl Drive {
                 (e + completion, phases, false, plan.end_head)
             }
             ReadHit::Miss => {
+                self.stats.read_misses += 1;
                 let seg = self.cache.as_ref().and_then(|c| c.victim_for_read(reading));
                 let mech_free = if self.destaging(t0) {
                     self.hda.free_at
@@ -694,7 +716,9 @@ impl Drive {
         self.hda.free_at = plan.end;
         self.hda.ra = None;
         let completion = o.completion_ns[1] as f64;
+        self.stats.extra_disconnects += extra.is_some() as u64;
         if fast && seg.is_some() {
+            self.stats.fast_writes += 1;
             // Done once the data is in the buffer; the write-back keeps the mechanism busy.
             self.hda.destage = seg;
             if let (Some(c), Some(s)) = (&mut self.cache, seg) {
@@ -706,6 +730,7 @@ impl Drive {
             phases.bus_ns = (e - b0) as SimTime;
             (e + completion, phases, true, plan.end_head)
         } else {
+            self.stats.write_throughs += 1;
             self.hda.destage = None;
             if let (Some(c), Some(s)) = (&mut self.cache, seg) {
                 if !self.pol.read_hits_on_write_data {
