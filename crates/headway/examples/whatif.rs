@@ -14,6 +14,8 @@ fn main() {
             "rpm" => spec.rpm = f,
             "read_miss" => { spec.overheads.read_miss_after_read_ms = f; spec.overheads.read_miss_after_write_ms = f; }
             "write_miss" => { spec.overheads.write_miss_after_read_ms = f; spec.overheads.write_miss_after_write_ms = f; }
+            "read_miss_aw" => spec.overheads.read_miss_after_write_ms = f,
+            "reselect" => spec.overheads.first_reselect_ms = f,
             "write_completion" => spec.overheads.write_completion_ms = f,
             "bus" => spec.bus.sector_transfer_ms = f,
             "immed_read" => spec.cache.as_mut().unwrap().immediate_buffer_read = f != 0.0,

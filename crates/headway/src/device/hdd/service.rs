@@ -642,6 +642,11 @@ impl Drive {
         };
         let reconnect = (o.reselect_first_ns + o.data_prep_ns) as f64;
         let must_wait = waits_for_destage || (self.cache.is_some() && seg.is_none());
+        // A read-ahead that may only stop at the end of its sector cannot give way at once:
+        // the write disconnects and takes its data when the mechanism is free.
+        let behind_readahead = self.hda.ra.is_some()
+            && self.pol.readahead.stop_in_sector
+            && !self.bus.never_disconnect;
         let (b0, mech_free, overhead_done) = if must_wait {
             let disc = t0
                 + cmd_ovh
@@ -651,6 +656,16 @@ impl Drive {
                     0.0
                 };
             let f = self.hda.free_at;
+            (disc.max(f) + reconnect, f, t0 + cmd_ovh)
+        } else if behind_readahead {
+            let disc = t0
+                + cmd_ovh
+                + if fast {
+                    o.write_disconnect_ns as f64
+                } else {
+                    0.0
+                };
+            let f = self.stop_readahead(t0);
             (disc.max(f) + reconnect, f, t0 + cmd_ovh)
         } else if let Some(x) = extra {
             let go = t0
@@ -664,6 +679,12 @@ impl Drive {
                 self.stop_readahead(t0),
                 t0 + cmd_ovh,
             )
+        };
+        // DiskSim drops the extra disconnect of a write that had to disconnect anyway.
+        let extra = if must_wait || behind_readahead {
+            None
+        } else {
+            extra
         };
         let blk = self.bus.write_block_ns;
         let e = b0 + n as f64 * blk;
