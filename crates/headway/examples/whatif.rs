@@ -30,5 +30,12 @@ fn main() {
         let v: Vec<f64> = r.pairs.iter().zip(&recs).filter(|(_, x)| x.op == op).map(|(p, _)| p.1).collect();
         v.iter().sum::<f64>() / v.len() as f64
     };
+    if let Ok(path) = std::env::var("PAIRS_OUT") {
+        let mut out = String::from("index,op,lbn,sectors,measured_ms,simulated_ms\n");
+        for (i, (p, x)) in r.pairs.iter().zip(&recs).enumerate() {
+            out += &format!("{i},{},{},{},{},{}\n", if x.op.is_read() { "R" } else { "W" }, x.lbn, x.sectors, p.0, p.1);
+        }
+        std::fs::write(path, out).unwrap();
+    }
     println!("{} meas {:.3} sim {:.3} (R {:.3} W {:.3}) demerit {:.4}", a.join(" "), r.measured_mean_ms, r.simulated_mean_ms, mean(headway::Op::Read), mean(headway::Op::Write), r.demerit_ms);
 }

@@ -25,6 +25,7 @@ use crate::predict::OraclePredictor;
 use crate::sched::Fcfs;
 use crate::sim::{RunLimits, Simulation};
 use crate::stats::{RequestRecords, StatsOptions};
+use crate::time::SimTime;
 use std::sync::Arc;
 
 /// Outcome of a validation run.
@@ -58,10 +59,20 @@ fn mean_sd(xs: impl Iterator<Item = f64> + Clone) -> (f64, f64) {
 /// Replay `records` on the drive `spec` in validate mode: one request at the drive at a time,
 /// the drive's full firmware model (buffer, read-ahead, write-back, bus rules) in play.
 pub fn validate(spec: &HddSpec, records: &[ValidateRecord]) -> Result<ValidationReport> {
+    validate_from(spec, records, 0)
+}
+
+/// [`validate`] with the first request issued at `start_ns` (the spindle's phase at the first
+/// request is not recorded in a trace; this shows how much a result depends on it).
+pub fn validate_from(
+    spec: &HddSpec,
+    records: &[ValidateRecord],
+    start_ns: SimTime,
+) -> Result<ValidationReport> {
     let device = HddDevice::new(spec, 1)?;
     let predictor = OraclePredictor::new(device.mechanics().clone(), Overheads::from_spec(spec), 0);
     let host = Host::new(Box::new(Fcfs::new()), vec![Box::new(predictor)], vec![1]);
-    let workload = ValidateWorkload::new(Arc::new(records.to_vec()));
+    let workload = ValidateWorkload::starting_at(Arc::new(records.to_vec()), start_ns);
     let devices: Vec<Box<dyn Device>> = vec![Box::new(device)];
     let sim = Simulation::new(
         Box::new(workload),
