@@ -13,7 +13,12 @@ fn main() {
     for k in 0..steps {
         let t = (period_ns * k as f64 / steps as f64) as u64;
         let r = validate_from(&spec, &recs, t).unwrap();
-        println!("{} start {:.3} ms: demerit {:.4}", a[0], t as f64 / 1e6, r.demerit_ms);
+        println!(
+            "{} start {:.3} ms: demerit {:.4}",
+            a[0],
+            t as f64 / 1e6,
+            r.demerit_ms
+        );
         all.push(r.demerit_ms);
     }
     let mean = all.iter().sum::<f64>() / all.len() as f64;
