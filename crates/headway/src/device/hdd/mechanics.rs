@@ -40,6 +40,8 @@ pub struct Mechanics {
     pub seek: SeekCurve,
     /// Rotation period; fractional nanoseconds kept so angles do not drift over long runs.
     pub period_ns: f64,
+    /// 1 / period: angles are computed with a multiplication on the hot path.
+    inv_period: f64,
     pub head_switch_ns: SimTime,
     /// Added to every write positioning that moves the head; DiskSim allows a negative fitted
     /// value (the move is then clamped at zero).
@@ -110,6 +112,7 @@ impl Mechanics {
             layout,
             seek,
             period_ns: 60.0e9 / spec.rpm,
+            inv_period: spec.rpm / 60.0e9,
             head_switch_ns,
             write_settle_ns,
             floor_ns,
@@ -120,7 +123,7 @@ impl Mechanics {
     #[inline]
     pub fn angle_at(&self, t: f64) -> f64 {
         // t >= 0, so truncation by cast is floor (and avoids a libm call on the hot path).
-        let turns = t / self.period_ns;
+        let turns = t * self.inv_period;
         turns - (turns as u64) as f64
     }
 

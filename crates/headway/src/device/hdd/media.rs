@@ -188,7 +188,8 @@ pub fn plan_with_data(
         }
         let run = left.min(loc.run_sectors as u64) as u32;
         let st = mech.sector_ns(loc.spt);
-        let w = 1.0 / loc.spt as f64;
+        let spt_f = loc.spt as f64;
+        let w = 1.0 / spt_f;
         // How far past the run's first sector the head is, in revolutions.
         let x = {
             let d = mech.angle_at(t_arrive) - loc.angle;
@@ -199,16 +200,17 @@ pub fn plan_with_data(
             }
         };
         if first {
-            plan.landing = Some(landing(&loc, x, w));
+            plan.landing = Some(landing(&loc, x * spt_f));
         }
         let first_pass = plan.passes.len();
-        let mut inside = zero_latency && run > 1 && x > 0.0 && x < (run - 1) as f64 * w;
+        let mut inside = zero_latency && run > 1 && x > 0.0 && x * spt_f < (run - 1) as f64;
         let mut k = 0u32;
         let mut wait_ns = 0.0;
         if inside {
             // Next sector boundary inside the run; snap when rounding put us a hair past it.
-            let mut kk = (x / w).ceil();
-            if kk - x / w > 1.0 - 1e-9 {
+            let xs = x * spt_f;
+            let mut kk = xs.ceil();
+            if kk - xs > 1.0 - 1e-9 {
                 kk -= 1.0;
             }
             // Snapped back onto the run's first sector: an ordinary in-order access.
@@ -312,9 +314,9 @@ pub fn plan_with_data(
 }
 
 /// The first slot boundary at or after the head, on the landing track.
-fn landing(loc: &super::layout::Location, x: f64, w: f64) -> (u32, u32, u32) {
-    let ahead = (x / w).ceil();
-    let ahead = if ahead - x / w > 1.0 - 1e-9 {
+fn landing(loc: &super::layout::Location, xs: f64) -> (u32, u32, u32) {
+    let ahead = xs.ceil();
+    let ahead = if ahead - xs > 1.0 - 1e-9 {
         ahead - 1.0
     } else {
         ahead
