@@ -265,3 +265,25 @@ fn disksim_policy_numbers_map_to_firmware_schedulers_or_fail_clearly() {
     let e = HddDevice::new(&spec, 4).err().unwrap().to_string();
     assert!(e.contains("SATF"), "{e}");
 }
+
+#[test]
+fn experiment_files_choose_the_firmware_scheduler_by_name() {
+    use headway::config::{build_simulation, ExperimentConfig};
+    let toml = |sched: &str| {
+        format!(
+            "[drive]\nname=\"cheetah9lp\"\nqueue_depth=16\nfirmware_scheduler=\"{sched}\"\n\
+             [host]\nscheduler=\"fcfs\"\n[workload]\nrequests=2000\ninterarrival_ms=2.0\n"
+        )
+    };
+    let run = |sched: &str| {
+        let cfg = ExperimentConfig::from_toml_str(&toml(sched), None).unwrap();
+        build_simulation(&cfg, None).unwrap().simulation.run().unwrap()
+    };
+    // An overloaded drive: reordering inside it must beat serving in arrival order.
+    let fcfs = run("fcfs").summary.response.mean_ms;
+    let sptf = run("sptf").summary.response.mean_ms;
+    assert!(sptf < 0.8 * fcfs, "sptf {sptf} ms vs fcfs {fcfs} ms");
+    let cfg = ExperimentConfig::from_toml_str(&toml("scan"), None).unwrap();
+    let e = build_simulation(&cfg, None).err().unwrap().to_string();
+    assert!(e.contains("firmware scheduler") && e.contains("sptf"), "{e}");
+}
