@@ -277,7 +277,11 @@ fn experiment_files_choose_the_firmware_scheduler_by_name() {
     };
     let run = |sched: &str| {
         let cfg = ExperimentConfig::from_toml_str(&toml(sched), None).unwrap();
-        build_simulation(&cfg, None).unwrap().simulation.run().unwrap()
+        build_simulation(&cfg, None)
+            .unwrap()
+            .simulation
+            .run()
+            .unwrap()
     };
     // An overloaded drive: reordering inside it must beat serving in arrival order.
     let fcfs = run("fcfs").summary.response.mean_ms;
@@ -285,5 +289,8 @@ fn experiment_files_choose_the_firmware_scheduler_by_name() {
     assert!(sptf < 0.8 * fcfs, "sptf {sptf} ms vs fcfs {fcfs} ms");
     let cfg = ExperimentConfig::from_toml_str(&toml("scan"), None).unwrap();
     let e = build_simulation(&cfg, None).err().unwrap().to_string();
-    assert!(e.contains("firmware scheduler") && e.contains("sptf"), "{e}");
+    assert!(
+        e.contains("firmware scheduler") && e.contains("sptf"),
+        "{e}"
+    );
 }
