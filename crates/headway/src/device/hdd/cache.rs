@@ -75,6 +75,8 @@ pub struct Cache {
     pub size: u32,
     pub max_write_segments: u32,
     clock: u64,
+    /// How many segments have `free_from` set, so the common case skips looking.
+    pub free_pending: u32,
 }
 
 impl Cache {
@@ -89,6 +91,7 @@ impl Cache {
             size: spec.segment_sectors.max(1),
             max_write_segments: spec.max_write_segments.max(1),
             clock: 0,
+            free_pending: 0,
         }
     }
 
@@ -204,7 +207,16 @@ impl Cache {
         s.end = lbn;
         s.state = SegState::Clean;
         s.max_ra_lbn = 0;
-        s.free_from = None;
+        if s.free_from.take().is_some() {
+            self.free_pending -= 1;
+        }
+    }
+
+    /// Note that segment `i` also holds the blocks passed on its landing track.
+    pub fn set_free_from(&mut self, i: usize, from: (u32, u32, u32, u32)) {
+        if self.segs[i].free_from.replace(from).is_none() {
+            self.free_pending += 1;
+        }
     }
 
     /// A write makes clean copies of its blocks elsewhere stale.
@@ -226,7 +238,9 @@ impl Cache {
         let start = s.start.max(s.end.saturating_sub(size));
         if start != s.start {
             s.start = start;
-            s.free_from = None;
+            if s.free_from.take().is_some() {
+                self.free_pending -= 1;
+            }
         }
     }
 }

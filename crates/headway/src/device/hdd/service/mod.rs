@@ -310,6 +310,10 @@ impl Drive {
             return;
         }
         let Some(c) = &mut self.cache else { return };
+        if c.free_pending == 0 {
+            return;
+        }
+        let mut resolved = 0;
         for seg in c.segs.iter_mut() {
             if let Some((cyl, surf, landing, at)) = seg.free_from {
                 // The free blocks lie at most `at` blocks before the start (slots before it on
@@ -318,9 +322,11 @@ impl Drive {
                 if lbn < seg.start && reach > seg.start && seg.state != SegState::Empty {
                     seg.start = free_blocks_start(&self.mech, cyl, surf, landing, at, seg.start);
                     seg.free_from = None;
+                    resolved += 1;
                 }
             }
         }
+        c.free_pending -= resolved;
     }
 
     fn fill_phases(&self, ph: &mut Phases, plan: &media::MediaPlan, start: f64, e: f64) {

@@ -154,7 +154,7 @@ impl Drive {
                         if self.pol.read_any_free_blocks {
                             if let (Some((cy, su, slot)), Some(at)) = (plan.landing, plan.first_loc)
                             {
-                                c.segs[s].free_from = Some((cy, su, slot, at.sector));
+                                c.set_free_from(s, (cy, su, slot, at.sector));
                             }
                         }
                     }
