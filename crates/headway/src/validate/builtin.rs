@@ -30,6 +30,8 @@ macro_rules! trace {
 }
 
 /// Every shipped trace, by name (the drive's catalog name).
+// 0.318 ms is DiskSim's measured demerit on the Cheetah, not an approximation of 1/pi.
+#[allow(clippy::approx_constant)]
 pub static BUILTIN_TRACES: &[BuiltinTrace] = &[
     trace!("atlas10k", "atlas10k", Some(0.268), "atlas10k.trace"),
     trace!("cheetah4lp", "cheetah4lp", Some(0.318), "cheetah4LP.trace"),

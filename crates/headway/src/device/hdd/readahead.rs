@@ -203,7 +203,8 @@ pub struct ReadAhead {
 
 impl ReadAhead {
     /// Read-ahead of `base .. limit` into `seg` by a mechanism free at `t` with the head at
-    /// `head`.
+    /// `head` (`first`: where `base` is, if already known).
+    #[allow(clippy::too_many_arguments)]
     pub fn start(
         mech: &Mechanics,
         seg: usize,
