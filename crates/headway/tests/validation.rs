@@ -67,3 +67,16 @@ fn dec_rz26_matches_the_real_drive_at_least_as_well_as_disksim() {
 fn st41601n_runs_within_three_percent_of_its_mean() {
     check("st41601n");
 }
+
+#[test]
+fn every_shipped_trace_validates_by_name_and_keeps_trace_order() {
+    use headway::validate::{builtin_trace_names, validate_builtin};
+    assert_eq!(builtin_trace_names().len(), 5);
+    let r = validate_builtin("DEC_RZ26").unwrap();
+    let recs = builtin_trace("dec_rz26").unwrap();
+    // Pairs are in trace order: the measured column is the trace's own.
+    for (p, rec) in r.pairs.iter().zip(&recs) {
+        assert_eq!(p.0, rec.measured_ms);
+    }
+    assert!(validate_builtin("nope").is_err());
+}

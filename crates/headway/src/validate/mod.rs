@@ -62,6 +62,14 @@ pub fn validate(spec: &HddSpec, records: &[ValidateRecord]) -> Result<Validation
     validate_from(spec, records, 0)
 }
 
+/// Validate the catalog drive a shipped trace was measured on against that trace (`name` as
+/// in [`builtin_trace_names`]).
+pub fn validate_builtin(name: &str) -> Result<ValidationReport> {
+    let t = BuiltinTrace::get(name)?;
+    let spec = crate::device::catalog::lookup(t.drive)?;
+    validate(&spec, &builtin_trace(name)?)
+}
+
 /// [`validate`] with the first request issued at `start_ns` (the spindle's phase at the first
 /// request is not recorded in a trace; this shows how much a result depends on it).
 pub fn validate_from(

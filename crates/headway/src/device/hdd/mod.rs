@@ -97,7 +97,7 @@ impl HddDevice {
     }
 
     pub fn head(&self) -> HeadPosition {
-        self.drive.head_at(0)
+        self.drive.head()
     }
 
     fn start(&mut self, now: SimTime, cmd: Command, io: &mut DeviceIo) {

@@ -139,6 +139,12 @@ impl Drive {
         }
     }
 
+    /// Where the head was left by the last mechanical work planned (a read-ahead under way
+    /// may since have moved it: see [`Drive::head_at`]).
+    pub fn head(&self) -> HeadPosition {
+        self.hda.head
+    }
+
     /// Where the head is, as far as a scheduler inside the drive can tell at `t` (a
     /// read-ahead under way moves it).
     pub fn head_at(&self, t: SimTime) -> HeadPosition {
