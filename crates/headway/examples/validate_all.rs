@@ -1,26 +1,16 @@
-//! Validation sweep: `cargo run --release -p headway --example validate_all [DRIVE...]`.
-//! Reads the traces from `../shared/reference/disksim/validation/`.
-use headway::device::catalog;
-use headway::validate::{read_validate_trace, validate};
-use std::path::Path;
+//! The validation table: `cargo run --release -p headway --example validate_all [NAME...]`
+//! replays each shipped validation trace on its drive and prints measured and simulated means
+//! and standard deviations and the demerit. With `PAIRS_DIR=dir`, writes
+//! `dir/NAME.csv` with each request's measured and simulated times and simulated phases.
+use headway::validate::{builtin_trace, builtin_trace_names, validate_builtin};
 
 fn main() {
-    let a: Vec<String> = std::env::args().skip(1).collect();
-    let drives: Vec<(&str, &str)> = vec![
-        ("atlas10k", "atlas10k"),
-        ("cheetah4lp", "cheetah4LP"),
-        ("hp_c2247a", "hp_c2247a"),
-        ("dec_rz26", "dec_rz26"),
-        ("st41601n", "st41601n"),
-    ];
-    for (name, file) in drives {
-        if !a.is_empty() && !a.iter().any(|x| x == name) {
+    let wanted: Vec<String> = std::env::args().skip(1).collect();
+    for name in builtin_trace_names() {
+        if !wanted.is_empty() && !wanted.iter().any(|w| w.eq_ignore_ascii_case(&name)) {
             continue;
         }
-        let p = format!("/work/shared/reference/disksim/validation/{file}.trace");
-        let recs = read_validate_trace(Path::new(&p)).unwrap();
-        let spec = catalog::lookup(name).unwrap();
-        let r = validate(&spec, &recs).unwrap();
+        let r = validate_builtin(&name).unwrap();
         println!(
             "{name:12} n={} meas {:.3}/{:.3} sim {:.3}/{:.3} demerit {:.4} ({:.2}%)",
             r.requests,
@@ -32,12 +22,13 @@ fn main() {
             100.0 * r.demerit_fraction
         );
         if let Ok(dir) = std::env::var("PAIRS_DIR") {
+            let recs = builtin_trace(&name).unwrap();
+            let rr = &r.records;
+            let ms = |v: u64| v as f64 / 1e6;
             let mut s = String::from(
                 "index,op,lbn,sectors,measured_ms,simulated_ms,hit,seek,rot,xfer,bus,ovh\n",
             );
-            let rr = &r.records;
             for (i, ((m, sim), rec)) in r.pairs.iter().zip(&recs).enumerate() {
-                let ms = |v: u64| v as f64 / 1e6;
                 s += &format!(
                     "{i},{},{},{},{m},{sim},{},{},{},{},{},{}\n",
                     if rec.op.is_read() { "R" } else { "W" },
