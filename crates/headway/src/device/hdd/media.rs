@@ -22,6 +22,9 @@ pub struct Pass {
     pub count: u32,
     pub first_done: f64,
     pub step: f64,
+    /// When the head was on the pass's track and free: before this it was still seeking or
+    /// switching heads; from this to the pass's start it only waits for the rotation.
+    pub on_track: f64,
 }
 
 impl Pass {
@@ -235,18 +238,21 @@ pub fn plan_with_data(
         }
         if inside {
             let a_first = t_arrive + wait_ns + st;
-            plan.passes.push(Pass {
+            let a = Pass {
                 lbn: lbn + k as u64,
                 count: run - k,
                 first_done: a_first,
                 step: st,
-            });
+                on_track: t_arrive,
+            };
+            plan.passes.push(a);
             let b_first = t_arrive + wait_ns + (loc.spt - k) as f64 * st + st;
             plan.passes.push(Pass {
                 lbn,
                 count: k,
                 first_done: b_first,
                 step: st,
+                on_track: a.last_done(),
             });
             plan.tracks.push(track);
             plan.tracks.push(track);
@@ -276,6 +282,7 @@ pub fn plan_with_data(
                     count: j - i,
                     first_done: s0 + st,
                     step: st,
+                    on_track: if i == 0 { t_arrive } else { s0 },
                 };
                 plan.passes.push(p);
                 plan.tracks.push(track);

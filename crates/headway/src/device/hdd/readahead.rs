@@ -280,9 +280,9 @@ impl ReadAhead {
     }
 
     /// Preempted by a command at `t`: when the mechanism is free for it, where the head is
-    /// then, and one past the last block left in the buffer. The mechanism finishes the
-    /// positioning or the sector in progress (DiskSim stops at the next sector boundary, or at
-    /// the end of a seek under way).
+    /// then, and one past the last block left in the buffer. The mechanism finishes the seek
+    /// or the sector in progress; a rotational wait is abandoned at once (DiskSim waits it out,
+    /// which costs a random workload up to a revolution per command for nothing).
     pub fn stop(&self, t: f64, in_sector: bool) -> (f64, HeadPosition, u64) {
         if t >= self.plan.end {
             return (t, self.plan.end_head, self.limit);
@@ -290,7 +290,9 @@ impl ReadAhead {
         // Passes are in time order.
         for (p, &head) in self.plan.passes.iter().zip(self.plan.tracks.iter()) {
             if t < p.start() {
-                return (p.start(), head, self.end_by(t));
+                // A seek or head switch under way is finished; a wait for the rotation is
+                // simply abandoned.
+                return (t.max(p.on_track), head, self.end_by(t));
             }
             if t < p.last_done() {
                 let k = (((t - p.start()) / p.step) as u64 + 1) as f64;
