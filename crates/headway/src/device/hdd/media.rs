@@ -25,6 +25,8 @@ pub struct Pass {
     /// When the head was on the pass's track and free: before this it was still seeking or
     /// switching heads; from this to the pass's start it only waits for the rotation.
     pub on_track: f64,
+    /// The pass's track.
+    pub track: HeadPosition,
 }
 
 impl Pass {
@@ -47,8 +49,6 @@ impl Pass {
 pub struct MediaPlan {
     /// In time order.
     pub passes: SmallVec<[Pass; 4]>,
-    /// Each pass's track, parallel to `passes`.
-    pub tracks: SmallVec<[HeadPosition; 4]>,
     /// Time the first positioning move takes (minimum-seek padding included).
     pub seek_ns: SimTime,
     /// Initial rotational wait after it.
@@ -244,6 +244,7 @@ pub fn plan_with_data(
                 first_done: a_first,
                 step: st,
                 on_track: t_arrive,
+                track,
             };
             plan.passes.push(a);
             let b_first = t_arrive + wait_ns + (loc.spt - k) as f64 * st + st;
@@ -253,9 +254,8 @@ pub fn plan_with_data(
                 first_done: b_first,
                 step: st,
                 on_track: a.last_done(),
+                track,
             });
-            plan.tracks.push(track);
-            plan.tracks.push(track);
             t_arrive = b_first + (k - 1) as f64 * st;
         } else {
             wait_ns = wait(mech, t_arrive, loc.angle);
@@ -283,9 +283,9 @@ pub fn plan_with_data(
                     first_done: s0 + st,
                     step: st,
                     on_track: if i == 0 { t_arrive } else { s0 },
+                    track,
                 };
                 plan.passes.push(p);
-                plan.tracks.push(track);
                 s0 = p.last_done();
                 i = j;
             }

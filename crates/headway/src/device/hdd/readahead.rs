@@ -273,7 +273,6 @@ impl ReadAhead {
             0,
         );
         self.plan.passes.extend(more.passes.iter().copied());
-        self.plan.tracks.extend(more.tracks.iter().copied());
         self.plan.end = more.end;
         self.plan.end_head = more.end_head;
         self.limit += n as u64;
@@ -288,7 +287,8 @@ impl ReadAhead {
             return (t, self.plan.end_head, self.limit);
         }
         // Passes are in time order.
-        for (p, &head) in self.plan.passes.iter().zip(self.plan.tracks.iter()) {
+        for p in self.plan.passes.iter() {
+            let head = p.track;
             if t < p.start() {
                 // A seek or head switch under way is finished; a wait for the rotation is
                 // simply abandoned.
