@@ -218,7 +218,7 @@ impl<R: TraceReader> Feed<R> {
             if rec.time_ns < self.last_ns {
                 let msg = format!(
                     "time goes backwards: {} ms after {} ms (a trace must be sorted by time)",
-                    (rec.time_ns - first) as f64 / 1e6,
+                    (rec.time_ns as f64 - first as f64) / 1e6,
                     (self.last_ns - first) as f64 / 1e6
                 );
                 self.bad(msg)?;

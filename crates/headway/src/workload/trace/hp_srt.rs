@@ -45,6 +45,8 @@ pub struct HpSrtReader<R> {
     record: usize,
     offset: u64,
     broken: bool,
+    /// A truncated last record was reported: nothing follows it.
+    ended: bool,
     suspect: u64,
 }
 
@@ -75,6 +77,7 @@ impl<R: BufRead> HpSrtReader<R> {
             sector_bytes,
             record: 0,
             broken: false,
+            ended: false,
             suspect: 0,
         })
     }
@@ -153,7 +156,7 @@ fn header_sector_bytes(header: &[u8]) -> std::result::Result<u64, String> {
 impl<R: BufRead> TraceReader for HpSrtReader<R> {
     fn next_record(&mut self) -> Result<Option<TraceRecord>> {
         loop {
-            if self.broken {
+            if self.broken || self.ended {
                 return Ok(None);
             }
             let mut size_word = [0u8; 4];
@@ -165,7 +168,9 @@ impl<R: BufRead> TraceReader for HpSrtReader<R> {
             }
             self.record += 1;
             if got < 4 {
-                return Err(self.fatal(format!(
+                // The end of the file: lenient mode may count it and finish.
+                self.ended = true;
+                return Err(self.error(format!(
                     "truncated record: the file ends {got} bytes into its size word"
                 )));
             }
@@ -185,7 +190,8 @@ impl<R: BufRead> TraceReader for HpSrtReader<R> {
                 .read_full(&mut body[..want])
                 .map_err(|e| self.fatal(format!("cannot read: {e}")))?;
             if got < want {
-                return Err(self.fatal(format!(
+                self.ended = true;
+                return Err(self.error(format!(
                     "truncated record: {} of its {size} bytes before the end of the file",
                     got + 4
                 )));
