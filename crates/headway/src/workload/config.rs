@@ -133,7 +133,7 @@ struct RawWorkload {
     fit: Option<Fit>,
     volume_sectors: Option<u64>,
     skip_bad: Option<bool>,
-    csv: Option<CsvSpec>,
+    csv: Option<Box<CsvSpec>>,
     blkparse_event: Option<BlkparseEvent>,
 }
 
@@ -393,7 +393,7 @@ pub struct TraceConfig {
     /// Default `"auto"`: detected from the content.
     pub format: TraceFormat,
     /// Column mapping for `format = "csv"` (default: headway's own CSV).
-    pub csv: Option<CsvSpec>,
+    pub csv: Option<Box<CsvSpec>>,
     /// blkparse: which event is a request. Default `"Q"`.
     pub blkparse_event: BlkparseEvent,
     /// Default `"open"`.
@@ -452,7 +452,7 @@ impl TraceConfig {
     pub fn source(&self) -> TraceSource {
         TraceSource {
             format: self.format,
-            csv: self.csv.clone(),
+            csv: self.csv.as_deref().cloned(),
             blkparse_event: self.blkparse_event,
         }
     }

@@ -45,7 +45,8 @@ pub fn sniff(head: &[u8]) -> Result<TraceFormat, String> {
     if *first == HEADWAY_CSV_HEADER.as_bytes() {
         return Ok(TraceFormat::Csv);
     }
-    let candidates: [(TraceFormat, fn(&[u8]) -> bool); 6] = [
+    type LineTest = fn(&[u8]) -> bool;
+    let candidates: [(TraceFormat, LineTest); 6] = [
         (TraceFormat::Blkparse, is_blkparse),
         (TraceFormat::Msr, is_msr),
         (TraceFormat::Spc, is_spc),
@@ -184,7 +185,7 @@ fn disksim_ascii_plausible(data: &[&[u8]]) -> Result<(), String> {
     for l in data.iter().filter(|l| is_disksim_ascii(l)) {
         let (_, f) = fields::<5>(l, None);
         let size = digits(f[3]).unwrap_or(0);
-        sizes_like_bytes &= size >= 512 && size % 512 == 0;
+        sizes_like_bytes &= size >= 512 && size.is_multiple_of(512);
         times_integral &= !f[0].contains(&b'.');
         times_ms.push(decimal_scaled(f[0], 0).unwrap_or(0));
     }

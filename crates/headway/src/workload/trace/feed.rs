@@ -197,7 +197,7 @@ impl<R: TraceReader> Feed<R> {
 
     /// The next record to replay, its time relative to the window's start.
     #[inline]
-    pub fn next(&mut self) -> Result<Option<TraceRecord>> {
+    pub fn next_record(&mut self) -> Result<Option<TraceRecord>> {
         while self.left > 0 && !self.done {
             let mut rec = match self.reader.next_record() {
                 Ok(Some(r)) => r,
@@ -387,7 +387,7 @@ pub(crate) fn scan_volume(path: &Path, source: &TraceSource, opts: &FeedOptions)
         fn with<R: TraceReader + Send + 'static>(self, reader: R) -> Self::Out {
             let mut feed = Feed::new(reader, self.opts, self.path.to_path_buf(), self.format);
             let mut max_end = 0;
-            while let Some(r) = feed.next()? {
+            while let Some(r) = feed.next_record()? {
                 max_end = max_end.max(r.lbn + r.sectors as u64);
             }
             Ok(max_end)

@@ -175,7 +175,7 @@ impl<R: BufRead> TraceReader for HpSrtReader<R> {
                 )));
             }
             let size = u32::from_be_bytes(size_word) as usize;
-            if size < 4 * BASE_WORDS || size > MAX_RECORD_BYTES || size % 4 != 0 {
+            if !(4 * BASE_WORDS..=MAX_RECORD_BYTES).contains(&size) || !size.is_multiple_of(4) {
                 // Without a believable size the next record cannot be found.
                 return Err(self.fatal(format!(
                     "record size {size} bytes is not that of an I/O record ({}, {} or {} bytes)",

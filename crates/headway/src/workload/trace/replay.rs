@@ -38,7 +38,7 @@ impl<R: TraceReader> TraceWorkload<R> {
 
     #[inline]
     fn next(&mut self, out: &mut Arrivals) -> Result<()> {
-        if let Some(rec) = self.feed.next()? {
+        if let Some(rec) = self.feed.next_record()? {
             let at = match self.time_scale {
                 None => rec.time_ns,
                 Some(k) => (rec.time_ns as f64 * k).round() as SimTime,

@@ -105,7 +105,7 @@ impl<R: TraceReader> ClosedTraceWorkload<R> {
             && (self.idle > 0 || self.cursor_ns <= now)
             && self.buffered < MAX_READ_AHEAD
         {
-            let Some(rec) = self.feed.next()? else {
+            let Some(rec) = self.feed.next_record()? else {
                 self.eof = true;
                 break;
             };

@@ -133,7 +133,7 @@ pub fn stats(path: &Path, source: &TraceSource, opts: &FeedOptions) -> Result<Tr
     let mut procs: HashMap<u32, u64> = HashMap::new();
     let mut first_ns = None;
     let mut last_ns = 0;
-    while let Some(r) = feed.next()? {
+    while let Some(r) = feed.next_record()? {
         s.records += 1;
         match r.op {
             Op::Read => s.reads += 1,
@@ -282,7 +282,7 @@ pub fn convert(
         writeln!(out, "{HEADWAY_CSV_HEADER}").map_err(io)?;
     }
     let mut n = 0;
-    while let Some(r) = feed.next()? {
+    while let Some(r) = feed.next_record()? {
         match to {
             ConvertFormat::DisksimAscii => writeln!(
                 out,
@@ -368,7 +368,9 @@ impl TraceBatches {
     pub fn next_batch(&mut self) -> Result<Option<TraceBatch>> {
         let mut b = TraceBatch::default();
         while b.len() < self.batch_size {
-            let Some(r) = self.feed.next()? else { break };
+            let Some(r) = self.feed.next_record()? else {
+                break;
+            };
             b.time_ns.push(r.time_ns);
             b.device.push(r.device);
             b.lbn.push(r.lbn);
