@@ -366,3 +366,23 @@ fn batches_of_columns() {
     assert_eq!((second.len(), second.device[0]), (1, 2));
     assert!(b.next_batch().unwrap().is_none());
 }
+
+#[test]
+fn a_csv_mapping_may_be_one_string_as_on_the_command_line() {
+    let dir = fixture("traces");
+    let reqs = open(
+        &dir,
+        "path = \"ms_bytes.trace\"\nformat = \"csv\"\ncsv = \"delimiter=whitespace,time=0,device=1,address=2,size=3,op=4,time_unit=ms,address_unit=bytes,size_unit=bytes,read=1,write=0\"",
+        1 << 30,
+    )
+    .unwrap();
+    assert_eq!(reqs.len(), 4);
+    assert_eq!((reqs[3].arrival_ns, reqs[3].lbn), (45_304_000, 2));
+    let e = headway::config::ExperimentConfig::from_toml_str(
+        "[workload]\nkind = \"trace\"\npath = \"x\"\nformat = \"csv\"\ncsv = \"time=0,address=1\"",
+        None,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("line 5") && e.contains("`size=<column>` is required"), "{e}");
+}

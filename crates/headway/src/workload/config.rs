@@ -18,6 +18,7 @@ use super::locality::LocalityConfig;
 use super::open::OpenWorkload;
 use super::shape::{ShapeConfig, DEFAULT_ALIGN_SECTORS, DEFAULT_READ_FRACTION};
 use super::size::SizeConfig;
+use super::trace::csv::CsvSetting;
 use super::trace::{self, BlkparseEvent, CsvSpec, Fit, TraceFormat, TraceSource};
 use super::Workload;
 use crate::engine::RngStreams;
@@ -133,7 +134,7 @@ struct RawWorkload {
     fit: Option<Fit>,
     volume_sectors: Option<u64>,
     skip_bad: Option<bool>,
-    csv: Option<Box<CsvSpec>>,
+    csv: Option<CsvSetting>,
     blkparse_event: Option<BlkparseEvent>,
 }
 
@@ -248,7 +249,7 @@ impl TryFrom<RawWorkload> for WorkloadConfig {
                 fit: r.fit.unwrap_or_default(),
                 volume_sectors: r.volume_sectors,
                 skip_bad: r.skip_bad.unwrap_or(false),
-                csv: r.csv,
+                csv: r.csv.map(|c| c.0),
                 blkparse_event: r.blkparse_event.unwrap_or_default(),
             }),
         })

@@ -482,15 +482,16 @@ impl LineParser for CsvParser {
         };
         let address = uint(get(c.address, "address")?, "address")?;
         let size = uint(get(c.size, "size")?, "size")?;
-        let op_field = get(c.op, "op")?.to_ascii_lowercase();
-        let op = if self.read.contains(&op_field) {
+        let op_field = get(c.op, "op")?;
+        let is = |list: &[Vec<u8>]| list.iter().any(|v| v.eq_ignore_ascii_case(op_field));
+        let op = if is(&self.read) {
             Op::Read
-        } else if self.write.contains(&op_field) {
+        } else if is(&self.write) {
             Op::Write
         } else {
             return Err(format!(
                 "op: `{}` is neither a read ({}) nor a write ({})",
-                lossy(&op_field),
+                lossy(op_field),
                 self.spec.read_values.join(", "),
                 self.spec.write_values.join(", ")
             ));
@@ -524,5 +525,37 @@ impl LineParser for CsvParser {
             process,
             response_ns: None,
         }))
+    }
+}
+
+/// A `csv = ...` value: the table form, or the one-string form of [`CsvSpec::parse_map`]
+/// (which is what the command line passes through).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CsvSetting(pub Box<CsvSpec>);
+
+impl<'de> Deserialize<'de> for CsvSetting {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = CsvSetting;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str(
+                    "a column mapping: a table, or a string like \"time=0,address=2,size=3,op=4\"",
+                )
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> std::result::Result<CsvSetting, E> {
+                CsvSpec::parse_map(s)
+                    .map(|c| CsvSetting(Box::new(c)))
+                    .map_err(|e| E::custom(e.to_string()))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> std::result::Result<CsvSetting, A::Error> {
+                let spec = CsvSpec::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+                Ok(CsvSetting(Box::new(spec)))
+            }
+        }
+        d.deserialize_any(V)
     }
 }

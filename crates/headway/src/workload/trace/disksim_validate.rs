@@ -50,10 +50,10 @@ impl LineParser for ValidateParser {
             b"W" | b"w" => Op::Write,
             other => return Err(format!("R|W: expected R or W, got `{}`", lossy(other))),
         };
-        if !matches!(
-            f[1].to_ascii_lowercase().as_slice(),
-            b"hit" | b"miss" | b"h" | b"m"
-        ) {
+        if ![&b"hit"[..], b"miss", b"h", b"m"]
+            .iter()
+            .any(|w| f[1].eq_ignore_ascii_case(w))
+        {
             return Err(format!(
                 "Hit|Miss: expected Hit or Miss, got `{}`",
                 lossy(f[1])

@@ -123,23 +123,26 @@ impl<R: BufRead> HpSrtReader<R> {
     }
 }
 
-/// The one `sectorsize = N` every disk in the header agrees on.
+/// The one `sectorsize = N` every disk in the header agrees on (wherever it stands: the
+/// header is free-form text).
 fn header_sector_bytes(header: &[u8]) -> std::result::Result<u64, String> {
     let text = String::from_utf8_lossy(header);
     let mut sizes: Vec<u64> = Vec::new();
-    for line in text.lines() {
-        let Some((key, value)) = line.split_once('=') else {
+    for (at, _) in text.match_indices("sectorsize") {
+        let rest = text[at + "sectorsize".len()..].trim_start();
+        let Some(rest) = rest.strip_prefix('=') else {
             continue;
         };
-        if key.trim() != "sectorsize" {
-            continue;
-        }
-        let v = value.trim().trim_end_matches([',', ';']).trim();
-        let n: u64 = v
+        let rest = rest.trim_start();
+        let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        let n: u64 = digits
             .parse()
             .ok()
             .filter(|n| *n > 0 && *n <= 1 << 20)
-            .ok_or_else(|| format!("HP SRT header: sectorsize `{v}` is not a sector size"))?;
+            .ok_or_else(|| {
+                let shown: String = rest.chars().take(20).collect();
+                format!("HP SRT header: sectorsize `{shown}` is not a sector size")
+            })?;
         if !sizes.contains(&n) {
             sizes.push(n);
         }
