@@ -384,5 +384,8 @@ fn a_csv_mapping_may_be_one_string_as_on_the_command_line() {
     )
     .unwrap_err()
     .to_string();
-    assert!(e.contains("line 5") && e.contains("`size=<column>` is required"), "{e}");
+    assert!(
+        e.contains("line 5") && e.contains("`size=<column>` is required"),
+        "{e}"
+    );
 }

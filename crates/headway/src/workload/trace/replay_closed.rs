@@ -13,7 +13,9 @@
 //! until a busy process takes one (so a replay never stalls for good, and never holds the
 //! trace).
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
+
+use super::names::IntMap;
 
 use super::feed::Feed;
 use super::report::TraceReport;
@@ -39,7 +41,7 @@ pub struct ClosedTraceWorkload<R> {
     feed: Feed<R>,
     time_scale: f64,
     single: bool,
-    procs: HashMap<u32, Proc>,
+    procs: IntMap<u32, Proc>,
     /// Processes idle with nothing queued, waiting for the reader to find their next record.
     idle: usize,
     buffered: usize,
@@ -56,7 +58,7 @@ impl<R: TraceReader> ClosedTraceWorkload<R> {
             feed,
             time_scale: 1.0 / speed,
             single,
-            procs: HashMap::new(),
+            procs: IntMap::default(),
             idle: 0,
             buffered: 0,
             cursor_ns: 0,

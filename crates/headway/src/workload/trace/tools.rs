@@ -2,7 +2,6 @@
 //! [`Feed`] as replay (so filters and lenient mode behave alike), in memory that does not
 //! grow with the trace.
 
-use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -12,7 +11,7 @@ use serde::Serialize;
 
 use super::csv::HEADWAY_CSV_HEADER;
 use super::feed::{Feed, FeedOptions};
-use super::names::MAX_NAMES;
+use super::names::{IntMap, MAX_NAMES};
 use super::report::TraceReport;
 use super::{open_source, TraceInput, TraceReader, TraceSource};
 use crate::error::{HeadwayError, Result};
@@ -128,9 +127,9 @@ pub fn stats(path: &Path, source: &TraceSource, opts: &FeedOptions) -> Result<Tr
     let mut seeks = hist(3);
     let mut gaps = hist(3);
     let mut buckets = [0u64; 33];
-    let mut last_end: HashMap<u16, u64> = HashMap::new();
-    let mut devices: HashMap<u16, u64> = HashMap::new();
-    let mut procs: HashMap<u32, u64> = HashMap::new();
+    let mut last_end: IntMap<u16, u64> = IntMap::default();
+    let mut devices: IntMap<u16, u64> = IntMap::default();
+    let mut procs: IntMap<u32, u64> = IntMap::default();
     let mut first_ns = None;
     let mut last_ns = 0;
     while let Some(r) = feed.next_record()? {
