@@ -150,7 +150,7 @@ const CASES: &[Case] = &[
     Case {
         name: "bad-field-validate",
         file: "t.val",
-        text: "R Hit 8 8 100.0 10.0\nR Maybe 16 8 100.0 10.0\nW Miss 24 8 100.0 10.0\n",
+        text: "R Hit 8 8 100.0 10.0\nR Hit7 16 8 100.0 10.0\nW Miss 24 8 100.0 10.0\n",
         keys: "format = \"disksim-validate\"",
         line: 2,
         needle: "Hit|Miss",

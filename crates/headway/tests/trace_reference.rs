@@ -145,3 +145,34 @@ fn a_trace_larger_than_the_drive_fails_by_default_giving_both_sizes() {
         "{e}"
     );
 }
+
+/// DiskSim's validation traces (in `../shared/reference/disksim/validation/`) replay in
+/// validate mode on their drives, every request once, and the format is detected.
+#[test]
+fn the_disksim_validation_traces_replay_in_validate_mode() {
+    let Some(dir) = reference() else { return };
+    let dir = dir.join("../disksim/validation");
+    for (file, drive) in [
+        ("atlas10k.trace", "atlas10k"),
+        ("cheetah4LP.trace", "cheetah4lp"),
+        ("dec_rz26.trace", "dec_rz26"),
+        ("hp_c2247a.trace", "hp_c2247a"),
+        ("st41601n.trace", "st41601n"),
+    ] {
+        let path = dir.join(file);
+        let toml = format!(
+            "[drive]\nname = \"{drive}\"\n[workload]\nkind = \"trace\"\npath = \"{}\"\nmode = \"validate\"\n",
+            path.display()
+        );
+        let cfg = ExperimentConfig::from_toml_str(&toml, None).unwrap();
+        let r = build_simulation(&cfg, None)
+            .unwrap()
+            .simulation
+            .run()
+            .unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert_eq!(r.summary.requests, text_count(&path), "{file}");
+        assert_eq!(r.trace_report.unwrap().format, "disksim-validate");
+        // One request in the system at a time.
+        assert!(r.summary.max_queue_length <= 1, "{file}");
+    }
+}

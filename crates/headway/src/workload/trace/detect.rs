@@ -156,10 +156,8 @@ fn is_validate(l: &[u8]) -> bool {
     let (n, f) = fields::<6>(l, None);
     n == 6
         && matches!(f[0], b"R" | b"W" | b"r" | b"w")
-        && matches!(
-            f[1].to_ascii_lowercase().as_slice(),
-            b"hit" | b"miss" | b"h" | b"m"
-        )
+        && !f[1].is_empty()
+        && f[1].iter().all(u8::is_ascii_alphabetic)
         && digits(f[2]).is_some()
         && digits(f[3]).is_some()
         && is_num(f[4])

@@ -10,7 +10,8 @@
 //! issue. The reconstructed issue time of request k+1 is therefore issue(k) + access(k) +
 //! delay(k) (request 0 at 0), and the measured access time is kept as the record's response
 //! time, so that the validate and closed replay modes recover `delay_us` exactly as the think
-//! time. The Hit/Miss column is not a reliable cache flag and is only checked for shape.
+//! time. The Hit/Miss column is not a reliable cache flag (some files also say `Doub` or
+//! `Trip`) and is only checked to be a word.
 
 use super::fields::{lossy, scaled_number, sectors_u32, uint, FieldResult};
 use super::lines::{is_skippable, split};
@@ -50,12 +51,9 @@ impl LineParser for ValidateParser {
             b"W" | b"w" => Op::Write,
             other => return Err(format!("R|W: expected R or W, got `{}`", lossy(other))),
         };
-        if ![&b"hit"[..], b"miss", b"h", b"m"]
-            .iter()
-            .any(|w| f[1].eq_ignore_ascii_case(w))
-        {
+        if !f[1].iter().all(u8::is_ascii_alphabetic) {
             return Err(format!(
-                "Hit|Miss: expected Hit or Miss, got `{}`",
+                "Hit|Miss: expected a word such as Hit or Miss, got `{}`",
                 lossy(f[1])
             ));
         }
