@@ -1,56 +1,22 @@
+use super::elevator::{Elevator, Pick, Policy};
 use super::sweep::CylQueue;
-use super::{Decision, SchedCtx, Scheduler};
-use crate::request::{Command, DeviceId, Request};
+use super::SchedCtx;
+use crate::request::DeviceId;
 
 /// C-LOOK: sweep upward in cylinder order; when nothing lies ahead, jump back to the lowest
 /// pending cylinder and sweep up again (one-directional service evens out response times).
-pub struct CLook {
-    queue: CylQueue,
-    pos: Option<u32>,
-    device: DeviceId,
-}
+pub type CLook = Elevator<CLookPolicy>;
 
-impl CLook {
-    pub fn new() -> Self {
-        CLook {
-            queue: CylQueue::default(),
-            pos: None,
-            device: 0,
-        }
-    }
-}
+#[derive(Default)]
+pub struct CLookPolicy;
 
-impl Default for CLook {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl Scheduler for CLook {
-    fn name(&self) -> &str {
-        "clook"
-    }
-    fn on_arrival(&mut self, req: Request, ctx: &SchedCtx) {
-        self.device = req.device;
-        let cyl = ctx.predictor(req.device).cylinder_of(req.lbn);
-        self.queue.insert(cyl, req.id, req);
-    }
-    fn decide(&mut self, ctx: &SchedCtx) -> Decision {
-        if self.queue.is_empty() || !ctx.has_slot(self.device) {
-            return Decision::Idle;
-        }
-        let pos = *self
-            .pos
-            .get_or_insert_with(|| ctx.predictor(self.device).head().cylinder);
-        let key = self
-            .queue
-            .at_or_above(pos)
-            .or_else(|| self.queue.lowest())
-            .expect("queue is not empty");
-        self.pos = Some(key.0);
-        Decision::Dispatch(Command::single(self.queue.remove(key)))
-    }
-    fn pending(&self) -> usize {
-        self.queue.len()
+impl Policy for CLookPolicy {
+    const NAME: &'static str = "clook";
+    fn pick(&mut self, q: &CylQueue, pos: u32, _ctx: &SchedCtx, _dev: DeviceId) -> Pick {
+        Pick::Request(
+            q.at_or_above(pos)
+                .or_else(|| q.lowest())
+                .expect("non-empty queue"),
+        )
     }
 }

@@ -12,6 +12,7 @@ use crate::time::SimTime;
 
 mod clook;
 mod cscan;
+mod elevator;
 mod fcfs;
 mod look;
 mod registry;
@@ -22,6 +23,7 @@ mod sweep;
 
 pub use clook::CLook;
 pub use cscan::CScan;
+pub use elevator::Elevator;
 pub use fcfs::Fcfs;
 pub use look::Look;
 pub use registry::{scheduler_by_name, SCHEDULER_NAMES};

@@ -39,6 +39,13 @@ impl<V> CylQueue<V> {
     pub fn is_empty(&self) -> bool {
         self.map.is_empty()
     }
+    /// The nearest request at or beyond `c` in direction `dir` (oldest on its cylinder).
+    pub fn ahead(&self, c: u32, dir: Dir) -> Option<Key> {
+        match dir {
+            Dir::Up => self.at_or_above(c),
+            Dir::Down => self.at_or_below(c),
+        }
+    }
     /// Oldest request on the lowest cylinder >= `c`.
     pub fn at_or_above(&self, c: u32) -> Option<Key> {
         self.map.range((c, 0)..).next().map(|(k, _)| *k)
@@ -69,8 +76,18 @@ impl<V> CylQueue<V> {
 }
 
 /// Sweep direction of an elevator.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) enum Dir {
+    #[default]
     Up,
     Down,
+}
+
+impl Dir {
+    pub fn reversed(self) -> Dir {
+        match self {
+            Dir::Up => Dir::Down,
+            Dir::Down => Dir::Up,
+        }
+    }
 }
