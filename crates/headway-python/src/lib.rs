@@ -8,6 +8,7 @@ mod py_scheduler;
 mod records;
 mod request;
 mod run;
+mod traces;
 
 use pyo3::prelude::*;
 
@@ -41,6 +42,8 @@ mod headway_module {
     use crate::request::{PyCompletion, PyEstimate, PyRequest, PyWait};
     #[pymodule_export]
     use crate::run::run;
+    #[pymodule_export]
+    use crate::traces::{trace_convert, trace_detect, trace_stats, PyTraceBatches};
 
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -39,13 +39,14 @@ def main() -> None:
 
 def _register() -> None:
     # Imported here so each command lives in its own module without import cycles.
-    from headway.cli import bench, catalog, run
+    from headway.cli import bench, catalog, run, trace
 
     main.add_command(run.run_cmd)
     main.add_command(run.replay_cmd)
     main.add_command(catalog.disks_cmd)
     main.add_command(catalog.schedulers_cmd)
     main.add_command(bench.bench_cmd)
+    main.add_command(trace.trace_group)
 
 
 _register()
