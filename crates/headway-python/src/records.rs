@@ -39,7 +39,11 @@ impl Element for bool {
     }
 }
 
-pub(crate) fn column<T: Element>(dict: &Bound<'_, PyDict>, name: &str, values: &[T]) -> PyResult<()> {
+pub(crate) fn column<T: Element>(
+    dict: &Bound<'_, PyDict>,
+    name: &str,
+    values: &[T],
+) -> PyResult<()> {
     let py = dict.py();
     let bytes = PyBytes::new_with(py, values.len() * T::WIDTH, |buf| {
         for (out, v) in buf.chunks_exact_mut(T::WIDTH).zip(values) {
