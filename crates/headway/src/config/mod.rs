@@ -68,6 +68,10 @@ pub struct DriveConfig {
     /// Commands the drive accepts at once. Default: 1 (the host does all scheduling).
     #[serde(default = "one")]
     pub queue_depth: usize,
+    /// How the drive orders its own queue (`fcfs`, `sstf`, `look`, `clook`, `sptf`); default:
+    /// the policy its parameter file names (DiskSim's "Scheduling policy").
+    #[serde(default)]
+    pub firmware_scheduler: Option<String>,
 }
 
 fn default_drive() -> String {
@@ -82,6 +86,7 @@ impl Default for DriveConfig {
         DriveConfig {
             name: default_drive(),
             queue_depth: 1,
+            firmware_scheduler: None,
         }
     }
 }
