@@ -23,6 +23,7 @@ from headway.errors import (
     UnknownNameError,
 )
 from headway.result import RecordsNotCollected, Result, Summary
+from headway import traces
 
 __version__ = version()
 
@@ -52,4 +53,5 @@ __all__ = [
     "UnknownNameError",
     "PluginError",
     "InvariantError",
+    "traces",
 ]

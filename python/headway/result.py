@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, Iterator, Mapping, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple
 
 import numpy as np
 
@@ -92,6 +92,23 @@ class Result:
         self.meta: Mapping[str, Any] = json.loads(meta_json)
         self._raw = columns
         self._frame = None
+
+    @property
+    def warnings(self) -> List[str]:
+        """What the user should know about the run, one line each: bad trace records skipped
+        (``skip_bad``), requests moved to fit the drive. Empty for a clean run.
+
+        >>> import headway
+        >>> headway.run({"drive": {"name": "elite3"}, "workload": {"requests": 10}}).warnings
+        []
+        """
+        return list(self.meta.get("warnings") or [])
+
+    @property
+    def trace_report(self) -> Optional[Dict[str, Any]]:
+        """For a trace replay: records read, replayed, filtered, bad (with the first few
+        line numbers), fitted and dropped; ``None`` for other workloads."""
+        return self.meta.get("trace_report")
 
     @property
     def has_records(self) -> bool:

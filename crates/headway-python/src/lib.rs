@@ -8,6 +8,7 @@ mod py_scheduler;
 mod records;
 mod request;
 mod run;
+mod traces;
 mod validate;
 
 use pyo3::prelude::*;
@@ -42,6 +43,7 @@ mod headway_module {
     use crate::request::{PyCompletion, PyEstimate, PyRequest, PyWait};
     #[pymodule_export]
     use crate::run::run;
+    use crate::traces::{trace_convert, trace_detect, trace_stats, PyTraceBatches};
     #[pymodule_export]
     use crate::validate::{validate, validation_traces};
 

@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
 /// A column element with a fixed little-endian width.
-trait Element: Copy {
+pub(crate) trait Element: Copy {
     const DTYPE: &'static str;
     const WIDTH: usize;
     fn put(self, out: &mut [u8]);
@@ -28,6 +28,7 @@ macro_rules! int_element {
 int_element!(u64, "<u8");
 int_element!(u32, "<u4");
 int_element!(u16, "<u2");
+int_element!(i64, "<i8");
 
 impl Element for bool {
     const DTYPE: &'static str = "|b1";
@@ -38,7 +39,11 @@ impl Element for bool {
     }
 }
 
-fn column<T: Element>(dict: &Bound<'_, PyDict>, name: &str, values: &[T]) -> PyResult<()> {
+pub(crate) fn column<T: Element>(
+    dict: &Bound<'_, PyDict>,
+    name: &str,
+    values: &[T],
+) -> PyResult<()> {
     let py = dict.py();
     let bytes = PyBytes::new_with(py, values.len() * T::WIDTH, |buf| {
         for (out, v) in buf.chunks_exact_mut(T::WIDTH).zip(values) {

@@ -133,6 +133,8 @@ pub fn run<'py>(
         "end_ns": result.end_ns,
         "events": result.events,
         "sim_wall_s": wall_s,
+        "warnings": result.warnings,
+        "trace_report": result.trace_report,
     })
     .to_string();
     Ok((summary, columns, meta))

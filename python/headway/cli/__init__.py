@@ -39,7 +39,7 @@ def main() -> None:
 
 def _register() -> None:
     # Imported here so each command lives in its own module without import cycles.
-    from headway.cli import bench, catalog, run, validate
+    from headway.cli import bench, catalog, run, trace, validate
 
     main.add_command(run.run_cmd)
     main.add_command(run.replay_cmd)
@@ -47,6 +47,7 @@ def _register() -> None:
     main.add_command(catalog.schedulers_cmd)
     main.add_command(bench.bench_cmd)
     main.add_command(validate.validate_cmd)
+    main.add_command(trace.trace_group)
 
 
 _register()
