@@ -43,6 +43,7 @@ mod headway_module {
     use crate::request::{PyCompletion, PyEstimate, PyRequest, PyWait};
     #[pymodule_export]
     use crate::run::run;
+    #[pymodule_export]
     use crate::traces::{trace_convert, trace_detect, trace_stats, PyTraceBatches};
     #[pymodule_export]
     use crate::validate::{validate, validation_traces};
