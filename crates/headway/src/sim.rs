@@ -8,7 +8,7 @@ use crate::link::Link;
 use crate::request::{Command, Completion, Request};
 use crate::stats::{RequestRecords, Stats, StatsOptions, Summary};
 use crate::time::{SimTime, NEVER};
-use crate::workload::{Arrivals, Workload};
+use crate::workload::{Arrivals, TraceReport, Workload};
 
 enum Event {
     Arrival(Request),
@@ -52,6 +52,11 @@ pub struct RunResult {
     pub end_ns: SimTime,
     /// Events processed (for speed reporting).
     pub events: u64,
+    /// For trace replays: records skipped, filtered or fitted.
+    pub trace_report: Option<TraceReport>,
+    /// Things the user should know about the run (bad records skipped in lenient mode,
+    /// requests moved to fit the drive), one line each; empty for a clean run.
+    pub warnings: Vec<String>,
 }
 
 /// One assembled simulation, ready to run once.
@@ -156,11 +161,18 @@ impl Simulation {
             )));
         }
         let (summary, records) = self.stats.finish(self.now);
+        let trace_report = self.workload.trace_report();
+        let warnings = trace_report
+            .as_ref()
+            .map(TraceReport::warnings)
+            .unwrap_or_default();
         Ok(RunResult {
             summary,
             records,
             end_ns: self.now,
             events: self.processed,
+            trace_report,
+            warnings,
         })
     }
 

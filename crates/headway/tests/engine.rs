@@ -156,6 +156,10 @@ fn config_errors_name_the_line_and_key() {
         .unwrap()
         .to_string();
     assert!(err.contains("line 2") || err.contains(":2:"), "{err}");
+    assert!(
+        err.contains("drive.name"),
+        "the wrong-typed key is named: {err}"
+    );
 }
 
 #[test]

@@ -90,16 +90,18 @@ fn each_kind_parses_to_its_typed_config() {
             speed: 2.0,
             limit: Some(1000),
             device: Some(5),
+            ..TraceConfig::new("traces/a.trace.gz")
         })
     );
     assert_eq!(
         workload("kind = \"trace\"\npath = \"t\""),
         WorkloadConfig::Trace(TraceConfig {
             path: PathBuf::from("t"),
-            format: TraceFormat::DisksimAscii,
+            format: TraceFormat::Auto,
             speed: 1.0,
             limit: None,
             device: None,
+            ..TraceConfig::new("t")
         })
     );
 }
@@ -140,8 +142,8 @@ fn shape_errors_are_caught_when_the_file_is_read() {
             "unknown field `extra`",
         ),
         (
-            "kind = \"trace\"\npath = \"t\"\nformat = \"spc\"",
-            "unknown variant `spc`",
+            "kind = \"trace\"\npath = \"t\"\nformat = \"spc2\"",
+            "unknown variant `spc2`",
         ),
     ] {
         let e = parse_error(body);

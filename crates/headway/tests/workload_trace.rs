@@ -32,6 +32,7 @@ fn rec(time_ns: u64, device: u16, lbn: u64, sectors: u32, op: Op) -> TraceRecord
         sectors,
         op,
         process: 0,
+        response_ns: None,
     }
 }
 
@@ -131,7 +132,16 @@ fn a_missing_trace_is_an_io_error_naming_the_file() {
 #[test]
 fn replay_options_speed_limit_and_device() {
     let text = "0 0 0 8 1\n1.0 1 8 8 1\n2.0 0 16 8 0\n3.0 1 24 8 1\n4.0 0 32 8 1\n";
-    let all = replay("opts-all", text, "").unwrap();
+    let e = replay("opts-two-devices", text, "")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("t.trace:2: ")
+            && e.contains("device 0 and device 1")
+            && e.contains("merge_devices"),
+        "{e}"
+    );
+    let all = replay("opts-all", text, "merge_devices = true").unwrap();
     assert_eq!(
         all.iter().map(|r| r.arrival_ns).collect::<Vec<_>>(),
         vec![0, 1_000_000, 2_000_000, 3_000_000, 4_000_000]
@@ -140,12 +150,12 @@ fn replay_options_speed_limit_and_device() {
     assert!(all.iter().all(|r| r.device == 0));
     assert_eq!(all[2].op, Op::Write);
 
-    let fast = replay("opts-fast", text, "speed = 2.0").unwrap();
+    let fast = replay("opts-fast", text, "speed = 2.0\nmerge_devices = true").unwrap();
     assert_eq!(
         fast.iter().map(|r| r.arrival_ns).collect::<Vec<_>>(),
         vec![0, 500_000, 1_000_000, 1_500_000, 2_000_000]
     );
-    let slow = replay("opts-slow", text, "speed = 0.3").unwrap();
+    let slow = replay("opts-slow", text, "speed = 0.3\nmerge_devices = true").unwrap();
     assert_eq!(slow[1].arrival_ns, 3_333_333);
 
     let dev1 = replay("opts-dev", text, "device = 1").unwrap();
@@ -154,7 +164,12 @@ fn replay_options_speed_limit_and_device() {
     let first = replay("opts-limit", text, "device = 0\nlimit = 2").unwrap();
     assert_eq!(first.iter().map(|r| r.lbn).collect::<Vec<_>>(), vec![0, 16]);
     // A limit stops reading: a bad line past it is never seen.
-    let first = replay("opts-limit-bad", &format!("{text}garbage\n"), "limit = 5").unwrap();
+    let first = replay(
+        "opts-limit-bad",
+        &format!("{text}garbage\n"),
+        "limit = 5\nmerge_devices = true",
+    )
+    .unwrap();
     assert_eq!(first.len(), 5);
 }
 
@@ -170,7 +185,7 @@ fn the_trace_path_is_relative_to_the_experiment_file() {
     let exp = dir.join("exp.toml");
     std::fs::write(
         &exp,
-        "[drive]\nname = \"elite3\"\n[workload]\nkind = \"trace\"\npath = \"traces/small.trace.gz\"\n",
+        "[drive]\nname = \"elite3\"\n[workload]\nkind = \"trace\"\npath = \"traces/small.trace.gz\"\nmerge_devices = true\n",
     )
     .unwrap();
     let cfg = headway::config::ExperimentConfig::from_toml_file(&exp).unwrap();

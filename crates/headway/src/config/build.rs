@@ -54,7 +54,12 @@ pub fn build_simulation(
     let rng = RngStreams::new(cfg.seed);
     let mech = Arc::new(Mechanics::new(&spec)?);
     let depth = cfg.drive.queue_depth;
-    let device = HddDevice::with_mechanics(&spec, mech.clone(), depth);
+    let device = HddDevice::with_mechanics(
+        &spec,
+        mech.clone(),
+        depth,
+        cfg.drive.firmware_scheduler.as_deref(),
+    )?;
     let capacity = device.info().capacity_sectors;
     let imperfections = &cfg.drive.imperfections;
     let device = with_imperfections(Box::new(device), mech.clone(), imperfections, &rng);

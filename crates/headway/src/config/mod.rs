@@ -68,6 +68,10 @@ pub struct DriveConfig {
     /// Commands the drive accepts at once. Default: 1 (the host does all scheduling).
     #[serde(default = "one")]
     pub queue_depth: usize,
+    /// How the drive orders its own queue (`fcfs`, `sstf`, `look`, `clook`, `sptf`); default:
+    /// the policy its parameter file names (DiskSim's "Scheduling policy").
+    #[serde(default)]
+    pub firmware_scheduler: Option<String>,
     /// `[drive.imperfections]`: seek jitter, spindle drift and the drive's own head
     /// movements, added to the model (default: none).
     #[serde(default)]
@@ -86,6 +90,7 @@ impl Default for DriveConfig {
         DriveConfig {
             name: default_drive(),
             queue_depth: 1,
+            firmware_scheduler: None,
             imperfections: Default::default(),
         }
     }
@@ -213,11 +218,34 @@ pub(crate) fn toml_error(text: &str, origin: Option<&Path>, e: toml::de::Error) 
         .split('`')
         .nth(1)
         .map(str::to_string)
-        .filter(|_| msg.contains("field"));
+        .filter(|_| msg.contains("field"))
+        .or_else(|| line.and_then(|l| key_on_line(text, l)));
     HeadwayError::Config {
         file: origin.map(Path::to_path_buf),
         line,
         key,
         msg,
     }
+}
+
+/// The dotted key assigned on 1-based line `line` (`drive.name` for `name = 3` under
+/// `[drive]`): type errors from `toml` point at the value but do not name its key.
+fn key_on_line(text: &str, line: usize) -> Option<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let here = lines.get(line.checked_sub(1)?)?;
+    let (lhs, _) = here.split_once('=')?;
+    let key = lhs.trim().trim_matches('"');
+    if key.is_empty() || key.starts_with('[') {
+        return None;
+    }
+    let table = lines[..line - 1]
+        .iter()
+        .rev()
+        .map(|l| l.trim())
+        .find(|l| l.starts_with('['))
+        .map(|l| l.trim_matches(|c| c == '[' || c == ']').trim().to_string());
+    Some(match table {
+        Some(t) if !t.is_empty() => format!("{t}.{key}"),
+        _ => key.to_string(),
+    })
 }

@@ -5,8 +5,11 @@ use crate::device::hdd::{plan_service, Mechanics, Overheads};
 use crate::request::{Completion, HeadPosition, Op};
 use crate::time::SimTime;
 
-/// The device's own model, exactly: what an SPTF inside the firmware knows. It shares the
-/// drive's [`Mechanics`] and overheads and learns the head position from each completion.
+/// The device's own model of a command that misses its buffer: what an SPTF inside the
+/// firmware knows. It shares the drive's [`Mechanics`] and overheads and learns the head
+/// position from each completion. It does not model the buffer (hits, read-ahead, write-back
+/// in the background): a host cannot see it, so its estimates for hits are pessimistic and
+/// the head it believes in is where the last missing command left it.
 pub struct OraclePredictor {
     mech: Arc<Mechanics>,
     ovh: Overheads,
@@ -74,12 +77,7 @@ impl Predictor for OraclePredictor {
     }
     #[inline]
     fn positioning_floor_ns(&self, distance: u32) -> SimTime {
-        let min_ovh = self
-            .ovh
-            .command_ns(Op::Read, Op::Read)
-            .min(self.ovh.command_ns(Op::Write, Op::Read))
-            .min(self.ovh.command_ns(Op::Read, Op::Write))
-            .min(self.ovh.command_ns(Op::Write, Op::Write));
+        let min_ovh = self.ovh.min_mechanical_start_ns();
         self.mech
             .move_floor_ns(distance)
             .saturating_add(min_ovh + self.link_ns)
@@ -108,7 +106,12 @@ impl Predictor for OraclePredictor {
                 .estimate(from, start_ns, t.lbn, 0, t.op)
                 .positioning_ns();
         }
-        let overhead = self.ovh.command_ns(self.last_op, t.op) + self.link_ns;
+        let overhead = self.ovh.mechanical_start_ns(self.last_op, t.op) + self.link_ns;
+        let min_move = if t.op == Op::Write {
+            self.ovh.min_write_seek_ns
+        } else {
+            0
+        };
         overhead
             + self.mech.positioning_to(
                 from,
@@ -117,6 +120,7 @@ impl Predictor for OraclePredictor {
                 t.surface,
                 t.angle,
                 t.op,
+                min_move,
             )
     }
     fn observe(&mut self, c: &Completion) {

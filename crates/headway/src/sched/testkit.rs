@@ -57,7 +57,7 @@ pub fn spec() -> HddSpec {
             ],
         },
         head_switch_ms: 0.3,
-        write_settle_ms: 0.4,
+        write_settle_ms: -0.35,
         overheads: Default::default(),
         bus: Default::default(),
         cache: None,
@@ -70,7 +70,11 @@ pub fn predictor(head: HeadPosition) -> Vec<Box<dyn Predictor>> {
     let s = spec();
     let mech = Arc::new(Mechanics::new(&s).unwrap());
     let mut ovh = Overheads::from_spec(&s);
-    ovh.miss_ns = [[150_000, 300_000], [120_000, 450_000]];
+    // Read and write overheads by previous op, a minimum write positioning, and (in the
+    // spec) a negative write settle: every path the pruning bound must stay below.
+    ovh.read_miss_ns = [150_000, 120_000];
+    ovh.write_miss_ns = [300_000, 450_000];
+    ovh.min_write_seek_ns = 200_000;
     let mut p = OraclePredictor::new(mech, ovh, 0);
     let cmd = Command::single(Request::new(0, 0, 1, Op::Read));
     p.observe(&Completion {

@@ -6,12 +6,14 @@
 //! DiskSim's demerit: the RMS, in milliseconds, of the horizontal distance between the
 //! simulated and measured access-time CDFs, sampled at probabilities 0.0001, 0.0002, ..., 1.
 
+mod builtin;
 mod demerit;
 mod trace;
 mod workload;
 
+pub use builtin::{builtin_trace, builtin_trace_names, BuiltinTrace, BUILTIN_TRACES};
 pub use demerit::{demerit_ms, quantile};
-pub use trace::{read_validate_trace, ValidateRecord};
+pub use trace::{parse_validate_trace, read_validate_trace, ValidateRecord};
 pub use workload::ValidateWorkload;
 
 use crate::device::hdd::{HddDevice, HddSpec, Overheads};
@@ -22,7 +24,8 @@ use crate::link::Link;
 use crate::predict::OraclePredictor;
 use crate::sched::Fcfs;
 use crate::sim::{RunLimits, Simulation};
-use crate::stats::StatsOptions;
+use crate::stats::{RequestRecords, StatsOptions};
+use crate::time::SimTime;
 use std::sync::Arc;
 
 /// Outcome of a validation run.
@@ -40,6 +43,10 @@ pub struct ValidationReport {
     /// (measured, simulated) access time in ms per request, in trace order.
     #[serde(skip)]
     pub pairs: Vec<(f64, f64)>,
+    /// The simulator's per-request records (phases, cache hits), in completion order (which
+    /// is trace order: one request at a time).
+    #[serde(skip)]
+    pub records: RequestRecords,
 }
 
 fn mean_sd(xs: impl Iterator<Item = f64> + Clone) -> (f64, f64) {
@@ -49,12 +56,31 @@ fn mean_sd(xs: impl Iterator<Item = f64> + Clone) -> (f64, f64) {
     (mean, var.sqrt())
 }
 
-/// Replay `records` on the drive `spec` in validate mode.
+/// Replay `records` on the drive `spec` in validate mode: one request at the drive at a time,
+/// the drive's full firmware model (buffer, read-ahead, write-back, bus rules) in play.
 pub fn validate(spec: &HddSpec, records: &[ValidateRecord]) -> Result<ValidationReport> {
+    validate_from(spec, records, 0)
+}
+
+/// Validate the catalog drive a shipped trace was measured on against that trace (`name` as
+/// in [`builtin_trace_names`]).
+pub fn validate_builtin(name: &str) -> Result<ValidationReport> {
+    let t = BuiltinTrace::get(name)?;
+    let spec = crate::device::catalog::lookup(t.drive)?;
+    validate(&spec, &builtin_trace(name)?)
+}
+
+/// [`validate`] with the first request issued at `start_ns` (the spindle's phase at the first
+/// request is not recorded in a trace; this shows how much a result depends on it).
+pub fn validate_from(
+    spec: &HddSpec,
+    records: &[ValidateRecord],
+    start_ns: SimTime,
+) -> Result<ValidationReport> {
     let device = HddDevice::new(spec, 1)?;
     let predictor = OraclePredictor::new(device.mechanics().clone(), Overheads::from_spec(spec), 0);
     let host = Host::new(Box::new(Fcfs::new()), vec![Box::new(predictor)], vec![1]);
-    let workload = ValidateWorkload::new(Arc::new(records.to_vec()));
+    let workload = ValidateWorkload::starting_at(Arc::new(records.to_vec()), start_ns);
     let devices: Vec<Box<dyn Device>> = vec![Box::new(device)];
     let sim = Simulation::new(
         Box::new(workload),
@@ -85,5 +111,6 @@ pub fn validate(spec: &HddSpec, records: &[ValidateRecord]) -> Result<Validation
         demerit_ms: d,
         demerit_fraction: d / mm,
         pairs: measured.into_iter().zip(simulated).collect(),
+        records: rec,
     })
 }

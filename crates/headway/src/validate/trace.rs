@@ -4,12 +4,17 @@ use std::path::Path;
 use crate::error::{HeadwayError, Result};
 use crate::request::Op;
 
-/// One request of a DiskSim validate trace: `R|W Hit|Miss blkno bcount access_us delay_us`.
+/// One request of a DiskSim validate trace: `R|W FLAG blkno bcount access_us delay_us`, where
+/// FLAG is `Hit` or `Miss` (reads), or for writes `Doub`/`Trip` (the drive disconnected twice
+/// or three times during the write, as the bus analyser saw it).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ValidateRecord {
     pub op: Op,
     /// The trace's Hit/Miss column (documented as unreliable; kept for analysis only).
     pub marked_hit: bool,
+    /// How many times the drive disconnected during a write, when the trace says (`Doub` 2,
+    /// `Trip` 3); 0 otherwise. For analysis only.
+    pub disconnects: u8,
     pub lbn: u64,
     pub sectors: u32,
     /// Access time measured on the real drive.
@@ -54,13 +59,15 @@ pub fn parse_validate_trace(
             "W" | "w" => Op::Write,
             other => return Err(err(n, format!("field 1 must be R or W, found `{other}`"))),
         };
-        let marked_hit = match f[1] {
-            "Hit" | "hit" | "H" => true,
-            "Miss" | "miss" | "M" => false,
+        let (marked_hit, disconnects) = match f[1] {
+            "Hit" | "hit" | "H" => (true, 0),
+            "Miss" | "miss" | "M" => (false, 0),
+            "Doub" | "doub" => (false, 2),
+            "Trip" | "trip" => (false, 3),
             other => {
                 return Err(err(
                     n,
-                    format!("field 2 must be Hit or Miss, found `{other}`"),
+                    format!("field 2 must be Hit, Miss, Doub or Trip, found `{other}`"),
                 ))
             }
         };
@@ -97,6 +104,7 @@ pub fn parse_validate_trace(
         out.push(ValidateRecord {
             op,
             marked_hit,
+            disconnects,
             lbn,
             sectors,
             measured_ms: num(4, "access_us")? / 1000.0,

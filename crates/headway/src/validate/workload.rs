@@ -11,11 +11,22 @@ use crate::workload::{Arrivals, Workload};
 pub struct ValidateWorkload {
     records: Arc<Vec<ValidateRecord>>,
     next: usize,
+    start_ns: SimTime,
 }
 
 impl ValidateWorkload {
     pub fn new(records: Arc<Vec<ValidateRecord>>) -> Self {
-        ValidateWorkload { records, next: 0 }
+        Self::starting_at(records, 0)
+    }
+
+    /// Issue the first record at `start_ns` instead of 0: the spindle's phase at the first
+    /// request is unknown, so this is how to see how much a result owes to it.
+    pub fn starting_at(records: Arc<Vec<ValidateRecord>>, start_ns: SimTime) -> Self {
+        ValidateWorkload {
+            records,
+            next: 0,
+            start_ns,
+        }
     }
 
     fn issue(&mut self, at: SimTime, out: &mut Arrivals) {
@@ -31,7 +42,7 @@ impl Workload for ValidateWorkload {
         "validate"
     }
     fn start(&mut self, out: &mut Arrivals) -> Result<()> {
-        self.issue(0, out);
+        self.issue(self.start_ns, out);
         Ok(())
     }
     fn on_arrival(&mut self, _req: &Request, _out: &mut Arrivals) -> Result<()> {

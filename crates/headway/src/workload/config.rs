@@ -19,10 +19,12 @@ use super::locality::LocalityConfig;
 use super::open::OpenWorkload;
 use super::shape::{ShapeConfig, DEFAULT_ALIGN_SECTORS, DEFAULT_READ_FRACTION};
 use super::size::SizeConfig;
-use super::trace::{self, TraceFormat};
+use super::trace::csv::CsvSetting;
+use super::trace::{self, BlkparseEvent, CsvSpec, Fit, TraceFormat, TraceSource};
 use super::Workload;
 use crate::engine::RngStreams;
 use crate::error::{HeadwayError, Result};
+use crate::request::Op;
 
 /// The `[workload]` table.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
@@ -131,6 +133,17 @@ struct RawWorkload {
     speed: Option<f64>,
     limit: Option<u64>,
     device: Option<u16>,
+    devices: Option<Vec<u16>>,
+    merge_devices: Option<bool>,
+    mode: Option<ReplayMode>,
+    op: Option<Op>,
+    start_s: Option<f64>,
+    end_s: Option<f64>,
+    fit: Option<Fit>,
+    volume_sectors: Option<u64>,
+    skip_bad: Option<bool>,
+    csv: Option<CsvSetting>,
+    blkparse_event: Option<BlkparseEvent>,
     on_rate_iops: Option<f64>,
     off_rate_iops: Option<f64>,
     on_mean_ms: Option<f64>,
@@ -168,6 +181,17 @@ impl TryFrom<RawWorkload> for WorkloadConfig {
             ("speed", r.speed.is_some()),
             ("limit", r.limit.is_some()),
             ("device", r.device.is_some()),
+            ("devices", r.devices.is_some()),
+            ("merge_devices", r.merge_devices.is_some()),
+            ("mode", r.mode.is_some()),
+            ("op", r.op.is_some()),
+            ("start_s", r.start_s.is_some()),
+            ("end_s", r.end_s.is_some()),
+            ("fit", r.fit.is_some()),
+            ("volume_sectors", r.volume_sectors.is_some()),
+            ("skip_bad", r.skip_bad.is_some()),
+            ("csv", r.csv.is_some()),
+            ("blkparse_event", r.blkparse_event.is_some()),
         ];
         let bursty_only = [
             ("on_rate_iops", r.on_rate_iops.is_some()),
@@ -252,6 +276,17 @@ impl TryFrom<RawWorkload> for WorkloadConfig {
                 speed: r.speed.unwrap_or(1.0),
                 limit: r.limit,
                 device: r.device,
+                devices: r.devices,
+                merge_devices: r.merge_devices.unwrap_or(false),
+                mode: r.mode.unwrap_or_default(),
+                op: r.op,
+                start_s: r.start_s,
+                end_s: r.end_s,
+                fit: r.fit.unwrap_or_default(),
+                volume_sectors: r.volume_sectors,
+                skip_bad: r.skip_bad.unwrap_or(false),
+                csv: r.csv.map(|c| c.0),
+                blkparse_event: r.blkparse_event.unwrap_or_default(),
             }),
         })
     }
@@ -357,33 +392,105 @@ impl Default for ClosedConfig {
     }
 }
 
+/// How a trace is replayed (`mode = "..."`).
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum ReplayMode {
+    /// Each record arrives at its trace time (divided by `speed`).
+    #[default]
+    Open,
+    /// Each process keeps one request in the system and issues its next one the trace's
+    /// think time after the previous completes.
+    Closed,
+    /// Closed, with the whole trace as one process (DiskSim validate-style).
+    Validate,
+}
+
+impl ReplayMode {
+    pub fn name(self) -> &'static str {
+        match self {
+            ReplayMode::Open => "open",
+            ReplayMode::Closed => "closed",
+            ReplayMode::Validate => "validate",
+        }
+    }
+    pub fn from_name(s: &str) -> Option<Self> {
+        [ReplayMode::Open, ReplayMode::Closed, ReplayMode::Validate]
+            .into_iter()
+            .find(|m| m.name() == s)
+    }
+}
+
 /// `kind = "trace"`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TraceConfig {
-    /// The trace file, relative to the experiment file's folder. A name ending in `.gz` is
+    /// The trace file, relative to the experiment file's folder. gzip, zstd and xz files are
     /// decompressed while reading.
     pub path: PathBuf,
-    /// Default `"disksim-ascii"`.
+    /// Default `"auto"`: detected from the content.
     pub format: TraceFormat,
-    /// Time scale: a record at trace time t arrives at t / speed (2 = twice as fast).
-    /// Default 1.
+    /// Column mapping for `format = "csv"` (default: headway's own CSV).
+    pub csv: Option<Box<CsvSpec>>,
+    /// blkparse: which event is a request. Default `"Q"`.
+    pub blkparse_event: BlkparseEvent,
+    /// Default `"open"`.
+    pub mode: ReplayMode,
+    /// Time scale: a record at trace time t arrives at t / speed (2 = twice as fast); think
+    /// times in closed modes are scaled alike. Default 1.
     pub speed: f64,
-    /// Replay at most this many requests (counted after the device filter).
+    /// Replay at most this many requests (counted after the filters).
     pub limit: Option<u64>,
-    /// Replay only the records of this trace device number. Every replayed record goes to
-    /// the simulated drive, whatever its device number.
+    /// Replay only the records of this trace device number.
     pub device: Option<u16>,
+    /// Replay the records of these devices, merged onto the drive.
+    pub devices: Option<Vec<u16>>,
+    /// Replay every device's records onto the drive. Without this, `device` or `devices`, a
+    /// trace with records for two devices is refused.
+    pub merge_devices: bool,
+    /// Replay only reads or only writes.
+    pub op: Option<Op>,
+    /// Time window, seconds after the trace's first record: records before `start_s` or at
+    /// or after `end_s` are left out, and the replay starts at `start_s`.
+    pub start_s: Option<f64>,
+    pub end_s: Option<f64>,
+    /// Requests past the end of the drive: fail (default), wrap, scale or truncate.
+    pub fit: Fit,
+    /// The trace's address space for `fit = "scale"` (default: found by a first pass).
+    pub volume_sectors: Option<u64>,
+    /// Lenient mode: skip bad records (malformed, zero length, past the drive, time going
+    /// backwards), count them and report them at the end, instead of failing at the first.
+    pub skip_bad: bool,
 }
 
 impl TraceConfig {
-    /// Replay all of `path` (DiskSim ASCII) at its own speed.
+    /// Replay all of `path` (format detected) at its own speed.
     pub fn new(path: impl Into<PathBuf>) -> Self {
         TraceConfig {
             path: path.into(),
             format: TraceFormat::default(),
+            csv: None,
+            blkparse_event: BlkparseEvent::default(),
+            mode: ReplayMode::default(),
             speed: 1.0,
             limit: None,
             device: None,
+            devices: None,
+            merge_devices: false,
+            op: None,
+            start_s: None,
+            end_s: None,
+            fit: Fit::default(),
+            volume_sectors: None,
+            skip_bad: false,
+        }
+    }
+
+    /// How to read the file.
+    pub fn source(&self) -> TraceSource {
+        TraceSource {
+            format: self.format,
+            csv: self.csv.as_deref().cloned(),
+            blkparse_event: self.blkparse_event,
         }
     }
 
@@ -399,6 +506,68 @@ impl TraceConfig {
                 "workload.limit",
                 "must be at least 1 request (omit it to replay the whole trace)",
             ));
+        }
+        let chosen = [
+            self.device.is_some(),
+            self.devices.is_some(),
+            self.merge_devices,
+        ];
+        if chosen.iter().filter(|c| **c).count() > 1 {
+            return Err(HeadwayError::config(
+                "workload.device",
+                "give at most one of device, devices and merge_devices",
+            ));
+        }
+        if self.devices.as_ref().is_some_and(|d| d.is_empty()) {
+            return Err(HeadwayError::config(
+                "workload.devices",
+                "must name at least one device",
+            ));
+        }
+        for (key, v) in [
+            ("workload.start_s", self.start_s),
+            ("workload.end_s", self.end_s),
+        ] {
+            if let Some(v) = v {
+                if !(v >= 0.0 && v.is_finite() && v * 1e9 < u64::MAX as f64) {
+                    return Err(HeadwayError::config(
+                        key,
+                        format!("must be a non-negative number of seconds, got {v}"),
+                    ));
+                }
+            }
+        }
+        if let (Some(a), Some(b)) = (self.start_s, self.end_s) {
+            if b <= a {
+                return Err(HeadwayError::config(
+                    "workload.end_s",
+                    format!("the window ends ({b} s) before it starts ({a} s)"),
+                ));
+            }
+        }
+        if self.volume_sectors == Some(0) {
+            return Err(HeadwayError::config(
+                "workload.volume_sectors",
+                "must be at least 1 sector",
+            ));
+        }
+        if self.volume_sectors.is_some() && self.fit != Fit::Scale {
+            return Err(HeadwayError::config(
+                "workload.volume_sectors",
+                "only means something with fit = \"scale\"",
+            ));
+        }
+        if self.csv.is_some() && self.format != TraceFormat::Csv {
+            return Err(HeadwayError::config(
+                "workload.csv",
+                format!(
+                    "a column mapping needs format = \"csv\" (format is \"{}\")",
+                    self.format.name()
+                ),
+            ));
+        }
+        if let Some(spec) = &self.csv {
+            spec.validate()?;
         }
         Ok(())
     }

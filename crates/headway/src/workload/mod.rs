@@ -31,12 +31,24 @@
 //! ```toml
 //! [workload]
 //! kind = "trace"
-//! path = "traces/msn.trace.gz"   # relative to the experiment file; .gz read on the fly
-//! format = "disksim-ascii"
-//! speed = 2.0                    # arrivals at trace time / 2
+//! path = "traces/msn.trace.gz"   # relative to the experiment file; .gz/.zst/.xz read on the fly
+//! format = "disksim-ascii"       # default "auto": detected from the content
+//! mode = "open"                  # or "closed" (per-process think times) or "validate"
+//! speed = 2.0                    # arrivals (and think times) at trace time / 2
 //! limit = 100000                 # first N requests replayed
-//! device = 5                     # only this trace device
+//! device = 5                     # only this trace device (or devices = [5, 6],
+//!                                # or merge_devices = true)
+//! op = "read"                    # only reads (or "write")
+//! start_s = 10.0                 # time window, seconds from the trace's first record
+//! end_s = 70.0
+//! fit = "fail"                   # or "wrap", "scale", "truncate" for a trace larger than the drive
+//! skip_bad = false               # true: skip and count bad records instead of failing
+//! blkparse_event = "Q"           # blkparse only: "Q" (queued) or "D" (dispatched)
+//! # format = "csv" takes a column mapping:
+//! # csv = { time = 0, address = 2, size = 3, op = 4, time_unit = "ms" }
 //! ```
+//!
+//! See `docs/traces.md` for every format and option.
 //!
 //! ```toml
 //! [workload]
@@ -93,6 +105,10 @@ pub trait Workload {
     fn on_arrival(&mut self, req: &Request, out: &mut Arrivals) -> Result<()>;
     /// One of this workload's requests has completed at `now`.
     fn on_completion(&mut self, req: &Request, now: SimTime, out: &mut Arrivals) -> Result<()>;
+    /// For trace replays: what was skipped, filtered or fitted (read at the end of a run).
+    fn trace_report(&self) -> Option<TraceReport> {
+        None
+    }
 }
 
 mod bursty;
@@ -107,10 +123,12 @@ pub mod trace;
 
 pub use bursty::{BurstyConfig, BurstyWorkload};
 pub use closed::ClosedWorkload;
-pub use config::{ArrivalKind, ClosedConfig, OpenConfig, ThinkKind, TraceConfig, WorkloadConfig};
+pub use config::{
+    ArrivalKind, ClosedConfig, OpenConfig, ReplayMode, ThinkKind, TraceConfig, WorkloadConfig,
+};
 pub use list::ListWorkload;
 pub use locality::{HotRegion, LocalDistribution, LocalityConfig};
 pub use open::OpenWorkload;
 pub use shape::ShapeConfig;
 pub use size::SizeConfig;
-pub use trace::{TraceFormat, TraceReader, TraceRecord, TraceWorkload};
+pub use trace::{TraceFormat, TraceReader, TraceRecord, TraceReport, TraceSource, TraceWorkload};

@@ -40,9 +40,13 @@ pub struct Mechanics {
     pub seek: SeekCurve,
     /// Rotation period; fractional nanoseconds kept so angles do not drift over long runs.
     pub period_ns: f64,
+    /// 1 / period: angles are computed with a multiplication on the hot path.
+    inv_period: f64,
     pub head_switch_ns: SimTime,
-    pub write_settle_ns: SimTime,
-    /// `floor[d]` = min over d' >= d of the cheapest move of d' cylinders (seek or head switch).
+    /// Added to every write positioning that moves the head; DiskSim allows a negative fitted
+    /// value (the move is then clamped at zero).
+    pub write_settle_ns: i64,
+    /// `floor[d]` = min over d' >= d of the cheapest move of d' cylinders, read or write.
     floor_ns: Vec<SimTime>,
 }
 
@@ -61,10 +65,19 @@ impl Mechanics {
                 "a drive needs at least one surface and one cylinder".into(),
             ));
         }
-        if spec.head_switch_ms < 0.0 || spec.write_settle_ms < 0.0 {
+        if !(spec.head_switch_ms >= 0.0 && spec.head_switch_ms.is_finite()) {
             return Err(bad(
                 "head_switch_ms",
-                "switch and settle times must be non-negative".into(),
+                format!(
+                    "head switch time must be non-negative, got {}",
+                    spec.head_switch_ms
+                ),
+            ));
+        }
+        if !spec.write_settle_ms.is_finite() {
+            return Err(bad(
+                "write_settle_ms",
+                format!("write settle must be finite, got {}", spec.write_settle_ms),
             ));
         }
         let layout = Layout::new(&spec.layout, spec.surfaces, spec.cylinders)?;
@@ -80,19 +93,28 @@ impl Mechanics {
         }
         let seek = SeekCurve::new(&spec.seek, spec.cylinders)?;
         let head_switch_ns = ms_to_ns(spec.head_switch_ms);
+        let write_settle_ns = (spec.write_settle_ms * 1e6).round() as i64;
+        // A write's move may be cheaper than a read's when the settle is negative; the floor
+        // must stay below both so SPTF's pruning never discards the winner.
+        let settle_floor = write_settle_ns.min(0);
         let n = spec.cylinders as usize;
         let mut floor_ns = vec![0; n + 1];
         floor_ns[n] = SimTime::MAX;
         for d in (0..n).rev() {
-            let here = if d == 0 { 0 } else { seek.seek_ns(d as u32) };
+            let here = if d == 0 {
+                0
+            } else {
+                (seek.seek_ns(d as u32) as i64 + settle_floor).max(0) as SimTime
+            };
             floor_ns[d] = here.min(floor_ns[d + 1]);
         }
         Ok(Mechanics {
             layout,
             seek,
             period_ns: 60.0e9 / spec.rpm,
+            inv_period: spec.rpm / 60.0e9,
             head_switch_ns,
-            write_settle_ns: ms_to_ns(spec.write_settle_ms),
+            write_settle_ns,
             floor_ns,
         })
     }
@@ -101,13 +123,13 @@ impl Mechanics {
     #[inline]
     pub fn angle_at(&self, t: f64) -> f64 {
         // t >= 0, so truncation by cast is floor (and avoids a libm call on the hot path).
-        let turns = t / self.period_ns;
+        let turns = t * self.inv_period;
         turns - (turns as u64) as f64
     }
 
     /// Time to wait from `t` until angle `target` comes under the head.
     #[inline]
-    fn wait_for(&self, t: f64, target: f64) -> f64 {
+    pub fn wait_for(&self, t: f64, target: f64) -> f64 {
         let mut d = target - self.angle_at(t);
         if d < 0.0 {
             d += 1.0;
@@ -119,23 +141,31 @@ impl Mechanics {
         d * self.period_ns
     }
 
-    /// Time to move the head between two positions (seek, or head switch on the same
-    /// cylinder), plus write settle when the head moved and the access is a write.
+    /// Time to move the head between two positions, as DiskSim's `dm_seek_time`: the larger
+    /// of the seek and (if the surface changes) the head switch, plus the write settle when
+    /// the access is a write and the head moved (a negative settle can shorten the move, never
+    /// below zero).
     #[inline]
     pub fn move_ns(&self, from: HeadPosition, to_cyl: u32, to_surface: u32, op: Op) -> SimTime {
         let d = from.cylinder.abs_diff(to_cyl);
-        let t = if d > 0 {
-            self.seek.seek_ns(d)
-        } else if from.surface != to_surface {
+        let seek = if d > 0 { self.seek.seek_ns(d) } else { 0 };
+        let switch = if from.surface != to_surface {
             self.head_switch_ns
         } else {
-            return 0;
+            0
         };
-        if op == Op::Write {
-            t + self.write_settle_ns
-        } else {
+        let t = seek.max(switch);
+        if t == 0 || op == Op::Read {
             t
+        } else {
+            (t as i64 + self.write_settle_ns).max(0) as SimTime
         }
+    }
+
+    /// Duration of one sector on a track of `spt` sectors.
+    #[inline]
+    pub fn sector_ns(&self, spt: u32) -> f64 {
+        self.period_ns / spt as f64
     }
 
     /// Lower bound on moving `distance` or more cylinders (see `Predictor::positioning_floor_ns`).
@@ -149,7 +179,9 @@ impl Mechanics {
 
     /// Seek plus rotational latency to reach a sector whose location is already known: the
     /// same arithmetic as [`Mechanics::access`] without the layout lookup or the transfer,
-    /// for schedulers that re-evaluate the same queued requests many times.
+    /// for schedulers that re-evaluate the same queued requests many times. The move takes
+    /// at least `min_move_ns` (DiskSim's minimum seek delay for writes).
+    #[allow(clippy::too_many_arguments)]
     #[inline]
     pub fn positioning_to(
         &self,
@@ -159,8 +191,9 @@ impl Mechanics {
         surface: u32,
         angle: f64,
         op: Op,
+        min_move_ns: SimTime,
     ) -> SimTime {
-        let seek_ns = self.move_ns(from, cylinder, surface, op);
+        let seek_ns = self.move_ns(from, cylinder, surface, op).max(min_move_ns);
         let t_arrive = start_ns as f64 + seek_ns as f64;
         seek_ns + round_ns(self.wait_for(t_arrive, angle))
     }
@@ -175,8 +208,23 @@ impl Mechanics {
         sectors: u32,
         op: Op,
     ) -> MechAccess {
+        self.access_after(from, start_ns, 0, lbn, sectors, op)
+    }
+
+    /// [`Mechanics::access`] with the first move taking at least `min_move_ns`.
+    pub fn access_after(
+        &self,
+        from: HeadPosition,
+        start_ns: SimTime,
+        min_move_ns: SimTime,
+        lbn: u64,
+        sectors: u32,
+        op: Op,
+    ) -> MechAccess {
         let loc = self.layout.locate(lbn);
-        let seek_ns = self.move_ns(from, loc.cylinder, loc.surface, op);
+        let seek_ns = self
+            .move_ns(from, loc.cylinder, loc.surface, op)
+            .max(min_move_ns);
         if sectors == 0 {
             return MechAccess {
                 seek_ns,

@@ -261,8 +261,8 @@ impl Default for BusSpec {
     }
 }
 
-/// The on-board cache and its policies, with DiskSim's parameter meanings. Modelled by the
-/// fidelity work; carried through from the parameter files now so nothing is lost.
+/// The on-board cache and its policies, with DiskSim's parameter meanings; what each does in
+/// the device is described in `docs/fidelity.md`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct CacheSpec {
@@ -306,7 +306,8 @@ pub struct CacheSpec {
 pub struct QueueSpec {
     /// Commands the drive accepts at once.
     pub max_queue_length: u32,
-    /// DiskSim scheduling policy number (1 FCFS, ... 8 SPTF...) as read from the file.
+    /// DiskSim scheduling policy number as read from the file: 1 FCFS, 5 LOOK, 6 C-LOOK,
+    /// 7 SSTF, 8 SPTF are implemented (`firmware_queue::policy_name`).
     pub policy: u32,
 }
 

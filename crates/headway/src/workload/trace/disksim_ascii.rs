@@ -33,6 +33,8 @@ pub struct DisksimAsciiReader<R> {
     spill: Vec<u8>,
     line: usize,
     origin: Option<PathBuf>,
+    /// Set by an error after which the input cannot be resynchronised.
+    broken: bool,
 }
 
 impl<R: BufRead> DisksimAsciiReader<R> {
@@ -43,6 +45,7 @@ impl<R: BufRead> DisksimAsciiReader<R> {
             spill: Vec::new(),
             line: 0,
             origin,
+            broken: false,
         }
     }
 
@@ -60,7 +63,8 @@ impl<R: BufRead> DisksimAsciiReader<R> {
                 Ok(b) => b,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
                 Err(e) => {
-                    return Err(self.error(self.line + 1, format!("cannot read the trace: {e}")))
+                    self.broken = true;
+                    return Err(self.error(self.line + 1, format!("cannot read the trace: {e}")));
                 }
             };
             if buf.is_empty() {
@@ -91,6 +95,7 @@ impl<R: BufRead> DisksimAsciiReader<R> {
                     self.spill.extend_from_slice(buf);
                     self.input.consume(n);
                     if self.spill.len() > MAX_LINE_BYTES {
+                        self.broken = true;
                         return Err(self.error(
                             self.line + 1,
                             format!(
@@ -124,11 +129,18 @@ impl<R: BufRead> TraceReader for DisksimAsciiReader<R> {
     fn line(&self) -> usize {
         self.line
     }
+
+    fn can_continue(&self) -> bool {
+        !self.broken
+    }
 }
 
 impl<R: BufRead> DisksimAsciiReader<R> {
     #[inline(never)]
     fn next_record_general(&mut self) -> Result<Option<TraceRecord>> {
+        if self.broken {
+            return Ok(None);
+        }
         loop {
             match self.next_line()? {
                 None => return Ok(None),
@@ -169,6 +181,7 @@ fn fast_record(buf: &[u8]) -> Option<(TraceRecord, usize)> {
             sectors: sectors as u32,
             op: if flags & 1 == 1 { Op::Read } else { Op::Write },
             process: 0,
+            response_ns: None,
         },
         p.i + 1,
     ))
@@ -333,6 +346,7 @@ fn parse_line(line: &[u8]) -> std::result::Result<Option<TraceRecord>, String> {
         sectors: sectors as u32,
         op: if flags & 1 == 1 { Op::Read } else { Op::Write },
         process: 0,
+        response_ns: None,
     }))
 }
 
@@ -507,7 +521,8 @@ mod tests {
                 lbn: 176_275_232,
                 sectors: 640,
                 op: Op::Read,
-                process: 0
+                process: 0,
+                response_ns: None
             }
         );
         assert_eq!(rec("0 0 0 8 0").op, Op::Write);

@@ -1,0 +1,28 @@
+//! The drive catalog as Python dicts.
+
+use headway::device::catalog;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::errors::to_pyerr;
+
+/// The built-in drives, one dict each, in catalog order.
+#[pyfunction]
+pub fn disks(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
+    let list = catalog::entries().map_err(|e| to_pyerr(py, e, None))?;
+    list.into_iter()
+        .map(|e| {
+            let d = PyDict::new(py);
+            d.set_item("name", e.name)?;
+            d.set_item("description", e.description)?;
+            d.set_item("capacity_sectors", e.capacity_sectors)?;
+            d.set_item("capacity_bytes", e.capacity_bytes)?;
+            d.set_item("rpm", e.rpm)?;
+            d.set_item("zones", e.zones)?;
+            d.set_item("cylinders", e.cylinders)?;
+            d.set_item("surfaces", e.surfaces)?;
+            d.set_item("mean_seek_ms", e.mean_seek_ms)?;
+            Ok(d)
+        })
+        .collect()
+}

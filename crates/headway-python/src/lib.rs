@@ -1,0 +1,58 @@
+//! `headway._headway`: the Python binding of the headway simulator. Thin glue only; the
+//! Python package `headway` is the public face.
+
+mod catalog;
+mod context;
+mod errors;
+mod py_scheduler;
+mod records;
+mod request;
+mod run;
+mod traces;
+mod validate;
+
+use pyo3::prelude::*;
+
+/// Names of the built-in schedulers, in the order headway lists them.
+#[pyfunction]
+fn schedulers() -> Vec<&'static str> {
+    headway::sched::SCHEDULER_NAMES.to_vec()
+}
+
+/// Version of the Rust core.
+#[pyfunction]
+fn version() -> &'static str {
+    env!("CARGO_PKG_VERSION")
+}
+
+#[pymodule(name = "_headway")]
+mod headway_module {
+    use super::*;
+
+    #[pymodule_export]
+    use super::{schedulers, version};
+    #[pymodule_export]
+    use crate::catalog::disks;
+    #[pymodule_export]
+    use crate::context::PyContext;
+    #[pymodule_export]
+    use crate::errors::{
+        ConfigError, DriveParamsError, HeadwayError, InvariantError, PluginError, TraceError,
+    };
+    #[pymodule_export]
+    use crate::request::{PyCompletion, PyEstimate, PyRequest, PyWait};
+    #[pymodule_export]
+    use crate::run::run;
+    #[pymodule_export]
+    use crate::traces::{trace_convert, trace_detect, trace_stats, PyTraceBatches};
+    #[pymodule_export]
+    use crate::validate::{validate, validation_traces};
+
+    #[pymodule_init]
+    fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
+        m.add(
+            "UnknownNameError",
+            crate::errors::unknown_name_error(m.py())?,
+        )
+    }
+}

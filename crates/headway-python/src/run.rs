@@ -1,0 +1,141 @@
+//! `run`: parse, build, simulate, hand back JSON and column buffers. The GIL is released
+//! while a Rust-only simulation runs; progress reports re-attach to call back and to notice
+//! Ctrl-C.
+
+use std::cell::RefCell;
+use std::path::PathBuf;
+use std::rc::Rc;
+use std::time::Instant;
+
+use headway::config::{build_simulation, ExperimentConfig};
+use headway::sched::{scheduler_by_name, Scheduler};
+use headway::sim::{RunResult, Simulation};
+use headway::{HeadwayError, SimTime};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyString};
+
+use crate::errors::{is_control_flow, to_pyerr};
+use crate::py_scheduler::{CauseSlot, PyScheduler};
+use crate::records::to_columns;
+
+/// Lets a Rust-only simulation cross `Python::detach`, which demands `Send`.
+///
+/// Sound because `detach` runs the closure on this same thread, and a simulation built
+/// without a Python scheduler holds no Python object (only `Py<...>` handles, which are
+/// `Send`, enter through the progress closure).
+struct RustOnly<T>(T);
+unsafe impl<T> Send for RustOnly<T> {}
+impl<T> RustOnly<T> {
+    fn into_inner(self) -> T {
+        self.0
+    }
+}
+
+/// Run one experiment. Returns `(summary_json, records, meta_json)`; `records` maps each
+/// column name to `(numpy dtype, bytes)`, or is `None` when records were not asked for.
+#[pyfunction]
+#[pyo3(signature = (config_toml=None, origin=None, seed=None, records=false, scheduler=None, progress=None))]
+pub fn run<'py>(
+    py: Python<'py>,
+    config_toml: Option<&str>,
+    origin: Option<PathBuf>,
+    seed: Option<u64>,
+    records: bool,
+    scheduler: Option<Bound<'py, PyAny>>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<(String, Option<Bound<'py, PyDict>>, String)> {
+    let err = |e: HeadwayError| to_pyerr(py, e, None);
+    let mut cfg = match (config_toml, &origin) {
+        (Some(text), origin) => ExperimentConfig::from_toml_str(text, origin.as_deref()),
+        (None, Some(path)) => ExperimentConfig::from_toml_file(path),
+        (None, None) => ExperimentConfig::from_toml_str("", None),
+    }
+    .map_err(err)?;
+    if let Some(s) = seed {
+        cfg.seed = s;
+    }
+    cfg.output.records |= records;
+
+    let cause: CauseSlot = Rc::new(RefCell::new(None));
+    // A Python scheduler needs the GIL at every decision, so only a Rust-only run detaches.
+    let (plugin, scheduler_name, in_python): (Option<Box<dyn Scheduler>>, String, bool) =
+        match &scheduler {
+            None => (None, cfg.host.scheduler.clone(), false),
+            Some(s) if s.is_instance_of::<PyString>() => {
+                let name = s.to_string();
+                (Some(scheduler_by_name(&name).map_err(err)?), name, false)
+            }
+            Some(obj) => {
+                let ps = PyScheduler::new(obj, cause.clone()).map_err(err)?;
+                let name = ps.name().to_string();
+                (Some(Box::new(ps)), name, true)
+            }
+        };
+    let built = build_simulation(&cfg, plugin).map_err(err)?;
+
+    // The progress hook's own failure (Ctrl-C, or the callback raising) is kept here and
+    // re-raised as itself once the run has unwound.
+    let mut interrupt: Option<PyErr> = None;
+    let mut on_progress = |done: u64, now_ns: SimTime| -> headway::Result<()> {
+        Python::attach(|py| {
+            py.check_signals()?;
+            if let Some(cb) = &progress {
+                cb.call1(py, (done, now_ns))?;
+            }
+            Ok(())
+        })
+        .map_err(|e: PyErr| {
+            interrupt = Some(e);
+            HeadwayError::Plugin {
+                name: "progress".into(),
+                msg: "run interrupted".into(),
+            }
+        })
+    };
+    let timed = |sim: Simulation, hook: &mut dyn FnMut(u64, SimTime) -> headway::Result<()>| {
+        let t0 = Instant::now();
+        let out = sim.run_with_progress(hook);
+        (out, t0.elapsed().as_secs_f64())
+    };
+    let (outcome, wall_s) = if in_python {
+        timed(built.simulation, &mut on_progress)
+    } else {
+        let sim = RustOnly(built.simulation);
+        py.detach(|| timed(sim.into_inner(), &mut on_progress))
+    };
+
+    let result: RunResult = match outcome {
+        Ok(r) => r,
+        Err(e) => {
+            if let Some(stop) = interrupt {
+                return Err(stop);
+            }
+            let cause = cause.borrow_mut().take();
+            return Err(match cause {
+                Some(c) if is_control_flow(py, &c) => c,
+                c => to_pyerr(py, e, c),
+            });
+        }
+    };
+
+    let summary = result.summary.to_flat_json().to_string();
+    let columns = match &result.records {
+        Some(r) => Some(to_columns(py, r)?),
+        None => None,
+    };
+    let meta = serde_json::json!({
+        "name": cfg.name,
+        "seed": cfg.seed,
+        "drive": built.spec.name,
+        "scheduler": scheduler_name,
+        "queue_depth": cfg.drive.queue_depth,
+        "arrived": result.summary.arrived,
+        "end_ns": result.end_ns,
+        "events": result.events,
+        "sim_wall_s": wall_s,
+        "warnings": result.warnings,
+        "trace_report": result.trace_report,
+    })
+    .to_string();
+    Ok((summary, columns, meta))
+}

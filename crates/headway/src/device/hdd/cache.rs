@@ -1,0 +1,308 @@
+//! The on-board buffer: a fixed array of segments, each caching one contiguous LBN range, with
+//! DiskSim's segment choice (hits first, then empty, then clean, then the one being read
+//! ahead; least recently used first among equals). At most 16 or so segments: every lookup is
+//! a walk over a small fixed array, never an allocation.
+
+use super::spec::CacheSpec;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SegState {
+    Empty,
+    /// Holds data that is also on the media.
+    Clean,
+    /// Holds write data not yet on the media (written back in the background).
+    Dirty,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Segment {
+    pub start: u64,
+    /// One past the last cached block. For the segment being read ahead this trails the
+    /// media; the device brings it up to date before every lookup.
+    pub end: u64,
+    pub state: SegState,
+    /// Last use, for LRU.
+    pub stamp: u64,
+    /// Reserved for writes ("Use separate write segment").
+    pub write_only: bool,
+    /// DiskSim's `maxreadaheadblkno`: how far read-ahead into this segment may go.
+    pub max_ra_lbn: u64,
+    /// "Read any free blocks": the segment also holds the blocks the head passed on its
+    /// landing track before `start`, from (cylinder, surface, landing slot, slot of `start`).
+    /// Worked out only when a read asks for blocks below `start` (rare), so the common path
+    /// pays no layout lookups for it.
+    pub free_from: Option<(u32, u32, u32, u32)>,
+}
+
+impl Segment {
+    fn empty(write_only: bool) -> Self {
+        Segment {
+            start: 0,
+            end: 0,
+            state: SegState::Empty,
+            stamp: 0,
+            write_only,
+            max_ra_lbn: 0,
+            free_from: None,
+        }
+    }
+
+    #[inline]
+    pub fn holds(&self, lbn: u64) -> bool {
+        self.state != SegState::Empty && lbn >= self.start && lbn < self.end
+    }
+
+    #[inline]
+    pub fn overlaps(&self, lbn: u64, n: u32) -> bool {
+        self.state != SegState::Empty && lbn < self.end && lbn + n as u64 > self.start
+    }
+}
+
+/// What a read finds in the buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReadHit {
+    /// Every block is cached.
+    Whole(usize),
+    /// The first blocks are cached (or, for an "almost" hit, are about to be read ahead).
+    Partial(usize),
+    Miss,
+}
+
+#[derive(Clone, Debug)]
+pub struct Cache {
+    pub segs: Vec<Segment>,
+    /// Blocks per segment.
+    pub size: u32,
+    pub max_write_segments: u32,
+    clock: u64,
+    /// How many segments have `free_from` set, so the common case skips looking.
+    pub free_pending: u32,
+}
+
+impl Cache {
+    pub fn new(spec: &CacheSpec) -> Self {
+        let n = spec.segments.max(1) as usize;
+        let mut segs = vec![Segment::empty(false); n];
+        if spec.separate_write_segment && n > 1 {
+            segs[n - 1].write_only = true;
+        }
+        Cache {
+            segs,
+            size: spec.segment_sectors.max(1),
+            max_write_segments: spec.max_write_segments.max(1),
+            clock: 0,
+            free_pending: 0,
+        }
+    }
+
+    /// Mark a segment used now (LRU).
+    pub fn touch(&mut self, i: usize) {
+        self.clock += 1;
+        self.segs[i].stamp = self.clock;
+    }
+
+    /// The most recently used segment.
+    pub fn most_recent(&self) -> Option<usize> {
+        (0..self.segs.len())
+            .filter(|&i| self.segs[i].stamp > 0)
+            .max_by_key(|&i| self.segs[i].stamp)
+    }
+
+    /// Look a read up. `reading` is the segment being read ahead, if any; `almost` allows a
+    /// request starting exactly where read-ahead is about to read to count as a partial hit.
+    pub fn lookup_read(&self, lbn: u64, n: u32, reading: Option<usize>, almost: bool) -> ReadHit {
+        let end = lbn + n as u64;
+        let mut best = (0u8, ReadHit::Miss);
+        for (i, s) in self.segs.iter().enumerate() {
+            if s.write_only || s.state == SegState::Empty {
+                continue;
+            }
+            let is_reading = reading == Some(i);
+            let (value, hit) = if s.holds(lbn) {
+                // DiskSim's preferences: dirty (freshest) over being-read over clean.
+                let base = match (s.state, is_reading) {
+                    (SegState::Dirty, _) => 11,
+                    (_, true) => 9,
+                    _ => 8,
+                };
+                if s.end >= end {
+                    (base, ReadHit::Whole(i))
+                } else {
+                    (base - 4, ReadHit::Partial(i))
+                }
+            } else if almost && is_reading && s.end == lbn {
+                (5, ReadHit::Partial(i))
+            } else {
+                continue;
+            };
+            if value > best.0 {
+                best = (value, hit);
+            }
+        }
+        best.1
+    }
+
+    /// The segment a read miss takes: empty before clean before the one being read ahead,
+    /// least recently used first. `None` when every segment is busy with dirty data.
+    pub fn victim_for_read(&self, reading: Option<usize>) -> Option<usize> {
+        self.pick(|i, s| {
+            if s.write_only {
+                return 0;
+            }
+            match s.state {
+                SegState::Empty => 3,
+                SegState::Clean if reading == Some(i) => 1,
+                SegState::Clean => 2,
+                SegState::Dirty => 0,
+            }
+        })
+    }
+
+    /// The segment a write takes: the dedicated write segment if there is one; otherwise a
+    /// clean one it overlaps, then empty, then clean, then the one being read ahead.
+    pub fn victim_for_write(&self, lbn: u64, n: u32, reading: Option<usize>) -> Option<usize> {
+        if let Some(i) = self.segs.iter().position(|s| s.write_only) {
+            return (self.segs[i].state != SegState::Dirty).then_some(i);
+        }
+        let dirty = self
+            .segs
+            .iter()
+            .filter(|s| s.state == SegState::Dirty)
+            .count() as u32;
+        if dirty >= self.max_write_segments {
+            return None;
+        }
+        self.pick(|i, s| match s.state {
+            SegState::Empty => 3,
+            SegState::Clean if reading == Some(i) => 1,
+            SegState::Clean if s.overlaps(lbn, n) => 4,
+            SegState::Clean => 2,
+            SegState::Dirty => 0,
+        })
+    }
+
+    /// Highest value wins; least recently used among equals; value 0 is unusable.
+    fn pick(&self, value: impl Fn(usize, &Segment) -> u8) -> Option<usize> {
+        let mut best: Option<(u8, u64, usize)> = None;
+        for (i, s) in self.segs.iter().enumerate() {
+            let v = value(i, s);
+            if v == 0 {
+                continue;
+            }
+            let better = match best {
+                None => true,
+                Some((bv, bs, _)) => v > bv || (v == bv && s.stamp < bs),
+            };
+            if better {
+                best = Some((v, s.stamp, i));
+            }
+        }
+        best.map(|b| b.2)
+    }
+
+    /// Start a segment afresh at `lbn` (empty range, clean).
+    pub fn reset(&mut self, i: usize, lbn: u64) {
+        let s = &mut self.segs[i];
+        s.start = lbn;
+        s.end = lbn;
+        s.state = SegState::Clean;
+        s.max_ra_lbn = 0;
+        if s.free_from.take().is_some() {
+            self.free_pending -= 1;
+        }
+    }
+
+    /// Note that segment `i` also holds the blocks passed on its landing track.
+    pub fn set_free_from(&mut self, i: usize, from: (u32, u32, u32, u32)) {
+        if self.segs[i].free_from.replace(from).is_none() {
+            self.free_pending += 1;
+        }
+    }
+
+    /// A write makes clean copies of its blocks elsewhere stale.
+    pub fn invalidate_overlapping(&mut self, keep: usize, lbn: u64, n: u32) {
+        for (i, s) in self.segs.iter_mut().enumerate() {
+            if i != keep && s.state == SegState::Clean && s.overlaps(lbn, n) {
+                s.state = SegState::Empty;
+            }
+        }
+    }
+
+    /// Grow segment `i` to end at `end`, sliding its start so it never holds more than its size.
+    pub fn extend(&mut self, i: usize, end: u64) {
+        let size = self.size as u64;
+        let s = &mut self.segs[i];
+        if end > s.end {
+            s.end = end;
+        }
+        let start = s.start.max(s.end.saturating_sub(size));
+        if start != s.start {
+            s.start = start;
+            if s.free_from.take().is_some() {
+                self.free_pending -= 1;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cache(n: u32, write_seg: bool) -> Cache {
+        Cache::new(&CacheSpec {
+            enabled: true,
+            segments: n,
+            segment_sectors: 100,
+            max_write_segments: 1,
+            separate_write_segment: write_seg,
+            ..Default::default()
+        })
+    }
+
+    #[test]
+    fn whole_and_partial_hits() {
+        let mut c = cache(3, false);
+        c.reset(0, 1000);
+        c.extend(0, 1050);
+        assert_eq!(c.lookup_read(1010, 8, None, false), ReadHit::Whole(0));
+        assert_eq!(c.lookup_read(1045, 8, None, false), ReadHit::Partial(0));
+        assert_eq!(c.lookup_read(1050, 8, None, false), ReadHit::Miss);
+        assert_eq!(c.lookup_read(1050, 8, Some(0), true), ReadHit::Partial(0));
+        assert_eq!(c.lookup_read(999, 8, None, false), ReadHit::Miss);
+    }
+
+    #[test]
+    fn segments_slide_to_their_size() {
+        let mut c = cache(1, false);
+        c.reset(0, 0);
+        c.extend(0, 250);
+        assert_eq!((c.segs[0].start, c.segs[0].end), (150, 250));
+    }
+
+    #[test]
+    fn misses_take_empty_then_least_recent_clean() {
+        let mut c = cache(3, false);
+        c.reset(0, 0);
+        c.touch(0);
+        assert_eq!(c.victim_for_read(None), Some(1));
+        c.reset(1, 10);
+        c.touch(1);
+        c.reset(2, 20);
+        c.touch(2);
+        assert_eq!(c.victim_for_read(None), Some(0));
+        // The segment being read ahead goes last.
+        assert_eq!(c.victim_for_read(Some(0)), Some(1));
+    }
+
+    #[test]
+    fn reads_never_use_the_write_segment() {
+        let mut c = cache(2, true);
+        let w = c.victim_for_write(5, 1, None).unwrap();
+        assert!(c.segs[w].write_only);
+        c.reset(w, 5);
+        c.extend(w, 6);
+        assert_eq!(c.lookup_read(5, 1, None, false), ReadHit::Miss);
+        assert_eq!(c.victim_for_read(None), Some(1 - w));
+    }
+}

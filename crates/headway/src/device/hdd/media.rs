@@ -1,0 +1,477 @@
+//! When each sector of an access passes under the head: the media side of a command, as a
+//! short list of *passes* (runs of consecutive LBNs read or written back to back), so that
+//! the cache and the bus can ask "when is block i in the buffer?" without an event per sector.
+//!
+//! Zero-latency access (DiskSim's "immediate buffer read/write", and every read of a drive
+//! that "reads any free blocks"): when the head lands inside the wanted run of a track it
+//! starts with the sector under it, reads to the end of the run, and picks up the front of
+//! the run on the next revolution, so the track costs at most one revolution after landing.
+
+use smallvec::SmallVec;
+
+use super::layout::Location;
+use super::mechanics::Mechanics;
+use crate::request::{HeadPosition, Op};
+use crate::time::SimTime;
+
+/// Blocks `lbn .. lbn + count`, handled back to back: block `k` of the pass is done at
+/// `first_done + k * step` (nanoseconds, absolute).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pass {
+    pub lbn: u64,
+    pub count: u32,
+    pub first_done: f64,
+    pub step: f64,
+    /// When the head was on the pass's track and free: before this it was still seeking or
+    /// switching heads; from this to the pass's start it only waits for the rotation.
+    pub on_track: f64,
+    /// The pass's track.
+    pub track: HeadPosition,
+}
+
+impl Pass {
+    #[inline]
+    pub fn last_done(&self) -> f64 {
+        self.first_done + (self.count - 1) as f64 * self.step
+    }
+    #[inline]
+    pub fn start(&self) -> f64 {
+        self.first_done - self.step
+    }
+    #[inline]
+    pub fn end_lbn(&self) -> u64 {
+        self.lbn + self.count as u64
+    }
+}
+
+/// The media side of one access.
+#[derive(Clone, Debug, Default)]
+pub struct MediaPlan {
+    /// In time order.
+    pub passes: SmallVec<[Pass; 4]>,
+    /// Time the first positioning move takes (minimum-seek padding included).
+    pub seek_ns: SimTime,
+    /// Initial rotational wait after it.
+    pub rotate_ns: SimTime,
+    /// When the last sector finishes.
+    pub end: f64,
+    pub end_head: HeadPosition,
+    /// The first whole sector under the head when it lands on the first track, as
+    /// (cylinder, surface, slot); what "read any free blocks" starts caching from.
+    pub landing: Option<(u32, u32, u32)>,
+    /// Where the first block is.
+    pub first_loc: Option<Location>,
+    /// Where the block after the access is, when it continues the last run on the same track
+    /// (so read-ahead need not look it up again).
+    pub next_loc: Option<Location>,
+}
+
+impl MediaPlan {
+    /// The LBN in the landing slot (`None` if it holds none).
+    pub fn landing_lbn(&self, mech: &Mechanics) -> Option<u64> {
+        let (c, s, slot) = self.landing?;
+        mech.layout.lbn_at(c, s, slot)
+    }
+}
+
+impl MediaPlan {
+    /// When the first sector of the access begins.
+    pub fn first_start(&self) -> f64 {
+        self.passes
+            .iter()
+            .map(|p| p.start())
+            .fold(f64::INFINITY, f64::min)
+    }
+}
+
+/// Waits shorter than this fraction of a revolution short of a full one are rounding noise
+/// from two angles computed separately: the sector is under the head now.
+const FULL_TURN_SLACK: f64 = 1e-9;
+
+#[inline]
+fn wait(mech: &Mechanics, t: f64, angle: f64) -> f64 {
+    let w = mech.wait_for(t, angle);
+    if w > mech.period_ns * (1.0 - FULL_TURN_SLACK) {
+        0.0
+    } else {
+        w
+    }
+}
+
+/// When a write's data reaches the buffer: block `k` of the request (from 0) at
+/// `base + max(k + 1, min_blocks) * step`. A sector whose data is not in yet when it comes
+/// under the head is passed over and written a revolution later, as in DiskSim; `min_blocks`
+/// is the HP firmware rule DiskSim models for drives with the extra write disconnect (the
+/// write waits until that many blocks are buffered).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DataReady {
+    pub base: f64,
+    pub step: f64,
+    pub min_blocks: u32,
+}
+
+impl DataReady {
+    #[inline]
+    pub fn at(&self, k: u64) -> f64 {
+        self.base + (k + 1).max(self.min_blocks as u64) as f64 * self.step
+    }
+}
+
+/// Plan an access of `n` sectors from `lbn` with the head at `from`, positioning allowed to
+/// begin at `t` (ns). `min_move_ns` pads the first move (DiskSim's "Minimum seek delay");
+/// `data` holds a write back until its blocks are in the buffer.
+#[allow(clippy::too_many_arguments)]
+pub fn plan(
+    mech: &Mechanics,
+    from: HeadPosition,
+    t: f64,
+    lbn: u64,
+    n: u32,
+    op: Op,
+    zero_latency: bool,
+    min_move_ns: SimTime,
+) -> MediaPlan {
+    plan_with_data(
+        mech,
+        from,
+        t,
+        lbn,
+        n,
+        op,
+        zero_latency,
+        min_move_ns,
+        None,
+        None,
+    )
+}
+
+/// [`plan`] for a write whose data arrives over the bus as `data` says.
+#[allow(clippy::too_many_arguments)]
+pub fn plan_with_data(
+    mech: &Mechanics,
+    from: HeadPosition,
+    t: f64,
+    lbn: u64,
+    n: u32,
+    op: Op,
+    zero_latency: bool,
+    min_move_ns: SimTime,
+    data: Option<DataReady>,
+    first: Option<Location>,
+) -> MediaPlan {
+    let first_lbn = lbn;
+    let mut plan = MediaPlan::default();
+    let mut loc = first.unwrap_or_else(|| mech.layout.locate(lbn));
+    plan.first_loc = Some(loc);
+    let first_move = mech
+        .move_ns(from, loc.cylinder, loc.surface, op)
+        .max(min_move_ns);
+    plan.seek_ns = first_move;
+    if n == 0 {
+        // A pure seek (SCAN's trip to the edge): the head moves, nothing is transferred.
+        plan.end = t + first_move as f64;
+        plan.end_head = HeadPosition {
+            cylinder: loc.cylinder,
+            surface: loc.surface,
+        };
+        return plan;
+    }
+    let mut here = from;
+    let mut t_arrive = t + first_move as f64;
+    let mut lbn = lbn;
+    let mut left = n as u64;
+    let mut first = true;
+    loop {
+        let track = HeadPosition {
+            cylinder: loc.cylinder,
+            surface: loc.surface,
+        };
+        if !first {
+            t_arrive += mech.move_ns(here, track.cylinder, track.surface, op) as f64;
+        }
+        let run = left.min(loc.run_sectors as u64) as u32;
+        let st = mech.sector_ns(loc.spt);
+        let spt_f = loc.spt as f64;
+        let w = 1.0 / spt_f;
+        // How far past the run's first sector the head is, in revolutions.
+        let x = {
+            let d = mech.angle_at(t_arrive) - loc.angle;
+            if d < 0.0 {
+                d + 1.0
+            } else {
+                d
+            }
+        };
+        if first {
+            plan.landing = Some(landing(&loc, x * spt_f));
+        }
+        let first_pass = plan.passes.len();
+        let mut inside = zero_latency && run > 1 && x > 0.0 && x * spt_f < (run - 1) as f64;
+        let mut k = 0u32;
+        let mut wait_ns = 0.0;
+        if inside {
+            // Next sector boundary inside the run; snap when rounding put us a hair past it.
+            let xs = x * spt_f;
+            let mut kk = xs.ceil();
+            if kk - xs > 1.0 - 1e-9 {
+                kk -= 1.0;
+            }
+            // Snapped back onto the run's first sector: an ordinary in-order access.
+            inside = kk >= 1.0;
+            k = (kk.max(1.0) as u32).min(run - 1);
+            wait_ns = ((k as f64 * w - x) * mech.period_ns).max(0.0);
+            if let (true, Some(d)) = (inside, data) {
+                // Out-of-order writing needs every block in hand; otherwise write in order.
+                let off = lbn - first_lbn;
+                let a_start = t_arrive + wait_ns;
+                let b_start = a_start + (loc.spt - k) as f64 * st;
+                let late = (0..run).any(|i| {
+                    let s = if i >= k {
+                        a_start + (i - k) as f64 * st
+                    } else {
+                        b_start + i as f64 * st
+                    };
+                    d.at(off + i as u64) > s
+                });
+                inside = !late;
+            }
+        }
+        if inside {
+            let a_first = t_arrive + wait_ns + st;
+            let a = Pass {
+                lbn: lbn + k as u64,
+                count: run - k,
+                first_done: a_first,
+                step: st,
+                on_track: t_arrive,
+                track,
+            };
+            plan.passes.push(a);
+            let b_first = t_arrive + wait_ns + (loc.spt - k) as f64 * st + st;
+            plan.passes.push(Pass {
+                lbn,
+                count: k,
+                first_done: b_first,
+                step: st,
+                on_track: a.last_done(),
+                track,
+            });
+            t_arrive = b_first + (k - 1) as f64 * st;
+        } else {
+            wait_ns = wait(mech, t_arrive, loc.angle);
+            let mut s0 = t_arrive + wait_ns;
+            let mut i = 0u32;
+            let off = lbn - first_lbn;
+            while i < run {
+                // Sectors whose data is late are passed over: the rest of the run waits whole
+                // revolutions until its next block is in.
+                let mut j = run;
+                if let Some(d) = data {
+                    let late = (i..run).find(|&q| d.at(off + q as u64) > s0 + (q - i) as f64 * st);
+                    if let Some(q) = late {
+                        if q == i {
+                            let need = d.at(off + q as u64) - s0;
+                            s0 += (need / mech.period_ns).ceil().max(1.0) * mech.period_ns;
+                            continue;
+                        }
+                        j = q;
+                    }
+                }
+                let p = Pass {
+                    lbn: lbn + i as u64,
+                    count: j - i,
+                    first_done: s0 + st,
+                    step: st,
+                    on_track: if i == 0 { t_arrive } else { s0 },
+                    track,
+                };
+                plan.passes.push(p);
+                s0 = p.last_done();
+                i = j;
+            }
+            // Report the wait up to the first sector actually handled.
+            wait_ns = plan.passes[first_pass].start() - t_arrive;
+            t_arrive = s0;
+        }
+        if first {
+            plan.rotate_ns = (wait_ns + 0.5) as SimTime;
+            first = false;
+        }
+        here = track;
+        left -= run as u64;
+        lbn += run as u64;
+        if left == 0 {
+            if run < loc.run_sectors && lbn < mech.layout.capacity_sectors() {
+                let mut next = loc;
+                next.sector += run;
+                next.run_sectors -= run;
+                next.angle += run as f64 / loc.spt as f64;
+                if next.angle >= 1.0 {
+                    next.angle -= 1.0;
+                }
+                plan.next_loc = Some(next);
+            }
+            break;
+        }
+        loc = mech.layout.locate(lbn);
+    }
+    plan.end = t_arrive;
+    plan.end_head = here;
+    plan
+}
+
+/// The first slot boundary at or after the head, on the landing track.
+fn landing(loc: &super::layout::Location, xs: f64) -> (u32, u32, u32) {
+    let ahead = xs.ceil();
+    let ahead = if ahead - xs > 1.0 - 1e-9 {
+        ahead - 1.0
+    } else {
+        ahead
+    };
+    let slot = (loc.sector + ahead as u32) % loc.spt;
+    (loc.cylinder, loc.surface, slot)
+}
+
+/// Block availability in LBN order: block `lbn + k` of a piece can be used (sent over the bus,
+/// counted in the segment) at `max(floor, first_done + k * step)`. A block is usable only
+/// once every block before it is, which is how a zero-latency pass that read the tail of a
+/// track first shows up: its blocks wait for the front.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Piece {
+    pub lbn: u64,
+    pub count: u32,
+    pub first_done: f64,
+    pub step: f64,
+    pub floor: f64,
+}
+
+impl Piece {
+    #[inline]
+    pub fn at(&self, k: u32) -> f64 {
+        (self.first_done + k as f64 * self.step).max(self.floor)
+    }
+    #[inline]
+    pub fn end_lbn(&self) -> u64 {
+        self.lbn + self.count as u64
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Avail {
+    pub pieces: SmallVec<[Piece; 4]>,
+}
+
+impl Avail {
+    /// Availability of the blocks of `plan` (which must cover one contiguous LBN range),
+    /// none before `not_before`.
+    pub fn from_plan(plan: &MediaPlan, not_before: f64) -> Self {
+        Avail {
+            pieces: pieces(&plan.passes, not_before).collect(),
+        }
+    }
+
+    /// Every block of `lbn .. lbn + n` usable at `t` (already in the buffer).
+    pub fn ready(lbn: u64, n: u32, t: f64) -> Self {
+        let mut pieces = SmallVec::new();
+        pieces.push(Piece {
+            lbn,
+            count: n,
+            first_done: t,
+            step: 0.0,
+            floor: t,
+        });
+        Avail { pieces }
+    }
+
+    /// Append blocks that follow the last piece.
+    pub fn push(&mut self, mut p: Piece) {
+        if let Some(last) = self.pieces.last() {
+            debug_assert_eq!(last.end_lbn(), p.lbn);
+            p.floor = p.floor.max(last.at(last.count - 1));
+        }
+        if p.count > 0 {
+            self.pieces.push(p);
+        }
+    }
+
+    pub fn first_lbn(&self) -> u64 {
+        self.pieces.first().map_or(0, |p| p.lbn)
+    }
+
+    pub fn end_lbn(&self) -> u64 {
+        self.pieces.last().map_or(0, |p| p.end_lbn())
+    }
+
+    /// When `lbn` is usable (`None` if it is not covered).
+    pub fn time_of(&self, lbn: u64) -> Option<f64> {
+        self.pieces
+            .iter()
+            .find(|p| lbn >= p.lbn && lbn < p.end_lbn())
+            .map(|p| p.at((lbn - p.lbn) as u32))
+    }
+
+    /// How many blocks from the first are usable at `t`.
+    pub fn count_by(&self, t: f64) -> u64 {
+        count_by(self.pieces.iter().copied(), t)
+    }
+}
+
+/// The availability pieces of passes in time order, in LBN order: only a zero-latency pair
+/// (a track's tail, then its front) is out of LBN order, and its two passes are adjacent.
+pub fn pieces(ps: &[Pass], not_before: f64) -> impl Iterator<Item = Piece> + '_ {
+    let mut floor = not_before;
+    let mut i = 0;
+    let mut pending: Option<Pass> = None;
+    std::iter::from_fn(move || {
+        let p = match pending.take() {
+            Some(p) => p,
+            None => {
+                if i >= ps.len() {
+                    return None;
+                }
+                if i + 1 < ps.len() && ps[i + 1].end_lbn() == ps[i].lbn {
+                    pending = Some(ps[i]);
+                    i += 2;
+                    ps[i - 1]
+                } else {
+                    i += 1;
+                    ps[i - 1]
+                }
+            }
+        };
+        let piece = Piece {
+            lbn: p.lbn,
+            count: p.count,
+            first_done: p.first_done,
+            step: p.step,
+            floor,
+        };
+        floor = floor.max(p.last_done());
+        Some(piece)
+    })
+}
+
+/// How many blocks from the first of `pieces` are usable at `t`.
+pub fn count_by(pieces: impl Iterator<Item = Piece>, t: f64) -> u64 {
+    let mut n = 0u64;
+    for p in pieces {
+        if p.at(0) > t {
+            break;
+        }
+        let last = p.at(p.count - 1);
+        if last <= t {
+            n += p.count as u64;
+            continue;
+        }
+        // Within the piece the time is increasing: solve first_done + k*step <= t.
+        let k = if p.step > 0.0 {
+            // Non-negative here: truncation is floor, without the library call.
+            ((t - p.first_done) / p.step) as i64 + 1
+        } else {
+            p.count as i64
+        };
+        n += k.clamp(0, p.count as i64) as u64;
+        break;
+    }
+    n
+}

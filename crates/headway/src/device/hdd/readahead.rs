@@ -1,0 +1,306 @@
+//! Read-ahead: after a read's last block the mechanism goes on reading the blocks that follow
+//! into the same segment, in the background, until DiskSim's limit for the drive, a track or
+//! cylinder boundary it may not cross, or the next command that needs the mechanism. Its
+//! progress is a function of time, worked out from one media plan when it starts, so neither
+//! its progress nor its preemption costs an event per sector.
+
+use super::layout::Location;
+use super::mechanics::Mechanics;
+use super::media::{self, Avail, MediaPlan};
+use super::spec::CacheSpec;
+use crate::request::{HeadPosition, Op};
+
+/// DiskSim's "Buffer continuous read".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ContinuousRead {
+    /// 0: no read-ahead.
+    Off,
+    /// 1: up to the end of the track.
+    TrackEnd,
+    /// 2: up to the end of the cylinder.
+    CylinderEnd,
+    /// 3: up to the maximum read-ahead (the segment's end).
+    SegmentEnd,
+    /// 4: the DEC scheme: to the end of the track after the request (one more track when
+    /// the segment began on an earlier one), whatever the maximum read-ahead says.
+    Dec,
+}
+
+/// The read-ahead policy of a drive.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Policy {
+    pub mode: ContinuousRead,
+    pub min_blocks: u32,
+    pub max_blocks: u32,
+    /// DiskSim's `keeprequestdata` (derived from "Read-ahead over requested": 1 keeps 0 ... )
+    /// -1 drops the request's own blocks from the segment once sent.
+    pub keep_request: i32,
+    pub segment_blocks: u32,
+    /// Keep reading ahead after a hit that found the mechanism idle.
+    pub on_idle_hit: bool,
+    /// Stop at the end of the sector in progress (true) or at once (DiskSim's "Stop prefetch
+    /// in sector"); a stop "at once" still lets the mechanism finish the sector, so only the
+    /// cached count differs.
+    pub stop_in_sector: bool,
+}
+
+impl Policy {
+    pub fn from_spec(c: &CacheSpec) -> Self {
+        let mode = match c.buffer_continuous_read {
+            1 => ContinuousRead::TrackEnd,
+            2 => ContinuousRead::CylinderEnd,
+            3 => ContinuousRead::SegmentEnd,
+            4 => ContinuousRead::Dec,
+            _ => ContinuousRead::Off,
+        };
+        let (min, max) = if mode == ContinuousRead::Off {
+            (0, 0)
+        } else {
+            let min = c.min_read_ahead_sectors;
+            (min, c.max_read_ahead_sectors.max(min))
+        };
+        // DiskSim turns the file's 0/1 into 1/0 and leaves -1 alone.
+        let keep = if c.read_ahead_over_requested >= 0 {
+            (c.read_ahead_over_requested - 1).abs()
+        } else {
+            -1
+        };
+        Policy {
+            mode,
+            min_blocks: min,
+            max_blocks: max,
+            keep_request: keep,
+            segment_blocks: c.segment_sectors.max(1),
+            on_idle_hit: c.read_ahead_on_idle_hit,
+            stop_in_sector: c.stop_prefetch_in_sector,
+        }
+    }
+
+    pub fn enabled(&self) -> bool {
+        self.mode != ContinuousRead::Off
+    }
+
+    /// DiskSim's maximum read-ahead block (exclusive) for a read of `n` blocks at `lbn` into
+    /// a segment that starts at `seg_start`. `known` may hold the locations of `lbn` and of
+    /// the block after the request, when the caller has them.
+    pub fn max_lbn(
+        &self,
+        mech: &Mechanics,
+        lbn: u64,
+        n: u32,
+        seg_start: u64,
+        known: (Option<Location>, Option<Location>),
+    ) -> u64 {
+        let cap = mech.layout.capacity_sectors();
+        let end = lbn + n as u64;
+        let size = self.segment_blocks as u64;
+        let m = match self.mode {
+            ContinuousRead::Off => end,
+            ContinuousRead::Dec => {
+                if end >= cap {
+                    return cap;
+                }
+                let at_end = known.1.unwrap_or_else(|| mech.layout.locate(end));
+                let track_end = track_end_from(mech, end, &at_end);
+                // The segment began on an earlier track than the block after the request.
+                let start = match known.0 {
+                    Some(l) if seg_start == lbn => l,
+                    _ => mech.layout.locate(seg_start),
+                };
+                if (start.cylinder, start.surface) != (at_end.cylinder, at_end.surface) {
+                    let spt = if seg_start == lbn {
+                        start.spt
+                    } else {
+                        mech.layout.locate(lbn).spt
+                    };
+                    track_end + spt as u64
+                } else {
+                    track_end
+                }
+            }
+            _ if self.max_blocks > 0 => end + self.max_blocks as u64,
+            _ if self.keep_request > 0 => {
+                if n as u64 >= size || size - (n as u64) < self.min_blocks as u64 {
+                    end + self.min_blocks as u64
+                } else {
+                    lbn + size
+                }
+            }
+            _ => end + size,
+        };
+        m.min(cap)
+    }
+
+    /// Where background reading that follows block `last` must stop: the track or cylinder
+    /// boundary the mode forbids crossing, or `limit`.
+    pub fn background_limit(&self, mech: &Mechanics, last: u64, limit: u64) -> u64 {
+        match self.mode {
+            ContinuousRead::Off => last + 1,
+            ContinuousRead::TrackEnd => limit.min(track_end(mech, last)),
+            ContinuousRead::CylinderEnd => limit.min(cylinder_end(mech, last)),
+            _ => limit,
+        }
+    }
+}
+
+/// One past the last LBN on the track holding `lbn`.
+pub fn track_end(mech: &Mechanics, lbn: u64) -> u64 {
+    track_end_from(mech, lbn, &mech.layout.locate(lbn))
+}
+
+/// [`track_end`] when `lbn` is already located.
+fn track_end_from(mech: &Mechanics, lbn: u64, first: &super::layout::Location) -> u64 {
+    let cap = mech.layout.capacity_sectors();
+    let mut l = lbn + first.run_sectors as u64;
+    if l < cap && first.sector + first.run_sectors == first.spt {
+        // The run reached the track's last slot: nothing further on this track.
+        return l;
+    }
+    // Runs break at slips and remaps as well as at the track's end; a few steps at most.
+    for _ in 0..64 {
+        if l >= cap {
+            return cap;
+        }
+        let loc = mech.layout.locate(l);
+        if loc.cylinder != first.cylinder || loc.surface != first.surface {
+            return l;
+        }
+        l += loc.run_sectors as u64;
+    }
+    l
+}
+
+/// One past the last LBN on the cylinder holding `lbn`.
+pub fn cylinder_end(mech: &Mechanics, lbn: u64) -> u64 {
+    let cap = mech.layout.capacity_sectors();
+    let cyl = mech.layout.locate(lbn).cylinder;
+    let mut l = lbn;
+    for _ in 0..4096 {
+        if l >= cap {
+            return cap;
+        }
+        let loc = mech.layout.locate(l);
+        if loc.cylinder != cyl {
+            return l;
+        }
+        l = track_end(mech, l);
+    }
+    l
+}
+
+/// Read-ahead in progress.
+#[derive(Clone, Debug)]
+pub struct ReadAhead {
+    pub seg: usize,
+    /// First block it reads.
+    pub base: u64,
+    /// One past the last block it will read.
+    pub limit: u64,
+    pub plan: MediaPlan,
+    /// When the mechanism was free to start it.
+    pub t_start: f64,
+}
+
+impl ReadAhead {
+    /// Read-ahead of `base .. limit` into `seg` by a mechanism free at `t` with the head at
+    /// `head` (`first`: where `base` is, if already known).
+    #[allow(clippy::too_many_arguments)]
+    pub fn start(
+        mech: &Mechanics,
+        seg: usize,
+        head: HeadPosition,
+        t: f64,
+        base: u64,
+        limit: u64,
+        zero_latency: bool,
+        first: Option<Location>,
+    ) -> Option<Self> {
+        if limit <= base {
+            return None;
+        }
+        let n = (limit - base).min(u32::MAX as u64) as u32;
+        let plan = media::plan_with_data(
+            mech,
+            head,
+            t,
+            base,
+            n,
+            Op::Read,
+            zero_latency,
+            0,
+            None,
+            first,
+        );
+        Some(ReadAhead {
+            seg,
+            base,
+            limit: base + n as u64,
+            plan,
+            t_start: t,
+        })
+    }
+
+    /// One past the last block in the buffer at `t`.
+    #[inline]
+    pub fn end_by(&self, t: f64) -> u64 {
+        self.base + media::count_by(media::pieces(&self.plan.passes, self.t_start), t)
+    }
+
+    /// When each block it reads is in the buffer.
+    pub fn avail(&self) -> Avail {
+        Avail::from_plan(&self.plan, self.t_start)
+    }
+
+    /// When the last block is in.
+    pub fn done_at(&self) -> f64 {
+        self.plan.end
+    }
+
+    /// Read further, to `limit`, continuing after the blocks already planned.
+    pub fn extend(&mut self, mech: &Mechanics, limit: u64, zero_latency: bool) {
+        if limit <= self.limit {
+            return;
+        }
+        let n = (limit - self.limit).min(u32::MAX as u64) as u32;
+        let more = media::plan(
+            mech,
+            self.plan.end_head,
+            self.plan.end,
+            self.limit,
+            n,
+            Op::Read,
+            zero_latency,
+            0,
+        );
+        self.plan.passes.extend(more.passes.iter().copied());
+        self.plan.end = more.end;
+        self.plan.end_head = more.end_head;
+        self.limit += n as u64;
+    }
+
+    /// Preempted by a command at `t`: when the mechanism is free for it, where the head is
+    /// then, and one past the last block left in the buffer. The mechanism finishes the seek
+    /// or the sector in progress; a rotational wait is abandoned at once (DiskSim waits it out,
+    /// which costs a random workload up to a revolution per command for nothing).
+    pub fn stop(&self, t: f64, in_sector: bool) -> (f64, HeadPosition, u64) {
+        if t >= self.plan.end {
+            return (t, self.plan.end_head, self.limit);
+        }
+        // Passes are in time order.
+        for p in self.plan.passes.iter() {
+            let head = p.track;
+            if t < p.start() {
+                // A seek or head switch under way is finished; a wait for the rotation is
+                // simply abandoned.
+                return (t.max(p.on_track), head, self.end_by(t));
+            }
+            if t < p.last_done() {
+                let k = (((t - p.start()) / p.step) as u64 + 1) as f64;
+                let stop = p.start() + k * p.step;
+                let counted = if in_sector { stop } else { t };
+                return (stop, head, self.end_by(counted));
+            }
+        }
+        (t, self.plan.end_head, self.end_by(t))
+    }
+}

@@ -1,0 +1,505 @@
+//! One command through the drive, worked out when it starts: controller overheads, the
+//! buffer (hits, partial hits, read-ahead already under way), the mechanism (which may first
+//! have to finish writing back a fast write, or stop a read-ahead), the media, the bus and the
+//! completion. What the mechanism does after the command (read-ahead, write-back) is left as
+//! state that later commands consult.
+//!
+//! The timing follows DiskSim 4.0's disk controller as its parameters describe it; the
+//! mechanisms and where headway simplifies are in `docs/fidelity.md`.
+
+mod read;
+mod write;
+
+use std::sync::Arc;
+
+use super::bus::Bus;
+use super::cache::{Cache, SegState};
+use super::layout::Location;
+use super::mechanics::Mechanics;
+use super::media;
+use super::overheads::Overheads;
+use super::readahead::{Policy, ReadAhead};
+use super::spec::HddSpec;
+use crate::request::{HeadPosition, Op, Phases};
+use crate::time::SimTime;
+
+/// Buffer and firmware policies, resolved from the cache parameters.
+#[derive(Clone, Copy, Debug)]
+pub struct Policies {
+    pub fast_write: bool,
+    pub zero_latency_read: bool,
+    pub zero_latency_write: bool,
+    pub read_any_free_blocks: bool,
+    pub almost_read_hits: bool,
+    pub read_hits_on_write_data: bool,
+    pub read_water: f64,
+    pub write_water: f64,
+    pub water_by_request: bool,
+    pub readahead: Policy,
+}
+
+/// The outcome of one command.
+#[derive(Clone, Copy, Debug)]
+pub struct Served {
+    pub done: SimTime,
+    pub phases: Phases,
+    pub cache_hit: bool,
+    /// Where the head is when the command's own media work ends.
+    pub head: HeadPosition,
+}
+
+/// How the buffer served the commands so far (DiskSim prints the same counts).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BufferStats {
+    pub read_whole_hits: u64,
+    /// Started in a segment at rest and needed the media for the rest.
+    pub read_partial_hits: u64,
+    /// Found the read-ahead under way bringing (the rest of) its blocks.
+    pub read_ongoing_hits: u64,
+    pub read_misses: u64,
+    /// Writes completed from the buffer (fast writes), written back later.
+    pub fast_writes: u64,
+    pub write_throughs: u64,
+    /// Writes that followed a write elsewhere and disconnected an extra time.
+    pub extra_disconnects: u64,
+}
+
+/// What the mechanism is doing beyond the command in service.
+#[derive(Clone, Debug, Default)]
+struct Hda {
+    head: HeadPosition,
+    /// Work that cannot be interrupted (a command's media access, or a write-back) ends here.
+    free_at: f64,
+    /// The segment being written back until `free_at`.
+    destage: Option<usize>,
+    ra: Option<ReadAhead>,
+}
+
+/// The drive's firmware state and timing rules.
+pub struct Drive {
+    pub mech: Arc<Mechanics>,
+    pub ovh: Overheads,
+    pub bus: Bus,
+    /// `None`: no buffer caching (every read is a miss, every write goes to the media first).
+    cache: Option<Cache>,
+    pol: Policies,
+    hda: Hda,
+    last_op: Op,
+    /// The segment the last write used and where that write ended (DiskSim's extra write
+    /// disconnect looks at it).
+    last_write: Option<(usize, u64)>,
+    /// The segment used by the last command.
+    last_seg: Option<usize>,
+    pub stats: BufferStats,
+}
+
+impl Drive {
+    pub fn new(spec: &HddSpec, mech: Arc<Mechanics>) -> Self {
+        let c = spec.cache.as_ref().filter(|c| c.enabled);
+        let never_disconnect = spec.cache.as_ref().is_some_and(|c| c.never_disconnect);
+        let pol = match c {
+            Some(c) => Policies {
+                fast_write: c.fast_write_level > 0,
+                zero_latency_read: c.immediate_buffer_read || c.read_any_free_blocks,
+                zero_latency_write: c.immediate_buffer_write,
+                read_any_free_blocks: c.read_any_free_blocks,
+                almost_read_hits: c.allow_almost_read_hits,
+                read_hits_on_write_data: c.allow_read_hits_on_write_data,
+                read_water: c.high_water_mark,
+                write_water: c.low_water_mark,
+                water_by_request: c.watermark_by_request_size,
+                readahead: Policy::from_spec(c),
+            },
+            None => Policies {
+                fast_write: false,
+                zero_latency_read: false,
+                zero_latency_write: false,
+                read_any_free_blocks: false,
+                almost_read_hits: false,
+                read_hits_on_write_data: false,
+                read_water: 0.0,
+                write_water: 0.0,
+                water_by_request: true,
+                readahead: Policy::from_spec(&Default::default()),
+            },
+        };
+        let mut ovh = Overheads::from_spec(spec);
+        ovh.fast_write = pol.fast_write;
+        Drive {
+            mech,
+            ovh,
+            bus: Bus::from_spec(&spec.bus, never_disconnect),
+            cache: c.map(Cache::new),
+            pol,
+            hda: Hda::default(),
+            last_op: Op::Read,
+            last_write: None,
+            last_seg: None,
+            stats: BufferStats::default(),
+        }
+    }
+
+    /// Where the head was left by the last mechanical work planned (a read-ahead under way
+    /// may since have moved it: see [`Drive::head_at`]).
+    pub fn head(&self) -> HeadPosition {
+        self.hda.head
+    }
+
+    /// Where the head is, as far as a scheduler inside the drive can tell at `t` (a
+    /// read-ahead under way moves it).
+    pub fn head_at(&self, t: SimTime) -> HeadPosition {
+        match &self.hda.ra {
+            Some(ra) => ra.stop(t as f64, true).1,
+            None => self.hda.head,
+        }
+    }
+
+    /// A one-line summary of the buffer and mechanism state (for debugging and examples).
+    pub fn describe(&self, t: SimTime) -> String {
+        let mut out = format!(
+            "hda free {:.3} head {:?}",
+            self.hda.free_at / 1e6,
+            self.hda.head
+        );
+        if let Some(ra) = &self.hda.ra {
+            out += &format!(
+                " ra seg {} {}..{} end_by(t) {} done {:.3}",
+                ra.seg,
+                ra.base,
+                ra.limit,
+                ra.end_by(t as f64),
+                ra.done_at() / 1e6
+            );
+        }
+        if let Some(c) = &self.cache {
+            for (i, s) in c.segs.iter().enumerate() {
+                if s.state != SegState::Empty {
+                    out += &format!(" [{i} {:?} {}..{}]", s.state, s.start, s.end);
+                }
+            }
+        }
+        out
+    }
+
+    pub fn last_op(&self) -> Op {
+        self.last_op
+    }
+
+    /// Blocks a segment holds (for tests and diagnostics).
+    pub fn cached(&self, t: SimTime, lbn: u64) -> bool {
+        let Some(c) = &self.cache else { return false };
+        let ra = self.hda.ra.as_ref().map(|r| (r.seg, r.end_by(t as f64)));
+        c.segs.iter().enumerate().any(|(i, s)| {
+            let end = match ra {
+                Some((seg, e)) if seg == i => e.max(s.end),
+                _ => s.end,
+            };
+            s.state != SegState::Empty && lbn >= s.start && lbn < end
+        })
+    }
+
+    /// When the mechanism finishes everything it has been given (write-back, read-ahead).
+    pub fn idle_at(&self) -> f64 {
+        let ra = self.hda.ra.as_ref().map_or(0.0, |r| r.done_at());
+        self.hda.free_at.max(ra)
+    }
+
+    fn watermark(&self, n: u32, water: f64) -> u32 {
+        let size = self.cache.as_ref().map_or(n, |c| c.size);
+        if self.pol.water_by_request {
+            ((size.min(n) as f64 * water) as u32).max(1)
+        } else {
+            ((size as f64 * water + 0.9999999999) as u32).max(1)
+        }
+    }
+
+    /// The write-back under way is over (or the next mechanical work is queued behind it):
+    /// its segment holds clean data (or nothing, if reads may not hit write data).
+    fn finish_destage(&mut self) {
+        if let Some(s) = self.hda.destage.take() {
+            if let Some(c) = &mut self.cache {
+                if c.segs[s].state == SegState::Dirty {
+                    c.segs[s].state = if self.pol.read_hits_on_write_data {
+                        SegState::Clean
+                    } else {
+                        SegState::Empty
+                    };
+                }
+            }
+        }
+    }
+
+    /// Bring background work up to `t`: a finished write-back leaves a clean segment; the
+    /// read-ahead's blocks so far join its segment.
+    fn settle(&mut self, t: f64) {
+        if self.hda.destage.is_some() && self.hda.free_at <= t {
+            self.finish_destage();
+        }
+        if let Some(ra) = &self.hda.ra {
+            let end = ra.end_by(t);
+            let (seg, done, head) = (ra.seg, ra.done_at(), ra.plan.end_head);
+            if let Some(c) = &mut self.cache {
+                c.extend(seg, end);
+            }
+            if done <= t {
+                self.hda.head = head;
+                self.hda.free_at = self.hda.free_at.max(done);
+                self.hda.ra = None;
+            }
+        }
+    }
+
+    /// Stop any read-ahead for a command at `t`; returns when the mechanism is free.
+    fn stop_readahead(&mut self, t: f64) -> f64 {
+        if let Some(ra) = &self.hda.ra {
+            let (stop, head, end) = ra.stop(t, self.pol.readahead.stop_in_sector);
+            if let Some(c) = &mut self.cache {
+                c.extend(ra.seg, end);
+            }
+            self.hda.head = head;
+            self.hda.free_at = stop;
+            self.hda.ra = None;
+        }
+        self.hda.free_at
+    }
+
+    fn destaging(&self, t: f64) -> bool {
+        self.hda.destage.is_some() && self.hda.free_at > t
+    }
+
+    /// Serve `op` on `lbn .. lbn + n`, the command reaching the drive at `t`.
+    pub fn serve(&mut self, t: SimTime, lbn: u64, n: u32, op: Op) -> Served {
+        let t0 = (t + self.ovh.per_request_ns) as f64;
+        self.settle(t0);
+        let (done, mut phases, hit, head) = match op {
+            _ if n == 0 => self.seek_only(t0, lbn, op),
+            Op::Read => self.read(t0, lbn, n),
+            Op::Write => self.write(t0, lbn, n),
+        };
+        self.last_op = op;
+        let done_ns = (done.max(t as f64) + 0.5) as SimTime;
+        phases.start_ns = t;
+        // Whatever the named phases do not cover (waiting, controller work) is overhead.
+        let named = phases.seek_ns + phases.rotate_ns + phases.transfer_ns + phases.bus_ns;
+        phases.overhead_ns = (done_ns - t).saturating_sub(named);
+        Served {
+            done: done_ns,
+            phases,
+            cache_hit: hit,
+            head,
+        }
+    }
+
+    /// A command that only moves the head (a host scheduler's sweep to the edge).
+    fn seek_only(&mut self, t0: f64, lbn: u64, op: Op) -> (f64, Phases, bool, HeadPosition) {
+        let free = if self.destaging(t0) {
+            self.hda.free_at
+        } else {
+            self.stop_readahead(t0)
+        };
+        self.finish_destage();
+        let start = (t0 + self.ovh.mechanical_start_ns(self.last_op, op) as f64).max(free);
+        let plan = media::plan(&self.mech, self.hda.head, start, lbn, 0, op, false, 0);
+        self.hda.head = plan.end_head;
+        self.hda.free_at = plan.end;
+        let phases = Phases {
+            seek_ns: plan.seek_ns,
+            ..Phases::default()
+        };
+        (plan.end, phases, false, plan.end_head)
+    }
+
+    /// Segments that also hold blocks passed on their landing track ("read any free
+    /// blocks") learn where those start when a read first asks below their start.
+    fn resolve_free_blocks(&mut self, lbn: u64, n: u32) {
+        if !self.pol.read_any_free_blocks {
+            return;
+        }
+        let Some(c) = &mut self.cache else { return };
+        if c.free_pending == 0 {
+            return;
+        }
+        let mut resolved = 0;
+        for seg in c.segs.iter_mut() {
+            if let Some((cyl, surf, landing, at)) = seg.free_from {
+                // The free blocks lie at most `at` blocks before the start (slots before it on
+                // the same track; slipped slots hold none).
+                let reach = lbn + n as u64 + at as u64;
+                if lbn < seg.start && reach > seg.start && seg.state != SegState::Empty {
+                    seg.start = free_blocks_start(&self.mech, cyl, surf, landing, at, seg.start);
+                    seg.free_from = None;
+                    resolved += 1;
+                }
+            }
+        }
+        c.free_pending -= resolved;
+    }
+
+    fn fill_phases(&self, ph: &mut Phases, plan: &media::MediaPlan, start: f64, e: f64) {
+        ph.seek_ns = plan.seek_ns;
+        ph.rotate_ns = plan.rotate_ns;
+        let media_start = start + (plan.seek_ns + plan.rotate_ns) as f64;
+        ph.transfer_ns = (plan.end - media_start).max(0.0) as SimTime;
+        ph.bus_ns = (e - plan.end).max(0.0) as SimTime;
+    }
+
+    fn touch(&mut self, s: usize) {
+        if let Some(c) = &mut self.cache {
+            c.touch(s);
+        }
+        self.last_seg = Some(s);
+    }
+
+    /// DiskSim's maximum read-ahead for segment `s` after a read of `lbn .. lbn + n`.
+    fn raise_max_ra(
+        &mut self,
+        s: usize,
+        lbn: u64,
+        n: u32,
+        known: (Option<Location>, Option<Location>),
+    ) -> u64 {
+        let Some(c) = &mut self.cache else {
+            return lbn + n as u64;
+        };
+        let m = self
+            .pol
+            .readahead
+            .max_lbn(&self.mech, lbn, n, c.segs[s].start, known)
+            .max(c.segs[s].max_ra_lbn);
+        c.segs[s].max_ra_lbn = m;
+        m
+    }
+
+    /// "Read-ahead over requested = -1": the request's own blocks leave the segment once sent.
+    fn erase_request_data(&mut self, s: usize, end: u64) {
+        if self.pol.readahead.keep_request == -1 {
+            if let Some(c) = &mut self.cache {
+                let seg = &mut c.segs[s];
+                seg.start = seg.start.max(end.min(seg.end));
+            }
+        }
+    }
+
+    /// A read whose blocks came off the media into segment `s`: the mechanism goes on reading
+    /// ahead from where the request ended.
+    fn after_media_read(&mut self, s: usize, lbn: u64, n: u32, plan: &media::MediaPlan) {
+        let end = lbn + n as u64;
+        self.hda.head = plan.end_head;
+        self.hda.free_at = plan.end;
+        self.hda.destage = None;
+        if let Some(c) = &mut self.cache {
+            c.extend(s, end);
+        }
+        self.touch(s);
+        // The plan located the request's first block (when it started there) and the block
+        // after it.
+        let first = if plan.passes.first().is_some_and(|p| p.lbn == lbn) {
+            plan.first_loc
+        } else {
+            None
+        };
+        let maxra = self.raise_max_ra(s, lbn, n, (first, plan.next_loc));
+        self.erase_request_data(s, end);
+        if self.pol.readahead.enabled() && maxra > end {
+            let limit = self
+                .pol
+                .readahead
+                .background_limit(&self.mech, end - 1, maxra);
+            self.hda.ra = ReadAhead::start(
+                &self.mech,
+                s,
+                plan.end_head,
+                plan.end,
+                end,
+                limit,
+                self.pol.zero_latency_read,
+                plan.next_loc,
+            );
+        }
+    }
+
+    /// A whole hit on segment `s`: read-ahead under way into it goes on (further, for this
+    /// request); on a segment at rest it may resume ("Read-ahead on idle hit").
+    fn after_hit(&mut self, s: usize, lbn: u64, n: u32, reading: bool, overhead_done: f64) {
+        let end = lbn + n as u64;
+        self.touch(s);
+        let maxra = self.raise_max_ra(s, lbn, n, (None, None));
+        let zl = self.pol.zero_latency_read;
+        if reading {
+            let bg = self
+                .pol
+                .readahead
+                .background_limit(&self.mech, end - 1, maxra);
+            if let Some(ra) = self.hda.ra.as_mut() {
+                ra.extend(&self.mech, bg, zl);
+            }
+        } else if self.pol.readahead.on_idle_hit
+            && self.hda.ra.is_none()
+            && self.hda.destage.is_none()
+        {
+            let seg_end = self.cache.as_ref().map_or(end, |c| c.segs[s].end);
+            if seg_end < maxra {
+                let limit =
+                    self.pol
+                        .readahead
+                        .background_limit(&self.mech, seg_end.max(1) - 1, maxra);
+                // Background reading may not seek where the mode keeps it on its track or
+                // cylinder.
+                let to = self.mech.layout.locate(seg_end.min(limit.max(1) - 1));
+                let head = self.hda.head;
+                let may = match self.pol.readahead.mode {
+                    super::readahead::ContinuousRead::TrackEnd => {
+                        head.cylinder == to.cylinder && head.surface == to.surface
+                    }
+                    super::readahead::ContinuousRead::CylinderEnd => head.cylinder == to.cylinder,
+                    _ => true,
+                };
+                if may {
+                    let start = overhead_done.max(self.hda.free_at);
+                    self.hda.ra =
+                        ReadAhead::start(&self.mech, s, head, start, seg_end, limit, zl, None);
+                }
+            }
+        }
+        self.erase_request_data(s, end);
+    }
+}
+
+/// Where "read any free blocks" starts the segment: the mechanism caches every sector it
+/// passes on the first track from landing on, so the segment begins at the landing sector if
+/// that comes before the request on the track, else (the head wrapped round) at the track's
+/// first block.
+fn free_blocks_start(
+    mech: &Mechanics,
+    cyl: u32,
+    surf: u32,
+    landing: u32,
+    at: u32,
+    lbn: u64,
+) -> u64 {
+    // Where the cached run would start if the track's slots up to the request hold
+    // consecutive LBNs (no slip or spare in between): check that with one lookup, and ask the
+    // layout the long way otherwise.
+    let from_slot = if landing < at { landing } else { 0 };
+    let back = (at - from_slot) as u64;
+    if back == 0 {
+        return lbn;
+    }
+    if let Some(cand) = lbn.checked_sub(back) {
+        let c = mech.layout.locate(cand);
+        if (c.cylinder, c.surface, c.sector) == (cyl, surf, from_slot)
+            && c.run_sectors as u64 >= back
+        {
+            return cand;
+        }
+    }
+    let first = mech
+        .layout
+        .first_lbn_on_track(cyl, surf)
+        .unwrap_or(lbn)
+        .min(lbn);
+    match mech.layout.lbn_at(cyl, surf, landing) {
+        Some(l) if l < lbn && l >= first => l,
+        _ => first,
+    }
+}

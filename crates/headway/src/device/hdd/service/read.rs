@@ -1,0 +1,170 @@
+//! Reads: full hits, hits on the read-ahead under way, partial hits and misses.
+
+use super::super::bus::{self, Stream};
+use super::super::cache::ReadHit;
+use super::super::media::{self, Avail, Piece};
+use super::Drive;
+use crate::request::{HeadPosition, Op, Phases};
+use crate::time::SimTime;
+
+impl Drive {
+    pub(super) fn read(&mut self, t0: f64, lbn: u64, n: u32) -> (f64, Phases, bool, HeadPosition) {
+        let prev = self.last_op as usize;
+        let end = lbn + n as u64;
+        let o = self.ovh;
+        let reading = self.hda.ra.as_ref().map(|r| r.seg);
+        self.resolve_free_blocks(lbn, n);
+        let hit = match &self.cache {
+            Some(c) => c.lookup_read(lbn, n, reading, self.pol.almost_read_hits),
+            None => ReadHit::Miss,
+        };
+        let blk = self.bus.read_block_ns;
+        let reconnect = (o.reselect_first_ns + o.data_prep_ns) as f64;
+        let stream = Stream {
+            block_ns: blk,
+            hold: self.bus.hold_read || self.bus.never_disconnect,
+            disconnect_ns: o.read_disconnect_ns[prev] as f64,
+            reconnect_ns: reconnect,
+            watermark: self.watermark(n, self.pol.read_water),
+        };
+        let hit_go = t0 + (o.read_hit_ns[prev] + o.data_prep_ns) as f64;
+        let overhead_done = t0 + o.read_miss_ns[prev] as f64;
+        // A command that cannot start at once disconnects and comes back when it can.
+        let disconnected = overhead_done + o.read_disconnect_ns[prev] as f64;
+        let completion = o.completion_ns[0] as f64;
+        let mut phases = Phases::default();
+        match hit {
+            ReadHit::Whole(s) => {
+                self.stats.read_whole_hits += 1;
+                let b0 = if self.destaging(t0) {
+                    disconnected.max(self.hda.free_at) + reconnect
+                } else if reading.is_some() && reading != Some(s) {
+                    let stop = self.stop_readahead(t0);
+                    if self.pol.readahead.stop_in_sector {
+                        disconnected.max(stop) + reconnect
+                    } else {
+                        hit_go
+                    }
+                } else {
+                    hit_go
+                };
+                let e = b0 + n as f64 * blk;
+                phases.bus_ns = (e - b0) as SimTime;
+                self.after_hit(s, lbn, n, reading == Some(s), overhead_done);
+                let head = self.hda.head;
+                (e + completion, phases, true, head)
+            }
+            ReadHit::Partial(s) if reading == Some(s) => {
+                self.stats.read_ongoing_hits += 1;
+                // The read-ahead under way brings the rest.
+                let maxra = self.raise_max_ra(s, lbn, n, (None, None));
+                let bg = self
+                    .pol
+                    .readahead
+                    .background_limit(&self.mech, end - 1, maxra);
+                let zl = self.pol.zero_latency_read;
+                let ra = self.hda.ra.as_mut().expect("reading");
+                ra.extend(&self.mech, bg.max(end), zl);
+                let mut avail = Avail::default();
+                if lbn < ra.base {
+                    avail.push(Piece {
+                        lbn,
+                        count: (ra.base - lbn) as u32,
+                        first_done: t0,
+                        step: 0.0,
+                        floor: t0,
+                    });
+                }
+                for p in ra.avail().pieces {
+                    avail.push(p);
+                }
+                let e = bus::transfer_end(&avail, lbn, n, hit_go, &stream);
+                let media_end = avail.time_of(end - 1).unwrap_or(t0);
+                phases.transfer_ns = (media_end - t0).max(0.0) as SimTime;
+                phases.bus_ns = (e - media_end).max(0.0) as SimTime;
+                self.touch(s);
+                self.erase_request_data(s, end);
+                let head = self.hda.head;
+                (e + completion, phases, false, head)
+            }
+            ReadHit::Partial(s) => {
+                self.stats.read_partial_hits += 1;
+                let have = self.cache.as_ref().map_or(lbn, |c| c.segs[s].end);
+                let (b0, mech_free) = if self.destaging(t0) {
+                    let f = self.hda.free_at;
+                    (disconnected.max(f) + reconnect, f)
+                } else {
+                    (hit_go, self.stop_readahead(t0))
+                };
+                self.finish_destage();
+                let start = overhead_done.max(mech_free);
+                let plan = media::plan(
+                    &self.mech,
+                    self.hda.head,
+                    start,
+                    have,
+                    (end - have) as u32,
+                    Op::Read,
+                    self.pol.zero_latency_read,
+                    0,
+                );
+                let mut avail = Avail::ready(lbn, (have - lbn) as u32, t0);
+                for p in Avail::from_plan(&plan, start).pieces {
+                    avail.push(p);
+                }
+                let e = bus::transfer_end(&avail, lbn, n, b0, &stream);
+                self.fill_phases(&mut phases, &plan, start, e);
+                self.after_media_read(s, lbn, n, &plan);
+                (e + completion, phases, false, plan.end_head)
+            }
+            ReadHit::Miss => {
+                self.stats.read_misses += 1;
+                let seg = self.cache.as_ref().and_then(|c| c.victim_for_read(reading));
+                let mech_free = if self.destaging(t0) {
+                    self.hda.free_at
+                } else {
+                    self.stop_readahead(t0)
+                };
+                self.finish_destage();
+                let start = overhead_done.max(mech_free);
+                let plan = media::plan(
+                    &self.mech,
+                    self.hda.head,
+                    start,
+                    lbn,
+                    n,
+                    Op::Read,
+                    self.pol.zero_latency_read,
+                    0,
+                );
+                let avail = Avail::from_plan(&plan, start);
+                let e = if self.bus.never_disconnect {
+                    let b0 = overhead_done + o.data_prep_ns as f64;
+                    bus::transfer_end(&avail, lbn, n, b0, &stream)
+                } else {
+                    let w = stream.watermark.min(n).max(1);
+                    let ready = avail.time_of(lbn + w as u64 - 1).unwrap_or(start);
+                    let b0 = ready.max(disconnected) + reconnect;
+                    bus::transfer_end(&avail, lbn, n, b0, &stream)
+                };
+                self.fill_phases(&mut phases, &plan, start, e);
+                if let Some(s) = seg {
+                    if let Some(c) = &mut self.cache {
+                        c.reset(s, lbn);
+                        if self.pol.read_any_free_blocks {
+                            if let (Some((cy, su, slot)), Some(at)) = (plan.landing, plan.first_loc)
+                            {
+                                c.set_free_from(s, (cy, su, slot, at.sector));
+                            }
+                        }
+                    }
+                    self.after_media_read(s, lbn, n, &plan);
+                } else {
+                    self.hda.head = plan.end_head;
+                    self.hda.free_at = plan.end;
+                }
+                (e + completion, phases, false, plan.end_head)
+            }
+        }
+    }
+}

@@ -1,0 +1,168 @@
+//! Writes: fast writes completed from the buffer and written back later, write-through
+//! writes, the extra write disconnect, and writes that must wait for the mechanism.
+
+use super::super::cache::SegState;
+use super::super::media;
+use super::Drive;
+use crate::request::{HeadPosition, Op, Phases};
+use crate::time::SimTime;
+
+impl Drive {
+    pub(super) fn write(&mut self, t0: f64, lbn: u64, n: u32) -> (f64, Phases, bool, HeadPosition) {
+        let prev = self.last_op as usize;
+        let end = lbn + n as u64;
+        let o = self.ovh;
+        let fast = self.pol.fast_write;
+        let cmd_ovh = if fast {
+            o.write_hit_ns[prev]
+        } else {
+            o.write_miss_ns[prev]
+        } as f64;
+        let reading = self.hda.ra.as_ref().map(|r| r.seg);
+        // A write must see every cached copy of its blocks to invalidate it.
+        self.resolve_free_blocks(lbn, n);
+        // A write waits for the write-back under way, after which its segment is clean.
+        let waits_for_destage = self.destaging(t0);
+        self.finish_destage();
+        let seg = self
+            .cache
+            .as_ref()
+            .and_then(|c| c.victim_for_write(lbn, n, reading));
+        // DiskSim's extra write disconnect: a write that follows a write in the same segment
+        // without continuing it.
+        let extra = match o.extra_disconnect {
+            Some(x) if !self.bus.never_disconnect => match (self.last_write, self.last_seg) {
+                (Some((ws, wend)), Some(ls)) if ws == ls && seg == Some(ws) && wend != lbn => {
+                    Some(x)
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        let reconnect = (o.reselect_first_ns + o.data_prep_ns) as f64;
+        let must_wait = waits_for_destage || (self.cache.is_some() && seg.is_none());
+        // A read-ahead that may only stop at the end of its sector cannot give way at once:
+        // the write disconnects and takes its data when the mechanism is free.
+        let behind_readahead = self.hda.ra.is_some()
+            && self.pol.readahead.stop_in_sector
+            && !self.bus.never_disconnect;
+        let (b0, mech_free, overhead_done) = if must_wait {
+            let disc = t0
+                + cmd_ovh
+                + if fast {
+                    o.write_disconnect_ns as f64
+                } else {
+                    0.0
+                };
+            let f = self.hda.free_at;
+            (disc.max(f) + reconnect, f, t0 + cmd_ovh)
+        } else if behind_readahead {
+            let disc = t0
+                + cmd_ovh
+                + if fast {
+                    o.write_disconnect_ns as f64
+                } else {
+                    0.0
+                };
+            let f = self.stop_readahead(t0);
+            (disc.max(f) + reconnect, f, t0 + cmd_ovh)
+        } else if let Some(x) = extra {
+            let go = t0
+                + (x.command_ns + x.first_disconnect_ns + x.inter_disconnect_ns) as f64
+                + reconnect;
+            let od = t0 + (x.command_ns + x.seek_delta_ns) as f64;
+            (go, self.stop_readahead(t0), od)
+        } else {
+            (
+                t0 + cmd_ovh + o.data_prep_ns as f64,
+                self.stop_readahead(t0),
+                t0 + cmd_ovh,
+            )
+        };
+        // DiskSim drops the extra disconnect of a write that had to disconnect anyway.
+        let extra = if must_wait || behind_readahead {
+            None
+        } else {
+            extra
+        };
+        let blk = self.bus.write_block_ns;
+        let e = b0 + n as f64 * blk;
+        let start = overhead_done.max(mech_free);
+        // DiskSim ties the HP rule "write once min(n, 10) blocks are in (15 for 45 or more)"
+        // to the drives that have the extra write disconnect.
+        let min_blocks = if o.extra_disconnect.is_some() {
+            if n < 45 {
+                n.min(10)
+            } else {
+                15
+            }
+        } else {
+            1
+        };
+        let data = media::DataReady {
+            base: b0,
+            step: blk,
+            min_blocks,
+        };
+        let plan = media::plan_with_data(
+            &self.mech,
+            self.hda.head,
+            start,
+            lbn,
+            n,
+            Op::Write,
+            self.pol.zero_latency_write,
+            o.min_write_seek_ns,
+            Some(data),
+            None,
+        );
+        let mut phases = Phases::default();
+        self.fill_phases(&mut phases, &plan, start, e);
+        if let Some(c) = &mut self.cache {
+            match seg {
+                Some(s) => {
+                    c.reset(s, lbn);
+                    c.extend(s, end);
+                    c.invalidate_overlapping(s, lbn, n);
+                }
+                None => c.invalidate_overlapping(usize::MAX, lbn, n),
+            }
+        }
+        if let Some(s) = seg {
+            self.touch(s);
+        }
+        self.last_write = seg.map(|s| (s, end));
+        self.hda.head = plan.end_head;
+        self.hda.free_at = plan.end;
+        self.hda.ra = None;
+        let completion = o.completion_ns[1] as f64;
+        self.stats.extra_disconnects += extra.is_some() as u64;
+        if fast && seg.is_some() {
+            self.stats.fast_writes += 1;
+            // Done once the data is in the buffer; the write-back keeps the mechanism busy.
+            self.hda.destage = seg;
+            if let (Some(c), Some(s)) = (&mut self.cache, seg) {
+                c.segs[s].state = SegState::Dirty;
+            }
+            phases.seek_ns = 0;
+            phases.rotate_ns = 0;
+            phases.transfer_ns = 0;
+            phases.bus_ns = (e - b0) as SimTime;
+            (e + completion, phases, true, plan.end_head)
+        } else {
+            self.stats.write_throughs += 1;
+            self.hda.destage = None;
+            if let (Some(c), Some(s)) = (&mut self.cache, seg) {
+                if !self.pol.read_hits_on_write_data {
+                    c.segs[s].state = SegState::Empty;
+                }
+            }
+            let (disc, back) = match extra {
+                Some(x) => (x.second_disconnect_ns, o.reselect_other_ns),
+                None => (o.write_disconnect_ns, o.reselect_first_ns),
+            };
+            let done = plan.end.max(e + disc as f64) + back as f64 + completion;
+            (done, phases, false, plan.end_head)
+        }
+    }
+}

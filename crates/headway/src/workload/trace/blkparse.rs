@@ -1,0 +1,145 @@
+//! The default text output of Linux `blkparse` (blktrace):
+//!
+//! ```text
+//!   8,0    3        1     0.000000000   697  Q  WS 223490 + 8 [kjournald]
+//! ```
+//!
+//! `major,minor cpu sequence seconds.nanoseconds pid action rwbs sector + sectors [process]`.
+//! One action is replayed, chosen by the user: `Q` (queued: what the application asked
+//! for, before merging; the default) or `D` (issued to the driver: after merging and
+//! scheduling). Other actions, events without an R or W in their RWBS (flushes, discards,
+//! plugs), and blkparse's closing summary are not requests and are skipped; an event of
+//! the chosen action with an R or W that lacks `sector + sectors` is an error. The pid and
+//! process name are kept; the device is `major * 256 + minor`.
+
+use serde::Deserialize;
+
+use super::fields::{decimal_scaled, lossy, sectors_u32, uint, FieldResult};
+use super::fiu::device_of;
+use super::lines::split;
+use super::names::ProcessNames;
+use super::text::{LineParser, TextReader};
+use super::TraceRecord;
+use crate::request::Op;
+
+/// Which blkparse event stands for a request.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+pub enum BlkparseEvent {
+    /// `Q`: the request as queued by the application.
+    #[default]
+    #[serde(rename = "Q", alias = "queue")]
+    Queue,
+    /// `D`: the request as dispatched to the device driver.
+    #[serde(rename = "D", alias = "dispatch")]
+    Dispatch,
+}
+
+impl BlkparseEvent {
+    pub fn letter(self) -> &'static [u8] {
+        match self {
+            BlkparseEvent::Queue => b"Q",
+            BlkparseEvent::Dispatch => b"D",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "Q" | "q" | "queue" => Some(BlkparseEvent::Queue),
+            "D" | "d" | "dispatch" => Some(BlkparseEvent::Dispatch),
+            _ => None,
+        }
+    }
+}
+
+pub type BlkparseReader<R> = TextReader<R, BlkparseParser>;
+
+pub struct BlkparseParser {
+    event: BlkparseEvent,
+    names: ProcessNames,
+}
+
+impl<R: std::io::BufRead> BlkparseReader<R> {
+    pub fn new(input: R, origin: Option<std::path::PathBuf>, event: BlkparseEvent) -> Self {
+        TextReader::with_parser(
+            input,
+            origin,
+            BlkparseParser {
+                event,
+                names: ProcessNames::default(),
+            },
+        )
+    }
+}
+
+/// `major,minor`, if `f` has that shape.
+pub fn dev_pair(f: &[u8]) -> Option<(u64, u64)> {
+    let comma = memchr::memchr(b',', f)?;
+    Some((
+        super::fields::digits(&f[..comma])?,
+        super::fields::digits(&f[comma + 1..])?,
+    ))
+}
+
+const MAX_FIELDS: usize = 16;
+
+impl LineParser for BlkparseParser {
+    const WHAT: &'static str = "blkparse";
+
+    fn parse(&mut self, line: &[u8]) -> FieldResult<Option<TraceRecord>> {
+        let mut f: [&[u8]; MAX_FIELDS] = [&[]; MAX_FIELDS];
+        let n = split(line, None, &mut f);
+        // Event lines start with `major,minor`; anything else (the summary blkparse prints at
+        // the end, blank lines) carries no request.
+        let Some((major, minor)) = (n >= 7).then(|| dev_pair(f[0])).flatten() else {
+            return Ok(None);
+        };
+        if f[5] != self.event.letter() {
+            return Ok(None);
+        }
+        let rwbs = f[6];
+        let op = if rwbs.contains(&b'R') {
+            Op::Read
+        } else if rwbs.contains(&b'W') {
+            Op::Write
+        } else {
+            return Ok(None);
+        };
+        // A flush (F) or discard (D) carries no data to place on the platter.
+        if rwbs.contains(&b'F') || rwbs.contains(&b'D') {
+            return Ok(None);
+        }
+        if n < 10 || f[8] != b"+" {
+            return Err(format!(
+                "a {} event with RWBS `{}` should read `sector + sectors`, got `{}`",
+                lossy(f[5]),
+                lossy(rwbs),
+                lossy(&line[f[7].as_ptr() as usize - line.as_ptr() as usize..])
+            ));
+        }
+        let device = device_of(major, minor)?;
+        let time_ns = decimal_scaled(f[3], 9)
+            .ok_or_else(|| format!("time: expected seconds.nanoseconds, got `{}`", lossy(f[3])))?;
+        let pid = uint(f[4], "pid")?;
+        let pid = u32::try_from(pid).map_err(|_| format!("pid: {pid} is out of range"))?;
+        let lbn = uint(f[7], "sector")?;
+        let sectors = sectors_u32(uint(f[9], "sectors")?, "sectors")?;
+        if let (Some(open), Some(close)) = (memchr::memchr(b'[', line), memchr::memrchr(b']', line))
+        {
+            if open < close {
+                self.names.note(pid, &line[open + 1..close]);
+            }
+        }
+        Ok(Some(TraceRecord {
+            time_ns,
+            device,
+            lbn,
+            sectors,
+            op,
+            process: pid,
+            response_ns: None,
+        }))
+    }
+
+    fn process_name(&self, pid: u32) -> Option<&str> {
+        self.names.get(pid)
+    }
+}

@@ -1,0 +1,5 @@
+"""``python -m headway`` is the ``headway`` command."""
+
+from headway.cli import main
+
+main()

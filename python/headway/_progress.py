@@ -1,0 +1,56 @@
+"""A rich progress bar fed by the simulator's progress reports (every ~32k completions)."""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from typing import Callable, Iterator, Optional
+
+try:  # Python 3.11+
+    import tomllib
+except ImportError:  # pragma: no cover - older Pythons
+    import tomli as tomllib  # type: ignore[no-redef]
+
+ProgressFn = Callable[[int, int], None]
+
+
+def expected_requests(text: Optional[str], origin: Optional[str]) -> Optional[int]:
+    """Best-effort total for the bar: ``workload.requests`` if the config states it."""
+    try:
+        if text is None and origin is not None:
+            with open(origin, "rb") as f:
+                data = tomllib.load(f)
+        elif text is not None:
+            data = tomllib.loads(text)
+        else:
+            return None
+        n = data.get("workload", {}).get("requests")
+        return int(n) if isinstance(n, int) else None
+    except Exception:
+        # The simulator reports bad configs properly; the bar just goes without a total.
+        return None
+
+
+@contextlib.contextmanager
+def progress_bar(total: Optional[int], label: str = "simulating") -> Iterator[ProgressFn]:
+    """Yield a callback ``(completed, now_ns)`` that drives a bar on stderr."""
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        SpinnerColumn,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    console = Console(file=sys.stderr)
+    columns = [SpinnerColumn(), TextColumn("{task.description}"), BarColumn()]
+    columns += [MofNCompleteColumn(), TextColumn("sim {task.fields[sim_s]:.1f} s"), TimeElapsedColumn()]
+    with Progress(*columns, console=console, transient=True) as bar:
+        task = bar.add_task(label, total=total, sim_s=0.0)
+
+        def update(completed: int, now_ns: int) -> None:
+            bar.update(task, completed=completed, sim_s=now_ns / 1e9)
+
+        yield update

@@ -1,0 +1,107 @@
+"""The Python API: run an experiment, list drives and schedulers."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any, Callable, List, Optional, Union
+
+from headway import _headway
+from headway.config import ConfigLike, source
+from headway.result import Result
+
+__all__ = ["run", "disks", "schedulers", "version"]
+
+ProgressArg = Union[bool, Callable[[int, int], Any]]
+
+
+def run(
+    config: ConfigLike = None,
+    *,
+    seed: Optional[int] = None,
+    records: bool = False,
+    scheduler: Any = None,
+    progress: ProgressArg = False,
+) -> Result:
+    """Run one experiment and return its :class:`~headway.Result`.
+
+    ``config`` is a TOML file path (relative paths inside it resolve against its folder), a
+    TOML string, a dict, a :class:`headway.Config`, or ``None`` for the built-in default
+    experiment. ``seed`` overrides the config's seed. ``records=True`` keeps one record per
+    request (``result.requests``). ``scheduler`` overrides the configured one: a built-in
+    name, or a Python object with ``on_arrival(req, ctx)`` and ``decide(ctx)`` (optionally
+    ``on_completion(done, ctx)``, ``on_timer(ctx)``, ``name``). ``progress=True`` shows a
+    progress bar on stderr; a callable is called with ``(completed, now_ns)`` every ~32k
+    completions. Ctrl-C stops a run with ``KeyboardInterrupt``.
+
+    >>> import headway
+    >>> r = headway.run({"drive": {"name": "elite3"}, "host": {"scheduler": "sptf"},
+    ...                  "workload": {"requests": 1000}}, seed=7)
+    >>> r.summary.requests, r.meta["scheduler"]
+    (1000, 'sptf')
+
+    A scheduler written in Python (first come, first served):
+
+    >>> class Fifo:
+    ...     def __init__(self): self.queue = []
+    ...     def on_arrival(self, req, ctx): self.queue.append(req)
+    ...     def decide(self, ctx):
+    ...         return self.queue.pop(0) if self.queue and ctx.has_slot() else None
+    >>> headway.run({"drive": {"name": "elite3"}, "workload": {"requests": 100}},
+    ...             scheduler=Fifo()).summary.requests
+    100
+    """
+    text, origin = source(config)
+    with contextlib.ExitStack() as stack:
+        if progress is True:
+            from headway._progress import expected_requests, progress_bar
+
+            callback = stack.enter_context(progress_bar(expected_requests(text, origin)))
+        elif callable(progress):
+            callback = progress
+        else:
+            callback = None
+        summary, columns, meta = _headway.run(text, origin, seed, records, scheduler, callback)
+    return Result(summary, columns, meta)
+
+
+def disks():  # -> pandas.DataFrame
+    """The built-in drive catalog as a DataFrame, one row per drive.
+
+    >>> import headway
+    >>> "elite3" in set(headway.disks().name)
+    True
+    """
+    import pandas as pd
+
+    columns = [
+        "name",
+        "capacity_sectors",
+        "capacity_bytes",
+        "rpm",
+        "zones",
+        "cylinders",
+        "surfaces",
+        "mean_seek_ms",
+        "description",
+    ]
+    return pd.DataFrame(_headway.disks(), columns=columns)
+
+
+def schedulers() -> List[str]:
+    """Names of the built-in schedulers.
+
+    >>> import headway
+    >>> "sptf" in headway.schedulers()
+    True
+    """
+    return list(_headway.schedulers())
+
+
+def version() -> str:
+    """Version of the simulator core.
+
+    >>> import headway
+    >>> headway.version() == headway.__version__
+    True
+    """
+    return _headway.version()

@@ -1,0 +1,166 @@
+"""The reference benchmark (``shared/bench/README.md``): random 4 KiB reads replayed on a
+Quantum Atlas 10K, FCFS and SPTF, timed as requests simulated per second of wall time.
+
+The traces are generated with the same algorithm and random stream as DiskSim's input
+generator (``gen_ascii_trace.py``: Python's ``random.Random(seed)``), so the files are
+byte-identical to the ones DiskSim ran.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Callable, Dict, List, Optional, TextIO
+
+from headway.api import run
+
+__all__ = ["Load", "LOADS", "CASES", "CaseResult", "write_trace", "cached_trace", "run_bench"]
+
+# Sectors exported by the Quantum Atlas 10K (the generator's disk).
+ATLAS10K_SECTORS = 17_938_986
+
+
+@dataclass(frozen=True)
+class Load:
+    """A benchmark load: mean inter-arrival time and the generator's seed."""
+
+    name: str
+    interarrival_ms: float
+    seed: int
+
+
+LOADS: Dict[str, Load] = {
+    "moderate": Load("moderate", 12.0, 1),
+    "heavy": Load("heavy", 5.5, 2),
+}
+
+# (scheduler, load, DiskSim 4.0 requests/s from shared/bench/README.md).
+CASES = [("fcfs", "moderate", 67_900), ("sptf", "moderate", 60_300), ("sptf", "heavy", 39_600)]
+
+SETUP = "atlas10k, host queue unbounded, drive queue depth 1"
+
+
+def write_trace(out: TextIO, requests: int, interarrival_ms: float, seed: int) -> None:
+    """Write ``requests`` random 4 KiB reads in DiskSim ASCII format, exactly as
+    ``gen_ascii_trace.py N IA SEED`` does.
+
+    >>> import io
+    >>> buf = io.StringIO()
+    >>> write_trace(buf, 2, 12.0, 1)
+    >>> print(buf.getvalue(), end="")
+    1.731493 0 2117512 8 1
+    5.265057 0 16624040 8 1
+    """
+    rng = random.Random(seed)
+    blocks = ATLAS10K_SECTORS // 8
+    t = 0.0
+    lines: List[str] = []
+    for _ in range(requests):
+        t += rng.expovariate(1.0 / interarrival_ms)
+        lines.append(f"{t:.6f} 0 {rng.randrange(blocks) * 8} 8 1\n")
+        if len(lines) == 65536:
+            out.write("".join(lines))
+            lines.clear()
+    out.write("".join(lines))
+
+
+def cache_dir() -> Path:
+    """Where generated traces are kept between runs: ``$HEADWAY_CACHE_DIR``, else the user
+    cache folder."""
+    explicit = os.environ.get("HEADWAY_CACHE_DIR")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "headway"
+
+
+def cached_trace(requests: int, load: Load, folder: Optional[Path] = None) -> Path:
+    """The trace for ``load``, generated on first use and kept in ``folder`` (default:
+    :func:`cache_dir`).
+
+    >>> import tempfile
+    >>> p = cached_trace(3, LOADS["heavy"], Path(tempfile.mkdtemp()))
+    >>> p.name, len(p.read_text().splitlines())
+    ('rand4k_3_ia5.5_seed2.trace', 3)
+    """
+    folder = (folder or cache_dir()) / "bench"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"rand4k_{requests}_ia{load.interarrival_ms:g}_seed{load.seed}.trace"
+    if not path.exists():
+        tmp = path.with_suffix(f".tmp{os.getpid()}")
+        with open(tmp, "w", encoding="ascii", newline="\n") as f:
+            write_trace(f, requests, load.interarrival_ms, load.seed)
+        os.replace(tmp, path)
+    return path
+
+
+def replay_config(trace: Path, scheduler: str) -> dict:
+    return {
+        "name": f"bench {scheduler} {trace.name}",
+        "drive": {"name": "atlas10k", "queue_depth": 1},
+        "host": {"scheduler": scheduler},
+        "workload": {"kind": "trace", "path": os.fspath(trace), "format": "disksim-ascii", "speed": 1.0},
+    }
+
+
+@dataclass
+class CaseResult:
+    """One benchmark case: wall time of each repeat of the simulation."""
+
+    scheduler: str
+    load: str
+    requests: int
+    wall_s: List[float] = field(default_factory=list)
+    disksim_requests_per_s: Optional[int] = None
+
+    @property
+    def median_wall_s(self) -> float:
+        return statistics.median(self.wall_s)
+
+    @property
+    def requests_per_s(self) -> float:
+        """Requests simulated per second of wall time, median over repeats."""
+        return self.requests / self.median_wall_s
+
+    @property
+    def ratio(self) -> Optional[float]:
+        if not self.disksim_requests_per_s:
+            return None
+        return self.requests_per_s / self.disksim_requests_per_s
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d.update(requests_per_s=self.requests_per_s, ratio_to_disksim=self.ratio, setup=SETUP)
+        return d
+
+
+def run_bench(
+    requests: int = 1_000_000,
+    repeat: int = 3,
+    folder: Optional[Path] = None,
+    on_case: Optional[Callable[[CaseResult], None]] = None,
+) -> List[CaseResult]:
+    """Run every case ``repeat`` times; only the simulation itself is timed (the wall clock
+    the core measures around its run loop, which includes reading the trace).
+
+    >>> [(c.scheduler, c.load) for c in run_bench(requests=1000, repeat=1)]
+    [('fcfs', 'moderate'), ('sptf', 'moderate'), ('sptf', 'heavy')]
+    """
+    results = []
+    for scheduler, load_name, disksim in CASES:
+        trace = cached_trace(requests, LOADS[load_name], folder)
+        case = CaseResult(scheduler, load_name, requests, disksim_requests_per_s=disksim)
+        for _ in range(repeat):
+            r = run(replay_config(trace, scheduler))
+            if r.summary.requests != requests:
+                raise RuntimeError(
+                    f"{scheduler}/{load_name}: simulated {r.summary.requests} of {requests} requests"
+                )
+            case.wall_s.append(r.meta["sim_wall_s"])
+        if on_case:
+            on_case(case)
+        results.append(case)
+    return results

@@ -1,0 +1,133 @@
+"""How a run's result reaches the user: a summary table, and files on request."""
+
+from __future__ import annotations
+
+import csv
+import sys
+from pathlib import Path
+from typing import Optional
+
+import click
+
+from headway.result import Result
+
+RECORD_SUFFIXES = (".parquet", ".csv")
+
+
+def check_records_path(ctx: click.Context, param: click.Parameter, value: Optional[Path]) -> Optional[Path]:
+    """Reject an unsupported records file type before spending time on the run."""
+    if value is not None and value.suffix.lower() not in RECORD_SUFFIXES:
+        raise click.BadParameter(f"{value}: records are written as .parquet or .csv")
+    return value
+
+
+def output_options(f):
+    """The output flags shared by `run` and `replay`."""
+    decorators = [
+        click.option("--seed", type=int, help="Override the experiment's seed."),
+        click.option(
+            "--json",
+            "json_path",
+            type=click.Path(path_type=Path),
+            help="Write the flat summary as a JSON object.",
+        ),
+        click.option(
+            "--csv", "csv_path", type=click.Path(path_type=Path), help="Write the summary as a one-row CSV."
+        ),
+        click.option(
+            "--parquet",
+            "parquet_path",
+            type=click.Path(path_type=Path),
+            help="Write the summary as a one-row Parquet file.",
+        ),
+        click.option(
+            "--records",
+            "records_path",
+            type=click.Path(path_type=Path),
+            callback=check_records_path,
+            help="Write one row per request (.parquet or .csv).",
+        ),
+        click.option("--quiet", "-q", is_flag=True, help="Print nothing; only write the files asked for."),
+        click.option("--no-progress", is_flag=True, help="No progress bar."),
+    ]
+    for d in reversed(decorators):
+        f = d(f)
+    return f
+
+
+def show_progress(quiet: bool, no_progress: bool) -> bool:
+    return not (quiet or no_progress) and sys.stderr.isatty()
+
+
+def write_outputs(
+    result: Result,
+    json_path: Optional[Path],
+    csv_path: Optional[Path],
+    parquet_path: Optional[Path],
+    records_path: Optional[Path],
+) -> None:
+    if json_path is not None:
+        json_path.write_text(result.to_json(indent=2) + "\n", encoding="utf-8")
+    summary = result.summary.to_dict()
+    if csv_path is not None:
+        with open(csv_path, "w", newline="", encoding="utf-8") as f:
+            w = csv.DictWriter(f, fieldnames=list(summary))
+            w.writeheader()
+            w.writerow(summary)
+    if parquet_path is not None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        pq.write_table(pa.table({k: [v] for k, v in summary.items()}), parquet_path)
+    if records_path is not None:
+        if records_path.suffix.lower() == ".parquet":
+            import pyarrow.parquet as pq
+
+            pq.write_table(result.to_arrow(), records_path)
+        else:
+            result.requests.to_csv(records_path, index=False)
+
+
+def print_summary(result: Result) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    s, m = result.summary, result.meta
+    console = Console()
+    console.print(f"[bold]{m.get('name') or 'experiment'}[/bold]", soft_wrap=True)
+    console.print(
+        f"drive {m['drive']} (queue depth {m['queue_depth']}), scheduler {m['scheduler']}, "
+        f"seed {m['seed']}: {m['end_ns'] / 1e9:,.1f} s simulated in {m['sim_wall_s']:.2f} s",
+        highlight=False,
+        soft_wrap=True,
+    )
+    t = Table(show_header=False)
+    t.add_column("metric")
+    t.add_column("value", justify="right")
+    t.add_column("unit")
+    rows = [
+        ("requests", f"{s['requests']:,}", ""),
+        ("throughput", f"{s['throughput_iops']:,.1f}", "IOPS"),
+        ("throughput", f"{s['throughput_mb_s']:,.3f}", "MB/s"),
+        ("utilisation", f"{s['utilisation']:.3f}", ""),
+    ]
+    for label, key in (
+        ("mean", "mean"),
+        ("p50", "p50"),
+        ("p90", "p90"),
+        ("p99", "p99"),
+        ("p99.9", "p999"),
+        ("max", "max"),
+    ):
+        rows.append((f"response {label}", f"{s[f'{key}_response_ms']:,.3f}", "ms"))
+    rows += [
+        ("service mean", f"{s['mean_service_ms']:,.3f}", "ms"),
+        ("seek mean", f"{s['mean_seek_ms']:,.3f}", "ms"),
+        ("rotation mean", f"{s['mean_rotate_ms']:,.3f}", "ms"),
+        ("transfer mean", f"{s['mean_transfer_ms']:,.3f}", "ms"),
+        ("queue length mean", f"{s['mean_queue_length']:,.2f}", "requests"),
+        ("queue length max", f"{s['max_queue_length']:,}", "requests"),
+    ]
+    for row in rows:
+        t.add_row(*row)
+    console.print(t)

@@ -1,0 +1,138 @@
+"""``headway run`` (an experiment file, or the built-in default) and ``headway replay``
+(a trace on a drive)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Optional
+
+import click
+
+from headway.api import run as run_experiment
+from headway.cli.report import output_options, print_summary, show_progress, write_outputs
+from headway.cli.trace import filter_options, parse_devices, source_options
+
+
+def _run_and_report(
+    config, seed, json_path, csv_path, parquet_path, records_path, quiet, no_progress
+) -> None:
+    result = run_experiment(
+        config,
+        seed=seed,
+        records=records_path is not None,
+        progress=show_progress(quiet, no_progress),
+    )
+    write_outputs(result, json_path, csv_path, parquet_path, records_path)
+    if not quiet:
+        print_summary(result)
+    # Even with --quiet: a lenient replay must never hide what it skipped.
+    for w in result.warnings:
+        click.echo(f"warning: {w}", err=True)
+
+
+@click.command("run")
+@click.argument("config", required=False, type=click.Path(path_type=Path))
+@output_options
+def run_cmd(config: Optional[Path], **outputs) -> None:
+    """Run the experiment in CONFIG (TOML), or the built-in default when none is given."""
+    _run_and_report(config, **outputs)
+
+
+@click.command("replay")
+@click.argument("trace", type=click.Path(path_type=Path))
+@source_options
+@click.option(
+    "--drive", default="atlas10k", show_default=True, help="Drive name (see `headway disks`) or drive file."
+)
+@click.option(
+    "--scheduler", default="fcfs", show_default=True, help="Host scheduler (see `headway schedulers`)."
+)
+@click.option(
+    "--queue-depth",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Commands the drive holds at once.",
+)
+@click.option(
+    "--mode",
+    type=click.Choice(["open", "closed", "validate"]),
+    default="open",
+    show_default=True,
+    help="open: arrivals at trace times; closed: each process issues its next request its "
+    "think time after the previous completes; validate: closed, the whole trace one process.",
+)
+@click.option(
+    "--speed",
+    type=float,
+    default=1.0,
+    show_default=True,
+    help="Time scale: 2.0 halves inter-arrival (and think) times.",
+)
+@filter_options
+@click.option("--merge-devices", is_flag=True, help="Replay every trace device onto the drive.")
+@click.option(
+    "--fit",
+    type=click.Choice(["fail", "wrap", "scale", "truncate"]),
+    default="fail",
+    show_default=True,
+    help="Requests past the end of the drive: fail (naming both sizes), wrap, scale or truncate.",
+)
+@click.option(
+    "--volume-sectors",
+    type=click.IntRange(min=1),
+    help="The trace's address space for --fit scale (default: found by a first pass).",
+)
+@output_options
+def replay_cmd(
+    trace: Path,
+    fmt: str,
+    csv_map: Optional[str],
+    blkparse_event: Optional[str],
+    drive: str,
+    scheduler: str,
+    queue_depth: int,
+    mode: str,
+    speed: float,
+    device: Optional[int],
+    devices: Optional[str],
+    op: Optional[str],
+    start_s: Optional[float],
+    end_s: Optional[float],
+    limit: Optional[int],
+    skip_bad: bool,
+    merge_devices: bool,
+    fit: str,
+    volume_sectors: Optional[int],
+    **outputs,
+) -> None:
+    """Replay TRACE on a drive with a scheduler."""
+    if csv_map is not None and fmt == "auto":
+        fmt = "csv"
+    workload = {
+        "kind": "trace",
+        "path": os.fspath(trace),
+        "format": fmt,
+        "mode": mode,
+        "speed": speed,
+        "fit": fit,
+        "csv": csv_map,
+        "blkparse_event": blkparse_event,
+        "device": device,
+        "devices": list(parse_devices(devices)) if devices is not None else None,
+        "merge_devices": merge_devices or None,
+        "op": op,
+        "start_s": start_s,
+        "end_s": end_s,
+        "limit": limit,
+        "volume_sectors": volume_sectors,
+        "skip_bad": skip_bad or None,
+    }
+    config = {
+        "name": f"replay {trace.name}",
+        "drive": {"name": drive, "queue_depth": queue_depth},
+        "host": {"scheduler": scheduler},
+        "workload": {k: v for k, v in workload.items() if v is not None},
+    }
+    _run_and_report(config, **outputs)

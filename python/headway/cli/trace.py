@@ -1,0 +1,187 @@
+"""``headway trace``: statistics, conversion and format detection of block traces."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Optional, Tuple
+
+import click
+
+from headway import traces
+
+FORMAT_CHOICES = ["auto", *traces.FORMATS]
+
+
+def source_options(f):
+    """How to read a trace: the flags `trace stats`, `trace convert` and `replay` share."""
+    decorators = [
+        click.option(
+            "--format",
+            "fmt",
+            type=click.Choice(FORMAT_CHOICES),
+            default="auto",
+            show_default=True,
+            help="Trace format (auto: detected from the content).",
+        ),
+        click.option(
+            "--csv-map",
+            help="Column mapping of a csv trace, e.g. "
+            "'delimiter=whitespace,time=0,device=1,address=2,size=3,op=4,time_unit=ms,"
+            "address_unit=bytes,size_unit=bytes,read=1,write=0' (see docs/traces.md).",
+        ),
+        click.option(
+            "--blkparse-event",
+            type=click.Choice(["Q", "D"]),
+            help="blkparse: replay queued (Q, default) or dispatched (D) events.",
+        ),
+    ]
+    for d in reversed(decorators):
+        f = d(f)
+    return f
+
+
+def filter_options(f):
+    """Which records: the filters shared by the trace tools and `replay`."""
+    decorators = [
+        click.option("--device", type=click.IntRange(0, 65535), help="Only this trace device."),
+        click.option(
+            "--devices",
+            help="Only these trace devices, comma-separated (merged onto the drive in a replay).",
+        ),
+        click.option("--op", type=click.Choice(["read", "write"]), help="Only reads or only writes."),
+        click.option("--start", "start_s", type=float, help="Window start, seconds after the first record."),
+        click.option("--end", "end_s", type=float, help="Window end, seconds after the first record."),
+        click.option("--limit", type=click.IntRange(min=1), help="Only the first N records (after filters)."),
+        click.option(
+            "--skip-bad",
+            is_flag=True,
+            help="Skip malformed records, count them and report them at the end, instead of failing.",
+        ),
+    ]
+    for d in reversed(decorators):
+        f = d(f)
+    return f
+
+
+def parse_devices(devices: Optional[str]) -> Optional[Tuple[int, ...]]:
+    if devices is None:
+        return None
+    try:
+        out = tuple(int(d) for d in devices.split(",") if d.strip())
+    except ValueError:
+        raise click.BadParameter(f"`{devices}`: expected device numbers separated by commas") from None
+    if not out or any(not 0 <= d <= 65535 for d in out):
+        raise click.BadParameter(f"`{devices}`: expected device numbers 0 to 65535")
+    return out
+
+
+def _kwargs(fmt, csv_map, blkparse_event, device, devices, op, start_s, end_s, limit, skip_bad):
+    return dict(
+        format=None if fmt == "auto" else fmt,
+        csv=csv_map,
+        blkparse_event=blkparse_event,
+        device=device,
+        devices=parse_devices(devices),
+        op=op,
+        start_s=start_s,
+        end_s=end_s,
+        limit=limit,
+        skip_bad=skip_bad,
+    )
+
+
+@click.group("trace")
+def trace_group() -> None:
+    """Block traces: statistics, conversion, format detection."""
+
+
+@trace_group.command("stats")
+@click.argument("file", type=click.Path(path_type=Path))
+@source_options
+@filter_options
+@click.option("--json", "json_path", type=click.Path(path_type=Path), help="Write the statistics as JSON.")
+@click.option("--quiet", "-q", is_flag=True, help="Print nothing; only write the JSON asked for.")
+def stats_cmd(file: Path, json_path: Optional[Path], quiet: bool, **opts) -> None:
+    """Records, span, rate, read fraction and distributions of the trace in FILE."""
+    s = traces.stats(file, **_kwargs(**opts))
+    if json_path is not None:
+        json_path.write_text(json.dumps(s, indent=2) + "\n", encoding="utf-8")
+    if not quiet:
+        _print_stats(s)
+
+
+def _dist_row(d) -> str:
+    if not d["count"]:
+        return "-"
+    return (
+        f"mean {d['mean']:,.3f}  p50 {d['p50']:,.3f}  p90 {d['p90']:,.3f}  "
+        f"p99 {d['p99']:,.3f}  max {d['max']:,.3f}"
+    )
+
+
+def _print_stats(s) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    console.print(
+        f"[bold]{s['path']}[/bold] ({s['format']}, compression {s['compression']})",
+        soft_wrap=True,
+        highlight=False,
+    )
+    t = Table(show_header=False)
+    t.add_column("metric")
+    t.add_column("value")
+    rows = [
+        ("records", f"{s['records']:,}"),
+        ("reads / writes", f"{s['reads']:,} / {s['writes']:,} (read fraction {s['read_fraction']:.3f})"),
+        ("span", f"{s['span_s']:,.3f} s"),
+        ("rate", f"{s['rate_iops']:,.1f} IOPS"),
+        ("address range", f"sectors {s['min_sector']:,} to {s['max_end_sector']:,} (512 B)"),
+        ("size, sectors", _dist_row(s["size_sectors"])),
+        ("seek distance, sectors", _dist_row(s["seek_distance_sectors"])),
+        ("inter-arrival, ms", _dist_row(s["interarrival_ms"])),
+        (
+            "size histogram",
+            "  ".join(f"≤{b['le_sectors']}: {b['count']:,}" for b in s["size_histogram"]) or "-",
+        ),
+        ("devices", "  ".join(f"{d['device']}: {d['count']:,}" for d in s["devices"]) or "-"),
+    ]
+    procs = s["processes"]
+    if len(procs) > 1 or (procs and procs[0]["pid"] != 0):
+        shown = "  ".join(
+            f"{p['pid']}{' (' + p['name'] + ')' if p['name'] else ''}: {p['count']:,}" for p in procs[:10]
+        )
+        more = f"  … {len(procs) - 10} more" if len(procs) > 10 else ""
+        rows.append(("processes", shown + more))
+    if s["bad_records"]:
+        rows.append(("bad records skipped", f"{s['bad_records']:,}; first: {'; '.join(s['bad_examples'])}"))
+    for label, value in rows:
+        t.add_row(label, value)
+    console.print(t)
+
+
+@trace_group.command("convert")
+@click.argument("input", type=click.Path(path_type=Path))
+@click.argument("output", type=click.Path(path_type=Path))
+@click.option(
+    "--to",
+    "to",
+    type=click.Choice(traces.CONVERT_FORMATS),
+    required=True,
+    help="Output format (csv is headway's own, readable back without a mapping).",
+)
+@source_options
+@filter_options
+def convert_cmd(input: Path, output: Path, to: str, **opts) -> None:
+    """Convert the trace INPUT to OUTPUT (compressed when OUTPUT ends in .gz, .zst or .xz)."""
+    n = traces.convert(input, output, to, **_kwargs(**opts))
+    click.echo(f"{n:,} records written to {output}")
+
+
+@trace_group.command("detect")
+@click.argument("file", type=click.Path(path_type=Path))
+def detect_cmd(file: Path) -> None:
+    """Print the format of the trace in FILE, detected from its content."""
+    click.echo(traces.detect(file))

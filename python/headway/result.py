@@ -1,0 +1,185 @@
+"""What a run returns: the summary always, per-request records when asked for."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple
+
+import numpy as np
+
+__all__ = ["Result", "Summary", "RecordsNotCollected"]
+
+# Column buffers as they come from the binding: name -> (numpy dtype, bytes).
+RawColumns = Dict[str, Tuple[str, bytes]]
+
+
+class RecordsNotCollected(ValueError):
+    """Per-request records were asked for on a run that did not collect them."""
+
+
+class Summary(Mapping[str, Any]):
+    """The run's summary: a read-only mapping that also allows attribute access.
+
+    Keys are the simulator's flat summary keys (``requests``, ``mean_response_ms``,
+    ``p99_response_ms``, ``max_response_ms``, ``throughput_iops``, ``utilisation``, ...).
+
+    >>> import headway
+    >>> s = headway.run({"drive": {"name": "elite3"}, "workload": {"requests": 100}}).summary
+    >>> s.requests == s["requests"] == 100
+    True
+    """
+
+    __slots__ = ("_data",)
+
+    def __init__(self, data: Mapping[str, Any]) -> None:
+        object.__setattr__(self, "_data", dict(data))
+
+    def __getitem__(self, key: str) -> Any:
+        return self._data[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __getattr__(self, key: str) -> Any:
+        try:
+            return self._data[key]
+        except KeyError:
+            raise AttributeError(f"summary has no `{key}`; keys: {', '.join(self._data)}") from None
+
+    def __setattr__(self, key: str, value: Any) -> None:
+        raise AttributeError("a run's summary is read-only")
+
+    def __repr__(self) -> str:
+        return f"Summary({self._data!r})"
+
+    def to_dict(self) -> Dict[str, Any]:
+        """A plain, mutable copy.
+
+        >>> import headway
+        >>> type(headway.run({"drive": {"name": "elite3"}, "workload": {"requests": 10}}).summary.to_dict())
+        <class 'dict'>
+        """
+        return dict(self._data)
+
+
+def _column(dtype: str, raw: bytes) -> np.ndarray:
+    arr = np.frombuffer(raw, dtype=dtype)
+    # Times, ids and sectors are unsigned in the core but far below 2**63: signed 64-bit
+    # columns are what pandas, Arrow and arithmetic on differences expect.
+    if arr.dtype == np.dtype("<u8"):
+        arr = arr.view("<i8")
+    return arr
+
+
+class Result:
+    """One run's outcome.
+
+    - ``summary``: :class:`Summary` of the run.
+    - ``meta``: drive, scheduler, seed, simulated end time, events, simulation wall time.
+    - ``requests``: per-request records as a pandas DataFrame (``records=True`` only).
+
+    >>> import headway
+    >>> r = headway.run({"drive": {"name": "elite3"}, "workload": {"requests": 200}}, records=True)
+    >>> len(r.requests)
+    200
+    """
+
+    def __init__(self, summary_json: str, columns: Optional[RawColumns], meta_json: str) -> None:
+        self.summary = Summary(json.loads(summary_json))
+        self.meta: Mapping[str, Any] = json.loads(meta_json)
+        self._raw = columns
+        self._frame = None
+
+    @property
+    def warnings(self) -> List[str]:
+        """What the user should know about the run, one line each: bad trace records skipped
+        (``skip_bad``), requests moved to fit the drive. Empty for a clean run.
+
+        >>> import headway
+        >>> headway.run({"drive": {"name": "elite3"}, "workload": {"requests": 10}}).warnings
+        []
+        """
+        return list(self.meta.get("warnings") or [])
+
+    @property
+    def trace_report(self) -> Optional[Dict[str, Any]]:
+        """For a trace replay: records read, replayed, filtered, bad (with the first few
+        line numbers), fitted and dropped; ``None`` for other workloads."""
+        return self.meta.get("trace_report")
+
+    @property
+    def has_records(self) -> bool:
+        """Whether per-request records were collected."""
+        return self._raw is not None
+
+    def columns(self) -> Dict[str, np.ndarray]:
+        """Per-request records as numpy arrays (read-only views of the simulator's buffers),
+        plus ``response_ms``.
+
+        >>> import headway
+        >>> exp = {"drive": {"name": "elite3"}, "workload": {"requests": 50}}
+        >>> cols = headway.run(exp, records=True).columns()
+        >>> cols["done_ns"].dtype.name, len(cols["id"])
+        ('int64', 50)
+        """
+        if self._raw is None:
+            raise RecordsNotCollected(
+                "this run did not collect per-request records: pass records=True to "
+                "headway.run (or set `records = true` under [output])"
+            )
+        cols = {name: _column(dtype, raw) for name, (dtype, raw) in self._raw.items()}
+        cols["response_ms"] = (cols["done_ns"] - cols["arrival_ns"]) / 1e6
+        return cols
+
+    @property
+    def requests(self):  # -> pandas.DataFrame
+        """Per-request records as a DataFrame: times in int64 nanoseconds, plus
+        ``response_ms``. Built on first use.
+
+        >>> import headway
+        >>> exp = {"drive": {"name": "elite3"}, "workload": {"requests": 50}}
+        >>> df = headway.run(exp, records=True).requests
+        >>> bool((df.done_ns >= df.arrival_ns).all())
+        True
+        """
+        if self._frame is None:
+            import pandas as pd
+
+            self._frame = pd.DataFrame(self.columns())
+        return self._frame
+
+    def to_arrow(self):  # -> pyarrow.Table
+        """Per-request records as a pyarrow Table.
+
+        >>> import headway
+        >>> exp = {"drive": {"name": "elite3"}, "workload": {"requests": 20}}
+        >>> headway.run(exp, records=True).to_arrow().num_rows
+        20
+        """
+        import pyarrow as pa
+
+        return pa.table(self.columns())
+
+    def to_json(self, indent: Optional[int] = None) -> str:
+        """The flat summary as a JSON object.
+
+        >>> import headway, json
+        >>> exp = {"drive": {"name": "elite3"}, "workload": {"requests": 20}}
+        >>> json.loads(headway.run(exp).to_json())["requests"]
+        20
+        """
+        return json.dumps(self.summary.to_dict(), indent=indent)
+
+    def __repr__(self) -> str:
+        s, m = self.summary, self.meta
+        return (
+            f"<headway.Result: {s['requests']:,} requests on {m.get('drive')} "
+            f"with {m.get('scheduler')} (seed {m.get('seed')})\n"
+            f"  response ms: mean {s['mean_response_ms']:.3f}  p50 {s['p50_response_ms']:.3f}  "
+            f"p99 {s['p99_response_ms']:.3f}  max {s['max_response_ms']:.3f}\n"
+            f"  throughput {s['throughput_iops']:.1f} IOPS, {s['throughput_mb_s']:.3f} MB/s; "
+            f"utilisation {s['utilisation']:.3f}>"
+        )

@@ -1,0 +1,56 @@
+"""Shared helpers: small experiments and a way to run the installed `headway` command."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Dict
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = Path(__file__).resolve().parent / "data"
+EXAMPLES = ROOT / "examples"
+# A drive file in headway's own TOML form, for tests that load drives from files.
+ELITE3_TOML = ROOT / "crates" / "headway" / "catalog" / "elite3.toml"
+
+
+def default_config() -> Dict[str, Any]:
+    """The built-in default experiment, parsed (its drive changes when the catalog grows)."""
+    try:
+        import tomllib
+    except ImportError:  # Python < 3.11
+        import tomli as tomllib  # type: ignore[no-redef]
+
+    return tomllib.loads((EXAMPLES / "default.toml").read_text())
+
+
+def small(requests: int = 300, scheduler: str = "fcfs", seed: int = 1, **workload: Any) -> Dict[str, Any]:
+    """A quick experiment on the Elite 3 (one zone, no cache: quick to simulate and to reason about)."""
+    wl = {"requests": requests, "interarrival_ms": 15.0}
+    wl.update(workload)
+    return {"seed": seed, "drive": {"name": "elite3"}, "host": {"scheduler": scheduler}, "workload": wl}
+
+
+def _headway_command() -> list:
+    exe = shutil.which("headway", path=str(Path(sys.executable).parent)) or shutil.which("headway")
+    return [exe] if exe else [sys.executable, "-m", "headway"]
+
+
+def headway_cli(*args: str, cwd: Path | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
+    """Run the installed `headway` command; never raises on a non-zero exit."""
+    return subprocess.run(
+        [*_headway_command(), *map(str, args)],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+@pytest.fixture
+def cli():
+    return headway_cli

@@ -1,0 +1,114 @@
+"""The `headway` command: smoke tests through a real subprocess."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import pyarrow.parquet as pq
+
+import headway
+from conftest import EXAMPLES, default_config
+
+
+def test_run_default_prints_a_summary(cli):
+    out = cli("run", "--no-progress")
+    assert out.returncode == 0, out.stderr
+    cfg = default_config()
+    labels = [
+        "requests",
+        f"{cfg['workload']['requests']:,}",
+        "throughput",
+        "IOPS",
+        "MB/s",
+        "utilisation",
+        "response p99.9",
+        "seek mean",
+        "queue length mean",
+        cfg["drive"]["name"],
+        cfg["host"]["scheduler"],
+    ]
+    for label in labels:
+        assert label in out.stdout, label
+    assert out.stderr == ""
+
+
+def test_run_json_is_the_flat_summary(cli, tmp_path):
+    path = tmp_path / "s.json"
+    out = cli("run", "--json", path, "--quiet")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == ""
+    s = json.loads(path.read_text())
+    for key in (
+        "requests",
+        "mean_response_ms",
+        "p99_response_ms",
+        "max_response_ms",
+        "throughput_iops",
+        "utilisation",
+    ):
+        assert key in s
+    assert s["requests"] == default_config()["workload"]["requests"]
+    assert s == json.loads(headway.run().to_json())
+
+
+def test_run_example_file_matches_builtin_default(cli, tmp_path):
+    assert cli("run", EXAMPLES / "default.toml", "-q", "--json", tmp_path / "a.json").returncode == 0
+    assert cli("run", "-q", "--json", tmp_path / "b.json").returncode == 0
+    assert json.loads((tmp_path / "a.json").read_text()) == json.loads((tmp_path / "b.json").read_text())
+
+
+def test_run_writes_csv_parquet_and_records(cli, tmp_path):
+    cfg = tmp_path / "exp.toml"
+    cfg.write_text('[drive]\nname = "elite3"\n[workload]\nrequests = 250\n')
+    out = cli(
+        "run",
+        cfg,
+        "--seed",
+        "3",
+        "-q",
+        "--csv",
+        tmp_path / "s.csv",
+        "--parquet",
+        tmp_path / "s.parquet",
+        "--records",
+        tmp_path / "r.parquet",
+    )
+    assert out.returncode == 0, out.stderr
+    rows = list(csv.DictReader(open(tmp_path / "s.csv")))
+    assert len(rows) == 1 and rows[0]["requests"] == "250"
+    assert pq.read_table(tmp_path / "s.parquet").to_pylist()[0]["requests"] == 250
+    records = pq.read_table(tmp_path / "r.parquet")
+    assert records.num_rows == 250 and "response_ms" in records.column_names
+    assert cli("run", cfg, "-q", "--records", tmp_path / "r.csv").returncode == 0
+    assert len(list(csv.DictReader(open(tmp_path / "r.csv")))) == 250
+
+
+def test_disks_json(cli):
+    out = cli("disks", "--json")
+    assert out.returncode == 0, out.stderr
+    disks = {d["name"]: d for d in json.loads(out.stdout)}
+    e3 = disks["elite3"]
+    assert e3["rpm"] == 5400 and e3["cylinders"] == 2627 and e3["surfaces"] == 21 and e3["zones"] == 1
+    for key in ("capacity_sectors", "capacity_bytes", "mean_seek_ms", "description"):
+        assert key in e3
+
+
+def test_disks_table(cli):
+    out = cli("disks")
+    assert out.returncode == 0 and "elite3" in out.stdout and "5400" in out.stdout
+
+
+def test_schedulers(cli):
+    out = cli("schedulers")
+    assert out.returncode == 0
+    assert out.stdout.split() == headway.schedulers()
+
+
+def test_version_and_module_entry(cli):
+    import subprocess
+    import sys
+
+    assert headway.__version__ in cli("--version").stdout
+    out = subprocess.run([sys.executable, "-m", "headway", "schedulers"], capture_output=True, text=True)
+    assert out.returncode == 0 and "sptf" in out.stdout

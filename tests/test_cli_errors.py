@@ -1,0 +1,115 @@
+"""Bad input through the CLI: one line `error: <message>` naming the file, line and key;
+exit code 1 (2 for usage errors); never a traceback."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import time
+
+
+from conftest import _headway_command
+
+
+def fails_cleanly(out, code=1):
+    assert out.returncode == code, (out.returncode, out.stdout, out.stderr)
+    assert "Traceback" not in out.stderr and "Traceback" not in out.stdout
+    if code == 1:
+        lines = out.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("error: "), out.stderr
+        return lines[0]
+    return out.stderr
+
+
+def write(path, text):
+    path.write_text(text)
+    return path
+
+
+def test_unknown_drive(cli, tmp_path):
+    cfg = write(tmp_path / "exp.toml", '[drive]\nname = "nosuch"\n')
+    msg = fails_cleanly(cli("run", cfg))
+    assert "unknown drive `nosuch`" in msg and "known: " in msg and "elite3" in msg
+
+
+def test_unknown_scheduler(cli, tmp_path):
+    cfg = write(tmp_path / "exp.toml", '[drive]\nname = "elite3"\n[host]\nscheduler = "elevator"\n')
+    msg = fails_cleanly(cli("run", cfg))
+    assert "unknown scheduler `elevator`" in msg and "sptf" in msg
+
+
+def test_wrong_key_names_file_line_and_key(cli, tmp_path):
+    cfg = write(tmp_path / "exp.toml", 'seed = 1\n\n[drive]\nname = "elite3"\nqueue_dept = 4\n')
+    msg = fails_cleanly(cli("run", cfg))
+    assert f"{cfg}:5: key `queue_dept`" in msg and "queue_depth" in msg
+
+
+def test_wrong_type_names_file_and_line(cli, tmp_path):
+    cfg = write(tmp_path / "exp.toml", '[drive]\nname = "elite3"\nqueue_depth = "deep"\n')
+    msg = fails_cleanly(cli("run", cfg))
+    assert f"{cfg}:3: " in msg and '"deep"' in msg
+
+
+def test_impossible_value_names_the_key(cli, tmp_path):
+    cfg = write(tmp_path / "exp.toml", '[drive]\nname = "elite3"\nqueue_depth = 0\n')
+    msg = fails_cleanly(cli("run", cfg))
+    assert f"{cfg}: key `drive.queue_depth`: must be at least 1" in msg
+
+
+def test_malformed_toml(cli, tmp_path):
+    cfg = write(tmp_path / "exp.toml", 'seed = 1\n[drive\nname = "elite3"\n')
+    msg = fails_cleanly(cli("run", cfg))
+    assert f"{cfg}:2: " in msg
+
+
+def test_missing_config_file(cli, tmp_path):
+    msg = fails_cleanly(cli("run", tmp_path / "absent.toml"))
+    assert f"{tmp_path / 'absent.toml'}" in msg and "No such file" in msg
+
+
+def test_malformed_drive_parameter_file(cli, tmp_path):
+    write(tmp_path / "mydrive.toml", 'name = "mine"\nrpm = "fast"\n')
+    cfg = write(tmp_path / "exp.toml", '[drive]\nname = "mydrive.toml"\n')
+    msg = fails_cleanly(cli("run", cfg))
+    assert f"{tmp_path / 'mydrive.toml'}:2: " in msg and '"fast"' in msg
+
+
+def test_unreadable_drive_parameter_file(cli, tmp_path):
+    (tmp_path / "adir.toml").mkdir()  # exists, cannot be read as a file (even by root)
+    cfg = write(tmp_path / "exp.toml", '[drive]\nname = "adir.toml"\n')
+    msg = fails_cleanly(cli("run", cfg))
+    assert f"{tmp_path / 'adir.toml'}" in msg
+
+
+def test_missing_drive_parameter_file(cli, tmp_path):
+    cfg = write(tmp_path / "exp.toml", '[drive]\nname = "drives/gone.toml"\n')
+    msg = fails_cleanly(cli("run", cfg))
+    assert f"{tmp_path / 'drives' / 'gone.toml'}" in msg
+
+
+def test_usage_errors_exit_2(cli):
+    fails_cleanly(cli("run", "--records", "out.txt"), code=2)
+    fails_cleanly(cli("run", "--seed", "many"), code=2)
+    fails_cleanly(cli("frobnicate"), code=2)
+
+
+def test_ctrl_c_stops_a_long_run_cleanly(tmp_path):
+    cfg = write(
+        tmp_path / "long.toml",
+        '[drive]\nname = "elite3"\n[host]\nscheduler = "sptf"\n'
+        "[workload]\nrequests = 500000000\ninterarrival_ms = 20.0\n",
+    )
+    proc = subprocess.Popen(
+        [*_headway_command(), "run", str(cfg), "--no-progress"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        stdin=subprocess.DEVNULL,
+    )
+    time.sleep(2.0)
+    assert proc.poll() is None, "the run should still be going"
+    t0 = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert time.monotonic() - t0 < 5.0
+    assert proc.returncode == 130 and err.strip() == "interrupted" and "Traceback" not in err

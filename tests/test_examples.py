@@ -1,0 +1,56 @@
+"""Every example in examples/ runs and does what it says."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from conftest import EXAMPLES
+
+
+@pytest.mark.parametrize("toml", sorted(EXAMPLES.glob("*.toml")), ids=lambda p: p.name)
+def test_example_experiments_run(cli, toml, tmp_path):
+    out = cli("run", toml, "-q", "--json", tmp_path / "s.json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads((tmp_path / "s.json").read_text())["requests"] > 0
+
+
+def run_example(*args):
+    return subprocess.run(
+        [sys.executable, str(EXAMPLES / "python_scheduler.py"), *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def rows(stdout):
+    """scheduler label -> [mean, p99, max, util] from the example's table."""
+    table = {}
+    for line in stdout.splitlines():
+        parts = line.rsplit(None, 5)
+        if len(parts) == 6 and "(" in parts[0]:
+            table[parts[0].strip()] = [float(x) for x in parts[1:5]]
+    return table
+
+
+def test_python_scheduler_example_compares_with_rust():
+    out = run_example()
+    assert out.returncode == 0, out.stderr
+    table = rows(out.stdout)
+    assert set(table) == {"fcfs (Rust)", "sstf (Rust)", "sptf (Rust)", "oldest within 2 ms of best (Python)"}
+    py = table["oldest within 2 ms of best (Python)"]
+    # Trading a little positioning time for age: far better than FCFS, a shorter tail than SPTF.
+    assert py[0] < table["fcfs (Rust)"][0] / 2
+    assert py[1] <= table["sptf (Rust)"][1]
+
+
+def test_python_scheduler_example_with_no_slack_is_sptf():
+    out = run_example("0")
+    assert out.returncode == 0, out.stderr
+    table = rows(out.stdout)
+    assert table["oldest within 0 ms of best (Python)"] == table["sptf (Rust)"]
