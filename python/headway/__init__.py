@@ -23,7 +23,7 @@ from headway.errors import (
     UnknownNameError,
 )
 from headway.result import RecordsNotCollected, Result, Summary
-from headway import traces
+from headway import rotational, traces
 
 __version__ = version()
 
@@ -54,4 +54,5 @@ __all__ = [
     "PluginError",
     "InvariantError",
     "traces",
+    "rotational",
 ]

@@ -81,20 +81,34 @@ class Drive(_Section):
 
     name: Optional[str] = None
     queue_depth: Optional[int] = None
+    #: How the drive orders its own queue (``fcfs``, ``sstf``, ``look``, ``clook``, ``sptf``).
+    firmware_scheduler: Optional[str] = None
+    #: ``[drive.imperfections]``: ``seek_jitter_ms``, ``rotation_drift_ppm``,
+    #: ``drift_period_s``, ``recal_interval_s``, ``recal_cylinders``, ``recal_busy_ms``.
+    imperfections: Optional[Dict[str, Any]] = None
     extra: Dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
 class Host(_Section):
-    """``[host]``: the scheduler (see :data:`headway.schedulers`) and predictor.
+    """``[host]``: the scheduler (see :data:`headway.schedulers`) and predictor
+    (``oracle``, ``calibrated``, ``lbn-curve``).
 
     >>> Host(scheduler="sptf").to_dict()
     {'scheduler': 'sptf'}
+    >>> Host(scheduler="gstf", predictor="calibrated", options={"group_cylinders": 700}).to_dict()
+    {'scheduler': 'gstf', 'predictor': 'calibrated', 'options': {'group_cylinders': 700}}
     """
 
     scheduler: Optional[str] = None
     predictor: Optional[str] = None
     max_outstanding: Optional[int] = None
+    #: ``[host.options]``: the scheduler's own keys (e.g. ``group_cylinders`` for ``gstf``).
+    options: Optional[Dict[str, Any]] = None
+    #: ``[host.predictor_options]`` (e.g. ``cmps_sectors``, ``lag_error_ms``).
+    predictor_options: Optional[Dict[str, Any]] = None
+    #: Host CPU per estimate a scheduler makes while deciding (ns); default 0.
+    decision_ns_per_estimate: Optional[int] = None
     extra: Dict[str, Any] = field(default_factory=dict)
 
 

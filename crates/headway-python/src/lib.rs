@@ -7,6 +7,7 @@ mod errors;
 mod py_scheduler;
 mod records;
 mod request;
+mod rotational;
 mod run;
 mod traces;
 mod validate;
@@ -41,6 +42,8 @@ mod headway_module {
     };
     #[pymodule_export]
     use crate::request::{PyCompletion, PyEstimate, PyRequest, PyWait};
+    #[pymodule_export]
+    use crate::rotational::{extract, reproduce_rotational};
     #[pymodule_export]
     use crate::run::run;
     #[pymodule_export]

@@ -12,7 +12,8 @@ fn main() -> headway::Result<()> {
     };
     let t = std::time::Instant::now();
     let r = reproduce(&o, &mut |what| {
-        eprintln!("{:7.1}s {what}", t.elapsed().as_secs_f64())
+        eprintln!("{:7.1}s {what}", t.elapsed().as_secs_f64());
+        Ok(())
     })?;
     println!("scheduler  Q     util    busy  iops    mean_ms     max_ms  mispred");
     for u in &r.utilisation {

@@ -14,7 +14,7 @@ fn headline_ratios_stay_inside_their_bounds() {
         stability_trials: 4,
         ..ReproduceOptions::full()
     };
-    let r = reproduce(&o, &mut |_| {}).unwrap();
+    let r = reproduce(&o, &mut |_| Ok(())).unwrap();
     let h = &r.headline;
     let check = |name: &str, v: f64, lo: f64, hi: f64| {
         assert!(

@@ -39,7 +39,7 @@ def main() -> None:
 
 def _register() -> None:
     # Imported here so each command lives in its own module without import cycles.
-    from headway.cli import bench, catalog, run, trace, validate
+    from headway.cli import bench, catalog, extract, reproduce, run, trace, validate
 
     main.add_command(run.run_cmd)
     main.add_command(run.replay_cmd)
@@ -48,6 +48,8 @@ def _register() -> None:
     main.add_command(bench.bench_cmd)
     main.add_command(validate.validate_cmd)
     main.add_command(trace.trace_group)
+    main.add_command(extract.extract_cmd)
+    main.add_command(reproduce.reproduce_group)
 
 
 _register()

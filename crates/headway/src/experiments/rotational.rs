@@ -296,12 +296,16 @@ fn trace_run(o: &ReproduceOptions, heavy: bool, sched: &str) -> Result<Summary> 
     ))
 }
 
-/// Run everything. `progress` is told what is about to run.
-pub fn reproduce(o: &ReproduceOptions, progress: &mut dyn FnMut(&str)) -> Result<Reproduction> {
+/// Run everything. `progress` is told what is about to run; an error from it (the user
+/// pressed Ctrl-C) stops the reproduction there.
+pub fn reproduce(
+    o: &ReproduceOptions,
+    progress: &mut dyn FnMut(&str) -> Result<()>,
+) -> Result<Reproduction> {
     let mut utilisation = vec![];
     for &q in &o.queue_lengths {
         for &sched in SCHEDULERS.iter().chain(EXTRA_SCHEDULERS) {
-            progress(&format!("synthetic {sched} Q={q}"));
+            progress(&format!("synthetic {sched} Q={q}"))?;
             let s = synthetic(o, sched, "calibrated", q, false)?;
             utilisation.push(UtilisationRow {
                 scheduler: sched.into(),
@@ -319,7 +323,7 @@ pub fn reproduce(o: &ReproduceOptions, progress: &mut dyn FnMut(&str)) -> Result
     let mut prediction = vec![];
     for (imperfect, drive) in [(false, "nominal"), (true, "imperfect")] {
         for predictor in crate::config::PREDICTOR_NAMES {
-            progress(&format!("prediction {predictor} on the {drive} drive"));
+            progress(&format!("prediction {predictor} on the {drive} drive"))?;
             let q = o.prediction_queue;
             let s = synthetic(o, "stf", predictor, q, imperfect)?;
             prediction.push(PredictionRow {
@@ -335,7 +339,7 @@ pub fn reproduce(o: &ReproduceOptions, progress: &mut dyn FnMut(&str)) -> Result
             });
         }
     }
-    progress("stability on the imperfect drive");
+    progress("stability on the imperfect drive")?;
     let spec = resolve_drive(&o.drive, None)?;
     let drive = extract_cached(&spec, Link::default(), &o.imperfections)?;
     let mut probe = Probe::new(device_for(&spec, &o.imperfections)?, Link::default());
@@ -361,7 +365,7 @@ pub fn reproduce(o: &ReproduceOptions, progress: &mut dyn FnMut(&str)) -> Result
     let mut traces = vec![];
     for (heavy, label) in [(false, "light"), (true, "heavy")] {
         for &sched in SCHEDULERS {
-            progress(&format!("trace stand-in {label} {sched}"));
+            progress(&format!("trace stand-in {label} {sched}"))?;
             let s = trace_run(o, heavy, sched)?;
             traces.push(TraceRow {
                 workload: label.into(),

@@ -1,0 +1,138 @@
+//! The rotational-scheduling system: drive extraction by timing and the paper's
+//! reproduction. Thin wrappers over `headway::calibrate` and
+//! `headway::experiments::rotational`; results cross as JSON.
+
+use headway::calibrate::{compare, device_for, extract as run_extract, ExtractOptions};
+use headway::config::resolve_drive;
+use headway::device::imperfect::Imperfections;
+use headway::experiments::rotational::{reproduce, ReproduceOptions};
+use headway::link::Link;
+use headway::HeadwayError;
+use pyo3::prelude::*;
+
+use crate::errors::to_pyerr;
+
+/// `[drive.imperfections]` given as TOML text (keys as in an experiment file).
+fn imperfections(toml_text: Option<&str>) -> headway::Result<Imperfections> {
+    let Some(text) = toml_text else {
+        return Ok(Imperfections::default());
+    };
+    let imp: Imperfections = toml::from_str(text).map_err(|e| {
+        HeadwayError::config("drive.imperfections", e.message().trim_end().to_string())
+    })?;
+    imp.validate()?;
+    Ok(imp)
+}
+
+/// Calibrate `drive` by timing alone and compare what was learned with the drive's own
+/// model. Returns `(report_text, comparison_json)`.
+#[pyfunction]
+#[pyo3(signature = (drive, imperfections_toml=None, paper_min_offset=true, stride=97))]
+pub fn extract(
+    py: Python<'_>,
+    drive: &str,
+    imperfections_toml: Option<&str>,
+    paper_min_offset: bool,
+    stride: u64,
+) -> PyResult<(String, String)> {
+    let go = || -> headway::Result<(String, String)> {
+        if stride == 0 {
+            return Err(HeadwayError::config(
+                "stride",
+                "must be at least 1 (every stride-th LBN is checked)",
+            ));
+        }
+        let spec = resolve_drive(drive, None)?;
+        let imp = imperfections(imperfections_toml)?;
+        let t = std::time::Instant::now();
+        let extracted = run_extract(
+            device_for(&spec, &imp)?,
+            Link::default(),
+            &spec.name,
+            ExtractOptions { paper_min_offset },
+        )?;
+        let wall_s = t.elapsed().as_secs_f64();
+        let cmp = compare(&extracted, &spec, stride)?;
+        let json = serde_json::json!({
+            "drive": spec.name,
+            "wall_s": wall_s,
+            "commands": extracted.commands,
+            "simulated_s": extracted.simulated_s,
+            "period_ms": extracted.period_ns / 1e6,
+            "delta_sectors": extracted.delta_sectors,
+            "min_distance_sectors": extracted.min_distance_sectors,
+            "zones": extracted.table.zones,
+            "comparison": cmp,
+        });
+        Ok((cmp.to_string(), json.to_string()))
+    };
+    py.detach(go).map_err(|e| to_pyerr(py, e, None))
+}
+
+/// Run the rotational paper's evaluation. `quick` picks the reduced sizes; the other
+/// arguments override single options. `progress(what)` is called before each run (with the
+/// GIL; Ctrl-C stops the reproduction there). Returns the reproduction as JSON.
+#[pyfunction]
+#[pyo3(signature = (quick=false, seed=None, drive=None, queue_lengths=None, requests_per_queued=None, trace_requests=None, progress=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn reproduce_rotational(
+    py: Python<'_>,
+    quick: bool,
+    seed: Option<u64>,
+    drive: Option<String>,
+    queue_lengths: Option<Vec<u32>>,
+    requests_per_queued: Option<u64>,
+    trace_requests: Option<u64>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<String> {
+    let mut o = if quick {
+        ReproduceOptions::quick()
+    } else {
+        ReproduceOptions::full()
+    };
+    if let Some(s) = seed {
+        o.seed = s;
+    }
+    if let Some(d) = drive {
+        o.drive = d;
+    }
+    if let Some(q) = queue_lengths {
+        if q.is_empty() || q.contains(&0) {
+            return Err(to_pyerr(
+                py,
+                HeadwayError::config("queue_lengths", "must be a non-empty list of lengths >= 1"),
+                None,
+            ));
+        }
+        o.queue_lengths = q;
+    }
+    if let Some(n) = requests_per_queued {
+        o.requests_per_queued = n.max(1);
+    }
+    if let Some(n) = trace_requests {
+        o.light_requests = n.max(1);
+        o.heavy_requests = n.max(1);
+    }
+    let mut interrupt: Option<PyErr> = None;
+    let mut on_progress = |what: &str| -> headway::Result<()> {
+        Python::attach(|py| {
+            py.check_signals()?;
+            if let Some(cb) = &progress {
+                cb.call1(py, (what,))?;
+            }
+            Ok(())
+        })
+        .map_err(|e: PyErr| {
+            interrupt = Some(e);
+            HeadwayError::Plugin {
+                name: "progress".into(),
+                msg: "reproduction interrupted".into(),
+            }
+        })
+    };
+    let out = py.detach(|| reproduce(&o, &mut on_progress));
+    match out {
+        Ok(r) => Ok(serde_json::to_string(&r).expect("reproduction serialises")),
+        Err(e) => Err(interrupt.unwrap_or_else(|| to_pyerr(py, e, None))),
+    }
+}

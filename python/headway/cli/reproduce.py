@@ -1,0 +1,106 @@
+"""``headway reproduce``: a research system's headline results with one command."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import click
+
+
+@click.group("reproduce")
+def reproduce_group() -> None:
+    """Reproduce a paper's evaluation as tables (CSV) and plots (PNG)."""
+
+
+def _queue_lengths(ctx: click.Context, param: click.Parameter, value: Optional[str]):
+    if value is None:
+        return None
+    try:
+        qs = [int(v) for v in value.split(",") if v.strip()]
+    except ValueError:
+        raise click.BadParameter(f"{value!r}: give queue lengths as integers, e.g. 1,10,100") from None
+    if not qs or min(qs) < 1:
+        raise click.BadParameter(f"{value!r}: queue lengths must be at least 1")
+    return qs
+
+
+@reproduce_group.command("rotational")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Write utilisation.csv, prediction.csv, traces.csv, stability.csv, headline.json and PNG plots here.")
+@click.option("--quick", is_flag=True, help="Reduced sizes (queue lengths 1,10,50,200; 20xQ requests): seconds, not minutes.")
+@click.option("--seed", type=int, help="Random seed (default 1).")
+@click.option("--drive", help="Catalog drive (default st41601n, the paper's drive).")
+@click.option("--queue-lengths", callback=_queue_lengths, help="Comma-separated queue lengths, e.g. 1,10,100.")
+@click.option("--requests-per-queued", type=click.IntRange(min=1), help="Requests per run = this x queue length (paper: 100).")
+@click.option("--trace-requests", type=click.IntRange(min=1), help="Requests in each stand-in day.")
+@click.option("--no-plots", is_flag=True, help="CSV and JSON only.")
+def rotational_cmd(out_dir: Optional[Path], quick: bool, seed: Optional[int], drive: Optional[str],
+                   queue_lengths, requests_per_queued: Optional[int], trace_requests: Optional[int],
+                   no_plots: bool) -> None:
+    """Huang and Chiueh's rotation-latency-sensitive scheduling on the ST41601N: FCFS,
+    C-SCAN, STF, GSTF and WSTF over queue lengths (Figure 10), the bursty stand-ins for the
+    lab days (Figure 9), head-prediction accuracy and the Stability experiment."""
+    from headway.rotational import reproduce
+
+    r = reproduce(quick=quick, seed=seed, drive=drive, queue_lengths=queue_lengths,
+                  requests_per_queued=requests_per_queued, trace_requests=trace_requests)
+    _print(r)
+    if out_dir is not None:
+        for p in r.write(out_dir, plots=not no_plots):
+            click.echo(f"wrote {p}")
+
+
+def _print(r) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    u = r.utilisation
+    scheds = list(dict.fromkeys(u.scheduler))
+    for col, title, fmt in (
+        ("utilisation", "Synthetic workload: utilisation (media transfer / elapsed)", lambda v: f"{v:.4f}"),
+        ("max_response_ms", "Synthetic workload: maximum response time (s)", lambda v: f"{v / 1e3:.2f}"),
+    ):
+        t = Table(title=title)
+        t.add_column("Q", justify="right")
+        for s in scheds:
+            t.add_column(s, justify="right")
+        for q, rows in u.groupby("queue_length"):
+            by = rows.set_index("scheduler")[col]
+            t.add_row(str(q), *[fmt(by[s]) for s in scheds])
+        console.print(t)
+
+    p = Table(title="Head prediction under STF")
+    for c in ("predictor", "drive", "queue", "commands", "mispredicted", "overestimated", "mean |error| ms", "utilisation"):
+        p.add_column(c, justify="right")
+    for row in r.prediction.itertuples():
+        p.add_row(row.predictor, row.drive, str(row.queue_length), str(row.requests),
+                  f"{row.mispredicted_fraction:.3f}", f"{row.overestimated_fraction:.3f}",
+                  f"{row.mean_abs_error_ms:.3f}", f"{row.utilisation:.4f}")
+    console.print(p)
+
+    tr = Table(title="Stand-in lab days (utilisation = media transfer / busy time)")
+    for c in ("day", "scheduler", "requests", "utilisation", "mean ms", "max ms", "queue at arrival"):
+        tr.add_column(c, justify="right")
+    for row in r.traces.itertuples():
+        tr.add_row(row.workload, row.scheduler, str(row.requests), f"{row.utilisation:.4f}",
+                   f"{row.mean_response_ms:.1f}", f"{row.max_response_ms:.1f}", f"{row.mean_queue_at_arrival:.1f}")
+    console.print(tr)
+
+    h = r.headline
+    hl = Table(title="Headline (the paper's claims)")
+    hl.add_column("claim")
+    hl.add_column("value", justify="right")
+    hl.add_row(f"STF / FCFS utilisation at STF's peak (Q={h['stf_peak_queue_length']})", f"{h['stf_over_fcfs_at_peak']:.2f}x")
+    hl.add_row("STF / C-SCAN utilisation at STF's peak", f"{h['stf_over_cscan_at_peak']:.2f}x")
+    hl.add_row(f"pruned STF / FCFS at Q={h['queue_length']}", f"{h['pruned_stf_over_fcfs']:.2f}x")
+    hl.add_row(f"GSTF max response / STF max at Q={h['queue_length']}", f"{h['gstf_max_over_stf_max']:.2f}")
+    hl.add_row(f"WSTF max response / STF max at Q={h['queue_length']}", f"{h['wstf_max_over_stf_max']:.2f}")
+    hl.add_row("GSTF / STF utilisation", f"{h['gstf_util_over_stf']:.3f}")
+    hl.add_row("WSTF / STF utilisation", f"{h['wstf_util_over_stf']:.3f}")
+    hl.add_row("calibrated predictor mispredicted (nominal / imperfect drive)",
+               f"{h['calibrated_mispredicted']:.3f} / {h['calibrated_mispredicted_imperfect']:.3f}")
+    hl.add_row("Stability: all right up to / some right up to (s)",
+               f"{h['stability_all_correct_s']:.1f} / {h['stability_last_correct_s']:.1f}")
+    console.print(hl)

@@ -1,0 +1,248 @@
+"""Rotation-aware scheduling (Huang and Chiueh): extraction and the paper's evaluation.
+
+Two entry points:
+
+* :func:`extract` calibrates a catalog drive the way the paper calibrates a real one, by
+  timing reads and writes only, and compares what it learned with the drive's own model.
+* :func:`reproduce` runs the paper's evaluation on the ST41601N (FCFS, C-SCAN, STF, GSTF and
+  WSTF over queue lengths; the bursty light/heavy stand-ins for its lab traces; predictor
+  accuracy; the Stability experiment) and returns the tables as pandas DataFrames.
+
+>>> import headway.rotational as rot
+>>> r = rot.reproduce(queue_lengths=[1, 10], requests_per_queued=10, trace_requests=500,
+...                   progress=False)
+>>> sorted(r.utilisation.scheduler.unique())
+['cscan', 'fcfs', 'gstf', 'stf', 'stf-pruned', 'wstf']
+>>> bool(r.headline["stf_over_fcfs"] > 1.0)
+True
+
+How the host is modelled and every choice the paper left open: ``docs/rotational.md``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
+
+import pandas as pd
+
+from headway import _headway
+
+__all__ = ["Extraction", "Reproduction", "extract", "reproduce"]
+
+#: The paper's schedulers, as named in ``utilisation.csv``.
+PAPER_SCHEDULERS = ("fcfs", "cscan", "stf", "gstf", "wstf")
+
+
+@dataclass(frozen=True)
+class Extraction:
+    """What calibration learned about a drive, beside the truth.
+
+    ``report`` is the printable comparison; ``data`` holds the same numbers (zones, rotation
+    period, delta, and the comparison's fields) as a dict.
+    """
+
+    drive: str
+    report: str
+    data: Dict[str, Any]
+
+    @property
+    def comparison(self) -> Dict[str, Any]:
+        return self.data["comparison"]
+
+    def __str__(self) -> str:
+        return self.report
+
+
+def _imperfections_toml(imperfections: Optional[Mapping[str, Any]]) -> Optional[str]:
+    if not imperfections:
+        return None
+    import tomli_w
+
+    return tomli_w.dumps(dict(imperfections))
+
+
+def extract(
+    drive: str = "st41601n",
+    imperfections: Optional[Mapping[str, Any]] = None,
+    paper_min_offset: bool = True,
+) -> Extraction:
+    """Calibrate ``drive`` by timing alone (GeoExtraction, rotation period, MinOffset, delta,
+    the LBN-distance curve) and compare the result with the drive's model.
+
+    ``imperfections`` takes the keys of ``[drive.imperfections]`` (``seek_jitter_ms``,
+    ``rotation_drift_ppm``, ``drift_period_s``, ``recal_interval_s``, ``recal_cylinders``,
+    ``recal_busy_ms``) to calibrate an imperfect drive instead.
+
+    >>> e = extract("st41601n", paper_min_offset=False)
+    >>> e.comparison["wrong_track_boundaries"]
+    0
+    """
+    text, data = _headway.extract(drive, _imperfections_toml(imperfections), paper_min_offset)
+    parsed = json.loads(data)
+    return Extraction(drive=parsed["drive"], report=text, data=parsed)
+
+
+@dataclass
+class Reproduction:
+    """The evaluation's tables.
+
+    * ``utilisation``: one row per (scheduler, queue_length) of the synthetic sweep
+      (``utilisation`` is media transfer time over elapsed time, the paper's measure);
+    * ``prediction``: one row per (predictor, drive) with ``mispredicted_fraction``;
+    * ``traces``: the light and heavy stand-in days per scheduler;
+    * ``stability``: correct predictions against time since the last reference point;
+    * ``headline``: the paper's claims as ratios.
+    """
+
+    utilisation: pd.DataFrame
+    prediction: pd.DataFrame
+    traces: pd.DataFrame
+    stability: pd.DataFrame
+    headline: Dict[str, Any]
+    options: Dict[str, Any] = field(default_factory=dict)
+
+    def write(self, out: Union[str, Path], plots: bool = True) -> List[Path]:
+        """Write the CSVs, ``headline.json`` and (``plots=True``) the PNG figures into
+        ``out``; return the paths written."""
+        out = Path(out)
+        out.mkdir(parents=True, exist_ok=True)
+        written = []
+        for name in ("utilisation", "prediction", "traces", "stability"):
+            p = out / f"{name}.csv"
+            getattr(self, name).to_csv(p, index=False)
+            written.append(p)
+        p = out / "headline.json"
+        p.write_text(json.dumps({"headline": self.headline, "options": self.options}, indent=2) + "\n")
+        written.append(p)
+        if plots:
+            written += self.plot(out)
+        return written
+
+    def plot(self, out: Union[str, Path]) -> List[Path]:
+        """The paper's figures as PNGs: Figure 10 (utilisation and maximum response time
+        against queue length), Figure 9 (the stand-in days), and the Stability curve."""
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        out = Path(out)
+        paths = []
+        u = self.utilisation
+        fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+        for sched, rows in u.groupby("scheduler", sort=False):
+            style = "--" if sched not in PAPER_SCHEDULERS else "-"
+            axes[0].plot(rows.queue_length, rows.utilisation, style, marker="o", label=sched)
+            axes[1].plot(rows.queue_length, rows.max_response_ms / 1e3, style, marker="o", label=sched)
+        axes[0].set_ylabel("disk utilisation (media transfer / elapsed)")
+        axes[1].set_ylabel("maximum response time (s)")
+        axes[1].set_yscale("log")
+        for ax in axes:
+            ax.set_xscale("log")
+            ax.set_xlabel("queue length")
+            ax.grid(alpha=0.3)
+            ax.legend()
+        fig.suptitle("Synthetic workload on the ST41601N (the paper's Figure 10)")
+        fig.tight_layout()
+        paths.append(out / "figure10_synthetic.png")
+        fig.savefig(paths[-1], dpi=120)
+        plt.close(fig)
+
+        t = self.traces
+        fig, axes = plt.subplots(1, 3, figsize=(13, 4))
+        for ax, col, label in (
+            (axes[0], "utilisation", "utilisation (media transfer / busy)"),
+            (axes[1], "mean_response_ms", "mean response (ms)"),
+            (axes[2], "max_response_ms", "maximum response (ms)"),
+        ):
+            table = t.pivot(index="workload", columns="scheduler", values=col)
+            table = table[[s for s in PAPER_SCHEDULERS if s in table.columns]]
+            table.plot.bar(ax=ax, rot=0)
+            ax.set_ylabel(label)
+            ax.grid(alpha=0.3, axis="y")
+        fig.suptitle("Bursty stand-ins for the light and heavy lab days (the paper's Figure 9)")
+        fig.tight_layout()
+        paths.append(out / "figure9_traces.png")
+        fig.savefig(paths[-1], dpi=120)
+        plt.close(fig)
+
+        s = self.stability
+        if len(s):
+            fig, ax = plt.subplots(figsize=(6, 4))
+            ax.plot(s.wait_s, s.correct / s.trials, marker="o")
+            ax.set_xlabel("time since the reference point (s)")
+            ax.set_ylabel("fraction of predictions right")
+            ax.set_ylim(-0.05, 1.05)
+            ax.grid(alpha=0.3)
+            ax.set_title("Stability on the imperfect drive (the paper's Figure 3)")
+            fig.tight_layout()
+            paths.append(out / "stability.png")
+            fig.savefig(paths[-1], dpi=120)
+            plt.close(fig)
+        return paths
+
+
+def _progress_callback(progress: Union[bool, Callable[[str], Any]]):
+    """A rich status line for ``progress=True``; the caller's callable as is; else nothing."""
+    if callable(progress):
+        return progress, None
+    if not progress:
+        return None, None
+    import sys
+
+    from rich.console import Console
+
+    status = Console(file=sys.stderr).status("reproducing")
+    status.start()
+    return (lambda what: status.update(f"reproducing: {what}")), status
+
+
+def reproduce(
+    quick: bool = False,
+    seed: Optional[int] = None,
+    drive: Optional[str] = None,
+    queue_lengths: Optional[Sequence[int]] = None,
+    requests_per_queued: Optional[int] = None,
+    trace_requests: Optional[int] = None,
+    progress: Union[bool, Callable[[str], Any]] = True,
+) -> Reproduction:
+    """Run the rotational paper's evaluation and return its tables.
+
+    ``quick=True`` runs the reduced sizes (queue lengths 1, 10, 50, 200; 20 x Q requests per
+    run; 10,000 requests per stand-in day: seconds). The full run uses queue lengths up to
+    1000 with 100 x Q requests and the lab days' full request counts. ``queue_lengths``,
+    ``requests_per_queued`` and ``trace_requests`` override single sizes. ``progress`` is
+    ``True`` (a status line on stderr), ``False``, or a callable given each step's name.
+    """
+    cb, status = _progress_callback(progress)
+    try:
+        raw = _headway.reproduce_rotational(
+            quick=quick,
+            seed=seed,
+            drive=drive,
+            queue_lengths=list(queue_lengths) if queue_lengths is not None else None,
+            requests_per_queued=requests_per_queued,
+            trace_requests=trace_requests,
+            progress=cb,
+        )
+    finally:
+        if status is not None:
+            status.stop()
+    data = json.loads(raw)
+    options = {
+        "quick": quick,
+        "seed": 1 if seed is None else seed,
+        "drive": drive or "st41601n",
+        "queue_lengths": sorted({r["queue_length"] for r in data["utilisation"]}),
+    }
+    return Reproduction(
+        utilisation=pd.DataFrame(data["utilisation"]),
+        prediction=pd.DataFrame(data["prediction"]),
+        traces=pd.DataFrame(data["traces"]),
+        stability=pd.DataFrame(data["stability"]),
+        headline=data["headline"],
+        options=options,
+    )
