@@ -100,8 +100,15 @@ pub fn build_simulation(
             format!("{max_out} commands outstanding cannot fit a drive queue of depth {depth} (drive.queue_depth)"),
         ));
     }
+    // Prediction accuracy is only news when the host's model can differ from the drive:
+    // a predictor other than the drive's own, or a drive with imperfections.
+    let track_predictions = cfg
+        .output
+        .predictions
+        .unwrap_or(cfg.host.predictor != "oracle" || !cfg.drive.imperfections.is_none());
     let host = Host::new(scheduler, vec![predictor], vec![max_out])
-        .with_decision_cost(cfg.host.decision_ns_per_estimate);
+        .with_decision_cost(cfg.host.decision_ns_per_estimate)
+        .with_prediction_tracking(track_predictions);
     let workload = cfg
         .workload
         .build(capacity, &rng, cfg.base_dir.as_deref())?;

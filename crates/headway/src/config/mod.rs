@@ -152,6 +152,13 @@ pub struct OutputConfig {
     /// Stop the simulated clock here (seconds).
     #[serde(default)]
     pub max_time_s: Option<f64>,
+    /// Estimate each command sent to an idle drive and compare with what it took (the
+    /// summary's prediction statistics, the records' `predicted_ns`). Default: on when the
+    /// predictor is not `oracle` or the drive has imperfections (TEAM CHOICE: the estimate
+    /// costs about a fifth of an SPTF run, and the oracle on a nominal drive only ever misses
+    /// by the completion latency it does not model).
+    #[serde(default)]
+    pub predictions: Option<bool>,
 }
 
 impl ExperimentConfig {

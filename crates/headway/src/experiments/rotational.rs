@@ -257,7 +257,7 @@ fn synthetic(
         String::new()
     };
     run(&format!(
-        "seed = {}\n[drive]\nname = \"{}\"\n{imperfections}\n{}[workload]\nkind = \"closed\"\nprocesses = {q}\nrequests = {}\nsize_sectors = 8\nread_fraction = 0.25\n",
+        "seed = {}\n[output]\npredictions = true\n[drive]\nname = \"{}\"\n{imperfections}\n{}[workload]\nkind = \"closed\"\nprocesses = {q}\nrequests = {}\nsize_sectors = 8\nread_fraction = 0.25\n",
         o.seed,
         o.drive,
         host_table(sched, predictor, q, o.decision_ns_per_estimate),

@@ -85,10 +85,6 @@ impl Predictor for OraclePredictor {
     #[inline]
     fn target(&self, lbn: u64, sectors: u32, op: Op) -> Target {
         let l = self.mech.layout.locate(lbn);
-        let here = HeadPosition {
-            cylinder: l.cylinder,
-            surface: l.surface,
-        };
         Target {
             lbn,
             sectors,
@@ -96,7 +92,7 @@ impl Predictor for OraclePredictor {
             cylinder: l.cylinder,
             surface: l.surface,
             angle: l.angle,
-            transfer_ns: self.mech.access(here, 0, lbn, sectors, op).transfer_ns,
+            transfer_ns: self.mech.transfer_ns_at(l, lbn, sectors, op),
         }
     }
     #[inline]

@@ -21,7 +21,7 @@ pub const DEFAULT_AGE_WEIGHT: f64 = 0.01;
 impl AgedSptf {
     pub fn from_options(o: &OptionReader) -> Result<Self> {
         Ok(AgedSptf {
-            q: TimedQueue::new(o.bool("prune", true)?),
+            q: TimedQueue::with_age(o.bool("prune", true)?),
             weight: o.f64("age_weight", DEFAULT_AGE_WEIGHT, 0.0, 1e6)?,
         })
     }

@@ -24,7 +24,7 @@ impl Wstf {
     pub fn from_options(o: &OptionReader) -> Result<Self> {
         let m = o.f64("max_response_ms", DEFAULT_MAX_RESPONSE_MS, 1e-3, 1e9)?;
         Ok(Wstf {
-            q: TimedQueue::new(o.bool("prune", true)?),
+            q: TimedQueue::with_age(o.bool("prune", true)?),
             objective: Objective::parse(o.choice("objective", &["service", "positioning"])?),
             max_response_ns: (m * NS_PER_MS as f64).round() as SimTime,
         })

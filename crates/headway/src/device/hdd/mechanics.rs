@@ -249,6 +249,19 @@ impl Mechanics {
         }
     }
 
+    /// The media transfer time of [`Mechanics::access`] for `sectors` from `lbn`, which sits
+    /// at `loc`: what a scheduler's prepared target needs, without a second layout lookup or
+    /// a seek. Bit-identical to `access(here, 0, ..).transfer_ns` with the head already on
+    /// the track: the same float operations from the same starting instant.
+    pub fn transfer_ns_at(&self, loc: Location, lbn: u64, sectors: u32, op: Op) -> SimTime {
+        if sectors == 0 {
+            return 0;
+        }
+        let t_first = round_ns(self.wait_for(0.0, loc.angle)) as f64;
+        let (t_end, _) = self.transfer_from(t_first, loc, lbn, sectors, op);
+        round_ns(t_end - t_first)
+    }
+
     /// Media transfer beginning at `t` with the head at the start of `lbn` (located at `loc`).
     /// Returns the time the last sector ends and where the head is then.
     fn transfer_from(
