@@ -159,3 +159,27 @@ def test_imperfect_drive_costs_the_oracle_rotations():
     jittery = headway.run({**base, "drive": {"name": "st41601n", "imperfections": {"seek_jitter_ms": 1.0}}}).summary
     assert nominal.mispredicted_fraction == 0.0
     assert jittery.mispredicted_fraction > 0.05
+
+
+def test_underestimated_seeks_put_the_error_mass_at_one_rotation():
+    """The calibrated predictor told seeks take 1 ms less than they do, with no CMPS margin:
+    the commands it gets wrong cost one whole extra rotation (11.1 ms on the ST41601N)."""
+    exp = {
+        "seed": 1,
+        "drive": {"name": "st41601n"},
+        "host": {
+            "scheduler": "stf",
+            "predictor": "calibrated",
+            "predictor_options": {"lag_error_ms": -1.0, "cmps_sectors": 0},
+        },
+        "workload": {"kind": "closed", "processes": 20, "requests": 1500, "size_sectors": 8},
+    }
+    r = headway.run(exp)
+    errs = r.prediction_errors
+    assert errs["count"].sum() == r.summary.predicted_commands > 0
+    assert r.summary.mispredicted_fraction > 0.1
+    rotation_ms = 60_000 / 5397
+    late = errs[errs.from_ms > rotation_ms / 2]
+    near_one = late[(late.to_ms > rotation_ms * 0.75) & (late.from_ms < rotation_ms * 1.25)]
+    # Every misprediction lands within a quarter rotation of one full rotation late.
+    assert near_one["count"].sum() == late["count"].sum() > 0

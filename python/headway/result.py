@@ -111,6 +111,25 @@ class Result:
         return self.meta.get("trace_report")
 
     @property
+    def prediction_errors(self):  # -> pandas.DataFrame
+        """The predictor's error (observed minus predicted service time) over the commands
+        sent to an idle drive, in bins of an eighth of a rotation: columns ``from_ms``,
+        ``to_ms``, ``count`` (empty bins left out; the end bins take everything beyond -2 and
+        +3 rotations). Mass near +1 rotation is a seek the predictor underestimated. Tracked
+        when the predictor is not the oracle, the drive has imperfections, or
+        ``[output] predictions = true``.
+
+        >>> import headway
+        >>> exp = {"drive": {"name": "st41601n"}, "host": {"scheduler": "stf", "predictor": "lbn-curve"},
+        ...        "workload": {"kind": "closed", "processes": 4, "requests": 200}}
+        >>> int(headway.run(exp).prediction_errors["count"].sum())
+        200
+        """
+        import pandas as pd
+
+        return pd.DataFrame(self.meta.get("prediction_errors") or [], columns=["from_ms", "to_ms", "count"])
+
+    @property
     def has_records(self) -> bool:
         """Whether per-request records were collected."""
         return self._raw is not None

@@ -135,6 +135,7 @@ pub fn run<'py>(
         "sim_wall_s": wall_s,
         "warnings": result.warnings,
         "trace_report": result.trace_report,
+        "prediction_errors": result.summary.prediction.error_histogram,
     })
     .to_string();
     Ok((summary, columns, meta))
