@@ -56,9 +56,10 @@ pub struct MediaPlan {
     /// When the last sector finishes.
     pub end: f64,
     pub end_head: HeadPosition,
-    /// The first whole sector under the head when it lands on the first track, as
-    /// (cylinder, surface, slot); what "read any free blocks" starts caching from.
-    pub landing: Option<(u32, u32, u32)>,
+    /// How far past the first block's slot the head was when it landed on the first track,
+    /// in sectors: [`MediaPlan::landing`] works the slot out from it, only for the one caller
+    /// that needs it.
+    landing_sectors: Option<f64>,
     /// Where the first block is.
     pub first_loc: Option<Location>,
     /// Where the block after the access is, when it continues the last run on the same track
@@ -67,10 +68,28 @@ pub struct MediaPlan {
 }
 
 impl MediaPlan {
+    /// The first whole sector under the head when it lands on the first track, as
+    /// (cylinder, surface, slot); what "read any free blocks" starts caching from.
+    pub fn landing(&self) -> Option<(u32, u32, u32)> {
+        Some(landing(&self.first_loc?, self.landing_sectors?))
+    }
+
     /// The LBN in the landing slot (`None` if it holds none).
     pub fn landing_lbn(&self, mech: &Mechanics) -> Option<u64> {
-        let (c, s, slot) = self.landing?;
+        let (c, s, slot) = self.landing()?;
         mech.layout.lbn_at(c, s, slot)
+    }
+
+    /// Back to the state of `MediaPlan::default()`, keeping nothing of the last plan.
+    fn clear(&mut self) {
+        self.passes.clear();
+        self.seek_ns = 0;
+        self.rotate_ns = 0;
+        self.end = 0.0;
+        self.end_head = HeadPosition::default();
+        self.landing_sectors = None;
+        self.first_loc = None;
+        self.next_loc = None;
     }
 }
 
@@ -159,8 +178,41 @@ pub fn plan_with_data(
     data: Option<DataReady>,
     first: Option<Location>,
 ) -> MediaPlan {
-    let first_lbn = lbn;
     let mut plan = MediaPlan::default();
+    plan_into(
+        &mut plan,
+        mech,
+        from,
+        t,
+        lbn,
+        n,
+        op,
+        zero_latency,
+        min_move_ns,
+        data,
+        first,
+    );
+    plan
+}
+
+/// [`plan_with_data`] into `plan`, replacing what it held. A plan is a few hundred bytes:
+/// the per-command paths fill one where it is kept instead of returning and moving it.
+#[allow(clippy::too_many_arguments)]
+pub fn plan_into(
+    plan: &mut MediaPlan,
+    mech: &Mechanics,
+    from: HeadPosition,
+    t: f64,
+    lbn: u64,
+    n: u32,
+    op: Op,
+    zero_latency: bool,
+    min_move_ns: SimTime,
+    data: Option<DataReady>,
+    first: Option<Location>,
+) {
+    let first_lbn = lbn;
+    plan.clear();
     let mut loc = first.unwrap_or_else(|| mech.layout.locate(lbn));
     plan.first_loc = Some(loc);
     let first_move = mech
@@ -174,7 +226,7 @@ pub fn plan_with_data(
             cylinder: loc.cylinder,
             surface: loc.surface,
         };
-        return plan;
+        return;
     }
     let mut here = from;
     let mut t_arrive = t + first_move as f64;
@@ -203,7 +255,7 @@ pub fn plan_with_data(
             }
         };
         if first {
-            plan.landing = Some(landing(&loc, x * spt_f));
+            plan.landing_sectors = Some(x * spt_f);
         }
         let first_pass = plan.passes.len();
         let mut inside = zero_latency && run > 1 && x > 0.0 && x * spt_f < (run - 1) as f64;
@@ -317,7 +369,6 @@ pub fn plan_with_data(
     }
     plan.end = t_arrive;
     plan.end_head = here;
-    plan
 }
 
 /// The first slot boundary at or after the head, on the landing track.

@@ -203,9 +203,12 @@ pub struct ReadAhead {
 
 impl ReadAhead {
     /// Read-ahead of `base .. limit` into `seg` by a mechanism free at `t` with the head at
-    /// `head` (`first`: where `base` is, if already known).
+    /// `head` (`first`: where `base` is, if already known), put in `slot` (which becomes
+    /// `None` when there is nothing to read). It is planned where it is kept: every read starts
+    /// one, and moving a plan costs more than filling it.
     #[allow(clippy::too_many_arguments)]
-    pub fn start(
+    pub fn start_in(
+        slot: &mut Option<ReadAhead>,
         mech: &Mechanics,
         seg: usize,
         head: HeadPosition,
@@ -214,12 +217,25 @@ impl ReadAhead {
         limit: u64,
         zero_latency: bool,
         first: Option<Location>,
-    ) -> Option<Self> {
+    ) {
         if limit <= base {
-            return None;
+            *slot = None;
+            return;
         }
         let n = (limit - base).min(u32::MAX as u64) as u32;
-        let plan = media::plan_with_data(
+        let ra = slot.get_or_insert_with(|| ReadAhead {
+            seg,
+            base,
+            limit: base,
+            plan: MediaPlan::default(),
+            t_start: t,
+        });
+        ra.seg = seg;
+        ra.base = base;
+        ra.limit = base + n as u64;
+        ra.t_start = t;
+        media::plan_into(
+            &mut ra.plan,
             mech,
             head,
             t,
@@ -231,13 +247,6 @@ impl ReadAhead {
             None,
             first,
         );
-        Some(ReadAhead {
-            seg,
-            base,
-            limit: base + n as u64,
-            plan,
-            t_start: t,
-        })
     }
 
     /// One past the last block in the buffer at `t`.
