@@ -137,8 +137,7 @@ impl DataReady {
 }
 
 /// Plan an access of `n` sectors from `lbn` with the head at `from`, positioning allowed to
-/// begin at `t` (ns). `min_move_ns` pads the first move (DiskSim's "Minimum seek delay");
-/// `data` holds a write back until its blocks are in the buffer.
+/// begin at `t` (ns). `min_move_ns` pads the first move (DiskSim's "Minimum seek delay").
 #[allow(clippy::too_many_arguments)]
 pub fn plan(
     mech: &Mechanics,
@@ -149,34 +148,6 @@ pub fn plan(
     op: Op,
     zero_latency: bool,
     min_move_ns: SimTime,
-) -> MediaPlan {
-    plan_with_data(
-        mech,
-        from,
-        t,
-        lbn,
-        n,
-        op,
-        zero_latency,
-        min_move_ns,
-        None,
-        None,
-    )
-}
-
-/// [`plan`] for a write whose data arrives over the bus as `data` says.
-#[allow(clippy::too_many_arguments)]
-pub fn plan_with_data(
-    mech: &Mechanics,
-    from: HeadPosition,
-    t: f64,
-    lbn: u64,
-    n: u32,
-    op: Op,
-    zero_latency: bool,
-    min_move_ns: SimTime,
-    data: Option<DataReady>,
-    first: Option<Location>,
 ) -> MediaPlan {
     let mut plan = MediaPlan::default();
     plan_into(
@@ -189,14 +160,16 @@ pub fn plan_with_data(
         op,
         zero_latency,
         min_move_ns,
-        data,
-        first,
+        None,
+        None,
     );
     plan
 }
 
-/// [`plan_with_data`] into `plan`, replacing what it held. A plan is a few hundred bytes:
-/// the per-command paths fill one where it is kept instead of returning and moving it.
+/// [`plan`] into `plan`, replacing what it held; `data` holds a write back until its blocks
+/// are in the buffer, `first` is where `lbn` is when the caller already knows. A plan is a few
+/// hundred bytes: the per-command paths fill one where it is kept instead of returning and
+/// moving it.
 #[allow(clippy::too_many_arguments)]
 pub fn plan_into(
     plan: &mut MediaPlan,
