@@ -49,6 +49,7 @@
 //! * **Exported capacity.** When [`LayoutSpec::exported_sectors`] is set, LBNs from it on are
 //!   not exported (see its doc).
 
+use super::mechanics::floor;
 use super::spec::{LayoutSpec, Sparing, ZoneSpec};
 use crate::error::{HeadwayError, Result};
 
@@ -522,9 +523,10 @@ impl Layout {
         let s = self.surfaces as u64;
         let cyl_rel = track / s;
         let start = m.track_start_sectors(track, s);
-        // floor() rather than rem_euclid(): fmod is a slow library call on the hot path.
+        // floor() rather than rem_euclid(): fmod is a slow library call on the hot path (and
+        // so is f64::floor on x86-64's baseline, hence the inline one).
         let turns = (start + sector as f64) / spt as f64;
-        let mut angle = turns - turns.floor();
+        let mut angle = turns - floor(turns);
         if angle >= 1.0 {
             angle = 0.0;
         }

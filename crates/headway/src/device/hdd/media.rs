@@ -10,7 +10,7 @@
 use smallvec::SmallVec;
 
 use super::layout::Location;
-use super::mechanics::Mechanics;
+use super::mechanics::{ceil, round_ns, Mechanics};
 use crate::request::{HeadPosition, Op};
 use crate::time::SimTime;
 
@@ -107,9 +107,10 @@ impl MediaPlan {
 /// from two angles computed separately: the sector is under the head now.
 const FULL_TURN_SLACK: f64 = 1e-9;
 
+/// The wait for `angle` with the spindle at `now`.
 #[inline]
-fn wait(mech: &Mechanics, t: f64, angle: f64) -> f64 {
-    let w = mech.wait_for(t, angle);
+fn wait(mech: &Mechanics, now: f64, angle: f64) -> f64 {
+    let w = mech.wait_from(now, angle);
     if w > mech.period_ns * (1.0 - FULL_TURN_SLACK) {
         0.0
     } else {
@@ -219,8 +220,9 @@ pub fn plan_into(
         let spt_f = loc.spt as f64;
         let w = 1.0 / spt_f;
         // How far past the run's first sector the head is, in revolutions.
+        let now = mech.angle_at(t_arrive);
         let x = {
-            let d = mech.angle_at(t_arrive) - loc.angle;
+            let d = now - loc.angle;
             if d < 0.0 {
                 d + 1.0
             } else {
@@ -237,7 +239,7 @@ pub fn plan_into(
         if inside {
             // Next sector boundary inside the run; snap when rounding put us a hair past it.
             let xs = x * spt_f;
-            let mut kk = xs.ceil();
+            let mut kk = ceil(xs);
             if kk - xs > 1.0 - 1e-9 {
                 kk -= 1.0;
             }
@@ -283,7 +285,7 @@ pub fn plan_into(
             });
             t_arrive = b_first + (k - 1) as f64 * st;
         } else {
-            wait_ns = wait(mech, t_arrive, loc.angle);
+            wait_ns = wait(mech, now, loc.angle);
             let mut s0 = t_arrive + wait_ns;
             let mut i = 0u32;
             let off = lbn - first_lbn;
@@ -296,7 +298,7 @@ pub fn plan_into(
                     if let Some(q) = late {
                         if q == i {
                             let need = d.at(off + q as u64) - s0;
-                            s0 += (need / mech.period_ns).ceil().max(1.0) * mech.period_ns;
+                            s0 += ceil(need / mech.period_ns).max(1.0) * mech.period_ns;
                             continue;
                         }
                         j = q;
@@ -319,7 +321,7 @@ pub fn plan_into(
             t_arrive = s0;
         }
         if first {
-            plan.rotate_ns = (wait_ns + 0.5) as SimTime;
+            plan.rotate_ns = round_ns(wait_ns);
             first = false;
         }
         here = track;
@@ -346,7 +348,7 @@ pub fn plan_into(
 
 /// The first slot boundary at or after the head, on the landing track.
 fn landing(loc: &super::layout::Location, xs: f64) -> (u32, u32, u32) {
-    let ahead = xs.ceil();
+    let ahead = ceil(xs);
     let ahead = if ahead - xs > 1.0 - 1e-9 {
         ahead - 1.0
     } else {
