@@ -52,8 +52,8 @@ fn hp_c2247a_stays_at_its_validated_demerit() {
 
 #[test]
 #[ignore = "0.0924 ms against DiskSim's published 0.090: ahead on DiskSim's own binned \
-            distributions (0.115 against 0.118); the read/write transition offset is not \
-            modelled (docs/fidelity.md)"]
+            distributions (0.115 against 0.118); the rest is two unmodelled effects that cancel \
+            (read-miss endings, sequential writes losing a revolution: docs/fidelity.md)"]
 fn hp_c2247a_matches_the_real_drive_at_least_as_well_as_disksim() {
     check("hp_c2247a");
 }

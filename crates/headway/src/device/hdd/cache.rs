@@ -5,13 +5,16 @@
 
 use super::spec::CacheSpec;
 
+/// The discriminants are what a read miss makes of a segment in that state (see
+/// [`read_victim_value`]), so the choice costs no branch per segment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
 pub enum SegState {
-    Empty,
+    Empty = 3,
     /// Holds data that is also on the media.
-    Clean,
+    Clean = 2,
     /// Holds write data not yet on the media (written back in the background).
-    Dirty,
+    Dirty = 0,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,6 +58,85 @@ impl Segment {
     #[inline]
     pub fn overlaps(&self, lbn: u64, n: u32) -> bool {
         self.state != SegState::Empty && lbn < self.end && lbn + n as u64 > self.start
+    }
+}
+
+/// How a read values segment `i` if it holds `lbn`, and what it finds there (value 0: nothing
+/// for this read). DiskSim's preferences: dirty (freshest) over being-read over clean, whole
+/// hits over partial ones. `almost_at` is the segment being read ahead when "almost" hits
+/// count.
+#[inline(always)]
+fn read_hit_value(
+    i: usize,
+    s: &Segment,
+    lbn: u64,
+    end: u64,
+    reading: Option<usize>,
+    almost_at: Option<usize>,
+) -> (u8, ReadHit) {
+    if s.write_only || s.state == SegState::Empty {
+        return (0, ReadHit::Miss);
+    }
+    if lbn >= s.start && lbn < s.end {
+        let base = match s.state {
+            SegState::Dirty => 11,
+            _ if reading == Some(i) => 9,
+            _ => 8,
+        };
+        if s.end >= end {
+            (base, ReadHit::Whole(i))
+        } else {
+            (base - 4, ReadHit::Partial(i))
+        }
+    } else if almost_at == Some(i) && s.end == lbn {
+        (5, ReadHit::Partial(i))
+    } else {
+        (0, ReadHit::Miss)
+    }
+}
+
+/// How a read miss values segment `i` as the one to take (0: it may not): empty 3, clean 2,
+/// the clean one being read ahead 1, dirty or reserved for writes 0.
+#[inline(always)]
+fn read_victim_value(i: usize, s: &Segment, reading: Option<usize>) -> u8 {
+    let v = s.state as u8 * !s.write_only as u8;
+    v - (v == SegState::Clean as u8 && reading == Some(i)) as u8
+}
+
+/// The best segment so far: highest value, least recently used among equals (the first of
+/// those), value 0 unusable. Value and age share one key (the value above the age) so that
+/// each segment costs one comparison; stamps count commands, far below 2^61.
+struct Victim {
+    key: u64,
+    index: usize,
+}
+
+impl Victim {
+    const AGE_BITS: u32 = 61;
+    const AGE_MASK: u64 = (1 << Self::AGE_BITS) - 1;
+
+    #[inline(always)]
+    fn new() -> Self {
+        // Value 0 and the newest age: every usable segment's key is above it.
+        Victim {
+            key: Self::AGE_MASK,
+            index: usize::MAX,
+        }
+    }
+
+    #[inline(always)]
+    fn offer(&mut self, i: usize, s: &Segment, value: u8) {
+        debug_assert!(s.stamp <= Self::AGE_MASK);
+        let key = ((value as u64) << Self::AGE_BITS) | (Self::AGE_MASK - s.stamp);
+        if key > self.key {
+            self.key = key;
+            self.index = i;
+        }
+    }
+
+    #[inline(always)]
+    fn chosen(&self) -> Option<usize> {
+        (self.key > Self::AGE_MASK).then_some(self.index)
     }
 }
 
@@ -108,54 +190,58 @@ impl Cache {
             .max_by_key(|&i| self.segs[i].stamp)
     }
 
-    /// Look a read up. `reading` is the segment being read ahead, if any; `almost` allows a
-    /// request starting exactly where read-ahead is about to read to count as a partial hit.
-    pub fn lookup_read(&self, lbn: u64, n: u32, reading: Option<usize>, almost: bool) -> ReadHit {
+    /// Look a read up, and choose the segment it takes if it misses ([`Cache::victim_for_read`]),
+    /// in one walk over the segments: every read asks both. `reading` is the segment being read
+    /// ahead, if any; `almost` allows a request starting exactly where read-ahead is about to
+    /// read to count as a partial hit. With `resolve_free`, a segment that also holds the
+    /// blocks passed on its landing track ([`Segment::free_from`]) and that this read reaches
+    /// below its start first learns where those blocks start, from `free_start`.
+    pub fn lookup_read(
+        &mut self,
+        lbn: u64,
+        n: u32,
+        reading: Option<usize>,
+        almost: bool,
+        resolve_free: bool,
+        free_start: impl Fn(&Segment) -> u64,
+    ) -> (ReadHit, Option<usize>) {
         let end = lbn + n as u64;
+        let almost_at = if almost { reading } else { None };
         let mut best = (0u8, ReadHit::Miss);
-        for (i, s) in self.segs.iter().enumerate() {
-            if s.write_only || s.state == SegState::Empty {
-                continue;
-            }
-            let is_reading = reading == Some(i);
-            let (value, hit) = if s.holds(lbn) {
-                // DiskSim's preferences: dirty (freshest) over being-read over clean.
-                let base = match (s.state, is_reading) {
-                    (SegState::Dirty, _) => 11,
-                    (_, true) => 9,
-                    _ => 8,
-                };
-                if s.end >= end {
-                    (base, ReadHit::Whole(i))
-                } else {
-                    (base - 4, ReadHit::Partial(i))
+        let mut victim = Victim::new();
+        let mut resolved = 0;
+        for (i, s) in self.segs.iter_mut().enumerate() {
+            if resolve_free {
+                if let Some((_, _, _, at)) = s.free_from {
+                    // The free blocks lie at most `at` blocks before the start (slots before
+                    // it on the same track; slipped slots hold none).
+                    let reach = end + at as u64;
+                    if lbn < s.start && reach > s.start && s.state != SegState::Empty {
+                        s.start = free_start(s);
+                        s.free_from = None;
+                        resolved += 1;
+                    }
                 }
-            } else if almost && is_reading && s.end == lbn {
-                (5, ReadHit::Partial(i))
-            } else {
-                continue;
-            };
-            if value > best.0 {
-                best = (value, hit);
+            }
+            victim.offer(i, s, read_victim_value(i, s, reading));
+            // Most segments hold nothing of the request: one range test rejects them
+            // (`start <= end` always, so the wrapping difference is the range check).
+            let inside = lbn.wrapping_sub(s.start) < s.end - s.start;
+            if inside || (almost_at == Some(i) && s.end == lbn) {
+                let (value, hit) = read_hit_value(i, s, lbn, end, reading, almost_at);
+                if value > best.0 {
+                    best = (value, hit);
+                }
             }
         }
-        best.1
+        self.free_pending -= resolved;
+        (best.1, victim.chosen())
     }
 
     /// The segment a read miss takes: empty before clean before the one being read ahead,
     /// least recently used first. `None` when every segment is busy with dirty data.
     pub fn victim_for_read(&self, reading: Option<usize>) -> Option<usize> {
-        self.pick(|i, s| {
-            if s.write_only {
-                return 0;
-            }
-            match s.state {
-                SegState::Empty => 3,
-                SegState::Clean if reading == Some(i) => 1,
-                SegState::Clean => 2,
-                SegState::Dirty => 0,
-            }
-        })
+        self.pick(|i, s| read_victim_value(i, s, reading))
     }
 
     /// The segment a write takes: the dedicated write segment if there is one; otherwise a
@@ -183,21 +269,11 @@ impl Cache {
 
     /// Highest value wins; least recently used among equals; value 0 is unusable.
     fn pick(&self, value: impl Fn(usize, &Segment) -> u8) -> Option<usize> {
-        let mut best: Option<(u8, u64, usize)> = None;
+        let mut v = Victim::new();
         for (i, s) in self.segs.iter().enumerate() {
-            let v = value(i, s);
-            if v == 0 {
-                continue;
-            }
-            let better = match best {
-                None => true,
-                Some((bv, bs, _)) => v > bv || (v == bv && s.stamp < bs),
-            };
-            if better {
-                best = Some((v, s.stamp, i));
-            }
+            v.offer(i, s, value(i, s));
         }
-        best.map(|b| b.2)
+        v.chosen()
     }
 
     /// Start a segment afresh at `lbn` (empty range, clean).
@@ -260,16 +336,68 @@ mod tests {
         })
     }
 
+    fn hit(c: &mut Cache, lbn: u64, n: u32, reading: Option<usize>, almost: bool) -> ReadHit {
+        c.lookup_read(lbn, n, reading, almost, false, |_| unreachable!())
+            .0
+    }
+
     #[test]
     fn whole_and_partial_hits() {
         let mut c = cache(3, false);
         c.reset(0, 1000);
         c.extend(0, 1050);
-        assert_eq!(c.lookup_read(1010, 8, None, false), ReadHit::Whole(0));
-        assert_eq!(c.lookup_read(1045, 8, None, false), ReadHit::Partial(0));
-        assert_eq!(c.lookup_read(1050, 8, None, false), ReadHit::Miss);
-        assert_eq!(c.lookup_read(1050, 8, Some(0), true), ReadHit::Partial(0));
-        assert_eq!(c.lookup_read(999, 8, None, false), ReadHit::Miss);
+        assert_eq!(hit(&mut c, 1010, 8, None, false), ReadHit::Whole(0));
+        assert_eq!(hit(&mut c, 1045, 8, None, false), ReadHit::Partial(0));
+        assert_eq!(hit(&mut c, 1050, 8, None, false), ReadHit::Miss);
+        assert_eq!(hit(&mut c, 1050, 8, Some(0), true), ReadHit::Partial(0));
+        assert_eq!(hit(&mut c, 999, 8, None, false), ReadHit::Miss);
+    }
+
+    #[test]
+    fn the_lookup_picks_the_same_victim_as_a_miss_would() {
+        let mut c = cache(4, false);
+        let check = |c: &mut Cache, reading: Option<usize>| {
+            let want = c.victim_for_read(reading);
+            assert_eq!(c.lookup_read(7, 1, reading, false, false, |_| 0).1, want);
+            want
+        };
+        assert_eq!(check(&mut c, None), Some(0));
+        for (i, lbn) in [(0, 0), (2, 20), (1, 10), (3, 30)] {
+            c.reset(i, lbn);
+            c.extend(i, lbn + 5);
+            c.touch(i);
+        }
+        // All clean: the least recently used (0), unless it is being read ahead.
+        assert_eq!(check(&mut c, None), Some(0));
+        assert_eq!(check(&mut c, Some(0)), Some(2));
+        c.segs[2].state = SegState::Dirty;
+        assert_eq!(check(&mut c, Some(0)), Some(1));
+        c.segs[3].state = SegState::Empty;
+        assert_eq!(check(&mut c, Some(0)), Some(3));
+        for s in c.segs.iter_mut() {
+            s.state = SegState::Dirty;
+        }
+        assert_eq!(check(&mut c, None), None);
+    }
+
+    #[test]
+    fn a_read_below_a_segment_resolves_its_free_blocks_first() {
+        let mut c = cache(2, false);
+        c.reset(0, 1000);
+        c.extend(0, 1010);
+        c.set_free_from(0, (1, 2, 3, 40));
+        assert_eq!(c.free_pending, 1);
+        // Out of reach (more than 40 blocks below): left alone, and a miss.
+        let r = c.lookup_read(900, 8, None, false, true, |_| unreachable!());
+        assert_eq!(r.0, ReadHit::Miss);
+        assert_eq!(c.free_pending, 1);
+        // Within reach: the segment now starts where the free blocks do, and the read hits.
+        let r = c.lookup_read(975, 8, None, false, true, |s| s.start - 30);
+        assert_eq!(r.0, ReadHit::Whole(0));
+        assert_eq!(
+            (c.segs[0].start, c.segs[0].free_from, c.free_pending),
+            (970, None, 0)
+        );
     }
 
     #[test]
@@ -302,7 +430,7 @@ mod tests {
         assert!(c.segs[w].write_only);
         c.reset(w, 5);
         c.extend(w, 6);
-        assert_eq!(c.lookup_read(5, 1, None, false), ReadHit::Miss);
+        assert_eq!(hit(&mut c, 5, 1, None, false), ReadHit::Miss);
         assert_eq!(c.victim_for_read(None), Some(1 - w));
     }
 }

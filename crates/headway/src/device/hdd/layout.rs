@@ -49,6 +49,7 @@
 //! * **Exported capacity.** When [`LayoutSpec::exported_sectors`] is set, LBNs from it on are
 //!   not exported (see its doc).
 
+use super::mechanics::floor;
 use super::spec::{LayoutSpec, Sparing, ZoneSpec};
 use crate::error::{HeadwayError, Result};
 
@@ -318,7 +319,15 @@ pub struct Layout {
     maps: Vec<ZoneMap>,
     mapped: u64,
     capacity: u64,
+    /// The zone holding the first LBN of each run of `2^zone_shift` LBNs: where the search
+    /// for an LBN's zone starts, a step or two short of the answer instead of a binary search
+    /// over every zone.
+    zone_from: Vec<u32>,
+    zone_shift: u32,
 }
+
+/// At most about this many entries in [`Layout::zone_from`].
+const ZONE_BUCKETS: u64 = 1024;
 
 /// Far beyond any real drive; bounds the slot tables a slipped track expands into.
 const MAX_SECTORS_PER_TRACK: u32 = 1_000_000;
@@ -425,6 +434,13 @@ impl Layout {
                 end_lbn: m.end_lbn,
             });
         }
+        let mut zone_shift = 0;
+        while capacity >> zone_shift > ZONE_BUCKETS {
+            zone_shift += 1;
+        }
+        let zone_from = (0..=capacity >> zone_shift)
+            .map(|b| zones.partition_point(|z| z.end_lbn <= b << zone_shift) as u32)
+            .collect();
         let layout = Layout {
             surfaces,
             serpentine,
@@ -432,6 +448,8 @@ impl Layout {
             maps,
             mapped,
             capacity,
+            zone_from,
+            zone_shift,
         };
         for (i, m) in layout.maps.iter().enumerate() {
             check_remaps(m, i)?;
@@ -460,7 +478,14 @@ impl Layout {
     /// Index into [`Layout::zones`] of the zone holding `lbn` (< capacity).
     #[inline]
     pub fn zone_index(&self, lbn: u64) -> usize {
-        self.zones.partition_point(|z| z.end_lbn <= lbn)
+        // Zones end in LBN order, so from the zone holding the start of `lbn`'s bucket the
+        // first zone ending past `lbn` is a short walk ahead (`zones.len()` beyond the last).
+        let b = ((lbn >> self.zone_shift) as usize).min(self.zone_from.len() - 1);
+        let mut z = self.zone_from[b] as usize;
+        while z < self.zones.len() && self.zones[z].end_lbn <= lbn {
+            z += 1;
+        }
+        z
     }
 
     /// Zone holding `cylinder`, if any (cylinders between zones hold no LBNs).
@@ -522,9 +547,10 @@ impl Layout {
         let s = self.surfaces as u64;
         let cyl_rel = track / s;
         let start = m.track_start_sectors(track, s);
-        // floor() rather than rem_euclid(): fmod is a slow library call on the hot path.
+        // floor() rather than rem_euclid(): fmod is a slow library call on the hot path (and
+        // so is f64::floor on x86-64's baseline, hence the inline one).
         let turns = (start + sector as f64) / spt as f64;
-        let mut angle = turns - turns.floor();
+        let mut angle = turns - floor(turns);
         if angle >= 1.0 {
             angle = 0.0;
         }
@@ -896,6 +922,37 @@ mod tests {
                 let same = (next.cylinder, next.surface) == (loc.cylinder, loc.surface)
                     && next.sector == loc.sector + loc.run_sectors;
                 assert!(!same, "run of lbn {lbn} stops early at {end}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_zone_table_finds_the_zone_a_binary_search_does() {
+        let by_search = |l: &Layout, lbn: u64| l.zones.partition_point(|z| z.end_lbn <= lbn);
+        // Many zones, some small next to large ones, and a drive smaller than the table.
+        let mut zones = Vec::new();
+        let mut cyl = 0;
+        for &(cyls, spt) in [(40, 50), (1, 7), (1, 9), (300, 40), (2, 3), (90, 30)]
+            .iter()
+            .cycle()
+            .take(30)
+        {
+            zones.push(zone(cyl, cyl + cyls - 1, spt));
+            cyl += cyls;
+        }
+        let big = layout(Sparing::None, zones, 3);
+        let small = layout(Sparing::None, vec![zone(0, 1, 5), zone(2, 4, 3)], 1);
+        for l in [&big, &small] {
+            let cap = l.capacity_sectors();
+            let mut lbns: Vec<u64> = (0..cap).step_by(97).collect();
+            for z in &l.zones {
+                for d in [0, 1] {
+                    lbns.extend([z.first_lbn + d, z.end_lbn.saturating_sub(1 + d), z.end_lbn]);
+                }
+            }
+            lbns.extend([cap - 1, cap, cap + 12345]);
+            for lbn in lbns {
+                assert_eq!(l.zone_index(lbn), by_search(l, lbn), "lbn {lbn} of {cap}");
             }
         }
     }

@@ -10,7 +10,7 @@
 use smallvec::SmallVec;
 
 use super::layout::Location;
-use super::mechanics::Mechanics;
+use super::mechanics::{ceil, round_ns, Mechanics};
 use crate::request::{HeadPosition, Op};
 use crate::time::SimTime;
 
@@ -56,9 +56,10 @@ pub struct MediaPlan {
     /// When the last sector finishes.
     pub end: f64,
     pub end_head: HeadPosition,
-    /// The first whole sector under the head when it lands on the first track, as
-    /// (cylinder, surface, slot); what "read any free blocks" starts caching from.
-    pub landing: Option<(u32, u32, u32)>,
+    /// How far past the first block's slot the head was when it landed on the first track,
+    /// in sectors: [`MediaPlan::landing`] works the slot out from it, only for the one caller
+    /// that needs it.
+    landing_sectors: Option<f64>,
     /// Where the first block is.
     pub first_loc: Option<Location>,
     /// Where the block after the access is, when it continues the last run on the same track
@@ -67,10 +68,28 @@ pub struct MediaPlan {
 }
 
 impl MediaPlan {
+    /// The first whole sector under the head when it lands on the first track, as
+    /// (cylinder, surface, slot); what "read any free blocks" starts caching from.
+    pub fn landing(&self) -> Option<(u32, u32, u32)> {
+        Some(landing(&self.first_loc?, self.landing_sectors?))
+    }
+
     /// The LBN in the landing slot (`None` if it holds none).
     pub fn landing_lbn(&self, mech: &Mechanics) -> Option<u64> {
-        let (c, s, slot) = self.landing?;
+        let (c, s, slot) = self.landing()?;
         mech.layout.lbn_at(c, s, slot)
+    }
+
+    /// Back to the state of `MediaPlan::default()`, keeping nothing of the last plan.
+    fn clear(&mut self) {
+        self.passes.clear();
+        self.seek_ns = 0;
+        self.rotate_ns = 0;
+        self.end = 0.0;
+        self.end_head = HeadPosition::default();
+        self.landing_sectors = None;
+        self.first_loc = None;
+        self.next_loc = None;
     }
 }
 
@@ -88,9 +107,10 @@ impl MediaPlan {
 /// from two angles computed separately: the sector is under the head now.
 const FULL_TURN_SLACK: f64 = 1e-9;
 
+/// The wait for `angle` with the spindle at `now`.
 #[inline]
-fn wait(mech: &Mechanics, t: f64, angle: f64) -> f64 {
-    let w = mech.wait_for(t, angle);
+fn wait(mech: &Mechanics, now: f64, angle: f64) -> f64 {
+    let w = mech.wait_from(now, angle);
     if w > mech.period_ns * (1.0 - FULL_TURN_SLACK) {
         0.0
     } else {
@@ -118,8 +138,7 @@ impl DataReady {
 }
 
 /// Plan an access of `n` sectors from `lbn` with the head at `from`, positioning allowed to
-/// begin at `t` (ns). `min_move_ns` pads the first move (DiskSim's "Minimum seek delay");
-/// `data` holds a write back until its blocks are in the buffer.
+/// begin at `t` (ns). `min_move_ns` pads the first move (DiskSim's "Minimum seek delay").
 #[allow(clippy::too_many_arguments)]
 pub fn plan(
     mech: &Mechanics,
@@ -131,7 +150,9 @@ pub fn plan(
     zero_latency: bool,
     min_move_ns: SimTime,
 ) -> MediaPlan {
-    plan_with_data(
+    let mut plan = MediaPlan::default();
+    plan_into(
+        &mut plan,
         mech,
         from,
         t,
@@ -142,12 +163,17 @@ pub fn plan(
         min_move_ns,
         None,
         None,
-    )
+    );
+    plan
 }
 
-/// [`plan`] for a write whose data arrives over the bus as `data` says.
+/// [`plan`] into `plan`, replacing what it held; `data` holds a write back until its blocks
+/// are in the buffer, `first` is where `lbn` is when the caller already knows. A plan is a few
+/// hundred bytes: the per-command paths fill one where it is kept instead of returning and
+/// moving it.
 #[allow(clippy::too_many_arguments)]
-pub fn plan_with_data(
+pub fn plan_into(
+    plan: &mut MediaPlan,
     mech: &Mechanics,
     from: HeadPosition,
     t: f64,
@@ -158,9 +184,9 @@ pub fn plan_with_data(
     min_move_ns: SimTime,
     data: Option<DataReady>,
     first: Option<Location>,
-) -> MediaPlan {
+) {
     let first_lbn = lbn;
-    let mut plan = MediaPlan::default();
+    plan.clear();
     let mut loc = first.unwrap_or_else(|| mech.layout.locate(lbn));
     plan.first_loc = Some(loc);
     let first_move = mech
@@ -174,7 +200,7 @@ pub fn plan_with_data(
             cylinder: loc.cylinder,
             surface: loc.surface,
         };
-        return plan;
+        return;
     }
     let mut here = from;
     let mut t_arrive = t + first_move as f64;
@@ -194,8 +220,9 @@ pub fn plan_with_data(
         let spt_f = loc.spt as f64;
         let w = 1.0 / spt_f;
         // How far past the run's first sector the head is, in revolutions.
+        let now = mech.angle_at(t_arrive);
         let x = {
-            let d = mech.angle_at(t_arrive) - loc.angle;
+            let d = now - loc.angle;
             if d < 0.0 {
                 d + 1.0
             } else {
@@ -203,7 +230,7 @@ pub fn plan_with_data(
             }
         };
         if first {
-            plan.landing = Some(landing(&loc, x * spt_f));
+            plan.landing_sectors = Some(x * spt_f);
         }
         let first_pass = plan.passes.len();
         let mut inside = zero_latency && run > 1 && x > 0.0 && x * spt_f < (run - 1) as f64;
@@ -212,7 +239,7 @@ pub fn plan_with_data(
         if inside {
             // Next sector boundary inside the run; snap when rounding put us a hair past it.
             let xs = x * spt_f;
-            let mut kk = xs.ceil();
+            let mut kk = ceil(xs);
             if kk - xs > 1.0 - 1e-9 {
                 kk -= 1.0;
             }
@@ -258,7 +285,7 @@ pub fn plan_with_data(
             });
             t_arrive = b_first + (k - 1) as f64 * st;
         } else {
-            wait_ns = wait(mech, t_arrive, loc.angle);
+            wait_ns = wait(mech, now, loc.angle);
             let mut s0 = t_arrive + wait_ns;
             let mut i = 0u32;
             let off = lbn - first_lbn;
@@ -271,7 +298,7 @@ pub fn plan_with_data(
                     if let Some(q) = late {
                         if q == i {
                             let need = d.at(off + q as u64) - s0;
-                            s0 += (need / mech.period_ns).ceil().max(1.0) * mech.period_ns;
+                            s0 += ceil(need / mech.period_ns).max(1.0) * mech.period_ns;
                             continue;
                         }
                         j = q;
@@ -294,7 +321,7 @@ pub fn plan_with_data(
             t_arrive = s0;
         }
         if first {
-            plan.rotate_ns = (wait_ns + 0.5) as SimTime;
+            plan.rotate_ns = round_ns(wait_ns);
             first = false;
         }
         here = track;
@@ -317,12 +344,11 @@ pub fn plan_with_data(
     }
     plan.end = t_arrive;
     plan.end_head = here;
-    plan
 }
 
 /// The first slot boundary at or after the head, on the landing track.
 fn landing(loc: &super::layout::Location, xs: f64) -> (u32, u32, u32) {
-    let ahead = xs.ceil();
+    let ahead = ceil(xs);
     let ahead = if ahead - xs > 1.0 - 1e-9 {
         ahead - 1.0
     } else {

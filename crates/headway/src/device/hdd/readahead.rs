@@ -4,6 +4,8 @@
 //! progress is a function of time, worked out from one media plan when it starts, so neither
 //! its progress nor its preemption costs an event per sector.
 
+use std::cell::Cell;
+
 use super::layout::Location;
 use super::mechanics::Mechanics;
 use super::media::{self, Avail, MediaPlan};
@@ -199,13 +201,19 @@ pub struct ReadAhead {
     pub plan: MediaPlan,
     /// When the mechanism was free to start it.
     pub t_start: f64,
+    /// The last [`ReadAhead::end_by`] asked, as (t, blocks in): a command asks twice at its
+    /// arrival (to bring the segment up to date, then to stop the read-ahead).
+    counted: Cell<(f64, u64)>,
 }
 
 impl ReadAhead {
     /// Read-ahead of `base .. limit` into `seg` by a mechanism free at `t` with the head at
-    /// `head` (`first`: where `base` is, if already known).
+    /// `head` (`first`: where `base` is, if already known), put in `slot` (which becomes
+    /// `None` when there is nothing to read). It is planned where it is kept: every read starts
+    /// one, and moving a plan costs more than filling it.
     #[allow(clippy::too_many_arguments)]
-    pub fn start(
+    pub fn start_in(
+        slot: &mut Option<ReadAhead>,
         mech: &Mechanics,
         seg: usize,
         head: HeadPosition,
@@ -214,12 +222,27 @@ impl ReadAhead {
         limit: u64,
         zero_latency: bool,
         first: Option<Location>,
-    ) -> Option<Self> {
+    ) {
         if limit <= base {
-            return None;
+            *slot = None;
+            return;
         }
         let n = (limit - base).min(u32::MAX as u64) as u32;
-        let plan = media::plan_with_data(
+        let ra = slot.get_or_insert_with(|| ReadAhead {
+            seg,
+            base,
+            limit: base,
+            plan: MediaPlan::default(),
+            t_start: t,
+            counted: Cell::new((f64::NAN, 0)),
+        });
+        ra.seg = seg;
+        ra.base = base;
+        ra.limit = base + n as u64;
+        ra.t_start = t;
+        ra.counted.set((f64::NAN, 0));
+        media::plan_into(
+            &mut ra.plan,
             mech,
             head,
             t,
@@ -231,19 +254,18 @@ impl ReadAhead {
             None,
             first,
         );
-        Some(ReadAhead {
-            seg,
-            base,
-            limit: base + n as u64,
-            plan,
-            t_start: t,
-        })
     }
 
     /// One past the last block in the buffer at `t`.
     #[inline]
     pub fn end_by(&self, t: f64) -> u64 {
-        self.base + media::count_by(media::pieces(&self.plan.passes, self.t_start), t)
+        let (at, n) = self.counted.get();
+        if at == t {
+            return self.base + n;
+        }
+        let n = media::count_by(media::pieces(&self.plan.passes, self.t_start), t);
+        self.counted.set((t, n));
+        self.base + n
     }
 
     /// When each block it reads is in the buffer.
@@ -276,6 +298,7 @@ impl ReadAhead {
         self.plan.end = more.end;
         self.plan.end_head = more.end_head;
         self.limit += n as u64;
+        self.counted.set((f64::NAN, 0));
     }
 
     /// Preempted by a command at `t`: when the mechanism is free for it, where the head is

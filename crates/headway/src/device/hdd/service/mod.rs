@@ -13,7 +13,7 @@ mod write;
 use std::sync::Arc;
 
 use super::bus::Bus;
-use super::cache::{Cache, SegState};
+use super::cache::{Cache, SegState, Segment};
 use super::layout::Location;
 use super::mechanics::Mechanics;
 use super::media;
@@ -310,7 +310,8 @@ impl Drive {
     }
 
     /// Segments that also hold blocks passed on their landing track ("read any free
-    /// blocks") learn where those start when a read first asks below their start.
+    /// blocks") learn where those start when a write first reaches below their start (reads
+    /// do it in their buffer lookup).
     fn resolve_free_blocks(&mut self, lbn: u64, n: u32) {
         if !self.pol.read_any_free_blocks {
             return;
@@ -321,12 +322,12 @@ impl Drive {
         }
         let mut resolved = 0;
         for seg in c.segs.iter_mut() {
-            if let Some((cyl, surf, landing, at)) = seg.free_from {
+            if let Some((_, _, _, at)) = seg.free_from {
                 // The free blocks lie at most `at` blocks before the start (slots before it on
                 // the same track; slipped slots hold none).
                 let reach = lbn + n as u64 + at as u64;
                 if lbn < seg.start && reach > seg.start && seg.state != SegState::Empty {
-                    seg.start = free_blocks_start(&self.mech, cyl, surf, landing, at, seg.start);
+                    seg.start = free_blocks_start(&self.mech, seg);
                     seg.free_from = None;
                     resolved += 1;
                 }
@@ -405,7 +406,8 @@ impl Drive {
                 .pol
                 .readahead
                 .background_limit(&self.mech, end - 1, maxra);
-            self.hda.ra = ReadAhead::start(
+            ReadAhead::start_in(
+                &mut self.hda.ra,
                 &self.mech,
                 s,
                 plan.end_head,
@@ -456,8 +458,17 @@ impl Drive {
                 };
                 if may {
                     let start = overhead_done.max(self.hda.free_at);
-                    self.hda.ra =
-                        ReadAhead::start(&self.mech, s, head, start, seg_end, limit, zl, None);
+                    ReadAhead::start_in(
+                        &mut self.hda.ra,
+                        &self.mech,
+                        s,
+                        head,
+                        start,
+                        seg_end,
+                        limit,
+                        zl,
+                        None,
+                    );
                 }
             }
         }
@@ -465,18 +476,15 @@ impl Drive {
     }
 }
 
-/// Where "read any free blocks" starts the segment: the mechanism caches every sector it
-/// passes on the first track from landing on, so the segment begins at the landing sector if
-/// that comes before the request on the track, else (the head wrapped round) at the track's
-/// first block.
-fn free_blocks_start(
-    mech: &Mechanics,
-    cyl: u32,
-    surf: u32,
-    landing: u32,
-    at: u32,
-    lbn: u64,
-) -> u64 {
+/// Where "read any free blocks" starts segment `seg` (whose `free_from` is set): the
+/// mechanism caches every sector it passes on the first track from landing on, so the segment
+/// begins at the landing sector if that comes before the request on the track, else (the head
+/// wrapped round) at the track's first block.
+fn free_blocks_start(mech: &Mechanics, seg: &Segment) -> u64 {
+    let Some((cyl, surf, landing, at)) = seg.free_from else {
+        return seg.start;
+    };
+    let lbn = seg.start;
     // Where the cached run would start if the track's slots up to the request hold
     // consecutive LBNs (no slip or spare in between): check that with one lookup, and ask the
     // layout the long way otherwise.

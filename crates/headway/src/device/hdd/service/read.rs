@@ -3,7 +3,7 @@
 use super::super::bus::{self, Stream};
 use super::super::cache::ReadHit;
 use super::super::media::{self, Avail, Piece};
-use super::Drive;
+use super::{free_blocks_start, Drive};
 use crate::request::{HeadPosition, Op, Phases};
 use crate::time::SimTime;
 
@@ -13,10 +13,15 @@ impl Drive {
         let end = lbn + n as u64;
         let o = self.ovh;
         let reading = self.hda.ra.as_ref().map(|r| r.seg);
-        self.resolve_free_blocks(lbn, n);
-        let hit = match &self.cache {
-            Some(c) => c.lookup_read(lbn, n, reading, self.pol.almost_read_hits),
-            None => ReadHit::Miss,
+        let (hit, victim) = match &mut self.cache {
+            Some(c) => {
+                let mech = &self.mech;
+                let resolve = self.pol.read_any_free_blocks && c.free_pending > 0;
+                c.lookup_read(lbn, n, reading, self.pol.almost_read_hits, resolve, |s| {
+                    free_blocks_start(mech, s)
+                })
+            }
+            None => (ReadHit::Miss, None),
         };
         let blk = self.bus.read_block_ns;
         let reconnect = (o.reselect_first_ns + o.data_prep_ns) as f64;
@@ -98,7 +103,9 @@ impl Drive {
                 };
                 self.finish_destage();
                 let start = overhead_done.max(mech_free);
-                let plan = media::plan(
+                let mut plan = media::MediaPlan::default();
+                media::plan_into(
+                    &mut plan,
                     &self.mech,
                     self.hda.head,
                     start,
@@ -107,6 +114,8 @@ impl Drive {
                     Op::Read,
                     self.pol.zero_latency_read,
                     0,
+                    None,
+                    None,
                 );
                 let mut avail = Avail::ready(lbn, (have - lbn) as u32, t0);
                 for p in Avail::from_plan(&plan, start).pieces {
@@ -119,7 +128,7 @@ impl Drive {
             }
             ReadHit::Miss => {
                 self.stats.read_misses += 1;
-                let seg = self.cache.as_ref().and_then(|c| c.victim_for_read(reading));
+                let seg = victim;
                 let mech_free = if self.destaging(t0) {
                     self.hda.free_at
                 } else {
@@ -127,7 +136,9 @@ impl Drive {
                 };
                 self.finish_destage();
                 let start = overhead_done.max(mech_free);
-                let plan = media::plan(
+                let mut plan = media::MediaPlan::default();
+                media::plan_into(
+                    &mut plan,
                     &self.mech,
                     self.hda.head,
                     start,
@@ -136,6 +147,8 @@ impl Drive {
                     Op::Read,
                     self.pol.zero_latency_read,
                     0,
+                    None,
+                    None,
                 );
                 let avail = Avail::from_plan(&plan, start);
                 let e = if self.bus.never_disconnect {
@@ -152,7 +165,8 @@ impl Drive {
                     if let Some(c) = &mut self.cache {
                         c.reset(s, lbn);
                         if self.pol.read_any_free_blocks {
-                            if let (Some((cy, su, slot)), Some(at)) = (plan.landing, plan.first_loc)
+                            if let (Some((cy, su, slot)), Some(at)) =
+                                (plan.landing(), plan.first_loc)
                             {
                                 c.set_free_from(s, (cy, su, slot, at.sector));
                             }

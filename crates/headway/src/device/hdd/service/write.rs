@@ -104,7 +104,9 @@ impl Drive {
             step: blk,
             min_blocks,
         };
-        let plan = media::plan_with_data(
+        let mut plan = media::MediaPlan::default();
+        media::plan_into(
+            &mut plan,
             &self.mech,
             self.hda.head,
             start,

@@ -1,0 +1,82 @@
+//! A digest of every per-request result over the catalog drives, several schedulers and
+//! workloads, and the validation traces: `cargo run --release -p headway --example
+//! fingerprint`. Two builds that print the same digests simulate the same thing, request for
+//! request, which is what a change meant only to be faster must keep.
+use headway::config::{build_simulation, ExperimentConfig};
+use headway::device::catalog;
+use headway::validate::{builtin_trace_names, validate_builtin};
+use std::hash::{DefaultHasher, Hash, Hasher};
+
+fn main() {
+    let n = 20_000;
+    let shapes = [
+        ("random", "read_fraction = 0.7"),
+        (
+            "seq",
+            "read_fraction = 0.6\nlocality = { kind = \"sequential\", run_length = 8 }",
+        ),
+        (
+            "local",
+            "read_fraction = 0.5\nsize = { kind = \"exponential\", mean_sectors = 16 }\nlocality = { kind = \"local\", mean_distance_sectors = 5000 }",
+        ),
+    ];
+    let mut all = DefaultHasher::new();
+    for drive in catalog::names() {
+        for sched in ["fcfs", "sptf", "clook"] {
+            for (sname, shape) in shapes {
+                for (qd, ia) in [(1, 8.0), (8, 4.0)] {
+                    let toml = format!(
+                        "[drive]\nname=\"{drive}\"\nqueue_depth={qd}\n[host]\nscheduler=\"{sched}\"\n[workload]\nrequests={n}\ninterarrival_ms={ia}\n{shape}\n[output]\nrecords=true\n"
+                    );
+                    let cfg = match ExperimentConfig::from_toml_str(&toml, None) {
+                        Ok(c) => c,
+                        Err(e) => {
+                            println!("{drive} {sched} {sname} qd{qd}: config error {e}");
+                            continue;
+                        }
+                    };
+                    let sim = match build_simulation(&cfg, None) {
+                        Ok(s) => s.simulation,
+                        Err(e) => {
+                            println!("{drive} {sched} {sname} qd{qd}: {e}");
+                            continue;
+                        }
+                    };
+                    let r = sim.run().unwrap();
+                    let rec = r.records.unwrap();
+                    let mut h = DefaultHasher::new();
+                    for i in 0..rec.len() {
+                        (
+                            rec.id[i],
+                            rec.arrival_ns[i],
+                            rec.dispatch_ns[i],
+                            rec.start_ns[i],
+                            rec.overhead_ns[i],
+                            rec.seek_ns[i],
+                            rec.rotate_ns[i],
+                            rec.transfer_ns[i],
+                            rec.bus_ns[i],
+                            rec.done_ns[i],
+                            rec.cache_hit[i],
+                        )
+                            .hash(&mut h);
+                    }
+                    let d = h.finish();
+                    d.hash(&mut all);
+                    println!("{drive} {sched} {sname} qd{qd}: {d:016x}");
+                }
+            }
+        }
+    }
+    for name in builtin_trace_names() {
+        let r = validate_builtin(&name).unwrap();
+        let mut h = DefaultHasher::new();
+        for (m, s) in &r.pairs {
+            (m.to_bits(), s.to_bits()).hash(&mut h);
+        }
+        let d = h.finish();
+        d.hash(&mut all);
+        println!("validate {name}: {d:016x} demerit {:.6}", r.demerit_ms);
+    }
+    println!("ALL {:016x}", all.finish());
+}
