@@ -9,6 +9,7 @@
 //! curve (`lbn_curve.rs`), and the Stability experiment (`stability.rs`).
 
 pub mod compare;
+pub mod cylinders;
 pub mod delta;
 pub mod fit;
 pub mod geometry;
@@ -35,7 +36,7 @@ use crate::link::Link;
 
 pub use compare::{compare, Comparison};
 pub use probe::Probe;
-pub use zones::{ExtractedZone, Loc, ZoneTable};
+pub use zones::{ExtractedZone, Loc, TrackEntry, ZoneTable};
 
 /// What calibration learned about a drive.
 #[derive(Clone, Debug, Serialize)]
@@ -85,8 +86,14 @@ pub fn extract(
     let places = [0, cap / 3, 2 * cap / 3, cap.saturating_sub(4096)];
     let md = geometry::find_min_distance(&mut probe, period, &places)?;
     let scan = geometry::scan(&mut probe, 0, cap, md)?;
-    let mut table = zones::derive_zones(&scan, period, cap)?;
+    let kinds = zones::classify(&scan, period);
+    let guess: Vec<zones::Crossing> = kinds
+        .iter()
+        .map(|k| matches!(k, zones::Kind::CylinderSwitch | zones::Kind::Unsure(true)).then_some(1))
+        .collect();
+    let mut table = zones::build_table(&scan, &guess, period, cap, None)?;
     phases::measure_phases(&mut probe, &mut table, period)?;
+    let table = cylinders::resolve(&mut probe, &scan, &kinds, &table, period, &mut rng)?;
     let lags = min_offset::measure_lags(&mut probe, &table, period, &mut rng)?;
     let delta = delta::search_delta(&mut probe, &table, period, 40, 0.25, &mut rng)?;
     let sector_ns = table
