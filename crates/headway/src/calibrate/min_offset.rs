@@ -104,7 +104,7 @@ const MARGIN_NS: f64 = 5.0;
 /// head with no wait if the lag were `lag_ns`; it makes the same turn if and only if the lag
 /// is no longer. The target's angle comes from the measured track phases.
 #[allow(clippy::too_many_arguments)]
-fn within_lag(
+pub fn within_lag(
     probe: &mut Probe,
     table: &ZoneTable,
     period_ns: f64,
