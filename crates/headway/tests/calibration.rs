@@ -59,6 +59,42 @@ fn st41601n_extraction_matches_the_truth() {
     assert!(c.min_distance_sectors >= 12, "{c}");
 }
 
+/// Extract a catalog drive other than the paper's and hold it to the truth: every track
+/// boundary found and none invented, every zone's sectors per track and spare slots, every
+/// sampled LBN on its cylinder and at its angle, and the seek lag's shape.
+fn other_drive_extracts_exactly(name: &str, zones: usize, stride: u64) {
+    let spec = catalog::lookup(name).unwrap();
+    let d = extract_cached(&spec, Link::default(), &Default::default()).unwrap();
+    let c = compare(&d, &spec, stride).unwrap();
+    assert!(c.period_error_ppm.abs() < 5.0, "{c}");
+    assert_eq!(c.extracted_zones, zones, "{c}");
+    for z in &c.zones {
+        assert_eq!(z.true_spt, z.extracted_spt, "{c}");
+        assert_eq!(z.true_spares, z.extracted_spares, "{c}");
+        assert_eq!(z.extracted_zones, 1, "{c}");
+    }
+    assert_eq!(c.found_track_boundaries, c.true_track_boundaries, "{c}");
+    assert_eq!(c.wrong_track_boundaries, 0, "{c}");
+    assert_eq!(c.wrong_cylinder, 0, "{c}");
+    assert!(c.angle_max_error_sectors < 0.05, "{c}");
+    assert!(c.seek_max_error_us < 10.0, "{c}");
+}
+
+/// Spares at the end of every track (57 LBNs in 58 slots) and 29 reserved cylinders before
+/// LBN 0.
+#[test]
+fn dec_rz26_extraction_matches_the_truth() {
+    other_drive_extracts_exactly("dec_rz26", 1, 97);
+}
+
+/// Spare tracks at the end of each zone (whole empty cylinders between zones, found by
+/// timing the seek into each zone), slipped whole tracks (a head switch as late as a
+/// cylinder switch), a non-monotone seek curve, and LBN 0 on the fifth track of cylinder 1.
+#[test]
+fn hp_c2247a_extraction_matches_the_truth() {
+    other_drive_extracts_exactly("hp_c2247a", 8, 97);
+}
+
 #[test]
 fn a_drive_with_skews_and_overheads_extracts_exactly() {
     let (spec, d) = toy();

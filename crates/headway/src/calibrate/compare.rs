@@ -19,7 +19,8 @@ pub struct ZoneRow {
     pub last_cylinder: u32,
     pub true_spt: u32,
     pub extracted_spt: u32,
-    pub true_spares: u32,
+    /// Spare slots (holding no LBN) of the zone's commonest cylinder.
+    pub true_spares: u64,
     pub extracted_spares: u64,
     /// Extracted zones overlapping these cylinders (1 when the boundaries agree).
     pub extracted_zones: usize,
@@ -73,18 +74,55 @@ pub fn compare(drive: &ExtractedDrive, spec: &HddSpec, stride: u64) -> Result<Co
     let layout = &mech.layout;
     let table = &drive.table;
     let true_period = mech.period_ns;
+    let cap = layout.capacity_sectors();
+    // Timing can only count cylinders from the one holding LBN 0, and that need not be
+    // cylinder 0: drives keep reserved space before it (the DEC RZ26's first 29 cylinders,
+    // the HP C2247A's first 17 tracks). Extracted cylinder c is true cylinder c + c0.
+    let c0 = layout.locate(0).cylinder;
+    // One pass over every LBN: the true track starts, and the LBNs on each cylinder.
+    let mut true_starts = 0u64;
+    let mut prev = layout.track_of(0);
+    let mut found = drive.scan.boundaries.iter().map(|b| b.lbn).peekable();
+    let mut wrong = 0u64;
+    let mut per_cylinder = vec![0u64; spec.cylinders as usize];
+    per_cylinder[prev.0 as usize] += 1;
+    for lbn in 1..cap {
+        let t = layout.track_of(lbn);
+        per_cylinder[t.0 as usize] += 1;
+        let is_start = t != prev;
+        prev = t;
+        true_starts += is_start as u64;
+        if found.peek() == Some(&lbn) {
+            found.next();
+            wrong += (!is_start) as u64;
+        }
+    }
     // Zones.
     let mut rows = vec![];
     for (i, z) in spec.layout.zones.iter().enumerate() {
         let overlapping: Vec<_> = table
             .zones
             .iter()
-            .filter(|e| e.last_cylinder >= z.first_cylinder && e.first_cylinder <= z.last_cylinder)
+            .filter(|e| {
+                e.last_cylinder + c0 >= z.first_cylinder && e.first_cylinder + c0 <= z.last_cylinder
+            })
             .collect();
         // The extracted zone covering most of these cylinders speaks for them.
         let main = overlapping.iter().max_by_key(|e| {
-            e.last_cylinder.min(z.last_cylinder) - e.first_cylinder.max(z.first_cylinder)
+            (e.last_cylinder + c0).min(z.last_cylinder)
+                - (e.first_cylinder + c0).max(z.first_cylinder)
         });
+        // The spec's spare count is per sparing unit (a track, a cylinder, a range of
+        // cylinders, a zone, or whole tracks per zone, by scheme), so it is not comparable as
+        // it stands. What the extraction reports is the spare slots of the zone's commonest
+        // cylinder; the truth's is counted the same way from where its LBNs really are.
+        let mut spares: Vec<u64> = (z.first_cylinder..=z.last_cylinder)
+            .map(|c| per_cylinder[c as usize])
+            .filter(|&n| n > 0)
+            .map(|n| (spec.surfaces as u64 * z.sectors_per_track as u64).saturating_sub(n))
+            .collect();
+        spares.sort_unstable();
+        let true_spares = mode(&spares);
         let zone_lbns = (
             layout.first_lbn_on_cylinder(z.first_cylinder).unwrap_or(0),
             layout
@@ -97,7 +135,7 @@ pub fn compare(drive: &ExtractedDrive, spec: &HddSpec, stride: u64) -> Result<Co
             last_cylinder: z.last_cylinder,
             true_spt: z.sectors_per_track,
             extracted_spt: main.map_or(0, |e| e.sectors_per_track),
-            true_spares: z.spares,
+            true_spares,
             extracted_spares: main.map_or(0, |e| e.spares_per_cylinder()),
             extracted_zones: overlapping.len(),
             true_slips: z.slips.len(),
@@ -108,22 +146,6 @@ pub fn compare(drive: &ExtractedDrive, spec: &HddSpec, stride: u64) -> Result<Co
                 .count(),
         });
     }
-    // Track boundaries: true track starts are where (cylinder, surface) changes.
-    let cap = layout.capacity_sectors();
-    let mut true_starts = 0u64;
-    let mut prev = layout.track_of(0);
-    let mut found = drive.scan.boundaries.iter().map(|b| b.lbn).peekable();
-    let mut wrong = 0u64;
-    for lbn in 1..cap {
-        let t = layout.track_of(lbn);
-        let is_start = t != prev;
-        prev = t;
-        true_starts += is_start as u64;
-        if found.peek() == Some(&lbn) {
-            found.next();
-            wrong += (!is_start) as u64;
-        }
-    }
     // Addresses and angles, sampled.
     let stride = stride.max(1);
     let (mut checked, mut wrong_cyl) = (0u64, 0u64);
@@ -133,9 +155,8 @@ pub fn compare(drive: &ExtractedDrive, spec: &HddSpec, stride: u64) -> Result<Co
         let t = layout.locate(lbn);
         let e = table.locate(lbn);
         checked += 1;
-        wrong_cyl += (t.cylinder != e.cylinder) as u64;
-        let ez = &table.zones[e.zone];
-        let extracted = ez.track_phase(e.cylinder, e.track) + e.slot as f64 / e.spt as f64;
+        wrong_cyl += (t.cylinder != e.cylinder + c0) as u64;
+        let extracted = table.angle(&e);
         diffs.push((frac(extracted - t.angle), e.spt));
         lbn += stride;
     }
@@ -193,6 +214,19 @@ pub fn compare(drive: &ExtractedDrive, spec: &HddSpec, stride: u64) -> Result<Co
         commands: drive.commands,
         simulated_s: drive.simulated_s,
     })
+}
+
+/// The commonest value of a sorted slice (0 when empty).
+fn mode(v: &[u64]) -> u64 {
+    let (mut best, mut n_best, mut i) = (0, 0, 0);
+    while i < v.len() {
+        let n = v[i..].iter().take_while(|&&x| x == v[i]).count();
+        if n > n_best {
+            (best, n_best) = (v[i], n);
+        }
+        i += n;
+    }
+    best
 }
 
 impl fmt::Display for Comparison {

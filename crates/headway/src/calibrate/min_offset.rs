@@ -69,10 +69,7 @@ fn pair(table: &ZoneTable, m: Move, rng: &mut Pcg64Mcg) -> Option<(u64, u64)> {
     let cyls = table.cylinders();
     let room = if let Move::Seek(d) = m { d } else { 0 };
     let c = rng.random_range(0..cyls.checked_sub(room)?);
-    let tracks_on = |c: u32| {
-        let (first, _) = table.track_start(c, 0)?;
-        Some(table.zones[table.zone_of(first)].tracks_per_cylinder)
-    };
+    let tracks_on = |c: u32| Some(table.tracks_on(c)).filter(|&n| n > 0);
     let h = rng.random_range(0..tracks_on(c)?);
     let a = lbn_on(table, c, h, rng)?;
     let b = match m {
@@ -107,23 +104,19 @@ const MARGIN_NS: f64 = 5.0;
 /// head with no wait if the lag were `lag_ns`; it makes the same turn if and only if the lag
 /// is no longer. The target's angle comes from the measured track phases.
 #[allow(clippy::too_many_arguments)]
-fn within_lag(
+pub fn within_lag(
     probe: &mut Probe,
     table: &ZoneTable,
     period_ns: f64,
     offsets: &[f64; 2],
-    m: Move,
+    (a, b): (u64, u64),
     prev: Op,
     op: Op,
     lag_ns: f64,
-    rng: &mut Pcg64Mcg,
 ) -> Result<bool> {
-    let (a, b) = fresh_pair(table, m, rng)?;
     let t0 = probe.access(prev, a, 1)?;
     let (la, lb) = (table.locate(a), table.locate(b));
-    let angle = |l: &super::zones::Loc| {
-        table.zones[l.zone].track_phase(l.cylinder, l.track) + l.slot as f64 / l.spt as f64
-    };
+    let angle = |l: &super::zones::Loc| table.angle(l);
     let a0 = angle(&la) + 1.0 / la.spt as f64;
     let shift = lag_ns + offsets[prev as usize] - offsets[op as usize] + MARGIN_NS;
     let w = frac(angle(&lb) - a0 - shift / period_ns) * period_ns;
@@ -148,7 +141,34 @@ pub fn measure_lag(
     op: Op,
     rng: &mut Pcg64Mcg,
 ) -> Result<f64> {
-    let (a, b) = fresh_pair(table, m, rng)?;
+    measure_lag_between(
+        probe,
+        table,
+        period_ns,
+        offsets,
+        prev,
+        op,
+        rng,
+        &mut |rng| fresh_pair(table, m, rng),
+    )
+}
+
+/// Fresh (source, target) pairs of a move, drawn anew for every probe.
+pub type Pairs<'a> = dyn FnMut(&mut Pcg64Mcg) -> Result<(u64, u64)> + 'a;
+
+/// [`measure_lag`] for the move between the pairs `pairs` draws.
+#[allow(clippy::too_many_arguments)]
+pub fn measure_lag_between(
+    probe: &mut Probe,
+    table: &ZoneTable,
+    period_ns: f64,
+    offsets: &[f64; 2],
+    prev: Op,
+    op: Op,
+    rng: &mut Pcg64Mcg,
+    pairs: &mut Pairs<'_>,
+) -> Result<f64> {
+    let (a, b) = pairs(rng)?;
     let t0 = probe.access(prev, a, 1)?;
     let sector_ns = period_ns / table.locate(b).spt as f64;
     let upper = (probe.access(op, b, 1)? - t0) as f64 - sector_ns;
@@ -158,7 +178,8 @@ pub fn measure_lag(
         // Two of three fresh pairs decide: one delayed by the drive's own activity cannot.
         let mut yes = 0;
         for k in 0..3 {
-            yes += within_lag(probe, table, period_ns, offsets, m, prev, op, mid, rng)? as u32;
+            let pair = pairs(rng)?;
+            yes += within_lag(probe, table, period_ns, offsets, pair, prev, op, mid)? as u32;
             if yes == 2 || yes + (2 - k) < 2 {
                 break;
             }
@@ -182,8 +203,13 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 /// A random LBN at a random slot of track `track` of cylinder `cyl` (not past its end).
-fn lbn_on(table: &ZoneTable, cyl: u32, track: u32, rng: &mut Pcg64Mcg) -> Option<u64> {
-    let (first, _) = table.track_start(cyl, track)?;
+pub fn lbn_on(table: &ZoneTable, cyl: u32, track: u32, rng: &mut Pcg64Mcg) -> Option<u64> {
+    lbn_on_track(table, table.track_index(cyl, track)?, rng)
+}
+
+/// A random LBN of the track with index `index` in [`ZoneTable::tracks`].
+pub fn lbn_on_track(table: &ZoneTable, index: usize, rng: &mut Pcg64Mcg) -> Option<u64> {
+    let first = table.tracks.get(index)?.first_lbn;
     let left = table.locate(first).left_on_track as u64;
     Some(first + rng.random_range(0..left.max(1)))
 }
@@ -232,7 +258,7 @@ pub fn measure_lags(
         lags.completion_offset_ns[Op::Read as usize] = median(offs);
     }
     let offsets = lags.completion_offset_ns;
-    let has_switch = table.zones.iter().any(|z| z.tracks_per_cylinder > 1);
+    let has_switch = (0..cyls).any(|c| table.tracks_on(c) > 1);
     for prev in OPS {
         for op in OPS {
             let lag = |probe: &mut Probe, m: Move, rng: &mut Pcg64Mcg| -> Result<f64> {
@@ -315,8 +341,13 @@ pub struct ZoneOffsetFit {
 /// least overhead for the second write, as S_offset relative to the head's position after
 /// the first write (its end: slot s + 1).
 fn min_offset_pair(probe: &mut Probe, table: &ZoneTable, c1: u32, c2: u32) -> Result<u32> {
-    let (a0, sa) = table.track_start(c1, 0).unwrap();
-    let (b0, sb) = table.track_start(c2, 0).unwrap();
+    // Slots count from each track's first LBN, the frame its phase is measured in.
+    let (sa, sb) = (0u32, 0u32);
+    let (Some(a0), Some(b0)) = (table.track_start(c1, 0), table.track_start(c2, 0)) else {
+        return Err(crate::error::HeadwayError::Invariant(format!(
+            "MinOffset: cylinder {c1} or {c2} holds no LBN"
+        )));
+    };
     let spt = table.locate(a0).spt;
     let left_b = table.locate(b0).left_on_track;
     let s1 = 0u32;
@@ -365,15 +396,21 @@ pub fn paper_min_offset(
                 .collect();
         }
         let c1 = z.first_cylinder;
+        let step = super::phases::cylinder_step(table, zi);
         let mut samples = vec![];
         let mut model_err: f64 = 0.0;
         for d in ds {
+            let (Some(p1), Some(p2)) = (table.track_phase(c1, 0), table.track_phase(c1 + d, 0))
+            else {
+                // Whole cylinders of spares: nothing to write there.
+                continue;
+            };
             let raw = min_offset_pair(probe, table, c1, c1 + d)? as f64;
             // The model's arrival point, in sectors past the start point, without wrapping:
             // the skew grows by the cylinder step per cylinder, the lag with the seek.
             let lag = lags.seek_ns(d, Op::Write, Op::Write);
-            let wrapped_skew = z.track_phase(c1 + d, 0) - z.track_phase(c1, 0);
-            let line_skew = d as f64 * z.cylinder_step;
+            let wrapped_skew = p2 - p1;
+            let line_skew = d as f64 * step;
             let skew = line_skew + (frac(wrapped_skew - line_skew + 0.5) - 0.5);
             let predicted = (lag / period_ns - skew) * spt;
             // S_offset is only seen modulo a track: unwrap it next to the model.

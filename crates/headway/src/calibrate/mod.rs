@@ -9,6 +9,7 @@
 //! curve (`lbn_curve.rs`), and the Stability experiment (`stability.rs`).
 
 pub mod compare;
+pub mod cylinders;
 pub mod delta;
 pub mod fit;
 pub mod geometry;
@@ -35,7 +36,7 @@ use crate::link::Link;
 
 pub use compare::{compare, Comparison};
 pub use probe::Probe;
-pub use zones::{ExtractedZone, Loc, ZoneTable};
+pub use zones::{ExtractedZone, Loc, TrackEntry, ZoneTable};
 
 /// What calibration learned about a drive.
 #[derive(Clone, Debug, Serialize)]
@@ -85,8 +86,14 @@ pub fn extract(
     let places = [0, cap / 3, 2 * cap / 3, cap.saturating_sub(4096)];
     let md = geometry::find_min_distance(&mut probe, period, &places)?;
     let scan = geometry::scan(&mut probe, 0, cap, md)?;
-    let mut table = zones::derive_zones(&scan, period, cap)?;
+    let kinds = zones::classify(&scan, period);
+    let guess: Vec<zones::Crossing> = kinds
+        .iter()
+        .map(|k| matches!(k, zones::Kind::CylinderSwitch | zones::Kind::Unsure(true)).then_some(1))
+        .collect();
+    let mut table = zones::build_table(&scan, &guess, period, cap, None)?;
     phases::measure_phases(&mut probe, &mut table, period)?;
+    let table = cylinders::resolve(&mut probe, &scan, &kinds, &table, period, &mut rng)?;
     let lags = min_offset::measure_lags(&mut probe, &table, period, &mut rng)?;
     let delta = delta::search_delta(&mut probe, &table, period, 40, 0.25, &mut rng)?;
     let sector_ns = table
@@ -118,10 +125,52 @@ pub fn extract(
     })
 }
 
+/// The settings of the drive's caching mode page (SCSI mode page 08h) that calibration asks
+/// for with MODE SELECT before it starts, as `sdparm --set WCE=0 --set DRA=1` would on real
+/// hardware. Calibration times the media: a write acknowledged from the buffer ("fast
+/// write") completes before it reaches the platter, and a read served from read-ahead data
+/// never moves the head, so neither timing says anything about the disk's geometry. The
+/// host restores its own settings afterwards; the drive it then runs against is the one the
+/// description specifies. A drive with no cache ignores the page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct CachingPage {
+    /// WCE: writes complete only once on the media when false.
+    pub write_cache: bool,
+    /// Not DRA: the drive reads ahead after a read into its buffer when true.
+    pub read_ahead: bool,
+}
+
+impl CachingPage {
+    /// What calibration needs: every command goes to the media.
+    pub const CALIBRATION: CachingPage = CachingPage {
+        write_cache: false,
+        read_ahead: false,
+    };
+
+    /// The drive description with this page selected. Only the mode-page bits change;
+    /// everything the drive does on its own (zero-latency access, its overheads) stays.
+    pub fn select(&self, spec: &HddSpec) -> HddSpec {
+        let mut spec = spec.clone();
+        if let Some(c) = spec.cache.as_mut() {
+            if !self.write_cache {
+                c.fast_write_level = 0;
+            }
+            if !self.read_ahead {
+                c.buffer_continuous_read = 0;
+                c.min_read_ahead_sectors = 0;
+                c.max_read_ahead_sectors = 0;
+                c.read_ahead_on_idle_hit = false;
+            }
+        }
+        spec
+    }
+}
+
 /// A fresh copy of the drive `spec` describes, with its imperfections, to calibrate (the
-/// imperfections draw from calibration's own random stream: the same drive, another day).
+/// imperfections draw from calibration's own random stream: the same drive, another day),
+/// with the caching mode page calibration selects ([`CachingPage::CALIBRATION`]).
 pub fn device_for(spec: &HddSpec, imperfections: &Imperfections) -> Result<Box<dyn Device>> {
-    let device = HddDevice::new(spec, 1)?;
+    let device = HddDevice::new(&CachingPage::CALIBRATION.select(spec), 1)?;
     let mech = device.mechanics().clone();
     Ok(with_imperfections(
         Box::new(device),

@@ -1,4 +1,4 @@
-//! Track phases: where each track's first slot sits on the platter, relative to the others.
+//! Track phases: where each track's first LBN sits on the platter, relative to LBN 0.
 //!
 //! The spindle never stops, so the completion time of a one-sector write, taken modulo the
 //! rotation period, tells where that sector ends on the platter (up to a constant: the
@@ -7,10 +7,10 @@
 //! could not get for its drive ("we don't have accurate skew factors"). Together with the
 //! MinOffset lags they give the paper's S_offset for any pair of tracks, across zones too.
 //!
-//! Per zone the model is linear, as a formatter lays skews out: a step per cylinder and a
-//! step per track. Every cylinder's first track is measured, and where the measured phase
-//! departs from the line (a slipped sector on an earlier cylinder turns all later ones) a
-//! step is recorded.
+//! Every track is measured, rather than a few per zone fitted to a line: formatters turn
+//! tracks by slipped sectors, skip slipped tracks and put spares at either end, and one write
+//! pair per track costs little next to GeoExtraction. A write waits for its sector however
+//! late the head arrives, so a slow seek or the drive's own head movement cannot spoil it.
 
 use super::probe::Probe;
 use super::zones::ZoneTable;
@@ -44,85 +44,46 @@ fn circular_median(diffs: &[f64]) -> f64 {
     frac(v[v.len() / 2])
 }
 
-/// Phase (revolutions) of the first slot of the track holding `lbn` (at slot `slot` of a
-/// track with `spt` slots), relative to the first slot of the reference track `(ref_lbn,
-/// ref_slot, ref_spt)`. The reference is written just before, so that the spindle's speed
-/// wander between the two writes is negligible however long the whole measurement takes.
+/// Phase (revolutions) of the start of `lbn` (on a track of `spt` slots) relative to the
+/// start of `ref_lbn` (`ref_spt`). A write completes as its sector ends, hence the sector
+/// lengths. The reference is written just before, so that the spindle's speed wander
+/// between the two writes is negligible however long the whole measurement takes.
 fn phase_of(
     probe: &mut Probe,
-    (ref_lbn, ref_slot, ref_spt): (u64, u32, u32),
+    (ref_lbn, ref_spt): (u64, u32),
     lbn: u64,
-    slot: u32,
     spt: u32,
     period_ns: f64,
 ) -> Result<f64> {
     let t_ref = probe.write(ref_lbn)?;
     let done = probe.write(lbn)?;
     Ok(frac(
-        (done - t_ref) as f64 / period_ns + (ref_slot + 1) as f64 / ref_spt as f64
-            - (slot + 1) as f64 / spt as f64,
+        (done - t_ref) as f64 / period_ns + 1.0 / ref_spt as f64 - 1.0 / spt as f64,
     ))
 }
 
-/// Measure and fill in every zone's phase model. Returns the writes used.
+/// Measure every track's phase. Returns the writes used.
 pub fn measure_phases(probe: &mut Probe, table: &mut ZoneTable, period_ns: f64) -> Result<u64> {
     let first_cmd = probe.commands;
-    // Every phase is relative to the first slot of the disk's first track.
-    let reference = {
-        let (lbn, slot) = table.track_start(0, 0).expect("the disk has a first track");
-        (lbn, slot, table.zones[0].sectors_per_track)
-    };
-    for zi in 0..table.zones.len() {
-        let (first, last, tracks, spt) = {
-            let z = &table.zones[zi];
-            (
-                z.first_cylinder,
-                z.last_cylinder,
-                z.tracks_per_cylinder,
-                z.sectors_per_track,
-            )
-        };
-        // Track step, from the tracks of the zone's first cylinder (and its second, if any).
-        let mut track_diffs = vec![];
-        for c in first..=last.min(first + 1) {
-            let mut prev: Option<f64> = None;
-            for h in 0..tracks {
-                let Some((lbn, slot)) = table.track_start(c, h) else {
-                    prev = None;
-                    continue;
-                };
-                let p = phase_of(probe, reference, lbn, slot, spt, period_ns)?;
-                if let Some(q) = prev {
-                    track_diffs.push(frac(p - q));
-                }
-                prev = Some(p);
-            }
-        }
-        // Cylinder phases: the first track of every cylinder.
-        let mut cyl_phase = Vec::with_capacity((last - first + 1) as usize);
-        for c in first..=last {
-            let (lbn, slot) = table
-                .track_start(c, 0)
-                .expect("every cylinder has a track 0");
-            cyl_phase.push(phase_of(probe, reference, lbn, slot, spt, period_ns)?);
-        }
-        let cyl_diffs: Vec<f64> = cyl_phase.windows(2).map(|w| frac(w[1] - w[0])).collect();
-        let z = &mut table.zones[zi];
-        z.track_step = circular_median(&track_diffs);
-        z.cylinder_step = circular_median(&cyl_diffs);
-        z.phase0 = cyl_phase[0];
-        // Departures from the line, as steps; a step persists until the next one.
-        let tolerance = 0.25 / spt as f64;
-        let mut current = 0.0;
-        z.phase_steps.clear();
-        for (i, &p) in cyl_phase.iter().enumerate() {
-            let line = z.phase0 + i as f64 * z.cylinder_step;
-            let r = centred(p - line);
-            if (r - current).abs() > tolerance {
-                z.phase_steps.push((first + i as u32, r));
-                current = r;
-            }
-        }
+    let reference = (0, table.locate(0).spt);
+    for i in 1..table.tracks.len() {
+        let lbn = table.tracks[i].first_lbn;
+        let spt = table.locate(lbn).spt;
+        table.tracks[i].phase = phase_of(probe, reference, lbn, spt, period_ns)?;
     }
     Ok(probe.commands - first_cmd)
+}
+
+/// The usual phase step from one cylinder's first track to the next one's in `zone`
+/// (revolutions): the circular median over the zone.
+pub fn cylinder_step(table: &ZoneTable, zone: usize) -> f64 {
+    let z = &table.zones[zone];
+    let diffs: Vec<f64> = (z.first_cylinder..z.last_cylinder)
+        .filter_map(|c| {
+            Some(frac(
+                table.track_phase(c + 1, 0)? - table.track_phase(c, 0)?,
+            ))
+        })
+        .collect();
+    circular_median(&diffs)
 }

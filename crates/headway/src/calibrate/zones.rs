@@ -6,7 +6,24 @@ use serde::{Deserialize, Serialize};
 use super::geometry::GeoScan;
 use crate::error::{HeadwayError, Result};
 
-/// One run of cylinders built alike, as measured.
+/// One track holding LBNs, as measured. Tracks are listed in LBN order.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TrackEntry {
+    pub first_lbn: u64,
+    /// Cylinder, counted from the one holding LBN 0 (timing cannot tell how many cylinders
+    /// lie before it), with the empty cylinders between zones that seek timing revealed.
+    pub cylinder: u32,
+    /// Track within the cylinder, in LBN order.
+    pub track: u32,
+    /// Where the track's first LBN starts on the platter, in revolutions [0, 1), relative to
+    /// LBN 0 (`phases.rs`). Measured at the first LBN rather than inferred from a model of
+    /// skews, so that slipped sectors and tracks, spares at the front of a track and skews
+    /// a formatter laid out irregularly all come out as they are.
+    pub phase: f64,
+}
+
+/// One recording zone as measured: a run of cylinders whose tracks have the same number of
+/// physical sectors.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ExtractedZone {
     pub first_cylinder: u32,
@@ -16,39 +33,18 @@ pub struct ExtractedZone {
     pub end_lbn: u64,
     /// Physical sectors (slots) per track: the rotation period over the sector time.
     pub sectors_per_track: u32,
-    /// Tracks holding LBNs in each cylinder.
+    /// Tracks holding LBNs in the zone's most common cylinder.
     pub tracks_per_cylinder: u32,
-    /// LBNs in each cylinder.
+    /// LBNs in the zone's most common cylinder.
     pub lbns_per_cylinder: u64,
-    /// Angular phase model (revolutions; see `phases.rs`): the first slot of track `h` of
-    /// cylinder `c` starts at `phase0 + (c - first_cylinder) * cylinder_step + h * track_step`
-    /// plus the last `phase_steps` entry at or before `c`.
-    pub phase0: f64,
-    pub cylinder_step: f64,
-    pub track_step: f64,
-    pub phase_steps: Vec<(u32, f64)>,
 }
 
 impl ExtractedZone {
-    /// Slots per cylinder that hold no LBN: the spares.
+    /// Slots per cylinder that hold no LBN in the zone's most common cylinder: the spares
+    /// (whether the drive keeps them at the end of every track or of every cylinder).
     pub fn spares_per_cylinder(&self) -> u64 {
         (self.tracks_per_cylinder as u64 * self.sectors_per_track as u64)
             .saturating_sub(self.lbns_per_cylinder)
-    }
-
-    /// Where the first slot of track `track` of cylinder `cyl` starts, in revolutions [0, 1).
-    #[inline]
-    pub fn track_phase(&self, cyl: u32, track: u32) -> f64 {
-        let mut p = self.phase0
-            + (cyl - self.first_cylinder) as f64 * self.cylinder_step
-            + track as f64 * self.track_step;
-        if !self.phase_steps.is_empty() {
-            let i = self.phase_steps.partition_point(|&(c, _)| c <= cyl);
-            if i > 0 {
-                p += self.phase_steps[i - 1].1;
-            }
-        }
-        p - p.floor()
     }
 }
 
@@ -56,35 +52,58 @@ impl ExtractedZone {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Loc {
     pub zone: usize,
+    /// Index into [`ZoneTable::tracks`].
+    pub index: usize,
     pub cylinder: u32,
     /// Track within the cylinder, in LBN order.
     pub track: u32,
-    /// Slot within the track.
+    /// Slot on the track, counted from the track's first LBN.
     pub slot: u32,
     pub spt: u32,
     /// LBNs from this one to the end of its track.
     pub left_on_track: u32,
 }
 
-/// Zones and slipped sectors: enough to turn any LBN into (cylinder, track, slot).
+/// Tracks, zones and slipped sectors: enough to turn any LBN into (cylinder, track, slot)
+/// and an angle on the platter.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ZoneTable {
     pub zones: Vec<ExtractedZone>,
-    /// Slipped sectors: (first LBN after the gap, slots skipped), sorted by LBN. Within its
-    /// cylinder every later LBN sits that many slots further on.
+    pub tracks: Vec<TrackEntry>,
+    /// `cylinder_tracks[c]..cylinder_tracks[c + 1]` index the tracks of cylinder `c` (none
+    /// for an empty cylinder).
+    pub cylinder_tracks: Vec<u32>,
+    /// Slipped sectors: (first LBN after the gap, slots skipped), sorted by LBN. Every later
+    /// LBN of the same track sits that many slots further on.
     pub gaps: Vec<(u64, u32)>,
     pub capacity_sectors: u64,
 }
 
 impl ZoneTable {
     pub fn cylinders(&self) -> u32 {
-        self.zones.last().map_or(0, |z| z.last_cylinder + 1)
+        self.cylinder_tracks.len().saturating_sub(1) as u32
+    }
+
+    /// LBN-holding tracks on cylinder `cyl`.
+    pub fn tracks_on(&self, cyl: u32) -> u32 {
+        let c = cyl as usize;
+        match (self.cylinder_tracks.get(c), self.cylinder_tracks.get(c + 1)) {
+            (Some(a), Some(b)) => b - a,
+            _ => 0,
+        }
     }
 
     #[inline]
     pub fn zone_of(&self, lbn: u64) -> usize {
         self.zones
             .partition_point(|z| z.first_lbn <= lbn)
+            .saturating_sub(1)
+    }
+
+    /// Zone holding cylinder `cyl`.
+    pub fn zone_of_cylinder(&self, cyl: u32) -> usize {
+        self.zones
+            .partition_point(|z| z.first_cylinder <= cyl)
             .saturating_sub(1)
     }
 
@@ -100,133 +119,244 @@ impl ZoneTable {
     }
 
     pub fn locate(&self, lbn: u64) -> Loc {
-        let zi = self.zone_of(lbn);
-        let z = &self.zones[zi];
-        let r = lbn - z.first_lbn;
-        let ci = r / z.lbns_per_cylinder;
-        let cyl_first = z.first_lbn + ci * z.lbns_per_cylinder;
-        let o = r % z.lbns_per_cylinder;
-        let slot_in_cyl = o + self.gap_slots(cyl_first, lbn);
-        let spt = z.sectors_per_track as u64;
-        let track = (slot_in_cyl / spt) as u32;
-        let slot = (slot_in_cyl % spt) as u32;
-        let left = (spt - slot as u64).min(z.lbns_per_cylinder - o);
+        let i = self
+            .tracks
+            .partition_point(|t| t.first_lbn <= lbn)
+            .saturating_sub(1);
+        let t = &self.tracks[i];
+        let end = self
+            .tracks
+            .get(i + 1)
+            .map_or(self.capacity_sectors, |n| n.first_lbn);
+        let zone = self.zone_of(lbn);
+        // A gap at the track's first LBN is inside the measured phase already.
+        let slot = lbn - t.first_lbn + self.gap_slots(t.first_lbn + 1, lbn);
         Loc {
-            zone: zi,
-            cylinder: z.first_cylinder + ci as u32,
-            track,
-            slot,
-            spt: z.sectors_per_track,
-            left_on_track: left as u32,
+            zone,
+            index: i,
+            cylinder: t.cylinder,
+            track: t.track,
+            slot: slot as u32,
+            spt: self.zones[zone].sectors_per_track,
+            left_on_track: (end - lbn) as u32,
         }
     }
 
-    /// The first LBN of track `track` of cylinder `cyl` and its slot (not 0 when a gap
-    /// precedes it on the track).
-    pub fn track_start(&self, cyl: u32, track: u32) -> Option<(u64, u32)> {
-        let zi = self
-            .zones
-            .partition_point(|z| z.first_cylinder <= cyl)
-            .checked_sub(1)?;
-        let z = &self.zones[zi];
-        if cyl > z.last_cylinder || track >= z.tracks_per_cylinder {
-            return None;
-        }
-        let cyl_first = z.first_lbn + (cyl - z.first_cylinder) as u64 * z.lbns_per_cylinder;
-        let mut lbn = cyl_first + (track as u64 * z.sectors_per_track as u64);
-        // Gaps earlier in the cylinder pull the track's first LBN back.
-        lbn -= self.gap_slots(cyl_first, lbn).min(lbn - cyl_first);
-        let l = self.locate(lbn);
-        (l.track == track).then_some((lbn, l.slot))
+    /// Where slot 0 of the located track starts, in revolutions [0, 1).
+    #[inline]
+    pub fn angle(&self, l: &Loc) -> f64 {
+        let a = self.tracks[l.index].phase + l.slot as f64 / l.spt as f64;
+        a - a.floor()
+    }
+
+    /// Index of track `track` of cylinder `cyl`, if the cylinder has that many.
+    pub fn track_index(&self, cyl: u32, track: u32) -> Option<usize> {
+        (track < self.tracks_on(cyl)).then(|| (self.cylinder_tracks[cyl as usize] + track) as usize)
+    }
+
+    /// The first LBN of track `track` of cylinder `cyl`.
+    pub fn track_start(&self, cyl: u32, track: u32) -> Option<u64> {
+        self.track_index(cyl, track)
+            .map(|i| self.tracks[i].first_lbn)
+    }
+
+    /// The phase of track `track` of cylinder `cyl` (revolutions).
+    pub fn track_phase(&self, cyl: u32, track: u32) -> Option<f64> {
+        self.track_index(cyl, track).map(|i| self.tracks[i].phase)
     }
 }
 
-/// Turn a whole-disk GeoExtraction scan into the zone table (phases still zero).
-pub fn derive_zones(scan: &GeoScan, period_ns: f64, capacity: u64) -> Result<ZoneTable> {
+/// How each track boundary GeoExtraction found is crossed: `None` for a head switch, or a
+/// cylinder switch over `Some(n)` cylinders (1 for the next cylinder; more where whole
+/// cylinders of spares hold no LBN).
+pub type Crossing = Option<u32>;
+
+/// Build the table from a whole-disk scan, the crossing of each boundary and the period.
+/// Phases are zero until `phases.rs` measures them (or copied from `phases`, one per track,
+/// when the table is rebuilt with other crossings).
+pub fn build_table(
+    scan: &GeoScan,
+    crossings: &[Crossing],
+    period_ns: f64,
+    capacity: u64,
+    phases: Option<&[f64]>,
+) -> Result<ZoneTable> {
     if scan.start_lbn != 0 || scan.end_lbn != capacity || scan.boundaries.is_empty() {
         return Err(HeadwayError::Invariant(
             "zone table: GeoExtraction must cover the whole disk and find track boundaries".into(),
         ));
     }
     let b = &scan.boundaries;
-    // Head switches are the common, small jumps; a cylinder switch costs clearly more (a
-    // seek, spares and the cylinder skew). The lower quartile is a head switch whenever a
-    // cylinder has at least two tracks.
-    let mut late: Vec<f64> = b.iter().map(|j| j.sectors).collect();
-    late.sort_by(f64::total_cmp);
-    let head_switch = late[late.len() / 4];
-    let is_cyl = |j: &super::geometry::Jump| j.sectors >= head_switch + 3.0;
-    // Cylinders: (first lbn, end lbn, tracks, sector times seen).
-    struct Cyl {
-        first: u64,
-        end: u64,
-        tracks: u32,
-        sector_ns: Vec<f64>,
-    }
-    let mut cyls: Vec<Cyl> = vec![Cyl {
-        first: 0,
-        end: capacity,
-        tracks: 1,
-        sector_ns: vec![],
+    debug_assert_eq!(b.len(), crossings.len());
+    // Tracks and their sector times (the first track borrows its neighbour's).
+    let mut tracks = vec![TrackEntry {
+        first_lbn: 0,
+        cylinder: 0,
+        track: 0,
+        phase: 0.0,
     }];
-    for j in b {
-        if is_cyl(j) {
-            cyls.last_mut().unwrap().end = j.lbn;
-            cyls.push(Cyl {
-                first: j.lbn,
-                end: capacity,
-                tracks: 1,
-                sector_ns: vec![j.sector_ns],
-            });
-        } else {
-            let c = cyls.last_mut().unwrap();
-            c.tracks += 1;
-            c.sector_ns.push(j.sector_ns);
+    let mut sector_ns = vec![b[0].sector_ns];
+    for (j, c) in b.iter().zip(crossings) {
+        let prev = *tracks.last().unwrap();
+        let (cylinder, track) = match c {
+            None => (prev.cylinder, prev.track + 1),
+            Some(n) => (prev.cylinder + n.max(&1), 0),
+        };
+        tracks.push(TrackEntry {
+            first_lbn: j.lbn,
+            cylinder,
+            track,
+            phase: 0.0,
+        });
+        sector_ns.push(j.sector_ns);
+    }
+    if let Some(p) = phases {
+        for (t, &p) in tracks.iter_mut().zip(p) {
+            t.phase = p;
         }
     }
-    // The first cylinder has no boundary of its own: borrow its neighbour's sector time.
-    if cyls[0].sector_ns.is_empty() {
-        cyls[0].sector_ns = vec![b[0].sector_ns];
+    let cylinders = tracks.last().unwrap().cylinder + 1;
+    let mut cylinder_tracks = vec![0u32; cylinders as usize + 1];
+    for (i, t) in tracks.iter().enumerate().rev() {
+        cylinder_tracks[t.cylinder as usize] = i as u32;
+    }
+    cylinder_tracks[cylinders as usize] = tracks.len() as u32;
+    // Empty cylinders start where the next non-empty one does.
+    for c in (0..cylinders as usize).rev() {
+        if c > 0 && tracks[cylinder_tracks[c] as usize].cylinder as usize != c {
+            cylinder_tracks[c] = cylinder_tracks[c + 1];
+        }
+    }
+    // Each cylinder's SPT: the median of its tracks' (a track's own sector time comes from
+    // the boundary starting it, whose neighbours may lie in the zone before).
+    let mut zones: Vec<ExtractedZone> = Vec::new();
+    let mut counts: Vec<(u32, u64)> = vec![];
+    let end_of = |i: usize| tracks.get(i).map_or(capacity, |t| t.first_lbn);
+    let close = |z: &mut ExtractedZone, counts: &mut Vec<(u32, u64)>| {
+        counts.sort_unstable();
+        let mut best = (0usize, (0u32, 0u64));
+        let mut i = 0;
+        while i < counts.len() {
+            let n = counts[i..].iter().take_while(|c| **c == counts[i]).count();
+            if n > best.0 {
+                best = (n, counts[i]);
+            }
+            i += n;
+        }
+        z.tracks_per_cylinder = best.1 .0;
+        z.lbns_per_cylinder = best.1 .1;
+        counts.clear();
+    };
+    for c in 0..cylinders {
+        let (lo, hi) = (
+            cylinder_tracks[c as usize] as usize,
+            cylinder_tracks[c as usize + 1] as usize,
+        );
+        if lo == hi {
+            // An empty cylinder belongs to the zone it follows.
+            if let Some(z) = zones.last_mut() {
+                z.last_cylinder = c;
+            }
+            continue;
+        }
+        let mut s: Vec<f64> = sector_ns[lo..hi].to_vec();
+        s.sort_by(f64::total_cmp);
+        let spt = (period_ns / s[s.len() / 2]).round() as u32;
+        let (first, end) = (tracks[lo].first_lbn, end_of(hi));
+        match zones.last_mut() {
+            Some(z) if z.sectors_per_track == spt => {
+                z.last_cylinder = c;
+                z.end_lbn = end;
+            }
+            _ => {
+                if let Some(z) = zones.last_mut() {
+                    close(z, &mut counts);
+                }
+                zones.push(ExtractedZone {
+                    first_cylinder: c,
+                    last_cylinder: c,
+                    first_lbn: first,
+                    end_lbn: end,
+                    sectors_per_track: spt,
+                    tracks_per_cylinder: 0,
+                    lbns_per_cylinder: 0,
+                });
+            }
+        }
+        counts.push(((hi - lo) as u32, end - first));
+    }
+    if let Some(z) = zones.last_mut() {
+        close(z, &mut counts);
     }
     let gaps: Vec<(u64, u32)> = scan
         .gaps
         .iter()
         .map(|g| (g.lbn, g.sectors.round().max(1.0) as u32))
         .collect();
-    let mut zones: Vec<ExtractedZone> = Vec::new();
-    for (i, c) in cyls.iter().enumerate() {
-        let mut s = c.sector_ns.clone();
-        s.sort_by(f64::total_cmp);
-        let spt = (period_ns / s[s.len() / 2]).round() as u32;
-        let lbns = c.end - c.first;
-        let cyl = i as u32;
-        if let Some(z) = zones.last_mut() {
-            if z.sectors_per_track == spt
-                && z.tracks_per_cylinder == c.tracks
-                && z.lbns_per_cylinder == lbns
-            {
-                z.last_cylinder = cyl;
-                z.end_lbn = c.end;
-                continue;
-            }
-        }
-        zones.push(ExtractedZone {
-            first_cylinder: cyl,
-            last_cylinder: cyl,
-            first_lbn: c.first,
-            end_lbn: c.end,
-            sectors_per_track: spt,
-            tracks_per_cylinder: c.tracks,
-            lbns_per_cylinder: lbns,
-            phase0: 0.0,
-            cylinder_step: 0.0,
-            track_step: 0.0,
-            phase_steps: vec![],
-        });
-    }
     Ok(ZoneTable {
         zones,
+        tracks,
+        cylinder_tracks,
         gaps,
         capacity_sectors: capacity,
     })
+}
+
+/// How sure lateness alone makes a boundary's kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    HeadSwitch,
+    CylinderSwitch,
+    /// Neither the usual head switch nor the usual cylinder switch of its neighbourhood (a
+    /// head switch over a slipped track, a zone change, a cylinder switch after a slip):
+    /// `cylinders.rs` times the move itself. The flag is lateness's guess.
+    Unsure(bool),
+}
+
+/// Boundaries on either side that set a boundary's neighbourhood.
+const NEIGHBOURS: usize = 40;
+
+/// Classify every boundary by its lateness against its neighbourhood (boundaries of the same
+/// sector time within [`NEIGHBOURS`] either side). Head switches are the commonest jumps: a
+/// cylinder has more head switches than cylinder switches as soon as it has three tracks, so
+/// the lower quartile is a head switch. A cylinder switch costs clearly more (a seek, the
+/// cylinder skew); its usual size is the commonest lateness well above the head switch.
+/// Skews differ from zone to zone, which is why the neighbourhood is local.
+pub fn classify(scan: &GeoScan, period_ns: f64) -> Vec<Kind> {
+    let b = &scan.boundaries;
+    let spt = |i: usize| (period_ns / b[i].sector_ns).round() as i64;
+    (0..b.len())
+        .map(|i| {
+            let lo = i.saturating_sub(NEIGHBOURS);
+            let hi = (i + NEIGHBOURS + 1).min(b.len());
+            let mut late: Vec<f64> = (lo..hi)
+                .filter(|&k| spt(k) == spt(i))
+                .map(|k| b[k].sectors)
+                .collect();
+            late.sort_by(f64::total_cmp);
+            let head = late[late.len() / 4];
+            let above: Vec<i64> = late
+                .iter()
+                .filter(|&&l| l >= head + 3.0)
+                .map(|l| l.round() as i64)
+                .collect();
+            // `above` is sorted: its commonest value is its longest run.
+            let (mut cyl, mut best, mut k) = (None, 0, 0);
+            while k < above.len() {
+                let n = above[k..].iter().take_while(|&&w| w == above[k]).count();
+                if n > best {
+                    (best, cyl) = (n, Some(above[k] as f64));
+                }
+                k += n;
+            }
+            let l = b[i].sectors;
+            if (l - head).abs() <= 1.0 {
+                Kind::HeadSwitch
+            } else if cyl.is_some_and(|c| (l - c).abs() <= 1.0) {
+                Kind::CylinderSwitch
+            } else {
+                Kind::Unsure(l >= head + 3.0)
+            }
+        })
+        .collect()
 }

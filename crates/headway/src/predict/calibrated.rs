@@ -145,8 +145,7 @@ impl CalibratedPredictor {
     /// Where on the platter (revolutions) the slot `l` starts.
     #[inline]
     fn angle_of(&self, l: &Loc) -> f64 {
-        let z = &self.drive.table.zones[l.zone];
-        frac(z.track_phase(l.cylinder, l.track) + l.slot as f64 / l.spt as f64)
+        self.drive.table.angle(l)
     }
 
     /// Lag from issuing to the head being ready on (`cyl`, `track`).

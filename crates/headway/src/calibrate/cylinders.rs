@@ -1,0 +1,292 @@
+//! Which track boundaries are cylinder switches, and how many cylinders each crosses, where
+//! GeoExtraction's lateness alone cannot say.
+//!
+//! Lateness is the skew the formatter left for the move, so it separates a head switch from a
+//! cylinder switch only while the two skews differ and nothing else turns the track. A head
+//! switch over a slipped track costs two track skews, about what a cylinder skew costs; a
+//! zone change has a skew of its own. So every boundary that lateness does not call a plain
+//! head switch is timed: one head switch and one cylinder switch are measured (MinOffset, to
+//! a nanosecond), and the boundary's move is asked whether it is quicker than halfway
+//! between. A head switch moves no arm, so on a drive where it is clearly quicker than a
+//! seek this decides; where the two take as long, lateness's guess stands.
+//!
+//! Whole cylinders of spares (a drive that keeps its spare tracks at the end of each zone)
+//! hold no LBN, so GeoExtraction never sees them: the next zone simply starts further in.
+//! Where a zone begins, the seek into it is timed and matched against seeks of known
+//! distance inside the zone before (the seek time grows with the distance); a seek longer
+//! than one cylinder means empty cylinders lie between.
+
+use rand_pcg::Pcg64Mcg;
+
+use super::geometry::GeoScan;
+use super::min_offset::{lbn_on, lbn_on_track, measure_lag_between, within_lag};
+use super::probe::Probe;
+use super::zones::{build_table, Crossing, Kind, ZoneTable};
+use crate::error::{HeadwayError, Result};
+use crate::request::Op;
+
+/// Lags closer than this are the same lag: the bisection's own resolution and the spread of
+/// a lag's measurements on an ideal drive.
+const TOLERANCE_NS: f64 = 1000.0;
+
+/// Distances either side of where the seek time crosses the one measured that are all tried.
+const WINDOW: u32 = 8;
+
+/// Draw random LBNs on tracks `from` and `to` (indices into the table's tracks).
+fn track_pair(
+    table: &ZoneTable,
+    from: usize,
+    to: usize,
+) -> impl FnMut(&mut Pcg64Mcg) -> Result<(u64, u64)> + '_ {
+    move |rng| {
+        let a = lbn_on_track(table, from, rng);
+        let b = lbn_on_track(table, to, rng);
+        a.zip(b).ok_or_else(|| {
+            HeadwayError::Invariant(format!("calibration: no track {from} or {to} to time"))
+        })
+    }
+}
+
+/// Draw random LBNs on cylinders `from` and `to`, both on the same track (a pure seek: a
+/// head switch on top could cost more than the seek on some drives).
+fn cylinder_pair(
+    table: &ZoneTable,
+    from: u32,
+    to: u32,
+) -> impl FnMut(&mut Pcg64Mcg) -> Result<(u64, u64)> + '_ {
+    use rand::Rng;
+    move |rng| {
+        let n = table.tracks_on(from).min(table.tracks_on(to));
+        let h = rng.random_range(0..n.max(1));
+        let a = lbn_on(table, from, h, rng);
+        let b = lbn_on(table, to, h, rng);
+        a.zip(b).ok_or_else(|| {
+            HeadwayError::Invariant(format!(
+                "calibration: cylinder {from} or {to} holds no LBN to time"
+            ))
+        })
+    }
+}
+
+/// The least of two measurements of a lag: a drive's own delays (a jittery seek) only ever
+/// lengthen one.
+fn lag(
+    probe: &mut Probe,
+    table: &ZoneTable,
+    period_ns: f64,
+    rng: &mut Pcg64Mcg,
+    pairs: &mut dyn FnMut(&mut Pcg64Mcg) -> Result<(u64, u64)>,
+) -> Result<f64> {
+    let mut best = f64::INFINITY;
+    for _ in 0..2 {
+        let l = measure_lag_between(
+            probe,
+            table,
+            period_ns,
+            &[0.0; 2],
+            Op::Write,
+            Op::Write,
+            rng,
+            pairs,
+        )?;
+        best = best.min(l);
+    }
+    Ok(best)
+}
+
+/// Decide every boundary's crossing. `table` must be built from `scan` (any crossings) with
+/// its track phases measured; the result is the final table, phases kept.
+pub fn resolve(
+    probe: &mut Probe,
+    scan: &GeoScan,
+    kinds: &[Kind],
+    table: &ZoneTable,
+    period_ns: f64,
+    rng: &mut Pcg64Mcg,
+) -> Result<ZoneTable> {
+    // Boundary i starts track i + 1.
+    let mut crossings: Vec<Crossing> = kinds
+        .iter()
+        .map(|k| match k {
+            Kind::HeadSwitch | Kind::Unsure(false) => None,
+            Kind::CylinderSwitch | Kind::Unsure(true) => Some(1),
+        })
+        .collect();
+    // One head switch and one cylinder switch lateness is sure of, timed; every boundary
+    // lateness calls a cylinder switch, or is unsure of, is then asked which of the two its
+    // move is quicker than halfway. A head switch over a slipped track can be as late as a
+    // cylinder switch (two track skews of 9 sectors against a cylinder skew of 19 on the
+    // HP C2247A's inner zone), so no lateness is trusted to mean a seek.
+    let sure = |k: Kind| kinds.iter().position(|&x| x == k);
+    if let (Some(h), Some(c)) = (sure(Kind::HeadSwitch), sure(Kind::CylinderSwitch)) {
+        let head = lag(
+            probe,
+            table,
+            period_ns,
+            rng,
+            &mut track_pair(table, h, h + 1),
+        )?;
+        let cyl = lag(
+            probe,
+            table,
+            period_ns,
+            rng,
+            &mut track_pair(table, c, c + 1),
+        )?;
+        if cyl - head > 2.0 * TOLERANCE_NS {
+            let mid = (head + cyl) / 2.0;
+            for (i, k) in kinds.iter().enumerate() {
+                if *k == Kind::HeadSwitch {
+                    continue;
+                }
+                let mut pairs = track_pair(table, i, i + 1);
+                // Two of three fresh pairs decide: the drive's own activity can delay one.
+                let mut quick = 0;
+                for _ in 0..3 {
+                    let pair = pairs(rng)?;
+                    quick += within_lag(
+                        probe,
+                        table,
+                        period_ns,
+                        &[0.0; 2],
+                        pair,
+                        Op::Write,
+                        Op::Write,
+                        mid,
+                    )? as u32;
+                    if quick == 2 {
+                        break;
+                    }
+                }
+                crossings[i] = (quick < 2).then_some(1);
+            }
+        }
+    }
+    let phases: Vec<f64> = table.tracks.iter().map(|t| t.phase).collect();
+    let cap = table.capacity_sectors;
+    let mut t = build_table(scan, &crossings, period_ns, cap, Some(&phases))?;
+    // Seeks into each zone. Earlier zones are settled first, so the references (inside the
+    // zone before) are never themselves across an unseen gap.
+    for zi in 1..t.zones.len() {
+        let prev = t.zones[zi - 1].clone();
+        let start = t.zones[zi].first_cylinder;
+        // The last cylinder of the zone before that holds LBNs, and its first LBN track.
+        let Some(last) = (prev.first_cylinder..start)
+            .rev()
+            .find(|&c| t.tracks_on(c) > 0)
+        else {
+            continue;
+        };
+        let room = last - prev.first_cylinder;
+        if room < 2 {
+            continue;
+        }
+        let here = lag(
+            probe,
+            &t,
+            period_ns,
+            rng,
+            &mut cylinder_pair(&t, last, start),
+        )?;
+        let reference = |d: u32, probe: &mut Probe, rng: &mut Pcg64Mcg| {
+            lag(
+                probe,
+                &t,
+                period_ns,
+                rng,
+                &mut cylinder_pair(&t, last - d, last),
+            )
+        };
+        let one = reference(1, probe, rng)?;
+        let two = reference(2, probe, rng)?;
+        if here < (one + two) / 2.0 || here <= two + TOLERANCE_NS {
+            continue;
+        }
+        // The seek grows with distance, broadly: double until a reference is as long, and
+        // bisect. Not strictly (the HP C2247A's seek over 7 cylinders is quicker than over 6,
+        // over 11 quicker than over 10), so the best match is then sought among all shorter
+        // distances when they are few, or in a window around the crossing.
+        let (mut lo, mut lo_lag) = (2u32, two);
+        let mut hi = None;
+        while here > lo_lag {
+            let d = (lo * 2).min(room);
+            let l = reference(d, probe, rng)?;
+            if l >= here - TOLERANCE_NS {
+                hi = Some(d);
+                break;
+            }
+            if d == room {
+                break;
+            }
+            (lo, lo_lag) = (d, l);
+        }
+        let Some(mut hi) = hi else {
+            return Err(HeadwayError::Invariant(format!(
+                "calibration: the seek into the zone at cylinder {start} takes longer than any \
+                 seek of up to {room} cylinders inside the zone before, so the empty cylinders \
+                 between cannot be counted"
+            )));
+        };
+        while hi - lo > WINDOW {
+            let mid = (lo + hi) / 2;
+            if reference(mid, probe, rng)? >= here - TOLERANCE_NS {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        let first = if hi <= 4 * WINDOW {
+            1
+        } else {
+            lo.saturating_sub(WINDOW).max(1)
+        };
+        let mut refs = vec![];
+        for d in first..=(hi + WINDOW).min(room) {
+            refs.push((d, reference(d, probe, rng)?));
+        }
+        let least = refs
+            .iter()
+            .map(|r| (r.1 - here).abs())
+            .fold(f64::INFINITY, f64::min);
+        let mut candidates: Vec<u32> = refs
+            .iter()
+            .filter(|r| (r.1 - here).abs() <= least + TOLERANCE_NS)
+            .map(|r| r.0)
+            .collect();
+        // Equal seek times at two distances (the C2247A's over 6 and 8 cylinders): seeks into
+        // the zone from further back tell them apart, each k cylinders further.
+        let mut k = 1;
+        while candidates.len() > 1 && k <= WINDOW && last >= prev.first_cylinder + k {
+            let from = last - k;
+            let there = lag(
+                probe,
+                &t,
+                period_ns,
+                rng,
+                &mut cylinder_pair(&t, from, start),
+            )?;
+            let mut errs = vec![];
+            for &d in &candidates {
+                if d + k <= room {
+                    errs.push((d, (reference(d + k, probe, rng)? - there).abs()));
+                }
+            }
+            let least = errs.iter().map(|e| e.1).fold(f64::INFINITY, f64::min);
+            candidates = errs
+                .iter()
+                .filter(|e| e.1 <= least + TOLERANCE_NS)
+                .map(|e| e.0)
+                .collect();
+            k += 1;
+        }
+        // Still tied: the shortest distance, which adds no cylinder the timing cannot see.
+        let Some(&d) = candidates.first() else {
+            continue;
+        };
+
+        let b = t.cylinder_tracks[start as usize] as usize - 1;
+        crossings[b] = Some(d);
+        t = build_table(scan, &crossings, period_ns, cap, Some(&phases))?;
+    }
+    Ok(t)
+}
