@@ -92,6 +92,10 @@ def test_reproduce_reports_progress_steps_to_a_callable():
 def test_reproduce_bad_options_are_clear_errors():
     with pytest.raises(headway.ConfigError, match="queue_lengths"):
         rot.reproduce(queue_lengths=[], progress=False)
+    with pytest.raises(headway.ConfigError, match="requests_per_queued"):
+        rot.reproduce(queue_lengths=[1], requests_per_queued=0, progress=False)
+    with pytest.raises(headway.ConfigError, match="trace_requests"):
+        rot.reproduce(queue_lengths=[1], trace_requests=0, progress=False)
     with pytest.raises(headway.UnknownNameError, match="nosuch"):
         rot.reproduce(drive="nosuch", queue_lengths=[1], progress=False)
     r = headway_cli("reproduce", "rotational", "--queue-lengths", "1,x")

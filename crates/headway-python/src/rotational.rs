@@ -106,12 +106,24 @@ pub fn reproduce_rotational(
         }
         o.queue_lengths = q;
     }
+    // A zero would be silently meaningless (no requests to measure), so it is refused.
+    let at_least_one = |key: &str, n: u64| -> PyResult<u64> {
+        if n == 0 {
+            Err(to_pyerr(
+                py,
+                HeadwayError::config(key, "must be at least 1"),
+                None,
+            ))
+        } else {
+            Ok(n)
+        }
+    };
     if let Some(n) = requests_per_queued {
-        o.requests_per_queued = n.max(1);
+        o.requests_per_queued = at_least_one("requests_per_queued", n)?;
     }
     if let Some(n) = trace_requests {
-        o.light_requests = n.max(1);
-        o.heavy_requests = n.max(1);
+        o.light_requests = at_least_one("trace_requests", n)?;
+        o.heavy_requests = o.light_requests;
     }
     let mut interrupt: Option<PyErr> = None;
     let mut on_progress = |what: &str| -> headway::Result<()> {
