@@ -63,16 +63,16 @@ impl Segment {
 
 /// How a read values segment `i` if it holds `lbn`, and what it finds there (value 0: nothing
 /// for this read). DiskSim's preferences: dirty (freshest) over being-read over clean, whole
-/// hits over partial ones. `almost_at` is the segment being read ahead when "almost" hits
-/// count.
+/// hits over partial ones. `reading` is the segment being read ahead and `almost_at` that
+/// segment when "almost" hits count (`usize::MAX`: none).
 #[inline(always)]
 fn read_hit_value(
     i: usize,
     s: &Segment,
     lbn: u64,
     end: u64,
-    reading: Option<usize>,
-    almost_at: Option<usize>,
+    reading: usize,
+    almost_at: usize,
 ) -> (u8, ReadHit) {
     if s.write_only || s.state == SegState::Empty {
         return (0, ReadHit::Miss);
@@ -80,7 +80,7 @@ fn read_hit_value(
     if lbn >= s.start && lbn < s.end {
         let base = match s.state {
             SegState::Dirty => 11,
-            _ if reading == Some(i) => 9,
+            _ if i == reading => 9,
             _ => 8,
         };
         if s.end >= end {
@@ -88,7 +88,7 @@ fn read_hit_value(
         } else {
             (base - 4, ReadHit::Partial(i))
         }
-    } else if almost_at == Some(i) && s.end == lbn {
+    } else if i == almost_at && s.end == lbn {
         (5, ReadHit::Partial(i))
     } else {
         (0, ReadHit::Miss)
@@ -96,11 +96,12 @@ fn read_hit_value(
 }
 
 /// How a read miss values segment `i` as the one to take (0: it may not): empty 3, clean 2,
-/// the clean one being read ahead 1, dirty or reserved for writes 0.
+/// the clean one being read ahead (`reading`, `usize::MAX` for none) 1, dirty or reserved
+/// for writes 0.
 #[inline(always)]
-fn read_victim_value(i: usize, s: &Segment, reading: Option<usize>) -> u8 {
+fn read_victim_value(i: usize, s: &Segment, reading: usize) -> u8 {
     let v = s.state as u8 * !s.write_only as u8;
-    v - (v == SegState::Clean as u8 && reading == Some(i)) as u8
+    v - (v == SegState::Clean as u8 && i == reading) as u8
 }
 
 /// The best segment so far: highest value, least recently used among equals (the first of
@@ -206,7 +207,9 @@ impl Cache {
         free_start: impl Fn(&Segment) -> u64,
     ) -> (ReadHit, Option<usize>) {
         let end = lbn + n as u64;
-        let almost_at = if almost { reading } else { None };
+        // Indices compare cheaper than options, once per segment.
+        let reading = reading.unwrap_or(usize::MAX);
+        let almost_at = if almost { reading } else { usize::MAX };
         let mut best = (0u8, ReadHit::Miss);
         let mut victim = Victim::new();
         let mut resolved = 0;
@@ -227,7 +230,7 @@ impl Cache {
             // Most segments hold nothing of the request: one range test rejects them
             // (`start <= end` always, so the wrapping difference is the range check).
             let inside = lbn.wrapping_sub(s.start) < s.end - s.start;
-            if inside || (almost_at == Some(i) && s.end == lbn) {
+            if inside || (i == almost_at && s.end == lbn) {
                 let (value, hit) = read_hit_value(i, s, lbn, end, reading, almost_at);
                 if value > best.0 {
                     best = (value, hit);
@@ -241,6 +244,7 @@ impl Cache {
     /// The segment a read miss takes: empty before clean before the one being read ahead,
     /// least recently used first. `None` when every segment is busy with dirty data.
     pub fn victim_for_read(&self, reading: Option<usize>) -> Option<usize> {
+        let reading = reading.unwrap_or(usize::MAX);
         self.pick(|i, s| read_victim_value(i, s, reading))
     }
 

@@ -49,7 +49,7 @@
 //! * **Exported capacity.** When [`LayoutSpec::exported_sectors`] is set, LBNs from it on are
 //!   not exported (see its doc).
 
-use super::mechanics::floor;
+use super::num::floor;
 use super::spec::{LayoutSpec, Sparing, ZoneSpec};
 use crate::error::{HeadwayError, Result};
 

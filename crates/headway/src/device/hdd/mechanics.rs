@@ -3,6 +3,7 @@
 //! oracle predictor (the host's exact copy), so the two can never disagree by accident.
 
 use super::layout::{Layout, Location};
+use super::num::round_ns;
 use super::seek::SeekCurve;
 use super::spec::HddSpec;
 use crate::error::{HeadwayError, Result};
@@ -25,36 +26,6 @@ impl MechAccess {
     pub fn total_ns(&self) -> SimTime {
         self.seek_ns + self.rotate_ns + self.transfer_ns
     }
-}
-
-/// Round a non-negative duration to whole nanoseconds (cheaper than `f64::round`, which is a
-/// libm call on the hot path; negative inputs, which only rounding noise produces, give 0).
-#[inline]
-pub(crate) fn round_ns(x: f64) -> SimTime {
-    whole_ns(x + 0.5)
-}
-
-/// `x.floor()` for finite `x` with |x| < 2^63, without the library call `f64::floor` is on
-/// x86-64's baseline instruction set: truncate through `i64` (exact there) and step down for a
-/// negative fraction; the sign of a zero is kept.
-#[inline]
-pub(crate) fn floor(x: f64) -> f64 {
-    let t = x as i64 as f64;
-    (if t > x { t - 1.0 } else { t }).copysign(x)
-}
-
-/// `x.ceil()` under the same terms as [`floor`].
-#[inline]
-pub(crate) fn ceil(x: f64) -> f64 {
-    let t = x as i64 as f64;
-    (if t < x { t + 1.0 } else { t }).copysign(x)
-}
-
-/// `x as SimTime` (truncation, 0 for a negative or NaN `x`) for `x` below 2^63 ns (292
-/// years): through `i64`, one instruction, where a float-to-`u64` conversion takes several.
-#[inline]
-pub(crate) fn whole_ns(x: f64) -> SimTime {
-    (x as i64).max(0) as SimTime
 }
 
 #[derive(Clone, Debug)]
@@ -145,8 +116,7 @@ impl Mechanics {
     /// Spindle angle at time `t`, in revolutions [0, 1). The index mark passes at t = 0.
     #[inline]
     pub fn angle_at(&self, t: f64) -> f64 {
-        // t >= 0, so truncation by cast is floor (and avoids a libm call on the hot path);
-        // whole turns stay far below 2^63, so through `i64`, the cheap conversion.
+        // t >= 0, so truncation is floor (and avoids a libm call on the hot path).
         let turns = t * self.inv_period;
         turns - (turns as i64).max(0) as f64
     }
@@ -331,65 +301,6 @@ impl Mechanics {
         HeadPosition {
             cylinder: l.cylinder,
             surface: l.surface,
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn floor_and_ceil_match_the_library_bit_for_bit() {
-        let mut xs = vec![
-            0.0,
-            -0.0,
-            0.5,
-            -0.5,
-            1.0,
-            -1.0,
-            1.5,
-            -1.5,
-            2.0 - 1e-15,
-            -(2.0 - 1e-15),
-            4503599627370495.5,
-            -4503599627370495.5,
-            9007199254740993.0,
-            -9007199254740993.0,
-            9.2e18,
-            -9.2e18,
-            f64::MIN_POSITIVE,
-            -f64::MIN_POSITIVE,
-        ];
-        // Fractions and multiples of the values a layout and a spindle produce.
-        for i in 0..2000 {
-            let v = i as f64 * 0.37 - 300.0;
-            xs.extend([v, v / 7.0, v * 1e6 + 0.25, 1.0 - v * 1e-17]);
-        }
-        for x in xs {
-            assert_eq!(
-                super::floor(x).to_bits(),
-                x.floor().to_bits(),
-                "floor({x:e})"
-            );
-            assert_eq!(super::ceil(x).to_bits(), x.ceil().to_bits(), "ceil({x:e})");
-        }
-    }
-
-    #[test]
-    fn whole_ns_truncates_like_a_cast_to_u64() {
-        for x in [
-            0.0,
-            -0.0,
-            0.49,
-            0.5,
-            1.0,
-            2.5,
-            -0.4,
-            -3.0,
-            1e15 + 0.7,
-            9.2e18,
-            f64::NAN,
-        ] {
-            assert_eq!(super::whole_ns(x), x as u64, "{x}");
         }
     }
 }

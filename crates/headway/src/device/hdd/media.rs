@@ -10,7 +10,8 @@
 use smallvec::SmallVec;
 
 use super::layout::Location;
-use super::mechanics::{ceil, round_ns, Mechanics};
+use super::mechanics::Mechanics;
+use super::num::{ceil, round_ns};
 use crate::request::{HeadPosition, Op};
 use crate::time::SimTime;
 

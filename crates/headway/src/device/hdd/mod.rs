@@ -11,6 +11,7 @@ pub mod firmware_queue;
 pub mod layout;
 pub mod mechanics;
 pub mod media;
+mod num;
 pub mod overheads;
 pub mod readahead;
 pub mod seek;

@@ -1,0 +1,91 @@
+//! Floating-point steps of the hot path without library calls: on x86-64's baseline
+//! instruction set `f64::floor` and `f64::ceil` are calls into libm. These give the same
+//! bits for every |x| < 2^63, which holds for everything they are used on here (sector counts,
+//! fractions of a revolution, nanoseconds below 292 years).
+
+use crate::time::SimTime;
+
+/// `(x + 0.5) as SimTime`: a non-negative duration to the nearest nanosecond (cheaper than
+/// `f64::round`; rounding noise below zero gives 0), converted through `i64`, which takes
+/// fewer instructions than a conversion to `u64`.
+#[inline]
+pub fn round_ns(x: f64) -> SimTime {
+    debug_assert!(x < 9.2e18, "round_ns({x}) is outside the fast path's range");
+    ((x + 0.5) as i64).max(0) as SimTime
+}
+
+/// `x.floor()`: truncate through `i64` (exact below 2^63) and step down for a negative
+/// fraction, keeping the sign of a zero.
+#[inline]
+pub fn floor(x: f64) -> f64 {
+    debug_assert!(
+        x.abs() < 9.2e18,
+        "floor({x}) is outside the fast path's range"
+    );
+    let t = x as i64 as f64;
+    (if t > x { t - 1.0 } else { t }).copysign(x)
+}
+
+/// `x.ceil()`, likewise.
+#[inline]
+pub fn ceil(x: f64) -> f64 {
+    debug_assert!(
+        x.abs() < 9.2e18,
+        "ceil({x}) is outside the fast path's range"
+    );
+    let t = x as i64 as f64;
+    (if t < x { t + 1.0 } else { t }).copysign(x)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floor_and_ceil_match_the_library_bit_for_bit() {
+        let mut xs = vec![
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            1.0,
+            -1.0,
+            1.5,
+            -1.5,
+            2.0 - 1e-15,
+            -(2.0 - 1e-15),
+            4503599627370495.5,
+            -4503599627370495.5,
+            4503599627370496.0,
+            9007199254740993.0,
+            -9007199254740993.0,
+            9.1e18,
+            -9.1e18,
+            f64::MIN_POSITIVE,
+            -f64::MIN_POSITIVE,
+        ];
+        // Fractions and multiples of the values a layout and a spindle produce.
+        for i in 0..2000 {
+            let v = i as f64 * 0.37 - 300.0;
+            xs.extend([v, v / 7.0, v * 1e6 + 0.25, 1.0 - v * 1e-17, v * 1e12 + 0.5]);
+        }
+        for x in xs {
+            assert_eq!(floor(x).to_bits(), x.floor().to_bits(), "floor({x:e})");
+            assert_eq!(ceil(x).to_bits(), x.ceil().to_bits(), "ceil({x:e})");
+        }
+    }
+
+    #[test]
+    fn round_ns_rounds_half_up_and_clamps_noise_to_zero() {
+        for (x, want) in [
+            (0.0, 0),
+            (0.49, 0),
+            (0.5, 1),
+            (2.5, 3),
+            (-0.3, 0),
+            (-7.0, 0),
+        ] {
+            assert_eq!(round_ns(x), want, "{x}");
+        }
+    }
+}
