@@ -197,9 +197,19 @@ pub fn resolve(
                 &mut cylinder_pair(&t, last - d, last),
             )
         };
-        let one = reference(1, probe, rng)?;
+        // Distances can only be told apart as finely as the lags repeat: a drive whose seeks
+        // vary (jitter) blurs them, so the tolerance is widened to twice the spread of three
+        // measurements of the same seek.
+        let ones = [
+            reference(1, probe, rng)?,
+            reference(1, probe, rng)?,
+            reference(1, probe, rng)?,
+        ];
+        let one = ones.iter().copied().fold(f64::INFINITY, f64::min);
+        let spread = ones.iter().copied().fold(0.0, f64::max) - one;
+        let tol = TOLERANCE_NS.max(2.0 * spread);
         let two = reference(2, probe, rng)?;
-        if here < (one + two) / 2.0 || here <= two + TOLERANCE_NS {
+        if here < (one + two) / 2.0 || here <= one + tol {
             continue;
         }
         // The seek grows with distance, broadly: double until a reference is as long, and
@@ -211,7 +221,7 @@ pub fn resolve(
         while here > lo_lag {
             let d = (lo * 2).min(room);
             let l = reference(d, probe, rng)?;
-            if l >= here - TOLERANCE_NS {
+            if l >= here - tol {
                 hi = Some(d);
                 break;
             }
@@ -221,15 +231,20 @@ pub fn resolve(
             (lo, lo_lag) = (d, l);
         }
         let Some(mut hi) = hi else {
-            return Err(HeadwayError::Invariant(format!(
+            return Err(HeadwayError::params(
+                None,
+                None,
+                None,
+                format!(
                 "calibration: the seek into the zone at cylinder {start} takes longer than any \
                  seek of up to {room} cylinders inside the zone before, so the empty cylinders \
                  between cannot be counted"
-            )));
+            ),
+            ));
         };
         while hi - lo > WINDOW {
             let mid = (lo + hi) / 2;
-            if reference(mid, probe, rng)? >= here - TOLERANCE_NS {
+            if reference(mid, probe, rng)? >= here - tol {
                 hi = mid;
             } else {
                 lo = mid;
@@ -250,7 +265,7 @@ pub fn resolve(
             .fold(f64::INFINITY, f64::min);
         let mut candidates: Vec<u32> = refs
             .iter()
-            .filter(|r| (r.1 - here).abs() <= least + TOLERANCE_NS)
+            .filter(|r| (r.1 - here).abs() <= least + tol)
             .map(|r| r.0)
             .collect();
         // Equal seek times at two distances (the C2247A's over 6 and 8 cylinders): seeks into
@@ -274,7 +289,7 @@ pub fn resolve(
             let least = errs.iter().map(|e| e.1).fold(f64::INFINITY, f64::min);
             candidates = errs
                 .iter()
-                .filter(|e| e.1 <= least + TOLERANCE_NS)
+                .filter(|e| e.1 <= least + tol)
                 .map(|e| e.0)
                 .collect();
             k += 1;

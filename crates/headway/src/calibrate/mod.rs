@@ -4,9 +4,10 @@
 //! use. [`compare::compare`] then sets the extraction beside the truth.
 //!
 //! Steps, each in its own file: rotation period (`rotation.rs`), GeoExtraction with
-//! MINDISTANCE (`geometry.rs`) and the zone table it implies (`zones.rs`), track phases
-//! (`phases.rs`), MinOffset lags (`min_offset.rs`), delta (`delta.rs`), the LBN-distance
-//! curve (`lbn_curve.rs`), and the Stability experiment (`stability.rs`).
+//! MINDISTANCE (`geometry.rs`) and the track and zone table it implies (`zones.rs`), track
+//! phases (`phases.rs`), which boundaries are cylinder switches and the empty cylinders
+//! between zones (`cylinders.rs`), MinOffset lags (`min_offset.rs`), delta (`delta.rs`), the
+//! LBN-distance curve (`lbn_curve.rs`), and the Stability experiment (`stability.rs`).
 
 pub mod compare;
 pub mod cylinders;

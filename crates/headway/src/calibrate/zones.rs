@@ -288,6 +288,28 @@ pub fn build_table(
     if let Some(z) = zones.last_mut() {
         close(z, &mut counts);
     }
+    // A track cannot hold more LBNs than it has sectors. When one seems to, a boundary left
+    // no mark on the timing: a drive that switches heads in no time with no track skew (the
+    // Elite 3 as the Cello paper describes it) writes across it as if on one track. Better
+    // to say so than to hand the predictor a geometry that is wrong.
+    for (i, t) in tracks.iter().enumerate() {
+        let len = end_of(i + 1) - t.first_lbn;
+        let spt =
+            zones[zones.partition_point(|z| z.first_lbn <= t.first_lbn) - 1].sectors_per_track;
+        if len > spt as u64 {
+            return Err(HeadwayError::params(
+                None,
+                None,
+                None,
+                format!(
+                    "GeoExtraction: the track starting at LBN {} holds {len} LBNs but has only \
+                 {spt} sectors: at least one track boundary there left no mark on the timing \
+                 (as on a drive that switches heads in no time with no track skew)",
+                    t.first_lbn
+                ),
+            ));
+        }
+    }
     let gaps: Vec<(u64, u32)> = scan
         .gaps
         .iter()
