@@ -79,6 +79,12 @@ def test_reproduce_is_deterministic_and_seeded():
     for row in a.utilisation.itertuples():
         assert row.requests == 10 * row.queue_length
     assert (a.traces.requests == 400).all()
+    # The options recorded are the ones the core ran with, defaults included.
+    assert a.options["seed"] == 3 and c.options["seed"] == 4
+    assert a.options["drive"] == "st41601n"
+    assert a.options["queue_lengths"] == [1, 8]
+    assert a.options["requests_per_queued"] == 10
+    assert a.options["light_requests"] == 400 and a.options["quick"] is False
 
 
 def test_reproduce_reports_progress_steps_to_a_callable():

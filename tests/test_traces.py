@@ -112,6 +112,21 @@ def test_replay_result_carries_the_trace_report():
     assert r.trace_report["replayed"] == 11 and r.trace_report["format"] == "disksim-ascii"
     assert r.warnings == []
     assert headway.run({"drive": {"name": "elite3"}, "workload": {"requests": 5}}).trace_report is None
+    # The saved summary carries the report too.
+    saved = json.loads(r.to_json())
+    assert saved["requests"] == 11 and saved["trace_report"] == r.trace_report
+    assert "warnings" not in saved
+
+
+def test_saved_summary_lists_skipped_records(tmp_path):
+    bad = tmp_path / "bad.trace"
+    bad.write_text("0 0 0 8 1\n1 0 8 0 1\n2 0 16 8 0\n")
+    cfg = {"drive": {"name": "elite3"},
+           "workload": {"kind": "trace", "path": str(bad), "format": "disksim-ascii", "skip_bad": True}}
+    saved = json.loads(headway.run(cfg).to_json())
+    assert saved["requests"] == 2
+    assert saved["trace_report"]["bad_records"] == 1
+    assert any("bad.trace" in w or "skipped" in w for w in saved["warnings"]), saved["warnings"]
 
 
 def test_api_errors_are_trace_errors_naming_file_and_line(tmp_path):

@@ -183,14 +183,21 @@ class Result:
         return pa.table(self.columns())
 
     def to_json(self, indent: Optional[int] = None) -> str:
-        """The flat summary as a JSON object.
+        """The flat summary as a JSON object; a trace replay adds ``trace_report`` (records
+        read, replayed, bad, ...) and a run with warnings adds ``warnings``, so a saved
+        summary says what was left out of it.
 
         >>> import headway, json
         >>> exp = {"drive": {"name": "elite3"}, "workload": {"requests": 20}}
         >>> json.loads(headway.run(exp).to_json())["requests"]
         20
         """
-        return json.dumps(self.summary.to_dict(), indent=indent)
+        out: Dict[str, Any] = dict(self.summary.to_dict())
+        if self.trace_report is not None:
+            out["trace_report"] = self.trace_report
+        if self.warnings:
+            out["warnings"] = self.warnings
+        return json.dumps(out, indent=indent)
 
     def __repr__(self) -> str:
         s, m = self.summary, self.meta

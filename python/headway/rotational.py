@@ -232,12 +232,8 @@ def reproduce(
         if status is not None:
             status.stop()
     data = json.loads(raw)
-    options = {
-        "quick": quick,
-        "seed": 1 if seed is None else seed,
-        "drive": drive or "st41601n",
-        "queue_lengths": sorted({r["queue_length"] for r in data["utilisation"]}),
-    }
+    # The options the core actually used (its defaults filled in), not a copy of them here.
+    options = {"quick": quick, **data["options"]}
     return Reproduction(
         utilisation=pd.DataFrame(data["utilisation"]),
         prediction=pd.DataFrame(data["prediction"]),

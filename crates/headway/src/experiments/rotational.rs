@@ -44,7 +44,7 @@ pub const QUICK_QUEUE_LENGTHS: &[u32] = &[1, 10, 50, 200];
 /// Host CPU per access-time estimate, the paper's measurement on a 300 MHz Pentium II.
 pub const DECISION_NS_PER_ESTIMATE: u64 = 8_000;
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize)]
 pub struct ReproduceOptions {
     pub drive: String,
     pub seed: u64,
@@ -208,6 +208,8 @@ pub struct Reproduction {
     pub traces: Vec<TraceRow>,
     pub stability: Vec<StabilityRow>,
     pub headline: Headline,
+    /// The options the run used, so a saved result says how it was made.
+    pub options: ReproduceOptions,
 }
 
 /// `[host]` and `[host.options]` for one of the paper's schedulers at queue length `q`. The
@@ -388,6 +390,7 @@ pub fn reproduce(
         traces,
         stability: stability_rows,
         headline,
+        options: o.clone(),
     })
 }
 
