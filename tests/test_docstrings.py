@@ -16,6 +16,7 @@ MODULES = [
     "headway.testing",
     "headway.errors",
     "headway.bench",
+    "headway.validation",
 ]
 
 

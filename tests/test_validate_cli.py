@@ -5,6 +5,8 @@ import json
 import subprocess
 import sys
 
+from conftest import ROOT
+
 
 def headway(*args, **kw):
     return subprocess.run([sys.executable, "-m", "headway", *args], capture_output=True, text=True, **kw)
@@ -47,3 +49,59 @@ def test_validate_bad_inputs_are_one_clear_line(tmp_path):
     assert "bad.trace:2" in r.stderr, r.stderr
     r = headway("validate", "atlas10k", "--drive", "nodrive")
     assert r.returncode == 1 and "nodrive" in r.stderr
+
+
+def test_validate_all_prints_the_fidelity_table(tmp_path):
+    out = tmp_path / "all.json"
+    r = headway("validate", "all", "--json", str(out))
+    assert r.returncode == 0, r.stderr
+    rows = json.loads(out.read_text())
+    assert [row["drive"] for row in rows] == ["atlas10k", "cheetah4lp", "hp_c2247a", "dec_rz26", "st41601n"]
+    for row in rows:
+        assert row["drive"] in r.stdout
+        if row["disksim_demerit_ms"] is None:
+            # DiskSim aborts on the ST41601N; the issue's target there is 3% of the mean.
+            assert row["demerit_fraction"] < 0.03
+    assert "aborts" in r.stdout
+    r = headway("validate", "all", "--drive", "atlas10k")
+    assert r.returncode != 0 and "only --json" in r.stderr
+
+
+def test_validate_with_a_drive_file_scores_an_edited_parameter_file(tmp_path):
+    """The DiskSim workflow: edit a parameter, re-score. The shipped file gives the built-in
+    figure exactly; a slower spindle gives a worse one."""
+    import shutil
+
+    import headway.validation as hv
+
+    src = ROOT / "crates" / "headway" / "catalog" / "disksim"
+    for f in src.glob("hp_c2247a*"):
+        shutil.copy(f, tmp_path / f.name)
+    same = hv.validate("hp_c2247a", tmp_path / "hp_c2247a.parv")
+    builtin = hv.validate("hp_c2247a")
+    assert same.demerit_ms == builtin.demerit_ms
+    assert same.pairs.simulated_ms.tolist() == builtin.pairs.simulated_ms.tolist()
+    model = tmp_path / "hp_c2247a_validate.model"
+    diskspecs = tmp_path / "hp_c2247a.diskspecs"
+    text = diskspecs.read_text()
+    assert "Per-request overhead time = 0.000000" in text
+    diskspecs.write_text(text.replace("Per-request overhead time = 0.000000", "Per-request overhead time = 1.000000"))
+    slower = hv.validate("hp_c2247a", tmp_path / "hp_c2247a.parv")
+    assert slower.simulated_mean_ms > builtin.simulated_mean_ms + 0.5
+    assert slower.demerit_ms > 0.5
+    assert model.exists()
+
+
+def test_python_validation_returns_per_request_records():
+    import headway.validation as hv
+
+    v = hv.validate("hp_c2247a")
+    assert v.requests == len(v.pairs) == 9999
+    assert v.disksim_demerit_ms == 0.090
+    p = v.pairs
+    # Trace order, and the simulator's own record of each request beside the measurement.
+    assert p["index"].tolist() == list(range(9999))
+    assert ((p.done_ns - p.start_ns) / 1e6 - p.simulated_ms).abs().max() < 1e-6
+    # DiskSim's own counts for this trace: 1,556 full read hits (docs/fidelity.md).
+    assert int(p.cache_hit.sum()) >= 1556
+    assert abs(p.simulated_ms.mean() - v.simulated_mean_ms) < 1e-9

@@ -23,7 +23,7 @@ from headway.errors import (
     UnknownNameError,
 )
 from headway.result import RecordsNotCollected, Result, Summary
-from headway import rotational, traces
+from headway import rotational, traces, validation
 
 __version__ = version()
 
@@ -55,4 +55,5 @@ __all__ = [
     "InvariantError",
     "traces",
     "rotational",
+    "validation",
 ]

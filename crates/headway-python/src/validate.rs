@@ -2,26 +2,30 @@
 
 use std::path::Path;
 
-use headway::device::catalog;
+use headway::config::resolve_drive;
 use headway::validate::{
     builtin_trace, builtin_trace_names, read_validate_trace, validate as run_validation,
     BuiltinTrace,
 };
 use headway::HeadwayError as CoreError;
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
 use crate::errors::to_pyerr;
+use crate::records::to_columns;
 
 /// Replay a validate-format trace (a file, or the name of a shipped trace such as
 /// `atlas10k`) on `drive` (default: the shipped trace's drive, or the file's stem) in
-/// validate mode. Returns (report_json, measured_ms, simulated_ms), per request in trace order.
+/// validate mode. `drive` is a catalog name or a drive file (`.parv`, `.diskspecs`, `.toml`),
+/// so an edited parameter file can be scored. Returns (report_json, measured_ms,
+/// simulated_ms, record columns), per request in trace order.
 #[pyfunction]
 #[pyo3(signature = (trace, drive=None))]
-pub fn validate(
-    py: Python<'_>,
+pub fn validate<'py>(
+    py: Python<'py>,
     trace: &str,
     drive: Option<&str>,
-) -> PyResult<(String, Vec<f64>, Vec<f64>)> {
+) -> PyResult<(String, Vec<f64>, Vec<f64>, Bound<'py, PyDict>)> {
     let go = || -> headway::Result<_> {
         let path = Path::new(trace);
         let (records, default_drive) = if path.exists() {
@@ -40,7 +44,7 @@ pub fn validate(
                 known: builtin_trace_names(),
             });
         };
-        let spec = catalog::lookup(drive.unwrap_or(&default_drive))?;
+        let spec = resolve_drive(drive.unwrap_or(&default_drive), None)?;
         let report = run_validation(&spec, &records)?;
         let disksim = BuiltinTrace::get(&report.drive)
             .ok()
@@ -48,9 +52,10 @@ pub fn validate(
         let mut json = serde_json::to_value(&report).expect("report serialises");
         json["disksim_demerit_ms"] = serde_json::json!(disksim);
         let (m, s): (Vec<f64>, Vec<f64>) = report.pairs.iter().copied().unzip();
-        Ok((json.to_string(), m, s))
+        Ok((json.to_string(), m, s, report.records))
     };
-    py.detach(go).map_err(|e| to_pyerr(py, e, None))
+    let (json, m, s, records) = py.detach(go).map_err(|e| to_pyerr(py, e, None))?;
+    Ok((json, m, s, to_columns(py, &records)?))
 }
 
 /// Names of the validation traces shipped with headway.

@@ -2,66 +2,68 @@
 
 from __future__ import annotations
 
-import csv
 import json
 
 import click
 
-from headway import _headway
-
 
 @click.command("validate")
 @click.argument("trace")
-@click.option("--drive", help="Catalog drive (default: the shipped trace's drive, or the trace file's stem).")
+@click.option("--drive", help="Catalog drive or drive file (.parv, .diskspecs, .toml); default: the shipped trace's drive, or the trace file's stem.")
 @click.option("--requests-out", type=click.Path(dir_okay=False), help="CSV: index,measured_ms,simulated_ms.")
 @click.option("--plot", type=click.Path(dir_okay=False), help="PNG: measured and simulated access-time CDFs.")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False), help="Write the report as JSON.")
 def validate_cmd(trace: str, drive: str | None, requests_out: str | None, plot: str | None, json_path: str | None) -> None:
     """Replay a DiskSim validate-format TRACE in validate mode and print the demerit.
 
-    TRACE is a file (`R|W Hit|Miss blkno bcount access_us delay_us`) or the name of a
-    trace shipped with headway (atlas10k, cheetah4lp, hp_c2247a, dec_rz26, st41601n).
+    TRACE is a file (`R|W Hit|Miss blkno bcount access_us delay_us`), the name of a
+    trace shipped with headway (atlas10k, cheetah4lp, hp_c2247a, dec_rz26, st41601n), or
+    `all` for the fidelity table over every shipped trace.
     """
-    report_json, measured, simulated = _headway.validate(trace, drive)
-    report = json.loads(report_json)
-    disksim = report.get("disksim_demerit_ms")
-    click.echo(f"drive            {report['drive']}")
-    click.echo(f"requests         {report['requests']}")
-    click.echo(f"measured  mean   {report['measured_mean_ms']:.3f} ms   sd {report['measured_sd_ms']:.3f} ms")
-    click.echo(f"simulated mean   {report['simulated_mean_ms']:.3f} ms   sd {report['simulated_sd_ms']:.3f} ms")
-    line = f"demerit          {report['demerit_ms']:.4f} ms ({100 * report['demerit_fraction']:.2f}% of the measured mean)"
-    if disksim is not None:
-        line += f"; DiskSim 4.0: {disksim:.3f} ms"
+    from headway import validation
+
+    if trace == "all":
+        if drive or requests_out or plot:
+            raise click.UsageError("`validate all` takes only --json (each trace runs on its own drive)")
+        _print_table(validation.validate_all(), json_path)
+        return
+    v = validation.validate(trace, drive)
+    click.echo(f"drive            {v.drive}")
+    click.echo(f"requests         {v.requests}")
+    click.echo(f"measured  mean   {v.measured_mean_ms:.3f} ms   sd {v.measured_sd_ms:.3f} ms")
+    click.echo(f"simulated mean   {v.simulated_mean_ms:.3f} ms   sd {v.simulated_sd_ms:.3f} ms")
+    line = f"demerit          {v.demerit_ms:.4f} ms ({100 * v.demerit_fraction:.2f}% of the measured mean)"
+    if v.disksim_demerit_ms is not None:
+        line += f"; DiskSim 4.0: {v.disksim_demerit_ms:.3f} ms"
     click.echo(line)
     if requests_out:
-        with open(requests_out, "w", newline="") as f:
-            w = csv.writer(f)
-            w.writerow(["index", "measured_ms", "simulated_ms"])
-            for i, (m, s) in enumerate(zip(measured, simulated)):
-                w.writerow([i, f"{m:.6f}", f"{s:.6f}"])
+        v.pairs[["index", "measured_ms", "simulated_ms"]].to_csv(requests_out, index=False, float_format="%.6f")
     if json_path:
         with open(json_path, "w") as f:
-            json.dump(report, f, indent=2)
+            json.dump(v.report(), f, indent=2)
     if plot:
-        _plot_cdfs(plot, report, measured, simulated)
+        v.plot(plot)
 
 
-def _plot_cdfs(path: str, report: dict, measured: list[float], simulated: list[float]) -> None:
-    import matplotlib
+def _print_table(table, json_path: str | None) -> None:
+    from rich.console import Console
+    from rich.table import Table
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    import numpy as np
-
-    fig, ax = plt.subplots(figsize=(6, 4))
-    for data, label in ((measured, "measured (real drive)"), (simulated, "headway")):
-        x = np.sort(np.asarray(data))
-        ax.step(x, np.arange(1, len(x) + 1) / len(x), where="post", label=label)
-    ax.set_xlabel("access time (ms)")
-    ax.set_ylabel("fraction of requests")
-    ax.set_title(f"{report['drive']}: demerit {report['demerit_ms']:.3f} ms")
-    ax.legend(loc="lower right")
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    t = Table(title="headway against the real drives")
+    t.caption = "times in ms: mean ± sd; demerit: RMS horizontal distance between the CDFs"
+    for col in ("drive", "n", "measured", "simulated", "demerit", "DiskSim"):
+        t.add_column(col, justify="left" if col == "drive" else "right", no_wrap=True)
+    for r in table.itertuples():
+        disksim = "aborts" if r.disksim_demerit_ms is None or r.disksim_demerit_ms != r.disksim_demerit_ms else f"{r.disksim_demerit_ms:.3f}"
+        t.add_row(
+            r.drive,
+            f"{r.requests:,}",
+            f"{r.measured_mean_ms:.3f} ± {r.measured_sd_ms:.3f}",
+            f"{r.simulated_mean_ms:.3f} ± {r.simulated_sd_ms:.3f}",
+            f"{r.demerit_ms:.4f}",
+            disksim,
+        )
+    Console().print(t)
+    if json_path:
+        with open(json_path, "w") as f:
+            json.dump(json.loads(table.to_json(orient="records", double_precision=15)), f, indent=2)
