@@ -54,7 +54,7 @@ def test_bench_command(cli, tmp_path, monkeypatch):
     out = cli("bench", "--requests", "3000", "--repeat", "1", "--json", tmp_path / "b.json")
     assert out.returncode == 0, out.stderr
     text = " ".join(out.stdout.split())
-    assert "host queue unbounded, drive queue depth 1" in text
+    assert "drive queue of 64 ordered by the drive's own scheduler" in text
     for figure in ("67,900", "60,300", "39,600"):
         assert figure in text
     cases = json.loads((tmp_path / "b.json").read_text())
@@ -65,3 +65,26 @@ def test_bench_command(cli, tmp_path, monkeypatch):
     ]
     for c in cases:
         assert c["requests"] == 3000 and c["requests_per_s"] > 0 and c["ratio_to_disksim"] > 0
+
+
+def test_bench_in_the_drive_and_in_the_host_do_the_same_work(tmp_path):
+    """DiskSim's setup (the drive orders a queue of 64) and host ordering simulate the same
+    requests; at moderate load the queue never fills, so the two SPTFs give the same
+    response times."""
+    from headway import run
+    from headway.bench import replay_config
+
+    trace = cached_trace(3000, LOADS["moderate"], tmp_path)
+    for sched in ("fcfs", "sptf"):
+        drive = run(replay_config(trace, sched, "drive")).summary
+        host = run(replay_config(trace, sched, "host")).summary
+        assert drive.requests == host.requests == 3000
+        assert abs(drive.mean_response_ms - host.mean_response_ms) < 1e-6, sched
+    out = subprocess.run(
+        [sys.executable, "-m", "headway", "bench", "--requests", "500", "--repeat", "1", "--queue", "host"],
+        capture_output=True, text=True,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "host queue unbounded" in " ".join(out.stdout.split())
+    with pytest.raises(ValueError, match="queue must be one of"):
+        replay_config(trace, "fcfs", "nowhere")

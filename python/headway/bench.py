@@ -17,7 +17,7 @@ from typing import Callable, Dict, List, Optional, TextIO
 
 from headway.api import run
 
-__all__ = ["Load", "LOADS", "CASES", "CaseResult", "write_trace", "cached_trace", "run_bench"]
+__all__ = ["Load", "LOADS", "CASES", "QUEUES", "SETUPS", "CaseResult", "write_trace", "cached_trace", "run_bench"]
 
 # Sectors exported by the Quantum Atlas 10K (the generator's disk).
 ATLAS10K_SECTORS = 17_938_986
@@ -40,7 +40,15 @@ LOADS: Dict[str, Load] = {
 # (scheduler, load, DiskSim 4.0 requests/s from shared/bench/README.md).
 CASES = [("fcfs", "moderate", 67_900), ("sptf", "moderate", 60_300), ("sptf", "heavy", 39_600)]
 
-SETUP = "atlas10k, host queue unbounded, drive queue depth 1"
+# Where the queue is ordered. "drive" is DiskSim's setup: the host passes every request on
+# (FCFS) to a drive queue of 64 ordered by the drive's own scheduler. "host": an unbounded
+# host queue ordered by the host's scheduler, one command at the drive at a time.
+QUEUES = ("drive", "host")
+SETUPS = {
+    "drive": "atlas10k, drive queue of 64 ordered by the drive's own scheduler, host FCFS (DiskSim's setup)",
+    "host": "atlas10k, host queue unbounded, drive queue depth 1",
+}
+SETUP = SETUPS["drive"]
 
 
 def write_trace(out: TextIO, requests: int, interarrival_ms: float, seed: int) -> None:
@@ -97,11 +105,18 @@ def cached_trace(requests: int, load: Load, folder: Optional[Path] = None) -> Pa
     return path
 
 
-def replay_config(trace: Path, scheduler: str) -> dict:
+def replay_config(trace: Path, scheduler: str, queue: str = "drive") -> dict:
+    if queue == "drive":
+        drive = {"name": "atlas10k", "queue_depth": 64, "firmware_scheduler": scheduler}
+        host = {"scheduler": "fcfs"}
+    elif queue == "host":
+        drive, host = {"name": "atlas10k", "queue_depth": 1}, {"scheduler": scheduler}
+    else:
+        raise ValueError(f"queue must be one of {QUEUES}, not {queue!r}")
     return {
-        "name": f"bench {scheduler} {trace.name}",
-        "drive": {"name": "atlas10k", "queue_depth": 1},
-        "host": {"scheduler": scheduler},
+        "name": f"bench {scheduler} {trace.name} ({queue} queue)",
+        "drive": drive,
+        "host": host,
         "workload": {"kind": "trace", "path": os.fspath(trace), "format": "disksim-ascii", "speed": 1.0},
     }
 
@@ -115,6 +130,7 @@ class CaseResult:
     requests: int
     wall_s: List[float] = field(default_factory=list)
     disksim_requests_per_s: Optional[int] = None
+    queue: str = "drive"
 
     @property
     def median_wall_s(self) -> float:
@@ -133,7 +149,7 @@ class CaseResult:
 
     def to_dict(self) -> dict:
         d = asdict(self)
-        d.update(requests_per_s=self.requests_per_s, ratio_to_disksim=self.ratio, setup=SETUP)
+        d.update(requests_per_s=self.requests_per_s, ratio_to_disksim=self.ratio, setup=SETUPS[self.queue])
         return d
 
 
@@ -142,9 +158,12 @@ def run_bench(
     repeat: int = 3,
     folder: Optional[Path] = None,
     on_case: Optional[Callable[[CaseResult], None]] = None,
+    queue: str = "drive",
 ) -> List[CaseResult]:
     """Run every case ``repeat`` times; only the simulation itself is timed (the wall clock
-    the core measures around its run loop, which includes reading the trace).
+    the core measures around its run loop, which includes reading the trace). ``queue`` is
+    ``"drive"`` (DiskSim's setup: the drive's own scheduler over a queue of 64) or ``"host"``
+    (the host's scheduler, one command at the drive at a time).
 
     >>> [(c.scheduler, c.load) for c in run_bench(requests=1000, repeat=1)]
     [('fcfs', 'moderate'), ('sptf', 'moderate'), ('sptf', 'heavy')]
@@ -152,9 +171,9 @@ def run_bench(
     results = []
     for scheduler, load_name, disksim in CASES:
         trace = cached_trace(requests, LOADS[load_name], folder)
-        case = CaseResult(scheduler, load_name, requests, disksim_requests_per_s=disksim)
+        case = CaseResult(scheduler, load_name, requests, disksim_requests_per_s=disksim, queue=queue)
         for _ in range(repeat):
-            r = run(replay_config(trace, scheduler))
+            r = run(replay_config(trace, scheduler, queue))
             if r.summary.requests != requests:
                 raise RuntimeError(
                     f"{scheduler}/{load_name}: simulated {r.summary.requests} of {requests} requests"

@@ -8,7 +8,7 @@ from typing import Optional
 
 import click
 
-from headway.bench import LOADS, SETUP, run_bench
+from headway.bench import LOADS, QUEUES, SETUPS, run_bench
 
 
 @click.command("bench")
@@ -28,8 +28,15 @@ from headway.bench import LOADS, SETUP, run_bench
     show_default=True,
     help="Runs per case; the median is reported.",
 )
+@click.option(
+    "--queue",
+    type=click.Choice(QUEUES),
+    default="drive",
+    show_default=True,
+    help="drive: DiskSim's setup (the drive orders a queue of 64); host: the host orders, one command at the drive.",
+)
 @click.option("--json", "json_path", type=click.Path(path_type=Path), help="Write the results as JSON.")
-def bench_cmd(n: int, quick: bool, repeat: int, json_path: Optional[Path]) -> None:
+def bench_cmd(n: int, quick: bool, repeat: int, queue: str, json_path: Optional[Path]) -> None:
     """Replay the reference traces on atlas10k with FCFS and SPTF and report requests
     simulated per second (simulation only, not trace generation)."""
     from rich.console import Console
@@ -38,7 +45,7 @@ def bench_cmd(n: int, quick: bool, repeat: int, json_path: Optional[Path]) -> No
     if quick:
         n = 100_000
     console = Console()
-    console.print(f"reference benchmark: {n:,} random 4 KiB reads per trace; {SETUP}", soft_wrap=True)
+    console.print(f"reference benchmark: {n:,} random 4 KiB reads per trace; {SETUPS[queue]}", soft_wrap=True)
     loads = ", ".join(
         f"{ld.name}: mean inter-arrival {ld.interarrival_ms:g} ms, seed {ld.seed}" for ld in LOADS.values()
     )
@@ -47,6 +54,7 @@ def bench_cmd(n: int, quick: bool, repeat: int, json_path: Optional[Path]) -> No
         cases = run_bench(
             requests=n,
             repeat=repeat,
+            queue=queue,
             on_case=lambda c: console.print(f"  {c.scheduler} {c.load}: {c.requests_per_s:,.0f} requests/s"),
         )
     table = Table(title=f"requests simulated per second of wall time (median of {repeat})")
