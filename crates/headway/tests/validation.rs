@@ -4,6 +4,7 @@
 //! measured mean on the ST41601N, where DiskSim aborts.
 
 use headway::device::catalog;
+use headway::request::Op;
 use headway::validate::{builtin_trace, validate, BuiltinTrace};
 
 fn check(name: &str) {
@@ -39,9 +40,44 @@ fn atlas10k_matches_the_real_drive_at_least_as_well_as_disksim() {
     check("atlas10k");
 }
 
+/// DiskSim publishes 0.318 to three decimals; headway's simulation of this trace is DiskSim's
+/// own (next test: the same write mean to the nanosecond, the same overall mean within 50 ns),
+/// and its demerit is 0.3182, which is DiskSim's figure at the precision DiskSim gives it. The
+/// comparison is therefore made at that precision: at most 0.318 + half a unit in the last
+/// place. (Before "Combine seq writes" was modelled headway was at 0.3167, below DiskSim,
+/// because two writes the real drive served in 0.9 and 1.7 ms waited 6.5 and 7.2 ms for a
+/// write-back; see docs/fidelity.md.)
 #[test]
 fn cheetah4lp_matches_the_real_drive_at_least_as_well_as_disksim() {
-    check("cheetah4lp");
+    check_against("cheetah4lp", Some(0.3185));
+}
+
+/// DiskSim's printed means for the Cheetah 4LP trace (`disksim-output/cheetah4LP.outv`:
+/// "IOdriver Non-Critical Write Response time average 0.958704", "IOdriver Physical access
+/// time average 5.070471"). The write mean needs the combined sequential writes.
+#[test]
+fn cheetah4lp_reproduces_disksims_own_simulated_means() {
+    let records = builtin_trace("cheetah4lp").unwrap();
+    let spec = catalog::lookup("cheetah4lp").unwrap();
+    let r = validate(&spec, &records).unwrap();
+    let writes: Vec<f64> = r
+        .pairs
+        .iter()
+        .zip(&records)
+        .filter(|(_, rec)| rec.op == Op::Write)
+        .map(|(p, _)| p.1)
+        .collect();
+    let write_mean = writes.iter().sum::<f64>() / writes.len() as f64;
+    assert_eq!(writes.len(), 3361);
+    assert!(
+        (write_mean - 0.958704).abs() < 1e-6,
+        "write mean {write_mean}"
+    );
+    assert!(
+        (r.simulated_mean_ms - 5.070471).abs() < 1e-4,
+        "mean {}",
+        r.simulated_mean_ms
+    );
 }
 
 /// headway's own figure on the HP C2247A (0.0924 ms), guarded against regressions.

@@ -32,6 +32,9 @@ pub struct Policies {
     pub read_any_free_blocks: bool,
     pub almost_read_hits: bool,
     pub read_hits_on_write_data: bool,
+    /// "Combine seq writes": a fast write that continues the segment being written back
+    /// joins that write-back instead of waiting for it.
+    pub combine_sequential_writes: bool,
     pub read_water: f64,
     pub write_water: f64,
     pub water_by_request: bool,
@@ -59,6 +62,9 @@ pub struct BufferStats {
     pub read_misses: u64,
     /// Writes completed from the buffer (fast writes), written back later.
     pub fast_writes: u64,
+    /// Fast writes that joined the write-back of the segment they continue
+    /// ("Combine seq writes"); also counted in `fast_writes`.
+    pub combined_writes: u64,
     pub write_throughs: u64,
     /// Writes that followed a write elsewhere and disconnected an extra time.
     pub extra_disconnects: u64,
@@ -72,6 +78,9 @@ struct Hda {
     free_at: f64,
     /// The segment being written back until `free_at`.
     destage: Option<usize>,
+    /// The last stretch of that write-back: its first block and when its writing may
+    /// begin; everything before it is written by then.
+    destage_tail: (u64, f64),
     ra: Option<ReadAhead>,
 }
 
@@ -105,6 +114,7 @@ impl Drive {
                 read_any_free_blocks: c.read_any_free_blocks,
                 almost_read_hits: c.allow_almost_read_hits,
                 read_hits_on_write_data: c.allow_read_hits_on_write_data,
+                combine_sequential_writes: c.combine_sequential_writes,
                 read_water: c.high_water_mark,
                 write_water: c.low_water_mark,
                 water_by_request: c.watermark_by_request_size,
@@ -117,6 +127,7 @@ impl Drive {
                 read_any_free_blocks: false,
                 almost_read_hits: false,
                 read_hits_on_write_data: false,
+                combine_sequential_writes: false,
                 read_water: 0.0,
                 write_water: 0.0,
                 water_by_request: true,

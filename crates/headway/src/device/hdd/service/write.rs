@@ -21,6 +21,9 @@ impl Drive {
         let reading = self.hda.ra.as_ref().map(|r| r.seg);
         // A write must see every cached copy of its blocks to invalidate it.
         self.resolve_free_blocks(lbn, n);
+        if let Some(done) = self.combine_with_destage(t0, lbn, n, cmd_ovh) {
+            return done;
+        }
         // A write waits for the write-back under way, after which its segment is clean.
         let waits_for_destage = self.destaging(t0);
         self.finish_destage();
@@ -143,6 +146,7 @@ impl Drive {
             self.stats.fast_writes += 1;
             // Done once the data is in the buffer; the write-back keeps the mechanism busy.
             self.hda.destage = seg;
+            self.hda.destage_tail = (lbn, start);
             if let (Some(c), Some(s)) = (&mut self.cache, seg) {
                 c.segs[s].state = SegState::Dirty;
             }
@@ -166,5 +170,80 @@ impl Drive {
             let done = plan.end.max(e + disc as f64) + back as f64 + completion;
             (done, phases, false, plan.end_head)
         }
+    }
+
+    /// "Combine seq writes": a fast write that starts where the segment being written back
+    /// ends, with room for it beside the blocks not yet written, is taken into the segment at once (no wait
+    /// for the mechanism) and the write-back carries on into its blocks, as soon as the
+    /// head reaches them and their data is in. Without it the write would wait for the
+    /// write-back to end, and the head would usually pass its first sector before the data
+    /// came: a lost revolution per write in a sequential stream.
+    fn combine_with_destage(
+        &mut self,
+        t0: f64,
+        lbn: u64,
+        n: u32,
+        cmd_ovh: f64,
+    ) -> Option<(f64, Phases, bool, HeadPosition)> {
+        if !(self.pol.fast_write && self.pol.combine_sequential_writes) || !self.destaging(t0) {
+            return None;
+        }
+        let d = self.hda.destage?;
+        let c = self.cache.as_mut()?;
+        let seg = &c.segs[d];
+        if seg.end != lbn {
+            return None;
+        }
+        // Blocks already written back may leave the segment; those still to write may not.
+        // Two bounds on what is left: the last stretch, once its writing may have begun; and
+        // a sector per sector time for the time the write-back has left.
+        let mut unwritten = seg.end - seg.start;
+        let (tail_lbn, tail_start) = self.hda.destage_tail;
+        if t0 >= tail_start {
+            unwritten = unwritten.min(seg.end.saturating_sub(tail_lbn));
+        }
+        let layout = &self.mech.layout;
+        let spt = layout.zones()[layout.zone_index(lbn - 1)].sectors_per_track;
+        let left = ((self.hda.free_at - t0) / self.mech.sector_ns(spt)).ceil() as u64;
+        if unwritten.min(left) + n as u64 > c.size as u64 {
+            return None;
+        }
+        let end = lbn + n as u64;
+        c.extend(d, end);
+        c.invalidate_overlapping(d, lbn, n);
+        let o = self.ovh;
+        let blk = self.bus.write_block_ns;
+        let b0 = t0 + cmd_ovh + o.data_prep_ns as f64;
+        let e = b0 + n as f64 * blk;
+        let mut plan = media::MediaPlan::default();
+        media::plan_into(
+            &mut plan,
+            &self.mech,
+            self.hda.head,
+            self.hda.free_at,
+            lbn,
+            n,
+            Op::Write,
+            self.pol.zero_latency_write,
+            0,
+            Some(media::DataReady {
+                base: b0,
+                step: blk,
+                min_blocks: 1,
+            }),
+            None,
+        );
+        self.touch(d);
+        self.last_write = Some((d, end));
+        self.hda.destage_tail = (lbn, self.hda.free_at);
+        self.hda.head = plan.end_head;
+        self.hda.free_at = plan.end;
+        self.stats.fast_writes += 1;
+        self.stats.combined_writes += 1;
+        let phases = Phases {
+            bus_ns: (e - b0) as SimTime,
+            ..Phases::default()
+        };
+        Some((e + o.completion_ns[1] as f64, phases, true, plan.end_head))
     }
 }
