@@ -90,6 +90,29 @@ def test_validate_with_a_drive_file_scores_an_edited_parameter_file(tmp_path):
     assert slower.simulated_mean_ms > builtin.simulated_mean_ms + 0.5
     assert slower.demerit_ms > 0.5
     assert model.exists()
+    assert same.warnings == [] and slower.warnings == []
+
+
+def test_a_drive_setting_headway_does_not_model_is_a_warning(tmp_path):
+    """Never silently misread: a parameter headway reads but does not model is reported by
+    `headway validate` (stderr) and by every run's warnings."""
+    import shutil
+
+    src = ROOT / "crates" / "headway" / "catalog" / "disksim"
+    for f in src.glob("hp_c2247a*"):
+        shutil.copy(f, tmp_path / f.name)
+    diskspecs = tmp_path / "hp_c2247a.diskspecs"
+    text = diskspecs.read_text()
+    assert "Allow write prebuffering = 0" in text
+    diskspecs.write_text(text.replace("Allow write prebuffering = 0", "Allow write prebuffering = 1"))
+    parv = tmp_path / "hp_c2247a.parv"
+    r = headway("validate", "hp_c2247a", "--drive", str(parv))
+    assert r.returncode == 0, r.stderr
+    assert "warning: drive parameter `Allow write prebuffering` = 1 is not modelled" in r.stderr
+    import headway as hw
+
+    res = hw.run({"drive": {"name": str(parv)}, "workload": {"requests": 20}})
+    assert any("Allow write prebuffering" in w for w in res.warnings), res.warnings
 
 
 def test_python_validation_returns_per_request_records():

@@ -43,6 +43,7 @@ class Validation:
     * ``drive``, ``requests``; measured and simulated mean and standard deviation (ms);
     * ``demerit_ms`` and ``demerit_fraction`` (of the measured mean);
     * ``disksim_demerit_ms``: DiskSim 4.0's published figure for a shipped trace, else None;
+    * ``warnings``: settings of the drive's description that headway does not model;
     * ``pairs``: a DataFrame in trace order: ``index``, ``measured_ms``, ``simulated_ms``,
       then the simulator's record of each request (``op``, ``lbn``, ``sectors``,
       ``cache_hit``, the phases in ns, ...), to find which requests the model gets wrong.
@@ -57,7 +58,8 @@ class Validation:
     demerit_ms: float
     demerit_fraction: float
     disksim_demerit_ms: Optional[float]
-    pairs: pd.DataFrame = field(repr=False)
+    warnings: List[str] = field(default_factory=list)
+    pairs: pd.DataFrame = field(default=None, repr=False)
 
     def report(self) -> Dict[str, Any]:
         """The figures without the per-request table (what ``headway validate --json`` writes)."""
@@ -105,6 +107,7 @@ def validate(trace: Union[str, Path], drive: Optional[Union[str, Path]] = None) 
         demerit_ms=r["demerit_ms"],
         demerit_fraction=r["demerit_fraction"],
         disksim_demerit_ms=r.get("disksim_demerit_ms"),
+        warnings=list(r.get("warnings") or []),
         pairs=pairs,
     )
 

@@ -73,6 +73,8 @@ pub struct Simulation {
     next_id: u64,
     limits: RunLimits,
     processed: u64,
+    /// Known before the run (a drive setting headway reads but does not model, ...).
+    warnings: Vec<String>,
 }
 
 const PROGRESS_EVERY: u64 = 1 << 15;
@@ -100,6 +102,7 @@ impl Simulation {
             next_id: 0,
             limits,
             processed: 0,
+            warnings: Vec::new(),
         }
     }
 
@@ -107,6 +110,12 @@ impl Simulation {
     /// misprediction is an error of more than half of it).
     pub fn with_rotation_ns(mut self, rotation_ns: f64) -> Self {
         self.stats.set_rotation_ns(rotation_ns);
+        self
+    }
+
+    /// Warnings to report with the result, ahead of the run's own.
+    pub fn with_warnings(mut self, warnings: Vec<String>) -> Self {
+        self.warnings = warnings;
         self
     }
 
@@ -162,10 +171,13 @@ impl Simulation {
         }
         let (summary, records) = self.stats.finish(self.now);
         let trace_report = self.workload.trace_report();
-        let warnings = trace_report
-            .as_ref()
-            .map(TraceReport::warnings)
-            .unwrap_or_default();
+        let mut warnings = self.warnings;
+        warnings.extend(
+            trace_report
+                .as_ref()
+                .map(TraceReport::warnings)
+                .unwrap_or_default(),
+        );
         Ok(RunResult {
             summary,
             records,

@@ -775,3 +775,30 @@ proptest! {
         let _ = files.diskspecs();
     }
 }
+
+/// Every DiskSim-validated drive uses the buffer settings headway models; a description
+/// that asks for one it does not model runs, and the run says so, naming the parameter.
+#[test]
+fn settings_headway_does_not_model_are_reported_not_silently_ignored() {
+    for name in catalog::names() {
+        let spec = catalog::lookup(&name).unwrap();
+        assert_eq!(spec.unmodelled_settings(), Vec::<String>::new(), "{name}");
+    }
+    let mut spec = catalog::lookup("hp_c2247a").unwrap();
+    let c = spec.cache.as_mut().unwrap();
+    c.allow_write_prebuffering = true;
+    c.write_hit_stop_prefetch = false;
+    c.preseeking_level = 2;
+    let w = spec.unmodelled_settings();
+    assert_eq!(w.len(), 3, "{w:?}");
+    assert!(w[0].contains("`Write hit stop prefetch` = 0") && w[0].contains("behaves as 1"));
+    assert!(w[1].contains("`Allow write prebuffering` = 1"));
+    assert!(w[2].contains("`Preseeking level` = 2"));
+    // They reach the validation report (and, through the config path, every run's warnings).
+    let trace = headway::validate::builtin_trace("hp_c2247a").unwrap();
+    let r = headway::validate::validate(&spec, &trace[..50]).unwrap();
+    assert_eq!(r.warnings, w);
+    // A buffer that is switched off has no settings to ignore.
+    spec.cache.as_mut().unwrap().enabled = false;
+    assert!(spec.unmodelled_settings().is_empty());
+}

@@ -28,6 +28,8 @@ def validate_cmd(trace: str, drive: str | None, requests_out: str | None, plot: 
         _print_table(validation.validate_all(), json_path)
         return
     v = validation.validate(trace, drive)
+    for w in v.warnings:
+        click.echo(f"warning: {w}", err=True)
     click.echo(f"drive            {v.drive}")
     click.echo(f"requests         {v.requests}")
     click.echo(f"measured  mean   {v.measured_mean_ms:.3f} ms   sd {v.measured_sd_ms:.3f} ms")

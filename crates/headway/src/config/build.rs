@@ -129,6 +129,7 @@ pub fn build_simulation(
         },
         limits,
     )
-    .with_rotation_ns(60.0e9 / spec.rpm);
+    .with_rotation_ns(60.0e9 / spec.rpm)
+    .with_warnings(spec.unmodelled_settings());
     Ok(Built { simulation, spec })
 }

@@ -40,6 +40,8 @@ pub struct ValidationReport {
     pub demerit_ms: f64,
     /// Demerit as a fraction of the measured mean access time.
     pub demerit_fraction: f64,
+    /// Settings of the drive's description that headway does not model.
+    pub warnings: Vec<String>,
     /// (measured, simulated) access time in ms per request, in trace order.
     #[serde(skip)]
     pub pairs: Vec<(f64, f64)>,
@@ -89,7 +91,8 @@ pub fn validate_from(
         Link::default(),
         StatsOptions { records: true },
         RunLimits::default(),
-    );
+    )
+    .with_warnings(spec.unmodelled_settings());
     let result = sim.run()?;
     let rec = result.records.expect("records were requested");
     // Requests are issued one at a time in trace order, so id i is record i.
@@ -110,6 +113,7 @@ pub fn validate_from(
         simulated_sd_ms: ss,
         demerit_ms: d,
         demerit_fraction: d / mm,
+        warnings: result.warnings,
         pairs: measured.into_iter().zip(simulated).collect(),
         records: rec,
     })

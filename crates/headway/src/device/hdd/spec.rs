@@ -300,6 +300,88 @@ pub struct CacheSpec {
     pub never_disconnect: bool,
 }
 
+impl HddSpec {
+    /// The description's settings headway reads but does not model (see
+    /// [`CacheSpec::unmodelled`]); a run reports them as warnings.
+    pub fn unmodelled_settings(&self) -> Vec<String> {
+        self.cache
+            .as_ref()
+            .filter(|c| c.enabled)
+            .map(CacheSpec::unmodelled)
+            .unwrap_or_default()
+    }
+}
+
+impl CacheSpec {
+    /// Settings read from the drive's description that headway does not model, each as a
+    /// line naming the DiskSim parameter, its value and what headway does instead. Every
+    /// drive DiskSim validated uses the values headway models, so this is empty for the
+    /// catalog; a user's edited file is told rather than silently misread.
+    pub fn unmodelled(&self) -> Vec<String> {
+        // (DiskSim name, value in the file, the value headway behaves as)
+        let flags = [
+            ("Calc sector by sector", self.calc_sector_by_sector, true),
+            (
+                "Disconnect write if seek",
+                self.disconnect_write_if_seek,
+                false,
+            ),
+            (
+                "Write hit stop prefetch",
+                self.write_hit_stop_prefetch,
+                true,
+            ),
+            (
+                "Read directly to buffer",
+                self.read_directly_to_buffer,
+                true,
+            ),
+            (
+                "Immed transfer partial hit",
+                self.immediate_transfer_partial_hit,
+                true,
+            ),
+            (
+                "Allow sneaky full read hits",
+                self.allow_sneaky_full_read_hits,
+                false,
+            ),
+            (
+                "Allow sneaky partial read hits",
+                self.allow_sneaky_partial_read_hits,
+                false,
+            ),
+            (
+                "Allow sneaky intermediate read hits",
+                self.allow_sneaky_intermediate_read_hits,
+                false,
+            ),
+            (
+                "Allow write prebuffering",
+                self.allow_write_prebuffering,
+                false,
+            ),
+        ];
+        let mut out: Vec<String> = flags
+            .iter()
+            .filter(|(_, v, modelled)| v != modelled)
+            .map(|(name, v, modelled)| {
+                format!(
+                    "drive parameter `{name}` = {} is not modelled: headway behaves as {}",
+                    *v as u8, *modelled as u8
+                )
+            })
+            .collect();
+        if self.preseeking_level != 0 {
+            out.push(format!(
+                "drive parameter `Preseeking level` = {} is not modelled: headway behaves as 0",
+                self.preseeking_level
+            ));
+        }
+        out
+    }
+}
+
 /// The drive's own command queue.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
