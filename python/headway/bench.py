@@ -48,7 +48,6 @@ SETUPS = {
     "drive": "atlas10k, drive queue of 64 ordered by the drive's own scheduler, host FCFS (DiskSim's setup)",
     "host": "atlas10k, host queue unbounded, drive queue depth 1",
 }
-SETUP = SETUPS["drive"]
 
 
 def write_trace(out: TextIO, requests: int, interarrival_ms: float, seed: int) -> None:

@@ -173,9 +173,9 @@ impl Drive {
     }
 
     /// "Combine seq writes": a fast write that starts where the segment being written back
-    /// ends, with room for it beside the blocks not yet written, is taken into the segment at once (no wait
-    /// for the mechanism) and the write-back carries on into its blocks, as soon as the
-    /// head reaches them and their data is in. Without it the write would wait for the
+    /// ends, with room for it beside the blocks not yet written, is taken into the segment
+    /// at once (no wait for the mechanism) and the write-back carries on into its blocks,
+    /// as soon as the head reaches them and their data is in. Without it the write would wait for the
     /// write-back to end, and the head would usually pass its first sector before the data
     /// came: a lost revolution per write in a sequential stream.
     fn combine_with_destage(
