@@ -219,16 +219,7 @@ impl<'a> SchedCtx<'a> {
         let work = self.services();
         let r = Request {
             id: work.next_id(),
-            arrival_ns: self.now,
-            lbn,
-            sectors,
-            op,
-            device,
-            process: u32::MAX,
-            class: 0,
-            priority: 0,
-            deadline_ns: NEVER,
-            origin: origin.max(HOST_ORIGIN_BASE),
+            ..self.preview_host_request(origin, device, lbn, sectors, op)
         };
         work.record(r);
         r
