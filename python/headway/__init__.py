@@ -23,12 +23,40 @@ from headway.errors import (
     UnknownNameError,
 )
 from headway.result import RecordsNotCollected, Result, Summary
-from headway import rotational, traces, validation
 
 __version__ = version()
 
+# Submodules that pull in pandas/numpy/pyarrow load on first use (PEP 562), so
+# `import headway` and `headway --help` stay fast.
+_LAZY_MODULES = ("rotational", "traces", "validation", "sweeps")
+
+
+def __getattr__(name: str):
+    if name in _LAZY_MODULES:
+        import importlib
+
+        module = importlib.import_module(f"headway.{name}")
+        globals()[name] = module
+        return module
+    raise AttributeError(f"module 'headway' has no attribute '{name}'")
+
+
+def sweep(spec, out, **options):  # -> pandas.DataFrame
+    """Run a parameter sweep and return its runs table: see :func:`headway.sweeps.sweep`.
+
+    >>> import headway, tempfile
+    >>> spec = {"base": {"drive": {"name": "elite3"}, "workload": {"requests": 100}},
+    ...         "grid": {"drive.queue_depth": [1, 2]}}
+    >>> headway.sweep(spec, tempfile.mkdtemp(), workers=1, progress=False)["status"].tolist()
+    ['ok', 'ok']
+    """
+    from headway.sweeps import sweep as run_sweep
+
+    return run_sweep(spec, out, **options)
+
 __all__ = [
     "run",
+    "sweep",
     "disks",
     "schedulers",
     "version",
@@ -56,4 +84,5 @@ __all__ = [
     "traces",
     "rotational",
     "validation",
+    "sweeps",
 ]

@@ -2,6 +2,7 @@
 //! Python package `headway` is the public face.
 
 mod catalog;
+mod check;
 mod context;
 mod errors;
 mod py_scheduler;
@@ -34,6 +35,8 @@ mod headway_module {
     use super::{schedulers, version};
     #[pymodule_export]
     use crate::catalog::disks;
+    #[pymodule_export]
+    use crate::check::check_config;
     #[pymodule_export]
     use crate::context::PyContext;
     #[pymodule_export]

@@ -39,7 +39,7 @@ def main() -> None:
 
 def _register() -> None:
     # Imported here so each command lives in its own module without import cycles.
-    from headway.cli import bench, catalog, extract, reproduce, run, trace, validate
+    from headway.cli import bench, catalog, extract, reproduce, run, sweep, trace, validate
 
     main.add_command(run.run_cmd)
     main.add_command(run.replay_cmd)
@@ -50,6 +50,7 @@ def _register() -> None:
     main.add_command(trace.trace_group)
     main.add_command(extract.extract_cmd)
     main.add_command(reproduce.reproduce_group)
+    main.add_command(sweep.sweep_cmd)
 
 
 _register()
