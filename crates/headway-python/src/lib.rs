@@ -34,7 +34,7 @@ mod headway_module {
     #[pymodule_export]
     use super::{schedulers, version};
     #[pymodule_export]
-    use crate::catalog::disks;
+    use crate::catalog::{disks, disksim_file};
     #[pymodule_export]
     use crate::check::check_config;
     #[pymodule_export]
