@@ -166,3 +166,15 @@ def test_example_sweep_runs_and_plots(tmp_path):
     bars = ax.containers
     assert len(bars) == 2 and all(len(b.lines[0].get_xdata()) == 2 for b in bars)
     assert [text.get_text() for text in ax.get_legend().get_texts()] == ["host.scheduler = fcfs", "host.scheduler = sptf"]
+
+
+def test_base_from_a_file_with_relative_paths_and_its_own_seed(tmp_path):
+    (tmp_path / "exp").mkdir()
+    (tmp_path / "exp" / "t.trace").write_text("".join(f"{i * 7.0} 0 {i * 640} 8 1\n" for i in range(40)))
+    (tmp_path / "exp" / "base.toml").write_text(
+        'seed = 9\n[drive]\nname = "elite3"\n[workload]\nkind = "trace"\npath = "t.trace"\nformat = "disksim-ascii"\n'
+    )
+    (tmp_path / "s.toml").write_text('base = "exp/base.toml"\n[grid]\n"host.scheduler" = ["fcfs", "sstf"]\n')
+    t = headway.sweep(tmp_path / "s.toml", tmp_path / "out", workers=1, progress=False)
+    assert (t["status"] == "ok").all() and (t["requests"] == 40).all()
+    assert (t["seed"] == 9).all()

@@ -2,7 +2,7 @@
 
 ```toml
 base = "experiment.toml"        # a path (relative to this file), or an inline [base] table
-seeds = 2                       # 1..2; or a list: seeds = [3, 7]
+seeds = 2                       # 1..2; a list: seeds = [3, 7]; default: the base's seed
 confidence = 0.95               # of the intervals over seeds
 
 [grid]                          # every combination of these
@@ -210,7 +210,9 @@ def parse_sweep(
         if axes.count(key) > 1:
             raise where.error(key, "varied twice (in more than one of grid, zip and points)")
 
-    seeds = data.get("seeds", 1)
+    # No `seeds`: the base experiment's own seed (the simulator's default is 1), one run per point.
+    base_seed = base.get("seed", 1)
+    seeds = data.get("seeds", [base_seed] if isinstance(base_seed, int) else 1)
     if isinstance(seeds, bool) or not isinstance(seeds, (int, list)):
         raise where.error("seeds", "a count (seeds = 3 runs seeds 1..3) or a list of seeds")
     if isinstance(seeds, int):
