@@ -10,7 +10,7 @@ per-request records as pandas/Arrow tables; plug in schedulers written in Python
 500
 """
 
-from headway._headway import Completion, Context, Estimate, Request, Wait
+from headway._headway import Completion, Context, Estimate, Request, Serve, TrackInfo, Wait
 from headway.errors import (
     ConfigError,
     DriveParamsError,
@@ -30,6 +30,7 @@ _LAZY_NAMES = {
     "schedulers": "headway.api",
     "version": "headway.api",
     "Config": "headway.config",
+    "Device": "headway.config",
     "Drive": "headway.config",
     "Host": "headway.config",
     "Link": "headway.config",
@@ -82,6 +83,7 @@ __all__ = [
     "schedulers",
     "version",
     "Config",
+    "Device",
     "Drive",
     "Host",
     "Link",
@@ -95,6 +97,8 @@ __all__ = [
     "Context",
     "Estimate",
     "Wait",
+    "Serve",
+    "TrackInfo",
     "HeadwayError",
     "ConfigError",
     "DriveParamsError",
