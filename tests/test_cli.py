@@ -102,7 +102,13 @@ def test_disks_table(cli):
 def test_schedulers(cli):
     out = cli("schedulers")
     assert out.returncode == 0
-    assert out.stdout.split() == headway.schedulers()
+    lines = out.stdout.splitlines()
+    names = [line.split()[0] for line in lines]
+    # Every stand-alone scheduler, in order, then the wrappers, each marked and described.
+    assert names[: len(headway.schedulers())] == headway.schedulers()
+    wrappers = [line.split()[0] for line in lines if line.split()[1] == "wraps"]
+    assert "idle-scan" in wrappers and "sptf" not in wrappers
+    assert all(len(line.split()) >= 3 for line in lines), "each has a description"
 
 
 def test_version_and_module_entry(cli):
