@@ -4,8 +4,8 @@ use std::path::Path;
 
 use headway::config::resolve_drive;
 use headway::validate::{
-    builtin_trace, builtin_trace_names, disksim_demerit_ms, read_validate_trace, validate as run_validation,
-    BuiltinTrace,
+    builtin_trace, builtin_trace_names, disksim_demerit_ms, read_validate_trace,
+    validate as run_validation, BuiltinTrace,
 };
 use headway::HeadwayError as CoreError;
 use pyo3::prelude::*;

@@ -101,8 +101,12 @@ impl HddDevice {
         self.drive.head()
     }
 
-    fn start(&mut self, now: SimTime, cmd: Command, io: &mut DeviceIo) {
-        let served = self.drive.serve(now, cmd.lbn, cmd.sectors, cmd.op);
+    /// Start `cmd`, which reached the drive at `arrived` (earlier than `now` when it waited in
+    /// the drive's queue).
+    fn start(&mut self, now: SimTime, arrived: SimTime, cmd: Command, io: &mut DeviceIo) {
+        let served = self
+            .drive
+            .serve_queued(now, arrived, cmd.lbn, cmd.sectors, cmd.op);
         io.wake_at(served.done, 0);
         self.current = Some(InService { cmd, served });
     }
@@ -156,7 +160,7 @@ impl Device for HddDevice {
 
     fn submit(&mut self, now: SimTime, cmd: Command, io: &mut DeviceIo) {
         if self.current.is_none() {
-            self.start(now, cmd, io);
+            self.start(now, now, cmd, io);
         } else {
             self.queue.push(now, cmd);
         }
@@ -178,8 +182,8 @@ impl Device for HddDevice {
         });
         if !self.queue.is_empty() {
             let head = self.drive.head_at(now);
-            if let Some(next) = self.queue.pop(now, head, self.drive.last_op()) {
-                self.start(now, next, io);
+            if let Some((next, arrived)) = self.queue.pop(now, head, self.drive.last_op()) {
+                self.start(now, arrived, next, io);
             }
         }
     }
