@@ -67,7 +67,15 @@ impl HddDevice {
             Some(n) => n,
             None => policy_name(spec.queue.policy)?,
         };
-        let queue = FirmwareQueue::new(name, mech.clone(), drive.ovh, queue_depth)?;
+        // The commands the firmware chooses among have waited in its queue, their read-miss
+        // overhead done meanwhile (see `Drive::serve_queued`): its model starts their
+        // mechanism at once, or the rotational positions it ranks them by are off by the
+        // overhead.
+        let mut queue_ovh = drive.ovh;
+        if !drive.bus.never_disconnect {
+            queue_ovh.read_miss_ns = [0; 2];
+        }
+        let queue = FirmwareQueue::new(name, mech.clone(), queue_ovh, queue_depth)?;
         Ok(HddDevice {
             info: DeviceInfo {
                 name: spec.name.clone(),
