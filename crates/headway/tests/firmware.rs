@@ -322,9 +322,10 @@ fn completion_order(spec: &HddSpec, host_sptf: bool) -> Vec<u64> {
 
 #[test]
 fn the_firmware_sptf_orders_a_queue_exactly_as_the_host_sptf_would() {
-    // No buffer, so the host's oracle sees exactly what the firmware sees.
+    // No buffer, so the host's oracle sees exactly what the firmware sees. No read-miss
+    // overhead either: a read queued in the drive has it done while it waits (DiskSim's
+    // overhead_done), which a host queue cannot do (the next test).
     let mut spec = toy_spec(3.0, 7.0);
-    spec.overheads.read_miss_after_read_ms = 0.3;
     spec.overheads.write_miss_after_read_ms = 0.4;
     let host = completion_order(&spec, true);
     let firmware = completion_order(&spec, false);
@@ -332,6 +333,56 @@ fn the_firmware_sptf_orders_a_queue_exactly_as_the_host_sptf_would() {
     assert_eq!(host, firmware);
     // And it is not simply arrival order.
     assert_ne!(host, (0..40).collect::<Vec<_>>());
+}
+
+fn last_done_ns(spec: &HddSpec, depth: usize) -> u64 {
+    let mech = Arc::new(Mechanics::new(spec).unwrap());
+    let device = HddDevice::with_mechanics(spec, mech.clone(), depth, Some("fcfs")).unwrap();
+    let predictor = OraclePredictor::new(mech, *device.overheads(), 0);
+    let host = Host::new(
+        Box::new(Fcfs::new()),
+        vec![Box::new(predictor)],
+        vec![depth],
+    );
+    let devices: Vec<Box<dyn Device>> = vec![Box::new(device)];
+    let sim = Simulation::new(
+        Box::new(ListWorkload::new(requests()).unwrap()),
+        host,
+        devices,
+        Link::default(),
+        StatsOptions { records: true },
+        RunLimits::default(),
+    );
+    let rec = sim.run().unwrap().records.unwrap();
+    *rec.done_ns.iter().max().unwrap()
+}
+
+#[test]
+fn a_read_queued_in_the_drive_has_its_overhead_done_while_it_waits() {
+    // Same commands, same order (FCFS): with every command queued in the drive, each
+    // read's overhead overlaps the command before it; one at a time it cannot. (9 ms of a
+    // 10 ms revolution: a smaller one is mostly absorbed by the rotational wait.)
+    let mut spec = toy_spec(3.0, 7.0);
+    spec.overheads.time_scale = 1.0;
+    let base_host = last_done_ns(&spec, 1);
+    let base_drive = last_done_ns(&spec, 64);
+    assert_eq!(base_host, base_drive);
+    spec.overheads.read_miss_after_read_ms = 9.0;
+    spec.overheads.read_miss_after_write_ms = 9.0;
+    let host = last_done_ns(&spec, 1);
+    let drive = last_done_ns(&spec, 64);
+    assert!(host > base_host, "{host} {base_host}");
+    assert!(
+        drive < host,
+        "queued in the drive {drive} vs one at a time {host}"
+    );
+    // A drive that never disconnects holds the bus: nothing reaches it early.
+    spec.cache = Some(headway::device::hdd::spec::CacheSpec {
+        enabled: false,
+        never_disconnect: true,
+        ..Default::default()
+    });
+    assert_eq!(last_done_ns(&spec, 64), last_done_ns(&spec, 1));
 }
 
 #[test]
