@@ -353,7 +353,10 @@ fn last_done_ns(spec: &HddSpec, depth: usize) -> u64 {
         host,
         devices,
         Link::default(),
-        StatsOptions { records: true },
+        StatsOptions {
+            records: true,
+            ..Default::default()
+        },
         RunLimits::default(),
     );
     let rec = sim.run().unwrap().records.unwrap();
