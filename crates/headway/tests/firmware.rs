@@ -290,9 +290,15 @@ fn requests() -> Vec<Request> {
         .collect()
 }
 
-fn completion_order(spec: &HddSpec, host_sptf: bool) -> Vec<u64> {
+/// `requests()` on `spec`: the host's scheduler over a drive queue of `depth` ordered by the
+/// `firmware` scheduler; the per-request records.
+fn run_queue(
+    spec: &HddSpec,
+    depth: usize,
+    host_sptf: bool,
+    firmware: &str,
+) -> headway::stats::RequestRecords {
     let mech = Arc::new(Mechanics::new(spec).unwrap());
-    let (depth, firmware) = if host_sptf { (1, "fcfs") } else { (64, "sptf") };
     let device = HddDevice::with_mechanics(spec, mech.clone(), depth, Some(firmware)).unwrap();
     let ovh = *device.overheads();
     let predictor = OraclePredictor::new(mech, ovh, 0);
@@ -314,8 +320,15 @@ fn completion_order(spec: &HddSpec, host_sptf: bool) -> Vec<u64> {
         },
         RunLimits::default(),
     );
-    let r = sim.run().unwrap();
-    let rec = r.records.unwrap();
+    sim.run().unwrap().records.unwrap()
+}
+
+fn completion_order(spec: &HddSpec, host_sptf: bool) -> Vec<u64> {
+    let rec = if host_sptf {
+        run_queue(spec, 1, true, "fcfs")
+    } else {
+        run_queue(spec, 64, false, "sptf")
+    };
     let mut order: Vec<(u64, u64)> = (0..rec.len())
         .map(|i| (rec.done_ns[i], rec.id[i]))
         .collect();
@@ -339,28 +352,11 @@ fn the_firmware_sptf_orders_a_queue_exactly_as_the_host_sptf_would() {
 }
 
 fn last_done_ns(spec: &HddSpec, depth: usize) -> u64 {
-    let mech = Arc::new(Mechanics::new(spec).unwrap());
-    let device = HddDevice::with_mechanics(spec, mech.clone(), depth, Some("fcfs")).unwrap();
-    let predictor = OraclePredictor::new(mech, *device.overheads(), 0);
-    let host = Host::new(
-        Box::new(Fcfs::new()),
-        vec![Box::new(predictor)],
-        vec![depth],
-    );
-    let devices: Vec<Box<dyn Device>> = vec![Box::new(device)];
-    let sim = Simulation::new(
-        Box::new(ListWorkload::new(requests()).unwrap()),
-        host,
-        devices,
-        Link::default(),
-        StatsOptions {
-            records: true,
-            ..Default::default()
-        },
-        RunLimits::default(),
-    );
-    let rec = sim.run().unwrap().records.unwrap();
-    *rec.done_ns.iter().max().unwrap()
+    *run_queue(spec, depth, false, "fcfs")
+        .done_ns
+        .iter()
+        .max()
+        .unwrap()
 }
 
 #[test]
