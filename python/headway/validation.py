@@ -42,7 +42,8 @@ class Validation:
 
     * ``drive``, ``requests``; measured and simulated mean and standard deviation (ms);
     * ``demerit_ms`` and ``demerit_fraction`` (of the measured mean);
-    * ``disksim_demerit_ms``: DiskSim 4.0's published figure for a shipped trace, else None;
+    * ``disksim_demerit_ms``: DiskSim 4.0's published demerit for the drive when it is one of
+      the eleven catalog drives DiskSim validated (its own trace of the drive), else None;
     * ``warnings``: settings of the drive's description that headway does not model;
     * ``pairs``: a DataFrame in trace order: ``index``, ``measured_ms``, ``simulated_ms``,
       then the simulator's record of each request (``op``, ``lbn``, ``sectors``,

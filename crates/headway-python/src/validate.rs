@@ -4,8 +4,8 @@ use std::path::Path;
 
 use headway::config::resolve_drive;
 use headway::validate::{
-    builtin_trace, builtin_trace_names, read_validate_trace, validate as run_validation,
-    BuiltinTrace,
+    builtin_trace, builtin_trace_names, disksim_demerit_ms, read_validate_trace,
+    validate as run_validation, BuiltinTrace,
 };
 use headway::HeadwayError as CoreError;
 use pyo3::prelude::*;
@@ -46,9 +46,9 @@ pub fn validate<'py>(
         };
         let spec = resolve_drive(drive.unwrap_or(&default_drive), None)?;
         let report = run_validation(&spec, &records)?;
-        let disksim = BuiltinTrace::get(&report.drive)
-            .ok()
-            .and_then(|t| t.disksim_demerit_ms);
+        // DiskSim's figure is for its own trace of the drive: shown when the drive is the
+        // catalog's (a user's edited file has a name of its own).
+        let disksim = disksim_demerit_ms(&report.drive);
         let mut json = serde_json::to_value(&report).expect("report serialises");
         json["disksim_demerit_ms"] = serde_json::json!(disksim);
         let (m, s): (Vec<f64>, Vec<f64>) = report.pairs.iter().copied().unzip();

@@ -235,22 +235,33 @@ fn skews_in_revolutions_become_sectors() {
 
 #[test]
 fn capacity_disagreements_follow_the_zone_table() {
-    // More declared than mapped: DiskSim uses what the zones map, so does headway.
-    let spec = Files::new()
-        .edit("d.model", "Block count = 1000", "Block count = 1200")
-        .diskspecs()
-        .unwrap();
-    assert_eq!(spec.block_count, 1000);
-    assert!(spec.description.contains("1200"));
-    // Fewer declared than mapped: the drive exports its Block count.
-    let spec = Files::new()
-        .edit("d.model", "Block count = 1000", "Block count = 900")
-        .diskspecs()
-        .unwrap();
-    assert_eq!(
-        (spec.block_count, spec.layout.exported_sectors),
-        (900, Some(900))
-    );
+    // DiskSim's layout replaces the declared Block count with what the zones map, whichever
+    // is larger; headway does the same and says so, naming both numbers and the line.
+    for declared in [1200, 900] {
+        let spec = Files::new()
+            .edit(
+                "d.model",
+                "Block count = 1000",
+                &format!("Block count = {declared}"),
+            )
+            .diskspecs()
+            .unwrap();
+        assert_eq!(
+            (spec.block_count, spec.layout.exported_sectors),
+            (1000, None)
+        );
+        let w = &spec.reader_warnings;
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(spec.unmodelled_settings().contains(&w[0]));
+        assert!(
+            w[0].contains(&format!("`Block count` = {declared}"))
+                && w[0].contains("zones map 1000 sectors")
+                && w[0].contains("d.model:2:"),
+            "{w:?}"
+        );
+    }
+    let spec = Files::new().diskspecs().unwrap();
+    assert!(spec.reader_warnings.is_empty());
     // Zones past the declared cylinders extend the drive.
     let spec = Files::new()
         .edit(
@@ -738,6 +749,8 @@ fn the_fuzzing_base_loads() {
         let mut c = catalog::lookup("atlas10k").unwrap();
         c.name = "d".into();
         c.description = spec.description.clone();
+        // The catalog keeps its known Block count note in the description only.
+        c.reader_warnings = spec.reader_warnings.clone();
         c
     });
 }

@@ -290,9 +290,15 @@ fn requests() -> Vec<Request> {
         .collect()
 }
 
-fn completion_order(spec: &HddSpec, host_sptf: bool) -> Vec<u64> {
+/// `requests()` on `spec`: the host's scheduler over a drive queue of `depth` ordered by the
+/// `firmware` scheduler; the per-request records.
+fn run_queue(
+    spec: &HddSpec,
+    depth: usize,
+    host_sptf: bool,
+    firmware: &str,
+) -> headway::stats::RequestRecords {
     let mech = Arc::new(Mechanics::new(spec).unwrap());
-    let (depth, firmware) = if host_sptf { (1, "fcfs") } else { (64, "sptf") };
     let device = HddDevice::with_mechanics(spec, mech.clone(), depth, Some(firmware)).unwrap();
     let ovh = *device.overheads();
     let predictor = OraclePredictor::new(mech, ovh, 0);
@@ -314,8 +320,15 @@ fn completion_order(spec: &HddSpec, host_sptf: bool) -> Vec<u64> {
         },
         RunLimits::default(),
     );
-    let r = sim.run().unwrap();
-    let rec = r.records.unwrap();
+    sim.run().unwrap().records.unwrap()
+}
+
+fn completion_order(spec: &HddSpec, host_sptf: bool) -> Vec<u64> {
+    let rec = if host_sptf {
+        run_queue(spec, 1, true, "fcfs")
+    } else {
+        run_queue(spec, 64, false, "sptf")
+    };
     let mut order: Vec<(u64, u64)> = (0..rec.len())
         .map(|i| (rec.done_ns[i], rec.id[i]))
         .collect();
@@ -325,9 +338,10 @@ fn completion_order(spec: &HddSpec, host_sptf: bool) -> Vec<u64> {
 
 #[test]
 fn the_firmware_sptf_orders_a_queue_exactly_as_the_host_sptf_would() {
-    // No buffer, so the host's oracle sees exactly what the firmware sees.
+    // No buffer, so the host's oracle sees exactly what the firmware sees. No read-miss
+    // overhead either: a read queued in the drive has it done while it waits (DiskSim's
+    // overhead_done), which a host queue cannot do (the next test).
     let mut spec = toy_spec(3.0, 7.0);
-    spec.overheads.read_miss_after_read_ms = 0.3;
     spec.overheads.write_miss_after_read_ms = 0.4;
     let host = completion_order(&spec, true);
     let firmware = completion_order(&spec, false);
@@ -335,6 +349,42 @@ fn the_firmware_sptf_orders_a_queue_exactly_as_the_host_sptf_would() {
     assert_eq!(host, firmware);
     // And it is not simply arrival order.
     assert_ne!(host, (0..40).collect::<Vec<_>>());
+}
+
+fn last_done_ns(spec: &HddSpec, depth: usize) -> u64 {
+    *run_queue(spec, depth, false, "fcfs")
+        .done_ns
+        .iter()
+        .max()
+        .unwrap()
+}
+
+#[test]
+fn a_read_queued_in_the_drive_has_its_overhead_done_while_it_waits() {
+    // Same commands, same order (FCFS): with every command queued in the drive, each
+    // read's overhead overlaps the command before it; one at a time it cannot. (9 ms of a
+    // 10 ms revolution: a smaller one is mostly absorbed by the rotational wait.)
+    let mut spec = toy_spec(3.0, 7.0);
+    spec.overheads.time_scale = 1.0;
+    let base_host = last_done_ns(&spec, 1);
+    let base_drive = last_done_ns(&spec, 64);
+    assert_eq!(base_host, base_drive);
+    spec.overheads.read_miss_after_read_ms = 9.0;
+    spec.overheads.read_miss_after_write_ms = 9.0;
+    let host = last_done_ns(&spec, 1);
+    let drive = last_done_ns(&spec, 64);
+    assert!(host > base_host, "{host} {base_host}");
+    assert!(
+        drive < host,
+        "queued in the drive {drive} vs one at a time {host}"
+    );
+    // A drive that never disconnects holds the bus: nothing reaches it early.
+    spec.cache = Some(headway::device::hdd::spec::CacheSpec {
+        enabled: false,
+        never_disconnect: true,
+        ..Default::default()
+    });
+    assert_eq!(last_done_ns(&spec, 64), last_done_ns(&spec, 1));
 }
 
 #[test]

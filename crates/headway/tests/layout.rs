@@ -57,18 +57,20 @@ fn round_trip(name: &str, l: &Layout, lbn: u64) {
 }
 
 #[test]
-fn capacity_equals_the_models_block_count() {
+fn capacity_is_what_the_zones_map_as_in_disksim() {
+    // DiskSim 4.0 replaces a dm_layout_g1 model's Block count with its zones' sum; so does
+    // headway (issue 17). Six catalog files declare fewer blocks than their zones map.
     let expected = [
-        ("atlas10k", 17_938_986u64),
-        ("atlas_iii", 17_783_250),
-        ("barracuda", 4_110_000),
-        ("cheetah4lp", 8_887_200),
-        ("cheetah9lp", 17_783_240),
+        ("atlas10k", 17_966_953u64),
+        ("atlas_iii", 17_797_944),
+        ("barracuda", 4_217_670),
+        ("cheetah4lp", 8_887_940),
+        ("cheetah9lp", 17_918_387),
         ("dec_rz26", 2_050_860),
         ("hp_c2247a", 2_054_864),
         ("hp_c2490a", 4_165_272),
-        ("hp_c3323a", 1_743_672),
-        ("ibm18es", 17_916_240),
+        ("hp_c3323a", 2_056_008),
+        ("ibm18es", 18_033_753),
         ("st41601n", 2_676_846),
         ("st41601n-rl", 2_676_846),
         ("elite3", 5_461_533),
@@ -83,8 +85,7 @@ fn capacity_equals_the_models_block_count() {
 
 #[test]
 fn zone_tables_map_exactly_what_disksim_counts() {
-    // DiskSim 4.0's own block counts for these zone tables (its per-scheme formulas), which
-    // for seven drives exceed the Block count the drive exports.
+    // DiskSim 4.0's own block counts for these zone tables (its per-scheme formulas).
     let mapped = [
         ("atlas10k", 17_966_953u64),
         ("atlas_iii", 17_797_944),

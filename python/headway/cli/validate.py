@@ -18,7 +18,9 @@ def validate_cmd(trace: str, drive: str | None, requests_out: str | None, plot: 
 
     TRACE is a file (`R|W Hit|Miss blkno bcount access_us delay_us`), the name of a
     trace shipped with headway (atlas10k, cheetah4lp, hp_c2247a, dec_rz26, st41601n), or
-    `all` for the fidelity table over every shipped trace.
+    `all` for the fidelity table over every shipped trace. A file named after a catalog
+    drive (e.g. DiskSim's `hp_c2490a.trace`) runs on that drive, and DiskSim 4.0's published
+    demerit for the drive is printed beside headway's.
     """
     from headway import validation
 

@@ -62,6 +62,7 @@ pub fn spec() -> HddSpec {
         bus: Default::default(),
         cache: None,
         queue: Default::default(),
+        reader_warnings: Vec::new(),
     }
 }
 

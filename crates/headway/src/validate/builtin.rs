@@ -40,6 +40,27 @@ pub static BUILTIN_TRACES: &[BuiltinTrace] = &[
     trace!("st41601n", "st41601n", None, "st41601n.trace"),
 ];
 
+/// DiskSim 4.0's demerit (ms) on its validation trace of each catalog drive, as DiskSim
+/// computed it (`runvalid` on the oracle build for the five shipped traces; DiskSim's
+/// published figures for the six whose traces are not shipped). `None`: not a catalog drive
+/// DiskSim validated, or DiskSim aborts on it (st41601n).
+pub fn disksim_demerit_ms(drive: &str) -> Option<f64> {
+    let d = match drive.to_lowercase().as_str() {
+        "atlas10k" => 0.267525,
+        "atlas_iii" => 0.378078,
+        "barracuda" => 0.347863,
+        "cheetah4lp" => 0.318228,
+        "cheetah9lp" => 0.107098,
+        "dec_rz26" => 0.340575,
+        "hp_c2247a" => 0.089932,
+        "hp_c2490a" => 0.253831,
+        "hp_c3323a" => 0.305712,
+        "ibm18es" => 0.136072,
+        _ => return None,
+    };
+    Some(d)
+}
+
 /// Names of the shipped validation traces.
 pub fn builtin_trace_names() -> Vec<String> {
     BUILTIN_TRACES.iter().map(|t| t.name.to_string()).collect()
@@ -82,6 +103,19 @@ mod tests {
             assert!(recs.len() > 7000, "{}", t.name);
             crate::device::catalog::lookup(t.drive).unwrap();
         }
+    }
+
+    #[test]
+    fn disksims_demerit_is_known_for_every_drive_it_validated() {
+        for t in BUILTIN_TRACES {
+            let exact = disksim_demerit_ms(t.drive);
+            match t.disksim_demerit_ms {
+                Some(d) => assert!((exact.unwrap() - d).abs() < 0.0005, "{}", t.name),
+                None => assert_eq!(exact, None, "{}", t.name),
+            }
+        }
+        assert_eq!(disksim_demerit_ms("HP_C2490A"), Some(0.253831));
+        assert_eq!(disksim_demerit_ms("elite3"), None);
     }
 
     #[test]

@@ -11,7 +11,9 @@ mod demerit;
 mod trace;
 mod workload;
 
-pub use builtin::{builtin_trace, builtin_trace_names, BuiltinTrace, BUILTIN_TRACES};
+pub use builtin::{
+    builtin_trace, builtin_trace_names, disksim_demerit_ms, BuiltinTrace, BUILTIN_TRACES,
+};
 pub use demerit::{demerit_ms, quantile};
 pub use trace::{parse_validate_trace, read_validate_trace, ValidateRecord};
 pub use workload::ValidateWorkload;

@@ -46,6 +46,7 @@ pub fn toy_spec(track_skew: f64, cylinder_skew: f64) -> HddSpec {
         bus: Default::default(),
         cache: None,
         queue: Default::default(),
+        reader_warnings: Vec::new(),
     }
 }
 

@@ -322,9 +322,9 @@ pub fn disk_spec(
     f.finish(DISK_UNUSED)?;
 
     let mut m = Fields::new(model, "dm_disk")?;
-    let declared_blocks = {
+    let (declared_blocks, declared_at) = {
         let p = m.req("Block count")?;
-        Fields::int_in(p, 1, i64::MAX)? as u64
+        (Fields::int_in(p, 1, i64::MAX)? as u64, p.loc.clone())
     };
     let surfaces = m.u32("Number of data surfaces", 1)?;
     // Seek tables are dense in the cylinder count; keep a typo from asking for gigabytes.
@@ -336,7 +336,7 @@ pub fn disk_spec(
     let mech_block = m.block("Mechanical Model", "dm_mech_g1")?;
     m.finish(&[])?;
 
-    let (mut layout, zone_blocks) = layout_spec(layout_block)?;
+    let (layout, zone_blocks) = layout_spec(layout_block)?;
     let max_cyl = layout
         .zones
         .iter()
@@ -354,23 +354,20 @@ pub fn disk_spec(
     }
     let probe = Layout::new(&layout, surfaces, cylinders)
         .map_err(|e| layout_error(e, layout_block, &zone_blocks))?;
-    let mapped = probe.capacity_sectors();
-    let block_count = if mapped > declared_blocks {
-        notes.push(format!(
-            "its zone table maps {mapped} sectors; the drive exports its Block count, \
-             {declared_blocks} (DiskSim would use {mapped})"
-        ));
-        layout.exported_sectors = Some(declared_blocks);
-        declared_blocks
-    } else {
-        if mapped < declared_blocks {
-            notes.push(format!(
-                "its Block count {declared_blocks} exceeds the {mapped} sectors the zones map; \
-                 like DiskSim, headway uses {mapped}"
-            ));
-        }
-        mapped
-    };
+    // DiskSim's dm_layout_g1 loader replaces the declared "Block count" with the sum of its
+    // zones' blocks, silently (diskmodel's checknumblocks); headway does the same, aloud.
+    let block_count = probe.capacity_sectors();
+    let mut reader_warnings = Vec::new();
+    if block_count != declared_blocks {
+        let w = format!(
+            "{}:{}: `Block count` = {declared_blocks}, but its zones map {block_count} \
+             sectors; like DiskSim 4.0, the drive exports {block_count}",
+            declared_at.file.display(),
+            declared_at.line
+        );
+        notes.push(w.clone());
+        reader_warnings.push(w);
+    }
 
     let mech = mechanics(mech_block, resolver, &mut notes)?;
     let description = if notes.is_empty() {
@@ -400,6 +397,7 @@ pub fn disk_spec(
         bus,
         cache: Some(cache),
         queue,
+        reader_warnings,
     })
 }
 

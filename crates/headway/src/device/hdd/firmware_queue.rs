@@ -61,8 +61,9 @@ pub fn policy_name(number: u32) -> Result<&'static str> {
 /// edge carry no command a drive could execute).
 pub const FIRMWARE_SCHEDULERS: &[&str] = &["fcfs", "sstf", "look", "clook", "sptf"];
 
+/// Queued commands carry the instant they reached the drive.
 enum Kind {
-    Fifo(VecDeque<Command>),
+    Fifo(VecDeque<(Command, SimTime)>),
     Sched(Box<Scheduled>),
 }
 
@@ -71,7 +72,7 @@ struct Scheduled {
     /// One predictor: the drive's own model, refreshed before every decision.
     preds: Vec<Box<dyn Predictor>>,
     /// Queued commands by slot; a request's id is its slot.
-    slots: Vec<Option<Command>>,
+    slots: Vec<Option<(Command, SimTime)>>,
     free: Vec<u64>,
     pending: usize,
 }
@@ -129,7 +130,7 @@ impl FirmwareQueue {
 
     pub fn push(&mut self, now: SimTime, cmd: Command) {
         match &mut self.kind {
-            Kind::Fifo(q) => q.push_back(cmd),
+            Kind::Fifo(q) => q.push_back((cmd, now)),
             Kind::Sched(s) => {
                 let slot = match s.free.pop() {
                     Some(i) => i,
@@ -140,7 +141,7 @@ impl FirmwareQueue {
                 };
                 let mut r = Request::new(now, cmd.lbn, cmd.sectors, cmd.op);
                 r.id = slot;
-                s.slots[slot as usize] = Some(cmd);
+                s.slots[slot as usize] = Some((cmd, now));
                 s.pending += 1;
                 let ctx = SchedCtx::new(now, &s.preds, &[0], &[1]);
                 s.sched.on_arrival(r, &ctx);
@@ -149,8 +150,13 @@ impl FirmwareQueue {
     }
 
     /// The next command to serve, chosen with the head at `head` and `last_op` the last
-    /// command's direction.
-    pub fn pop(&mut self, now: SimTime, head: HeadPosition, last_op: Op) -> Option<Command> {
+    /// command's direction, with the instant it reached the drive.
+    pub fn pop(
+        &mut self,
+        now: SimTime,
+        head: HeadPosition,
+        last_op: Op,
+    ) -> Option<(Command, SimTime)> {
         match &mut self.kind {
             Kind::Fifo(q) => q.pop_front(),
             Kind::Sched(s) => {

@@ -67,7 +67,15 @@ impl HddDevice {
             Some(n) => n,
             None => policy_name(spec.queue.policy)?,
         };
-        let queue = FirmwareQueue::new(name, mech.clone(), drive.ovh, queue_depth)?;
+        // The commands the firmware chooses among have waited in its queue, their read-miss
+        // overhead done meanwhile (see `Drive::serve_queued`): its model starts their
+        // mechanism at once, or the rotational positions it ranks them by are off by the
+        // overhead.
+        let mut queue_ovh = drive.ovh;
+        if !drive.bus.never_disconnect {
+            queue_ovh.read_miss_ns = [0; 2];
+        }
+        let queue = FirmwareQueue::new(name, mech.clone(), queue_ovh, queue_depth)?;
         Ok(HddDevice {
             info: DeviceInfo {
                 name: spec.name.clone(),
@@ -101,8 +109,12 @@ impl HddDevice {
         self.drive.head()
     }
 
-    fn start(&mut self, now: SimTime, cmd: Command, io: &mut DeviceIo) {
-        let served = self.drive.serve(now, cmd.lbn, cmd.sectors, cmd.op);
+    /// Start `cmd`, which reached the drive at `arrived` (earlier than `now` when it waited in
+    /// the drive's queue).
+    fn start(&mut self, now: SimTime, arrived: SimTime, cmd: Command, io: &mut DeviceIo) {
+        let served = self
+            .drive
+            .serve_queued(now, arrived, cmd.lbn, cmd.sectors, cmd.op);
         io.wake_at(served.done, 0);
         self.current = Some(InService { cmd, served });
     }
@@ -156,7 +168,7 @@ impl Device for HddDevice {
 
     fn submit(&mut self, now: SimTime, cmd: Command, io: &mut DeviceIo) {
         if self.current.is_none() {
-            self.start(now, cmd, io);
+            self.start(now, now, cmd, io);
         } else {
             self.queue.push(now, cmd);
         }
@@ -178,8 +190,8 @@ impl Device for HddDevice {
         });
         if !self.queue.is_empty() {
             let head = self.drive.head_at(now);
-            if let Some(next) = self.queue.pop(now, head, self.drive.last_op()) {
-                self.start(now, next, io);
+            if let Some((next, arrived)) = self.queue.pop(now, head, self.drive.last_op()) {
+                self.start(now, arrived, next, io);
             }
         }
     }

@@ -34,6 +34,10 @@ pub struct HddSpec {
     pub cache: Option<CacheSpec>,
     #[serde(default)]
     pub queue: QueueSpec,
+    /// What the reader of the drive's files did differently from what they declare (a
+    /// Block count its zones disagree with), each as one line for the run's warnings.
+    #[serde(skip)]
+    pub reader_warnings: Vec<String>,
 }
 
 /// How logical blocks are laid out on the platters. The semantics follow DiskSim 4.0's
@@ -302,13 +306,14 @@ pub struct CacheSpec {
 
 impl HddSpec {
     /// The description's settings headway reads but does not model (see
-    /// [`CacheSpec::unmodelled`]); a run reports them as warnings.
+    /// [`CacheSpec::unmodelled`]), after what its reader had to decide
+    /// ([`HddSpec::reader_warnings`]); a run reports them as warnings.
     pub fn unmodelled_settings(&self) -> Vec<String> {
-        self.cache
-            .as_ref()
-            .filter(|c| c.enabled)
-            .map(CacheSpec::unmodelled)
-            .unwrap_or_default()
+        let mut out = self.reader_warnings.clone();
+        if let Some(c) = self.cache.as_ref().filter(|c| c.enabled) {
+            out.extend(c.unmodelled());
+        }
+        out
     }
 }
 

@@ -99,6 +99,9 @@ pub struct Drive {
     last_write: Option<(usize, u64)>,
     /// The segment used by the last command.
     last_seg: Option<usize>,
+    /// How long the command in hand waited in the drive's queue: the firmware processed its
+    /// command overhead meanwhile (DiskSim's `overhead_done` counts from the arrival).
+    queued_ns: f64,
     pub stats: BufferStats,
 }
 
@@ -146,6 +149,7 @@ impl Drive {
             last_op: Op::Read,
             last_write: None,
             last_seg: None,
+            queued_ns: 0.0,
             stats: BufferStats::default(),
         }
     }
@@ -280,7 +284,27 @@ impl Drive {
 
     /// Serve `op` on `lbn .. lbn + n`, the command reaching the drive at `t`.
     pub fn serve(&mut self, t: SimTime, lbn: u64, n: u32, op: Op) -> Served {
+        self.serve_queued(t, t, lbn, n, op)
+    }
+
+    /// [`Drive::serve`] for a command that reached the drive at `arrived` and waited in its
+    /// queue until `t`.
+    pub fn serve_queued(
+        &mut self,
+        t: SimTime,
+        arrived: SimTime,
+        lbn: u64,
+        n: u32,
+        op: Op,
+    ) -> Served {
         let t0 = (t + self.ovh.per_request_ns) as f64;
+        // A drive that never disconnects holds the bus from command to completion: no other
+        // command reaches it before then, so none has its overhead done early.
+        self.queued_ns = if self.bus.never_disconnect {
+            0.0
+        } else {
+            t.saturating_sub(arrived) as f64
+        };
         self.settle(t0);
         let (done, mut phases, hit, head) = match op {
             _ if n == 0 => self.seek_only(t0, lbn, op),

@@ -33,7 +33,8 @@ impl Drive {
             watermark: self.watermark(n, self.pol.read_water),
         };
         let hit_go = t0 + (o.read_hit_ns[prev] + o.data_prep_ns) as f64;
-        let overhead_done = t0 + o.read_miss_ns[prev] as f64;
+        // A command that waited in the drive's queue had its overhead processed meanwhile.
+        let overhead_done = t0 + (o.read_miss_ns[prev] as f64 - self.queued_ns).max(0.0);
         // A command that cannot start at once disconnects and comes back when it can.
         let disconnected = overhead_done + o.read_disconnect_ns[prev] as f64;
         let completion = o.completion_ns[0] as f64;

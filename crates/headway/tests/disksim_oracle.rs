@@ -1,0 +1,336 @@
+//! headway against DiskSim 4.0 on synthetic workloads (issue 17's differential harness).
+//!
+//! `tests/fixtures/disksim/<drive>.json` hold what DiskSim 4.0 printed for each workload
+//! (means, standard deviations, the response-time distribution in ~1% bins), written by
+//! `scripts/disksim_fixtures.py` from `../shared/disksim-oracle` (DiskSim's notice:
+//! `tests/fixtures/disksim/COPYRIGHT`). Each workload is regenerated here from its
+//! description with the script's generator (splitmix64, repeated bit for bit), replayed on
+//! the catalog drive with the same drive queue and firmware policy, and compared: the mean,
+//! and the demerit between DiskSim's binned distribution and headway's times put into the
+//! same bins.
+//!
+//! Tolerances (stated once, per class of workload, never per drive): see `tolerance`. A
+//! workload beyond them is listed in `KNOWN` with the mechanism that explains it
+//! (docs/fidelity.md, "headway against DiskSim"); the test fails on any other, and on a
+//! `KNOWN` entry that has come within tolerance (so the list cannot go stale).
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use headway::config::{build_simulation, ExperimentConfig};
+use serde_json::Value;
+
+const DRIVES: &[&str] = &[
+    "atlas10k",
+    "atlas_iii",
+    "barracuda",
+    "cheetah4lp",
+    "cheetah9lp",
+    "dec_rz26",
+    "hp_c2247a",
+    "hp_c2490a",
+    "hp_c3323a",
+    "ibm18es",
+    "st41601n",
+];
+
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 * (2.0f64).powi(-53)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// `workload_lines` of scripts/disksim_fixtures.py, draw for draw.
+fn trace_text(w: &Value) -> String {
+    let mut rng = SplitMix64(w["seed"].as_u64().unwrap());
+    let sizes: Vec<u64> = w["sizes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    let span_total = w["span_sectors"].as_u64().unwrap();
+    let span = span_total - sizes.iter().max().unwrap();
+    let ia = w["interarrival_ms"].as_f64().unwrap();
+    let (rf, sf) = (
+        w["read_fraction"].as_f64().unwrap(),
+        w["sequential_fraction"].as_f64().unwrap(),
+    );
+    let mut t = 0.0f64;
+    let mut next = 0u64;
+    let mut out = String::new();
+    for i in 0..w["requests"].as_u64().unwrap() {
+        t += -ia * (1.0 - rng.unit()).ln();
+        let size = sizes[rng.below(sizes.len() as u64) as usize];
+        let read = rng.unit() < rf;
+        let seq = rng.unit() < sf;
+        let mut lbn = rng.below(span / 8) * 8;
+        if i > 0 && seq && next + size <= span_total {
+            lbn = next;
+        }
+        next = lbn + size;
+        writeln!(out, "{t:.6} 0 {lbn} {size} {}", u8::from(read)).unwrap();
+    }
+    out
+}
+
+/// headway's response times (ms) for workload `w` on `drive`.
+fn run_headway(drive: &str, w: &Value, dir: &std::path::Path) -> Vec<f64> {
+    let name = w["name"].as_str().unwrap();
+    let trace = dir.join(format!("{drive}_{name}.trace"));
+    std::fs::write(&trace, trace_text(w)).unwrap();
+    let toml = format!(
+        "[drive]\nname = \"{drive}\"\nqueue_depth = {}\nfirmware_scheduler = \"{}\"\n\
+         [host]\nscheduler = \"fcfs\"\n\
+         [workload]\nkind = \"trace\"\npath = \"{}\"\nformat = \"disksim-ascii\"\n\
+         [output]\nrecords = true\n",
+        w["queue_depth"],
+        w["policy"].as_str().unwrap(),
+        trace.display()
+    );
+    let cfg = ExperimentConfig::from_toml_str(&toml, None).unwrap();
+    let r = build_simulation(&cfg, None)
+        .unwrap_or_else(|e| panic!("{drive} {name}: {e}"))
+        .simulation
+        .run()
+        .unwrap();
+    let rec = r.records.unwrap();
+    (0..rec.len())
+        .map(|i| (rec.done_ns[i] - rec.arrival_ns[i]) as f64 / 1e6)
+        .collect()
+}
+
+/// DiskSim's bins: row label = exclusive upper edge (us); the row before gives the lower.
+fn bin_uppers_us(bins: &Value) -> Vec<i64> {
+    let start = bins["start_us"].as_i64().unwrap();
+    let step = bins["step_us"].as_i64().unwrap();
+    let grow = bins["grow_pct"].as_i64().unwrap();
+    let n = bins["buckets"].as_u64().unwrap() as usize;
+    let mut v = Vec::with_capacity(n);
+    let mut b = start;
+    for _ in 0..n {
+        v.push(b);
+        b += step + ((b.abs() * grow) as f64 / 100.0) as i64;
+    }
+    v
+}
+
+/// Demerit between two binned distributions: RMS horizontal distance of their CDFs sampled at
+/// every 1/10000 of probability, a sample sitting at the middle of its bin.
+fn binned_demerit(uppers: &[i64], a: &[u64], b: &[u64]) -> f64 {
+    let mid = |i: usize| -> f64 {
+        let lo = if i == 0 { 0 } else { uppers[i - 1] };
+        let hi = if i + 1 == uppers.len() { lo } else { uppers[i] };
+        (lo + hi) as f64 / 2000.0
+    };
+    let quant = |c: &[u64], p: f64| -> f64 {
+        let total: u64 = c.iter().sum();
+        let want = (p * total as f64).ceil().max(1.0) as u64;
+        let mut acc = 0;
+        for (i, &n) in c.iter().enumerate() {
+            acc += n;
+            if acc >= want {
+                return mid(i);
+            }
+        }
+        mid(c.len() - 1)
+    };
+    let mut s = 0.0;
+    for k in 1..=10_000 {
+        let p = k as f64 / 10_000.0;
+        let d = quant(a, p) - quant(b, p);
+        s += d * d;
+    }
+    (s / 10_000.0).sqrt()
+}
+
+fn histogram(uppers: &[i64], times_ms: &[f64]) -> Vec<u64> {
+    let mut c = vec![0u64; uppers.len()];
+    for &t in times_ms {
+        let us = (t * 1000.0) as i64;
+        let i = uppers.partition_point(|&u| u <= us).min(uppers.len() - 1);
+        c[i] += 1;
+    }
+    c
+}
+
+/// (mean, demerit) tolerances in ms. One command at the drive, the two models are the same
+/// machine and must agree closely: the mean within 5% (or 0.05 ms for sub-millisecond
+/// means), the distribution within 10% of the mean (at least 0.25 ms: a bin of DiskSim's
+/// distribution is 20 us to 1% wide and a hit's time sits on a few bins). With a queue a
+/// request's time adds its wait behind every request before it, so a small per-request
+/// difference accumulates: 15% and 25%.
+fn tolerance(w: &Value, disksim_mean_ms: f64) -> (f64, f64) {
+    let m = disksim_mean_ms;
+    match w["queue_depth"].as_u64().unwrap() {
+        1 => ((0.05 * m).max(0.05), (0.10 * m).max(0.25)),
+        _ => (0.15 * m, 0.25 * m),
+    }
+}
+
+/// Why a workload is beyond tolerance (docs/fidelity.md, "headway against DiskSim").
+#[derive(Clone, Copy, Debug)]
+enum Why {
+    /// headway joins a sequential fast write to the write-back under way ("Combine seq
+    /// writes"); DiskSim waits for it. The real Cheetah 4LP served such writes in 0.9 and
+    /// 1.7 ms, DiskSim in 6.5 and 7.2 (fidelity.md point 9): DiskSim is wrong here.
+    Combine,
+    /// A negative "Add. write settling delay" is read as its magnitude (fidelity.md point 5,
+    /// from the RZ26's real trace); DiskSim adds it signed. Per request the difference is
+    /// whole revolutions on the writes whose sector falls in the 2x|settle| window.
+    Settle,
+    /// DiskSim's LOOK, C-LOOK and SSTF give identical results on every drive (with the real
+    /// cylinder mapping too): they do not order as their names say in the disk's queue.
+    Cylinder,
+    /// headway's SPTF serves a deep read queue 6-28% faster than DiskSim's on every drive
+    /// (DiskSim's estimate, disk_buffer_estimate_servtime, ranks requests from the angle the
+    /// disk had at its last media event). No real measurement decides; kept as headway's.
+    Sptf,
+    /// SPTF over a queue mixing reads and fast writes: headway is slower. Not explained.
+    SptfWrites,
+    /// Sequential reads served from the buffer: headway is 10-35 us a hit faster. Not
+    /// explained.
+    Hits,
+    /// 256 KiB sequential reads: not explained.
+    Large,
+    /// Not explained.
+    Open,
+}
+
+/// Workloads beyond tolerance, with why: (drive, workload, why).
+use Why::*;
+const KNOWN: &[(&str, &str, Why)] = &[
+    ("atlas10k", "q1_rand_write_4k", Open),
+    ("atlas10k", "q1_seq_read_1s", Hits),
+    ("atlas10k", "q1_seq_write_4k", Combine),
+    ("atlas10k", "q64_rand_rw_4k_sptf", SptfWrites),
+    ("atlas_iii", "q1_seq_read_256k", Large),
+    ("atlas_iii", "q1_seq_read_4k", Hits),
+    ("atlas_iii", "q1_seq_write_4k", Combine),
+    ("atlas_iii", "q4_mixed_sptf", SptfWrites),
+    ("atlas_iii", "q64_rand_read_4k_sstf", Cylinder),
+    ("atlas_iii", "q64_rand_rw_4k_sptf", SptfWrites),
+    ("barracuda", "q1_seq_read_1s", Hits),
+    ("barracuda", "q1_seq_write_4k", Combine),
+    ("barracuda", "q64_rand_read_4k_look", Cylinder),
+    ("barracuda", "q64_rand_read_4k_sptf", Sptf),
+    ("barracuda", "q64_rand_read_4k_sstf", Cylinder),
+    ("barracuda", "q64_rand_rw_4k_sptf", SptfWrites),
+    ("cheetah4lp", "q1_seq_read_1s", Hits),
+    ("cheetah4lp", "q1_seq_write_4k", Combine),
+    ("cheetah4lp", "q64_rand_read_4k_look", Cylinder),
+    ("cheetah4lp", "q64_rand_read_4k_sstf", Cylinder),
+    ("cheetah4lp", "q64_rand_rw_4k_sptf", SptfWrites),
+    ("cheetah9lp", "q1_seq_write_4k", Combine),
+    ("cheetah9lp", "q64_rand_read_4k_sstf", Cylinder),
+    ("cheetah9lp", "q64_rand_rw_4k_sptf", SptfWrites),
+    ("dec_rz26", "q1_rand_write_4k", Settle),
+    ("dec_rz26", "q1_seq_read_256k", Large),
+    ("hp_c2247a", "q1_seq_read_1s", Hits),
+    ("hp_c2247a", "q1_seq_read_4k", Hits),
+    ("hp_c2247a", "q64_rand_read_4k_sptf", Sptf),
+    ("hp_c2490a", "q1_mixed", Settle),
+    ("hp_c2490a", "q1_rand_write_4k", Settle),
+    ("hp_c2490a", "q1_seq_write_4k", Settle),
+    ("hp_c2490a", "q64_rand_read_4k_clook", Cylinder),
+    ("hp_c2490a", "q64_rand_read_4k_look", Cylinder),
+    ("hp_c2490a", "q64_rand_read_4k_sptf", Sptf),
+    ("hp_c2490a", "q64_rand_read_4k_sstf", Cylinder),
+    ("hp_c3323a", "q1_seq_read_4k", Hits),
+    ("ibm18es", "q1_seq_read_1s", Hits),
+    ("ibm18es", "q1_seq_write_4k", Combine),
+    ("ibm18es", "q4_mixed_sptf", SptfWrites),
+    ("ibm18es", "q64_rand_rw_4k_sptf", SptfWrites),
+];
+
+fn fixtures_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/disksim")
+}
+
+#[test]
+fn headway_follows_disksim_on_every_synthetic_workload() {
+    let tmp = std::env::temp_dir().join(format!("headway_disksim_oracle_{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let mut report = String::new();
+    let mut failures = Vec::new();
+    let mut known_fixed = Vec::new();
+    for drive in DRIVES {
+        let path = fixtures_dir().join(format!("{drive}.json"));
+        let fx: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        if fx.get("error").is_some() {
+            writeln!(report, "{drive}: DiskSim fails: {}", fx["error"]).unwrap();
+            continue;
+        };
+        let uppers = bin_uppers_us(&fx["bins"]);
+        for entry in fx["workloads"].as_array().unwrap() {
+            let w = &entry["workload"];
+            let name = w["name"].as_str().unwrap();
+            let ds = &entry["disksim"];
+            if let Some(e) = ds.get("error") {
+                writeln!(report, "{drive:10} {name:24} DiskSim fails: {e}").unwrap();
+                continue;
+            }
+            let ds_mean = ds["all"]["mean_ms"].as_f64().unwrap();
+            let mut ds_counts = vec![0u64; uppers.len()];
+            for b in ds["all"]["bins"].as_array().unwrap() {
+                let us = b[0].as_i64().unwrap();
+                let i = uppers.iter().position(|&u| u == us).unwrap();
+                ds_counts[i] = b[1].as_u64().unwrap();
+            }
+            let hw = run_headway(drive, w, &tmp);
+            let hw_mean = hw.iter().sum::<f64>() / hw.len() as f64;
+            let d = binned_demerit(&uppers, &ds_counts, &histogram(&uppers, &hw));
+            let (tol_mean, tol_dem) = tolerance(w, ds_mean);
+            let rel = hw_mean / ds_mean - 1.0;
+            let ok = (hw_mean - ds_mean).abs() <= tol_mean && d <= tol_dem;
+            let known = KNOWN.iter().find(|k| k.0 == *drive && k.1 == name);
+            writeln!(
+                report,
+                "{drive:10} {name:24} DiskSim {ds_mean:10.3} headway {hw_mean:10.3} ms ({:+6.1}%) demerit {d:8.3} {}",
+                100.0 * rel,
+                match (ok, known) {
+                    (true, _) => "ok".to_string(),
+                    (false, Some(k)) => format!("known: {:?}", k.2),
+                    (false, None) => "FAIL".to_string(),
+                }
+            )
+            .unwrap();
+            match (ok, known.is_some()) {
+                (false, false) => failures.push(format!("{drive} {name}")),
+                (true, true) => known_fixed.push(format!("{drive} {name}")),
+                _ => {}
+            }
+        }
+    }
+    std::fs::remove_dir_all(&tmp).ok();
+    println!("{report}");
+    assert!(
+        failures.is_empty() && known_fixed.is_empty(),
+        "beyond tolerance: {failures:?}; listed as known but now within: {known_fixed:?}\n{report}"
+    );
+}
+
+#[test]
+fn the_generator_repeats_the_scripts_stream() {
+    // First lines of scripts/disksim_fixtures.py's `workload_lines` for this workload.
+    let w: Value = serde_json::json!({
+        "seed": 11, "sizes": [1, 8, 512], "span_sectors": 1_000_000, "interarrival_ms": 10.0,
+        "read_fraction": 0.5, "sequential_fraction": 0.5, "requests": 3
+    });
+    let text = trace_text(&w);
+    assert_eq!(text, EXPECTED_STREAM, "{text}");
+}
+
+const EXPECTED_STREAM: &str = "3.801547 0 7584 8 0\n11.829777 0 7592 1 0\n13.618927 0 339912 8 0\n";
