@@ -41,6 +41,10 @@ def test_reproduce_quick_writes_the_tables_the_issue_names(quick_out):
     assert {p["predictor"] for p in pred} == {"oracle", "calibrated", "lbn-curve"}
     for name in ("figure10_synthetic.png", "figure9_traces.png", "stability.png"):
         assert (out / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", name
+        # A --quick figure says it is reduced (its title, also kept in the PNG's metadata).
+        from PIL import Image
+
+        assert "--quick: reduced sizes" in Image.open(out / name).text["Title"], name
     assert "Headline" in stdout
 
 

@@ -8,7 +8,9 @@ from typing import Optional
 
 import click
 
+from headway._write import write_text
 from headway.bench import LOADS, QUEUES, SETUPS, run_bench
+from headway.cli.paths import output_file
 
 
 @click.command("bench")
@@ -35,7 +37,13 @@ from headway.bench import LOADS, QUEUES, SETUPS, run_bench
     show_default=True,
     help="drive: DiskSim's setup (the drive orders a queue of 64); host: the host orders, one command at the drive.",
 )
-@click.option("--json", "json_path", type=click.Path(path_type=Path), help="Write the results as JSON.")
+@click.option(
+    "--json",
+    "json_path",
+    type=click.Path(path_type=Path),
+    callback=output_file,
+    help="Write the results as JSON.",
+)
 def bench_cmd(n: int, quick: bool, repeat: int, queue: str, json_path: Optional[Path]) -> None:
     """Replay the reference traces on atlas10k with FCFS and SPTF and report requests
     simulated per second (simulation only, not trace generation)."""
@@ -58,7 +66,7 @@ def bench_cmd(n: int, quick: bool, repeat: int, queue: str, json_path: Optional[
             on_case=lambda c: console.print(f"  {c.scheduler} {c.load}: {c.requests_per_s:,.0f} requests/s"),
         )
     table = Table(title=f"requests simulated per second of wall time (median of {repeat})")
-    for col in ("run", "requests", "wall s", "req/s", "DiskSim req/s", "ratio"):
+    for col in ("run", "requests", "wall s", "req/s", "DiskSim* req/s"):
         table.add_column(col, justify="left" if col == "run" else "right", no_wrap=True)
     for c in cases:
         table.add_row(
@@ -67,14 +75,14 @@ def bench_cmd(n: int, quick: bool, repeat: int, queue: str, json_path: Optional[
             f"{c.median_wall_s:.3f}",
             f"{c.requests_per_s:,.0f}",
             f"{c.disksim_requests_per_s:,}",
-            f"{c.ratio:.1f}x",
         )
     console.print(table)
     console.print(
-        "DiskSim 4.0 figures: shared/bench/README.md (1M requests, drive queue of 64 with the drive's "
-        "own FCFS/SPTF, measured on this workplace's 2-core machines). A ratio is only meaningful "
-        "when both ran on the same machine in the same sitting.",
+        "* DiskSim 4.0's published figures, measured on a different machine (1M requests, "
+        "drive queue of 64 with the drive's own FCFS/SPTF, median of 3 runs). They show the "
+        "scale only: machines differ by a third from day to day, so compare the two "
+        "simulators only when both ran on this machine in the same sitting.",
         soft_wrap=True,
     )
     if json_path is not None:
-        json_path.write_text(json.dumps([c.to_dict() for c in cases], indent=2) + "\n", encoding="utf-8")
+        write_text(json_path, json.dumps([c.to_dict() for c in cases], indent=2) + "\n")

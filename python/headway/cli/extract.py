@@ -8,10 +8,13 @@ from typing import Optional
 
 import click
 
+from headway._write import write_text
+from headway.cli.paths import output_file
+
 
 @click.command("extract")
 @click.option("--drive", default="st41601n", show_default=True, help="Catalog drive or drive file.")
-@click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--json", "json_path", type=click.Path(path_type=Path), callback=output_file,
               help="Also write the extracted table and the comparison as JSON.")
 @click.option("--seek-jitter-ms", type=float, help="Calibrate an imperfect drive: extra seek time up to this.")
 @click.option("--rotation-drift-ppm", type=float, help="Calibrate an imperfect drive: spindle speed wander.")
@@ -32,5 +35,5 @@ def extract_cmd(drive: str, json_path: Optional[Path], seek_jitter_ms: Optional[
                f"({e.data['simulated_s']:.0f} s of drive time, {e.data['wall_s']:.1f} s wall)")
     click.echo(e.report, nl=False)
     if json_path is not None:
-        json_path.write_text(json.dumps(e.data, indent=2) + "\n")
+        write_text(json_path, json.dumps(e.data, indent=2) + "\n")
         click.echo(f"wrote {json_path}")

@@ -9,6 +9,8 @@ from typing import Optional
 
 import click
 
+from headway._write import replacing, write_text
+from headway.cli.paths import output_file
 from headway.result import Result
 
 RECORD_SUFFIXES = (".parquet", ".csv")
@@ -18,7 +20,7 @@ def check_records_path(ctx: click.Context, param: click.Parameter, value: Option
     """Reject an unsupported records file type before spending time on the run."""
     if value is not None and value.suffix.lower() not in RECORD_SUFFIXES:
         raise click.BadParameter(f"{value}: records are written as .parquet or .csv")
-    return value
+    return output_file(ctx, param, value)
 
 
 def output_options(f):
@@ -29,15 +31,21 @@ def output_options(f):
             "--json",
             "json_path",
             type=click.Path(path_type=Path),
+            callback=output_file,
             help="Write the flat summary as a JSON object.",
         ),
         click.option(
-            "--csv", "csv_path", type=click.Path(path_type=Path), help="Write the summary as a one-row CSV."
+            "--csv",
+            "csv_path",
+            type=click.Path(path_type=Path),
+            callback=output_file,
+            help="Write the summary as a one-row CSV.",
         ),
         click.option(
             "--parquet",
             "parquet_path",
             type=click.Path(path_type=Path),
+            callback=output_file,
             help="Write the summary as a one-row Parquet file.",
         ),
         click.option(
@@ -67,10 +75,10 @@ def write_outputs(
     records_path: Optional[Path],
 ) -> None:
     if json_path is not None:
-        json_path.write_text(result.to_json(indent=2) + "\n", encoding="utf-8")
+        write_text(json_path, result.to_json(indent=2) + "\n")
     summary = result.summary.to_dict()
     if csv_path is not None:
-        with open(csv_path, "w", newline="", encoding="utf-8") as f:
+        with replacing(csv_path) as tmp, open(tmp, "w", newline="", encoding="utf-8") as f:
             w = csv.DictWriter(f, fieldnames=list(summary))
             w.writeheader()
             w.writerow(summary)
@@ -78,14 +86,16 @@ def write_outputs(
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        pq.write_table(pa.table({k: [v] for k, v in summary.items()}), parquet_path)
+        with replacing(parquet_path) as tmp:
+            pq.write_table(pa.table({k: [v] for k, v in summary.items()}), tmp)
     if records_path is not None:
-        if records_path.suffix.lower() == ".parquet":
-            import pyarrow.parquet as pq
+        with replacing(records_path) as tmp:
+            if records_path.suffix.lower() == ".parquet":
+                import pyarrow.parquet as pq
 
-            pq.write_table(result.to_arrow(), records_path)
-        else:
-            result.requests.to_csv(records_path, index=False)
+                pq.write_table(result.to_arrow(), tmp)
+            else:
+                result.requests.to_csv(tmp, index=False)
 
 
 def print_summary(result: Result) -> None:

@@ -7,6 +7,8 @@ from typing import Optional
 
 import click
 
+from headway.cli.paths import output_folder
+
 
 @click.group("reproduce")
 def reproduce_group() -> None:
@@ -26,7 +28,7 @@ def _queue_lengths(ctx: click.Context, param: click.Parameter, value: Optional[s
 
 
 @reproduce_group.command("rotational")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+@click.option("--out", "out_dir", type=click.Path(path_type=Path), callback=output_folder,
               help="Write utilisation.csv, prediction.csv, traces.csv, stability.csv, headline.json and PNG plots here.")
 @click.option("--quick", is_flag=True, help="Reduced sizes (queue lengths 1,10,50,200; 20xQ requests): seconds, not minutes.")
 @click.option("--seed", type=int, help="Random seed (default 1).")

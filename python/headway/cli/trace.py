@@ -9,6 +9,8 @@ from typing import Optional, Tuple
 import click
 
 from headway import traces
+from headway._write import write_text
+from headway.cli.paths import output_file
 
 FORMAT_CHOICES = ["auto", *traces.FORMATS]
 
@@ -100,13 +102,19 @@ def trace_group() -> None:
 @click.argument("file", type=click.Path(path_type=Path))
 @source_options
 @filter_options
-@click.option("--json", "json_path", type=click.Path(path_type=Path), help="Write the statistics as JSON.")
+@click.option(
+    "--json",
+    "json_path",
+    type=click.Path(path_type=Path),
+    callback=output_file,
+    help="Write the statistics as JSON.",
+)
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing; only write the JSON asked for.")
 def stats_cmd(file: Path, json_path: Optional[Path], quiet: bool, **opts) -> None:
     """Records, span, rate, read fraction and distributions of the trace in FILE."""
     s = traces.stats(file, **_kwargs(**opts))
     if json_path is not None:
-        json_path.write_text(json.dumps(s, indent=2) + "\n", encoding="utf-8")
+        write_text(json_path, json.dumps(s, indent=2) + "\n")
     if not quiet:
         _print_stats(s)
 
@@ -164,7 +172,7 @@ def _print_stats(s) -> None:
 
 @trace_group.command("convert")
 @click.argument("input", type=click.Path(path_type=Path))
-@click.argument("output", type=click.Path(path_type=Path))
+@click.argument("output", type=click.Path(path_type=Path), callback=output_file)
 @click.option(
     "--to",
     "to",

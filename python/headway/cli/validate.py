@@ -3,17 +3,26 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
+from typing import Optional
 
 import click
+
+from headway._write import replacing, write_text
+from headway.cli.paths import output_file
 
 
 @click.command("validate")
 @click.argument("trace")
 @click.option("--drive", help="Catalog drive or drive file (.parv, .diskspecs, .toml); default: the shipped trace's drive, or the trace file's stem.")
-@click.option("--requests-out", type=click.Path(dir_okay=False), help="CSV: index,measured_ms,simulated_ms.")
-@click.option("--plot", type=click.Path(dir_okay=False), help="PNG: measured and simulated access-time CDFs.")
-@click.option("--json", "json_path", type=click.Path(dir_okay=False), help="Write the report as JSON.")
-def validate_cmd(trace: str, drive: str | None, requests_out: str | None, plot: str | None, json_path: str | None) -> None:
+@click.option("--requests-out", type=click.Path(path_type=Path), callback=output_file,
+              help="CSV: index,measured_ms,simulated_ms.")
+@click.option("--plot", type=click.Path(path_type=Path), callback=output_file,
+              help="PNG: measured and simulated access-time CDFs.")
+@click.option("--json", "json_path", type=click.Path(path_type=Path), callback=output_file,
+              help="Write the report as JSON.")
+def validate_cmd(trace: str, drive: Optional[str], requests_out: Optional[Path], plot: Optional[Path],
+                 json_path: Optional[Path]) -> None:
     """Replay a DiskSim validate-format TRACE in validate mode and print the demerit.
 
     TRACE is a file (`R|W Hit|Miss blkno bcount access_us delay_us`), the name of a
@@ -39,15 +48,15 @@ def validate_cmd(trace: str, drive: str | None, requests_out: str | None, plot: 
         line += f"; DiskSim 4.0: {v.disksim_demerit_ms:.3f} ms"
     click.echo(line)
     if requests_out:
-        v.pairs[["index", "measured_ms", "simulated_ms"]].to_csv(requests_out, index=False, float_format="%.6f")
+        with replacing(requests_out) as tmp:
+            v.pairs[["index", "measured_ms", "simulated_ms"]].to_csv(tmp, index=False, float_format="%.6f")
     if json_path:
-        with open(json_path, "w") as f:
-            json.dump(v.report(), f, indent=2)
+        write_text(json_path, json.dumps(v.report(), indent=2) + "\n")
     if plot:
         v.plot(plot)
 
 
-def _print_table(table, json_path: str | None) -> None:
+def _print_table(table, json_path: Optional[Path]) -> None:
     from rich.console import Console
     from rich.table import Table
 
@@ -67,5 +76,5 @@ def _print_table(table, json_path: str | None) -> None:
         )
     Console().print(t)
     if json_path:
-        with open(json_path, "w") as f:
-            json.dump(json.loads(table.to_json(orient="records", double_precision=15)), f, indent=2)
+        rows = json.loads(table.to_json(orient="records", double_precision=15))
+        write_text(json_path, json.dumps(rows, indent=2) + "\n")
