@@ -102,7 +102,17 @@ def test_disks_table(cli):
 def test_schedulers(cli):
     out = cli("schedulers")
     assert out.returncode == 0
-    assert out.stdout.split() == headway.schedulers()
+    lines = out.stdout.splitlines()
+    assert [line.split()[0] for line in lines] == headway.schedulers()
+    # Every scheduler has its line of description (a new one needs a row in
+    # python/headway/_schedulers.py), and no description is left over from a removed one.
+    from headway._schedulers import DESCRIPTIONS
+
+    missing = [n for n in headway.schedulers() if not DESCRIPTIONS.get(n)]
+    assert not missing, f"schedulers with no description in headway/_schedulers.py: {missing}"
+    assert set(DESCRIPTIONS) <= set(headway.schedulers())
+    for line, name in zip(lines, headway.schedulers()):
+        assert line.split(None, 1)[1] == DESCRIPTIONS[name]
 
 
 def test_version_and_module_entry(cli):

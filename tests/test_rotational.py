@@ -117,6 +117,8 @@ def test_extract_matches_the_truth_on_the_papers_drive(tmp_path):
     r = headway_cli("extract", "--drive", "st41601n", "--no-paper-min-offset", "--json", str(out))
     assert r.returncode == 0, r.stderr
     assert "35665 found, 35665 true, 0 found that are not true" in r.stdout
+    # What was extracted and how is said once, with the wall time on the same line.
+    assert r.stdout.count("timed commands") == 1 and "s wall" in r.stdout.splitlines()[0]
     data = json.loads(out.read_text())
     c = data["comparison"]
     assert c["extracted_zones"] == 14 and c["wrong_cylinder"] == 0

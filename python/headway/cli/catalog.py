@@ -57,6 +57,10 @@ def disks_cmd(as_json: bool) -> None:
 
 @click.command("schedulers")
 def schedulers_cmd() -> None:
-    """List the built-in schedulers, one per line."""
-    for name in _headway.schedulers():
-        click.echo(name)
+    """List the built-in schedulers, one per line with what it does."""
+    from headway._schedulers import description
+
+    names = _headway.schedulers()
+    width = max(map(len, names))
+    for name in names:
+        click.echo(f"{name:<{width}}  {description(name)}".rstrip())

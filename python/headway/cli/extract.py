@@ -31,9 +31,11 @@ def extract_cmd(drive: str, json_path: Optional[Path], seek_jitter_ms: Optional[
                                        ("rotation_drift_ppm", rotation_drift_ppm),
                                        ("recal_interval_s", recal_interval_s)) if v is not None}
     e = extract(drive, imperfections or None, paper_min_offset=not no_paper_min_offset)
-    click.echo(f"extracted {e.drive} with {e.data['commands']:,} timed commands "
-               f"({e.data['simulated_s']:.0f} s of drive time, {e.data['wall_s']:.1f} s wall)")
-    click.echo(e.report, nl=False)
+    # The report opens with what was extracted and how (drive, commands, drive time); the
+    # wall time is added to that line rather than said again in a line of its own.
+    first, _, rest = e.report.partition("\n")
+    click.echo(f"{first}; {e.data['wall_s']:.1f} s wall")
+    click.echo(rest, nl=False)
     if json_path is not None:
         write_text(json_path, json.dumps(e.data, indent=2) + "\n")
         click.echo(f"wrote {json_path}")

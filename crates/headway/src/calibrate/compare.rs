@@ -255,11 +255,15 @@ impl fmt::Display for Comparison {
             "zones             {} extracted, {} true",
             self.extracted_zones, self.true_zones
         )?;
-        writeln!(f, "  zone  cylinders     SPT true/extr  spares true/extr  slips/gaps found  extracted zones")?;
+        // Narrow enough for an 80-column terminal; the legend spells out the abbreviations.
+        writeln!(
+            f,
+            "  zone  cylinders    SPT t/x   spares t/x  slips/gaps  extracted zones"
+        )?;
         for r in &self.zones {
             writeln!(
                 f,
-                "  {:>4}  {:>4}..{:<5}  {:>4} / {:<4}     {:>3} / {:<4}         {:>3} / {:<3}         {}",
+                "  {:>4}  {:>4}..{:<5}  {:>4}/{:<4}  {:>4}/{:<4}   {:>4}/{:<4}  {}",
                 r.zone,
                 r.first_cylinder,
                 r.last_cylinder,
@@ -272,6 +276,10 @@ impl fmt::Display for Comparison {
                 r.extracted_zones
             )?;
         }
+        writeln!(
+            f,
+            "  (t/x: true / extracted; slips/gaps: true slips / gaps found)"
+        )?;
         writeln!(
             f,
             "addresses         {} of {} sampled LBNs on the wrong cylinder",
@@ -288,7 +296,11 @@ impl fmt::Display for Comparison {
             self.seek_max_error_us, self.seek_lag_offset_us
         )?;
         if !self.offset_fit_rms_sectors.is_empty() {
-            writeln!(f, "MinOffset, one line per zone (paper form): zone rms/max residual, model max error (sectors)")?;
+            writeln!(
+                f,
+                "MinOffset, one line per zone (the paper's form), in sectors:"
+            )?;
+            writeln!(f, "  zone  residual rms / max  model max error")?;
             for (i, ((rms, max), m)) in self
                 .offset_fit_rms_sectors
                 .iter()
@@ -296,7 +308,7 @@ impl fmt::Display for Comparison {
                 .zip(&self.offset_model_max_error_sectors)
                 .enumerate()
             {
-                writeln!(f, "  {i:>4}  {rms:>6.2} / {max:<6.2}  {m:.2}")?;
+                writeln!(f, "  {i:>4}  {rms:>8.2} / {max:<8.2}  {m:>15.2}")?;
             }
         }
         Ok(())
