@@ -47,17 +47,16 @@ from headway.cli.paths import output_file
 def bench_cmd(n: int, quick: bool, repeat: int, queue: str, json_path: Optional[Path]) -> None:
     """Replay the reference traces on atlas10k with FCFS and SPTF and report requests
     simulated per second (simulation only, not trace generation)."""
-    from rich.console import Console
-    from rich.table import Table
+    from headway.cli.tables import console as new_console, table as new_table
 
     if quick:
         n = 100_000
-    console = Console()
-    console.print(f"reference benchmark: {n:,} random 4 KiB reads per trace; {SETUPS[queue]}", soft_wrap=True)
+    console = new_console()
+    console.print(f"reference benchmark: {n:,} random 4 KiB reads per trace; {SETUPS[queue]}")
     loads = ", ".join(
         f"{ld.name}: mean inter-arrival {ld.interarrival_ms:g} ms, seed {ld.seed}" for ld in LOADS.values()
     )
-    console.print(f"loads: {loads}", soft_wrap=True)
+    console.print(f"loads: {loads}")
     with console.status("generating traces (cached) and simulating..."):
         cases = run_bench(
             requests=n,
@@ -65,9 +64,10 @@ def bench_cmd(n: int, quick: bool, repeat: int, queue: str, json_path: Optional[
             queue=queue,
             on_case=lambda c: console.print(f"  {c.scheduler} {c.load}: {c.requests_per_s:,.0f} requests/s"),
         )
-    table = Table(title=f"requests simulated per second of wall time (median of {repeat})")
-    for col in ("run", "requests", "wall s", "req/s", "DiskSim* req/s"):
-        table.add_column(col, justify="left" if col == "run" else "right", no_wrap=True)
+    table = new_table(
+        [("run", "text"), ("requests", "num"), ("wall s", "num"), ("req/s", "num"), ("DiskSim* req/s", "num")],
+        title=f"requests simulated per second of wall time (median of {repeat})",
+    )
     for c in cases:
         table.add_row(
             f"{c.scheduler.upper()} {c.load}",
@@ -81,8 +81,7 @@ def bench_cmd(n: int, quick: bool, repeat: int, queue: str, json_path: Optional[
         "* DiskSim 4.0's published figures, measured on a different machine (1M requests, "
         "drive queue of 64 with the drive's own FCFS/SPTF, median of 3 runs). They show the "
         "scale only: machines differ by a third from day to day, so compare the two "
-        "simulators only when both ran on this machine in the same sitting.",
-        soft_wrap=True,
+        "simulators only when both ran on this machine in the same sitting."
     )
     if json_path is not None:
         write_text(json_path, json.dumps([c.to_dict() for c in cases], indent=2) + "\n")

@@ -99,27 +99,25 @@ def write_outputs(
 
 
 def print_summary(result: Result) -> None:
-    from rich.console import Console
-    from rich.table import Table
+    from rich.markup import escape
+
+    from headway.cli.tables import console as new_console, table
 
     s, m = result.summary, result.meta
-    console = Console()
-    console.print(f"[bold]{m.get('name') or 'experiment'}[/bold]", soft_wrap=True)
+    console = new_console()
+    # Long lines wrap at word boundaries (docs/results.md defines every key).
+    console.print(f"[bold]{escape(m.get('name') or 'experiment')}[/bold]")
     console.print(
         f"drive {m['drive']} (queue depth {m['queue_depth']}), scheduler {m['scheduler']}, "
         f"seed {m['seed']}: {m['end_ns'] / 1e9:,.1f} s simulated in {m['sim_wall_s']:.2f} s",
-        highlight=False,
-        soft_wrap=True,
+        markup=False,
     )
-    t = Table(show_header=False)
-    t.add_column("metric")
-    t.add_column("value", justify="right")
-    t.add_column("unit")
+    t = table([("metric", "text"), ("value", "num"), ("unit", "text")], show_header=False)
     rows = [
         ("requests", f"{s['requests']:,}", ""),
         ("throughput", f"{s['throughput_iops']:,.1f}", "IOPS"),
         ("throughput", f"{s['throughput_mb_s']:,.3f}", "MB/s"),
-        ("utilisation", f"{s['utilisation']:.3f}", ""),
+        ("utilisation", f"{s['utilisation']:.3f}", "busy fraction"),
     ]
     for label, key in (
         ("mean", "mean"),

@@ -57,24 +57,28 @@ def validate_cmd(trace: str, drive: Optional[str], requests_out: Optional[Path],
 
 
 def _print_table(table, json_path: Optional[Path]) -> None:
-    from rich.console import Console
-    from rich.table import Table
+    from headway.cli.tables import console, table as new_table
 
-    t = Table(title="headway against the real drives")
-    t.caption = "times in ms: mean ± sd; demerit: RMS horizontal distance between the CDFs"
-    for col in ("drive", "n", "measured", "simulated", "demerit", "DiskSim"):
-        t.add_column(col, justify="left" if col == "drive" else "right", no_wrap=True)
+    t = new_table(
+        [("drive", "text"), ("n", "num"), ("measured", "num"), ("simulated", "num"), ("demerit", "num"),
+         ("DiskSim", "num")],
+        title="headway against the real drives",
+        caption="n: requests; times in ms, mean ± sd; demerit: RMS horizontal distance between "
+        "the measured and simulated access-time CDFs, ms; DiskSim: DiskSim 4.0's published "
+        "demerit (aborts: DiskSim 4.0 stops with an assertion failure in its disk controller "
+        "model on this trace, so it has no figure)",
+    )
     for r in table.itertuples():
-        disksim = "aborts" if r.disksim_demerit_ms is None or r.disksim_demerit_ms != r.disksim_demerit_ms else f"{r.disksim_demerit_ms:.3f}"
+        missing = r.disksim_demerit_ms is None or r.disksim_demerit_ms != r.disksim_demerit_ms
         t.add_row(
             r.drive,
             f"{r.requests:,}",
             f"{r.measured_mean_ms:.3f} ± {r.measured_sd_ms:.3f}",
             f"{r.simulated_mean_ms:.3f} ± {r.simulated_sd_ms:.3f}",
             f"{r.demerit_ms:.4f}",
-            disksim,
+            "aborts" if missing else f"{r.disksim_demerit_ms:.3f}",
         )
-    Console().print(t)
+    console().print(t)
     if json_path:
         rows = json.loads(table.to_json(orient="records", double_precision=15))
         write_text(json_path, json.dumps(rows, indent=2) + "\n")
