@@ -49,7 +49,7 @@ if [ -d "$shared/reference" ]; then
     shared="$(cd "$shared" && pwd)"
     echo "== cargo test: the tests that need the reference data ($shared)"
     HEADWAY_SHARED="$shared" run_logged "$logs/shared" \
-        cargo test -p headway -- --ignored shared_data::
+        cargo test -p headway --no-fail-fast -- --ignored shared_data::
     ran_shared=yes
 fi
 

@@ -122,3 +122,9 @@ def test_version_and_module_entry(cli):
     assert headway.__version__ in cli("--version").stdout
     out = subprocess.run([sys.executable, "-m", "headway", "schedulers"], capture_output=True, text=True)
     assert out.returncode == 0 and "sptf" in out.stdout
+
+
+def test_trace_convert_help_says_times_start_at_0(cli):
+    out = cli("trace", "convert", "--help")
+    assert out.returncode == 0
+    assert "shifted to start at 0" in " ".join(out.stdout.split())

@@ -10,8 +10,6 @@ use headway::device::hdd::spec::{SeekSpec, Sparing};
 use headway::HeadwayError;
 use proptest::prelude::*;
 
-mod common;
-
 const DISKSPECS: &str = "\
 disksim_disk D {
    Model = source d.model,
@@ -670,19 +668,16 @@ fn layout_errors_point_at_the_zone() {
     );
 }
 
-mod shared_data {
-    use super::*;
-
-    #[test]
-    #[ignore = "needs the reference data in ../shared (not shipped); scripts/test.sh runs it when present"]
-    fn seek_files_from_the_reference_data() {
-        let dir = common::shared_path("reference/disksim/params");
-        let p = disksim::load_seek_file(&dir.join("atlas10k.seek")).unwrap();
-        assert_eq!(p.len(), 138);
-        assert_eq!((p[0], p[137]), ((1, 1.245), (10021, 10.828)));
-        let p = disksim::load_seek_file(&dir.join("st41601n_validate.seek")).unwrap();
-        assert_eq!((p[0].0, p.last().unwrap().0), (1, 2097));
-    }
+/// DiskSim's seek files as shipped in the catalog (identical to DiskSim 4.0's: checked
+/// against the reference data by `catalog::shared_data::embedded_files_match_the_reference_files`).
+#[test]
+fn seek_files_shipped_in_the_catalog() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("catalog/disksim");
+    let p = disksim::load_seek_file(&dir.join("atlas10k.seek")).unwrap();
+    assert_eq!(p.len(), 138);
+    assert_eq!((p[0], p[137]), ((1, 1.245), (10021, 10.828)));
+    let p = disksim::load_seek_file(&dir.join("st41601n_validate.seek")).unwrap();
+    assert_eq!((p[0].0, p.last().unwrap().0), (1, 2097));
 }
 
 #[test]

@@ -181,7 +181,10 @@ def _print_stats(s) -> None:
 @source_options
 @filter_options
 def convert_cmd(input: Path, output: Path, to: str, **opts) -> None:
-    """Convert the trace INPUT to OUTPUT (compressed when OUTPUT ends in .gz, .zst or .xz)."""
+    """Convert the trace INPUT to OUTPUT (compressed when OUTPUT ends in .gz, .zst or .xz).
+
+    Times are shifted to start at 0: times in OUTPUT count from the trace's first record
+    (from --start, when a window is given). OUTPUT is written whole or not at all."""
     n = traces.convert(input, output, to, **_kwargs(**opts))
     click.echo(f"{n:,} records written to {output}")
 
