@@ -100,7 +100,8 @@ def test_extract():
     assert_fits(out)
 
 
-@pytest.mark.parametrize("command", [[], ["run"], ["replay"], ["trace", "stats"], ["trace", "convert"],
-                                     ["validate"], ["bench"], ["reproduce", "rotational"], ["extract"]])
+@pytest.mark.parametrize("command", [[], ["run"], ["replay"], ["trace"], ["trace", "stats"], ["trace", "convert"],
+                                     ["validate"], ["bench"], ["reproduce"], ["reproduce", "rotational"],
+                                     ["extract"], ["disks"], ["schedulers"]])
 def test_help(command):
     assert_fits(at_80(*command, "--help"))

@@ -13,7 +13,7 @@ from headway.bench import LOADS, QUEUES, SETUPS, run_bench
 from headway.cli.paths import output_file
 
 
-@click.command("bench")
+@click.command("bench", short_help="Time the reference benchmark (requests simulated per s).")
 @click.option(
     "--requests",
     "n",

@@ -42,7 +42,7 @@ def disks_cmd(as_json: bool) -> None:
     console().print(t)
 
 
-@click.command("schedulers")
+@click.command("schedulers", short_help="List the built-in schedulers and what each does.")
 def schedulers_cmd() -> None:
     """List the built-in schedulers, one per line with what it does."""
     from headway._schedulers import description

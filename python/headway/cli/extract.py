@@ -12,7 +12,7 @@ from headway._write import write_text
 from headway.cli.paths import output_file
 
 
-@click.command("extract")
+@click.command("extract", short_help="Calibrate a drive by timing alone; compare with the truth.")
 @click.option("--drive", default="st41601n", show_default=True, help="Catalog drive or drive file.")
 @click.option("--json", "json_path", type=click.Path(path_type=Path), callback=output_file,
               help="Also write the extracted table and the comparison as JSON.")

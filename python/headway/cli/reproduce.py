@@ -10,7 +10,7 @@ import click
 from headway.cli.paths import output_folder
 
 
-@click.group("reproduce")
+@click.group("reproduce", short_help="Reproduce a paper's evaluation as tables and plots.")
 def reproduce_group() -> None:
     """Reproduce a paper's evaluation as tables (CSV) and plots (PNG)."""
 
@@ -27,7 +27,9 @@ def _queue_lengths(ctx: click.Context, param: click.Parameter, value: Optional[s
     return qs
 
 
-@reproduce_group.command("rotational")
+@reproduce_group.command(
+    "rotational", short_help="Huang and Chiueh's rotation-aware scheduling (ST41601N)."
+)
 @click.option("--out", "out_dir", type=click.Path(path_type=Path), callback=output_folder,
               help="Write utilisation.csv, prediction.csv, traces.csv, stability.csv, headline.json and PNG plots here.")
 @click.option("--quick", is_flag=True, help="Reduced sizes (queue lengths 1,10,50,200; 20xQ requests): seconds, not minutes.")

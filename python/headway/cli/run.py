@@ -31,7 +31,7 @@ def _run_and_report(
         click.echo(f"warning: {w}", err=True)
 
 
-@click.command("run")
+@click.command("run", short_help="Run an experiment file, or the built-in default.")
 @click.argument("config", required=False, type=click.Path(path_type=Path))
 @output_options
 def run_cmd(config: Optional[Path], **outputs) -> None:
@@ -39,7 +39,7 @@ def run_cmd(config: Optional[Path], **outputs) -> None:
     _run_and_report(config, **outputs)
 
 
-@click.command("replay")
+@click.command("replay", short_help="Replay a block trace on a drive with a scheduler.")
 @click.argument("trace", type=click.Path(path_type=Path))
 @source_options
 @click.option(

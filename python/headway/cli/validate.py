@@ -12,7 +12,7 @@ from headway._write import replacing, write_text
 from headway.cli.paths import output_file
 
 
-@click.command("validate")
+@click.command("validate", short_help="Replay a real drive's measured trace; score the model.")
 @click.argument("trace")
 @click.option("--drive", help="Catalog drive or drive file (.parv, .diskspecs, .toml); default: the shipped trace's drive, or the trace file's stem.")
 @click.option("--requests-out", type=click.Path(path_type=Path), callback=output_file,

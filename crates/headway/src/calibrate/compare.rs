@@ -233,7 +233,7 @@ impl fmt::Display for Comparison {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "drive {}: extracted by {} timed commands ({:.0} s of drive time)",
+            "drive {}: {} timed commands, {:.0} s of drive time",
             self.drive, self.commands, self.simulated_s
         )?;
         writeln!(
@@ -292,7 +292,7 @@ impl fmt::Display for Comparison {
         )?;
         writeln!(
             f,
-            "seek lags         shape within {:.1} us of the true seek curve; {:.0} us of overheads on top",
+            "seek lags         shape within {:.1} us of the true seek curve\n                  plus {:.0} us of overheads on top",
             self.seek_max_error_us, self.seek_lag_offset_us
         )?;
         if !self.offset_fit_rms_sectors.is_empty() {
