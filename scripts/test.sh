@@ -57,7 +57,9 @@ echo "== pytest"
 HEADWAY_SHARED="$shared" run_logged "$logs/pytest" python -m pytest -rs
 
 echo "== checks that did not run"
-rust_ignored="$(grep -E '^test .* \.\.\. ignored' "$logs/cargo" | sed -E 's/^test (.*) \.\.\. ignored,? ?/\1: /' || true)"
+# Each ignored test with its file and reason, e.g. "tests/catalog.rs shared_data::x: needs ...".
+rust_ignored="$(awk '/^ *Running /{bin = ($2 == "unittests") ? $3 : $2}
+    /^test .* \.\.\. ignored/{sub(/^test /, ""); sub(/ \.\.\. ignored,? ?/, ": "); print bin " " $0}' "$logs/cargo")"
 rust_count="$(printf '%s' "$rust_ignored" | grep -c . || true)"
 echo "Rust: $rust_count ignored"
 [ -z "$rust_ignored" ] || printf '%s\n' "$rust_ignored" | sed 's/^/  /'
@@ -67,3 +69,4 @@ fi
 py_count="$(grep -E '^=+ .* in [0-9.]+s' "$logs/pytest" | tail -n 1 | grep -oE '[0-9]+ skipped' | grep -oE '[0-9]+' || true)"
 echo "pytest: ${py_count:-0} skipped"
 grep -E '^SKIPPED ' "$logs/pytest" | sed 's/^/  /' || true
+echo "$((rust_count + ${py_count:-0})) checks did not run ($rust_count Rust ignored, ${py_count:-0} pytest skipped)"
