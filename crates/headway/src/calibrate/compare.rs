@@ -258,7 +258,8 @@ impl fmt::Display for Comparison {
         // Narrow enough for an 80-column terminal; the legend spells out the abbreviations.
         writeln!(
             f,
-            "  zone  cylinders    SPT t/x   spares t/x  slips/gaps  extracted zones"
+            "  {:>4}  {:<11}  {:^9}  {:^9}   {:^9}  extracted zones",
+            "zone", "cylinders", "SPT t/x", "spare t/x", "slip/gap"
         )?;
         for r in &self.zones {
             writeln!(
@@ -278,7 +279,7 @@ impl fmt::Display for Comparison {
         }
         writeln!(
             f,
-            "  (t/x: true / extracted; slips/gaps: true slips / gaps found)"
+            "  (t/x: true / extracted; slip/gap: true slips / gaps found)"
         )?;
         writeln!(
             f,
