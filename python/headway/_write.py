@@ -10,7 +10,7 @@ folder is atomic on POSIX and Windows.
 from __future__ import annotations
 
 import os
-import tempfile
+import secrets
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator, Union
@@ -35,19 +35,25 @@ def replacing(path: PathLike) -> Iterator[Path]:
     ('whole', ['a.txt'])
     """
     path = Path(path)
-    fd, name = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=f".partial.{path.name}")
-    os.close(fd)
-    tmp = Path(name)
+    tmp = _create_beside(path)
     try:
         yield tmp
-        # mkstemp creates the file 0600; give the result the permissions a plain open would.
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def _create_beside(path: Path) -> Path:
+    """A new, empty file in ``path``'s folder, named ``.partial-<random>-<name>``, created with
+    the permissions a plain ``open`` would give (0666 less the umask)."""
+    while True:
+        tmp = path.parent / f".partial-{secrets.token_hex(4)}-{path.name}"
+        try:
+            os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+            return tmp
+        except FileExistsError:
+            continue
 
 
 def write_text(path: PathLike, text: str) -> None:
