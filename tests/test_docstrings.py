@@ -17,6 +17,7 @@ MODULES = [
     "headway.errors",
     "headway.bench",
     "headway.validation",
+    "headway._write",
 ]
 
 
