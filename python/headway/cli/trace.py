@@ -98,7 +98,7 @@ def trace_group() -> None:
     """Block traces: statistics, conversion, format detection."""
 
 
-@trace_group.command("stats")
+@trace_group.command("stats", short_help="Counts, rate, read fraction and distributions.")
 @click.argument("file", type=click.Path(path_type=Path))
 @source_options
 @filter_options
@@ -168,7 +168,7 @@ def _print_stats(s) -> None:
     console.print(d)
 
 
-@trace_group.command("convert")
+@trace_group.command("convert", short_help="Convert a trace to another format.")
 @click.argument("input", type=click.Path(path_type=Path))
 @click.argument("output", type=click.Path(path_type=Path), callback=output_file)
 @click.option(
@@ -189,7 +189,7 @@ def convert_cmd(input: Path, output: Path, to: str, **opts) -> None:
     click.echo(f"{n:,} records written to {output}")
 
 
-@trace_group.command("detect")
+@trace_group.command("detect", short_help="Print the format of a trace, from its content.")
 @click.argument("file", type=click.Path(path_type=Path))
 def detect_cmd(file: Path) -> None:
     """Print the format of the trace in FILE, detected from its content."""
