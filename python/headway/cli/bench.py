@@ -10,7 +10,7 @@ import click
 
 from headway._write import write_text
 from headway.bench import LOADS, QUEUES, SETUPS, run_bench
-from headway.cli.paths import output_file
+from headway.cli.paths import json_option
 
 
 @click.command("bench", short_help="Time the reference benchmark (requests simulated per s).")
@@ -37,13 +37,7 @@ from headway.cli.paths import output_file
     show_default=True,
     help="drive: DiskSim's setup (the drive orders a queue of 64); host: the host orders, one command at the drive.",
 )
-@click.option(
-    "--json",
-    "json_path",
-    type=click.Path(path_type=Path),
-    callback=output_file,
-    help="Write the results as JSON.",
-)
+@json_option("Write the results as JSON.")
 def bench_cmd(n: int, quick: bool, repeat: int, queue: str, json_path: Optional[Path]) -> None:
     """Replay the reference traces on atlas10k with FCFS and SPTF and report requests
     simulated per second (simulation only, not trace generation)."""

@@ -9,13 +9,12 @@ from typing import Optional
 import click
 
 from headway._write import write_text
-from headway.cli.paths import output_file
+from headway.cli.paths import json_option
 
 
 @click.command("extract", short_help="Calibrate a drive by timing alone; compare with the truth.")
 @click.option("--drive", default="st41601n", show_default=True, help="Catalog drive or drive file.")
-@click.option("--json", "json_path", type=click.Path(path_type=Path), callback=output_file,
-              help="Also write the extracted table and the comparison as JSON.")
+@json_option("Also write the extracted table and the comparison as JSON.")
 @click.option("--seek-jitter-ms", type=float, help="Calibrate an imperfect drive: extra seek time up to this.")
 @click.option("--rotation-drift-ppm", type=float, help="Calibrate an imperfect drive: spindle speed wander.")
 @click.option("--recal-interval-s", type=float, help="Calibrate an imperfect drive: the drive moves its heads this often.")

@@ -61,3 +61,8 @@ def output_folder(ctx: click.Context, param: click.Parameter, value: Optional[Pa
     value = Path(value)
     _writable_folder(value, _label(param, value), itself=True)
     return value
+
+
+def json_option(help: str):
+    """``--json FILE`` (the parameter ``json_path``), checked like every output file."""
+    return click.option("--json", "json_path", type=click.Path(path_type=Path), callback=output_file, help=help)

@@ -10,7 +10,7 @@ from typing import Optional
 import click
 
 from headway._write import replacing, write_text
-from headway.cli.paths import output_file
+from headway.cli.paths import json_option, output_file
 from headway.result import Result
 
 RECORD_SUFFIXES = (".parquet", ".csv")
@@ -27,13 +27,7 @@ def output_options(f):
     """The output flags shared by `run` and `replay`."""
     decorators = [
         click.option("--seed", type=int, help="Override the experiment's seed."),
-        click.option(
-            "--json",
-            "json_path",
-            type=click.Path(path_type=Path),
-            callback=output_file,
-            help="Write the flat summary as a JSON object.",
-        ),
+        json_option("Write the flat summary as a JSON object."),
         click.option(
             "--csv",
             "csv_path",

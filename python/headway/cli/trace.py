@@ -10,7 +10,7 @@ import click
 
 from headway import traces
 from headway._write import write_text
-from headway.cli.paths import output_file
+from headway.cli.paths import json_option, output_file
 
 FORMAT_CHOICES = ["auto", *traces.FORMATS]
 
@@ -102,13 +102,7 @@ def trace_group() -> None:
 @click.argument("file", type=click.Path(path_type=Path))
 @source_options
 @filter_options
-@click.option(
-    "--json",
-    "json_path",
-    type=click.Path(path_type=Path),
-    callback=output_file,
-    help="Write the statistics as JSON.",
-)
+@json_option("Write the statistics as JSON.")
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing; only write the JSON asked for.")
 def stats_cmd(file: Path, json_path: Optional[Path], quiet: bool, **opts) -> None:
     """Records, span, rate, read fraction and distributions of the trace in FILE."""

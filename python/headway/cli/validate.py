@@ -9,7 +9,7 @@ from typing import Optional
 import click
 
 from headway._write import replacing, write_text
-from headway.cli.paths import output_file
+from headway.cli.paths import json_option, output_file
 
 
 @click.command("validate", short_help="Replay a real drive's measured trace; score the model.")
@@ -19,8 +19,7 @@ from headway.cli.paths import output_file
               help="CSV: index,measured_ms,simulated_ms.")
 @click.option("--plot", type=click.Path(path_type=Path), callback=output_file,
               help="PNG: measured and simulated access-time CDFs.")
-@click.option("--json", "json_path", type=click.Path(path_type=Path), callback=output_file,
-              help="Write the report as JSON.")
+@json_option("Write the report as JSON.")
 def validate_cmd(trace: str, drive: Optional[str], requests_out: Optional[Path], plot: Optional[Path],
                  json_path: Optional[Path]) -> None:
     """Replay a DiskSim validate-format TRACE in validate mode and print the demerit.
