@@ -100,19 +100,19 @@ def test_disks_table(cli):
 
 
 def test_schedulers(cli):
+    from headway import _headway
+
     out = cli("schedulers")
     assert out.returncode == 0
     lines = out.stdout.splitlines()
-    assert [line.split()[0] for line in lines] == headway.schedulers()
-    # Every scheduler has its line of description (a new one needs a row in
-    # python/headway/_schedulers.py), and no description is left over from a removed one.
-    from headway._schedulers import DESCRIPTIONS
-
-    missing = [n for n in headway.schedulers() if not DESCRIPTIONS.get(n)]
-    assert not missing, f"schedulers with no description in headway/_schedulers.py: {missing}"
-    assert set(DESCRIPTIONS) <= set(headway.schedulers())
-    for line, name in zip(lines, headway.schedulers()):
-        assert line.split(None, 1)[1] == DESCRIPTIONS[name]
+    info = _headway.scheduler_info()
+    assert [line.split()[0] for line in lines] == [name for name, _, _ in info]
+    assert set(headway.schedulers()) <= {name for name, _, _ in info}
+    # Every scheduler says in a line what it is (the registry in crates/headway/src/sched/).
+    missing = [name for name, _, summary in info if not summary.strip()]
+    assert not missing, f"schedulers with no summary in the registry: {missing}"
+    for line, (name, wraps, summary) in zip(lines, info):
+        assert line.split(None, 1)[1] == ("wraps " if wraps else "") + summary, line
 
 
 def test_version_and_module_entry(cli):

@@ -44,9 +44,15 @@ pub struct Request {
     pub priority: i16,
     /// Absolute deadline, or [`NEVER`].
     pub deadline_ns: SimTime,
-    /// Background work (freeblock scans, flushes): not counted in foreground statistics.
-    pub background: bool,
+    /// Who made the request: a workload (ids below [`HOST_ORIGIN_BASE`], in configuration
+    /// order) or a named host component such as `freeblock` or `flush` (from it on; the host
+    /// interns the names). Host-made work is never reported to a workload and is counted
+    /// apart from the workload's requests.
+    pub origin: u16,
 }
+
+/// Origins from here on belong to host components, below it to workloads.
+pub const HOST_ORIGIN_BASE: u16 = 0x8000;
 
 impl Request {
     /// A plain foreground request with default class, priority and no deadline.
@@ -62,8 +68,14 @@ impl Request {
             class: 0,
             priority: 0,
             deadline_ns: NEVER,
-            background: false,
+            origin: 0,
         }
+    }
+
+    /// Made by the host itself (freeblock reads, flushes, write-backs), not by a workload.
+    #[inline]
+    pub fn is_host_work(&self) -> bool {
+        self.origin >= HOST_ORIGIN_BASE
     }
 
     /// One past the last sector.
@@ -145,6 +157,41 @@ impl Command {
     #[inline]
     pub fn end_lbn(&self) -> u64 {
         self.lbn + self.sectors as u64
+    }
+
+    /// A command for the extent `lbn..lbn + sectors`, which must contain every request's
+    /// extent: a command may move more sectors than its requests ask for (free blocks
+    /// prepended to a foreground read, read-ahead into host memory). Requests must share the
+    /// command's op and device. Returns `None` otherwise.
+    pub fn spanning(
+        device: DeviceId,
+        lbn: u64,
+        sectors: u32,
+        op: Op,
+        reqs: &[Request],
+    ) -> Option<Self> {
+        let end = lbn.checked_add(sectors as u64)?;
+        if reqs
+            .iter()
+            .any(|r| r.op != op || r.device != device || r.lbn < lbn || r.end_lbn() > end)
+        {
+            return None;
+        }
+        Some(Command {
+            device,
+            lbn,
+            sectors,
+            op,
+            dispatch_ns: 0,
+            predicted_ns: None,
+            requests: reqs.iter().copied().collect(),
+        })
+    }
+
+    /// Whether this command carries request `id`.
+    #[inline]
+    pub fn carries(&self, id: u64) -> bool {
+        self.requests.iter().any(|r| r.id == id)
     }
 }
 

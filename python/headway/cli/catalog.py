@@ -44,10 +44,10 @@ def disks_cmd(as_json: bool) -> None:
 
 @click.command("schedulers", short_help="List the built-in schedulers and what each does.")
 def schedulers_cmd() -> None:
-    """List the built-in schedulers, one per line with what it does."""
-    from headway._schedulers import description
-
-    names = _headway.schedulers()
-    width = max(map(len, names))
-    for name in names:
-        click.echo(f"{name:<{width}}  {description(name)}".rstrip())
+    """List the built-in schedulers, one per line with what each does. Wrappers (marked
+    `wraps`) hold another scheduler, named in [host.inner]."""
+    rows = _headway.scheduler_info()
+    width = max(len(name) for name, _, _ in rows)
+    for name, wraps, summary in rows:
+        tag = "wraps " if wraps else "      "
+        click.echo(f"{name:<{width}}  {tag}{summary}")
