@@ -20,49 +20,45 @@ def documented(section: str) -> List[str]:
     return [m.group(1) for line in body.splitlines() if (m := ROW.match(line))]
 
 
-def flat_keys(data: Dict[str, Any], prefix: str = "") -> Iterable[str]:
-    """Keys, with nested sections as `section.key`; a section keyed by data (class numbers,
-    device names) is written `section.*.key`."""
-    for key, value in data.items():
-        name = f"{prefix}{key}"
-        if isinstance(value, dict) and value:
-            inner = list(value.values())
-            if all(isinstance(v, dict) for v in inner):
-                keys: Set[str] = set()
-                for v in inner:
-                    keys.update(v)
-                yield name
-                yield from (f"{name}.*.{k}" for k in sorted(keys))
-            else:
-                yield name
-                yield from flat_keys(value, f"{name}.")
-        else:
-            yield name
+def split_keys(summary: Dict[str, Any]):
+    """The summary's keys, and the keys of the entries of its sections (the `by_*` objects
+    keyed by entry name)."""
+    top: List[str] = list(summary)
+    entry: Set[str] = set()
+    for value in summary.values():
+        if isinstance(value, dict):
+            for item in value.values():
+                entry.update(item)
+    return top, entry
 
 
 def a_run():
-    cfg = {"drive": {"name": "elite3"}, "host": {"scheduler": "sptf"},
-           "workload": {"requests": 200, "interarrival_ms": 8.0}, "output": {"predictions": True}}
+    # Two named classes, so the records carry every column (class names among them).
+    cfg = {"drive": {"name": "elite3"}, "host": {"scheduler": "sptf"}, "output": {"predictions": True},
+           "workloads": [{"class": "a", "requests": 100}, {"class": "b", "requests": 100}]}
     return headway.run(cfg, records=True)
 
 
-def test_every_summary_key_is_defined_and_every_row_is_a_key():
-    keys = list(flat_keys(a_run().summary.to_dict()))
-    rows = documented("Summary")
-    assert len(rows) == len(set(rows)), "a key has two rows in docs/results.md"
+def check(section: str, keys: Iterable[str]) -> None:
+    keys = list(keys)
+    rows = documented(section)
+    assert len(rows) == len(set(rows)), f"a key has two rows under `{section}` in docs/results.md"
     missing = [k for k in keys if k not in rows]
     stale = [r for r in rows if r not in keys]
-    assert not missing, f"summary keys with no row in docs/results.md: {missing}"
-    assert not stale, f"rows in docs/results.md for keys the summary no longer has: {stale}"
+    assert not missing, f"keys with no row under `{section}` in docs/results.md: {missing}"
+    assert not stale, f"rows under `{section}` in docs/results.md for keys no run has: {stale}"
+
+
+def test_every_summary_key_is_defined_and_every_row_is_a_key():
+    top, entry = split_keys(a_run().summary.to_dict())
+    check("Summary", top)
+    # The sections' entries: a drive's carries `utilisation`, a class's `deadline_misses`.
+    assert "utilisation" in entry and "deadline_misses" in entry, entry
+    check("Summary sections", sorted(entry))
 
 
 def test_every_record_column_is_defined_and_every_row_is_a_column():
-    columns = list(a_run().requests.columns)
-    rows = documented("Per-request records")
-    missing = [c for c in columns if c not in rows]
-    stale = [r for r in rows if r not in columns]
-    assert not missing, f"record columns with no row in docs/results.md: {missing}"
-    assert not stale, f"rows in docs/results.md for columns the records no longer have: {stale}"
+    check("Per-request records", a_run().requests.columns)
 
 
 def test_every_row_has_a_unit_and_a_definition():
