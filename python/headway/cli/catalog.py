@@ -46,8 +46,17 @@ def disks_cmd(as_json: bool) -> None:
 def schedulers_cmd() -> None:
     """List the built-in schedulers, one per line with what each does. Wrappers (marked
     `wraps`) hold another scheduler, named in [host.inner]."""
+    import shutil
+    import textwrap
+
     rows = _headway.scheduler_info()
     width = max(len(name) for name, _, _ in rows)
+    # A summary too long for the terminal wraps under itself ($COLUMNS, else 80 when piped).
+    indent = width + 2 + len("wraps ")
+    room = max(20, shutil.get_terminal_size().columns - indent)
     for name, wraps, summary in rows:
         tag = "wraps " if wraps else "      "
-        click.echo(f"{name:<{width}}  {tag}{summary}")
+        first, *more = textwrap.wrap(summary, room) or [""]
+        click.echo(f"{name:<{width}}  {tag}{first}")
+        for line in more:
+            click.echo(" " * indent + line)
