@@ -72,10 +72,6 @@ impl PyRequest {
     fn cls(&self) -> u16 {
         self.inner.class
     }
-    #[getter]
-    fn priority(&self) -> i16 {
-        self.inner.priority
-    }
     /// Absolute deadline, or `None`.
     #[getter]
     fn deadline_ns(&self) -> Option<u64> {

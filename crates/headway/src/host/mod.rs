@@ -30,6 +30,8 @@ pub struct Host {
     pub info: RunInfo,
     /// Request ids, host origins, and the host-made requests of the current call.
     pub work: HostWork,
+    /// Each device's capacity as its predictor believes it.
+    capacity: Vec<u64>,
 }
 
 /// What the host wants the engine to do after a decision round.
@@ -65,6 +67,7 @@ impl Host {
         max_outstanding: Vec<usize>,
     ) -> Self {
         let n = predictors.len();
+        let capacity = predictors.iter().map(|p| p.capacity_sectors()).collect();
         Host {
             scheduler,
             predictors,
@@ -77,6 +80,7 @@ impl Host {
             track_predictions: true,
             info: RunInfo::single(),
             work: HostWork::new(),
+            capacity,
         }
     }
 
@@ -148,13 +152,21 @@ impl Host {
     /// Ask the scheduler once. `Dispatch` is checked (device exists and has a slot) and
     /// accounted; `WaitUntil` arms the timer unless an earlier one is armed.
     pub fn decide(&mut self, now: SimTime) -> Result<Option<HostAction>> {
-        let (decision, estimates, failure) = {
+        // Declared first so that the decision is returned straight into its place (a command
+        // is large; this is the host's hottest call).
+        let decision;
+        let estimates;
+        let failure;
+        {
             let mut ctx = ctx!(self, now);
             ctx.ns_per_estimate = self.ns_per_estimate;
-            let d = self.scheduler.decide(&ctx);
-            (d, ctx.estimates.get(), ctx.take_failure())
-        };
-        self.check(failure)?;
+            decision = self.scheduler.decide(&ctx);
+            estimates = ctx.estimates.get();
+            failure = ctx.take_failure();
+        }
+        if let Some(e) = failure.or_else(|| self.scheduler.take_failure()) {
+            return Err(e);
+        }
         match decision {
             Decision::Idle => Ok(None),
             Decision::Serve(reqs) => {
@@ -199,13 +211,18 @@ impl Host {
                         self.max_outstanding[dev]
                     )));
                 }
-                let cap = self.predictors[dev].capacity_sectors();
-                let outside = cmd.requests.iter().any(|r| {
-                    r.lbn < cmd.lbn
-                        || r.end_lbn() > cmd.end_lbn()
-                        || r.op != cmd.op
-                        || r.device != cmd.device
-                });
+                // A command made by `Command::single` holds its request by construction; any
+                // other (merged, spanning, built by a plug-in) is checked.
+                let plain = matches!(cmd.requests.as_slice(), [r] if r.lbn == cmd.lbn
+                    && r.sectors == cmd.sectors && r.op == cmd.op && r.device == cmd.device);
+                let cap = self.capacity[dev];
+                let outside = !plain
+                    && cmd.requests.iter().any(|r| {
+                        r.lbn < cmd.lbn
+                            || r.end_lbn() > cmd.end_lbn()
+                            || r.op != cmd.op
+                            || r.device != cmd.device
+                    });
                 if outside || cmd.end_lbn() > cap {
                     return Err(HeadwayError::Invariant(format!(
                         "scheduler `{}` dispatched sectors {}..{} ({:?}) to device {dev} \

@@ -57,6 +57,8 @@ pub struct HostWork {
     next_id: Cell<u64>,
     origins: RefCell<Vec<String>>,
     created: RefCell<Vec<Request>>,
+    /// `created` is not empty (checked after every host call, so kept apart from the cell).
+    any_created: Cell<bool>,
 }
 
 impl HostWork {
@@ -93,13 +95,15 @@ impl HostWork {
     }
     /// Host-made requests created since the last call (the engine drains them).
     pub fn take_created(&self) -> Vec<Request> {
+        self.any_created.set(false);
         std::mem::take(&mut *self.created.borrow_mut())
     }
     #[inline]
     pub fn created_any(&self) -> bool {
-        !self.created.borrow().is_empty()
+        self.any_created.get()
     }
     fn record(&self, r: Request) {
+        self.any_created.set(true);
         self.created.borrow_mut().push(r);
     }
 }
@@ -122,6 +126,8 @@ pub struct SchedCtx<'a> {
     pub info: &'a RunInfo,
     work: Option<&'a HostWork>,
     failure: RefCell<Option<HeadwayError>>,
+    /// `failure` holds one (checked after every call, so kept apart from the cell).
+    failed: Cell<bool>,
 }
 
 static EMPTY_INFO: std::sync::OnceLock<RunInfo> = std::sync::OnceLock::new();
@@ -145,6 +151,7 @@ impl<'a> SchedCtx<'a> {
             info: EMPTY_INFO.get_or_init(RunInfo::single),
             work: None,
             failure: RefCell::new(None),
+            failed: Cell::new(false),
         }
     }
 
@@ -246,7 +253,6 @@ impl<'a> SchedCtx<'a> {
             device,
             process: u32::MAX,
             class: 0,
-            priority: 0,
             deadline_ns: NEVER,
             origin: origin.max(HOST_ORIGIN_BASE),
         }
@@ -258,10 +264,16 @@ impl<'a> SchedCtx<'a> {
         let mut f = self.failure.borrow_mut();
         if f.is_none() {
             *f = Some(e);
+            self.failed.set(true);
         }
     }
     /// The failure reported during this call, if any.
+    #[inline]
     pub fn take_failure(&self) -> Option<HeadwayError> {
+        if !self.failed.get() {
+            return None;
+        }
+        self.failed.set(false);
         self.failure.borrow_mut().take()
     }
 

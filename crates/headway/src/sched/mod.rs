@@ -142,21 +142,17 @@ pub trait Scheduler {
     /// `Dispatch`.
     fn decide(&mut self, ctx: &SchedCtx) -> Decision {
         let d = self.propose(ctx);
-        let taken = match &d {
-            Decision::Dispatch(c) => Some(c.clone()),
-            Decision::Serve(reqs) => Some(proposal::serve_command(reqs)),
-            _ => None,
-        };
-        if let Some(c) = taken {
-            let placement = if matches!(d, Decision::Serve(_)) {
-                Placement::Diverted
-            } else {
-                Placement::Device
-            };
-            if let Err(e) = self.commit(&c, placement, ctx) {
-                ctx.fail(e);
-                return Decision::Idle;
+        let done = match &d {
+            Decision::Dispatch(c) => self.commit(c, Placement::Device, ctx),
+            Decision::Serve(reqs) => {
+                self.commit(&proposal::serve_command(reqs), Placement::Diverted, ctx)
             }
+            _ => Ok(()),
+        };
+        // The host checks the context for a failure before it looks at the decision, so
+        // `d` can be returned on every path (and built in place: no copy of a command).
+        if let Err(e) = done {
+            ctx.fail(e);
         }
         d
     }

@@ -212,7 +212,7 @@ impl TimedQueue {
     /// The command for `key`, remembered as the current proposal with where it would leave
     /// the head.
     pub fn propose(&mut self, key: Key, ctx: &SchedCtx, origin: Origin) -> Command {
-        let (r, _) = *self.queue.get(key);
+        let r = self.queue.get(key).0;
         let e = ctx.predictor(self.device).estimate(
             origin.from,
             origin.start_ns,

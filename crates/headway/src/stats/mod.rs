@@ -386,8 +386,9 @@ impl Stats {
     ) -> Vec<SeriesRow> {
         let info = &names.info;
         let elapsed = end.saturating_sub(start);
-        let whole = |name: String, requests: u64, bytes: u64, busy_ns: u128, h: &Histogram<u64>| {
-            let d = Distribution::from_hist(h);
+        let response = summary.response;
+        let whole = |name: String, requests: u64, bytes: u64, busy_ns: u128| {
+            let d = response;
             GroupSummary {
                 name,
                 requests,
@@ -415,15 +416,7 @@ impl Stats {
         };
         let opts = self.dims.as_ref().map(|d| d.opts).unwrap_or_default();
         let dims = self.dims.take().unwrap_or_default();
-        let all_workload = |name: String| {
-            whole(
-                name,
-                self.completed,
-                fg_bytes,
-                self.fg_busy_ns,
-                &self.response,
-            )
-        };
+        let all_workload = |name: String| whole(name, self.completed, fg_bytes, self.fg_busy_ns);
         summary.by_class = if opts.classes {
             dims.classes
                 .iter()
@@ -478,7 +471,6 @@ impl Stats {
                 self.completed - self.host_served,
                 fg_bytes,
                 self.fg_busy_ns,
-                &self.response,
             );
             s.utilisation = Some(utilisation(0));
             vec![s]
