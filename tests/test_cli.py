@@ -112,8 +112,12 @@ def test_schedulers(cli):
         else:
             lines.append(line)
     info = _headway.scheduler_info()
-    assert [line.split()[0] for line in lines] == [name for name, _, _ in info]
-    assert set(headway.schedulers()) <= {name for name, _, _ in info}
+    names = [line.split()[0] for line in lines]
+    assert names == [name for name, _, _ in info]
+    # Every stand-alone scheduler, in order, then the wrappers, each marked and described.
+    assert names[: len(headway.schedulers())] == headway.schedulers()
+    wrappers = [line.split()[0] for line in lines if line.split()[1] == "wraps"]
+    assert "idle-scan" in wrappers and "sptf" not in wrappers
     # Every scheduler says in a line what it is (the registry in crates/headway/src/sched/).
     missing = [name for name, _, summary in info if not summary.strip()]
     assert not missing, f"schedulers with no summary in the registry: {missing}"
