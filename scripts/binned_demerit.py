@@ -7,7 +7,10 @@ times put into the same bins (each time counted under the first bin label at or 
 with the same demerit formula as headway.validate.
 
     headway validate cheetah4lp --requests-out pairs.csv
-    python scripts/binned_demerit.py ../shared/reference/disksim/disksim-output/cheetah4LP.outv pairs.csv
+    python scripts/binned_demerit.py cheetah4LP.outv pairs.csv
+
+where ``cheetah4LP.outv`` is DiskSim 4.0's output for its validation run of that drive (made
+by running DiskSim 4.0's validation suite; not shipped with headway).
 """
 
 from __future__ import annotations

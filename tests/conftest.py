@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -13,6 +14,9 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 EXAMPLES = ROOT / "examples"
+# The project's reference data (not shipped): tests that read it skip with a reason when it is
+# absent. ../shared beside the clone, or HEADWAY_SHARED.
+SHARED = Path(os.environ.get("HEADWAY_SHARED") or ROOT.parent / "shared")
 # A drive file in headway's own TOML form, for tests that load drives from files.
 ELITE3_TOML = ROOT / "crates" / "headway" / "catalog" / "elite3.toml"
 

@@ -10,9 +10,9 @@ import sys
 import pytest
 
 from headway.bench import LOADS, cached_trace, write_trace
-from conftest import ROOT
+from conftest import SHARED
 
-GENERATOR = ROOT.parent / "shared" / "bench" / "gen_ascii_trace.py"
+GENERATOR = SHARED / "bench" / "gen_ascii_trace.py"
 
 
 def test_trace_generator_golden_lines():
@@ -57,6 +57,9 @@ def test_bench_command(cli, tmp_path, monkeypatch):
     assert "drive queue of 64 ordered by the drive's own scheduler" in text
     for figure in ("67,900", "60,300", "39,600"):
         assert figure in text
+    # DiskSim's figures come from another machine: labelled so, and never turned into a ratio.
+    assert "measured on a different machine" in text
+    assert "ratio" not in text
     cases = json.loads((tmp_path / "b.json").read_text())
     assert [(c["scheduler"], c["load"]) for c in cases] == [
         ("fcfs", "moderate"),
@@ -64,7 +67,7 @@ def test_bench_command(cli, tmp_path, monkeypatch):
         ("sptf", "heavy"),
     ]
     for c in cases:
-        assert c["requests"] == 3000 and c["requests_per_s"] > 0 and c["ratio_to_disksim"] > 0
+        assert c["requests"] == 3000 and c["requests_per_s"] > 0 and "ratio_to_disksim" not in c
 
 
 def test_bench_in_the_drive_and_in_the_host_do_the_same_work(tmp_path):

@@ -100,15 +100,29 @@ def test_disks_table(cli):
 
 
 def test_schedulers(cli):
+    from headway import _headway
+
     out = cli("schedulers")
     assert out.returncode == 0
-    lines = out.stdout.splitlines()
+    # One entry a scheduler; a summary too long for the terminal continues on indented lines.
+    lines = []
+    for line in out.stdout.splitlines():
+        if line.startswith(" "):
+            lines[-1] += " " + line.strip()
+        else:
+            lines.append(line)
+    info = _headway.scheduler_info()
     names = [line.split()[0] for line in lines]
+    assert names == [name for name, _, _ in info]
     # Every stand-alone scheduler, in order, then the wrappers, each marked and described.
     assert names[: len(headway.schedulers())] == headway.schedulers()
     wrappers = [line.split()[0] for line in lines if line.split()[1] == "wraps"]
     assert "idle-scan" in wrappers and "sptf" not in wrappers
-    assert all(len(line.split()) >= 3 for line in lines), "each has a description"
+    # Every scheduler says in a line what it is (the registry in crates/headway/src/sched/).
+    missing = [name for name, _, summary in info if not summary.strip()]
+    assert not missing, f"schedulers with no summary in the registry: {missing}"
+    for line, (name, wraps, summary) in zip(lines, info):
+        assert line.split(None, 1)[1] == ("wraps " if wraps else "") + summary, line
 
 
 def test_version_and_module_entry(cli):
@@ -150,3 +164,9 @@ def test_firmware_scheduler_option_is_the_config_key(cli, tmp_path):
     assert json.loads((tmp_path / "run.json").read_text()) == sptf
     bad = cli(*replay, "--firmware-scheduler", "nosuch")
     assert bad.returncode == 1 and bad.stderr.startswith("error: ") and "nosuch" in bad.stderr
+
+
+def test_trace_convert_help_says_times_start_at_0(cli):
+    out = cli("trace", "convert", "--help")
+    assert out.returncode == 0
+    assert "shifted to start at 0" in " ".join(out.stdout.split())

@@ -53,7 +53,15 @@ def test_wrong_type_names_file_and_line(cli, tmp_path):
 def test_impossible_value_names_the_key(cli, tmp_path):
     cfg = write(tmp_path / "exp.toml", '[drive]\nname = "elite3"\nqueue_depth = 0\n')
     msg = fails_cleanly(cli("run", cfg))
-    assert f"{cfg}: key `drive.queue_depth`: must be at least 1" in msg
+    assert f"{cfg}:3: key `drive.queue_depth`: must be at least 1" in msg
+
+
+def test_negative_interarrival_names_file_line_and_key(cli, tmp_path):
+    # Checked after parsing (serde cannot express the range), yet located like a parse error.
+    cfg = write(tmp_path / "exp.toml", 'seed = 1\n[drive]\nname = "elite3"\n\n[workload]\n'
+                'kind = "open"\ninterarrival_ms = -5.0  # oops\n')
+    msg = fails_cleanly(cli("run", cfg))
+    assert f"{cfg}:7: key `workload.interarrival_ms`: must be a positive number" in msg, msg
 
 
 def test_malformed_toml(cli, tmp_path):

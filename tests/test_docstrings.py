@@ -20,6 +20,7 @@ MODULES = [
     "headway.sweeps",
     "headway.sweeps.plot",
     "headway._overrides",
+    "headway._write",
 ]
 
 

@@ -41,6 +41,10 @@ def test_reproduce_quick_writes_the_tables_the_issue_names(quick_out):
     assert {p["predictor"] for p in pred} == {"oracle", "calibrated", "lbn-curve"}
     for name in ("figure10_synthetic.png", "figure9_traces.png", "stability.png"):
         assert (out / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", name
+        # A --quick figure says it is reduced (its title, also kept in the PNG's metadata).
+        from PIL import Image
+
+        assert "--quick: reduced sizes" in Image.open(out / name).text["Title"], name
     assert "Headline" in stdout
 
 
@@ -113,6 +117,8 @@ def test_extract_matches_the_truth_on_the_papers_drive(tmp_path):
     r = headway_cli("extract", "--drive", "st41601n", "--no-paper-min-offset", "--json", str(out))
     assert r.returncode == 0, r.stderr
     assert "35665 found, 35665 true, 0 found that are not true" in r.stdout
+    # What was extracted and how is said once, with the wall time on the same line.
+    assert r.stdout.count("timed commands") == 1 and "s wall" in r.stdout.splitlines()[0]
     data = json.loads(out.read_text())
     c = data["comparison"]
     assert c["extracted_zones"] == 14 and c["wrong_cylinder"] == 0

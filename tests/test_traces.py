@@ -11,11 +11,11 @@ import pyarrow.parquet as pq
 import pytest
 
 import headway
-from conftest import ROOT
+from conftest import ROOT, SHARED
 
 FIX = ROOT / "crates" / "headway" / "tests" / "fixtures"
 TRACES = FIX / "traces"
-REFERENCE = ROOT.parent / "shared" / "reference" / "traces"
+REFERENCE = SHARED / "reference" / "traces"
 MSR_CHUNKS_MAP = (
     "delimiter=whitespace,time=0,device=1,address=2,size=3,op=4,time_unit=ms,"
     "address_unit=bytes,size_unit=bytes,read=1,write=0"

@@ -29,6 +29,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 import pandas as pd
 
 from headway import _headway
+from headway._write import replacing, write_text
 
 __all__ = ["Extraction", "Reproduction", "extract", "reproduce"]
 
@@ -112,10 +113,11 @@ class Reproduction:
         written = []
         for name in ("utilisation", "prediction", "traces", "stability"):
             p = out / f"{name}.csv"
-            getattr(self, name).to_csv(p, index=False)
+            with replacing(p) as tmp:
+                getattr(self, name).to_csv(tmp, index=False)
             written.append(p)
         p = out / "headline.json"
-        p.write_text(json.dumps({"headline": self.headline, "options": self.options}, indent=2) + "\n")
+        write_text(p, json.dumps({"headline": self.headline, "options": self.options}, indent=2) + "\n")
         written.append(p)
         if plots:
             written += self.plot(out)
@@ -131,6 +133,17 @@ class Reproduction:
 
         out = Path(out)
         paths = []
+        # A --quick run has fewer queue lengths and requests than the paper: say so on the figure.
+        reduced = "\n(--quick: reduced sizes, not the paper's)" if self.options.get("quick") else ""
+
+        def save(fig, name: str, title: str) -> None:
+            # The title also goes into the PNG's metadata, where tools (and tests) can read it.
+            fig.tight_layout()
+            paths.append(out / name)
+            with replacing(paths[-1]) as tmp:
+                fig.savefig(tmp, dpi=120, metadata={"Title": title.replace("\n", " ")})
+            plt.close(fig)
+
         u = self.utilisation
         fig, axes = plt.subplots(1, 2, figsize=(11, 4))
         for sched, rows in u.groupby("scheduler", sort=False):
@@ -145,11 +158,9 @@ class Reproduction:
             ax.set_xlabel("queue length")
             ax.grid(alpha=0.3)
             ax.legend()
-        fig.suptitle("Synthetic workload on the ST41601N (the paper's Figure 10)")
-        fig.tight_layout()
-        paths.append(out / "figure10_synthetic.png")
-        fig.savefig(paths[-1], dpi=120)
-        plt.close(fig)
+        title = f"Synthetic workload on the ST41601N (the paper's Figure 10){reduced}"
+        fig.suptitle(title)
+        save(fig, "figure10_synthetic.png", title)
 
         t = self.traces
         fig, axes = plt.subplots(1, 3, figsize=(13, 4))
@@ -163,11 +174,9 @@ class Reproduction:
             table.plot.bar(ax=ax, rot=0)
             ax.set_ylabel(label)
             ax.grid(alpha=0.3, axis="y")
-        fig.suptitle("Bursty stand-ins for the light and heavy lab days (the paper's Figure 9)")
-        fig.tight_layout()
-        paths.append(out / "figure9_traces.png")
-        fig.savefig(paths[-1], dpi=120)
-        plt.close(fig)
+        title = f"Bursty stand-ins for the light and heavy lab days (the paper's Figure 9){reduced}"
+        fig.suptitle(title)
+        save(fig, "figure9_traces.png", title)
 
         s = self.stability
         if len(s):
@@ -177,11 +186,9 @@ class Reproduction:
             ax.set_ylabel("fraction of predictions right")
             ax.set_ylim(-0.05, 1.05)
             ax.grid(alpha=0.3)
-            ax.set_title("Stability on the imperfect drive (the paper's Figure 3)")
-            fig.tight_layout()
-            paths.append(out / "stability.png")
-            fig.savefig(paths[-1], dpi=120)
-            plt.close(fig)
+            title = f"Stability on the imperfect drive (the paper's Figure 3){reduced}"
+            ax.set_title(title)
+            save(fig, "stability.png", title)
         return paths
 
 

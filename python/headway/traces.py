@@ -29,6 +29,7 @@ if TYPE_CHECKING:  # numpy is imported on first use, so `import headway` stays l
     import numpy as np
 
 from headway import _headway
+from headway._write import replacing
 
 __all__ = ["read", "stats", "convert", "detect", "csv_map", "FORMATS", "CONVERT_FORMATS"]
 
@@ -263,53 +264,56 @@ def convert(
     '0,0,1000,8,R,0'
     """
     opts = _options(format, csv, blkparse_event, device, devices, op, start_s, end_s, limit, skip_bad)
-    if to == "parquet":
-        import pyarrow.parquet as pq
-
-        writer = None
-        n = 0
-        try:
-            for batch in read(
-                input,
-                format,
-                batch_size=batch_size,
-                as_arrow=True,
-                csv=csv,
-                blkparse_event=blkparse_event,
-                device=device,
-                devices=devices,
-                op=op,
-                start_s=start_s,
-                end_s=end_s,
-                limit=limit,
-                skip_bad=skip_bad,
-            ):
-                if writer is None:
-                    writer = pq.ParquetWriter(os.fspath(output), batch.schema)
-                writer.write_batch(batch)
-                n += batch.num_rows
-        finally:
-            if writer is not None:
-                writer.close()
-        if writer is None:
-            import pyarrow as pa
-
-            empty = {
-                "time_ns": pa.int64(),
-                "device": pa.uint16(),
-                "lbn": pa.int64(),
-                "sectors": pa.uint32(),
-                "is_read": pa.bool_(),
-                "process": pa.uint32(),
-                "process_name": pa.string(),
-                "response_ns": pa.int64(),
-            }
-            pq.write_table(pa.schema(empty).empty_table(), os.fspath(output))
-        return n
-    if to not in ("disksim-ascii", "csv"):
+    if to not in CONVERT_FORMATS:
         from headway.errors import UnknownNameError
 
         raise UnknownNameError(
             f"unknown output trace format `{to}`; known: {', '.join(CONVERT_FORMATS)}"
         )
-    return _headway.trace_convert(os.fspath(input), os.fspath(output), to, **opts)
+    # Written beside OUTPUT and renamed when complete: a bad record or Ctrl-C part-way leaves
+    # no half-converted file.
+    with replacing(output) as tmp:
+        if to == "parquet":
+            import pyarrow.parquet as pq
+
+            writer = None
+            n = 0
+            try:
+                for batch in read(
+                    input,
+                    format,
+                    batch_size=batch_size,
+                    as_arrow=True,
+                    csv=csv,
+                    blkparse_event=blkparse_event,
+                    device=device,
+                    devices=devices,
+                    op=op,
+                    start_s=start_s,
+                    end_s=end_s,
+                    limit=limit,
+                    skip_bad=skip_bad,
+                ):
+                    if writer is None:
+                        writer = pq.ParquetWriter(os.fspath(tmp), batch.schema)
+                    writer.write_batch(batch)
+                    n += batch.num_rows
+            finally:
+                if writer is not None:
+                    writer.close()
+            if writer is None:
+                import pyarrow as pa
+
+                empty = {
+                    "time_ns": pa.int64(),
+                    "device": pa.uint16(),
+                    "lbn": pa.int64(),
+                    "sectors": pa.uint32(),
+                    "is_read": pa.bool_(),
+                    "process": pa.uint32(),
+                    "process_name": pa.string(),
+                    "response_ns": pa.int64(),
+                }
+                pq.write_table(pa.schema(empty).empty_table(), os.fspath(tmp))
+            return n
+        return _headway.trace_convert(os.fspath(input), os.fspath(tmp), to, **opts)

@@ -144,7 +144,10 @@ def plot_cdfs(path: Union[str, Path], v: Validation) -> Path:
     ax.legend(loc="lower right")
     ax.grid(alpha=0.3)
     fig.tight_layout()
+    from headway._write import replacing
+
     path = Path(path)
-    fig.savefig(path, dpi=120)
+    with replacing(path) as tmp:
+        fig.savefig(tmp, dpi=120)
     plt.close(fig)
     return path

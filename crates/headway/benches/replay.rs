@@ -1,4 +1,4 @@
-//! The reference benchmark (`shared/bench/README.md`): random 4 KiB reads, uniform over the
+//! The reference benchmark (as `headway bench`): random 4 KiB reads, uniform over the
 //! drive, exponential inter-arrivals, replayed through FCFS and SPTF. Reports simulated
 //! requests per second of wall time (criterion's "elements/s").
 //!

@@ -8,10 +8,12 @@ from typing import Optional
 
 import click
 
+from headway._write import write_text
 from headway.bench import LOADS, QUEUES, SETUPS, run_bench
+from headway.cli.paths import json_option
 
 
-@click.command("bench")
+@click.command("bench", short_help="Time the reference benchmark (requests simulated per s).")
 @click.option(
     "--requests",
     "n",
@@ -41,23 +43,22 @@ from headway.bench import LOADS, QUEUES, SETUPS, run_bench
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="A DiskSim 4.0 binary you built: time it on the same traces, in the same sitting, and print the ratio.",
 )
-@click.option("--json", "json_path", type=click.Path(path_type=Path), help="Write the results as JSON.")
+@json_option("Write the results as JSON.")
 def bench_cmd(n: int, quick: bool, repeat: int, queue: str, disksim: Optional[Path], json_path: Optional[Path]) -> None:
     """Replay the reference traces on atlas10k with FCFS and SPTF and report requests
     simulated per second (simulation only, not trace generation)."""
-    from rich.console import Console
-    from rich.table import Table
+    from headway.cli.tables import console as new_console, table as new_table
 
     if quick:
         n = 100_000
     if disksim is not None and queue != "drive":
         raise click.BadParameter("DiskSim runs its own setup, the drive queue: drop --queue host", param_hint="--vs-disksim")
-    console = Console()
-    console.print(f"reference benchmark: {n:,} random 4 KiB reads per trace; {SETUPS[queue]}", soft_wrap=True)
+    console = new_console()
+    console.print(f"reference benchmark: {n:,} random 4 KiB reads per trace; {SETUPS[queue]}")
     loads = ", ".join(
         f"{ld.name}: mean inter-arrival {ld.interarrival_ms:g} ms, seed {ld.seed}" for ld in LOADS.values()
     )
-    console.print(f"loads: {loads}", soft_wrap=True)
+    console.print(f"loads: {loads}")
     with console.status("generating traces (cached) and simulating..."):
         cases = run_bench(
             requests=n,
@@ -66,16 +67,15 @@ def bench_cmd(n: int, quick: bool, repeat: int, queue: str, disksim: Optional[Pa
             disksim=disksim,
             on_case=lambda c: console.print(f"  {c.scheduler} {c.load}: {c.requests_per_s:,.0f} requests/s"),
         )
-    table = Table(title=f"requests simulated per second of wall time (median of {repeat})")
-    columns = ["run", "requests", "wall s", "req/s", "DiskSim req/s", "ratio"]
     if disksim is not None:
-        columns = ["run", "core s", "whole s", "DiskSim s", "core ratio", "whole ratio"]
-    for col in columns:
-        table.add_column(col, justify="left" if col == "run" else "right", no_wrap=True)
-    for c in cases:
-        if disksim is not None:
-            import statistics
+        import statistics
 
+        table = new_table(
+            [("run", "text"), ("core s", "num"), ("whole s", "num"), ("DiskSim s", "num"),
+             ("core ratio", "num"), ("whole ratio", "num")],
+            title=f"headway and DiskSim in this sitting (median of {repeat})",
+        )
+        for c in cases:
             table.add_row(
                 f"{c.scheduler.upper()} {c.load}",
                 f"{c.median_wall_s:.3f}",
@@ -84,30 +84,32 @@ def bench_cmd(n: int, quick: bool, repeat: int, queue: str, disksim: Optional[Pa
                 f"{c.ratio:.1f}x",
                 f"{c.end_to_end_ratio:.1f}x",
             )
-        else:
+        console.print(table)
+        console.print(
+            f"DiskSim: {disksim}, run here in the same sitting (each repeat: headway's core, headway's "
+            "whole `headway replay` process, DiskSim's whole process). core ratio: DiskSim's time over "
+            "headway's simulation loop; whole ratio: over headway's whole process, start-up included."
+        )
+    else:
+        table = new_table(
+            [("run", "text"), ("requests", "num"), ("wall s", "num"), ("req/s", "num"), ("DiskSim* req/s", "num")],
+            title=f"requests simulated per second of wall time (median of {repeat})",
+        )
+        for c in cases:
             table.add_row(
                 f"{c.scheduler.upper()} {c.load}",
                 f"{c.requests:,}",
                 f"{c.median_wall_s:.3f}",
                 f"{c.requests_per_s:,.0f}",
                 f"{c.disksim_requests_per_s:,}",
-                f"{c.ratio:.1f}x",
             )
-    console.print(table)
-    if disksim is not None:
+        console.print(table)
         console.print(
-            f"DiskSim: {disksim}, run here in the same sitting (each repeat: headway's core, headway's "
-            "whole `headway replay` process, DiskSim's whole process). core ratio: DiskSim's time over "
-            "headway's simulation loop; whole ratio: over headway's whole process, start-up included.",
-            soft_wrap=True,
-        )
-    else:
-        console.print(
-            "DiskSim 4.0 figures: shared/bench/README.md (1M requests, drive queue of 64 with the drive's "
-            "own FCFS/SPTF, measured on this workplace's 2-core machines). A ratio is only meaningful "
-            "when both ran on the same machine in the same sitting: pass --vs-disksim PATH to time your "
-            "own DiskSim build here.",
-            soft_wrap=True,
+            "* DiskSim 4.0's published figures, measured on a different machine (1M requests, "
+            "drive queue of 64 with the drive's own FCFS/SPTF, median of 3 runs). They show the "
+            "scale only: machines differ by a third from day to day, so compare the two "
+            "simulators only when both ran on this machine in the same sitting: pass "
+            "--vs-disksim PATH to time your own DiskSim build here."
         )
     if json_path is not None:
-        json_path.write_text(json.dumps([c.to_dict() for c in cases], indent=2) + "\n", encoding="utf-8")
+        write_text(json_path, json.dumps([c.to_dict() for c in cases], indent=2) + "\n")

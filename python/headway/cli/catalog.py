@@ -17,12 +17,17 @@ def disks_cmd(as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(entries, indent=2))
         return
-    from rich import box
-    from rich.console import Console
-    from rich.table import Table
+    from headway.cli.tables import console, table
 
-    rows = [
-        (
+    t = table(
+        [("name", "text"), ("GB", "num"), ("RPM", "num"), ("zones", "num"), ("cyl", "num"),
+         ("surf", "num"), ("seek ms", "num"), ("drive", "text")],
+        title="built-in drives",
+        caption="cyl: cylinders, surf: surfaces, seek: mean over random cylinder pairs; "
+        "`headway disks --json` has each drive's full description",
+    )
+    for d in entries:
+        t.add_row(
             d["name"],
             f"{d['capacity_bytes'] / 1e9:.2f}",
             f"{d['rpm']:.0f}",
@@ -30,37 +35,28 @@ def disks_cmd(as_json: bool) -> None:
             f"{d['cylinders']:,}",
             str(d["surfaces"]),
             f"{d['mean_seek_ms']:.2f}",
-            # Descriptions run to sentences about provenance (`--json` has them whole); the
-            # table shows their title, the part before the first colon.
+            # Descriptions run to sentences about provenance; the table shows their title,
+            # the part before the first colon, wrapped when the terminal is narrow.
             d["description"].split(":")[0],
         )
-        for d in entries
-    ]
-    table = Table(
-        title="built-in drives",
-        caption="cyl: cylinders, surf: surfaces, seek: mean over random cylinder pairs",
-        box=box.SIMPLE_HEAD,
-    )
-    headers = ("name", "GB", "RPM", "zones", "cyl", "surf", "seek ms")
-    widths = [max([len(col)] + [len(r[i]) for r in rows]) for i, col in enumerate(headers)]
-    for i, col in enumerate(headers):
-        table.add_column(col, justify="left" if i == 0 else "right", no_wrap=True, min_width=widths[i])
-    # The title column takes what the numbers leave (padding and a separator per column).
-    console = Console()
-    room = max(8, min(40, console.width - sum(widths) - 3 * (len(headers) + 1)))
-    table.add_column("drive", no_wrap=True)
-    for row in rows:
-        title = row[-1] if len(row[-1]) <= room else row[-1][: room - 1] + "…"
-        table.add_row(*row[:-1], title)
-    console.print(table)
+    console().print(t)
 
 
-@click.command("schedulers")
+@click.command("schedulers", short_help="List the built-in schedulers and what each does.")
 def schedulers_cmd() -> None:
     """List the built-in schedulers, one per line with what each does. Wrappers (marked
     `wraps`) hold another scheduler, named in [host.inner]."""
+    import shutil
+    import textwrap
+
     rows = _headway.scheduler_info()
     width = max(len(name) for name, _, _ in rows)
+    # A summary too long for the terminal wraps under itself ($COLUMNS, else 80 when piped).
+    indent = width + 2 + len("wraps ")
+    room = max(20, shutil.get_terminal_size().columns - indent)
     for name, wraps, summary in rows:
         tag = "wraps " if wraps else "      "
-        click.echo(f"{name:<{width}}  {tag}{summary}")
+        first, *more = textwrap.wrap(summary, room) or [""]
+        click.echo(f"{name:<{width}}  {tag}{first}")
+        for line in more:
+            click.echo(" " * indent + line)

@@ -8,11 +8,13 @@ from typing import Optional
 
 import click
 
+from headway._write import write_text
+from headway.cli.paths import json_option
 
-@click.command("extract")
+
+@click.command("extract", short_help="Calibrate a drive by timing alone; compare with the truth.")
 @click.option("--drive", default="st41601n", show_default=True, help="Catalog drive or drive file.")
-@click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path),
-              help="Also write the extracted table and the comparison as JSON.")
+@json_option("Also write the extracted table and the comparison as JSON.")
 @click.option("--seek-jitter-ms", type=float, help="Calibrate an imperfect drive: extra seek time up to this.")
 @click.option("--rotation-drift-ppm", type=float, help="Calibrate an imperfect drive: spindle speed wander.")
 @click.option("--recal-interval-s", type=float, help="Calibrate an imperfect drive: the drive moves its heads this often.")
@@ -28,9 +30,11 @@ def extract_cmd(drive: str, json_path: Optional[Path], seek_jitter_ms: Optional[
                                        ("rotation_drift_ppm", rotation_drift_ppm),
                                        ("recal_interval_s", recal_interval_s)) if v is not None}
     e = extract(drive, imperfections or None, paper_min_offset=not no_paper_min_offset)
-    click.echo(f"extracted {e.drive} with {e.data['commands']:,} timed commands "
-               f"({e.data['simulated_s']:.0f} s of drive time, {e.data['wall_s']:.1f} s wall)")
-    click.echo(e.report, nl=False)
+    # The report opens with what was extracted and how (drive, commands, drive time); the
+    # wall time is added to that line rather than said again in a line of its own.
+    first, _, rest = e.report.partition("\n")
+    click.echo(f"{first}; {e.data['wall_s']:.1f} s wall")
+    click.echo(rest, nl=False)
     if json_path is not None:
-        json_path.write_text(json.dumps(e.data, indent=2) + "\n")
+        write_text(json_path, json.dumps(e.data, indent=2) + "\n")
         click.echo(f"wrote {json_path}")

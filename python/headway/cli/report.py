@@ -9,6 +9,8 @@ from typing import Optional
 
 import click
 
+from headway._write import replacing, write_text
+from headway.cli.paths import json_option, output_file
 from headway.result import Result
 
 RECORD_SUFFIXES = (".parquet", ".csv")
@@ -18,26 +20,26 @@ def check_records_path(ctx: click.Context, param: click.Parameter, value: Option
     """Reject an unsupported records file type before spending time on the run."""
     if value is not None and value.suffix.lower() not in RECORD_SUFFIXES:
         raise click.BadParameter(f"{value}: records are written as .parquet or .csv")
-    return value
+    return output_file(ctx, param, value)
 
 
 def output_options(f):
     """The output flags shared by `run` and `replay`."""
     decorators = [
         click.option("--seed", type=int, help="Override the experiment's seed."),
+        json_option("Write the flat summary as a JSON object."),
         click.option(
-            "--json",
-            "json_path",
+            "--csv",
+            "csv_path",
             type=click.Path(path_type=Path),
-            help="Write the flat summary as a JSON object.",
-        ),
-        click.option(
-            "--csv", "csv_path", type=click.Path(path_type=Path), help="Write the summary as a one-row CSV."
+            callback=output_file,
+            help="Write the summary as a one-row CSV.",
         ),
         click.option(
             "--parquet",
             "parquet_path",
             type=click.Path(path_type=Path),
+            callback=output_file,
             help="Write the summary as a one-row Parquet file.",
         ),
         click.option(
@@ -67,10 +69,10 @@ def write_outputs(
     records_path: Optional[Path],
 ) -> None:
     if json_path is not None:
-        json_path.write_text(result.to_json(indent=2) + "\n", encoding="utf-8")
+        write_text(json_path, result.to_json(indent=2) + "\n")
     summary = result.summary.to_dict()
     if csv_path is not None:
-        with open(csv_path, "w", newline="", encoding="utf-8") as f:
+        with replacing(csv_path) as tmp, open(tmp, "w", newline="", encoding="utf-8") as f:
             w = csv.DictWriter(f, fieldnames=list(summary))
             w.writeheader()
             w.writerow(summary)
@@ -78,38 +80,38 @@ def write_outputs(
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        pq.write_table(pa.table({k: [v] for k, v in summary.items()}), parquet_path)
+        with replacing(parquet_path) as tmp:
+            pq.write_table(pa.table({k: [v] for k, v in summary.items()}), tmp)
     if records_path is not None:
-        if records_path.suffix.lower() == ".parquet":
-            import pyarrow.parquet as pq
+        with replacing(records_path) as tmp:
+            if records_path.suffix.lower() == ".parquet":
+                import pyarrow.parquet as pq
 
-            pq.write_table(result.to_arrow(), records_path)
-        else:
-            result.requests.to_csv(records_path, index=False)
+                pq.write_table(result.to_arrow(), tmp)
+            else:
+                result.requests.to_csv(tmp, index=False)
 
 
 def print_summary(result: Result) -> None:
-    from rich.console import Console
-    from rich.table import Table
+    from rich.markup import escape
+
+    from headway.cli.tables import console as new_console, table
 
     s, m = result.summary, result.meta
-    console = Console()
-    console.print(f"[bold]{m.get('name') or 'experiment'}[/bold]", soft_wrap=True)
+    console = new_console()
+    # Long lines wrap at word boundaries (docs/results.md defines every key).
+    console.print(f"[bold]{escape(m.get('name') or 'experiment')}[/bold]")
     console.print(
         f"drive {m['drive']} (queue depth {m['queue_depth']}), scheduler {m['scheduler']}, "
         f"seed {m['seed']}: {m['end_ns'] / 1e9:,.1f} s simulated in {m['sim_wall_s']:.2f} s",
-        highlight=False,
-        soft_wrap=True,
+        markup=False,
     )
-    t = Table(show_header=False)
-    t.add_column("metric")
-    t.add_column("value", justify="right")
-    t.add_column("unit")
+    t = table([("metric", "text"), ("value", "num"), ("unit", "text")], show_header=False)
     rows = [
         ("requests", f"{s['requests']:,}", ""),
         ("throughput", f"{s['throughput_iops']:,.1f}", "IOPS"),
         ("throughput", f"{s['throughput_mb_s']:,.3f}", "MB/s"),
-        ("utilisation", f"{s['utilisation']:.3f}", ""),
+        ("utilisation", f"{s['utilisation']:.3f}", "busy fraction"),
     ]
     for label, key in (
         ("mean", "mean"),

@@ -7,8 +7,10 @@ from typing import Optional
 
 import click
 
+from headway.cli.paths import output_folder
 
-@click.group("reproduce")
+
+@click.group("reproduce", short_help="Reproduce a paper's evaluation as tables and plots.")
 def reproduce_group() -> None:
     """Reproduce a paper's evaluation as tables (CSV) and plots (PNG)."""
 
@@ -25,8 +27,10 @@ def _queue_lengths(ctx: click.Context, param: click.Parameter, value: Optional[s
     return qs
 
 
-@reproduce_group.command("rotational")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+@reproduce_group.command(
+    "rotational", short_help="Huang and Chiueh's rotation-aware scheduling (ST41601N)."
+)
+@click.option("--out", "out_dir", type=click.Path(path_type=Path), callback=output_folder,
               help="Write utilisation.csv, prediction.csv, traces.csv, stability.csv, headline.json and PNG plots here.")
 @click.option("--quick", is_flag=True, help="Reduced sizes (queue lengths 1,10,50,200; 20xQ requests): seconds, not minutes.")
 @click.option("--seed", type=int, help="Random seed (default 1).")
@@ -52,46 +56,52 @@ def rotational_cmd(out_dir: Optional[Path], quick: bool, seed: Optional[int], dr
 
 
 def _print(r) -> None:
-    from rich.console import Console
-    from rich.table import Table
+    from headway.cli.tables import console as new_console, table
 
-    console = Console()
+    console = new_console()
     u = r.utilisation
     scheds = list(dict.fromkeys(u.scheduler))
     for col, title, fmt in (
         ("utilisation", "Synthetic workload: utilisation (media transfer / elapsed)", lambda v: f"{v:.4f}"),
         ("max_response_ms", "Synthetic workload: maximum response time (s)", lambda v: f"{v / 1e3:.2f}"),
     ):
-        t = Table(title=title)
-        t.add_column("Q", justify="right")
-        for s in scheds:
-            t.add_column(s, justify="right")
+        t = table([("Q", "num"), *[(s, "num") for s in scheds]], title=title, caption="Q: queue length")
         for q, rows in u.groupby("queue_length"):
             by = rows.set_index("scheduler")[col]
             t.add_row(str(q), *[fmt(by[s]) for s in scheds])
         console.print(t)
+        console.print()
 
-    p = Table(title="Head prediction under STF")
-    for c in ("predictor", "drive", "queue", "commands", "mispredicted", "overestimated", "mean |error| ms", "utilisation"):
-        p.add_column(c, justify="right")
+    p = table(
+        [("predictor", "text"), ("drive", "text"), ("Q", "num"), ("cmds", "num"), ("mispred", "num"),
+         ("overest", "num"), ("|err| ms", "num"), ("util", "num")],
+        title="Head prediction under STF",
+        caption="Q: queue length; cmds: commands predicted; mispred / overest: share that took "
+        "more than half a rotation longer / shorter than predicted; |err|: mean absolute "
+        "error; util: utilisation (media transfer / elapsed)",
+    )
     for row in r.prediction.itertuples():
-        p.add_row(row.predictor, row.drive, str(row.queue_length), str(row.requests),
+        p.add_row(row.predictor, row.drive, str(row.queue_length), f"{row.requests:,}",
                   f"{row.mispredicted_fraction:.3f}", f"{row.overestimated_fraction:.3f}",
                   f"{row.mean_abs_error_ms:.3f}", f"{row.utilisation:.4f}")
     console.print(p)
+    console.print()
 
-    tr = Table(title="Stand-in lab days (utilisation = media transfer / busy time)")
-    for c in ("day", "scheduler", "requests", "utilisation", "mean ms", "max ms", "queue at arrival"):
-        tr.add_column(c, justify="right")
+    tr = table(
+        [("day", "text"), ("scheduler", "text"), ("requests", "num"), ("util", "num"), ("mean ms", "num"),
+         ("max ms", "num"), ("queue", "num")],
+        title="Stand-in lab days",
+        caption="util: utilisation (media transfer / busy time); mean, max: response time; "
+        "queue: mean requests in the system seen at arrival",
+    )
     for row in r.traces.itertuples():
-        tr.add_row(row.workload, row.scheduler, str(row.requests), f"{row.utilisation:.4f}",
+        tr.add_row(row.workload, row.scheduler, f"{row.requests:,}", f"{row.utilisation:.4f}",
                    f"{row.mean_response_ms:.1f}", f"{row.max_response_ms:.1f}", f"{row.mean_queue_at_arrival:.1f}")
     console.print(tr)
+    console.print()
 
     h = r.headline
-    hl = Table(title="Headline (the paper's claims)")
-    hl.add_column("claim")
-    hl.add_column("value", justify="right")
+    hl = table([("claim", "text"), ("value", "num")], title="Headline (the paper's claims)")
     hl.add_row(f"STF / FCFS utilisation at STF's peak (Q={h['stf_peak_queue_length']})", f"{h['stf_over_fcfs_at_peak']:.2f}x")
     hl.add_row("STF / C-SCAN utilisation at STF's peak", f"{h['stf_over_cscan_at_peak']:.2f}x")
     hl.add_row(f"pruned STF / FCFS at Q={h['queue_length']}", f"{h['pruned_stf_over_fcfs']:.2f}x")
@@ -99,8 +109,9 @@ def _print(r) -> None:
     hl.add_row(f"WSTF max response / STF max at Q={h['queue_length']}", f"{h['wstf_max_over_stf_max']:.2f}")
     hl.add_row("GSTF / STF utilisation", f"{h['gstf_util_over_stf']:.3f}")
     hl.add_row("WSTF / STF utilisation", f"{h['wstf_util_over_stf']:.3f}")
-    hl.add_row("calibrated predictor mispredicted (nominal / imperfect drive)",
+    hl.add_row("calibrated predictor mispredicted (nominal / imperfect)",
                f"{h['calibrated_mispredicted']:.3f} / {h['calibrated_mispredicted_imperfect']:.3f}")
     hl.add_row("Stability: all right up to / some right up to (s)",
                f"{h['stability_all_correct_s']:.1f} / {h['stability_last_correct_s']:.1f}")
     console.print(hl)
+    console.print()

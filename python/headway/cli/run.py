@@ -41,7 +41,7 @@ firmware_scheduler_option = click.option(
 )
 
 
-@click.command("run")
+@click.command("run", short_help="Run an experiment file, or the built-in default.")
 @click.argument("config", required=False, type=click.Path(path_type=Path))
 @firmware_scheduler_option
 @output_options
@@ -51,7 +51,7 @@ def run_cmd(config: Optional[Path], firmware_scheduler: Optional[str], **outputs
     _run_and_report(config, overrides=overrides, **outputs)
 
 
-@click.command("replay")
+@click.command("replay", short_help="Replay a block trace on a drive with a scheduler.")
 @click.argument("trace", type=click.Path(path_type=Path))
 @source_options
 @click.option(

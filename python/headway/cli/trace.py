@@ -9,6 +9,8 @@ from typing import Optional, Tuple
 import click
 
 from headway import traces
+from headway._write import write_text
+from headway.cli.paths import json_option, output_file
 
 FORMAT_CHOICES = ["auto", *traces.FORMATS]
 
@@ -96,52 +98,40 @@ def trace_group() -> None:
     """Block traces: statistics, conversion, format detection."""
 
 
-@trace_group.command("stats")
+@trace_group.command("stats", short_help="Counts, rate, read fraction and distributions.")
 @click.argument("file", type=click.Path(path_type=Path))
 @source_options
 @filter_options
-@click.option("--json", "json_path", type=click.Path(path_type=Path), help="Write the statistics as JSON.")
+@json_option("Write the statistics as JSON.")
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing; only write the JSON asked for.")
 def stats_cmd(file: Path, json_path: Optional[Path], quiet: bool, **opts) -> None:
     """Records, span, rate, read fraction and distributions of the trace in FILE."""
     s = traces.stats(file, **_kwargs(**opts))
     if json_path is not None:
-        json_path.write_text(json.dumps(s, indent=2) + "\n", encoding="utf-8")
+        write_text(json_path, json.dumps(s, indent=2) + "\n")
     if not quiet:
         _print_stats(s)
 
 
-def _dist_row(d) -> str:
-    if not d["count"]:
-        return "-"
-    return (
-        f"mean {d['mean']:,.3f}  p50 {d['p50']:,.3f}  p90 {d['p90']:,.3f}  "
-        f"p99 {d['p99']:,.3f}  max {d['max']:,.3f}"
-    )
+def _number(v: float, decimals: int) -> str:
+    """Whole numbers (sector counts, most percentiles of sizes) print as integers."""
+    return f"{v:,.0f}" if float(v).is_integer() else f"{v:,.{decimals}f}"
 
 
 def _print_stats(s) -> None:
-    from rich.console import Console
-    from rich.table import Table
+    from rich.markup import escape
 
-    console = Console()
-    console.print(
-        f"[bold]{s['path']}[/bold] ({s['format']}, compression {s['compression']})",
-        soft_wrap=True,
-        highlight=False,
-    )
-    t = Table(show_header=False)
-    t.add_column("metric")
-    t.add_column("value")
+    from headway.cli.tables import console as new_console, table
+
+    console = new_console()
+    console.print(f"[bold]{escape(str(s['path']))}[/bold] ({s['format']}, compression {s['compression']})")
+    t = table([("metric", "text"), ("value", "text")], show_header=False)
     rows = [
         ("records", f"{s['records']:,}"),
         ("reads / writes", f"{s['reads']:,} / {s['writes']:,} (read fraction {s['read_fraction']:.3f})"),
         ("span", f"{s['span_s']:,.3f} s"),
         ("rate", f"{s['rate_iops']:,.1f} IOPS"),
         ("address range", f"sectors {s['min_sector']:,} to {s['max_end_sector']:,} (512 B)"),
-        ("size, sectors", _dist_row(s["size_sectors"])),
-        ("seek distance, sectors", _dist_row(s["seek_distance_sectors"])),
-        ("inter-arrival, ms", _dist_row(s["interarrival_ms"])),
         (
             "size histogram",
             "  ".join(f"≤{b['le_sectors']}: {b['count']:,}" for b in s["size_histogram"]) or "-",
@@ -153,18 +143,28 @@ def _print_stats(s) -> None:
         shown = "  ".join(
             f"{p['pid']}{' (' + p['name'] + ')' if p['name'] else ''}: {p['count']:,}" for p in procs[:10]
         )
-        more = f"  … {len(procs) - 10} more" if len(procs) > 10 else ""
+        more = f"  and {len(procs) - 10} more" if len(procs) > 10 else ""
         rows.append(("processes", shown + more))
     if s["bad_records"]:
         rows.append(("bad records skipped", f"{s['bad_records']:,}; first: {'; '.join(s['bad_examples'])}"))
     for label, value in rows:
-        t.add_row(label, value)
+        t.add_row(label, escape(value))
     console.print(t)
 
+    # The distributions go down the page (one column each), so the table stays narrow
+    # however large the numbers.
+    dists = [("size", "sectors", s["size_sectors"], 1), ("seek distance", "sectors", s["seek_distance_sectors"], 1),
+             ("inter-arrival", "ms", s["interarrival_ms"], 3)]
+    d = table([("", "text"), *[(f"{name}, {unit}", "num") for name, unit, _, _ in dists]],
+              caption="seek distance: from the end of a request to the start of the next on the same device")
+    for stat in ("mean", "p50", "p90", "p99", "max"):
+        d.add_row(stat, *[_number(v[stat], dec) if v["count"] else "-" for _, _, v, dec in dists])
+    console.print(d)
 
-@trace_group.command("convert")
+
+@trace_group.command("convert", short_help="Convert a trace to another format.")
 @click.argument("input", type=click.Path(path_type=Path))
-@click.argument("output", type=click.Path(path_type=Path))
+@click.argument("output", type=click.Path(path_type=Path), callback=output_file)
 @click.option(
     "--to",
     "to",
@@ -175,12 +175,15 @@ def _print_stats(s) -> None:
 @source_options
 @filter_options
 def convert_cmd(input: Path, output: Path, to: str, **opts) -> None:
-    """Convert the trace INPUT to OUTPUT (compressed when OUTPUT ends in .gz, .zst or .xz)."""
+    """Convert the trace INPUT to OUTPUT (compressed when OUTPUT ends in .gz, .zst or .xz).
+
+    Times are shifted to start at 0: times in OUTPUT count from the trace's first record
+    (from --start, when a window is given). OUTPUT is written whole or not at all."""
     n = traces.convert(input, output, to, **_kwargs(**opts))
     click.echo(f"{n:,} records written to {output}")
 
 
-@trace_group.command("detect")
+@trace_group.command("detect", short_help="Print the format of a trace, from its content.")
 @click.argument("file", type=click.Path(path_type=Path))
 def detect_cmd(file: Path) -> None:
     """Print the format of the trace in FILE, detected from its content."""

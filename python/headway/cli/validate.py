@@ -3,17 +3,25 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
+from typing import Optional
 
 import click
 
+from headway._write import replacing, write_text
+from headway.cli.paths import json_option, output_file
 
-@click.command("validate")
+
+@click.command("validate", short_help="Replay a real drive's measured trace; score the model.")
 @click.argument("trace")
 @click.option("--drive", help="Catalog drive or drive file (.parv, .diskspecs, .toml); default: the shipped trace's drive, or the trace file's stem.")
-@click.option("--requests-out", type=click.Path(dir_okay=False), help="CSV: index,measured_ms,simulated_ms.")
-@click.option("--plot", type=click.Path(dir_okay=False), help="PNG: measured and simulated access-time CDFs.")
-@click.option("--json", "json_path", type=click.Path(dir_okay=False), help="Write the report as JSON.")
-def validate_cmd(trace: str, drive: str | None, requests_out: str | None, plot: str | None, json_path: str | None) -> None:
+@click.option("--requests-out", type=click.Path(path_type=Path), callback=output_file,
+              help="CSV: index,measured_ms,simulated_ms.")
+@click.option("--plot", type=click.Path(path_type=Path), callback=output_file,
+              help="PNG: measured and simulated access-time CDFs.")
+@json_option("Write the report as JSON.")
+def validate_cmd(trace: str, drive: Optional[str], requests_out: Optional[Path], plot: Optional[Path],
+                 json_path: Optional[Path]) -> None:
     """Replay a DiskSim validate-format TRACE in validate mode and print the demerit.
 
     TRACE is a file (`R|W Hit|Miss blkno bcount access_us delay_us`), the name of a
@@ -41,33 +49,37 @@ def validate_cmd(trace: str, drive: str | None, requests_out: str | None, plot: 
         line += f"; DiskSim 4.0: {v.disksim_demerit_ms:.3f} ms"
     click.echo(line)
     if requests_out:
-        v.pairs[["index", "measured_ms", "simulated_ms"]].to_csv(requests_out, index=False, float_format="%.6f")
+        with replacing(requests_out) as tmp:
+            v.pairs[["index", "measured_ms", "simulated_ms"]].to_csv(tmp, index=False, float_format="%.6f")
     if json_path:
-        with open(json_path, "w") as f:
-            json.dump(v.report(), f, indent=2)
+        write_text(json_path, json.dumps(v.report(), indent=2) + "\n")
     if plot:
         v.plot(plot)
 
 
-def _print_table(table, json_path: str | None) -> None:
-    from rich.console import Console
-    from rich.table import Table
+def _print_table(table, json_path: Optional[Path]) -> None:
+    from headway.cli.tables import console, table as new_table
 
-    t = Table(title="headway against the real drives")
-    t.caption = "times in ms: mean ± sd; demerit: RMS horizontal distance between the CDFs"
-    for col in ("drive", "n", "measured", "simulated", "demerit", "DiskSim"):
-        t.add_column(col, justify="left" if col == "drive" else "right", no_wrap=True)
+    t = new_table(
+        [("drive", "text"), ("n", "num"), ("measured", "num"), ("simulated", "num"), ("demerit", "num"),
+         ("DiskSim", "num")],
+        title="headway against the real drives",
+        caption="n: requests; times in ms, mean ± sd; demerit: RMS horizontal distance between "
+        "the measured and simulated access-time CDFs, ms; DiskSim: DiskSim 4.0's published "
+        "demerit (aborts: DiskSim 4.0 stops with an assertion failure in its disk controller "
+        "model on this trace, so it has no figure)",
+    )
     for r in table.itertuples():
-        disksim = "aborts" if r.disksim_demerit_ms is None or r.disksim_demerit_ms != r.disksim_demerit_ms else f"{r.disksim_demerit_ms:.3f}"
+        missing = r.disksim_demerit_ms is None or r.disksim_demerit_ms != r.disksim_demerit_ms
         t.add_row(
             r.drive,
             f"{r.requests:,}",
             f"{r.measured_mean_ms:.3f} ± {r.measured_sd_ms:.3f}",
             f"{r.simulated_mean_ms:.3f} ± {r.simulated_sd_ms:.3f}",
             f"{r.demerit_ms:.4f}",
-            disksim,
+            "aborts" if missing else f"{r.disksim_demerit_ms:.3f}",
         )
-    Console().print(t)
+    console().print(t)
     if json_path:
-        with open(json_path, "w") as f:
-            json.dump(json.loads(table.to_json(orient="records", double_precision=15)), f, indent=2)
+        rows = json.loads(table.to_json(orient="records", double_precision=15))
+        write_text(json_path, json.dumps(rows, indent=2) + "\n")

@@ -233,7 +233,7 @@ impl fmt::Display for Comparison {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "drive {}: extracted by {} timed commands ({:.0} s of drive time)",
+            "drive {}: {} timed commands, {:.0} s of drive time",
             self.drive, self.commands, self.simulated_s
         )?;
         writeln!(
@@ -255,11 +255,16 @@ impl fmt::Display for Comparison {
             "zones             {} extracted, {} true",
             self.extracted_zones, self.true_zones
         )?;
-        writeln!(f, "  zone  cylinders     SPT true/extr  spares true/extr  slips/gaps found  extracted zones")?;
+        // Narrow enough for an 80-column terminal; the legend spells out the abbreviations.
+        writeln!(
+            f,
+            "  {:>4}  {:<11}  {:^9}  {:^9}   {:^9}  extracted zones",
+            "zone", "cylinders", "SPT t/x", "spare t/x", "slip/gap"
+        )?;
         for r in &self.zones {
             writeln!(
                 f,
-                "  {:>4}  {:>4}..{:<5}  {:>4} / {:<4}     {:>3} / {:<4}         {:>3} / {:<3}         {}",
+                "  {:>4}  {:>4}..{:<5}  {:>4}/{:<4}  {:>4}/{:<4}   {:>4}/{:<4}  {}",
                 r.zone,
                 r.first_cylinder,
                 r.last_cylinder,
@@ -274,6 +279,10 @@ impl fmt::Display for Comparison {
         }
         writeln!(
             f,
+            "  (t/x: true / extracted; slip/gap: true slips / gaps found)"
+        )?;
+        writeln!(
+            f,
             "addresses         {} of {} sampled LBNs on the wrong cylinder",
             self.wrong_cylinder, self.lbns_checked
         )?;
@@ -284,11 +293,15 @@ impl fmt::Display for Comparison {
         )?;
         writeln!(
             f,
-            "seek lags         shape within {:.1} us of the true seek curve; {:.0} us of overheads on top",
+            "seek lags         shape within {:.1} us of the true seek curve\n                  plus {:.0} us of overheads on top",
             self.seek_max_error_us, self.seek_lag_offset_us
         )?;
         if !self.offset_fit_rms_sectors.is_empty() {
-            writeln!(f, "MinOffset, one line per zone (paper form): zone rms/max residual, model max error (sectors)")?;
+            writeln!(
+                f,
+                "MinOffset, one line per zone (the paper's form), in sectors:"
+            )?;
+            writeln!(f, "  zone  residual rms / max  model max error")?;
             for (i, ((rms, max), m)) in self
                 .offset_fit_rms_sectors
                 .iter()
@@ -296,7 +309,7 @@ impl fmt::Display for Comparison {
                 .zip(&self.offset_model_max_error_sectors)
                 .enumerate()
             {
-                writeln!(f, "  {i:>4}  {rms:>6.2} / {max:<6.2}  {m:.2}")?;
+                writeln!(f, "  {i:>4}  {rms:>8.2} / {max:<8.2}  {m:>15.2}")?;
             }
         }
         Ok(())

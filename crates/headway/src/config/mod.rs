@@ -2,6 +2,7 @@
 //! line and key. The same structures are built from Python dicts.
 
 mod build;
+mod locate;
 
 pub use build::{build_simulation, resolve_drive, Built, PREDICTOR_NAMES};
 
@@ -248,7 +249,7 @@ impl ExperimentConfig {
             };
         }
         cfg.validate().map_err(|e| match origin {
-            Some(p) => e.in_file(p),
+            Some(p) => locate::with_key_line(e, text).in_file(p),
             None => e,
         })?;
         Ok(cfg)

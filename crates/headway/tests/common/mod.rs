@@ -55,3 +55,22 @@ pub const TOY_SPT: u64 = 100;
 pub const TOY_SECTOR_NS: u64 = TOY_PERIOD_NS / TOY_SPT;
 /// LBNs per cylinder of the toy drive.
 pub const TOY_CYL: u64 = 400;
+
+/// A path inside the project's reference data (not shipped): `$HEADWAY_SHARED`, else
+/// `../shared` beside the clone. Tests that read it sit in a `shared_data` module and are
+/// `#[ignore]`d with the reason; `scripts/test.sh` runs them (`cargo test -- --ignored
+/// shared_data::`) when the data is present. Run explicitly, a missing file is a failure.
+pub fn shared_path(rel: &str) -> std::path::PathBuf {
+    let root = std::env::var_os("HEADWAY_SHARED")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared")
+        });
+    let p = root.join(rel);
+    assert!(
+        p.exists(),
+        "{} is absent: this test needs the reference data (../shared beside the clone, or HEADWAY_SHARED)",
+        p.display()
+    );
+    p
+}

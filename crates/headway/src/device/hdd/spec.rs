@@ -199,7 +199,7 @@ pub enum SeekSpec {
         #[serde(default)]
         first_ms: Vec<f64>,
     },
-    /// `a + b*sqrt(d) + c*d` ms for d >= 1 (the Elite 3 curve of `spec/disks.md`).
+    /// `a + b*sqrt(d) + c*d` ms for d >= 1 (the Elite 3 curve, fitted to the Cello paper's seek figures).
     Poly { a_ms: f64, b_ms: f64, c_ms: f64 },
     /// DiskSim's `hpl` seek (Ruemmler and Wilkes): six values `[v1, v2, v3, v4, v5, v6]`: for
     /// d < v1: v2 + v3*sqrt(d); else v4 + v5*d; a single-cylinder seek takes v6 unless v6 is

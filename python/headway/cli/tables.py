@@ -1,0 +1,33 @@
+"""The command line's tables, built one way so that each reads in an 80-column terminal:
+light borders, numbers right-aligned and never cut, text columns wrapped (never cut with
+an ellipsis). Long headers are abbreviated by the caller, with a legend in the caption."""
+
+from __future__ import annotations
+
+from typing import Optional, Sequence, Tuple
+
+# (header, kind): kind "num" for a right-aligned column kept whole, "text" for one that
+# wraps when the terminal is narrow.
+Column = Tuple[str, str]
+
+
+def table(columns: Sequence[Column], title: Optional[str] = None, caption: Optional[str] = None,
+          show_header: bool = True):
+    from rich import box
+    from rich.table import Table
+
+    t = Table(title=title, caption=caption, box=box.SIMPLE_HEAD, show_header=show_header,
+              caption_justify="left", title_justify="left", pad_edge=False)
+    for header, kind in columns:
+        if kind == "num":
+            t.add_column(header, justify="right", no_wrap=True)
+        else:
+            t.add_column(header, overflow="fold")
+    return t
+
+
+def console():
+    """A console for stdout; its width is the terminal's (or $COLUMNS, else 80 when piped)."""
+    from rich.console import Console
+
+    return Console(highlight=False)
