@@ -42,6 +42,8 @@ pub(crate) struct TimedQueue {
     /// Estimates the latest search made (becomes `last_evaluations` when its choice is
     /// committed).
     search_evaluations: u64,
+    /// The request the latest search chose.
+    found: Option<Request>,
     /// The last proposal: its key, the head position and time it is predicted to end at,
     /// and the estimates its search made.
     proposal: ProposalSlot<(Key, (HeadPosition, SimTime), u64)>,
@@ -59,6 +61,7 @@ impl TimedQueue {
             last: None,
             last_evaluations: 0,
             search_evaluations: 0,
+            found: None,
             proposal: ProposalSlot::default(),
             evaluations: 0,
         }
@@ -155,19 +158,9 @@ impl TimedQueue {
         let Origin { from, start_ns } = origin;
         let hc = from.cylinder;
         let mut best: Option<(C, u64, Key)> = None;
+        // The winner itself, so that proposing it needs no second search of the tree.
+        let mut winner: Option<&Request> = None;
         let mut evals = 0u64;
-        let mut consider = |key: &Key, v: &(Request, Target), best: &mut Option<(C, u64, Key)>| {
-            evals += 1;
-            let (r, t) = v;
-            let c = cost(r, t, p.positioning_to(from, start_ns, t));
-            let better = match best {
-                None => true,
-                Some((bc, bid, _)) => c < *bc || (c == *bc && r.id < *bid),
-            };
-            if better {
-                *best = Some((c, r.id, *key));
-            }
-        };
         let mut up = self
             .queue
             .iter_up(hc.max(lo))
@@ -196,13 +189,23 @@ impl TimedQueue {
                     }
                 }
             }
-            let (k, v) = if go_up {
+            let (key, (r, t)) = if go_up {
                 up.next().unwrap()
             } else {
                 down.next().unwrap()
             };
-            consider(k, v, &mut best);
+            evals += 1;
+            let c = cost(r, t, p.positioning_to(from, start_ns, t));
+            let better = match best {
+                None => true,
+                Some((bc, bid, _)) => c < bc || (c == bc && r.id < bid),
+            };
+            if better {
+                best = Some((c, r.id, *key));
+                winner = Some(r);
+            }
         }
+        self.found = winner.copied();
         self.evaluations += evals;
         self.search_evaluations = evals;
         ctx.count_estimates(evals);
@@ -212,7 +215,10 @@ impl TimedQueue {
     /// The command for `key`, remembered as the current proposal with where it would leave
     /// the head.
     pub fn propose(&mut self, key: Key, ctx: &SchedCtx, origin: Origin) -> Command {
-        let r = self.queue.get(key).0;
+        let r = match self.found {
+            Some(f) if f.id == key.1 => f,
+            _ => self.queue.get(key).0,
+        };
         let e = ctx.predictor(self.device).estimate(
             origin.from,
             origin.start_ns,
