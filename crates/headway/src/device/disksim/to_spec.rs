@@ -6,7 +6,6 @@
 //! unused; any other key is an error, as it is in DiskSim. Choices made where DiskSim's
 //! parameters and headway's model differ are written into the spec's description.
 
-use std::path::Path;
 
 use super::parse::{Block, Item, Param, Value};
 use super::seek_file::parse_seek;
@@ -665,8 +664,8 @@ fn mechanics(block: &Block, resolver: &dyn Resolver, notes: &mut Vec<String>) ->
     let seek = match seek_type.as_str() {
         "extracted" => {
             let (file, p) = f.word("Full seek curve")?;
-            let dir = p.loc.file.parent().unwrap_or(Path::new(""));
-            let path = dir.join(&file);
+            let path = super::sourced_path(&p.loc.file, &file)
+                .map_err(|msg| p.loc.error(Some(&p.key), msg))?;
             let text = resolver.read(&path).map_err(|e| {
                 p.loc.error(
                     Some(&p.key),

@@ -1,0 +1,218 @@
+"""Every class of hostile input, through the CLI as a user would hand it over: a drive file
+with absurd numbers, a DiskSim file that reaches outside its folder or sources itself over
+and over, a compressed trace that inflates to gigabytes without a newline, a trace whose
+fields are NaN, infinite, negative or run backwards. Each must end with exit code 1, one
+line `error: ...` naming what is wrong, no traceback, and a peak memory under
+PEAK_RSS_BOUND_MIB (measured from the child's own rusage, not guessed from timing).
+docs/reliability.md lists the bounds each parser keeps."""
+
+from __future__ import annotations
+
+import gzip
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import zlib
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, _headway_command
+
+DISKSIM = ROOT / "crates" / "headway" / "catalog" / "disksim"
+
+# The CLI is Python with numpy, pandas and pyarrow loaded (about 150 MiB of it before any
+# work); a parser that allocated from a hostile number would need gigabytes.
+PEAK_RSS_BOUND_MIB = 400
+
+
+def run_measured(*args, cwd=None, timeout=120):
+    """Run the CLI; return (exit code, stdout, stderr, peak RSS of that child in MiB)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(
+            [*_headway_command(), *map(str, args)],
+            stdout=out,
+            stderr=err,
+            stdin=subprocess.DEVNULL,
+            cwd=cwd,
+        )
+        try:
+            # wait4 gives this child's own rusage (RUSAGE_CHILDREN would be the maximum over
+            # every child the test process ever waited for).
+            _, status, usage = os.wait4(proc.pid, 0)
+        except BaseException:
+            proc.kill()
+            raise
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        return proc.returncode, out.read().decode(), err.read().decode(), usage.ru_maxrss / 1024
+
+
+def fails_cleanly(*args, cwd=None):
+    """The one error line of a CLI run that must fail on its input."""
+    code, out, err, peak_mib = run_measured(*args, cwd=cwd)
+    assert code == 1, (code, out, err)
+    assert "Traceback" not in err and "Traceback" not in out and "panicked" not in err, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), err
+    assert peak_mib < PEAK_RSS_BOUND_MIB, f"peak RSS {peak_mib:.0f} MiB for {args}"
+    return lines[0]
+
+
+def atlas_copy(dest: Path, edits: dict[str, tuple[str, str]]) -> Path:
+    """The Atlas 10K's DiskSim files copied into `dest`, each file's first match of the regex
+    replaced; returns the experiment file that runs the copy."""
+    for name in ["atlas10k.diskspecs", "atlas10k.model", "atlas10k.seek"]:
+        text = (DISKSIM / name).read_text()
+        if name in edits:
+            pattern, repl = edits[name]
+            text, n = re.subn(pattern, repl, text, count=1)
+            assert n == 1, (name, pattern)
+        (dest / name).write_text(text)
+    exp = dest / "exp.toml"
+    exp.write_text('[drive]\nname = "atlas10k.diskspecs"\n[workload]\nrequests = 10\n')
+    return exp
+
+
+def test_the_unedited_copy_runs(tmp_path):
+    """The base the drive cases edit is sound, so each failure below is the edit's."""
+    code, out, err, peak_mib = run_measured("run", atlas_copy(tmp_path, {}), "--no-progress")
+    assert code == 0, err
+    assert peak_mib < PEAK_RSS_BOUND_MIB
+
+
+@pytest.mark.parametrize(
+    "file,pattern,repl,key",
+    [
+        ("atlas10k.model", r"Number of cylinders = \d+", "Number of cylinders = 4000000000", "Number of cylinders"),
+        ("atlas10k.model", r"Block count = +\d+", "Block count = 900000000000000000", None),
+        ("atlas10k.model", r"Blocks per track = \d+", "Blocks per track = 0", "Blocks per track"),
+        ("atlas10k.model", r"Rotation speed \(in rpms\) = \d+", "Rotation speed (in rpms) = 0", "Rotation speed (in rpms)"),
+        ("atlas10k.model", r"Number of data surfaces = \d+", "Number of data surfaces = 3000000000", "Number of data surfaces"),
+        ("atlas10k.seek", r"Seek distances measured: \d+", "Seek distances measured: 1000000000", None),
+    ],
+)
+def test_hostile_numbers_in_a_drive_file(tmp_path, file, pattern, repl, key):
+    msg = fails_cleanly("run", atlas_copy(tmp_path, {file: (pattern, repl)}), "--no-progress")
+    assert "atlas10k" in msg, msg
+    if key:
+        assert f"`{key}`" in msg or key in msg, msg
+
+
+def test_a_seek_table_of_a_million_rows(tmp_path):
+    exp = atlas_copy(tmp_path, {})
+    with open(tmp_path / "atlas10k.seek", "w") as f:
+        f.writelines(f"{d}, 1.0\n" for d in range(1, 1_000_001))
+    msg = fails_cleanly("run", exp, "--no-progress")
+    assert "atlas10k.seek:100001:" in msg and "not a seek curve" in msg, msg
+
+
+def test_a_parameter_file_of_a_terabyte(tmp_path):
+    exp = atlas_copy(tmp_path, {})
+    with open(tmp_path / "atlas10k.model", "r+b") as f:
+        f.truncate(1 << 40)  # sparse: costs no disk
+    msg = fails_cleanly("run", exp, "--no-progress")
+    assert "atlas10k.model" in msg and "larger than 4 MiB" in msg, msg
+
+
+@pytest.mark.parametrize("name", ["../elsewhere.model", "/etc/hostname", "sub/../../x.model"])
+def test_a_drive_file_that_reaches_outside_its_folder(tmp_path, name):
+    drives = tmp_path / "drives"
+    drives.mkdir()
+    (tmp_path / "elsewhere.model").write_text((DISKSIM / "atlas10k.model").read_text())
+    exp = atlas_copy(drives, {"atlas10k.diskspecs": (r"source atlas10k\.model", f"source {name}")})
+    msg = fails_cleanly("run", exp, "--no-progress")
+    assert "atlas10k.diskspecs:2:" in msg and "`Model`" in msg and "no absolute path, no `..`" in msg, msg
+
+
+def test_a_drive_file_in_a_subfolder_is_fine(tmp_path):
+    exp = atlas_copy(tmp_path, {"atlas10k.diskspecs": (r"source atlas10k\.model", "source sub/atlas10k.model")})
+    (tmp_path / "sub").mkdir()
+    shutil.move(tmp_path / "atlas10k.model", tmp_path / "sub" / "atlas10k.model")
+    shutil.move(tmp_path / "atlas10k.seek", tmp_path / "sub" / "atlas10k.seek")
+    code, _, err, _ = run_measured("run", exp, "--no-progress")
+    assert code == 0, err
+
+
+def test_a_drive_file_that_sources_itself_over_and_over(tmp_path):
+    (tmp_path / "a.diskspecs").write_text("source b.diskspecs\n")
+    (tmp_path / "b.diskspecs").write_text("source b.diskspecs\nsource b.diskspecs\n")
+    exp = tmp_path / "exp.toml"
+    exp.write_text('[drive]\nname = "a.diskspecs"\n')
+    msg = fails_cleanly("run", exp, "--no-progress")
+    assert "b.diskspecs:1:" in msg and "`source`" in msg, msg
+    assert "nests too deep" in msg or "files sourced in all" in msg, msg
+
+
+def test_a_drive_path_in_toml_resolves_against_the_toml_file(tmp_path):
+    """A relative drive path is the experiment file's neighbour, wherever the CLI runs."""
+    (tmp_path / "d").mkdir()
+    exp = atlas_copy(tmp_path / "d", {})
+    code, _, err, _ = run_measured("run", exp, "--no-progress", cwd="/")
+    assert code == 0, err
+
+
+def gzip_bomb(path: Path, gib: int) -> None:
+    """A gzip file that inflates to `gib` GiB of 'x' with no newline, a few MiB on disk:
+    one member of 64 MiB repeated (concatenated members are valid gzip)."""
+    member = gzip.compress(b"x" * (64 << 20), compresslevel=9)
+    with open(path, "wb") as f:
+        for _ in range(gib * 16):
+            f.write(member)
+
+
+def test_a_gzip_trace_that_inflates_to_gigabytes_without_a_newline(tmp_path):
+    bomb = tmp_path / "bomb.trace.gz"
+    gzip_bomb(bomb, 2)
+    assert bomb.stat().st_size < 8 << 20
+    msg = fails_cleanly("replay", bomb, "--format", "disksim-ascii", "--drive", "elite3", "--no-progress")
+    assert "bomb.trace.gz:1:" in msg and "longer than 65536 bytes" in msg, msg
+    msg = fails_cleanly("trace", "stats", bomb)
+    assert "bomb.trace.gz" in msg, msg
+
+
+def test_a_zstd_trace_that_inflates_without_a_newline(tmp_path):
+    zstd = pytest.importorskip("zstandard", reason="the zstandard package makes the zstd bomb")
+    bomb = tmp_path / "bomb.zst"
+    bomb.write_bytes(zstd.ZstdCompressor(level=19).compress(b"7" * (512 << 20)))
+    msg = fails_cleanly("replay", bomb, "--format", "disksim-ascii", "--drive", "elite3", "--no-progress")
+    assert "bomb.zst:1:" in msg and "longer than" in msg, msg
+
+
+BAD_FIELDS = [
+    ("nan-time", "nan 0 8 8 1\n", "time"),
+    ("inf-time", "inf 0 8 8 1\n", "time"),
+    ("negative-time", "-1 0 8 8 1\n", "must not be negative"),
+    ("backwards", "5 0 8 8 1\n", "time goes backwards"),
+    ("zero-length", "4 0 8 0 1\n", "at least 1 sector"),
+    ("negative-size", "4 0 8 -8 1\n", "bcount"),
+    ("negative-address", "4 0 -8 8 1\n", "blkno"),
+    ("nan-size", "4 0 8 nan 1\n", "bcount"),
+]
+
+
+@pytest.mark.parametrize("name,line,needle", BAD_FIELDS, ids=[c[0] for c in BAD_FIELDS])
+def test_a_bad_trace_line_is_named_by_line_or_skipped_and_counted(tmp_path, name, line, needle):
+    trace = tmp_path / "t.trace"
+    trace.write_text("0 0 0 8 1\n10 0 16 8 1\n" + line + "20 0 32 8 0\n")
+    args = ["replay", trace, "--format", "disksim-ascii", "--drive", "elite3", "--no-progress"]
+    msg = fails_cleanly(*args)
+    assert "t.trace:3:" in msg and needle in msg, msg
+    code, out, err, _ = run_measured(*args, "--skip-bad")
+    assert code == 0, err
+    assert "Traceback" not in err
+    assert re.search(r"skipped 1 bad record", out + err), out + err
+    assert "line 3" in out + err, out + err
+
+
+def test_an_experiment_asking_for_absurd_sizes(tmp_path):
+    exp = tmp_path / "exp.toml"
+    exp.write_text('[drive]\nname = "elite3"\nqueue_depth = 1000000000000\n[workload]\nrequests = 10\n')
+    code, out, err, peak_mib = run_measured("run", exp, "--no-progress")
+    assert "Traceback" not in err and "panicked" not in err, err
+    assert peak_mib < PEAK_RSS_BOUND_MIB, f"peak RSS {peak_mib:.0f} MiB"
+    if code != 0:
+        assert code == 1 and err.strip().startswith("error: ") and "queue_depth" in err, err
