@@ -561,16 +561,18 @@ fn named_files_stay_in_the_naming_files_folder() {
     assert_eq!(f.diskspecs().unwrap().cylinders, 10);
 }
 
-/// A file that sources another twice over, sixteen deep, would make 65,536 reads; the reader
-/// stops at its budget with an error naming the `source` line.
+/// Files that each source the next level eight times, five levels deep, would make 37,448
+/// reads without ever nesting too deep; the reader stops at its budget with an error naming
+/// the `source` line. (A file that sources itself stops at the nesting bound first.)
 #[test]
 fn sourcing_that_multiplies_stops_at_the_budget() {
     let reads = std::cell::Cell::new(0usize);
-    let bomb = |_: &Path| -> std::io::Result<String> {
+    let fan_out = |p: &Path| -> std::io::Result<String> {
         reads.set(reads.get() + 1);
-        Ok("source b.parv\nsource b.parv\n".into())
+        let level: usize = p.to_str().unwrap()[5..6].parse().unwrap();
+        Ok(format!("source l{}.parv\n", level + 1).repeat(if level < 5 { 8 } else { 0 }))
     };
-    let e = parse_parv("source b.parv\n", Path::new("dir/a.parv"), &bomb).unwrap_err();
+    let e = parse_parv("source l1.parv\n", Path::new("dir/l0.parv"), &fan_out).unwrap_err();
     let msg = e.to_string();
     assert!(
         msg.contains(&format!("more than {} files sourced", disksim::MAX_SOURCED_FILES)),
