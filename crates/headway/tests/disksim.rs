@@ -527,11 +527,7 @@ fn named_files_stay_in_the_naming_files_folder() {
             Some("Model"),
             "must lie in its folder or below",
         );
-        let f = Files::new().edit(
-            "d.parv",
-            "source d.diskspecs",
-            &format!("source {name}"),
-        );
+        let f = Files::new().edit("d.parv", "source d.diskspecs", &format!("source {name}"));
         expect_error(
             f.parv(),
             "d.parv",
@@ -555,7 +551,9 @@ fn named_files_stay_in_the_naming_files_folder() {
     }
     // Below the folder, and `./`, resolve against the naming file's folder.
     let mut f = Files::new().edit("d.diskspecs", "source d.model", "source sub/d.model");
-    let model = f.text("d.model").replace("Full seek curve = d.seek", "Full seek curve = ./e.seek");
+    let model = f
+        .text("d.model")
+        .replace("Full seek curve = d.seek", "Full seek curve = ./e.seek");
     f.0.insert(PathBuf::from("dir/sub/d.model"), model);
     f.0.insert(PathBuf::from("dir/sub/e.seek"), SEEK.to_string());
     assert_eq!(f.diskspecs().unwrap().cylinders, 10);
@@ -575,10 +573,16 @@ fn sourcing_that_multiplies_stops_at_the_budget() {
     let e = parse_parv("source l1.parv\n", Path::new("dir/l0.parv"), &fan_out).unwrap_err();
     let msg = e.to_string();
     assert!(
-        msg.contains(&format!("more than {} files sourced", disksim::MAX_SOURCED_FILES)),
+        msg.contains(&format!(
+            "more than {} files sourced",
+            disksim::MAX_SOURCED_FILES
+        )),
         "{msg}"
     );
-    assert!(matches!(&e, HeadwayError::Params { key: Some(k), line: Some(_), .. } if k == "source"), "{e}");
+    assert!(
+        matches!(&e, HeadwayError::Params { key: Some(k), line: Some(_), .. } if k == "source"),
+        "{e}"
+    );
     assert_eq!(reads.get(), disksim::MAX_SOURCED_FILES);
 
     // Few files, but each large: the byte budget.
@@ -601,12 +605,17 @@ fn oversized_parameter_files_are_refused_unread() {
     let f = std::fs::File::create(&path).unwrap();
     f.set_len(1 << 40).unwrap();
     let e = disksim::load_diskspecs(&path).unwrap_err().to_string();
-    assert!(e.contains("huge.diskspecs") && e.contains("larger than 4 MiB"), "{e}");
+    assert!(
+        e.contains("huge.diskspecs") && e.contains("larger than 4 MiB"),
+        "{e}"
+    );
     let e = disksim::load_seek_file(&path).unwrap_err().to_string();
     assert!(e.contains("larger than 4 MiB"), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
     if Path::new("/dev/zero").exists() {
-        let e = disksim::load_parv(Path::new("/dev/zero")).unwrap_err().to_string();
+        let e = disksim::load_parv(Path::new("/dev/zero"))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("larger than 4 MiB"), "{e}");
     }
 }
@@ -621,7 +630,10 @@ fn a_seek_table_of_a_million_rows_is_refused() {
         matches!(&e, HeadwayError::Params { line: Some(l), .. } if *l == bound + 1),
         "{e}"
     );
-    assert!(e.to_string().contains("seek distances: not a seek curve"), "{e}");
+    assert!(
+        e.to_string().contains("seek distances: not a seek curve"),
+        "{e}"
+    );
 }
 
 #[test]

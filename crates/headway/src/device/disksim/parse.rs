@@ -340,8 +340,8 @@ impl<'a> Parser<'a> {
                 format!("`source {name}` nests too deep (does a file source itself?)"),
             ));
         }
-        let path = super::sourced_path(&self.file, name)
-            .map_err(|msg| self.loc(line).error(key, msg))?;
+        let path =
+            super::sourced_path(&self.file, name).map_err(|msg| self.loc(line).error(key, msg))?;
         match self.resolver.read(&path) {
             Ok(text) => Ok((text, path)),
             Err(e) => Err(self

@@ -6,7 +6,6 @@
 //! unused; any other key is an error, as it is in DiskSim. Choices made where DiskSim's
 //! parameters and headway's model differ are written into the spec's description.
 
-
 use super::parse::{Block, Item, Param, Value};
 use super::seek_file::parse_seek;
 use super::Resolver;
