@@ -216,3 +216,36 @@ def test_an_experiment_asking_for_absurd_sizes(tmp_path):
     assert peak_mib < PEAK_RSS_BOUND_MIB, f"peak RSS {peak_mib:.0f} MiB"
     if code != 0:
         assert code == 1 and err.strip().startswith("error: ") and "queue_depth" in err, err
+
+
+def sparse(path: Path, size: int) -> Path:
+    with open(path, "wb") as f:
+        f.truncate(size)  # costs no disk
+    return path
+
+
+def test_an_experiment_file_of_a_terabyte(tmp_path):
+    exp = sparse(tmp_path / "exp.toml", 1 << 40)
+    msg = fails_cleanly("run", exp, "--no-progress")
+    assert "exp.toml" in msg and "larger than 4 MiB" in msg, msg
+
+
+def test_a_drive_toml_of_a_terabyte(tmp_path):
+    sparse(tmp_path / "drive.toml", 1 << 40)
+    exp = tmp_path / "exp.toml"
+    exp.write_text('[drive]\nname = "drive.toml"\n')
+    msg = fails_cleanly("run", exp, "--no-progress")
+    assert "drive.toml" in msg and "larger than 4 MiB" in msg, msg
+
+
+def test_an_xz_trace_asking_for_a_huge_dictionary(tmp_path):
+    lzma = pytest.importorskip("lzma", reason="Python built without lzma")
+    data = lzma.compress(
+        b"0 0 0 8 1\n" * 10,
+        format=lzma.FORMAT_XZ,
+        filters=[{"id": lzma.FILTER_LZMA2, "dict_size": 1536 << 20, "mf": lzma.MF_HC3, "mode": lzma.MODE_FAST}],
+    )
+    trace = tmp_path / "big.xz"
+    trace.write_bytes(data)
+    msg = fails_cleanly("replay", trace, "--format", "disksim-ascii", "--drive", "elite3", "--no-progress")
+    assert "big.xz:1:" in msg and "more than 256 MiB to decode" in msg, msg

@@ -26,6 +26,7 @@ pub mod engine;
 pub mod error;
 pub mod experiments;
 pub mod host;
+pub mod limits;
 pub mod link;
 pub mod predict;
 pub mod request;

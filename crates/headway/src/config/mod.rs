@@ -175,7 +175,9 @@ impl ExperimentConfig {
     }
 
     pub fn from_toml_file(path: &Path) -> Result<Self> {
-        let text = std::fs::read_to_string(path).map_err(|e| HeadwayError::io(path, e))?;
+        let text =
+            crate::limits::read_text(path, crate::limits::MAX_TOML_BYTES, "not an experiment")
+                .map_err(|e| HeadwayError::io(path, e))?;
         Self::from_toml_str(&text, Some(path))
     }
 

@@ -18,7 +18,7 @@ pub mod seek_file;
 pub mod to_spec;
 
 use std::cell::Cell;
-use std::io::{self, Read};
+use std::io;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
@@ -60,26 +60,7 @@ impl Resolver for FsResolver {
 /// `path` as text, refusing a file larger than [`MAX_PARAM_FILE_BYTES`] before reading it
 /// whole (and a device or pipe that never ends, after that many bytes).
 pub fn read_capped(path: &Path) -> io::Result<String> {
-    let file = std::fs::File::open(path)?;
-    let too_big = || {
-        io::Error::new(
-            io::ErrorKind::InvalidData,
-            format!(
-                "larger than {} MiB: not a DiskSim parameter file",
-                MAX_PARAM_FILE_BYTES >> 20
-            ),
-        )
-    };
-    if file.metadata()?.len() > MAX_PARAM_FILE_BYTES {
-        return Err(too_big());
-    }
-    let mut text = String::new();
-    file.take(MAX_PARAM_FILE_BYTES + 1)
-        .read_to_string(&mut text)?;
-    if text.len() as u64 > MAX_PARAM_FILE_BYTES {
-        return Err(too_big());
-    }
-    Ok(text)
+    crate::limits::read_text(path, MAX_PARAM_FILE_BYTES, "not a DiskSim parameter file")
 }
 
 /// Where a file named inside the DiskSim file `includer` lies: `name` relative to the
