@@ -26,6 +26,12 @@ def head_lines(path: Path, n: int) -> bytes:
     return b"".join(path.read_bytes().splitlines(keepends=True)[:n])
 
 
+def seek_head(path: Path, n: int) -> str:
+    """The first `n` measured distances of a seek curve, its declared count made to match."""
+    rows = [l for l in path.read_text().splitlines() if l.strip() and not l.startswith("Seek distances")][:n]
+    return f"Seek distances measured: {len(rows)}\n" + "".join(r + "\n" for r in rows)
+
+
 def put(target: str, name: str, data: bytes) -> None:
     d = SEEDS / target
     d.mkdir(parents=True, exist_ok=True)
@@ -61,11 +67,11 @@ def main() -> None:
             parts.append(f"@@ {drive}.diskspecs\n{spec}")
         parts.append(f"@@ {model}\n{(DISKSIM / model).read_text()}")
         for seek in DISKSIM.glob(f"{drive}*.seek"):
-            parts.append(f"@@ {seek.name}\n" + head_lines(seek, 30).decode())
+            parts.append(f"@@ {seek.name}\n" + seek_head(seek, 30))
         pick = b"\x00" if kind == "parv" else b"\x01"
         put("disksim_params", f"{drive}.{kind}", pick + "".join(parts).encode())
     for seek in sorted(DISKSIM.glob("*.seek"))[:4]:
-        put("disksim_seek", seek.name, head_lines(seek, 40))
+        put("disksim_seek", seek.name, seek_head(seek, 40).encode())
 
     traces = FIXTURES / "traces"
     by_format = {
@@ -77,8 +83,6 @@ def main() -> None:
         "msr.csv": "msr",
         "spc.csv": "spc",
         "validate.trace": "disksim-validate",
-        "ms_bytes.trace": "auto",
-        "ns_sectors.trace": "auto",
     }
     for name, fmt in by_format.items():
         path = FIXTURES / name if (FIXTURES / name).exists() else traces / name
@@ -95,7 +99,7 @@ def main() -> None:
     for p in sorted((CATALOG / "validation").glob("*.trace"))[:2]:
         put("trace", f"validation.{p.name}", trace_seed("auto", head_lines(p, 40)))
 
-    put("csv_map", "headway.csv", b"time=0,device=1,address=2,size=3,op=4\n" + (traces / "headway.csv").read_bytes())
+    put("csv_map", "headway.csv", b"header=yes,time=0,device=1,address=2,size=3,op=4\n" + (traces / "headway.csv").read_bytes())
     put(
         "csv_map",
         "named.csv",
@@ -109,7 +113,7 @@ def main() -> None:
         "whole_run",
         "trace.toml",
         b'[drive]\nname = "elite3"\nqueue_depth = 8\n[host]\nscheduler = "sptf"\n[workload]\nkind = "trace"\n'
-        b'path = "t.trace"\nformat = "disksim-ascii"\nskip_bad = true\n@@ trace\n' + small,
+        b'path = "t.trace"\nformat = "disksim-ascii"\nskip_bad = true\nmerge_devices = true\n@@ trace\n' + small,
     )
     put(
         "whole_run",

@@ -1,10 +1,9 @@
 //! Experiment TOML: parsing and the checks made when a file is read.
+//! The harness is `headway::fuzzing::experiment_toml` (replayed on stable by
+//! crates/headway/tests/fuzz_regressions.rs).
 #![no_main]
-use std::path::Path;
-
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let text = String::from_utf8_lossy(data);
-    let _ = headway::config::ExperimentConfig::from_toml_str(&text, Some(Path::new("exp.toml")));
+    headway::fuzzing::experiment_toml(data);
 });

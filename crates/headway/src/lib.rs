@@ -25,6 +25,8 @@ pub mod device;
 pub mod engine;
 pub mod error;
 pub mod experiments;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod host;
 pub mod limits;
 pub mod link;
