@@ -2,8 +2,8 @@
 # Run every fuzz target for SECONDS each (default 25), seeded from fuzz/seeds/, growing the
 # working corpus in fuzz/corpus/ (not committed). Needs a nightly toolchain and cargo-fuzz;
 # installs cargo-fuzz from crates.io when it is missing. Exits non-zero on the first crash,
-# leaving the input in fuzz/artifacts/TARGET/ (turn it into a regression test in
-# crates/headway/tests/fuzz_regressions.rs). Prints executions per target.
+# leaving the input in fuzz/artifacts/TARGET/ (copy it to fuzz/regressions/TARGET/, where
+# crates/headway/tests/fuzz_regressions.rs replays it on stable). Prints executions per target.
 #
 #   bash scripts/fuzz.sh            # 25 s a target (CI)
 #   bash scripts/fuzz.sh 600        # longer
@@ -32,8 +32,11 @@ echo "== cargo fuzz build (nightly, release with debug assertions)"
 nice -n 10 cargo +nightly fuzz build -O -a
 for t in $targets; do
     mkdir -p "corpus/$t"
+    # Inputs that once crashed a target seed it too.
+    extra=()
+    if [ -d "regressions/$t" ]; then extra=("regressions/$t"); fi
     log="$(mktemp)"
-    if ! cargo +nightly fuzz run -O -a "$t" "corpus/$t" "seeds/$t" -- \
+    if ! cargo +nightly fuzz run -O -a "$t" "corpus/$t" "seeds/$t" "${extra[@]}" -- \
         -max_total_time="$seconds" -max_len="$max_len" -rss_limit_mb="$rss_limit_mb" \
         -timeout=10 -print_final_stats=1 >"$log" 2>&1; then
         tail -40 "$log"

@@ -67,3 +67,28 @@ fn every_input_that_once_crashed_a_target_is_answered() {
     replay("regressions");
     fuzzing::clean_scratch();
 }
+
+/// Found by the `trace` target: a blkparse event line that stops right after its RWBS field
+/// made the error message slice the line from a pointer that was not in it (an overflow
+/// panic; in a release build, a slice out of bounds).
+#[test]
+fn a_blkparse_event_line_that_stops_at_rwbs() {
+    use headway::workload::trace::{open_reader, TraceFormat};
+    let dir = std::env::temp_dir().join(format!("headway-rwbs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("t.blk");
+    std::fs::write(
+        &path,
+        "  8,0 3 1 0.000000000 697 Q W\n  8,0 3 2 0.1 697 Q W 8 + 8 [a]\n",
+    )
+    .unwrap();
+    let mut r = open_reader(&path, TraceFormat::Blkparse).unwrap();
+    let e = r.next_record().unwrap_err().to_string();
+    assert!(
+        e.contains("t.blk:1: ") && e.contains("should read `sector + sectors`, got ``"),
+        "{e}"
+    );
+    assert!(r.can_continue());
+    assert_eq!(r.next_record().unwrap().unwrap().lbn, 8);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
