@@ -190,6 +190,16 @@ impl ExperimentConfig {
                 "must be at least 1",
             ));
         }
+        let max_depth = crate::device::hdd::MAX_QUEUE_DEPTH;
+        if self.drive.queue_depth > max_depth {
+            return Err(HeadwayError::config(
+                "drive.queue_depth",
+                format!(
+                    "must be at most {max_depth}, got {}",
+                    self.drive.queue_depth
+                ),
+            ));
+        }
         // Build the scheduler once to check its options now rather than at run time (an
         // unknown name is left for the build, where a plug-in may stand in for it).
         match crate::sched::scheduler_with_options(&self.host.scheduler, &self.host.options) {

@@ -23,8 +23,8 @@ pub struct BusTiming {
     pub write_ms: f64,
 }
 
-/// Far more cylinders than any real drive has.
-const MAX_CYLINDERS: i64 = 10_000_000;
+const MAX_CYLINDERS: i64 = crate::device::hdd::spec::MAX_CYLINDERS as i64;
+const MAX_SURFACES: i64 = crate::device::hdd::spec::MAX_SURFACES as i64;
 
 /// Keys of a `disksim_disk` block headway reads nothing from.
 const DISK_UNUSED: &[&str] = &["Print stats", "Avg sectors per cylinder"];
@@ -324,7 +324,10 @@ pub fn disk_spec(
         let p = m.req("Block count")?;
         Fields::int_in(p, 1, i64::MAX)? as u64
     };
-    let surfaces = m.u32("Number of data surfaces", 1)?;
+    let surfaces = {
+        let p = m.req("Number of data surfaces")?;
+        Fields::int_in(p, 1, MAX_SURFACES)? as u32
+    };
     // Seek tables are dense in the cylinder count; keep a typo from asking for gigabytes.
     let mut cylinders = {
         let p = m.req("Number of cylinders")?;
