@@ -295,7 +295,7 @@ def test_context_and_request_views():
     req = seen["req"]
     assert (req.id, req.op, req.is_read, req.sectors, req.device) == (0, "read", True, 8, 0)
     assert req.lbn % 8 == 0 and req.end_lbn == req.lbn + 8
-    assert req.deadline_ns is None and req.class_ == req.cls == 0 and req.priority == 0
+    assert req.deadline_ns is None and req.class_ == req.cls == 0
     assert not req.background and req.process == 0
     assert "Request(id=0" in repr(req) and hash(req) == 0 and req == req
     with pytest.raises(AttributeError):

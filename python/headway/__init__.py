@@ -10,9 +10,9 @@ per-request records as pandas/Arrow tables; plug in schedulers written in Python
 500
 """
 
-from headway._headway import Completion, Context, Estimate, Request, Wait
+from headway._headway import Completion, Context, Estimate, Request, Serve, TrackInfo, Wait
 from headway.api import disks, run, schedulers, version
-from headway.config import Config, Drive, Host, Link, Output, Workload
+from headway.config import Config, Device, Drive, Host, Link, Output, Workload
 from headway.errors import (
     ConfigError,
     DriveParamsError,
@@ -33,6 +33,7 @@ __all__ = [
     "schedulers",
     "version",
     "Config",
+    "Device",
     "Drive",
     "Host",
     "Link",
@@ -46,6 +47,8 @@ __all__ = [
     "Context",
     "Estimate",
     "Wait",
+    "Serve",
+    "TrackInfo",
     "HeadwayError",
     "ConfigError",
     "DriveParamsError",

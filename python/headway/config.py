@@ -25,7 +25,7 @@ import os
 from dataclasses import dataclass, field, fields
 from importlib import resources
 from pathlib import Path
-from typing import Any, Dict, Mapping, Optional, Tuple, Union
+from typing import Any, Dict, Mapping, Optional, Sequence, Tuple, Union
 
 import tomli_w
 
@@ -33,6 +33,7 @@ from headway.errors import ConfigError
 
 __all__ = [
     "Config",
+    "Device",
     "Drive",
     "Host",
     "Link",
@@ -90,6 +91,25 @@ class Drive(_Section):
 
 
 @dataclass
+class Device(_Section):
+    """One ``[[devices]]`` entry: a named device with its drive, queue and predictor.
+
+    >>> Device(name="fast", drive="cheetah9lp", queue_depth=4).to_dict()
+    {'name': 'fast', 'drive': 'cheetah9lp', 'queue_depth': 4}
+    """
+
+    name: Optional[str] = None
+    drive: Optional[str] = None
+    queue_depth: Optional[int] = None
+    firmware_scheduler: Optional[str] = None
+    imperfections: Optional[Dict[str, Any]] = None
+    predictor: Optional[str] = None
+    predictor_options: Optional[Dict[str, Any]] = None
+    max_outstanding: Optional[int] = None
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
 class Host(_Section):
     """``[host]``: the scheduler (see :data:`headway.schedulers`) and predictor
     (``oracle``, ``calibrated``, ``lbn-curve``).
@@ -109,6 +129,8 @@ class Host(_Section):
     predictor_options: Optional[Dict[str, Any]] = None
     #: Host CPU per estimate a scheduler makes while deciding (ns); default 0.
     decision_ns_per_estimate: Optional[int] = None
+    #: ``[host.inner]``: the scheduler a wrapper wraps, e.g. ``{"scheduler": "sptf"}``.
+    inner: Optional[Dict[str, Any]] = None
     extra: Dict[str, Any] = field(default_factory=dict)
 
 
@@ -135,6 +157,8 @@ class Output(_Section):
 
     records: Optional[bool] = None
     max_time_s: Optional[float] = None
+    #: Per-class busy time and bytes per interval of this many ms (``Result.class_series``).
+    series_ms: Optional[float] = None
     extra: Dict[str, Any] = field(default_factory=dict)
 
 
@@ -168,10 +192,15 @@ SectionLike = Union[Mapping[str, Any], _Section, Workload, None]
 
 @dataclass
 class Config:
-    """A whole experiment. Sections may be typed objects or plain dicts.
+    """A whole experiment. Sections may be typed objects or plain dicts. Several devices and
+    workloads go in ``devices`` and ``workloads`` (lists), instead of ``drive`` and
+    ``workload``.
 
     >>> Config(seed=2, workload=Workload(requests=10)).to_dict()
     {'seed': 2, 'workload': {'requests': 10}}
+    >>> Config(devices=[Device(name="a"), Device(name="b")],
+    ...        workloads=[Workload(requests=5, device="b", **{"class": "x"})]).to_dict()["workloads"]
+    [{'requests': 5, 'device': 'b', 'class': 'x'}]
     """
 
     drive: SectionLike = None
@@ -181,6 +210,8 @@ class Config:
     output: SectionLike = None
     seed: Optional[int] = None
     name: Optional[str] = None
+    devices: Optional[Sequence[SectionLike]] = None
+    workloads: Optional[Sequence[SectionLike]] = None
     extra: Dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> Dict[str, Any]:
@@ -192,6 +223,10 @@ class Config:
             section = getattr(self, key)
             if section is not None:
                 out[key] = _drop_none(section)
+        for key in ("devices", "workloads"):
+            entries = getattr(self, key)
+            if entries is not None:
+                out[key] = [_drop_none(e) for e in entries]
         out.update(_drop_none(self.extra))
         return out
 

@@ -129,6 +129,55 @@ class Result:
 
         return pd.DataFrame(self.meta.get("prediction_errors") or [], columns=["from_ms", "to_ms", "count"])
 
+    def _section(self, key: str):  # -> pandas.DataFrame
+        import pandas as pd
+
+        rows = [dict(name=name, **fields) for name, fields in (self.summary.get(key) or {}).items()]
+        return pd.DataFrame(rows).set_index("name") if rows else pd.DataFrame()
+
+    @property
+    def by_class(self):  # -> pandas.DataFrame
+        """Workload requests by class: ``requests``, ``bytes``, ``mean_response_ms``,
+        ``p99_response_ms``, ``max_response_ms``, ``busy_s``, ``deadline_misses``; one row per
+        class name. Counts add up to ``summary.requests``.
+
+        >>> import headway
+        >>> exp = {"drive": {"name": "elite3"}, "workloads": [
+        ...     {"class": "a", "requests": 30}, {"class": "b", "requests": 20}]}
+        >>> headway.run(exp).by_class["requests"].to_dict()
+        {'a': 30, 'b': 20}
+        """
+        return self._section("by_class")
+
+    @property
+    def by_process(self):  # -> pandas.DataFrame
+        """Workload requests by process (one row ``all`` when the run has one process)."""
+        return self._section("by_process")
+
+    @property
+    def by_device(self):  # -> pandas.DataFrame
+        """Every request each device served (workload and host-made), with ``utilisation``."""
+        return self._section("by_device")
+
+    @property
+    def by_origin(self):  # -> pandas.DataFrame
+        """Every request by who made it: each workload by name, and each host component
+        (``idle-scan``, ``freeblock``, ...). Counts add up to ``requests +
+        background_requests``."""
+        return self._section("by_origin")
+
+    @property
+    def class_series(self):  # -> pandas.DataFrame
+        """Busy time and bytes per class per interval (``[output] series_ms``): columns
+        ``interval``, ``class``, ``requests``, ``busy_ns``, ``bytes``; empty when not asked for.
+        """
+        import pandas as pd
+
+        return pd.DataFrame(
+            self.meta.get("class_series") or [],
+            columns=["interval", "class", "requests", "busy_ns", "bytes"],
+        )
+
     @property
     def has_records(self) -> bool:
         """Whether per-request records were collected."""
@@ -150,6 +199,10 @@ class Result:
                 "headway.run (or set `records = true` under [output])"
             )
         cols = {name: _column(dtype, raw) for name, (dtype, raw) in self._raw.items()}
+        if "device" in cols:
+            # A request the host served from memory has no device: -1.
+            cols["device"] = cols["device"].astype("<i4")
+            cols["device"][cols["device"] == 0xFFFF] = -1
         cols["response_ms"] = (cols["done_ns"] - cols["arrival_ns"]) / 1e6
         return cols
 
@@ -167,8 +220,26 @@ class Result:
         if self._frame is None:
             import pandas as pd
 
-            self._frame = pd.DataFrame(self.columns())
+            df = pd.DataFrame(self.columns())
+            if "deadline_ns" in df:
+                df["deadline_ns"] = df["deadline_ns"].astype("Int64").mask(df["deadline_ns"] < 0)
+            if "origin" in df:
+                df["origin_name"] = pd.Categorical(df["origin"].map(self._origin_name))
+            if "class" in df and self.meta.get("classes"):
+                names = self.meta["classes"]
+                df["class_name"] = pd.Categorical(
+                    df["class"].map(lambda c: names[c] if c < len(names) else str(c))
+                )
+            self._frame = df
         return self._frame
+
+    def _origin_name(self, origin: int) -> str:
+        workloads = self.meta.get("workloads") or ["workload"]
+        host = self.meta.get("host_origins") or []
+        if origin >= 0x8000:
+            i = origin - 0x8000
+            return host[i] if i < len(host) else f"host{i}"
+        return workloads[origin] if origin < len(workloads) else f"workload{origin}"
 
     def to_arrow(self):  # -> pyarrow.Table
         """Per-request records as a pyarrow Table.

@@ -2,20 +2,29 @@
 //! core's `SchedCtx` through a pointer that is cleared when the callback returns, so a
 //! context kept past its call raises `RuntimeError` instead of reading freed memory.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
 
 use headway::predict::Predictor;
+use headway::request::{HeadPosition, Request};
 use headway::sched::SchedCtx;
-use pyo3::exceptions::{PyIndexError, PyRuntimeError};
+use headway::Op;
+use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
-use crate::request::{PyEstimate, PyRequest};
+use crate::request::{PyEstimate, PyRequest, PyTrackInfo};
+
+/// Requests a plug-in made through `host_request` during one callback, for the plug-in to
+/// hold as pending.
+pub type Made = Rc<RefCell<Vec<Request>>>;
 
 /// `unsendable`: the pointer may only be followed on the thread running the simulation
 /// (pyo3 refuses access from any other thread).
 #[pyclass(unsendable, module = "headway", name = "Context")]
 pub struct PyContext {
     ctx: Cell<*const SchedCtx<'static>>,
+    made: Option<Made>,
 }
 
 /// Clears the context's pointer when dropped, i.e. when the callback returns or unwinds.
@@ -26,11 +35,16 @@ pub struct Lease<'py> {
 impl<'py> Lease<'py> {
     /// Wrap `ctx` for the duration of one callback.
     pub fn new(py: Python<'py>, ctx: &SchedCtx<'_>) -> PyResult<Self> {
+        Self::with_made(py, ctx, None)
+    }
+    /// A context through which the plug-in may make host requests, collected in `made`.
+    pub fn with_made(py: Python<'py>, ctx: &SchedCtx<'_>, made: Option<Made>) -> PyResult<Self> {
         let ptr = (ctx as *const SchedCtx<'_>).cast::<SchedCtx<'static>>();
         let obj = Bound::new(
             py,
             PyContext {
                 ctx: Cell::new(ptr),
+                made,
             },
         )?;
         Ok(Lease { obj })
@@ -73,6 +87,20 @@ impl PyContext {
             )));
         }
         Ok(ctx.predictor(device))
+    }
+}
+
+fn geometry_err(e: headway::HeadwayError) -> PyErr {
+    Python::attach(|py| crate::errors::to_pyerr(py, e, None))
+}
+
+fn parse_op(op: &str) -> PyResult<Op> {
+    match op {
+        "read" => Ok(Op::Read),
+        "write" => Ok(Op::Write),
+        other => Err(PyValueError::new_err(format!(
+            "op must be \"read\" or \"write\", got {other:?}"
+        ))),
     }
 }
 
@@ -136,6 +164,148 @@ impl PyContext {
     fn has_slot(&self, device: u16) -> PyResult<bool> {
         self.predictor(device)?;
         Ok(self.ctx()?.has_slot(device))
+    }
+    /// The origin id of host component `name` (e.g. `"freeblock"`), for `host_request`.
+    fn host_origin(&self, name: &str) -> PyResult<u16> {
+        Ok(self.ctx()?.host_origin(name))
+    }
+    /// A request made by the host itself (counted under `origin`, never reported to a
+    /// workload). The scheduler holds it: dispatch it by returning it from `decide`.
+    #[pyo3(signature = (origin, lbn, sectors, op = "read", device = 0))]
+    fn host_request(
+        &self,
+        origin: u16,
+        lbn: u64,
+        sectors: u32,
+        op: &str,
+        device: u16,
+    ) -> PyResult<PyRequest> {
+        let op = parse_op(op)?;
+        let p = self.predictor(device)?;
+        if sectors == 0
+            || lbn
+                .checked_add(sectors as u64)
+                .is_none_or(|e| e > p.capacity_sectors())
+        {
+            return Err(PyIndexError::new_err(format!(
+                "sectors {lbn}..{} are not on device {device} ({} sectors), or are none",
+                lbn.saturating_add(sectors as u64),
+                p.capacity_sectors()
+            )));
+        }
+        if origin < headway::request::HOST_ORIGIN_BASE {
+            return Err(PyValueError::new_err(format!(
+                "origin {origin} is a workload's; take one from ctx.host_origin(name)"
+            )));
+        }
+        let Some(made) = &self.made else {
+            return Err(PyRuntimeError::new_err(
+                "host_request is only available to schedulers during their own callbacks",
+            ));
+        };
+        let r = self.ctx()?.host_request(origin, device, lbn, sectors, op);
+        made.borrow_mut().push(r);
+        Ok(PyRequest { inner: r })
+    }
+    /// What the run says about process `p` (`workload`, `class`, `share`, `synchronous`),
+    /// or `None` for a process no workload declared.
+    fn process<'py>(&self, py: Python<'py>, p: u32) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some(info) = self.ctx()?.process(p) else {
+            return Ok(None);
+        };
+        let d = PyDict::new(py);
+        d.set_item("workload", info.workload)?;
+        d.set_item("class", info.class)?;
+        d.set_item("share", info.share)?;
+        d.set_item("synchronous", info.synchronous)?;
+        Ok(Some(d))
+    }
+    /// Class names, indexed by `Request.cls`.
+    #[getter]
+    fn classes(&self) -> PyResult<Vec<String>> {
+        Ok(self.ctx()?.info.classes.clone())
+    }
+    /// Device names, indexed by `Request.device`.
+    #[getter]
+    fn device_names(&self) -> PyResult<Vec<String>> {
+        Ok(self.ctx()?.info.devices.clone())
+    }
+    /// `(cylinder, surface)` of the track holding `lbn`, as the predictor believes.
+    #[pyo3(signature = (lbn, device = 0))]
+    fn track_of(&self, lbn: u64, device: u16) -> PyResult<(u32, u32)> {
+        let t = self
+            .predictor(device)?
+            .track_of(lbn)
+            .map_err(geometry_err)?;
+        Ok((t.cylinder, t.surface))
+    }
+    /// The predictor's view of a track, or `None` if it holds no LBN.
+    #[pyo3(signature = (cylinder, surface, device = 0))]
+    fn track_info(
+        &self,
+        cylinder: u32,
+        surface: u32,
+        device: u16,
+    ) -> PyResult<Option<PyTrackInfo>> {
+        let t = self
+            .predictor(device)?
+            .track_info(HeadPosition { cylinder, surface })
+            .map_err(geometry_err)?;
+        Ok(t.map(|inner| PyTrackInfo { inner }))
+    }
+    /// `[(lbn, sectors), ...]`: the LBN runs passing wholly under the head on the track
+    /// between two times, in passing order.
+    #[pyo3(signature = (cylinder, surface, from_ns, to_ns, device = 0))]
+    fn passing(
+        &self,
+        cylinder: u32,
+        surface: u32,
+        from_ns: u64,
+        to_ns: u64,
+        device: u16,
+    ) -> PyResult<Vec<(u64, u32)>> {
+        let runs = self
+            .predictor(device)?
+            .passing(HeadPosition { cylinder, surface }, from_ns, to_ns)
+            .map_err(geometry_err)?;
+        Ok(runs.iter().map(|r| (r.lbn, r.sectors)).collect())
+    }
+    /// Time to move the head between two tracks for an access of kind `op`.
+    #[pyo3(signature = (from_track, to_track, op = "read", device = 0))]
+    fn move_ns(
+        &self,
+        from_track: (u32, u32),
+        to_track: (u32, u32),
+        op: &str,
+        device: u16,
+    ) -> PyResult<u64> {
+        let pos = |t: (u32, u32)| HeadPosition {
+            cylinder: t.0,
+            surface: t.1,
+        };
+        self.predictor(device)?
+            .move_ns(pos(from_track), pos(to_track), parse_op(op)?)
+            .map_err(geometry_err)
+    }
+    /// The estimate of `req` started at `start_ns` with the head on `from_track`, every seek
+    /// `seek_margin_ns` longer (freeblock's conservatism).
+    #[pyo3(signature = (req, from_track, start_ns, seek_margin_ns = 0))]
+    fn estimate_from(
+        &self,
+        req: PyRef<'_, PyRequest>,
+        from_track: (u32, u32),
+        start_ns: u64,
+        seek_margin_ns: u64,
+    ) -> PyResult<PyEstimate> {
+        let r = &req.inner;
+        let p = self.predictor(r.device)?;
+        let from = HeadPosition {
+            cylinder: from_track.0,
+            surface: from_track.1,
+        };
+        Ok(PyEstimate {
+            inner: p.estimate_with_margin(from, start_ns, r.lbn, r.sectors, r.op, seek_margin_ns),
+        })
     }
     fn __repr__(&self) -> String {
         match self.ctx() {

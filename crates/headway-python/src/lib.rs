@@ -20,6 +20,15 @@ fn schedulers() -> Vec<&'static str> {
     headway::sched::SCHEDULER_NAMES.to_vec()
 }
 
+/// Every built-in scheduler as `(name, wraps_another, one-line summary)`.
+#[pyfunction]
+fn scheduler_info() -> Vec<(&'static str, bool, &'static str)> {
+    headway::sched::SCHEDULERS
+        .iter()
+        .map(|s| (s.name, s.wraps, s.summary))
+        .collect()
+}
+
 /// Version of the Rust core.
 #[pyfunction]
 fn version() -> &'static str {
@@ -31,7 +40,7 @@ mod headway_module {
     use super::*;
 
     #[pymodule_export]
-    use super::{schedulers, version};
+    use super::{scheduler_info, schedulers, version};
     #[pymodule_export]
     use crate::catalog::disks;
     #[pymodule_export]
@@ -41,7 +50,7 @@ mod headway_module {
         ConfigError, DriveParamsError, HeadwayError, InvariantError, PluginError, TraceError,
     };
     #[pymodule_export]
-    use crate::request::{PyCompletion, PyEstimate, PyRequest, PyWait};
+    use crate::request::{PyCompletion, PyEstimate, PyRequest, PyServe, PyTrackInfo, PyWait};
     #[pymodule_export]
     use crate::rotational::{extract, reproduce_rotational};
     #[pymodule_export]

@@ -83,6 +83,8 @@ pub fn to_columns<'py>(py: Python<'py>, rec: &RequestRecords) -> PyResult<Bound<
         device,
         process,
         class,
+        origin,
+        deadline_ns,
         cache_hit,
         predicted_ns,
     } = rec;
@@ -103,6 +105,8 @@ pub fn to_columns<'py>(py: Python<'py>, rec: &RequestRecords) -> PyResult<Bound<
     column(&d, "device", device)?;
     column(&d, "process", process)?;
     column(&d, "class", class)?;
+    column(&d, "origin", origin)?;
+    column(&d, "deadline_ns", deadline_ns)?;
     column(&d, "cache_hit", cache_hit)?;
     // Milliseconds with NaN where no estimate was made (the device was busy at dispatch), so
     // pandas users get a float column they can average without a sentinel to filter.

@@ -72,18 +72,26 @@ impl PyRequest {
     fn cls(&self) -> u16 {
         self.inner.class
     }
-    #[getter]
-    fn priority(&self) -> i16 {
-        self.inner.priority
-    }
     /// Absolute deadline, or `None`.
     #[getter]
     fn deadline_ns(&self) -> Option<u64> {
         (self.inner.deadline_ns != NEVER).then_some(self.inner.deadline_ns)
     }
+    /// Who made it: the index of its workload, or (from 32768 on) a host component such
+    /// as `freeblock` (see `is_host_work`).
+    #[getter]
+    fn origin(&self) -> u16 {
+        self.inner.origin
+    }
+    /// Made by the host itself (a background read, a write-back), not by a workload.
+    #[getter]
+    fn is_host_work(&self) -> bool {
+        self.inner.is_host_work()
+    }
+    /// Alias of `is_host_work`, the name earlier versions used.
     #[getter]
     fn background(&self) -> bool {
-        self.inner.background
+        self.inner.is_host_work()
     }
     fn __repr__(&self) -> String {
         let r = &self.inner;
@@ -193,6 +201,79 @@ impl PyCompletion {
             c.command.lbn,
             c.command.sectors,
             c.done_ns
+        )
+    }
+}
+
+/// Returned from `decide` or `propose`: complete these requests now from host memory,
+/// without any device (a read of data the host still holds, a write a newer one absorbed).
+///
+/// >>> import headway
+/// >>> headway.Serve([3, 4]).ids
+/// [3, 4]
+#[pyclass(frozen, module = "headway", name = "Serve")]
+pub struct PyServe {
+    #[pyo3(get)]
+    pub ids: Vec<u64>,
+}
+
+#[pymethods]
+impl PyServe {
+    #[new]
+    fn new(requests: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let ids = requests
+            .try_iter()?
+            .map(|x| x.and_then(|x| crate::py_scheduler::request_id(&x)))
+            .collect::<PyResult<Vec<u64>>>()?;
+        Ok(PyServe { ids })
+    }
+    fn __repr__(&self) -> String {
+        format!("Serve(ids={:?})", self.ids)
+    }
+}
+
+/// A track as the host's predictor believes it (`Context.track_info`).
+#[pyclass(frozen, module = "headway", name = "TrackInfo")]
+pub struct PyTrackInfo {
+    pub inner: headway::predict::TrackInfo,
+}
+
+#[pymethods]
+impl PyTrackInfo {
+    #[getter]
+    fn cylinder(&self) -> u32 {
+        self.inner.track.cylinder
+    }
+    #[getter]
+    fn surface(&self) -> u32 {
+        self.inner.track.surface
+    }
+    #[getter]
+    fn first_lbn(&self) -> u64 {
+        self.inner.first_lbn
+    }
+    #[getter]
+    fn lbns(&self) -> u32 {
+        self.inner.lbns
+    }
+    #[getter]
+    fn slots(&self) -> u32 {
+        self.inner.slots
+    }
+    /// Where slot 0 begins, in revolutions [0, 1).
+    #[getter]
+    fn slot0_angle(&self) -> f64 {
+        self.inner.slot0_angle
+    }
+    #[getter]
+    fn sector_ns(&self) -> f64 {
+        self.inner.sector_ns
+    }
+    fn __repr__(&self) -> String {
+        let t = &self.inner;
+        format!(
+            "TrackInfo(cylinder={}, surface={}, first_lbn={}, lbns={}, slots={})",
+            t.track.cylinder, t.track.surface, t.first_lbn, t.lbns, t.slots
         )
     }
 }

@@ -72,6 +72,7 @@ pub fn run<'py>(
             }
         };
     let built = build_simulation(&cfg, plugin).map_err(err)?;
+    let info = built.simulation.info().clone();
 
     // The progress hook's own failure (Ctrl-C, or the callback raising) is kept here and
     // re-raised as itself once the run has unwound.
@@ -136,6 +137,11 @@ pub fn run<'py>(
         "warnings": result.warnings,
         "trace_report": result.trace_report,
         "prediction_errors": result.summary.prediction.error_histogram,
+        "classes": info.classes,
+        "devices": info.devices,
+        "workloads": info.workloads,
+        "host_origins": result.host_origins,
+        "class_series": result.series,
     })
     .to_string();
     Ok((summary, columns, meta))

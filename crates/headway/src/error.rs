@@ -117,6 +117,29 @@ impl HeadwayError {
     }
     /// Attach a file name to a config error that lacks one (errors are often raised by code
     /// that only sees the parsed text).
+    /// The same error for the copy of a table at `table` (`workloads[2]`): a key
+    /// `workload.x` becomes `workloads[2].x`.
+    pub fn under(self, table: &str) -> Self {
+        match self {
+            HeadwayError::Config {
+                file,
+                line,
+                key,
+                msg,
+            } => HeadwayError::Config {
+                file,
+                line,
+                key: key.map(|k| match k.strip_prefix("workload.") {
+                    Some(rest) => format!("{table}.{rest}"),
+                    None if k == "workload" => table.to_string(),
+                    None => format!("{table}.{k}"),
+                }),
+                msg,
+            },
+            other => other,
+        }
+    }
+
     pub fn in_file(self, path: impl Into<PathBuf>) -> Self {
         match self {
             HeadwayError::Config {

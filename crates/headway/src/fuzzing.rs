@@ -135,9 +135,9 @@ const RUN_MAX_REQUESTS: u64 = 200;
 const RUN_MAX_TIME_S: f64 = 20.0;
 
 /// A whole run: an experiment TOML, then `@@ trace` on a line of its own, then the trace.
-/// Kept small (request counts, the trace's record limit and simulated time capped) and to
-/// what a fuzzer may safely reach (catalog drives, the trace in the scratch folder, the
-/// oracle predictor: calibrating costs seconds). Asserts conservation: a run that ends
+/// Kept small (request counts, the trace's record limit, simulated time, at most four
+/// devices and four workloads) and to what a fuzzer may safely reach (catalog drives, the
+/// trace in the scratch folder, the oracle predictor: calibrating costs seconds). Asserts conservation: a run that ends
 /// before its time limit completed every request that arrived, exactly once.
 pub fn whole_run(data: &[u8]) -> bool {
     let text = String::from_utf8_lossy(data);
@@ -152,10 +152,18 @@ pub fn whole_run(data: &[u8]) -> bool {
     let Ok(mut cfg) = ExperimentConfig::from_toml_str(&files[0].1, Some(&origin)) else {
         return false;
     };
-    if cfg.drive.name.contains('/') || cfg.drive.name.contains('.') {
-        cfg.drive.name = "elite3".into();
-    }
+    let catalog_only = |name: &mut String| {
+        if name.contains('/') || name.contains('.') {
+            *name = "elite3".into();
+        }
+    };
+    catalog_only(&mut cfg.drive.name);
     cfg.host.predictor = "oracle".into();
+    cfg.devices.truncate(4);
+    for d in &mut cfg.devices {
+        catalog_only(&mut d.drive);
+        d.predictor = "oracle".into();
+    }
     cfg.output.records = false;
     let max_time_s = cfg
         .output
@@ -163,17 +171,10 @@ pub fn whole_run(data: &[u8]) -> bool {
         .unwrap_or(RUN_MAX_TIME_S)
         .min(RUN_MAX_TIME_S);
     cfg.output.max_time_s = Some(max_time_s);
-    match &mut cfg.workload {
-        WorkloadConfig::Open(c) => c.requests = c.requests.min(RUN_MAX_REQUESTS),
-        WorkloadConfig::Closed(c) => {
-            c.requests = c.requests.min(RUN_MAX_REQUESTS);
-            c.processes = c.processes.min(64);
-        }
-        WorkloadConfig::Bursty(c) => c.requests = c.requests.min(RUN_MAX_REQUESTS),
-        WorkloadConfig::Trace(c) => {
-            c.path = PathBuf::from("t.trace");
-            c.limit = Some(c.limit.unwrap_or(RUN_MAX_REQUESTS).min(RUN_MAX_REQUESTS));
-        }
+    bound_workload(&mut cfg.workload);
+    cfg.workloads.truncate(4);
+    for w in &mut cfg.workloads {
+        bound_workload(&mut w.config);
     }
     let Ok(built) = build_simulation(&cfg, None) else {
         return false;
@@ -192,6 +193,22 @@ pub fn whole_run(data: &[u8]) -> bool {
         assert!(done <= s.arrived, "more completions than arrivals: {s:?}");
     }
     done > 0
+}
+
+/// Keep a fuzzed workload small, and its trace (if any) the fuzzed one in the scratch folder.
+fn bound_workload(w: &mut WorkloadConfig) {
+    match w {
+        WorkloadConfig::Open(c) => c.requests = c.requests.min(RUN_MAX_REQUESTS),
+        WorkloadConfig::Closed(c) => {
+            c.requests = c.requests.min(RUN_MAX_REQUESTS);
+            c.processes = c.processes.min(64);
+        }
+        WorkloadConfig::Bursty(c) => c.requests = c.requests.min(RUN_MAX_REQUESTS),
+        WorkloadConfig::Trace(c) => {
+            c.path = PathBuf::from("t.trace");
+            c.limit = Some(c.limit.unwrap_or(RUN_MAX_REQUESTS).min(RUN_MAX_REQUESTS));
+        }
+    }
 }
 
 /// Files packed into one input: `@@ name` on a line of its own starts each file; text before

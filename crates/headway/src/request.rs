@@ -40,13 +40,17 @@ pub struct Request {
     pub process: u32,
     /// QoS class (Cello); 0 by default.
     pub class: u16,
-    /// Larger is more urgent; 0 by default.
-    pub priority: i16,
     /// Absolute deadline, or [`NEVER`].
     pub deadline_ns: SimTime,
-    /// Background work (freeblock scans, flushes): not counted in foreground statistics.
-    pub background: bool,
+    /// Who made the request: a workload (ids below [`HOST_ORIGIN_BASE`], in configuration
+    /// order) or a named host component such as `freeblock` or `flush` (from it on; the host
+    /// interns the names). Host-made work is never reported to a workload and is counted
+    /// apart from the workload's requests.
+    pub origin: u16,
 }
+
+/// Origins from here on belong to host components, below it to workloads.
+pub const HOST_ORIGIN_BASE: u16 = 0x8000;
 
 impl Request {
     /// A plain foreground request with default class, priority and no deadline.
@@ -60,10 +64,15 @@ impl Request {
             device: 0,
             process: 0,
             class: 0,
-            priority: 0,
             deadline_ns: NEVER,
-            background: false,
+            origin: 0,
         }
+    }
+
+    /// Made by the host itself (freeblock reads, flushes, write-backs), not by a workload.
+    #[inline]
+    pub fn is_host_work(&self) -> bool {
+        self.origin >= HOST_ORIGIN_BASE
     }
 
     /// One past the last sector.
@@ -146,6 +155,41 @@ impl Command {
     pub fn end_lbn(&self) -> u64 {
         self.lbn + self.sectors as u64
     }
+
+    /// A command for the extent `lbn..lbn + sectors`, which must contain every request's
+    /// extent: a command may move more sectors than its requests ask for (free blocks
+    /// prepended to a foreground read, read-ahead into host memory). Requests must share the
+    /// command's op and device. Returns `None` otherwise.
+    pub fn spanning(
+        device: DeviceId,
+        lbn: u64,
+        sectors: u32,
+        op: Op,
+        reqs: &[Request],
+    ) -> Option<Self> {
+        let end = lbn.checked_add(sectors as u64)?;
+        if reqs
+            .iter()
+            .any(|r| r.op != op || r.device != device || r.lbn < lbn || r.end_lbn() > end)
+        {
+            return None;
+        }
+        Some(Command {
+            device,
+            lbn,
+            sectors,
+            op,
+            dispatch_ns: 0,
+            predicted_ns: None,
+            requests: reqs.iter().copied().collect(),
+        })
+    }
+
+    /// Whether this command carries request `id`.
+    #[inline]
+    pub fn carries(&self, id: u64) -> bool {
+        self.requests.iter().any(|r| r.id == id)
+    }
 }
 
 /// Where a disk head is: the mechanical state a predictor needs. The angular position is a
@@ -183,4 +227,15 @@ pub struct Completion {
     pub head: HeadPosition,
     /// LBN just past the last sector the head accessed (the calibrated predictor's LBA_0).
     pub head_lbn: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_request_stays_within_six_words() {
+        // Requests are copied by value through every queue; a seventh word costs every run.
+        assert!(std::mem::size_of::<Request>() <= 48);
+    }
 }

@@ -6,7 +6,7 @@ use crate::error::{HeadwayError, Result};
 use crate::host::{Host, HostAction};
 use crate::link::Link;
 use crate::request::{Command, Completion, Request};
-use crate::stats::{RequestRecords, Stats, StatsOptions, Summary};
+use crate::stats::{Names, RequestRecords, SeriesRow, Stats, StatsOptions, Summary};
 use crate::time::{SimTime, NEVER};
 use crate::workload::{Arrivals, TraceReport, Workload};
 
@@ -57,6 +57,10 @@ pub struct RunResult {
     /// Things the user should know about the run (bad records skipped in lenient mode,
     /// requests moved to fit the drive), one line each; empty for a clean run.
     pub warnings: Vec<String>,
+    /// Busy time and bytes per class per interval (`[output] series_ms`), else empty.
+    pub series: Vec<SeriesRow>,
+    /// Names of the host components that made work, by origin − `HOST_ORIGIN_BASE`.
+    pub host_origins: Vec<String>,
 }
 
 /// One assembled simulation, ready to run once.
@@ -70,7 +74,6 @@ pub struct Simulation {
     stats: Stats,
     io: DeviceIo,
     arrivals: Arrivals,
-    next_id: u64,
     limits: RunLimits,
     processed: u64,
     /// Known before the run (a drive setting headway reads but does not model, ...).
@@ -89,6 +92,8 @@ impl Simulation {
         limits: RunLimits,
     ) -> Self {
         let n = devices.len();
+        let mut stats = Stats::new(stats, n);
+        stats.set_workloads(host.info.workloads.len());
         Simulation {
             events: EventQueue::new(),
             now: 0,
@@ -96,10 +101,9 @@ impl Simulation {
             host,
             devices,
             link,
-            stats: Stats::new(stats, n),
+            stats,
             io: DeviceIo::default(),
             arrivals: Arrivals::default(),
-            next_id: 0,
             limits,
             processed: 0,
             warnings: Vec::new(),
@@ -111,6 +115,11 @@ impl Simulation {
     pub fn with_rotation_ns(mut self, rotation_ns: f64) -> Self {
         self.stats.set_rotation_ns(rotation_ns);
         self
+    }
+
+    /// What the run is made of (devices, classes, workloads, processes).
+    pub fn info(&self) -> &crate::sched::RunInfo {
+        &self.host.info
     }
 
     /// Warnings to report with the result, ahead of the run's own.
@@ -139,6 +148,7 @@ impl Simulation {
                 Event::Arrival(req) => {
                     self.stats.arrival(self.now, &req);
                     self.host.arrival(self.now, req)?;
+                    self.count_host_work();
                     self.workload.on_arrival(&req, &mut self.arrivals)?;
                     self.schedule_arrivals()?;
                 }
@@ -149,7 +159,9 @@ impl Simulation {
                 Event::Deliver(cmd) => self.submit(*cmd)?,
                 Event::Notify(c) => self.complete(*c)?,
                 Event::HostTimer { generation } => {
-                    if !self.host.timer(self.now, generation)? {
+                    let fired = self.host.timer(self.now, generation)?;
+                    self.count_host_work();
+                    if !fired {
                         continue;
                     }
                 }
@@ -169,7 +181,11 @@ impl Simulation {
                 self.stats.in_flight()
             )));
         }
-        let (summary, records) = self.stats.finish(self.now);
+        let names = Names {
+            info: self.host.info.clone(),
+            host_origins: self.host.work.origin_names(),
+        };
+        let (summary, records, series) = self.stats.finish(self.now, &names);
         let trace_report = self.workload.trace_report();
         let mut warnings = self.warnings;
         warnings.extend(
@@ -185,7 +201,19 @@ impl Simulation {
             events: self.processed,
             trace_report,
             warnings,
+            series,
+            host_origins: names.host_origins,
         })
+    }
+
+    /// Count the requests the host made during its last call (they arrive now).
+    #[inline]
+    fn count_host_work(&mut self) {
+        if self.host.work.created_any() {
+            for r in self.host.work.take_created() {
+                self.stats.host_request(self.now, &r);
+            }
+        }
     }
 
     fn schedule_arrivals(&mut self) -> Result<()> {
@@ -218,8 +246,7 @@ impl Simulation {
                     ),
                 ));
             }
-            req.id = self.next_id;
-            self.next_id += 1;
+            req.id = self.host.next_request_id();
             self.events.push(req.arrival_ns, Event::Arrival(req));
         }
         Ok(())
@@ -227,8 +254,21 @@ impl Simulation {
 
     /// Let the host dispatch until its scheduler says wait or idle.
     fn pump(&mut self) -> Result<()> {
-        while let Some(action) = self.host.decide(self.now)? {
+        loop {
+            let action = self.host.decide(self.now);
+            self.count_host_work();
+            let Some(action) = action? else {
+                break;
+            };
             match action {
+                HostAction::Serve(reqs) => {
+                    self.stats.served(self.now, &reqs);
+                    for r in reqs.iter().filter(|r| !r.is_host_work()) {
+                        self.workload
+                            .on_completion(r, self.now, &mut self.arrivals)?;
+                    }
+                    self.schedule_arrivals()?;
+                }
                 HostAction::Dispatch(cmd) => {
                     self.stats.dispatch(self.now, &cmd);
                     // The command leaves the host once its decision's CPU time is spent
@@ -295,7 +335,9 @@ impl Simulation {
                 .prediction(predicted, self.now.saturating_sub(c.command.dispatch_ns));
         }
         self.host.completion(self.now, &c)?;
-        for r in &c.command.requests {
+        self.count_host_work();
+        // Work the host made itself is never reported to a workload.
+        for r in c.command.requests.iter().filter(|r| !r.is_host_work()) {
             self.workload
                 .on_completion(r, self.now, &mut self.arrivals)?;
         }

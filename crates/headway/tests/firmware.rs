@@ -308,7 +308,10 @@ fn completion_order(spec: &HddSpec, host_sptf: bool) -> Vec<u64> {
         host,
         devices,
         Link::default(),
-        StatsOptions { records: true },
+        StatsOptions {
+            records: true,
+            ..Default::default()
+        },
         RunLimits::default(),
     );
     let r = sim.run().unwrap();

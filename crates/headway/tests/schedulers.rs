@@ -57,6 +57,7 @@ fn order(name: &str, head_cyl: u32, cylinders: &[u32]) -> Vec<String> {
             }
             Decision::Idle => break,
             Decision::WaitUntil(_) => panic!("{name} should be work-conserving"),
+            Decision::Serve(_) => panic!("{name} has no host memory to serve from"),
         }
     }
     assert_eq!(s.pending(), 0, "{name} left requests behind");

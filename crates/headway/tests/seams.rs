@@ -2,8 +2,9 @@
 //! (anticipation), merged commands (freeblock, coalescing), two outstanding commands.
 
 use headway::config::{build_simulation, ExperimentConfig};
+use headway::error::Result;
 use headway::request::{Command, Request};
-use headway::sched::{Decision, SchedCtx, Scheduler};
+use headway::sched::{Decision, Placement, SchedCtx, Scheduler};
 use headway::time::SimTime;
 use std::collections::VecDeque;
 
@@ -28,7 +29,7 @@ impl Scheduler for Delayer {
     fn on_arrival(&mut self, req: Request, _ctx: &SchedCtx) {
         self.q.push_back(req);
     }
-    fn decide(&mut self, ctx: &SchedCtx) -> Decision {
+    fn propose(&mut self, ctx: &SchedCtx) -> Decision {
         let Some(r) = self.q.front() else {
             return Decision::Idle;
         };
@@ -39,7 +40,11 @@ impl Scheduler for Delayer {
         if ctx.now < ready {
             return Decision::WaitUntil(ready);
         }
-        Decision::Dispatch(Command::single(self.q.pop_front().unwrap()))
+        Decision::Dispatch(Command::single(*r))
+    }
+    fn commit(&mut self, _: &Command, _: Placement, _: &SchedCtx) -> Result<()> {
+        self.q.pop_front();
+        Ok(())
     }
     fn pending(&self) -> usize {
         self.q.len()
@@ -89,7 +94,7 @@ impl Scheduler for Pairer {
         }
         self.q.push(req);
     }
-    fn decide(&mut self, ctx: &SchedCtx) -> Decision {
+    fn propose(&mut self, ctx: &SchedCtx) -> Decision {
         if !ctx.has_slot(0) || self.q.is_empty() {
             return Decision::Idle;
         }
@@ -98,8 +103,11 @@ impl Scheduler for Pairer {
             return Decision::WaitUntil(self.q[0].arrival_ns + 200_000_000);
         }
         let take = self.q.len().min(2);
-        let reqs: Vec<Request> = self.q.drain(..take).collect();
-        Decision::Dispatch(Command::merged(&reqs).expect("adjacent"))
+        Decision::Dispatch(Command::merged(&self.q[..take]).expect("adjacent"))
+    }
+    fn commit(&mut self, cmd: &Command, _: Placement, _: &SchedCtx) -> Result<()> {
+        self.q.drain(..cmd.requests.len());
+        Ok(())
     }
     fn pending(&self) -> usize {
         self.q.len()

@@ -57,6 +57,10 @@ def disks_cmd(as_json: bool) -> None:
 
 @click.command("schedulers")
 def schedulers_cmd() -> None:
-    """List the built-in schedulers, one per line."""
-    for name in _headway.schedulers():
-        click.echo(name)
+    """List the built-in schedulers, one per line with what each does. Wrappers (marked
+    `wraps`) hold another scheduler, named in [host.inner]."""
+    rows = _headway.scheduler_info()
+    width = max(len(name) for name, _, _ in rows)
+    for name, wraps, summary in rows:
+        tag = "wraps " if wraps else "      "
+        click.echo(f"{name:<{width}}  {tag}{summary}")

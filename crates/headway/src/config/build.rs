@@ -1,7 +1,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use super::ExperimentConfig;
+use super::{DeviceConfig, ExperimentConfig};
 use crate::calibrate;
 use crate::device::hdd::{HddDevice, HddSpec, Mechanics, Overheads};
 use crate::device::imperfect::with_imperfections;
@@ -11,10 +11,11 @@ use crate::error::{HeadwayError, Result};
 use crate::host::Host;
 use crate::link::Link;
 use crate::predict::{CalibratedPredictor, LbnCurvePredictor, OraclePredictor, Predictor};
-use crate::sched::{scheduler_with_options, Scheduler};
+use crate::sched::{build_for_devices, ProcessInfo, RunInfo, Scheduler};
 use crate::sim::{RunLimits, Simulation};
-use crate::stats::StatsOptions;
-use crate::time::{NEVER, NS_PER_S};
+use crate::stats::{DimsOptions, StatsOptions};
+use crate::time::{SimTime, NEVER, NS_PER_S};
+use crate::workload::{Member, MultiWorkload, Workload, WorkloadConfig};
 
 /// Known predictor names.
 pub const PREDICTOR_NAMES: &[&str] = &["oracle", "calibrated", "lbn-curve"];
@@ -38,33 +39,44 @@ pub fn resolve_drive(name: &str, base: Option<&Path>) -> Result<HddSpec> {
 /// Everything assembled, before running.
 pub struct Built {
     pub simulation: Simulation,
+    /// The first device's drive (the only one in the `[drive]` form).
     pub spec: HddSpec,
+    /// Every device's drive, in `[[devices]]` order.
+    pub specs: Vec<HddSpec>,
 }
 
-/// Build a simulation from a config; `scheduler` overrides the configured one (a Python
-/// plug-in, for instance).
-pub fn build_simulation(
-    cfg: &ExperimentConfig,
-    scheduler: Option<Box<dyn Scheduler>>,
-) -> Result<Built> {
-    let spec = resolve_drive(&cfg.drive.name, cfg.base_dir.as_deref()).map_err(|e| match e {
-        HeadwayError::Unknown { .. } | HeadwayError::Params { .. } | HeadwayError::Io { .. } => e,
-        other => other,
-    })?;
-    let rng = RngStreams::new(cfg.seed);
+/// One device and the host's model of it.
+struct BuiltDevice {
+    device: Box<dyn Device>,
+    predictor: Box<dyn Predictor>,
+    spec: HddSpec,
+    max_outstanding: usize,
+    imperfect: bool,
+}
+
+fn build_device(
+    d: &DeviceConfig,
+    index: usize,
+    single: bool,
+    base: Option<&Path>,
+    rng: &RngStreams,
+    link: Link,
+) -> Result<BuiltDevice> {
+    let spec = resolve_drive(&d.drive, base)?;
     let mech = Arc::new(Mechanics::new(&spec)?);
-    let depth = cfg.drive.queue_depth;
-    let device = HddDevice::with_mechanics(
-        &spec,
-        mech.clone(),
-        depth,
-        cfg.drive.firmware_scheduler.as_deref(),
-    )?;
-    let capacity = device.info().capacity_sectors;
-    let imperfections = &cfg.drive.imperfections;
-    let device = with_imperfections(Box::new(device), mech.clone(), imperfections, &rng);
-    let link = Link::new(&cfg.link);
-    let predictor: Box<dyn Predictor> = match cfg.host.predictor.as_str() {
+    let depth = d.queue_depth;
+    let device =
+        HddDevice::with_mechanics(&spec, mech.clone(), depth, d.firmware_scheduler.as_deref())?;
+    let imperfections = &d.imperfections;
+    // Device 0 draws from the streams the single-device form always used, so adding the
+    // array form changed no run; later devices get streams of their own.
+    let dev_rng = if index == 0 {
+        *rng
+    } else {
+        rng.derive(&format!("device{index}"))
+    };
+    let device = with_imperfections(Box::new(device), mech.clone(), imperfections, &dev_rng);
+    let predictor: Box<dyn Predictor> = match d.predictor.as_str() {
         "oracle" => Box::new(OraclePredictor::new(
             mech,
             Overheads::from_spec(&spec),
@@ -73,7 +85,7 @@ pub fn build_simulation(
         // Built from what timing a fresh copy of the same drive reveals (once per process).
         "calibrated" => Box::new(CalibratedPredictor::new(
             calibrate::extract_cached(&spec, link, imperfections)?,
-            &cfg.host.predictor_options,
+            &d.predictor_options,
             link.completion_ns,
         )),
         "lbn-curve" => Box::new(LbnCurvePredictor::new(calibrate::extract_cached(
@@ -89,29 +101,186 @@ pub fn build_simulation(
             })
         }
     };
-    let scheduler = match scheduler {
-        Some(s) => s,
-        None => scheduler_with_options(&cfg.host.scheduler, &cfg.host.options)?,
-    };
-    let max_out = cfg.host.max_outstanding.unwrap_or(depth);
+    let max_out = d.max_outstanding.unwrap_or(depth);
     if max_out > depth {
+        let (key, depth_key) = if single {
+            (
+                "host.max_outstanding".to_string(),
+                "drive.queue_depth".to_string(),
+            )
+        } else {
+            (
+                format!("devices[{index}].max_outstanding"),
+                format!("devices[{index}].queue_depth"),
+            )
+        };
         return Err(HeadwayError::config(
-            "host.max_outstanding",
-            format!("{max_out} commands outstanding cannot fit a drive queue of depth {depth} (drive.queue_depth)"),
+            key,
+            format!("{max_out} commands outstanding cannot fit a drive queue of depth {depth} ({depth_key})"),
         ));
     }
+    Ok(BuiltDevice {
+        device,
+        predictor,
+        spec,
+        max_outstanding: max_out,
+        imperfect: !d.imperfections.is_none(),
+    })
+}
+
+/// Processes a workload runs (closed: its population; otherwise one stream).
+fn process_count(w: &WorkloadConfig) -> u32 {
+    match w {
+        WorkloadConfig::Closed(c) => c.processes.max(1),
+        _ => 1,
+    }
+}
+
+/// The workloads, and what the run tells the host about them.
+fn build_workloads(
+    cfg: &ExperimentConfig,
+    devices: &[DeviceConfig],
+    capacities: &[u64],
+    rng: &RngStreams,
+) -> Result<(Box<dyn Workload>, RunInfo)> {
+    let entries = cfg.workload_list();
+    let base = cfg.base_dir.as_deref();
+    let mut info = RunInfo {
+        devices: devices.iter().map(|d| d.name.clone()).collect(),
+        classes: Vec::new(),
+        workloads: Vec::new(),
+        processes: Vec::new(),
+    };
+    let single = cfg.workloads.is_empty();
+    if single {
+        let w = cfg.workload.build(capacities[0], rng, base)?;
+        info.classes.push("default".into());
+        info.workloads.push("workload".into());
+        let synchronous = matches!(cfg.workload, WorkloadConfig::Closed(_));
+        for _ in 0..process_count(&cfg.workload) {
+            info.processes.push(ProcessInfo {
+                workload: 0,
+                class: 0,
+                share: 1.0,
+                synchronous,
+            });
+        }
+        return Ok((w, info));
+    }
+    let mut members = Vec::with_capacity(entries.len());
+    let mut process_base = 0u32;
+    for (i, e) in entries.iter().enumerate() {
+        let table = format!("workloads[{i}]");
+        let c = &e.common;
+        let class_name = c.class.clone().unwrap_or_else(|| "default".into());
+        let class = match info.classes.iter().position(|n| *n == class_name) {
+            Some(k) => k,
+            None => {
+                info.classes.push(class_name);
+                info.classes.len() - 1
+            }
+        } as u16;
+        let device = match &c.device {
+            Some(n) => devices
+                .iter()
+                .position(|d| &d.name == n)
+                .expect("validated: workloads name existing devices"),
+            None => 0,
+        };
+        let cap = capacities[device];
+        let (region_start, region_sectors) = match &c.region {
+            Some(r) => r.resolve(cap, &format!("{table}.region"))?,
+            None => (0, cap),
+        };
+        // Each workload draws from streams of its own (the first from the single form's).
+        let wrng = if i == 0 {
+            *rng
+        } else {
+            rng.derive(&format!("workload{i}"))
+        };
+        let workload = e
+            .config
+            .build(region_sectors, &wrng, base)
+            .map_err(|err| err.under(&table))?;
+        info.workloads
+            .push(c.name.clone().unwrap_or_else(|| format!("workload{i}")));
+        let n = process_count(&e.config);
+        let synchronous = matches!(e.config, WorkloadConfig::Closed(_));
+        for _ in 0..n {
+            info.processes.push(ProcessInfo {
+                workload: i as u16,
+                class,
+                share: c.share.unwrap_or(1.0),
+                synchronous,
+            });
+        }
+        members.push(Member {
+            workload,
+            class,
+            device: device as u16,
+            process_base,
+            region_start,
+            deadline_ns: c.deadline_ms.map(|ms| (ms * 1e6).round() as SimTime),
+        });
+        process_base += n;
+    }
+    Ok((Box::new(MultiWorkload::new(members)), info))
+}
+
+/// Build a simulation from a config; `scheduler` overrides the configured one (a Python
+/// plug-in, for instance).
+pub fn build_simulation(
+    cfg: &ExperimentConfig,
+    scheduler: Option<Box<dyn Scheduler>>,
+) -> Result<Built> {
+    let rng = RngStreams::new(cfg.seed);
+    let link = Link::new(&cfg.link);
+    let device_cfgs = cfg.device_list();
+    let single = cfg.devices.is_empty();
+    let mut devices = Vec::with_capacity(device_cfgs.len());
+    let mut predictors = Vec::with_capacity(device_cfgs.len());
+    let mut max_out = Vec::with_capacity(device_cfgs.len());
+    let mut specs = Vec::with_capacity(device_cfgs.len());
+    let mut imperfect = false;
+    for (i, d) in device_cfgs.iter().enumerate() {
+        let b = build_device(d, i, single, cfg.base_dir.as_deref(), &rng, link)?;
+        devices.push(b.device);
+        predictors.push(b.predictor);
+        max_out.push(b.max_outstanding);
+        specs.push(b.spec);
+        imperfect |= b.imperfect;
+    }
+    let capacities: Vec<u64> = devices.iter().map(|d| d.info().capacity_sectors).collect();
+    let plugin = scheduler.is_some();
+    let scheduler = match scheduler {
+        Some(s) => s,
+        None => build_for_devices(&cfg.host.sched_spec(), device_cfgs.len())?,
+    };
+    let wraps = cfg.host.inner.is_some();
     // Prediction accuracy is only news when the host's model can differ from the drive:
     // a predictor other than the drive's own, or a drive with imperfections.
     let track_predictions = cfg
         .output
         .predictions
-        .unwrap_or(cfg.host.predictor != "oracle" || !cfg.drive.imperfections.is_none());
-    let host = Host::new(scheduler, vec![predictor], vec![max_out])
+        .unwrap_or(device_cfgs.iter().any(|d| d.predictor != "oracle") || imperfect);
+    let (workload, info) = build_workloads(cfg, &device_cfgs, &capacities, &rng)?;
+    // A dimension with one value costs nothing: only the others are tracked per request.
+    // Host-made work can come from any wrapper and any plug-in.
+    let origins = info.workloads.len() > 1 || wraps || plugin;
+    let dims = DimsOptions {
+        classes: info.classes.len() > 1,
+        processes: info.processes.len() > 1,
+        devices: devices.len() > 1 || origins,
+        origins,
+        series_ns: cfg
+            .output
+            .series_ms
+            .map_or(0, |ms| ((ms * 1e6).round() as SimTime).max(1)),
+    };
+    let host = Host::new(scheduler, predictors, max_out)
         .with_decision_cost(cfg.host.decision_ns_per_estimate)
-        .with_prediction_tracking(track_predictions);
-    let workload = cfg
-        .workload
-        .build(capacity, &rng, cfg.base_dir.as_deref())?;
+        .with_prediction_tracking(track_predictions)
+        .with_info(info);
     let limits = RunLimits {
         max_time_ns: cfg
             .output
@@ -119,17 +288,24 @@ pub fn build_simulation(
             .map(|s| (s * NS_PER_S as f64) as u64)
             .unwrap_or(NEVER),
     };
+    let spec = specs[0].clone();
+    let warnings = specs.iter().flat_map(|s| s.unmodelled_settings()).collect();
     let simulation = Simulation::new(
         workload,
         host,
-        vec![device],
+        devices,
         link,
         StatsOptions {
             records: cfg.output.records,
+            dims,
         },
         limits,
     )
     .with_rotation_ns(60.0e9 / spec.rpm)
-    .with_warnings(spec.unmodelled_settings());
-    Ok(Built { simulation, spec })
+    .with_warnings(warnings);
+    Ok(Built {
+        simulation,
+        spec,
+        specs,
+    })
 }

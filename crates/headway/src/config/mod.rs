@@ -11,7 +11,8 @@ use serde::Deserialize;
 
 use crate::error::{HeadwayError, Result};
 use crate::link::LinkConfig;
-use crate::workload::WorkloadConfig;
+use crate::sched::SchedSpec;
+use crate::workload::{WorkloadCommon, WorkloadConfig, WorkloadEntry};
 
 /// A whole experiment.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
@@ -31,11 +32,57 @@ pub struct ExperimentConfig {
     pub link: LinkConfig,
     #[serde(default)]
     pub workload: WorkloadConfig,
+    /// `[[devices]]`: several devices, each with its drive, queue and predictor (instead of
+    /// `[drive]`).
+    #[serde(default)]
+    pub devices: Vec<DeviceConfig>,
+    /// `[[workloads]]`: several workloads, each with a name, class, device, region, share
+    /// and deadline (instead of `[workload]`).
+    #[serde(default)]
+    pub workloads: Vec<WorkloadEntry>,
     #[serde(default)]
     pub output: OutputConfig,
     /// Where relative paths in this config are resolved from (the config file's folder).
     #[serde(skip)]
     pub base_dir: Option<PathBuf>,
+    /// Which single-form tables the file wrote (they may not be mixed with the array forms).
+    #[serde(skip)]
+    pub written: Written,
+}
+
+/// Tables and keys an experiment file wrote explicitly (defaults cannot tell).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Written {
+    pub drive: bool,
+    pub workload: bool,
+    /// `host.predictor`, `host.predictor_options` or `host.max_outstanding`: per device in
+    /// the `[[devices]]` form.
+    pub host_device_keys: Option<&'static str>,
+}
+
+/// One `[[devices]]` entry.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct DeviceConfig {
+    /// How workloads (`device = "..."`) and the results name it.
+    pub name: String,
+    /// A catalog name or a drive file, as `[drive] name`.
+    #[serde(default = "default_drive")]
+    pub drive: String,
+    #[serde(default = "one")]
+    pub queue_depth: usize,
+    #[serde(default)]
+    pub firmware_scheduler: Option<String>,
+    #[serde(default)]
+    pub imperfections: crate::device::imperfect::Imperfections,
+    /// The host's model of this device (`oracle`, `calibrated`, `lbn-curve`).
+    #[serde(default = "default_pred")]
+    pub predictor: String,
+    #[serde(default)]
+    pub predictor_options: crate::predict::PredictorOptions,
+    /// Commands the host keeps outstanding here; default the queue depth.
+    #[serde(default)]
+    pub max_outstanding: Option<usize>,
 }
 
 fn default_seed() -> u64 {
@@ -51,8 +98,11 @@ impl Default for ExperimentConfig {
             host: HostConfig::default(),
             link: LinkConfig::default(),
             workload: WorkloadConfig::default(),
+            devices: Vec::new(),
+            workloads: Vec::new(),
             output: OutputConfig::default(),
             base_dir: None,
+            written: Written::default(),
         }
     }
 }
@@ -120,6 +170,21 @@ pub struct HostConfig {
     /// `calibrated` and `lbn-curve` predictors (see `predict::PredictorOptions`).
     #[serde(default)]
     pub predictor_options: crate::predict::PredictorOptions,
+    /// `[host.inner]`: the scheduler a wrapper scheduler wraps (`scheduler`, `options`, and
+    /// its own `inner` for a wrapper inside a wrapper).
+    #[serde(default)]
+    pub inner: Option<Box<SchedSpec>>,
+}
+
+impl HostConfig {
+    /// The configured scheduler with its options and inner schedulers.
+    pub fn sched_spec(&self) -> SchedSpec {
+        SchedSpec {
+            scheduler: self.scheduler.clone(),
+            options: self.options.clone(),
+            inner: self.inner.clone(),
+        }
+    }
 }
 
 fn default_sched() -> String {
@@ -138,6 +203,7 @@ impl Default for HostConfig {
             options: Default::default(),
             decision_ns_per_estimate: 0,
             predictor_options: Default::default(),
+            inner: None,
         }
     }
 }
@@ -159,6 +225,10 @@ pub struct OutputConfig {
     /// by the completion latency it does not model).
     #[serde(default)]
     pub predictions: Option<bool>,
+    /// Keep busy time and bytes per class per interval of this many milliseconds (the
+    /// result's class series); default: none.
+    #[serde(default)]
+    pub series_ms: Option<f64>,
 }
 
 impl ExperimentConfig {
@@ -167,6 +237,16 @@ impl ExperimentConfig {
         let mut cfg: ExperimentConfig =
             toml::from_str(text).map_err(|e| toml_error(text, origin, e))?;
         cfg.base_dir = origin.and_then(|p| p.parent()).map(Path::to_path_buf);
+        if let Ok(table) = text.parse::<toml::Table>() {
+            let host = table.get("host").and_then(|h| h.as_table());
+            cfg.written = Written {
+                drive: table.contains_key("drive"),
+                workload: table.contains_key("workload"),
+                host_device_keys: ["predictor", "predictor_options", "max_outstanding"]
+                    .into_iter()
+                    .find(|k| host.is_some_and(|h| h.contains_key(*k))),
+            };
+        }
         cfg.validate().map_err(|e| match origin {
             Some(p) => e.in_file(p),
             None => e,
@@ -181,38 +261,154 @@ impl ExperimentConfig {
         Self::from_toml_str(&text, Some(path))
     }
 
+    /// The devices of the run: `[[devices]]`, or the one `[drive]` (named `disk`) with the
+    /// host's predictor settings.
+    pub fn device_list(&self) -> Vec<DeviceConfig> {
+        if !self.devices.is_empty() {
+            return self.devices.clone();
+        }
+        vec![DeviceConfig {
+            name: "disk".into(),
+            drive: self.drive.name.clone(),
+            queue_depth: self.drive.queue_depth,
+            firmware_scheduler: self.drive.firmware_scheduler.clone(),
+            imperfections: self.drive.imperfections.clone(),
+            predictor: self.host.predictor.clone(),
+            predictor_options: self.host.predictor_options.clone(),
+            max_outstanding: self.host.max_outstanding,
+        }]
+    }
+
+    /// The workloads of the run: `[[workloads]]`, or the one `[workload]`.
+    pub fn workload_list(&self) -> Vec<WorkloadEntry> {
+        if !self.workloads.is_empty() {
+            return self.workloads.clone();
+        }
+        vec![WorkloadEntry {
+            config: self.workload.clone(),
+            common: WorkloadCommon::default(),
+        }]
+    }
+
     /// Checks that need more than one key, or ranges serde cannot express.
     pub fn validate(&self) -> Result<()> {
         self.workload.validate()?;
-        if self.drive.queue_depth == 0 {
+        if !self.devices.is_empty() && self.written.drive {
             return Err(HeadwayError::config(
-                "drive.queue_depth",
-                "must be at least 1",
+                "drive",
+                "give [drive] (one device) or [[devices]] (several), not both",
             ));
         }
-        let max_depth = crate::device::hdd::MAX_QUEUE_DEPTH;
-        if self.drive.queue_depth > max_depth {
+        if !self.workloads.is_empty() && self.written.workload {
             return Err(HeadwayError::config(
-                "drive.queue_depth",
-                format!(
-                    "must be at most {max_depth}, got {}",
-                    self.drive.queue_depth
-                ),
+                "workload",
+                "give [workload] (one workload) or [[workloads]] (several), not both",
             ));
         }
-        // Build the scheduler once to check its options now rather than at run time (an
-        // unknown name is left for the build, where a plug-in may stand in for it).
-        match crate::sched::scheduler_with_options(&self.host.scheduler, &self.host.options) {
-            Ok(_) | Err(HeadwayError::Unknown { .. }) => {}
+        if let (false, Some(k)) = (self.devices.is_empty(), self.written.host_device_keys) {
+            return Err(HeadwayError::config(
+                format!("host.{k}"),
+                "with [[devices]], each device sets its own predictor, predictor_options and \
+                 max_outstanding",
+            ));
+        }
+        let devices = self.device_list();
+        for (i, d) in devices.iter().enumerate() {
+            let key = |k: &str| {
+                if self.devices.is_empty() {
+                    match k {
+                        "queue_depth" => "drive.queue_depth".to_string(),
+                        "max_outstanding" => "host.max_outstanding".to_string(),
+                        other => format!("drive.{other}"),
+                    }
+                } else {
+                    format!("devices[{i}].{k}")
+                }
+            };
+            if d.queue_depth == 0 {
+                return Err(HeadwayError::config(
+                    key("queue_depth"),
+                    "must be at least 1",
+                ));
+            }
+            let max_depth = crate::device::hdd::MAX_QUEUE_DEPTH;
+            if d.queue_depth > max_depth {
+                return Err(HeadwayError::config(
+                    key("queue_depth"),
+                    format!("must be at most {max_depth}, got {}", d.queue_depth),
+                ));
+            }
+            if d.max_outstanding == Some(0) {
+                return Err(HeadwayError::config(
+                    key("max_outstanding"),
+                    "must be at least 1",
+                ));
+            }
+            if d.name.is_empty() {
+                return Err(HeadwayError::config(key("name"), "must not be empty"));
+            }
+            if devices[..i].iter().any(|e| e.name == d.name) {
+                return Err(HeadwayError::config(
+                    key("name"),
+                    format!("two devices are named `{}`; names must be unique", d.name),
+                ));
+            }
+            d.predictor_options.validate()?;
+            d.imperfections.validate()?;
+        }
+        for (i, w) in self.workloads.iter().enumerate() {
+            let key = |k: &str| format!("workloads[{i}].{k}");
+            w.config
+                .validate()
+                .map_err(|e| e.under(&format!("workloads[{i}]")))?;
+            if let Some(name) = &w.common.device {
+                if !devices.iter().any(|d| &d.name == name) {
+                    return Err(HeadwayError::config(
+                        key("device"),
+                        format!(
+                            "no device is named `{name}`; devices: {}",
+                            devices
+                                .iter()
+                                .map(|d| d.name.as_str())
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    ));
+                }
+            }
+            if w.common.deadline_ms.is_some() && w.common.class.is_none() {
+                return Err(HeadwayError::config(
+                    key("deadline_ms"),
+                    "a deadline is counted per class: give this workload a class \
+                     (class = \"video\")",
+                ));
+            }
+            if let Some(n) = &w.common.name {
+                if self.workloads[..i]
+                    .iter()
+                    .any(|o| o.common.name.as_ref() == Some(n))
+                {
+                    return Err(HeadwayError::config(
+                        key("name"),
+                        format!("two workloads are named `{n}`; names must be unique"),
+                    ));
+                }
+            }
+        }
+        // Build the scheduler once to check its options and nesting now rather than at run
+        // time (an unknown name is left for the build, where a plug-in may stand in for it).
+        match crate::sched::build_scheduler(&self.host.sched_spec()) {
+            Ok(_) => {}
+            Err(HeadwayError::Unknown { .. }) if self.host.inner.is_none() => {}
             Err(e) => return Err(e),
         }
-        self.host.predictor_options.validate()?;
-        self.drive.imperfections.validate()?;
-        if self.host.max_outstanding == Some(0) {
-            return Err(HeadwayError::config(
-                "host.max_outstanding",
-                "must be at least 1",
-            ));
+        if let Some(t) = self.output.series_ms {
+            if !(t > 0.0 && t.is_finite()) {
+                return Err(HeadwayError::config(
+                    "output.series_ms",
+                    format!("must be a positive number of milliseconds, got {t}"),
+                ));
+            }
         }
         if let Some(t) = self.output.max_time_s {
             if !(t > 0.0 && t.is_finite()) {

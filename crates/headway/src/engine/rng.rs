@@ -20,6 +20,15 @@ impl RngStreams {
         self.seed
     }
 
+    /// Streams of their own for a second instance of a component (the second workload, the
+    /// second device), unrelated to these for every name.
+    pub fn derive(&self, name: &str) -> RngStreams {
+        let mut s = self.stream(name);
+        RngStreams {
+            seed: rand::RngCore::next_u64(&mut s),
+        }
+    }
+
     /// The stream for `name`. Calling twice with the same name gives identical streams.
     pub fn stream(&self, name: &str) -> Pcg64Mcg {
         // FNV-1a over the name, folded with the seed through SplitMix64 so that nearby seeds

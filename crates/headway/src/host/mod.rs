@@ -2,10 +2,12 @@
 //! predictor per device, enforces how many commands each device may have outstanding, and
 //! keeps the single timer a non-work-conserving scheduler can arm.
 
+use smallvec::SmallVec;
+
 use crate::error::{HeadwayError, Result};
 use crate::predict::Predictor;
 use crate::request::{Command, Completion, Request};
-use crate::sched::{Decision, SchedCtx, Scheduler};
+use crate::sched::{Decision, HostWork, RunInfo, SchedCtx, Scheduler};
 use crate::time::{SimTime, NEVER};
 
 pub struct Host {
@@ -24,12 +26,38 @@ pub struct Host {
     /// full estimate per request (about a fifth of an SPTF run's time), so runs that do not
     /// report prediction accuracy switch it off.
     track_predictions: bool,
+    /// What the run is made of, for schedulers to look up.
+    pub info: RunInfo,
+    /// Request ids, host origins, and the host-made requests of the current call.
+    pub work: HostWork,
+    /// Each device's capacity as its predictor believes it.
+    capacity: Vec<u64>,
 }
 
 /// What the host wants the engine to do after a decision round.
 pub enum HostAction {
     Dispatch(Command),
-    ArmTimer { at: SimTime, generation: u64 },
+    ArmTimer {
+        at: SimTime,
+        generation: u64,
+    },
+    /// Complete these requests now, from host memory.
+    Serve(SmallVec<[Request; 1]>),
+}
+
+/// A scheduler context over the host's fields (a macro: a method would borrow the whole
+/// host, and the scheduler must be borrowed mutably beside it).
+macro_rules! ctx {
+    ($h:expr, $now:expr) => {
+        SchedCtx::for_host(
+            $now,
+            &$h.predictors,
+            &$h.outstanding,
+            &$h.max_outstanding,
+            &$h.info,
+            &$h.work,
+        )
+    };
 }
 
 impl Host {
@@ -39,6 +67,7 @@ impl Host {
         max_outstanding: Vec<usize>,
     ) -> Self {
         let n = predictors.len();
+        let capacity = predictors.iter().map(|p| p.capacity_sectors()).collect();
         Host {
             scheduler,
             predictors,
@@ -49,7 +78,16 @@ impl Host {
             ns_per_estimate: 0,
             cpu_free_ns: 0,
             track_predictions: true,
+            info: RunInfo::single(),
+            work: HostWork::new(),
+            capacity,
         }
+    }
+
+    /// Describe the run (devices, classes, workloads, processes) to the schedulers.
+    pub fn with_info(mut self, info: RunInfo) -> Self {
+        self.info = info;
+        self
     }
 
     /// Whether to estimate each command sent to an idle device, for the prediction
@@ -67,36 +105,35 @@ impl Host {
     }
 
     pub fn arrival(&mut self, now: SimTime, req: Request) -> Result<()> {
-        let ctx = SchedCtx::new(
-            now,
-            &self.predictors,
-            &self.outstanding,
-            &self.max_outstanding,
-        );
+        let ctx = ctx!(self, now);
         self.scheduler.on_arrival(req, &ctx);
-        self.check()
+        let f = ctx.take_failure();
+        self.check(f)
     }
 
+    /// A failure reported through the context or kept by the scheduler ends the run.
     #[inline]
-    fn check(&mut self) -> Result<()> {
-        match self.scheduler.take_failure() {
+    fn check(&mut self, from_ctx: Option<HeadwayError>) -> Result<()> {
+        match from_ctx.or_else(|| self.scheduler.take_failure()) {
             None => Ok(()),
             Some(e) => Err(e),
         }
+    }
+
+    /// The id of the next workload request (one sequence with host-made requests).
+    #[inline]
+    pub fn next_request_id(&self) -> u64 {
+        self.work.next_id()
     }
 
     pub fn completion(&mut self, now: SimTime, c: &Completion) -> Result<()> {
         let dev = c.command.device as usize;
         self.outstanding[dev] -= 1;
         self.predictors[dev].observe(c);
-        let ctx = SchedCtx::new(
-            now,
-            &self.predictors,
-            &self.outstanding,
-            &self.max_outstanding,
-        );
+        let ctx = ctx!(self, now);
         self.scheduler.on_completion(c, &ctx);
-        self.check()
+        let f = ctx.take_failure();
+        self.check(f)
     }
 
     /// A timer fired; returns false if it was superseded.
@@ -105,34 +142,42 @@ impl Host {
             return Ok(false);
         }
         self.timer_at = NEVER;
-        let ctx = SchedCtx::new(
-            now,
-            &self.predictors,
-            &self.outstanding,
-            &self.max_outstanding,
-        );
+        let ctx = ctx!(self, now);
         self.scheduler.on_timer(&ctx);
-        self.check()?;
+        let f = ctx.take_failure();
+        self.check(f)?;
         Ok(true)
     }
 
     /// Ask the scheduler once. `Dispatch` is checked (device exists and has a slot) and
     /// accounted; `WaitUntil` arms the timer unless an earlier one is armed.
     pub fn decide(&mut self, now: SimTime) -> Result<Option<HostAction>> {
-        let (decision, estimates) = {
-            let mut ctx = SchedCtx::new(
-                now,
-                &self.predictors,
-                &self.outstanding,
-                &self.max_outstanding,
-            );
+        // Declared first so that the decision is returned straight into its place (a command
+        // is large; this is the host's hottest call).
+        let decision;
+        let estimates;
+        let failure;
+        {
+            let mut ctx = ctx!(self, now);
             ctx.ns_per_estimate = self.ns_per_estimate;
-            let d = self.scheduler.decide(&ctx);
-            (d, ctx.estimates.get())
-        };
-        self.check()?;
+            decision = self.scheduler.decide(&ctx);
+            estimates = ctx.estimates.get();
+            failure = ctx.take_failure();
+        }
+        if let Some(e) = failure.or_else(|| self.scheduler.take_failure()) {
+            return Err(e);
+        }
         match decision {
             Decision::Idle => Ok(None),
+            Decision::Serve(reqs) => {
+                if reqs.is_empty() {
+                    return Err(HeadwayError::Invariant(format!(
+                        "scheduler `{}` served an empty list of requests from host memory",
+                        self.scheduler.name()
+                    )));
+                }
+                Ok(Some(HostAction::Serve(reqs)))
+            }
             Decision::WaitUntil(at) => {
                 if at <= now {
                     return Err(HeadwayError::Invariant(format!(
@@ -164,6 +209,28 @@ impl Host {
                         self.scheduler.name(),
                         self.outstanding[dev],
                         self.max_outstanding[dev]
+                    )));
+                }
+                // A command made by `Command::single` holds its request by construction; any
+                // other (merged, spanning, built by a plug-in) is checked.
+                let plain = matches!(cmd.requests.as_slice(), [r] if r.lbn == cmd.lbn
+                    && r.sectors == cmd.sectors && r.op == cmd.op && r.device == cmd.device);
+                let cap = self.capacity[dev];
+                let outside = !plain
+                    && cmd.requests.iter().any(|r| {
+                        r.lbn < cmd.lbn
+                            || r.end_lbn() > cmd.end_lbn()
+                            || r.op != cmd.op
+                            || r.device != cmd.device
+                    });
+                if outside || cmd.end_lbn() > cap {
+                    return Err(HeadwayError::Invariant(format!(
+                        "scheduler `{}` dispatched sectors {}..{} ({:?}) to device {dev} \
+                         ({cap} sectors), which do not hold all of its requests or do not fit",
+                        self.scheduler.name(),
+                        cmd.lbn,
+                        cmd.end_lbn(),
+                        cmd.op
                     )));
                 }
                 let send_ns = if self.ns_per_estimate > 0 {

@@ -16,9 +16,10 @@
 
 use std::sync::Arc;
 
-use super::{Estimate, Predictor, PredictorOptions, Target};
+use super::{Estimate, Predictor, PredictorOptions, Target, TrackInfo};
 use crate::calibrate::phases::frac;
 use crate::calibrate::{ExtractedDrive, Loc};
+use crate::error::Result;
 use crate::request::{Completion, HeadPosition, Op};
 use crate::time::SimTime;
 
@@ -329,5 +330,77 @@ impl Predictor for CalibratedPredictor {
         };
         self.ref_angle = frac(self.angle_of(&l) + 1.0 / l.spt as f64);
         self.ref_ns = c.done_ns + self.link_completion_ns;
+    }
+
+    fn has_geometry(&self) -> bool {
+        true
+    }
+    fn track_of(&self, lbn: u64) -> Result<HeadPosition> {
+        let l = self
+            .drive
+            .table
+            .locate(lbn.min(self.capacity_sectors().saturating_sub(1)));
+        Ok(HeadPosition {
+            cylinder: l.cylinder,
+            surface: l.track,
+        })
+    }
+    fn track_info(&self, track: HeadPosition) -> Result<Option<TrackInfo>> {
+        let table = &self.drive.table;
+        let Some(i) = table.track_index(track.cylinder, track.surface) else {
+            return Ok(None);
+        };
+        let first = table.tracks[i].first_lbn;
+        let end = table
+            .tracks
+            .get(i + 1)
+            .map_or(table.capacity_sectors, |t| t.first_lbn);
+        let l = table.locate(first);
+        Ok(Some(TrackInfo {
+            track,
+            first_lbn: first,
+            lbns: (end - first) as u32,
+            slots: l.spt,
+            // Calibration counts slots from the track's first LBN, whose start is the phase.
+            slot0_angle: frac(table.tracks[i].phase),
+            sector_ns: self.period_ns / l.spt as f64,
+        }))
+    }
+    fn slot_lbn(&self, track: HeadPosition, slot: u32) -> Result<Option<u64>> {
+        let Some(info) = self.track_info(track)? else {
+            return Ok(None);
+        };
+        // Slots past the LBNs (and past slipped gaps) hold none; gaps shift later LBNs.
+        let table = &self.drive.table;
+        let mut lo = info.first_lbn;
+        let mut hi = info.first_lbn + info.lbns as u64;
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            let s = table.locate(mid).slot;
+            if s == slot {
+                return Ok(Some(mid));
+            }
+            if s < slot {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        Ok(None)
+    }
+    fn angle_at(&self, t: SimTime) -> Result<f64> {
+        // The reference point's frame: the angle just past the last sector accessed, which
+        // passed the completion latency before the host saw it, carried forward by the
+        // believed period.
+        let latency = self.drive.lags.completion_offset_ns[self.last_op as usize];
+        Ok(frac(
+            self.ref_angle + (t as f64 - self.ref_ns as f64 + latency) / self.period_ns,
+        ))
+    }
+    fn period_ns(&self) -> Result<f64> {
+        Ok(self.period_ns)
+    }
+    fn move_ns(&self, from: HeadPosition, to: HeadPosition, op: Op) -> Result<SimTime> {
+        Ok(round_ns(self.lag_ns(from, to.cylinder, to.surface, op)))
     }
 }

@@ -3,15 +3,21 @@
 //! first-class, configurable thing. `oracle` (the device's own model) is the default.
 
 mod calibrated;
+mod geometry;
 mod lbn_curve;
 mod options;
 mod oracle;
+
+pub use geometry::{no_geometry, passing_runs, LbnRun, TrackInfo};
 
 pub use calibrated::CalibratedPredictor;
 pub use lbn_curve::LbnCurvePredictor;
 pub use options::PredictorOptions;
 pub use oracle::OraclePredictor;
 
+use smallvec::SmallVec;
+
+use crate::error::Result;
 use crate::request::{Completion, HeadPosition, Op};
 use crate::time::SimTime;
 
@@ -108,5 +114,74 @@ pub trait Predictor {
     fn positioning_ns(&self, now: SimTime, lbn: u64, sectors: u32, op: Op) -> SimTime {
         self.estimate(self.head(), now, lbn, sectors, op)
             .positioning_ns()
+    }
+
+    /// [`Predictor::estimate`] with every seek `seek_margin_ns` longer than predicted
+    /// (freeblock's conservatism constants c_fg and c_fb): the head is assumed to arrive
+    /// later, so a target it would reach just in time costs a rotation instead.
+    fn estimate_with_margin(
+        &self,
+        from: HeadPosition,
+        start_ns: SimTime,
+        lbn: u64,
+        sectors: u32,
+        op: Op,
+        seek_margin_ns: SimTime,
+    ) -> Estimate {
+        if seek_margin_ns == 0 {
+            return self.estimate(from, start_ns, lbn, sectors, op);
+        }
+        // Overheads do not depend on the start time, so starting `margin` later is the same
+        // as seeking `margin` longer.
+        let mut e = self.estimate(from, start_ns + seek_margin_ns, lbn, sectors, op);
+        e.seek_ns += seek_margin_ns;
+        e
+    }
+
+    // Geometry: what the host believes about tracks. A predictor that does not know the
+    // geometry (the LBN-distance curve) answers every call with an error naming itself.
+
+    /// Whether the geometry calls below answer.
+    fn has_geometry(&self) -> bool {
+        false
+    }
+    /// The track holding `lbn`, as this predictor names tracks (the `HeadPosition` its
+    /// estimates use).
+    fn track_of(&self, _lbn: u64) -> Result<HeadPosition> {
+        Err(no_geometry(self.name()))
+    }
+    /// A track's first LBN, slots, LBNs, angle and sector time; `None` if the track holds no
+    /// LBN (or does not exist).
+    fn track_info(&self, _track: HeadPosition) -> Result<Option<TrackInfo>> {
+        Err(no_geometry(self.name()))
+    }
+    /// The LBN in slot `slot` of `track` (slots counted as in [`TrackInfo`]), or `None` for
+    /// a spare, slipped or unmapped slot.
+    fn slot_lbn(&self, _track: HeadPosition, _slot: u32) -> Result<Option<u64>> {
+        Err(no_geometry(self.name()))
+    }
+    /// The spindle's angle at `t` (revolutions in [0, 1)), in the frame [`TrackInfo`]'s
+    /// angles are measured in.
+    fn angle_at(&self, _t: SimTime) -> Result<f64> {
+        Err(no_geometry(self.name()))
+    }
+    /// The predicted rotation period.
+    fn period_ns(&self) -> Result<f64> {
+        Err(no_geometry(self.name()))
+    }
+    /// Time to move the head from one track to another for an access of kind `op` (seek or
+    /// head switch, settle included; no overheads, no rotational latency).
+    fn move_ns(&self, _from: HeadPosition, _to: HeadPosition, _op: Op) -> Result<SimTime> {
+        Err(no_geometry(self.name()))
+    }
+    /// The runs of consecutive LBNs whose sectors pass wholly under the head on `track`
+    /// between `from_ns` and `to_ns`, in the order they pass (at most one revolution's worth).
+    fn passing(
+        &self,
+        track: HeadPosition,
+        from_ns: SimTime,
+        to_ns: SimTime,
+    ) -> Result<SmallVec<[LbnRun; 4]>> {
+        passing_runs(self, track, from_ns, to_ns)
     }
 }

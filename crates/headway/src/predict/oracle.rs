@@ -1,7 +1,8 @@
 use std::sync::Arc;
 
-use super::{Estimate, Predictor, Target};
+use super::{Estimate, Predictor, Target, TrackInfo};
 use crate::device::hdd::{plan_service, Mechanics, Overheads};
+use crate::error::Result;
 use crate::request::{Completion, HeadPosition, Op};
 use crate::time::SimTime;
 
@@ -124,5 +125,52 @@ impl Predictor for OraclePredictor {
             self.head = c.head;
         }
         self.last_op = c.command.op;
+    }
+
+    fn has_geometry(&self) -> bool {
+        true
+    }
+    fn track_of(&self, lbn: u64) -> Result<HeadPosition> {
+        let (cylinder, surface) = self.mech.layout.track_of(lbn);
+        Ok(HeadPosition { cylinder, surface })
+    }
+    fn track_info(&self, track: HeadPosition) -> Result<Option<TrackInfo>> {
+        let layout = &self.mech.layout;
+        let Some(first) = layout.first_lbn_on_track(track.cylinder, track.surface) else {
+            return Ok(None);
+        };
+        let l = layout.locate(first);
+        let on_track = |lbn: u64| layout.track_of(lbn) == (track.cylinder, track.surface);
+        // The track's LBNs are consecutive from `first`: find the last by bisection.
+        let (mut lo, mut hi) = (first, (first + l.spt as u64).min(layout.capacity_sectors()));
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if on_track(mid) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        let slot0 = l.angle - l.sector as f64 / l.spt as f64;
+        Ok(Some(TrackInfo {
+            track,
+            first_lbn: first,
+            lbns: (lo - first + 1) as u32,
+            slots: l.spt,
+            slot0_angle: slot0 - slot0.floor(),
+            sector_ns: self.mech.sector_ns(l.spt),
+        }))
+    }
+    fn slot_lbn(&self, track: HeadPosition, slot: u32) -> Result<Option<u64>> {
+        Ok(self.mech.layout.lbn_at(track.cylinder, track.surface, slot))
+    }
+    fn angle_at(&self, t: SimTime) -> Result<f64> {
+        Ok(self.mech.angle_at(t as f64))
+    }
+    fn period_ns(&self) -> Result<f64> {
+        Ok(self.mech.period_ns)
+    }
+    fn move_ns(&self, from: HeadPosition, to: HeadPosition, op: Op) -> Result<SimTime> {
+        Ok(self.mech.move_ns(from, to.cylinder, to.surface, op))
     }
 }

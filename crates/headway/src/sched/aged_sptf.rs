@@ -1,8 +1,8 @@
 use super::options::OptionReader;
 use super::timed::TimedQueue;
-use super::{Decision, SchedCtx, Scheduler};
+use super::{Decision, Placement, SchedCtx, Scheduler};
 use crate::error::Result;
-use crate::request::Request;
+use crate::request::{Command, Request};
 use crate::time::SimTime;
 
 /// Aged SPTF in DiskSim's form: the effective time of a request is its positioning time
@@ -40,7 +40,7 @@ impl Scheduler for AgedSptf {
     fn on_arrival(&mut self, req: Request, ctx: &SchedCtx) {
         self.q.insert(req, ctx);
     }
-    fn decide(&mut self, ctx: &SchedCtx) -> Decision {
+    fn propose(&mut self, ctx: &SchedCtx) -> Decision {
         if self.q.is_empty() || !ctx.has_slot(self.q.device) {
             return Decision::Idle;
         }
@@ -60,7 +60,10 @@ impl Scheduler for AgedSptf {
         ) else {
             return Decision::Idle;
         };
-        Decision::Dispatch(self.q.dispatch(key, ctx, origin))
+        Decision::Dispatch(self.q.propose(key, ctx, origin))
+    }
+    fn commit(&mut self, cmd: &Command, placement: Placement, _: &SchedCtx) -> Result<()> {
+        self.q.commit(cmd, placement, "aged-sptf")
     }
     fn pending(&self) -> usize {
         self.q.len()

@@ -7,7 +7,7 @@ use crate::request::DeviceId;
 /// pending cylinder and sweep up again (one-directional service evens out response times).
 pub type CLook = Elevator<CLookPolicy>;
 
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub struct CLookPolicy;
 
 impl Policy for CLookPolicy {

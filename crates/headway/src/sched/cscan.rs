@@ -7,7 +7,7 @@ use crate::request::DeviceId;
 /// return to the first cylinder without serving, and sweep up again.
 pub type CScan = Elevator<CScanPolicy>;
 
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub struct CScanPolicy;
 
 impl Policy for CScanPolicy {

@@ -3,8 +3,10 @@
 //! cylinder of the last command dispatched), and a [`Policy`] that picks what comes next.
 //! Each scheduler's file holds only its policy.
 
+use super::proposal::{not_proposed, ProposalSlot};
 use super::sweep::{CylQueue, Key};
-use super::{Decision, SchedCtx, Scheduler};
+use super::{Decision, Placement, SchedCtx, Scheduler};
+use crate::error::Result;
 use crate::request::{Command, DeviceId, Op, Request};
 
 /// What a policy wants next.
@@ -17,8 +19,9 @@ pub(crate) enum Pick {
 }
 
 /// A rule for choosing the next request given the arm's cylinder. Called only with a
-/// non-empty queue.
-pub(crate) trait Policy: Default {
+/// non-empty queue. `pick` may change the policy's state (a sweep's direction); the
+/// elevator calls it on a copy when proposing and keeps the copy only on commit.
+pub(crate) trait Policy: Default + Clone {
     const NAME: &'static str;
     fn pick(&mut self, queue: &CylQueue, pos: u32, ctx: &SchedCtx, dev: DeviceId) -> Pick;
 }
@@ -29,6 +32,9 @@ pub struct Elevator<P> {
     pos: Option<u32>,
     device: DeviceId,
     policy: P,
+    /// The last proposal: the key to remove (none for a travel seek), the arm's new
+    /// cylinder and the policy's state after it.
+    proposal: ProposalSlot<(Option<Key>, u32, P)>,
 }
 
 #[allow(private_bounds)]
@@ -44,6 +50,7 @@ impl<P: Policy> Elevator<P> {
             pos: None,
             device: 0,
             policy,
+            proposal: ProposalSlot::default(),
         }
     }
 }
@@ -85,23 +92,33 @@ impl<P: Policy> Scheduler for Elevator<P> {
         let cyl = ctx.predictor(req.device).cylinder_of(req.lbn);
         self.queue.insert(cyl, req.id, req);
     }
-    fn decide(&mut self, ctx: &SchedCtx) -> Decision {
+    fn propose(&mut self, ctx: &SchedCtx) -> Decision {
         if self.queue.is_empty() || !ctx.has_slot(self.device) {
             return Decision::Idle;
         }
-        let pos = *self
+        let pos = self
             .pos
-            .get_or_insert_with(|| ctx.predictor(self.device).head().cylinder);
-        match self.policy.pick(&self.queue, pos, ctx, self.device) {
-            Pick::Request(key) => {
-                self.pos = Some(key.0);
-                Decision::Dispatch(Command::single(self.queue.remove(key)))
-            }
-            Pick::Seek { cylinder, lbn } => {
-                self.pos = Some(cylinder);
-                Decision::Dispatch(seek_command(self.device, lbn))
-            }
+            .unwrap_or_else(|| ctx.predictor(self.device).head().cylinder);
+        let mut next = self.policy.clone();
+        let (cmd, key, cyl) = match next.pick(&self.queue, pos, ctx, self.device) {
+            Pick::Request(key) => (Command::single(*self.queue.get(key)), Some(key), key.0),
+            Pick::Seek { cylinder, lbn } => (seek_command(self.device, lbn), None, cylinder),
+        };
+        self.proposal.set(&cmd, (key, cyl, next));
+        Decision::Dispatch(cmd)
+    }
+    fn commit(&mut self, cmd: &Command, placement: Placement, _: &SchedCtx) -> Result<()> {
+        let Some((key, cyl, next)) = self.proposal.take_for(cmd) else {
+            return Err(not_proposed(P::NAME, cmd));
+        };
+        if let Some(k) = key {
+            self.queue.remove(k);
         }
+        if placement == Placement::Device {
+            self.pos = Some(cyl);
+            self.policy = next;
+        }
+        Ok(())
     }
     fn pending(&self) -> usize {
         self.queue.len()

@@ -1,6 +1,8 @@
 use std::collections::VecDeque;
 
-use super::{Decision, SchedCtx, Scheduler};
+use super::proposal::not_proposed;
+use super::{Decision, Placement, SchedCtx, Scheduler};
+use crate::error::Result;
 use crate::request::{Command, Request};
 
 /// First come, first served: dispatch in arrival order.
@@ -22,12 +24,19 @@ impl Scheduler for Fcfs {
     fn on_arrival(&mut self, req: Request, _ctx: &SchedCtx) {
         self.queue.push_back(req);
     }
-    fn decide(&mut self, ctx: &SchedCtx) -> Decision {
+    fn propose(&mut self, ctx: &SchedCtx) -> Decision {
         match self.queue.front() {
-            Some(r) if ctx.has_slot(r.device) => {
-                Decision::Dispatch(Command::single(self.queue.pop_front().unwrap()))
-            }
+            Some(r) if ctx.has_slot(r.device) => Decision::Dispatch(Command::single(*r)),
             _ => Decision::Idle,
+        }
+    }
+    fn commit(&mut self, cmd: &Command, _: Placement, _: &SchedCtx) -> Result<()> {
+        match self.queue.front() {
+            Some(r) if cmd.requests.len() == 1 && cmd.carries(r.id) => {
+                self.queue.pop_front();
+                Ok(())
+            }
+            _ => Err(not_proposed(self.name(), cmd)),
         }
     }
     fn pending(&self) -> usize {

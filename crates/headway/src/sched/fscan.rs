@@ -1,5 +1,7 @@
-use super::sweep::{CylQueue, Dir};
-use super::{Decision, SchedCtx, Scheduler};
+use super::proposal::{not_proposed, ProposalSlot};
+use super::sweep::{CylQueue, Dir, Key};
+use super::{Decision, Placement, SchedCtx, Scheduler};
+use crate::error::Result;
 use crate::request::{Command, DeviceId, Request};
 
 /// FSCAN: requests are served in frozen batches. The batch being served is swept in
@@ -12,6 +14,8 @@ pub struct FScan {
     pos: Option<u32>,
     dir: Dir,
     device: DeviceId,
+    /// The last proposal: its key and the sweep direction after it.
+    proposal: ProposalSlot<(Key, Dir)>,
 }
 
 impl FScan {
@@ -22,6 +26,7 @@ impl FScan {
             pos: None,
             dir: Dir::Up,
             device: 0,
+            proposal: ProposalSlot::default(),
         }
     }
 }
@@ -41,33 +46,49 @@ impl Scheduler for FScan {
         let cyl = ctx.predictor(req.device).cylinder_of(req.lbn);
         self.waiting.insert(cyl, req.id, req);
     }
-    fn decide(&mut self, ctx: &SchedCtx) -> Decision {
+    fn propose(&mut self, ctx: &SchedCtx) -> Decision {
+        // The batch frozen next: the waiting requests, once the current batch is done (the
+        // swap itself happens on commit, so an unanswered proposal freezes nothing).
+        let batch = if self.active.is_empty() {
+            &self.waiting
+        } else {
+            &self.active
+        };
+        if batch.is_empty() || !ctx.has_slot(self.device) {
+            return Decision::Idle;
+        }
+        let pos = self
+            .pos
+            .unwrap_or_else(|| ctx.predictor(self.device).head().cylinder);
+        let ahead = |dir| match dir {
+            Dir::Up => batch.at_or_above(pos),
+            Dir::Down => batch.at_or_below(pos),
+        };
+        let mut dir = self.dir;
+        let key = match ahead(dir) {
+            Some(k) => k,
+            None => {
+                dir = dir.reversed();
+                ahead(dir).expect("batch is not empty")
+            }
+        };
+        let cmd = Command::single(*batch.get(key));
+        self.proposal.set(&cmd, (key, dir));
+        Decision::Dispatch(cmd)
+    }
+    fn commit(&mut self, cmd: &Command, placement: Placement, _: &SchedCtx) -> Result<()> {
+        let Some((key, dir)) = self.proposal.take_for(cmd) else {
+            return Err(not_proposed("fscan", cmd));
+        };
         if self.active.is_empty() {
             std::mem::swap(&mut self.active, &mut self.waiting);
         }
-        if self.active.is_empty() || !ctx.has_slot(self.device) {
-            return Decision::Idle;
+        self.active.remove(key);
+        if placement == Placement::Device {
+            self.dir = dir;
+            self.pos = Some(key.0);
         }
-        let pos = *self
-            .pos
-            .get_or_insert_with(|| ctx.predictor(self.device).head().cylinder);
-        let ahead = |q: &CylQueue, dir| match dir {
-            Dir::Up => q.at_or_above(pos),
-            Dir::Down => q.at_or_below(pos),
-        };
-        let key = match ahead(&self.active, self.dir) {
-            Some(k) => k,
-            None => {
-                self.dir = if self.dir == Dir::Up {
-                    Dir::Down
-                } else {
-                    Dir::Up
-                };
-                ahead(&self.active, self.dir).expect("batch is not empty")
-            }
-        };
-        self.pos = Some(key.0);
-        Decision::Dispatch(Command::single(self.active.remove(key)))
+        Ok(())
     }
     fn pending(&self) -> usize {
         self.active.len() + self.waiting.len()

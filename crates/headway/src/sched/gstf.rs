@@ -3,9 +3,9 @@ use std::collections::VecDeque;
 use super::options::OptionReader;
 use super::sweep::Dir;
 use super::timed::{Objective, TimedQueue};
-use super::{Decision, SchedCtx, Scheduler};
+use super::{Decision, Placement, SchedCtx, Scheduler};
 use crate::error::{HeadwayError, Result};
-use crate::request::Request;
+use crate::request::{Command, Request};
 
 /// Grouped shortest time first: STF within the current group; the next group only once the
 /// current one is empty. Two readings of "group" (the paper's is ambiguous):
@@ -30,11 +30,16 @@ enum Groups {
         width: u32,
         band: Option<u32>,
         dir: Dir,
+        /// The band and direction the last proposal was made in (applied on commit).
+        proposed: (u32, Dir),
     },
     Batches {
         batch: TimedQueue,
         waiting: VecDeque<Request>,
         size: usize,
+        /// The batch was formed by a proposal not yet committed: until one is, arrivals
+        /// join it while it has room, as they would had it been formed at commit.
+        tentative: bool,
     },
 }
 
@@ -57,6 +62,7 @@ impl Gstf {
                 batch: TimedQueue::new(prune),
                 waiting: VecDeque::new(),
                 size: o.u64("group_requests", DEFAULT_GROUP, 1, u32::MAX as u64)? as usize,
+                tentative: false,
             }
         } else {
             Groups::Bands {
@@ -64,6 +70,7 @@ impl Gstf {
                 width: o.u64("group_cylinders", DEFAULT_GROUP, 1, u32::MAX as u64)? as u32,
                 band: None,
                 dir: Dir::Up,
+                proposed: (0, Dir::Up),
             }
         };
         Ok(Gstf { objective, groups })
@@ -78,6 +85,7 @@ impl Gstf {
                 width,
                 band: None,
                 dir: Dir::Up,
+                proposed: (0, Dir::Up),
             },
         }
     }
@@ -111,10 +119,21 @@ impl Scheduler for Gstf {
     fn on_arrival(&mut self, req: Request, ctx: &SchedCtx) {
         match &mut self.groups {
             Groups::Bands { q, .. } => q.insert(req, ctx),
-            Groups::Batches { waiting, .. } => waiting.push_back(req),
+            Groups::Batches {
+                batch,
+                waiting,
+                size,
+                tentative,
+            } => {
+                if *tentative && batch.len() < *size {
+                    batch.insert(req, ctx)
+                } else {
+                    waiting.push_back(req)
+                }
+            }
         }
     }
-    fn decide(&mut self, ctx: &SchedCtx) -> Decision {
+    fn propose(&mut self, ctx: &SchedCtx) -> Decision {
         let obj = self.objective;
         let (q, lo, hi) = match &mut self.groups {
             Groups::Bands {
@@ -122,16 +141,18 @@ impl Scheduler for Gstf {
                 width,
                 band,
                 dir,
+                proposed,
             } => {
                 if q.is_empty() || !ctx.has_slot(q.device) {
                     return Decision::Idle;
                 }
                 let start =
                     band.unwrap_or_else(|| ctx.predictor(q.device).head().cylinder / *width);
-                let Some(b) = next_band(q, *width, start, dir) else {
+                let mut d = *dir;
+                let Some(b) = next_band(q, *width, start, &mut d) else {
                     return Decision::Idle;
                 };
-                *band = Some(b);
+                *proposed = (b, d);
                 let lo = b.saturating_mul(*width);
                 (q, lo, lo.saturating_add(*width - 1))
             }
@@ -139,12 +160,16 @@ impl Scheduler for Gstf {
                 batch,
                 waiting,
                 size,
+                tentative,
             } => {
-                if batch.is_empty() {
+                if batch.is_empty() && !waiting.is_empty() {
+                    // Forming the batch is the one thing a proposal does early; `tentative`
+                    // makes it invisible (see the field).
                     let n = waiting.len().min(*size);
                     for r in waiting.drain(..n) {
                         batch.insert(r, ctx);
                     }
+                    *tentative = true;
                 }
                 if batch.is_empty() || !ctx.has_slot(batch.device) {
                     return Decision::Idle;
@@ -157,7 +182,31 @@ impl Scheduler for Gstf {
         else {
             return Decision::Idle;
         };
-        Decision::Dispatch(q.dispatch(key, ctx, origin))
+        Decision::Dispatch(q.propose(key, ctx, origin))
+    }
+    fn commit(&mut self, cmd: &Command, placement: Placement, _: &SchedCtx) -> Result<()> {
+        match &mut self.groups {
+            Groups::Bands {
+                q,
+                band,
+                dir,
+                proposed,
+                ..
+            } => {
+                q.commit(cmd, placement, "gstf")?;
+                if placement == Placement::Device {
+                    *band = Some(proposed.0);
+                    *dir = proposed.1;
+                }
+                Ok(())
+            }
+            Groups::Batches {
+                batch, tentative, ..
+            } => {
+                *tentative = false;
+                batch.commit(cmd, placement, "gstf")
+            }
+        }
     }
     fn pending(&self) -> usize {
         match &self.groups {

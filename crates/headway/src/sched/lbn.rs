@@ -4,8 +4,10 @@
 
 use std::collections::BTreeMap;
 
+use super::proposal::{not_proposed, ProposalSlot};
 use super::sweep::Dir;
-use super::{Decision, SchedCtx, Scheduler};
+use super::{Decision, Placement, SchedCtx, Scheduler};
+use crate::error::Result;
 use crate::request::{Command, DeviceId, Request};
 
 /// Requests keyed by (lbn, id): equal LBNs in arrival order.
@@ -46,6 +48,8 @@ pub struct LbnScheduler {
     pos: u64,
     dir: Dir,
     device: DeviceId,
+    /// The last proposal: its key and the sweep direction after it.
+    proposal: ProposalSlot<((u64, u64), Dir)>,
 }
 
 impl LbnScheduler {
@@ -56,6 +60,7 @@ impl LbnScheduler {
             pos: 0,
             dir: Dir::Up,
             device: 0,
+            proposal: ProposalSlot::default(),
         }
     }
     pub fn sstf() -> Self {
@@ -68,7 +73,14 @@ impl LbnScheduler {
         Self::new(Policy::CLook)
     }
 
-    fn pick(&mut self) -> Option<(u64, u64)> {
+    /// The next key and the sweep direction after taking it.
+    fn pick(&self) -> Option<((u64, u64), Dir)> {
+        let mut dir = self.dir;
+        let key = self.pick_in(&mut dir)?;
+        Some((key, dir))
+    }
+
+    fn pick_in(&self, dir: &mut Dir) -> Option<(u64, u64)> {
         let pos = self.pos;
         let q = &self.queue;
         Some(match self.policy {
@@ -92,15 +104,11 @@ impl LbnScheduler {
                     Dir::Up => q.at_or_above(pos),
                     Dir::Down => pos.checked_sub(1).and_then(|p| q.at_or_below(p)),
                 };
-                match ahead(self.dir) {
+                match ahead(*dir) {
                     Some(k) => k,
                     None => {
-                        self.dir = if self.dir == Dir::Up {
-                            Dir::Down
-                        } else {
-                            Dir::Up
-                        };
-                        ahead(self.dir)?
+                        *dir = dir.reversed();
+                        ahead(*dir)?
                     }
                 }
             }
@@ -120,25 +128,36 @@ impl Scheduler for LbnScheduler {
         self.device = req.device;
         self.queue.map.insert((req.lbn, req.id), req);
     }
-    fn decide(&mut self, ctx: &SchedCtx) -> Decision {
+    fn propose(&mut self, ctx: &SchedCtx) -> Decision {
         if self.queue.map.is_empty() || !ctx.has_slot(self.device) {
             return Decision::Idle;
         }
-        let Some(key) = self.pick() else {
+        let Some((key, dir)) = self.pick() else {
             return Decision::Idle;
+        };
+        let cmd = Command::single(self.queue.map[&key]);
+        self.proposal.set(&cmd, (key, dir));
+        Decision::Dispatch(cmd)
+    }
+    fn commit(&mut self, cmd: &Command, placement: Placement, _: &SchedCtx) -> Result<()> {
+        let Some((key, dir)) = self.proposal.take_for(cmd) else {
+            return Err(not_proposed(self.name(), cmd));
         };
         let r = self
             .queue
             .map
             .remove(&key)
             .expect("key taken from this queue");
-        // Going down, the arm is at the start of what it just served.
-        self.pos = if self.policy == Policy::Look && self.dir == Dir::Down {
-            r.lbn
-        } else {
-            r.end_lbn()
-        };
-        Decision::Dispatch(Command::single(r))
+        if placement == Placement::Device {
+            self.dir = dir;
+            // Going down, the arm is at the start of what it just served.
+            self.pos = if self.policy == Policy::Look && self.dir == Dir::Down {
+                r.lbn
+            } else {
+                r.end_lbn()
+            };
+        }
+        Ok(())
     }
     fn pending(&self) -> usize {
         self.queue.map.len()

@@ -7,7 +7,7 @@ use crate::request::DeviceId;
 /// reverse as soon as nothing lies ahead.
 pub type Look = Elevator<LookPolicy>;
 
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub struct LookPolicy {
     dir: Dir,
 }

@@ -1,16 +1,27 @@
 //! Host I/O schedulers.
 //!
 //! A scheduler is told of arrivals, completions and timer expiries, and whenever a device
-//! has a free slot it is asked to [`decide`](Scheduler::decide): dispatch a command now,
-//! wait until a time (non-work-conserving: anticipation), or stay idle. It may ask the
-//! predictors anything. Schedulers compose: a wrapper (anticipation, freeblock, Cello,
-//! flash-backed redirection) holds inner schedulers and forwards to them.
+//! has a free slot it is asked what to do: dispatch a command now, wait until a time
+//! (non-work-conserving: anticipation), serve requests from host memory, or stay idle. It
+//! may ask the predictors anything.
+//!
+//! Choosing is split from committing ([`Scheduler::propose`] / [`Scheduler::commit`]) so
+//! that schedulers compose: a wrapper (anticipation, freeblock, Cello's class-independent
+//! level, flash-backed redirection) asks its inner schedulers what they would do, without
+//! side effects, and then commits what it takes, saying where it went ([`Placement`]).
+//! `decide` is the two in one, for the host and for wrappers that take every proposal.
+//! See `docs/architecture.md` for how the four research systems sit on this.
 
-use std::cell::Cell;
+use smallvec::SmallVec;
 
-use crate::predict::Predictor;
-use crate::request::{Command, Completion, DeviceId, Request};
+use crate::error::Result;
+use crate::request::{Command, Completion, Request};
 use crate::time::SimTime;
+
+mod context;
+mod idle_scan;
+mod per_device;
+mod proposal;
 
 mod aged_sptf;
 mod clook;
@@ -36,15 +47,21 @@ mod wstf;
 
 pub use aged_sptf::AgedSptf;
 pub use clook::CLook;
+pub use context::{HostWork, ProcessInfo, RunInfo, SchedCtx};
 pub use cscan::CScan;
 pub use elevator::Elevator;
 pub use fcfs::Fcfs;
 pub use fscan::FScan;
 pub use gstf::Gstf;
+pub use idle_scan::IdleScan;
 pub use lbn::LbnScheduler;
 pub use look::Look;
 pub use options::{OptionReader, SchedOptions};
-pub use registry::{scheduler_by_name, scheduler_with_options, SCHEDULER_NAMES};
+pub use per_device::PerDevice;
+pub use registry::{
+    build_for_devices, build_scheduler, scheduler_by_name, scheduler_info, scheduler_with_options,
+    SchedSpec, SchedulerInfo, SCHEDULERS, SCHEDULER_NAMES,
+};
 pub use scan::Scan;
 pub use sptf::Sptf;
 pub use sptf_sw::SptfSw;
@@ -52,69 +69,59 @@ pub use sstf::Sstf;
 pub use vscan::VScan;
 pub use wstf::Wstf;
 
+/// The requests of a `Serve` decision.
+pub type Served = SmallVec<[Request; 1]>;
+
 /// What the host should do now.
-#[derive(Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Decision {
     /// Send this command to its device now.
     Dispatch(Command),
     /// Keep the device(s) idle on purpose; ask again at this time (or at the next arrival or
     /// completion, whichever comes first).
     WaitUntil(SimTime),
+    /// Complete these requests now without any device: a read served from host memory (a
+    /// write-back cache's copy), a write absorbed by a newer one. They leave the scheduler.
+    Serve(Served),
     /// Nothing to do until something arrives or completes.
     Idle,
 }
 
-/// What a scheduler may look at while deciding.
-pub struct SchedCtx<'a> {
-    pub now: SimTime,
-    /// One predictor per device, indexed by [`DeviceId`].
-    pub predictors: &'a [Box<dyn Predictor>],
-    /// Commands outstanding at each device.
-    pub outstanding: &'a [usize],
-    /// Commands each device may hold at once (host-side limit).
-    pub max_outstanding: &'a [usize],
-    /// Host CPU time one service-time estimate costs (`[host] decision_ns_per_estimate`); the
-    /// host delays each dispatched command by the estimates counted during its decision.
-    pub ns_per_estimate: SimTime,
-    /// Estimates counted during the current call (see [`SchedCtx::count_estimates`]).
-    pub estimates: Cell<u64>,
-}
-
-impl<'a> SchedCtx<'a> {
-    /// A context with no decision cost.
-    pub fn new(
-        now: SimTime,
-        predictors: &'a [Box<dyn Predictor>],
-        outstanding: &'a [usize],
-        max_outstanding: &'a [usize],
-    ) -> Self {
-        SchedCtx {
-            now,
-            predictors,
-            outstanding,
-            max_outstanding,
-            ns_per_estimate: 0,
-            estimates: Cell::new(0),
+impl Decision {
+    /// The command, if this decision dispatches one.
+    pub fn command(&self) -> Option<&Command> {
+        match self {
+            Decision::Dispatch(c) => Some(c),
+            _ => None,
         }
     }
-    /// Record `n` service-time estimates made while deciding: the host charges them as CPU
-    /// time before the command leaves (the paper's 8 µs per access-time prediction).
-    #[inline]
-    pub fn count_estimates(&self, n: u64) {
-        self.estimates.set(self.estimates.get() + n);
-    }
-    #[inline]
-    pub fn predictor(&self, dev: DeviceId) -> &dyn Predictor {
-        &*self.predictors[dev as usize]
-    }
-    /// Whether `dev` can take another command now.
-    #[inline]
-    pub fn has_slot(&self, dev: DeviceId) -> bool {
-        self.outstanding[dev as usize] < self.max_outstanding[dev as usize]
-    }
+}
+
+/// Where a committed proposal went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Placement {
+    /// To the device it names, as proposed: the scheduler's idea of where the head goes
+    /// (an elevator's position, STF's predicted end) follows it.
+    Device,
+    /// Taken by the wrapper but not served by the proposing scheduler's device: redirected
+    /// to flash, served from host memory, absorbed. The requests leave the scheduler, and its
+    /// head-position bookkeeping stays where it was.
+    Diverted,
 }
 
 /// A host I/O scheduler.
+///
+/// Contract of the two-step interface:
+/// - [`propose`](Scheduler::propose) says what the scheduler would do now. It changes
+///   nothing a later decision depends on: asking twice gives the same answer, and a
+///   proposal that is never committed leaves the scheduler as if it had not been asked.
+/// - [`commit`](Scheduler::commit) takes the last `Dispatch` proposal (its requests leave
+///   the scheduler, its bookkeeping advances). It must follow the proposal with no arrival
+///   or completion in between; a command the scheduler did not propose is an error.
+/// - [`decide`](Scheduler::decide) = propose, then commit a dispatch to its device.
+///
+/// `Serve` decisions are final when proposed only through `decide`; wrappers that propose
+/// must commit them too (`commit` with a command holding the served requests).
 pub trait Scheduler {
     fn name(&self) -> &str;
     /// A request has arrived at the host.
@@ -123,9 +130,32 @@ pub trait Scheduler {
     fn on_completion(&mut self, _done: &Completion, _ctx: &SchedCtx) {}
     /// A `WaitUntil` time has been reached.
     fn on_timer(&mut self, _ctx: &SchedCtx) {}
-    /// Choose what to do now. Called whenever a device has a free slot and after every
-    /// arrival, completion and timer, until it returns something other than `Dispatch`.
-    fn decide(&mut self, ctx: &SchedCtx) -> Decision;
+    /// What this scheduler would do now, without side effects.
+    fn propose(&mut self, ctx: &SchedCtx) -> Decision;
+    /// The proposal `cmd` was taken and went to `placement`.
+    fn commit(&mut self, cmd: &Command, placement: Placement, ctx: &SchedCtx) -> Result<()>;
+    /// The proposal `cmd` was looked at and not taken. Nothing needs undoing (proposals
+    /// have no side effects); plug-ins may want to know.
+    fn declined(&mut self, _cmd: &Command, _ctx: &SchedCtx) {}
+    /// Choose and commit in one step. Called by the host whenever a device has a free slot
+    /// and after every arrival, completion and timer, until it returns something other than
+    /// `Dispatch`.
+    fn decide(&mut self, ctx: &SchedCtx) -> Decision {
+        let d = self.propose(ctx);
+        let done = match &d {
+            Decision::Dispatch(c) => self.commit(c, Placement::Device, ctx),
+            Decision::Serve(reqs) => {
+                self.commit(&proposal::serve_command(reqs), Placement::Diverted, ctx)
+            }
+            _ => Ok(()),
+        };
+        // The host checks the context for a failure before it looks at the decision, so
+        // `d` can be returned on every path (and built in place: no copy of a command).
+        if let Err(e) = done {
+            ctx.fail(e);
+        }
+        d
+    }
     /// Requests held by the scheduler and not yet dispatched.
     fn pending(&self) -> usize;
     /// A failure the scheduler could not report through the calls above (a plug-in written
@@ -134,3 +164,5 @@ pub trait Scheduler {
         None
     }
 }
+
+pub use proposal::serve_command;

@@ -18,19 +18,27 @@ pub struct OptionReader<'a> {
     scheduler: &'a str,
     opts: &'a SchedOptions,
     known: RefCell<Vec<&'static str>>,
-}
-
-fn key(k: &str) -> String {
-    format!("host.options.{k}")
+    /// The table the scheduler sits in: `host`, or `host.inner` for a wrapped one.
+    table: String,
 }
 
 impl<'a> OptionReader<'a> {
     pub fn new(scheduler: &'a str, opts: &'a SchedOptions) -> Self {
+        Self::at("host", scheduler, opts)
+    }
+
+    /// Options of a scheduler configured in `table` (`host.inner`, `host.inner.inner`).
+    pub fn at(table: &str, scheduler: &'a str, opts: &'a SchedOptions) -> Self {
         OptionReader {
             scheduler,
             opts,
             known: RefCell::new(Vec::new()),
+            table: table.to_string(),
         }
+    }
+
+    fn key(&self, k: &str) -> String {
+        format!("{}.options.{k}", self.table)
     }
 
     fn get(&self, k: &'static str) -> Option<&toml::Value> {
@@ -40,7 +48,7 @@ impl<'a> OptionReader<'a> {
 
     fn bad(&self, k: &str, expected: &str, v: &toml::Value) -> HeadwayError {
         HeadwayError::config(
-            key(k),
+            self.key(k),
             format!("scheduler `{}` expects {expected}, got {v}", self.scheduler),
         )
     }
@@ -113,6 +121,7 @@ impl<'a> OptionReader<'a> {
 
     /// Fail on any key the scheduler did not ask about.
     pub fn finish(self) -> Result<()> {
+        let table = self.table.clone();
         let known = self.known.into_inner();
         if let Some(k) = self.opts.keys().find(|k| !known.contains(&k.as_str())) {
             let takes = if known.is_empty() {
@@ -124,7 +133,7 @@ impl<'a> OptionReader<'a> {
                 format!("takes {}", names.join(", "))
             };
             return Err(HeadwayError::config(
-                key(k),
+                format!("{table}.options.{k}"),
                 format!(
                     "not an option of scheduler `{}`, which {takes}",
                     self.scheduler

@@ -8,7 +8,7 @@ use crate::request::DeviceId;
 /// travel is a real zero-length seek command, so it costs device time as it would on a disk.
 pub type Scan = Elevator<ScanPolicy>;
 
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub struct ScanPolicy {
     dir: Dir,
 }

@@ -1,8 +1,8 @@
 use super::options::OptionReader;
 use super::timed::{Objective, TimedQueue};
-use super::{Decision, SchedCtx, Scheduler};
+use super::{Decision, Placement, SchedCtx, Scheduler};
 use crate::error::Result;
-use crate::request::Request;
+use crate::request::{Command, Request};
 
 /// Shortest time first: dispatch the request the predictor says can start its media
 /// transfer soonest (SPTF: overheads + seek + rotational latency), or, with the `service`
@@ -69,7 +69,7 @@ impl Scheduler for Sptf {
     fn on_arrival(&mut self, req: Request, ctx: &SchedCtx) {
         self.q.insert(req, ctx);
     }
-    fn decide(&mut self, ctx: &SchedCtx) -> Decision {
+    fn propose(&mut self, ctx: &SchedCtx) -> Decision {
         if self.q.is_empty() || !ctx.has_slot(self.q.device) {
             return Decision::Idle;
         }
@@ -86,7 +86,10 @@ impl Scheduler for Sptf {
         ) else {
             return Decision::Idle;
         };
-        Decision::Dispatch(self.q.dispatch(key, ctx, origin))
+        Decision::Dispatch(self.q.propose(key, ctx, origin))
+    }
+    fn commit(&mut self, cmd: &Command, placement: Placement, _: &SchedCtx) -> Result<()> {
+        self.q.commit(cmd, placement, self.name)
     }
     fn pending(&self) -> usize {
         self.q.len()

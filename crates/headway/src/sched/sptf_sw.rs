@@ -1,8 +1,8 @@
 use super::options::OptionReader;
 use super::timed::TimedQueue;
-use super::{Decision, SchedCtx, Scheduler};
+use super::{Decision, Placement, SchedCtx, Scheduler};
 use crate::error::Result;
-use crate::request::Request;
+use crate::request::{Command, Request};
 use crate::time::SimTime;
 
 /// SPTF-SW(n), SPTF with a seek window: among the requests whose positioning time is within
@@ -34,7 +34,7 @@ impl Scheduler for SptfSw {
     fn on_arrival(&mut self, req: Request, ctx: &SchedCtx) {
         self.q.insert(req, ctx);
     }
-    fn decide(&mut self, ctx: &SchedCtx) -> Decision {
+    fn propose(&mut self, ctx: &SchedCtx) -> Decision {
         if self.q.is_empty() || !ctx.has_slot(self.q.device) {
             return Decision::Idle;
         }
@@ -66,7 +66,10 @@ impl Scheduler for SptfSw {
         ) else {
             return Decision::Idle;
         };
-        Decision::Dispatch(self.q.dispatch(key, ctx, origin))
+        Decision::Dispatch(self.q.propose(key, ctx, origin))
+    }
+    fn commit(&mut self, cmd: &Command, placement: Placement, _: &SchedCtx) -> Result<()> {
+        self.q.commit(cmd, placement, "sptf-sw")
     }
     fn pending(&self) -> usize {
         self.q.len()

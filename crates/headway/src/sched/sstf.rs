@@ -7,7 +7,7 @@ use crate::request::DeviceId;
 /// cylinder (the host's view of the arm). Ties: the lower cylinder, then the older request.
 pub type Sstf = Elevator<SstfPolicy>;
 
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub struct SstfPolicy;
 
 impl Policy for SstfPolicy {

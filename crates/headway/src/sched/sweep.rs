@@ -27,6 +27,9 @@ impl<V> CylQueue<V> {
     pub fn insert(&mut self, cyl: u32, id: u64, v: V) {
         self.map.insert((cyl, id), v);
     }
+    pub fn get(&self, key: Key) -> &V {
+        self.map.get(&key).expect("key taken from this queue")
+    }
     pub fn remove(&mut self, key: Key) -> V {
         self.map.remove(&key).expect("key taken from this queue")
     }

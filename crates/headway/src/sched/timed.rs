@@ -11,8 +11,10 @@
 
 use std::collections::BTreeMap;
 
+use super::proposal::{not_proposed, ProposalSlot};
 use super::sweep::{CylQueue, Key};
-use super::SchedCtx;
+use super::{Placement, SchedCtx};
+use crate::error::Result;
 use crate::predict::Target;
 use crate::request::{Command, DeviceId, HeadPosition, Request};
 use crate::time::SimTime;
@@ -37,6 +39,12 @@ pub(crate) struct TimedQueue {
     last: Option<(HeadPosition, SimTime)>,
     /// Estimates the previous pruned decision made: the best guess of this one's CPU time.
     last_evaluations: u64,
+    /// Estimates the latest search made (becomes `last_evaluations` when its choice is
+    /// committed).
+    search_evaluations: u64,
+    /// The last proposal: its key, the head position and time it is predicted to end at,
+    /// and the estimates its search made.
+    proposal: ProposalSlot<(Key, (HeadPosition, SimTime), u64)>,
     /// Positioning estimates performed (for measuring pruning).
     pub evaluations: u64,
 }
@@ -50,6 +58,8 @@ impl TimedQueue {
             prune,
             last: None,
             last_evaluations: 0,
+            search_evaluations: 0,
+            proposal: ProposalSlot::default(),
             evaluations: 0,
         }
     }
@@ -194,19 +204,15 @@ impl TimedQueue {
             consider(k, v, &mut best);
         }
         self.evaluations += evals;
-        if self.prune {
-            self.last_evaluations = evals;
-        }
+        self.search_evaluations = evals;
         ctx.count_estimates(evals);
         best.map(|(c, _, k)| (k, c))
     }
 
-    /// Remove `key` and make it a command, remembering where it leaves the head.
-    pub fn dispatch(&mut self, key: Key, ctx: &SchedCtx, origin: Origin) -> Command {
-        let (r, _) = self.queue.remove(key);
-        if let Some(ages) = &mut self.by_age {
-            ages.remove(&(r.arrival_ns, r.id));
-        }
+    /// The command for `key`, remembered as the current proposal with where it would leave
+    /// the head.
+    pub fn propose(&mut self, key: Key, ctx: &SchedCtx, origin: Origin) -> Command {
+        let r = self.queue.get(key).0;
         let e = ctx.predictor(self.device).estimate(
             origin.from,
             origin.start_ns,
@@ -214,8 +220,35 @@ impl TimedQueue {
             r.sectors,
             r.op,
         );
-        self.last = Some((e.end, origin.start_ns + e.service_ns()));
-        Command::single(r)
+        let cmd = Command::single(r);
+        self.proposal.set(
+            &cmd,
+            (
+                key,
+                (e.end, origin.start_ns + e.service_ns()),
+                self.search_evaluations,
+            ),
+        );
+        cmd
+    }
+
+    /// Take the current proposal `cmd` out of the queue; if it went to the device, the next
+    /// command is planned from where it leaves the head.
+    pub fn commit(&mut self, cmd: &Command, placement: Placement, name: &str) -> Result<()> {
+        let Some((key, end, evals)) = self.proposal.take_for(cmd) else {
+            return Err(not_proposed(name, cmd));
+        };
+        let (r, _) = self.queue.remove(key);
+        if let Some(ages) = &mut self.by_age {
+            ages.remove(&(r.arrival_ns, r.id));
+        }
+        if self.prune {
+            self.last_evaluations = evals;
+        }
+        if placement == Placement::Device {
+            self.last = Some(end);
+        }
+        Ok(())
     }
 }
 

@@ -15,6 +15,7 @@ pub type VScan = Elevator<VScanPolicy>;
 
 pub const DEFAULT_R: f64 = 0.2;
 
+#[derive(Clone)]
 pub struct VScanPolicy {
     dir: Dir,
     r: f64,

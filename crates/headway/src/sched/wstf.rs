@@ -1,8 +1,8 @@
 use super::options::OptionReader;
 use super::timed::{Objective, TimedQueue};
-use super::{Decision, SchedCtx, Scheduler};
+use super::{Decision, Placement, SchedCtx, Scheduler};
 use crate::error::Result;
-use crate::request::Request;
+use crate::request::{Command, Request};
 use crate::time::{SimTime, NS_PER_MS};
 
 /// Weighted shortest time first (the paper's aging): each request's estimated time T_real is
@@ -38,7 +38,7 @@ impl Scheduler for Wstf {
     fn on_arrival(&mut self, req: Request, ctx: &SchedCtx) {
         self.q.insert(req, ctx);
     }
-    fn decide(&mut self, ctx: &SchedCtx) -> Decision {
+    fn propose(&mut self, ctx: &SchedCtx) -> Decision {
         if self.q.is_empty() || !ctx.has_slot(self.q.device) {
             return Decision::Idle;
         }
@@ -47,7 +47,7 @@ impl Scheduler for Wstf {
         let m = self.max_response_ns;
         let waited_max = ctx.now.saturating_sub(oldest_arrival);
         if waited_max >= m {
-            return Decision::Dispatch(self.q.dispatch(oldest_key, ctx, origin));
+            return Decision::Dispatch(self.q.propose(oldest_key, ctx, origin));
         }
         // Compare T_real * (M - E) exactly in integers (the common 1/M drops out). Every
         // request has waited at most `waited_max`, so its factor is at least M - waited_max.
@@ -64,7 +64,10 @@ impl Scheduler for Wstf {
         ) else {
             return Decision::Idle;
         };
-        Decision::Dispatch(self.q.dispatch(key, ctx, origin))
+        Decision::Dispatch(self.q.propose(key, ctx, origin))
+    }
+    fn commit(&mut self, cmd: &Command, placement: Placement, _: &SchedCtx) -> Result<()> {
+        self.q.commit(cmd, placement, "wstf")
     }
     fn pending(&self) -> usize {
         self.q.len()

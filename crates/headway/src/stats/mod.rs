@@ -2,26 +2,42 @@
 //! distributions (HDR histograms, 3 significant digits) rather than running means, and
 //! optionally one record per request.
 
+mod dims;
 mod prediction;
 mod records;
 mod summary;
 
+pub use dims::{DimsOptions, GroupSummary, SeriesRow};
 pub use prediction::{ErrorBin, PredictionSummary};
-pub use records::RequestRecords;
+pub use records::{RequestRecords, HOST_DEVICE};
 pub use summary::{Distribution, Summary};
+
+use dims::{origin_slot, Dims};
 
 use prediction::PredictionStats;
 
 use hdrhistogram::Histogram;
 
 use crate::request::{Command, Completion, Op, Request};
-use crate::time::SimTime;
+use crate::sched::RunInfo;
+use crate::time::{SimTime, NEVER};
 
 /// What to keep beyond the summary.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct StatsOptions {
     /// Keep one record per completed request (memory grows with the run).
     pub records: bool,
+    /// Which dimensions to track per request (see `dims.rs`).
+    pub dims: DimsOptions,
+}
+
+/// Names for the summary's sections, known only once the run is over (host components
+/// register their origins as they make work).
+#[derive(Clone, Debug, Default)]
+pub struct Names {
+    pub info: RunInfo,
+    /// Host origin names, by origin − `HOST_ORIGIN_BASE`.
+    pub host_origins: Vec<String>,
 }
 
 /// A time-weighted counter: integrates its value over simulated time.
@@ -78,7 +94,18 @@ pub struct Stats {
     completed: u64,
     reads: u64,
     writes: u64,
+    /// Host-made requests completed, and made.
     background: u64,
+    host_made: u64,
+    /// Workload requests the host served from memory.
+    host_served: u64,
+    deadline_misses: u64,
+    /// Device service time attributed to workload and to host-made requests.
+    fg_busy_ns: u128,
+    host_busy_ns: u128,
+    dims: Option<Dims>,
+    /// Workloads in the run (host origins' slots follow theirs).
+    workloads: usize,
     sectors: u64,
     cache_hits: u64,
     arrived: u64,
@@ -112,6 +139,13 @@ impl Stats {
             reads: 0,
             writes: 0,
             background: 0,
+            host_made: 0,
+            host_served: 0,
+            deadline_misses: 0,
+            fg_busy_ns: 0,
+            host_busy_ns: 0,
+            dims: opts.dims.any().then(|| Dims::new(opts.dims)),
+            workloads: 1,
             sectors: 0,
             cache_hits: 0,
             arrived: 0,
@@ -142,7 +176,8 @@ impl Stats {
 
     #[inline]
     pub fn dispatch(&mut self, now: SimTime, cmd: &Command) {
-        self.queued.add(now, -(cmd.requests.len() as i64));
+        let n = cmd.requests.iter().filter(|r| !r.is_host_work()).count();
+        self.queued.add(now, -(n as i64));
     }
 
     /// Device `dev` now has `outstanding` commands.
@@ -153,6 +188,13 @@ impl Stats {
         if b.value != v {
             b.set(now, v);
         }
+    }
+
+    /// A request the host made itself (it is in the system from now on).
+    #[inline]
+    pub fn host_request(&mut self, now: SimTime, _req: &Request) {
+        self.host_made += 1;
+        self.in_system.add(now, 1);
     }
 
     #[inline]
@@ -167,30 +209,82 @@ impl Stats {
             self.media_ns += c.phases.transfer_ns as u128;
         }
         let service = now - c.phases.start_ns;
-        let fg = c.command.requests.iter().any(|r| !r.background);
+        let fg = c.command.requests.iter().any(|r| !r.is_host_work());
         if fg {
             self.service.saturating_record(service.max(1));
             self.seek_sum_ns += c.phases.seek_ns as u128;
             self.rotate_sum_ns += c.phases.rotate_ns as u128;
             self.transfer_sum_ns += c.phases.transfer_ns as u128;
         }
+        let single = c.command.requests.len() == 1;
+        let total_sectors: u64 = if single {
+            1
+        } else {
+            c.command
+                .requests
+                .iter()
+                .map(|r| r.sectors as u64)
+                .sum::<u64>()
+                .max(1)
+        };
         for r in &c.command.requests {
-            if r.background {
-                self.background += 1;
-                continue;
+            // A command's service time is shared by its requests in proportion to sectors.
+            let busy = if single {
+                service as u128
+            } else {
+                service as u128 * r.sectors as u128 / total_sectors as u128
+            };
+            if let Some(d) = self.dims.as_mut() {
+                let workloads = self.workloads;
+                d.record(r, Some(c.command.device), now, busy, workloads);
             }
-            self.completed += 1;
-            match r.op {
-                Op::Read => self.reads += 1,
-                Op::Write => self.writes += 1,
-            }
-            self.sectors += r.sectors as u64;
-            self.cache_hits += c.cache_hit as u64;
-            self.response.saturating_record((now - r.arrival_ns).max(1));
             if let Some(rec) = self.records.as_mut() {
                 rec.push(r, c);
             }
+            if r.is_host_work() {
+                self.background += 1;
+                self.host_busy_ns += busy;
+                continue;
+            }
+            self.fg_busy_ns += busy;
+            self.count_workload(r, now);
+            self.cache_hits += c.cache_hit as u64;
         }
+    }
+
+    /// Workload requests served from host memory at `now`, without a device.
+    pub fn served(&mut self, now: SimTime, reqs: &[Request]) {
+        self.in_system.add(now, -(reqs.len() as i64));
+        let n = reqs.iter().filter(|r| !r.is_host_work()).count();
+        self.queued.add(now, -(n as i64));
+        self.last_done = self.last_done.max(now);
+        for r in reqs {
+            if let Some(d) = self.dims.as_mut() {
+                let workloads = self.workloads;
+                d.record(r, None, now, 0, workloads);
+            }
+            if let Some(rec) = self.records.as_mut() {
+                rec.push_served(r, now);
+            }
+            if r.is_host_work() {
+                self.background += 1;
+                continue;
+            }
+            self.host_served += 1;
+            self.count_workload(r, now);
+        }
+    }
+
+    #[inline]
+    fn count_workload(&mut self, r: &Request, now: SimTime) {
+        self.completed += 1;
+        match r.op {
+            Op::Read => self.reads += 1,
+            Op::Write => self.writes += 1,
+        }
+        self.sectors += r.sectors as u64;
+        self.response.saturating_record((now - r.arrival_ns).max(1));
+        self.deadline_misses += (r.deadline_ns != NEVER && now > r.deadline_ns) as u64;
     }
 
     /// The drive's true rotation period: the yardstick of prediction errors.
@@ -205,6 +299,11 @@ impl Stats {
         self.prediction.record(predicted_ns, observed_ns);
     }
 
+    /// How many workloads the run has (for placing host origins after them).
+    pub fn set_workloads(&mut self, n: usize) {
+        self.workloads = n.max(1);
+    }
+
     /// Requests that arrived but never completed (non-zero only if a run was cut short).
     pub fn in_flight(&self) -> u64 {
         self.in_system.value
@@ -214,7 +313,11 @@ impl Stats {
         self.completed
     }
 
-    pub fn finish(mut self, now: SimTime) -> (Summary, Option<RequestRecords>) {
+    pub fn finish(
+        mut self,
+        now: SimTime,
+        names: &Names,
+    ) -> (Summary, Option<RequestRecords>, Vec<SeriesRow>) {
         let start = self.first_arrival.unwrap_or(0);
         let end = now.max(self.last_done);
         self.queued.set(end, self.queued.value);
@@ -227,6 +330,9 @@ impl Stats {
             reads: self.reads,
             writes: self.writes,
             background_requests: self.background,
+            host_made_requests: self.host_made,
+            host_served_requests: self.host_served,
+            deadline_misses: self.deadline_misses,
             arrived: self.arrived,
             cache_hits: self.cache_hits,
             sectors: self.sectors,
@@ -263,8 +369,128 @@ impl Stats {
             mean_in_system: self.in_system.mean(start, end),
             mean_seen_at_arrival: self.seen_at_arrival as f64 / self.arrived.max(1) as f64,
             idle_arrival_fraction: self.idle_arrivals as f64 / self.arrived.max(1) as f64,
+            ..Default::default()
         };
+        let mut summary = summary;
+        let series = self.sections(&mut summary, names, start, end);
+        (summary, self.records, series)
+    }
+
+    /// The by-class, by-process, by-device and by-origin sections, and the class series.
+    fn sections(
+        &mut self,
+        summary: &mut Summary,
+        names: &Names,
+        start: SimTime,
+        end: SimTime,
+    ) -> Vec<SeriesRow> {
+        let info = &names.info;
+        let elapsed = end.saturating_sub(start);
+        let response = summary.response;
+        let whole = |name: String, requests: u64, bytes: u64, busy_ns: u128| {
+            let d = response;
+            GroupSummary {
+                name,
+                requests,
+                bytes,
+                mean_response_ms: d.mean_ms,
+                p99_response_ms: d.p99_ms,
+                max_response_ms: d.max_ms,
+                busy_s: busy_ns as f64 / 1e9,
+                utilisation: None,
+                deadline_misses: None,
+            }
+        };
+        let fg_bytes = self.sectors * 512;
+        let name_or = |v: &[String], i: usize, fallback: &str| {
+            v.get(i)
+                .cloned()
+                .unwrap_or_else(|| format!("{fallback}{i}"))
+        };
+        let origin_name = |slot: usize| {
+            if slot < self.workloads {
+                name_or(&info.workloads, slot, "workload")
+            } else {
+                name_or(&names.host_origins, slot - self.workloads, "host")
+            }
+        };
+        let opts = self.dims.as_ref().map(|d| d.opts).unwrap_or_default();
+        let dims = self.dims.take().unwrap_or_default();
+        let all_workload = |name: String| whole(name, self.completed, fg_bytes, self.fg_busy_ns);
+        summary.by_class = if opts.classes {
+            dims.classes
+                .iter()
+                .map(|(i, g)| {
+                    let mut s = g.summary(name_or(&info.classes, i, "class"));
+                    s.deadline_misses = Some(g.deadline_misses);
+                    s
+                })
+                .collect()
+        } else {
+            let mut s = all_workload(name_or(&info.classes, 0, "class"));
+            s.deadline_misses = Some(self.deadline_misses);
+            vec![s]
+        };
+        summary.by_process = if opts.processes {
+            dims.processes
+                .iter()
+                .map(|(i, g)| g.summary(i.to_string()))
+                .collect()
+        } else {
+            vec![all_workload("all".into())]
+        };
+        summary.by_origin = if opts.origins {
+            dims.origins
+                .iter()
+                .map(|(i, g)| g.summary(origin_name(i)))
+                .collect()
+        } else {
+            vec![all_workload(origin_name(0))]
+        };
+        let utilisation = |dev: usize| {
+            self.busy
+                .get(dev)
+                .map(|b| b.mean(start, end))
+                .unwrap_or(0.0)
+        };
+        summary.by_device = if opts.devices {
+            dims.devices
+                .iter()
+                .map(|(i, g)| {
+                    let mut s = g.summary(name_or(&info.devices, i, "device"));
+                    s.utilisation = Some(utilisation(i));
+                    s
+                })
+                .collect()
+        } else {
+            // One device: every request it served. Host-served and host-made requests are
+            // only in the totals when the by-origin dimension is not tracked, i.e. when
+            // there are none of them.
+            let mut s = whole(
+                name_or(&info.devices, 0, "device"),
+                self.completed - self.host_served,
+                fg_bytes,
+                self.fg_busy_ns,
+            );
+            s.utilisation = Some(utilisation(0));
+            vec![s]
+        };
+        let _ = elapsed;
+        let series = dims
+            .series
+            .iter()
+            .map(
+                |(&(interval, class), &(requests, busy_ns, bytes))| SeriesRow {
+                    interval,
+                    class: name_or(&info.classes, class as usize, "class"),
+                    requests,
+                    busy_ns,
+                    bytes,
+                },
+            )
+            .collect();
         let _ = self.opts;
-        (summary, self.records)
+        let _ = origin_slot;
+        series
     }
 }

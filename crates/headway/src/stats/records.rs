@@ -1,5 +1,8 @@
 use crate::request::{Completion, Request};
 
+/// The `device` of a request the host served from its own memory.
+pub const HOST_DEVICE: u16 = u16::MAX;
+
 /// One row per completed request, stored column-wise so it crosses into Python/Arrow as a
 /// handful of flat arrays. Times in nanoseconds.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -20,6 +23,10 @@ pub struct RequestRecords {
     pub device: Vec<u16>,
     pub process: Vec<u32>,
     pub class: Vec<u16>,
+    /// Who made the request (workload index, or `HOST_ORIGIN_BASE` + host component).
+    pub origin: Vec<u16>,
+    /// Absolute deadline, or `u64::MAX` for none.
+    pub deadline_ns: Vec<u64>,
     pub cache_hit: Vec<bool>,
     /// The host predictor's estimate from dispatch to the end of the transfer, or
     /// `u64::MAX` when none was made (the device was busy at dispatch).
@@ -33,6 +40,35 @@ impl RequestRecords {
     pub fn is_empty(&self) -> bool {
         self.id.is_empty()
     }
+    /// A request the host served from memory at `now`: no device (`device` is
+    /// [`HOST_DEVICE`]), no phases.
+    pub(crate) fn push_served(&mut self, r: &Request, now: u64) {
+        self.id.push(r.id);
+        self.arrival_ns.push(r.arrival_ns);
+        for v in [&mut self.dispatch_ns, &mut self.start_ns, &mut self.done_ns] {
+            v.push(now);
+        }
+        for v in [
+            &mut self.overhead_ns,
+            &mut self.seek_ns,
+            &mut self.rotate_ns,
+            &mut self.transfer_ns,
+            &mut self.bus_ns,
+        ] {
+            v.push(0);
+        }
+        self.lbn.push(r.lbn);
+        self.sectors.push(r.sectors);
+        self.is_read.push(r.op.is_read());
+        self.device.push(HOST_DEVICE);
+        self.process.push(r.process);
+        self.class.push(r.class);
+        self.origin.push(r.origin);
+        self.deadline_ns.push(r.deadline_ns);
+        self.cache_hit.push(false);
+        self.predicted_ns.push(crate::time::NEVER);
+    }
+
     pub(crate) fn push(&mut self, r: &Request, c: &Completion) {
         let p = &c.phases;
         self.id.push(r.id);
@@ -51,6 +87,8 @@ impl RequestRecords {
         self.device.push(c.command.device);
         self.process.push(r.process);
         self.class.push(r.class);
+        self.origin.push(r.origin);
+        self.deadline_ns.push(r.deadline_ns);
         self.cache_hit.push(c.cache_hit);
         self.predicted_ns
             .push(c.command.predicted_ns.unwrap_or(crate::time::NEVER));

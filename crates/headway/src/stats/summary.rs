@@ -42,7 +42,15 @@ pub struct Summary {
     pub requests: u64,
     pub reads: u64,
     pub writes: u64,
+    /// Host-made requests completed (freeblock reads, flush write-backs, ...): not in
+    /// `requests`, nor in the response-time figures.
     pub background_requests: u64,
+    /// Host-made requests created (equal to `background_requests` unless the run was cut).
+    pub host_made_requests: u64,
+    /// Workload requests the host completed from its own memory, without a device.
+    pub host_served_requests: u64,
+    /// Workload requests that completed after their deadline.
+    pub deadline_misses: u64,
     /// Requests that arrived (foreground and background).
     pub arrived: u64,
     pub cache_hits: u64,
@@ -78,6 +86,17 @@ pub struct Summary {
     pub mean_seen_at_arrival: f64,
     /// Arrivals that found the system empty.
     pub idle_arrival_fraction: f64,
+    /// Workload requests by class; their counts add up to `requests`.
+    pub by_class: Vec<super::GroupSummary>,
+    /// Workload requests by process (one entry `all` when the run has a single process or
+    /// does not know its processes in advance); counts add up to `requests`.
+    pub by_process: Vec<super::GroupSummary>,
+    /// Every request a device served, workload and host-made; counts add up to
+    /// `requests + background_requests - host_served_requests`.
+    pub by_device: Vec<super::GroupSummary>,
+    /// Every request by who made it: each workload, and each host component; counts add up
+    /// to `requests + background_requests`.
+    pub by_origin: Vec<super::GroupSummary>,
 }
 
 impl Summary {
@@ -85,7 +104,7 @@ impl Summary {
     pub fn to_flat_json(&self) -> serde_json::Value {
         let r = &self.response;
         let s = &self.service;
-        serde_json::json!({
+        let flat = serde_json::json!({
             "requests": self.requests,
             "reads": self.reads,
             "writes": self.writes,
@@ -125,6 +144,34 @@ impl Summary {
             "mean_in_system": self.mean_in_system,
             "mean_seen_at_arrival": self.mean_seen_at_arrival,
             "idle_arrival_fraction": self.idle_arrival_fraction,
-        })
+        });
+        // A second object: one `json!` of every key exceeds the macro's recursion limit.
+        let more = serde_json::json!({
+            "host_made_requests": self.host_made_requests,
+            "host_served_requests": self.host_served_requests,
+            "deadline_misses": self.deadline_misses,
+            "by_class": section(&self.by_class),
+            "by_process": section(&self.by_process),
+            "by_device": section(&self.by_device),
+            "by_origin": section(&self.by_origin),
+        });
+        let mut out = flat;
+        if let (Some(o), serde_json::Value::Object(m)) = (out.as_object_mut(), more) {
+            o.extend(m);
+        }
+        out
     }
+}
+
+/// A section as a JSON object keyed by entry name.
+fn section(groups: &[super::GroupSummary]) -> serde_json::Value {
+    let mut m = serde_json::Map::new();
+    for g in groups {
+        let mut v = serde_json::to_value(g).expect("plain numbers serialise");
+        if let Some(o) = v.as_object_mut() {
+            o.remove("name");
+        }
+        m.insert(g.name.clone(), v);
+    }
+    serde_json::Value::Object(m)
 }

@@ -89,7 +89,10 @@ pub fn validate_from(
         host,
         devices,
         Link::default(),
-        StatsOptions { records: true },
+        StatsOptions {
+            records: true,
+            ..Default::default()
+        },
         RunLimits::default(),
     )
     .with_warnings(spec.unmodelled_settings());

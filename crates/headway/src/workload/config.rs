@@ -132,7 +132,7 @@ struct RawWorkload {
     format: Option<TraceFormat>,
     speed: Option<f64>,
     limit: Option<u64>,
-    device: Option<u16>,
+    device: Option<DeviceKey>,
     devices: Option<Vec<u16>>,
     merge_devices: Option<bool>,
     mode: Option<ReplayMode>,
@@ -148,12 +148,167 @@ struct RawWorkload {
     off_rate_iops: Option<f64>,
     on_mean_ms: Option<f64>,
     off_mean_ms: Option<f64>,
+    // Keys of a `[[workloads]]` entry (see `WorkloadCommon`).
+    name: Option<String>,
+    class: Option<String>,
+    region: Option<Region>,
+    share: Option<f64>,
+    deadline_ms: Option<f64>,
+}
+
+/// `device = 5` (a trace's device number, to replay only its records) or `device = "disk1"`
+/// (in a `[[workloads]]` entry: the simulated device the workload addresses).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(untagged)]
+enum DeviceKey {
+    Number(u16),
+    Name(String),
+}
+
+/// The part of the device a workload addresses: `{ start_fraction, size_fraction }` of the
+/// capacity, or `{ start_lbn, sectors }`.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Region {
+    pub start_fraction: Option<f64>,
+    pub size_fraction: Option<f64>,
+    pub start_lbn: Option<u64>,
+    pub sectors: Option<u64>,
+}
+
+impl Region {
+    /// `(first sector, sectors)` on a device of `capacity` sectors; `key` names the table in
+    /// errors.
+    pub fn resolve(&self, capacity: u64, key: &str) -> Result<(u64, u64)> {
+        let bad = |m: String| HeadwayError::config(key, m);
+        let by_fraction = self.start_fraction.is_some() || self.size_fraction.is_some();
+        let by_lbn = self.start_lbn.is_some() || self.sectors.is_some();
+        if by_fraction && by_lbn {
+            return Err(bad(
+                "give start_fraction/size_fraction or start_lbn/sectors, not both".into(),
+            ));
+        }
+        let (start, size) = if by_lbn {
+            let start = self.start_lbn.unwrap_or(0);
+            (
+                start,
+                self.sectors.unwrap_or(capacity.saturating_sub(start)),
+            )
+        } else {
+            let sf = self.start_fraction.unwrap_or(0.0);
+            let zf = self.size_fraction.unwrap_or(1.0 - sf);
+            if !((0.0..1.0).contains(&sf) && zf > 0.0 && sf + zf <= 1.0 + 1e-12) {
+                return Err(bad(format!(
+                    "fractions must satisfy 0 <= start_fraction < 1 and 0 < size_fraction <=                      1 - start_fraction; got {sf} and {zf}"
+                )));
+            }
+            let start = (sf * capacity as f64) as u64;
+            (start, ((zf * capacity as f64) as u64).min(capacity - start))
+        };
+        if size == 0 || start.checked_add(size).is_none_or(|e| e > capacity) {
+            return Err(bad(format!(
+                "sectors {start}..{} do not fit the device ({capacity} sectors)",
+                start.saturating_add(size)
+            )));
+        }
+        Ok((start, size))
+    }
+}
+
+/// What a `[[workloads]]` entry adds to a workload: its name, class, device, the region it
+/// addresses, its processes' share and a relative deadline. Each entry is one range of
+/// processes (numbered on from the previous entry's), so per-process settings are given by
+/// splitting processes into entries.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct WorkloadCommon {
+    pub name: Option<String>,
+    pub class: Option<String>,
+    /// The device's name (`[[devices]] name`); default the first device.
+    pub device: Option<String>,
+    pub region: Option<Region>,
+    /// Proportional-share weight of each of its processes (default 1).
+    pub share: Option<f64>,
+    /// Each request must complete this long after it arrives (its class counts misses).
+    pub deadline_ms: Option<f64>,
+}
+
+impl WorkloadCommon {
+    fn is_default(&self) -> bool {
+        *self == WorkloadCommon::default()
+    }
+}
+
+/// One `[[workloads]]` entry.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(try_from = "RawWorkload")]
+pub struct WorkloadEntry {
+    pub config: WorkloadConfig,
+    pub common: WorkloadCommon,
+}
+
+impl TryFrom<RawWorkload> for WorkloadEntry {
+    type Error = String;
+
+    fn try_from(r: RawWorkload) -> std::result::Result<Self, String> {
+        let (config, common) = convert(r)?;
+        if let Some(s) = common.share {
+            if !(s > 0.0 && s.is_finite()) {
+                return Err(format!("field `share` must be a positive number, got {s}"));
+            }
+        }
+        if let Some(d) = common.deadline_ms {
+            if !(d > 0.0 && d.is_finite()) {
+                return Err(format!(
+                    "field `deadline_ms` must be a positive number of milliseconds, got {d}"
+                ));
+            }
+        }
+        Ok(WorkloadEntry { config, common })
+    }
 }
 
 impl TryFrom<RawWorkload> for WorkloadConfig {
     type Error = String;
 
     fn try_from(r: RawWorkload) -> std::result::Result<Self, String> {
+        let (config, common) = convert(r)?;
+        if !common.is_default() {
+            let key = [
+                ("name", common.name.is_some()),
+                ("class", common.class.is_some()),
+                ("device", common.device.is_some()),
+                ("region", common.region.is_some()),
+                ("share", common.share.is_some()),
+                ("deadline_ms", common.deadline_ms.is_some()),
+            ]
+            .into_iter()
+            .find(|k| k.1)
+            .map_or("class", |k| k.0);
+            return Err(format!(
+                "field `{key}` belongs to `[[workloads]]` entries (several workloads, classes, \
+                 devices); write this workload as [[workloads]] to use it"
+            ));
+        }
+        Ok(config)
+    }
+}
+
+/// Sort the flat table into the typed config of its kind and the `[[workloads]]` keys.
+fn convert(r: RawWorkload) -> std::result::Result<(WorkloadConfig, WorkloadCommon), String> {
+    {
+        let (trace_device, device_name) = match r.device.clone() {
+            Some(DeviceKey::Number(n)) => (Some(n), None),
+            Some(DeviceKey::Name(s)) => (None, Some(s)),
+            None => (None, None),
+        };
+        let common = WorkloadCommon {
+            name: r.name.clone(),
+            class: r.class.clone(),
+            device: device_name,
+            region: r.region,
+            share: r.share,
+            deadline_ms: r.deadline_ms,
+        };
         let kind = r.kind.unwrap_or_default();
         let open_only = [
             ("arrival", r.arrival.is_some()),
@@ -180,7 +335,7 @@ impl TryFrom<RawWorkload> for WorkloadConfig {
             ("format", r.format.is_some()),
             ("speed", r.speed.is_some()),
             ("limit", r.limit.is_some()),
-            ("device", r.device.is_some()),
+            ("device", trace_device.is_some()),
             ("devices", r.devices.is_some()),
             ("merge_devices", r.merge_devices.is_some()),
             ("mode", r.mode.is_some()),
@@ -240,7 +395,7 @@ impl TryFrom<RawWorkload> for WorkloadConfig {
             read_fraction: r.read_fraction.unwrap_or(DEFAULT_READ_FRACTION),
             locality: r.locality.unwrap_or_default(),
         };
-        Ok(match kind {
+        let config = match kind {
             WorkloadKind::Open => WorkloadConfig::Open(OpenConfig {
                 requests: r.requests.unwrap_or(DEFAULT_REQUESTS),
                 arrival: r.arrival.unwrap_or_default(),
@@ -275,7 +430,7 @@ impl TryFrom<RawWorkload> for WorkloadConfig {
                 format: r.format.unwrap_or_default(),
                 speed: r.speed.unwrap_or(1.0),
                 limit: r.limit,
-                device: r.device,
+                device: trace_device,
                 devices: r.devices,
                 merge_devices: r.merge_devices.unwrap_or(false),
                 mode: r.mode.unwrap_or_default(),
@@ -288,7 +443,8 @@ impl TryFrom<RawWorkload> for WorkloadConfig {
                 csv: r.csv.map(|c| c.0),
                 blkparse_event: r.blkparse_event.unwrap_or_default(),
             }),
-        })
+        };
+        Ok((config, common))
     }
 }
 

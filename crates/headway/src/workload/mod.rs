@@ -116,6 +116,7 @@ mod closed;
 pub mod config;
 mod list;
 pub mod locality;
+mod multi;
 mod open;
 mod shape;
 pub mod size;
@@ -124,10 +125,12 @@ pub mod trace;
 pub use bursty::{BurstyConfig, BurstyWorkload};
 pub use closed::ClosedWorkload;
 pub use config::{
-    ArrivalKind, ClosedConfig, OpenConfig, ReplayMode, ThinkKind, TraceConfig, WorkloadConfig,
+    ArrivalKind, ClosedConfig, OpenConfig, Region, ReplayMode, ThinkKind, TraceConfig,
+    WorkloadCommon, WorkloadConfig, WorkloadEntry,
 };
 pub use list::ListWorkload;
 pub use locality::{HotRegion, LocalDistribution, LocalityConfig};
+pub use multi::{Member, MultiWorkload};
 pub use open::OpenWorkload;
 pub use shape::ShapeConfig;
 pub use size::SizeConfig;

@@ -1,0 +1,97 @@
+//! Track geometry as a predictor believes it: what freeblock scheduling asks ("which blocks
+//! pass under the head on track T between these two times, and what does a detour to T
+//! cost?") without reaching into the device model.
+
+use smallvec::SmallVec;
+
+use super::Predictor;
+use crate::error::{HeadwayError, Result};
+use crate::request::HeadPosition;
+use crate::time::SimTime;
+
+/// One track as the predictor believes it to be.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TrackInfo {
+    pub track: HeadPosition,
+    /// The first LBN whose home is on the track.
+    pub first_lbn: u64,
+    /// LBNs on the track, from `first_lbn` on (remapped defects aside, they are consecutive).
+    pub lbns: u32,
+    /// Physical sector slots on the track (spares and slipped slots included).
+    pub slots: u32,
+    /// Where slot 0 begins, in revolutions [0, 1) of the predictor's frame (see
+    /// [`Predictor::angle_at`]); slot `s` begins `s / slots` later.
+    pub slot0_angle: f64,
+    /// Time one slot takes to pass under the head.
+    pub sector_ns: f64,
+}
+
+/// A run of consecutive LBNs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LbnRun {
+    pub lbn: u64,
+    pub sectors: u32,
+}
+
+impl LbnRun {
+    pub fn end_lbn(&self) -> u64 {
+        self.lbn + self.sectors as u64
+    }
+}
+
+/// The error of a predictor without geometry.
+pub fn no_geometry(predictor: &str) -> HeadwayError {
+    HeadwayError::config(
+        "host.predictor",
+        format!(
+            "predictor `{predictor}` has no track geometry (it predicts from LBN distances \
+             alone); schedulers that need tracks (freeblock) need `oracle` or `calibrated`"
+        ),
+    )
+}
+
+#[inline]
+fn frac(x: f64) -> f64 {
+    x - x.floor()
+}
+
+/// [`Predictor::passing`] from the other geometry calls: the slots whose whole sector passes
+/// under the head in `[from_ns, to_ns]`, in passing order, grouped into runs of consecutive
+/// LBNs. A window of a revolution or more yields every LBN on the track once, starting with
+/// the first slot to pass.
+pub fn passing_runs<P: Predictor + ?Sized>(
+    p: &P,
+    track: HeadPosition,
+    from_ns: SimTime,
+    to_ns: SimTime,
+) -> Result<SmallVec<[LbnRun; 4]>> {
+    let mut runs: SmallVec<[LbnRun; 4]> = SmallVec::new();
+    let Some(info) = p.track_info(track)? else {
+        return Ok(runs);
+    };
+    if to_ns <= from_ns || info.slots == 0 {
+        return Ok(runs);
+    }
+    let slots = info.slots as f64;
+    // The head's position on the track at `from_ns`, in slots from slot 0.
+    let rel = frac(p.angle_at(from_ns)? - info.slot0_angle) * slots;
+    // Guard against rounding placing the head a hair past a slot it is at.
+    let k0 = (rel - 1e-6).ceil().max(0.0);
+    let window = (to_ns - from_ns) as f64;
+    for i in 0..info.slots {
+        let k = k0 + i as f64;
+        let end = (k - rel + 1.0) * info.sector_ns;
+        if end > window + 1e-3 {
+            break;
+        }
+        let slot = (k as u64 % info.slots as u64) as u32;
+        let Some(lbn) = p.slot_lbn(track, slot)? else {
+            continue;
+        };
+        match runs.last_mut() {
+            Some(r) if r.end_lbn() == lbn => r.sectors += 1,
+            _ => runs.push(LbnRun { lbn, sectors: 1 }),
+        }
+    }
+    Ok(runs)
+}
