@@ -1,6 +1,6 @@
 """The Python-facing entry points fuzzed with hypothesis: whatever a caller hands
 `headway.run`, `headway.traces.read/stats/detect` or a csv mapping, the answer is a result or
-a `headway.HeadwayError` (an `OSError` for a file that cannot be opened), never another
+a `headway.HeadwayError`, never another
 exception, a Rust panic (pyo3's PanicException is not an Exception, so it fails these
 tests) or a hang. Runs are kept small (request counts and simulated time capped), and the
 example counts are bounded so the file runs in well under a minute; the coverage-guided
@@ -81,11 +81,9 @@ def settles(call):
 def test_run_on_any_config_dict_answers_cleanly(cfg):
     result = settles(lambda: headway.run(cfg))
     if result is not None:
-        s = result.summary
-        # Conservation: a run that ended before its time limit completed every arrival.
-        assert s.requests + s.background_requests <= s.arrived
-        if result.meta.get("end_ns", 0) < 30e9:
-            assert s.requests + s.background_requests == s.arrived
+        # Never more completed than asked for (conservation proper, every arrival completed
+        # exactly once, is asserted by the Rust `whole_run` fuzz target, which sees arrivals).
+        assert 0 <= result.summary.requests <= cfg["workload"]["requests"]
 
 
 @EXAMPLES
@@ -146,11 +144,20 @@ def test_csv_mappings_answer_cleanly(mapping, data):
     settles(lambda: list(headway.traces.read(path, "csv", csv=mapping)))
 
 
+def test_a_delimiter_that_is_not_a_string_is_a_trace_error(tmp_path):
+    """Found by test_csv_mappings_answer_cleanly: `csv={"delimiter": []}` raised TypeError
+    (unhashable list) inside csv_map instead of reaching the parser's keyed error."""
+    path = tmp_path / "t.csv"
+    path.write_text("0,0,8,8,R\n")
+    with pytest.raises(headway.HeadwayError, match="delimiter"):
+        list(headway.traces.read(path, "csv", csv={"delimiter": [], "time": 0, "address": 2, "size": 3, "op": 4}))
+
+
 def test_the_strategies_reach_successful_runs():
     """The run fuzzing is only worth something if some examples run: a fixed one from the
     same strategy space does."""
     r = headway.run({"drive": {"name": "elite3"}, "workload": {"requests": 50}, "output": {"max_time_s": 30.0}})
-    assert r.summary.requests == 50 and not math.isnan(r.summary.response.mean_ms)
+    assert r.summary.requests == 50 and not math.isnan(r.summary.mean_response_ms)
 
 
 @pytest.mark.parametrize("bad", [float("nan"), float("inf"), -1.0, 0.0])
