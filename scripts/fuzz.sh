@@ -48,3 +48,11 @@ for t in $targets; do
     echo "fuzz: $t: ${execs:-?} executions in ${seconds} s, ${cov:-cov: ?}, no crash"
     rm -f "$log"
 done
+# The harnesses' scratch folders (one per fuzzing process, `headway-fuzz-PID-THREAD`): remove
+# those whose process has ended.
+for d in /dev/shm/headway-fuzz-* "${TMPDIR:-/tmp}"/headway-fuzz-*; do
+    [ -d "$d" ] || continue
+    pid="${d##*/headway-fuzz-}"
+    pid="${pid%%-*}"
+    kill -0 "$pid" 2>/dev/null || rm -rf "$d"
+done
