@@ -88,3 +88,51 @@ def test_bench_in_the_drive_and_in_the_host_do_the_same_work(tmp_path):
     assert "host queue unbounded" in " ".join(out.stdout.split())
     with pytest.raises(ValueError, match="queue must be one of"):
         replay_config(trace, "fcfs", "nowhere")
+
+
+FAKE_DISKSIM = """#!{python}
+# Stands in for DiskSim: checks the setup headway wrote, then reports the trace's requests.
+import sys, pathlib
+parv, outv, kind, trace = sys.argv[1:5]
+text = pathlib.Path(parv).read_text()
+policy = "8" if "sptf" in parv else "1"
+specs = pathlib.Path(parv.replace(".parv", ".diskspecs")).read_text()
+assert f"source {{pathlib.Path(parv).stem}}.diskspecs" in text and "Output file for trace" not in text
+assert "Max queue length = 64," in specs and f"Scheduling policy = {{policy}}," in specs
+for need in ("statdefs", "atlas10k.model", "atlas10k.seek"):
+    assert pathlib.Path(need).exists(), need
+n = sum(1 for _ in open(trace))
+pathlib.Path(outv).write_text(f"IOdriver Total Requests handled:\\t{{n}}\\n")
+"""
+
+
+def test_vs_disksim_runs_the_binary_on_diskSims_setup_and_prints_both_ratios(cli, tmp_path):
+    # A stand-in binary with a statdefs beside it, as in a DiskSim source tree's valid/.
+    fake = tmp_path / "valid" / "disksim"
+    fake.parent.mkdir()
+    fake.write_text(FAKE_DISKSIM.format(python=sys.executable))
+    fake.chmod(0o755)
+    (fake.parent / "statdefs").write_text("# statdefs\n")
+    env_dir = tmp_path / "cache"
+    out = subprocess.run(
+        [sys.executable, "-m", "headway", "bench", "--requests", "2000", "--repeat", "1",
+         "--vs-disksim", str(fake), "--json", str(tmp_path / "b.json")],
+        capture_output=True, text=True, env={**__import__("os").environ, "HEADWAY_CACHE_DIR": str(env_dir)},
+    )
+    assert out.returncode == 0, out.stderr
+    assert "same sitting" in out.stdout and "whole ratio: over headway's whole process" in out.stdout
+    cases = json.loads((tmp_path / "b.json").read_text())
+    assert len(cases) == 3
+    for c in cases:
+        assert c["disksim_measured_here"] and len(c["disksim_wall_s"]) == 1 and len(c["process_wall_s"]) == 1
+        assert c["ratio_to_disksim"] == pytest.approx(c["disksim_wall_s"][0] / c["wall_s"][0])
+        assert c["end_to_end_ratio_to_disksim"] == pytest.approx(c["disksim_wall_s"][0] / c["process_wall_s"][0])
+
+
+def test_vs_disksim_without_statdefs_is_a_one_line_error(cli, tmp_path):
+    fake = tmp_path / "disksim"
+    fake.write_text("#!/bin/sh\nexit 0\n")
+    fake.chmod(0o755)
+    out = cli("bench", "--requests", "100", "--repeat", "1", "--vs-disksim", fake)
+    assert out.returncode == 1
+    assert out.stderr.startswith("error: --vs-disksim") and "statdefs" in out.stderr

@@ -102,7 +102,13 @@ def test_disks_table(cli):
 def test_schedulers(cli):
     out = cli("schedulers")
     assert out.returncode == 0
-    assert out.stdout.split() == headway.schedulers()
+    lines = out.stdout.splitlines()
+    names = [line.split()[0] for line in lines]
+    # Every stand-alone scheduler, in order, then the wrappers, each marked and described.
+    assert names[: len(headway.schedulers())] == headway.schedulers()
+    wrappers = [line.split()[0] for line in lines if line.split()[1] == "wraps"]
+    assert "idle-scan" in wrappers and "sptf" not in wrappers
+    assert all(len(line.split()) >= 3 for line in lines), "each has a description"
 
 
 def test_version_and_module_entry(cli):
@@ -112,3 +118,35 @@ def test_version_and_module_entry(cli):
     assert headway.__version__ in cli("--version").stdout
     out = subprocess.run([sys.executable, "-m", "headway", "schedulers"], capture_output=True, text=True)
     assert out.returncode == 0 and "sptf" in out.stdout
+
+
+def test_firmware_scheduler_option_is_the_config_key(cli, tmp_path):
+    from headway.bench import write_trace
+
+    trace = tmp_path / "t.trace"
+    with open(trace, "w") as f:
+        write_trace(f, 2000, 5.5, 2)
+    replay = ["replay", trace, "--format", "disksim-ascii", "--queue-depth", "16", "-q"]
+    assert cli(*replay, "--json", tmp_path / "fcfs.json").returncode == 0
+    out = cli(*replay, "--firmware-scheduler", "sptf", "--json", tmp_path / "sptf.json")
+    assert out.returncode == 0, out.stderr
+    fcfs = json.loads((tmp_path / "fcfs.json").read_text())
+    sptf = json.loads((tmp_path / "sptf.json").read_text())
+    # The same run through the Python API with the config key set.
+    exp = {
+        "drive": {"name": "atlas10k", "queue_depth": 16, "firmware_scheduler": "sptf"},
+        "workload": {"kind": "trace", "path": str(trace), "format": "disksim-ascii"},
+    }
+    assert sptf["mean_response_ms"] == headway.run(exp).summary.mean_response_ms
+    assert sptf["mean_response_ms"] < 0.8 * fcfs["mean_response_ms"]
+
+    # `run` overrides the file's key; relative paths in the file still resolve against it.
+    (tmp_path / "exp.toml").write_text(
+        '[drive]\nname = "atlas10k"\nqueue_depth = 16\nfirmware_scheduler = "fcfs"\n'
+        '[workload]\nkind = "trace"\npath = "t.trace"\nformat = "disksim-ascii"\n'
+    )
+    out = cli("run", tmp_path / "exp.toml", "--firmware-scheduler", "sptf", "-q", "--json", tmp_path / "run.json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads((tmp_path / "run.json").read_text()) == sptf
+    bad = cli(*replay, "--firmware-scheduler", "nosuch")
+    assert bad.returncode == 1 and bad.stderr.startswith("error: ") and "nosuch" in bad.stderr

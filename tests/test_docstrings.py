@@ -17,6 +17,9 @@ MODULES = [
     "headway.errors",
     "headway.bench",
     "headway.validation",
+    "headway.sweeps",
+    "headway.sweeps.plot",
+    "headway._overrides",
 ]
 
 

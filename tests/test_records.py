@@ -67,5 +67,5 @@ def test_any_seed_conserves_requests(seed, scheduler, read_fraction, interarriva
 def test_assert_conserved_detects_a_lost_request():
     r = headway.run(small(50), records=True)
     broken = headway.Result(r.to_json(), r._raw, '{"arrived": 51}')
-    with pytest.raises(AssertionError, match="51 requests arrived"):
+    with pytest.raises(AssertionError, match="51 workload requests arrived"):
         assert_conserved(broken)

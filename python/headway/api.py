@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Callable, List, Optional, Union
+from typing import Any, Callable, List, Mapping, Optional, Union
 
 from headway import _headway
 from headway.config import ConfigLike, source
@@ -21,6 +21,7 @@ def run(
     records: bool = False,
     scheduler: Any = None,
     progress: ProgressArg = False,
+    overrides: Optional[Mapping[str, Any]] = None,
 ) -> Result:
     """Run one experiment and return its :class:`~headway.Result`.
 
@@ -31,7 +32,8 @@ def run(
     name, or a Python object with ``on_arrival(req, ctx)`` and ``decide(ctx)`` (optionally
     ``on_completion(done, ctx)``, ``on_timer(ctx)``, ``name``). ``progress=True`` shows a
     progress bar on stderr; a callable is called with ``(completed, now_ns)`` every ~32k
-    completions. Ctrl-C stops a run with ``KeyboardInterrupt``.
+    completions. Ctrl-C stops a run with ``KeyboardInterrupt``. ``overrides`` sets settings by
+    dotted key on top of ``config`` (``{"drive.firmware_scheduler": "sptf"}``).
 
     >>> import headway
     >>> r = headway.run({"drive": {"name": "elite3"}, "host": {"scheduler": "sptf"},
@@ -50,7 +52,12 @@ def run(
     ...             scheduler=Fifo()).summary.requests
     100
     """
-    text, origin = source(config)
+    if overrides:
+        from headway._overrides import with_overrides
+
+        text, origin = with_overrides(config, overrides)
+    else:
+        text, origin = source(config)
     with contextlib.ExitStack() as stack:
         if progress is True:
             from headway._progress import expected_requests, progress_bar

@@ -130,6 +130,10 @@ class CaseResult:
     wall_s: List[float] = field(default_factory=list)
     disksim_requests_per_s: Optional[int] = None
     queue: str = "drive"
+    # With a DiskSim binary (``--vs-disksim``), timed in the same sitting: DiskSim's whole
+    # process, and headway's whole `headway replay` process.
+    disksim_wall_s: List[float] = field(default_factory=list)
+    process_wall_s: List[float] = field(default_factory=list)
 
     @property
     def median_wall_s(self) -> float:
@@ -141,14 +145,36 @@ class CaseResult:
         return self.requests / self.median_wall_s
 
     @property
+    def measured(self) -> bool:
+        """Whether DiskSim ran here, in this sitting (else its figure is the README's)."""
+        return bool(self.disksim_wall_s)
+
+    @property
     def ratio(self) -> Optional[float]:
+        """Core speed over DiskSim's: measured here when DiskSim ran, else against the
+        reference figure."""
+        if self.measured:
+            return statistics.median(self.disksim_wall_s) / self.median_wall_s
         if not self.disksim_requests_per_s:
             return None
         return self.requests_per_s / self.disksim_requests_per_s
 
+    @property
+    def end_to_end_ratio(self) -> Optional[float]:
+        """DiskSim's process time over headway's whole `headway replay` process."""
+        if not (self.measured and self.process_wall_s):
+            return None
+        return statistics.median(self.disksim_wall_s) / statistics.median(self.process_wall_s)
+
     def to_dict(self) -> dict:
         d = asdict(self)
-        d.update(requests_per_s=self.requests_per_s, ratio_to_disksim=self.ratio, setup=SETUPS[self.queue])
+        d.update(
+            requests_per_s=self.requests_per_s,
+            ratio_to_disksim=self.ratio,
+            end_to_end_ratio_to_disksim=self.end_to_end_ratio,
+            disksim_measured_here=self.measured,
+            setup=SETUPS[self.queue],
+        )
         return d
 
 
@@ -158,20 +184,38 @@ def run_bench(
     folder: Optional[Path] = None,
     on_case: Optional[Callable[[CaseResult], None]] = None,
     queue: str = "drive",
+    disksim: Optional[Path] = None,
 ) -> List[CaseResult]:
     """Run every case ``repeat`` times; only the simulation itself is timed (the wall clock
     the core measures around its run loop, which includes reading the trace). ``queue`` is
     ``"drive"`` (DiskSim's setup: the drive's own scheduler over a queue of 64) or ``"host"``
-    (the host's scheduler, one command at the drive at a time).
+    (the host's scheduler, one command at the drive at a time). ``disksim``: a DiskSim 4.0
+    binary to time on the same traces in the same sitting, with headway's whole process,
+    each repeat running headway, headway's process and DiskSim in turn (drive queue only).
 
     >>> [(c.scheduler, c.load) for c in run_bench(requests=1000, repeat=1)]
     [('fcfs', 'moderate'), ('sptf', 'moderate'), ('sptf', 'heavy')]
     """
+    parvs = {}
+    if disksim is not None:
+        from headway import disksim_bench
+
+        if queue != "drive":
+            raise ValueError("--vs-disksim runs DiskSim's setup: the drive queue (--queue drive)")
+        parvs = disksim_bench.prepare((folder or cache_dir()) / "bench" / "disksim", disksim)
     results = []
-    for scheduler, load_name, disksim in CASES:
+    for scheduler, load_name, reference in CASES:
         trace = cached_trace(requests, LOADS[load_name], folder)
-        case = CaseResult(scheduler, load_name, requests, disksim_requests_per_s=disksim, queue=queue)
+        case = CaseResult(scheduler, load_name, requests, disksim_requests_per_s=reference, queue=queue)
         for _ in range(repeat):
+            if disksim is not None:
+                case.disksim_wall_s.append(disksim_bench.run_disksim(disksim, parvs[scheduler], trace, requests))
+                case.process_wall_s.append(
+                    disksim_bench.time_headway_process(
+                        [str(trace), "--format", "disksim-ascii", "--drive", "atlas10k",
+                         "--queue-depth", "64", "--firmware-scheduler", scheduler]
+                    )
+                )
             r = run(replay_config(trace, scheduler, queue))
             if r.summary.requests != requests:
                 raise RuntimeError(

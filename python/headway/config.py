@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field, fields
-from importlib import resources
 from pathlib import Path
 from typing import Any, Dict, Mapping, Optional, Sequence, Tuple, Union
 
@@ -261,7 +260,13 @@ def default_config_text() -> str:
     >>> "[workload]" in default_config_text()
     True
     """
-    return resources.files("headway").joinpath("default.toml").read_text(encoding="utf-8")
+    return _default_path().read_text(encoding="utf-8")
+
+
+def _default_path() -> Path:
+    # The package's own folder, not importlib.resources (slow to import): headway is
+    # installed as files (a wheel or an editable install), never run from a zip.
+    return Path(__file__).with_name("default.toml")
 
 
 def _looks_like_toml(text: str) -> bool:
@@ -273,7 +278,7 @@ def source(config: ConfigLike) -> Tuple[Optional[str], Optional[str]]:
     errors name it and relative paths inside resolve against its folder. A file path is
     passed on unread, so the simulator reports a missing file in its own words."""
     if config is None:
-        return default_config_text(), str(resources.files("headway").joinpath("default.toml"))
+        return default_config_text(), str(_default_path())
     if isinstance(config, Config):
         return config.to_toml(), None
     if isinstance(config, Mapping):

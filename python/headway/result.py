@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Mapping, Optional, Tuple
 
-import numpy as np
+if TYPE_CHECKING:  # numpy is imported on first use: a summary-only run never pays for it
+    import numpy as np
 
 __all__ = ["Result", "Summary", "RecordsNotCollected"]
 
@@ -66,6 +67,8 @@ class Summary(Mapping[str, Any]):
 
 
 def _column(dtype: str, raw: bytes) -> np.ndarray:
+    import numpy as np
+
     arr = np.frombuffer(raw, dtype=dtype)
     # Times, ids and sectors are unsigned in the core but far below 2**63: signed 64-bit
     # columns are what pandas, Arrow and arithmetic on differences expect.

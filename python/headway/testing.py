@@ -16,9 +16,11 @@ __all__ = ["assert_conserved", "assert_deterministic"]
 def assert_conserved(result: Result, *, truncated: bool = False) -> None:
     """Assert that every request that arrived completed exactly once, in causal order.
 
-    Needs a run with ``records=True``. Checks: one record per completed request, ids
-    unique, ``arrival <= dispatch <= start <= done``, and (unless the run was cut short by
-    ``output.max_time_s``, ``truncated=True``) that every arrival completed.
+    Needs a run with ``records=True``. Checks: one record per completed request (workload
+    requests and the host's own, such as background reads), ids unique, ``arrival <=
+    dispatch <= start <= done``, and (unless the run was cut short by ``output.max_time_s``,
+    ``truncated=True``) that every workload arrival and every request the host made
+    completed.
 
     >>> import headway
     >>> from headway.testing import assert_conserved
@@ -29,8 +31,18 @@ def assert_conserved(result: Result, *, truncated: bool = False) -> None:
     s = result.summary
     ids = cols["id"]
     n = len(ids)
-    if n != s["requests"]:
-        raise AssertionError(f"{n} records but the summary counts {s['requests']} completed requests")
+    completed = s["requests"] + s.get("background_requests", 0)
+    if n != completed:
+        raise AssertionError(
+            f"{n} records but the summary counts {completed} completed requests "
+            f"({s['requests']} from workloads + {s.get('background_requests', 0)} made by the host)"
+        )
+    if "origin" in cols:
+        from_workloads = int((cols["origin"] < 0x8000).sum())
+        if from_workloads != s["requests"]:
+            raise AssertionError(
+                f"{from_workloads} records from workloads but the summary counts {s['requests']}"
+            )
     if len(np.unique(ids)) != n:
         raise AssertionError(f"{n - len(np.unique(ids))} request id(s) completed more than once")
     for earlier, later in (
@@ -46,11 +58,12 @@ def assert_conserved(result: Result, *, truncated: bool = False) -> None:
                 f"{earlier}={cols[earlier][i]}, {later}={cols[later][i]}"
             )
     arrived = result.meta.get("arrived")
-    expected = s["requests"] + s["background_requests"]
-    if not truncated and arrived is not None and arrived != expected:
+    if not truncated and arrived is not None and arrived != s["requests"]:
+        raise AssertionError(f"{arrived} workload requests arrived but {s['requests']} completed")
+    made = s.get("host_made_requests", 0)
+    if not truncated and made != s.get("background_requests", 0):
         raise AssertionError(
-            f"{arrived} requests arrived but {expected} completed "
-            f"({s['requests']} foreground + {s['background_requests']} background)"
+            f"the host made {made} requests but {s.get('background_requests', 0)} completed"
         )
 
 

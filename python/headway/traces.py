@@ -23,9 +23,10 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Dict, Iterator, Mapping, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterator, Mapping, Optional, Sequence, Union
 
-import numpy as np
+if TYPE_CHECKING:  # numpy is imported on first use, so `import headway` stays light
+    import numpy as np
 
 from headway import _headway
 
@@ -106,6 +107,8 @@ def detect(path: PathLike) -> str:
 
 
 def _frame_columns(raw: Dict[str, Any]) -> Dict[str, np.ndarray]:
+    import numpy as np
+
     cols = {name: np.frombuffer(buf, dtype=dtype) for name, (dtype, buf) in raw.items()}
     # Unsigned in the core, far below 2**63: signed columns are what pandas and Arrow expect.
     for name in ("time_ns", "lbn"):

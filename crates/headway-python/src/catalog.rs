@@ -26,3 +26,9 @@ pub fn disks(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
         })
         .collect()
 }
+
+/// The text of an embedded DiskSim parameter file (`atlas10k.parv`), or `None`.
+#[pyfunction]
+pub fn disksim_file(name: &str) -> Option<&'static str> {
+    catalog::disksim_file(name)
+}

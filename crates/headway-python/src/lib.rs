@@ -2,6 +2,7 @@
 //! Python package `headway` is the public face.
 
 mod catalog;
+mod check;
 mod context;
 mod errors;
 mod py_scheduler;
@@ -42,7 +43,9 @@ mod headway_module {
     #[pymodule_export]
     use super::{scheduler_info, schedulers, version};
     #[pymodule_export]
-    use crate::catalog::disks;
+    use crate::catalog::{disks, disksim_file};
+    #[pymodule_export]
+    use crate::check::check_config;
     #[pymodule_export]
     use crate::context::PyContext;
     #[pymodule_export]

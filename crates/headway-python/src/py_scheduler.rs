@@ -340,10 +340,14 @@ impl Scheduler for PyScheduler {
                     self.fail_py(py, method, e);
                     Decision::Idle
                 }
-                Ok(out) => self.decision(method, &out).unwrap_or_else(|msg| {
-                    self.fail(msg, None);
-                    Decision::Idle
-                }),
+                Ok(out) => {
+                    // Requests it made during the call may be what it returns.
+                    self.absorb_made();
+                    self.decision(method, &out).unwrap_or_else(|msg| {
+                        self.fail(msg, None);
+                        Decision::Idle
+                    })
+                }
             }
         });
         self.absorb_made();

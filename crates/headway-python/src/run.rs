@@ -62,8 +62,14 @@ pub fn run<'py>(
         match &scheduler {
             None => (None, cfg.host.scheduler.clone(), false),
             Some(s) if s.is_instance_of::<PyString>() => {
+                // A built-in by name: configured as if the file had named it (default
+                // options), so the run is the same run as the file's.
                 let name = s.to_string();
-                (Some(scheduler_by_name(&name).map_err(err)?), name, false)
+                scheduler_by_name(&name).map_err(err)?;
+                cfg.host.scheduler = name.clone();
+                cfg.host.options.clear();
+                cfg.host.inner = None;
+                (None, name, false)
             }
             Some(obj) => {
                 let ps = PyScheduler::new(obj, cause.clone()).map_err(err)?;

@@ -162,3 +162,132 @@ fn two_outstanding_commands_keep_the_disk_busy_back_to_back() {
         "the drive served two commands at once"
     );
 }
+
+/// Reads every request with 16 extra sectors after it (a read-ahead into host memory), and
+/// serves a read again from memory when it lies inside what the previous command read.
+struct Widener {
+    q: VecDeque<Request>,
+    /// The extent the last command read.
+    held: Option<(u64, u64)>,
+}
+
+impl Scheduler for Widener {
+    fn name(&self) -> &str {
+        "widener"
+    }
+    fn on_arrival(&mut self, req: Request, _ctx: &SchedCtx) {
+        self.q.push_back(req);
+    }
+    fn propose(&mut self, ctx: &SchedCtx) -> Decision {
+        let Some(r) = self.q.front() else {
+            return Decision::Idle;
+        };
+        if let Some((lo, hi)) = self.held {
+            if r.op.is_read() && r.lbn >= lo && r.end_lbn() <= hi {
+                return Decision::Serve(smallvec::smallvec![*r]);
+            }
+        }
+        if !ctx.has_slot(0) {
+            return Decision::Idle;
+        }
+        let cap = ctx.predictor(0).capacity_sectors();
+        let end = (r.end_lbn() + 16).min(cap);
+        let cmd = Command::spanning(0, r.lbn, (end - r.lbn) as u32, r.op, &[*r])
+            .expect("covers its request");
+        Decision::Dispatch(cmd)
+    }
+    fn commit(&mut self, cmd: &Command, _: Placement, _: &SchedCtx) -> Result<()> {
+        self.q.pop_front();
+        if cmd.sectors > 0 && cmd.op.is_read() {
+            self.held = Some((cmd.lbn, cmd.end_lbn()));
+        }
+        Ok(())
+    }
+    fn pending(&self) -> usize {
+        self.q.len()
+    }
+}
+
+#[test]
+fn commands_wider_than_their_requests_and_reads_served_from_memory_conserve_requests() {
+    let cfg = ExperimentConfig::from_toml_str(
+        "seed = 2\n[drive]\nname = \"elite3\"\n[workload]\nrequests = 400\ninterarrival_ms = 25.0\n\
+         read_fraction = 1.0\nsize_sectors = 4\nalign_sectors = 4\n\
+         locality = { kind = \"sequential\", run_length = 4 }\n[output]\nrecords = true\n",
+        None,
+    )
+    .unwrap();
+    let sim = build_simulation(
+        &cfg,
+        Some(Box::new(Widener {
+            q: VecDeque::new(),
+            held: None,
+        })),
+    )
+    .unwrap()
+    .simulation;
+    let r = sim.run().unwrap();
+    let s = &r.summary;
+    assert_eq!(s.requests, 400);
+    let rec = r.records.unwrap();
+    let mut ids = rec.id.clone();
+    ids.sort_unstable();
+    assert_eq!(
+        ids,
+        (0..400).collect::<Vec<_>>(),
+        "every request exactly once"
+    );
+    let served = (0..rec.len())
+        .filter(|&i| rec.device[i] == headway::stats::HOST_DEVICE)
+        .count();
+    assert_eq!(served as u64, s.host_served_requests);
+    assert!(
+        served > 0,
+        "some reads fall inside the previous command's extent"
+    );
+    for i in 0..rec.len() {
+        if rec.device[i] == headway::stats::HOST_DEVICE {
+            assert_eq!(rec.done_ns[i], rec.dispatch_ns[i], "served when decided");
+        }
+    }
+}
+
+/// Dispatches a command that does not hold its request: the host refuses it.
+struct Liar {
+    q: Vec<Request>,
+}
+
+impl Scheduler for Liar {
+    fn name(&self) -> &str {
+        "liar"
+    }
+    fn on_arrival(&mut self, req: Request, _ctx: &SchedCtx) {
+        self.q.push(req);
+    }
+    fn propose(&mut self, ctx: &SchedCtx) -> Decision {
+        match self.q.first() {
+            Some(r) if ctx.has_slot(0) => {
+                let mut c = Command::single(*r);
+                c.lbn += 1;
+                Decision::Dispatch(c)
+            }
+            _ => Decision::Idle,
+        }
+    }
+    fn commit(&mut self, _: &Command, _: Placement, _: &SchedCtx) -> Result<()> {
+        self.q.remove(0);
+        Ok(())
+    }
+    fn pending(&self) -> usize {
+        self.q.len()
+    }
+}
+
+#[test]
+fn a_command_that_does_not_hold_its_requests_is_refused() {
+    let sim = build_simulation(&config(""), Some(Box::new(Liar { q: vec![] })))
+        .unwrap()
+        .simulation;
+    let e = sim.run().unwrap_err().to_string();
+    assert!(e.contains("liar") && e.contains("do not hold"), "{e}");
+}

@@ -6,10 +6,28 @@ as one line, ``error: <message>``, with exit code 1; usage errors exit with 2.
 
 from __future__ import annotations
 
+import importlib
+from typing import Dict, List, Optional, Tuple
+
 import click
 
-from headway.api import version
 from headway.errors import HeadwayError
+
+# name -> (module under headway.cli, attribute, one-line help for `headway --help`). Commands
+# are imported only when run, so `headway --help` and a small replay do not pay for every
+# command's imports; tests check these lines against the commands' own help.
+COMMANDS: Dict[str, Tuple[str, str, str]] = {
+    "bench": ("bench", "bench_cmd", "Time the reference benchmark, and the ratio to DiskSim."),
+    "disks": ("catalog", "disks_cmd", "List the built-in drives."),
+    "extract": ("extract", "extract_cmd", "Calibrate a drive by timing alone and compare with the truth."),
+    "replay": ("run", "replay_cmd", "Replay TRACE on a drive with a scheduler."),
+    "reproduce": ("reproduce", "reproduce_group", "Reproduce a paper's evaluation as tables (CSV) and plots (PNG)."),
+    "run": ("run", "run_cmd", "Run the experiment in CONFIG (TOML), or the built-in default."),
+    "schedulers": ("catalog", "schedulers_cmd", "List the built-in schedulers, one per line."),
+    "sweep": ("sweep", "sweep_cmd", "Run a parameter sweep, locally or on a Dask cluster."),
+    "trace": ("trace", "trace_group", "Block traces: statistics, conversion, format detection."),
+    "validate": ("validate", "validate_cmd", "Replay a real drive's measured trace and print the demerit."),
+}
 
 
 def one_line(message: str) -> str:
@@ -18,7 +36,21 @@ def one_line(message: str) -> str:
 
 
 class _Headway(click.Group):
-    """Turns the simulator's errors into one clear line instead of a traceback."""
+    """Loads each command on first use, and turns the simulator's errors into one clear line
+    instead of a traceback."""
+
+    def list_commands(self, ctx: click.Context) -> List[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> Optional[click.Command]:
+        if name not in COMMANDS:
+            return None
+        module, attr, _ = COMMANDS[name]
+        return getattr(importlib.import_module(f"headway.cli.{module}"), attr)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, COMMANDS[name][2]) for name in self.list_commands(ctx)])
 
     def invoke(self, ctx: click.Context):
         try:
@@ -31,25 +63,16 @@ class _Headway(click.Group):
             ctx.exit(130)
 
 
+def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
+        from headway.api import version
+
+        click.echo(f"headway, version {version()}")
+        ctx.exit()
+
+
 @click.group(cls=_Headway, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(version(), prog_name="headway")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
+              help="Show the version and exit.")
 def main() -> None:
     """headway: a fast disk-drive simulator and I/O-scheduling framework."""
-
-
-def _register() -> None:
-    # Imported here so each command lives in its own module without import cycles.
-    from headway.cli import bench, catalog, extract, reproduce, run, trace, validate
-
-    main.add_command(run.run_cmd)
-    main.add_command(run.replay_cmd)
-    main.add_command(catalog.disks_cmd)
-    main.add_command(catalog.schedulers_cmd)
-    main.add_command(bench.bench_cmd)
-    main.add_command(validate.validate_cmd)
-    main.add_command(trace.trace_group)
-    main.add_command(extract.extract_cmd)
-    main.add_command(reproduce.reproduce_group)
-
-
-_register()

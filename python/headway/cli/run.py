@@ -15,13 +15,14 @@ from headway.cli.trace import filter_options, parse_devices, source_options
 
 
 def _run_and_report(
-    config, seed, json_path, csv_path, parquet_path, records_path, quiet, no_progress
+    config, seed, json_path, csv_path, parquet_path, records_path, quiet, no_progress, overrides=None
 ) -> None:
     result = run_experiment(
         config,
         seed=seed,
         records=records_path is not None,
         progress=show_progress(quiet, no_progress),
+        overrides=overrides,
     )
     write_outputs(result, json_path, csv_path, parquet_path, records_path)
     if not quiet:
@@ -31,12 +32,23 @@ def _run_and_report(
         click.echo(f"warning: {w}", err=True)
 
 
+# The drive's own queue ordering (DiskSim's usual setup): `run` overrides the file's
+# `drive.firmware_scheduler`, `replay` sets it.
+firmware_scheduler_option = click.option(
+    "--firmware-scheduler",
+    metavar="NAME",
+    help="Scheduler inside the drive ordering its queue (e.g. fcfs, sptf; with --queue-depth > 1).",
+)
+
+
 @click.command("run")
 @click.argument("config", required=False, type=click.Path(path_type=Path))
+@firmware_scheduler_option
 @output_options
-def run_cmd(config: Optional[Path], **outputs) -> None:
+def run_cmd(config: Optional[Path], firmware_scheduler: Optional[str], **outputs) -> None:
     """Run the experiment in CONFIG (TOML), or the built-in default when none is given."""
-    _run_and_report(config, **outputs)
+    overrides = {"drive.firmware_scheduler": firmware_scheduler} if firmware_scheduler else None
+    _run_and_report(config, overrides=overrides, **outputs)
 
 
 @click.command("replay")
@@ -55,6 +67,7 @@ def run_cmd(config: Optional[Path], **outputs) -> None:
     show_default=True,
     help="Commands the drive holds at once.",
 )
+@firmware_scheduler_option
 @click.option(
     "--mode",
     type=click.Choice(["open", "closed", "validate"]),
@@ -93,6 +106,7 @@ def replay_cmd(
     drive: str,
     scheduler: str,
     queue_depth: int,
+    firmware_scheduler: Optional[str],
     mode: str,
     speed: float,
     device: Optional[int],
@@ -131,7 +145,7 @@ def replay_cmd(
     }
     config = {
         "name": f"replay {trace.name}",
-        "drive": {"name": drive, "queue_depth": queue_depth},
+        "drive": {"name": drive, "queue_depth": queue_depth, "firmware_scheduler": firmware_scheduler},
         "host": {"scheduler": scheduler},
         "workload": {k: v for k, v in workload.items() if v is not None},
     }

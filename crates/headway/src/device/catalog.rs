@@ -166,6 +166,15 @@ pub fn names() -> Vec<String> {
     BUILTINS.iter().map(|b| b.name.to_string()).collect()
 }
 
+/// An embedded DiskSim parameter file by file name (`atlas10k.model`), to hand a DiskSim
+/// binary the same drive headway simulates (`headway bench --vs-disksim`).
+pub fn disksim_file(name: &str) -> Option<&'static str> {
+    DISKSIM_FILES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, text)| *text)
+}
+
 /// Reads embedded DiskSim files by file name.
 fn embedded(path: &Path) -> std::io::Result<String> {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");

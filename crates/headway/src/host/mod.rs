@@ -111,10 +111,12 @@ impl Host {
         self.check(f)
     }
 
-    /// A failure reported through the context or kept by the scheduler ends the run.
+    /// A failure reported through the context ends the run. One kept by the scheduler (a
+    /// plug-in that raised) is collected by `decide`, which the engine calls after every
+    /// event: a failed plug-in proposes nothing meanwhile.
     #[inline]
     fn check(&mut self, from_ctx: Option<HeadwayError>) -> Result<()> {
-        match from_ctx.or_else(|| self.scheduler.take_failure()) {
+        match from_ctx {
             None => Ok(()),
             Some(e) => Err(e),
         }

@@ -125,9 +125,8 @@ pub struct SchedCtx<'a> {
     /// The run's devices, classes, workloads and processes.
     pub info: &'a RunInfo,
     work: Option<&'a HostWork>,
-    failure: RefCell<Option<HeadwayError>>,
-    /// `failure` holds one (checked after every call, so kept apart from the cell).
-    failed: Cell<bool>,
+    /// Boxed: checked after every call, so the empty case must cost one word.
+    failure: Cell<Option<Box<HeadwayError>>>,
 }
 
 static EMPTY_INFO: std::sync::OnceLock<RunInfo> = std::sync::OnceLock::new();
@@ -150,8 +149,7 @@ impl<'a> SchedCtx<'a> {
             estimates: Cell::new(0),
             info: EMPTY_INFO.get_or_init(RunInfo::single),
             work: None,
-            failure: RefCell::new(None),
-            failed: Cell::new(false),
+            failure: Cell::new(None),
         }
     }
 
@@ -261,20 +259,14 @@ impl<'a> SchedCtx<'a> {
     /// Report a failure that cannot be returned through the current call; the host stops the
     /// run with it when the call returns.
     pub fn fail(&self, e: HeadwayError) {
-        let mut f = self.failure.borrow_mut();
-        if f.is_none() {
-            *f = Some(e);
-            self.failed.set(true);
-        }
+        // The first failure wins; later ones are its consequences.
+        let first = self.failure.take().unwrap_or_else(|| Box::new(e));
+        self.failure.set(Some(first));
     }
     /// The failure reported during this call, if any.
     #[inline]
     pub fn take_failure(&self) -> Option<HeadwayError> {
-        if !self.failed.get() {
-            return None;
-        }
-        self.failed.set(false);
-        self.failure.borrow_mut().take()
+        self.failure.take().map(|b| *b)
     }
 
     fn services(&self) -> &'a HostWork {

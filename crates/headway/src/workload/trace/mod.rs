@@ -26,6 +26,7 @@ mod input;
 mod lines;
 mod msr;
 mod names;
+mod prefetch;
 mod replay;
 mod replay_closed;
 mod report;
@@ -46,6 +47,7 @@ pub use fiu::FiuReader;
 pub use hp_srt::HpSrtReader;
 pub use input::{Compression, TraceInput, XZ_MEMLIMIT_BYTES};
 pub use msr::MsrReader;
+pub use prefetch::Prefetch;
 pub use replay::TraceWorkload;
 pub use replay_closed::ClosedTraceWorkload;
 pub use report::TraceReport;
@@ -269,6 +271,8 @@ pub(crate) fn build(
     impl UseReader for Replay<'_> {
         type Out = Result<Box<dyn Workload>>;
         fn with<R: TraceReader + Send + 'static>(self, reader: R) -> Self::Out {
+            // Decompression and parsing run ahead on their own thread.
+            let reader = Prefetch::spawn(reader)?;
             let feed = Feed::new(reader, self.opts, self.path, self.format);
             Ok(match self.cfg.mode {
                 ReplayMode::Open => Box::new(TraceWorkload::from_feed(feed, self.cfg.speed)),

@@ -1,0 +1,60 @@
+"""Start-up stays light: `import headway` and the CLI load no numpy, pandas, pyarrow,
+matplotlib or rich until a command needs them (headway --help in well under 150 ms)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import click
+import pytest
+
+HEAVY = ("numpy", "pandas", "pyarrow", "matplotlib", "rich", "scipy", "dask")
+
+
+def loaded_after(code: str) -> set:
+    out = subprocess.run(
+        [sys.executable, "-c", code + "\nimport sys\nprint(' '.join(sorted(sys.modules)))"],
+        capture_output=True, text=True, check=True,
+    )
+    return set(out.stdout.split())
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import headway",
+        "import headway.cli",
+        # What `headway --help` and a summary-only run do.
+        "from headway.cli import main\ntry:\n    main(['--help'])\nexcept SystemExit:\n    pass",
+        "import headway\nheadway.run({'drive': {'name': 'elite3'}, 'workload': {'requests': 10}}).summary.requests",
+    ],
+)
+def test_nothing_heavy_is_imported_until_needed(code):
+    heavy = {m.split(".")[0] for m in loaded_after(code)} & set(HEAVY)
+    assert not heavy, f"{code!r} imported {sorted(heavy)}"
+
+
+def test_tables_still_come_when_asked_for():
+    mods = loaded_after("import headway\nheadway.disks()")
+    assert "pandas" in mods
+
+
+def test_every_command_in_the_lazy_table_is_that_command():
+    from headway.cli import COMMANDS, main
+
+    ctx = click.Context(main)
+    for name in COMMANDS:
+        cmd = main.get_command(ctx, name)
+        assert isinstance(cmd, click.Command) and cmd.name == name
+    assert main.get_command(ctx, "nosuch") is None
+
+
+def test_lazy_names_resolve_and_unknown_names_do_not():
+    import headway
+
+    for name in headway.__all__:
+        assert getattr(headway, name) is not None
+    assert headway.__version__ == headway.version()
+    with pytest.raises(AttributeError, match="no attribute 'nosuch'"):
+        headway.nosuch  # noqa: B018
