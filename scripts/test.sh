@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh clone: builds and installs the Python package (release
-# build of the Rust core) with its test extra into a virtualenv, then runs the Rust tests and
-# the pytest suite. Everything it needs comes from PyPI and crates.io.
+# build of the Rust core) with its test extra into a virtualenv, then runs the Rust tests, a
+# short fuzzing pass (scripts/fuzz.sh) and the pytest suite. Everything it needs comes from
+# PyPI and crates.io.
 #
 # Tests that need the project's reference data (not shipped) are reported as ignored or
 # skipped with their reason; when that data sits beside the clone (../shared, or
@@ -51,6 +52,19 @@ if [ -d "$shared/reference" ]; then
     HEADWAY_SHARED="$shared" run_logged "$logs/shared" \
         cargo test -p headway --no-fail-fast -- --ignored shared_data::
     ran_shared=yes
+fi
+
+# Coverage-guided fuzzing of every parser, a bounded time per target (docs/reliability.md).
+# Needs nightly and cargo-fuzz (installed from crates.io when missing); skipped, saying why,
+# where they cannot be had. A crash fails the suite.
+fuzz_seconds="${HEADWAY_FUZZ_SECONDS:-20}"
+echo "== fuzz (${fuzz_seconds} s a target)"
+fuzz_status=0
+bash scripts/fuzz.sh "$fuzz_seconds" || fuzz_status=$?
+if [ "$fuzz_status" -eq 3 ]; then
+    echo "fuzz: SKIPPED: no nightly toolchain or cargo-fuzz could not be installed (see above)"
+elif [ "$fuzz_status" -ne 0 ]; then
+    exit "$fuzz_status"
 fi
 
 echo "== pytest"

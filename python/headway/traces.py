@@ -58,7 +58,7 @@ def csv_map(mapping: CsvLike) -> Optional[str]:
             key = key.split("_")[0]
         if isinstance(value, bool):
             value = "yes" if value else "no"
-        elif key == "delimiter":
+        elif key == "delimiter" and isinstance(value, str):
             value = _DELIMITER_NAMES.get(value, value)
         elif isinstance(value, (list, tuple)):
             value = "|".join(str(v) for v in value)

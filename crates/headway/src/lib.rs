@@ -25,7 +25,10 @@ pub mod device;
 pub mod engine;
 pub mod error;
 pub mod experiments;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod host;
+pub mod limits;
 pub mod link;
 pub mod predict;
 pub mod request;

@@ -519,6 +519,134 @@ fn unreadable_files() {
     assert!(disksim::load_seek_file(Path::new("/nonexistent/x.seek")).is_err());
 }
 
+/// Files a DiskSim file names lie in its folder or below: an absolute name or `..` is
+/// refused with the key that names it, before anything is read; a subfolder is fine.
+#[test]
+fn named_files_stay_in_the_naming_files_folder() {
+    let outside = [
+        "/etc/passwd",
+        "../d.model",
+        "sub/../../d.model",
+        "./../d.model",
+    ];
+    for name in outside {
+        let f = Files::new().edit("d.diskspecs", "source d.model", &format!("source {name}"));
+        expect_error(
+            f.diskspecs(),
+            "d.diskspecs",
+            2,
+            Some("Model"),
+            "must lie in its folder or below",
+        );
+        let f = Files::new().edit("d.parv", "source d.diskspecs", &format!("source {name}"));
+        expect_error(
+            f.parv(),
+            "d.parv",
+            5,
+            Some("source"),
+            "no absolute path, no `..`",
+        );
+        let f = Files::new().edit(
+            "d.model",
+            "Full seek curve = d.seek",
+            &format!("Full seek curve = {name}"),
+        );
+        let line = line_of(&f, "d.model", "Full seek curve");
+        expect_error(
+            f.diskspecs(),
+            "d.model",
+            line,
+            Some("Full seek curve"),
+            "must lie in its folder or below",
+        );
+    }
+    // Below the folder, and `./`, resolve against the naming file's folder.
+    let mut f = Files::new().edit("d.diskspecs", "source d.model", "source sub/d.model");
+    let model = f
+        .text("d.model")
+        .replace("Full seek curve = d.seek", "Full seek curve = ./e.seek");
+    f.0.insert(PathBuf::from("dir/sub/d.model"), model);
+    f.0.insert(PathBuf::from("dir/sub/e.seek"), SEEK.to_string());
+    assert_eq!(f.diskspecs().unwrap().cylinders, 10);
+}
+
+/// Files that each source the next level eight times, five levels deep, would make 37,448
+/// reads without ever nesting too deep; the reader stops at its budget with an error naming
+/// the `source` line. (A file that sources itself stops at the nesting bound first.)
+#[test]
+fn sourcing_that_multiplies_stops_at_the_budget() {
+    let reads = std::cell::Cell::new(0usize);
+    let fan_out = |p: &Path| -> std::io::Result<String> {
+        reads.set(reads.get() + 1);
+        let level: usize = p.to_str().unwrap()[5..6].parse().unwrap();
+        Ok(format!("source l{}.parv\n", level + 1).repeat(if level < 5 { 8 } else { 0 }))
+    };
+    let e = parse_parv("source l1.parv\n", Path::new("dir/l0.parv"), &fan_out).unwrap_err();
+    let msg = e.to_string();
+    assert!(
+        msg.contains(&format!(
+            "more than {} files sourced",
+            disksim::MAX_SOURCED_FILES
+        )),
+        "{msg}"
+    );
+    assert!(
+        matches!(&e, HeadwayError::Params { key: Some(k), line: Some(_), .. } if k == "source"),
+        "{e}"
+    );
+    assert_eq!(reads.get(), disksim::MAX_SOURCED_FILES);
+
+    // Few files, but each large: the byte budget.
+    let big = "# padding\n".repeat((disksim::MAX_PARAM_FILE_BYTES as usize - 1) / 10);
+    let fat = |_: &Path| -> std::io::Result<String> { Ok(format!("{big}source b.parv\n")) };
+    let msg = parse_parv("source b.parv\n", Path::new("dir/a.parv"), &fat)
+        .unwrap_err()
+        .to_string();
+    assert!(msg.contains("MiB in all"), "{msg}");
+}
+
+/// A file past the size bound is refused from its length, without being read; an endless
+/// device is cut off at the bound.
+#[test]
+fn oversized_parameter_files_are_refused_unread() {
+    let dir = std::env::temp_dir().join(format!("headway-big-params-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("huge.diskspecs");
+    // Sparse: 1 TiB of nothing costs no disk.
+    let f = std::fs::File::create(&path).unwrap();
+    f.set_len(1 << 40).unwrap();
+    let e = disksim::load_diskspecs(&path).unwrap_err().to_string();
+    assert!(
+        e.contains("huge.diskspecs") && e.contains("larger than 4 MiB"),
+        "{e}"
+    );
+    let e = disksim::load_seek_file(&path).unwrap_err().to_string();
+    assert!(e.contains("larger than 4 MiB"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+    if Path::new("/dev/zero").exists() {
+        let e = disksim::load_parv(Path::new("/dev/zero"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("larger than 4 MiB"), "{e}");
+    }
+}
+
+/// A seek table of a million rows is refused at the row past the bound.
+#[test]
+fn a_seek_table_of_a_million_rows_is_refused() {
+    let rows: String = (1..=1_000_000u32).map(|d| format!("{d}, 1.0\n")).collect();
+    let e = disksim::parse_seek(&rows, Path::new("x.seek")).unwrap_err();
+    let bound = disksim::seek_file::MAX_SEEK_POINTS;
+    assert!(
+        matches!(&e, HeadwayError::Params { line: Some(l), .. } if *l == bound + 1),
+        "{e}"
+    );
+    assert!(
+        e.to_string().contains("seek distances: not a seek curve"),
+        "{e}"
+    );
+}
+
 #[test]
 fn wrong_block_where_a_disk_is_expected() {
     // The topology's disk is instantiated from a bus block.

@@ -256,7 +256,9 @@ impl ExperimentConfig {
     }
 
     pub fn from_toml_file(path: &Path) -> Result<Self> {
-        let text = std::fs::read_to_string(path).map_err(|e| HeadwayError::io(path, e))?;
+        let text =
+            crate::limits::read_text(path, crate::limits::MAX_TOML_BYTES, "not an experiment")
+                .map_err(|e| HeadwayError::io(path, e))?;
         Self::from_toml_str(&text, Some(path))
     }
 
@@ -328,6 +330,13 @@ impl ExperimentConfig {
                 return Err(HeadwayError::config(
                     key("queue_depth"),
                     "must be at least 1",
+                ));
+            }
+            let max_depth = crate::device::hdd::MAX_QUEUE_DEPTH;
+            if d.queue_depth > max_depth {
+                return Err(HeadwayError::config(
+                    key("queue_depth"),
+                    format!("must be at most {max_depth}, got {}", d.queue_depth),
                 ));
             }
             if d.max_outstanding == Some(0) {

@@ -250,7 +250,8 @@ pub fn load_file(path: &Path) -> Result<HddSpec> {
         Some("parv") => disksim::load_parv(path),
         Some("diskspecs") => disksim::load_diskspecs(path),
         Some("toml") => {
-            let text = std::fs::read_to_string(path).map_err(|e| HeadwayError::io(path, e))?;
+            let text = crate::limits::read_text(path, crate::limits::MAX_TOML_BYTES, "not a drive")
+                .map_err(|e| HeadwayError::io(path, e))?;
             parse_toml_spec(&text, &path.display().to_string())
         }
         _ => Err(HeadwayError::params(

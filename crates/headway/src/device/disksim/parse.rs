@@ -3,7 +3,8 @@
 //! A file is a sequence of statements:
 //!
 //! * `TYPE NAME { key = value, ... }` defines a named block;
-//! * `source FILE` splices another file in (relative to the including file);
+//! * `source FILE` splices another file in (relative to the including file, in its folder
+//!   or below: [`super::sourced_path`]);
 //! * `instantiate [ a, b ] as NAME` creates components from a block;
 //! * `topology TYPE NAME [ TYPE NAME [ ... ] ... ]` wires them up.
 //!
@@ -339,8 +340,8 @@ impl<'a> Parser<'a> {
                 format!("`source {name}` nests too deep (does a file source itself?)"),
             ));
         }
-        let dir = self.file.parent().unwrap_or(Path::new(""));
-        let path = dir.join(name);
+        let path =
+            super::sourced_path(&self.file, name).map_err(|msg| self.loc(line).error(key, msg))?;
         match self.resolver.read(&path) {
             Ok(text) => Ok((text, path)),
             Err(e) => Err(self

@@ -5,6 +5,11 @@ use std::path::Path;
 
 use crate::error::{HeadwayError, Result};
 
+/// A seek curve holds at most one point per cylinder distance, and drives have fewer
+/// cylinders than this (the DiskSim drives measure about 100 distances); a million-row table
+/// is refused at the row past the bound, not stored.
+pub const MAX_SEEK_POINTS: usize = 100_000;
+
 /// `(distance in cylinders, seek time in ms)` points in increasing distance.
 pub fn parse_seek(text: &str, file: &Path) -> Result<Vec<(u32, f64)>> {
     let err = |line: usize, msg: String| {
@@ -73,6 +78,12 @@ pub fn parse_seek(text: &str, file: &Path) -> Result<Vec<(u32, f64)>> {
                     format!("seek distances must increase; {distance} follows {prev}"),
                 ));
             }
+        }
+        if points.len() == MAX_SEEK_POINTS {
+            return Err(err(
+                line_no,
+                format!("more than {MAX_SEEK_POINTS} seek distances: not a seek curve"),
+            ));
         }
         points.push((distance, time_ms));
     }

@@ -6,8 +6,6 @@
 //! unused; any other key is an error, as it is in DiskSim. Choices made where DiskSim's
 //! parameters and headway's model differ are written into the spec's description.
 
-use std::path::Path;
-
 use super::parse::{Block, Item, Param, Value};
 use super::seek_file::parse_seek;
 use super::Resolver;
@@ -25,8 +23,8 @@ pub struct BusTiming {
     pub write_ms: f64,
 }
 
-/// Far more cylinders than any real drive has.
-const MAX_CYLINDERS: i64 = 10_000_000;
+const MAX_CYLINDERS: i64 = crate::device::hdd::spec::MAX_CYLINDERS as i64;
+const MAX_SURFACES: i64 = crate::device::hdd::spec::MAX_SURFACES as i64;
 
 /// Keys of a `disksim_disk` block headway reads nothing from.
 const DISK_UNUSED: &[&str] = &["Print stats", "Avg sectors per cylinder"];
@@ -326,7 +324,10 @@ pub fn disk_spec(
         let p = m.req("Block count")?;
         (Fields::int_in(p, 1, i64::MAX)? as u64, p.loc.clone())
     };
-    let surfaces = m.u32("Number of data surfaces", 1)?;
+    let surfaces = {
+        let p = m.req("Number of data surfaces")?;
+        Fields::int_in(p, 1, MAX_SURFACES)? as u32
+    };
     // Seek tables are dense in the cylinder count; keep a typo from asking for gigabytes.
     let mut cylinders = {
         let p = m.req("Number of cylinders")?;
@@ -663,8 +664,8 @@ fn mechanics(block: &Block, resolver: &dyn Resolver, notes: &mut Vec<String>) ->
     let seek = match seek_type.as_str() {
         "extracted" => {
             let (file, p) = f.word("Full seek curve")?;
-            let dir = p.loc.file.parent().unwrap_or(Path::new(""));
-            let path = dir.join(&file);
+            let path = super::sourced_path(&p.loc.file, &file)
+                .map_err(|msg| p.loc.error(Some(&p.key), msg))?;
             let text = resolver.read(&path).map_err(|e| {
                 p.loc.error(
                     Some(&p.key),

@@ -5,7 +5,7 @@
 use super::layout::{Layout, Location};
 use super::num::round_ns;
 use super::seek::SeekCurve;
-use super::spec::HddSpec;
+use super::spec::{HddSpec, MAX_CYLINDERS, MAX_SURFACES};
 use crate::error::{HeadwayError, Result};
 use crate::request::{HeadPosition, Op};
 use crate::time::{ms_to_ns, SimTime};
@@ -57,6 +57,19 @@ impl Mechanics {
             return Err(bad(
                 "surfaces",
                 "a drive needs at least one surface and one cylinder".into(),
+            ));
+        }
+        // Before anything is sized from them (the seek tables are dense in cylinders).
+        if spec.cylinders > MAX_CYLINDERS {
+            return Err(bad(
+                "cylinders",
+                format!("must be at most {MAX_CYLINDERS}, got {}", spec.cylinders),
+            ));
+        }
+        if spec.surfaces > MAX_SURFACES {
+            return Err(bad(
+                "surfaces",
+                format!("must be at most {MAX_SURFACES}, got {}", spec.surfaces),
             ));
         }
         if !(spec.head_switch_ms >= 0.0 && spec.head_switch_ms.is_finite()) {

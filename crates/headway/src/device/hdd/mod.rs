@@ -36,6 +36,11 @@ struct InService {
 }
 
 /// A simulated hard disk.
+/// The deepest command queue a drive may be given: NVMe's 65,536 (SATA queues 32, SAS a few
+/// hundred). The queue's slots are allocated up front, so the bound keeps a typo from
+/// asking for terabytes.
+pub const MAX_QUEUE_DEPTH: usize = 1 << 16;
+
 pub struct HddDevice {
     info: DeviceInfo,
     drive: Drive,
@@ -59,8 +64,11 @@ impl HddDevice {
         queue_depth: usize,
         firmware_scheduler: Option<&str>,
     ) -> Result<Self> {
-        if queue_depth == 0 {
-            return Err(HeadwayError::config("queue_depth", "must be at least 1"));
+        if !(1..=MAX_QUEUE_DEPTH).contains(&queue_depth) {
+            return Err(HeadwayError::config(
+                "queue_depth",
+                format!("must be in 1..={MAX_QUEUE_DEPTH}, got {queue_depth}"),
+            ));
         }
         let drive = Drive::new(spec, mech.clone());
         let name = match firmware_scheduler {

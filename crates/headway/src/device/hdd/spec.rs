@@ -4,6 +4,13 @@
 
 use serde::{Deserialize, Serialize};
 
+/// Far more cylinders than any real drive has (a 20 TB drive has about 500,000). The seek
+/// tables are dense in the cylinder count, so a typo must not become gigabytes of them.
+pub const MAX_CYLINDERS: u32 = 10_000_000;
+
+/// Far more recording surfaces than any real drive has (about ten platters, twenty surfaces).
+pub const MAX_SURFACES: u32 = 1024;
+
 /// Everything needed to simulate one drive.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -108,11 +108,18 @@ impl LineParser for BlkparseParser {
             return Ok(None);
         }
         if n < 10 || f[8] != b"+" {
+            // What follows RWBS, as written; nothing when the line stops at RWBS (then f[7]
+            // is not a slice of `line` at all: found by fuzzing).
+            let rest = if n > 7 {
+                &line[f[7].as_ptr() as usize - line.as_ptr() as usize..]
+            } else {
+                &[][..]
+            };
             return Err(format!(
                 "a {} event with RWBS `{}` should read `sector + sectors`, got `{}`",
                 lossy(f[5]),
                 lossy(rwbs),
-                lossy(&line[f[7].as_ptr() as usize - line.as_ptr() as usize..])
+                lossy(rest)
             ));
         }
         let device = device_of(major, minor)?;

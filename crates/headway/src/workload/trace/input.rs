@@ -1,6 +1,14 @@
 //! The bytes of a trace file, decompressed on the fly: gzip, zstd and xz are recognised by
 //! their magic bytes (not the file name, which may lie or be missing), anything else is read
 //! as it is.
+//!
+//! Memory is bounded whatever the file says: the read buffers below, plus the decoder's
+//! window: 32 KiB for gzip, at most 128 MiB for zstd (the library's default window limit: a
+//! frame asking for more is refused), at most [`XZ_MEMLIMIT_BYTES`] for xz (liblzma's
+//! default is no limit, and an xz header may ask for a 1.5 GiB dictionary). How much the
+//! decompressed stream may grow is the readers' business: a line is capped
+//! ([`super::lines::MAX_LINE_BYTES`]), so a small file that inflates to terabytes of one line
+//! stops at the cap, and one that inflates to terabytes of records streams in bounded memory.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
@@ -15,6 +23,10 @@ const BUFFER_BYTES: usize = 256 * 1024;
 
 /// Compressed bytes buffered ahead of the decoder.
 const RAW_BUFFER_BYTES: usize = 64 * 1024;
+
+/// `xz -9` needs 65 MiB to decode; refusing more keeps a hostile header from asking for
+/// gigabytes.
+pub const XZ_MEMLIMIT_BYTES: u64 = 256 << 20;
 
 const GZIP_MAGIC: &[u8] = &[0x1f, 0x8b];
 const ZSTD_MAGIC: &[u8] = &[0x28, 0xb5, 0x2f, 0xfd];
@@ -96,13 +108,20 @@ impl TraceInput {
                 .map_err(io_err)?;
                 TraceInput::Zstd(BufReader::with_capacity(cap, dec))
             }
-            Compression::Xz => TraceInput::Xz(BufReader::with_capacity(
-                cap,
-                liblzma::read::XzDecoder::new_multi_decoder(BufReader::with_capacity(
-                    RAW_BUFFER_BYTES,
-                    file,
-                )),
-            )),
+            Compression::Xz => {
+                let stream = liblzma::stream::Stream::new_stream_decoder(
+                    XZ_MEMLIMIT_BYTES,
+                    liblzma::stream::CONCATENATED,
+                )
+                .map_err(|e| io_err(e.into()))?;
+                TraceInput::Xz(BufReader::with_capacity(
+                    cap,
+                    liblzma::read::XzDecoder::new_stream(
+                        BufReader::with_capacity(RAW_BUFFER_BYTES, file),
+                        stream,
+                    ),
+                ))
+            }
         })
     }
 
@@ -128,13 +147,30 @@ pub fn head(path: &Path, limit: usize) -> Result<Vec<u8>> {
     Ok(out)
 }
 
+/// liblzma says only "memory limit reached"; say whose limit and why.
+#[cold]
+fn xz_error(e: io::Error) -> io::Error {
+    let over = e
+        .get_ref()
+        .and_then(|inner| inner.downcast_ref::<liblzma::stream::Error>())
+        .is_some_and(|x| matches!(x, liblzma::stream::Error::MemLimit));
+    if over {
+        io::Error::other(format!(
+            "the xz stream needs more than {} MiB to decode (headway's bound; `xz -9` needs 65)",
+            XZ_MEMLIMIT_BYTES >> 20
+        ))
+    } else {
+        e
+    }
+}
+
 impl Read for TraceInput {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         match self {
             TraceInput::Plain(r) => r.read(buf),
             TraceInput::Gzip(r) => r.read(buf),
             TraceInput::Zstd(r) => r.read(buf),
-            TraceInput::Xz(r) => r.read(buf),
+            TraceInput::Xz(r) => r.read(buf).map_err(xz_error),
         }
     }
 }
@@ -146,7 +182,7 @@ impl BufRead for TraceInput {
             TraceInput::Plain(r) => r.fill_buf(),
             TraceInput::Gzip(r) => r.fill_buf(),
             TraceInput::Zstd(r) => r.fill_buf(),
-            TraceInput::Xz(r) => r.fill_buf(),
+            TraceInput::Xz(r) => r.fill_buf().map_err(xz_error),
         }
     }
     #[inline]

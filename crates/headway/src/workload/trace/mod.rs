@@ -45,7 +45,7 @@ pub use disksim_validate::DisksimValidateReader;
 pub use feed::{DeviceSelect, Feed, FeedOptions, Fit};
 pub use fiu::FiuReader;
 pub use hp_srt::HpSrtReader;
-pub use input::{Compression, TraceInput};
+pub use input::{Compression, TraceInput, XZ_MEMLIMIT_BYTES};
 pub use msr::MsrReader;
 pub use prefetch::Prefetch;
 pub use replay::TraceWorkload;

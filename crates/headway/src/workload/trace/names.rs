@@ -1,10 +1,15 @@
 //! Process names seen in a trace, kept per pid for statistics and batches. Bounded: a trace
-//! with more distinct pids than [`MAX_NAMES`] keeps the first ones only.
+//! with more distinct pids than [`MAX_NAMES`] keeps the first ones only, and a name is kept
+//! to its first [`MAX_NAME_BYTES`] (a field may be a whole 64 KiB line: without the cap the
+//! table could reach 4 GiB).
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 pub const MAX_NAMES: usize = 1 << 16;
+
+/// Linux keeps 16 bytes of a command name; other tracers a path at most.
+pub const MAX_NAME_BYTES: usize = 256;
 
 /// A hasher for small integer keys (pids, device numbers) looked up once per record: one
 /// multiply instead of SipHash, which measured a third of the FIU reader's time. Keys come
@@ -50,8 +55,15 @@ impl ProcessNames {
         }
         self.last = Some(pid);
         if self.names.len() < MAX_NAMES && !self.names.contains_key(&pid) {
-            self.names
-                .insert(pid, String::from_utf8_lossy(name).into_owned().into());
+            let mut name = String::from_utf8_lossy(name).into_owned();
+            if name.len() > MAX_NAME_BYTES {
+                let mut end = MAX_NAME_BYTES;
+                while !name.is_char_boundary(end) {
+                    end -= 1;
+                }
+                name.truncate(end);
+            }
+            self.names.insert(pid, name.into());
         }
     }
 
