@@ -6,6 +6,7 @@ predictor about tracks."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -202,3 +203,31 @@ def test_geometry_without_a_geometric_predictor_is_a_config_error():
     with pytest.raises(headway.PluginError) as e:
         headway.run(exp, scheduler=Geometry())
     assert "lbn-curve" in str(e.value.__cause__) and "host.predictor" in str(e.value.__cause__)
+
+
+class FailsLater:
+    """FCFS that raises on the tenth decision."""
+
+    name = "fails-later"
+
+    def __init__(self):
+        self.queue = []
+        self.calls = 0
+
+    def on_arrival(self, req, ctx):
+        self.queue.append(req)
+
+    def decide(self, ctx):
+        self.calls += 1
+        if self.calls == 10:
+            raise ValueError("boom")
+        return self.queue.pop(0) if self.queue and ctx.has_slot() else None
+
+
+def test_a_plugin_error_names_the_plugin_the_call_and_the_simulated_time():
+    with pytest.raises(headway.PluginError) as e:
+        headway.run({"drive": {"name": "elite3"}, "workload": {"requests": 50}}, scheduler=FailsLater())
+    msg = str(e.value)
+    assert "fails-later" in msg and "decide() raised ValueError" in msg
+    assert re.search(r"at simulated time \d+\.\d{3} ms", msg), msg
+    assert isinstance(e.value.__cause__, ValueError)

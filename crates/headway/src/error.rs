@@ -117,6 +117,17 @@ impl HeadwayError {
     }
     /// Attach a file name to a config error that lacks one (errors are often raised by code
     /// that only sees the parsed text).
+    /// A plug-in's failure with the simulated time it happened at (other errors unchanged).
+    pub fn at_time(self, now_ns: u64) -> Self {
+        match self {
+            HeadwayError::Plugin { name, msg } => HeadwayError::Plugin {
+                name,
+                msg: format!("{msg} (at simulated time {:.3} ms)", now_ns as f64 / 1e6),
+            },
+            other => other,
+        }
+    }
+
     /// The same error for the copy of a table at `table` (`workloads[2]`): a key
     /// `workload.x` becomes `workloads[2].x`.
     pub fn under(self, table: &str) -> Self {

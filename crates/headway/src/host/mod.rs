@@ -167,7 +167,7 @@ impl Host {
             failure = ctx.take_failure();
         }
         if let Some(e) = failure.or_else(|| self.scheduler.take_failure()) {
-            return Err(e);
+            return Err(e.at_time(now));
         }
         match decision {
             Decision::Idle => Ok(None),
