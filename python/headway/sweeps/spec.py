@@ -178,6 +178,8 @@ def parse_sweep(
     if not isinstance(zips, list):
         raise where.error("zip", "must be [[zip]] tables of dotted keys to lists of equal length")
     for group in zips:
+        if not isinstance(group, Mapping):
+            raise where.error("zip", "each [[zip]] entry must be a table of dotted keys to lists")
         if not group:
             raise where.error("zip", "an empty [[zip]] table")
         lengths = {}
@@ -227,7 +229,7 @@ def parse_sweep(
         raise where.error("seeds", "a seed is listed twice")
 
     confidence = data.get("confidence", 0.95)
-    if not isinstance(confidence, (int, float)) or not 0 < confidence < 1:
+    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0 < confidence < 1:
         raise where.error("confidence", "must be a number between 0 and 1, e.g. 0.95")
 
     grid_points: List[Dict[str, Any]] = []
