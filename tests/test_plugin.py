@@ -112,7 +112,8 @@ def test_a_raising_scheduler_aborts_with_plugin_error(where, text):
         headway.run(small(100), scheduler=Raises(where))
     e = info.value
     assert isinstance(e, headway.HeadwayError)
-    assert str(e) == f"plug-in grumpy: {text}"
+    # The plug-in, the call, what it raised, and when (simulated time).
+    assert re.fullmatch(rf"plug-in grumpy: {re.escape(text)} \(at simulated time \d+\.\d{{3}} ms\)", str(e)), str(e)
     assert isinstance(e.__cause__, (ValueError, KeyError))
 
 
