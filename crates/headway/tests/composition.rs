@@ -353,3 +353,24 @@ fn the_composed_example_is_deterministic() {
     };
     assert_eq!(run(), run());
 }
+
+#[test]
+fn built_ins_that_only_act_with_a_free_slot_are_idle_when_the_device_is_full() {
+    // The host skips asking such a scheduler while every device is full: it must then have
+    // nothing to say, however many requests it holds.
+    let preds = toy_predictors();
+    let work = HostWork::new();
+    let mut names: Vec<&str> = SCHEDULER_NAMES.to_vec();
+    names.push("idle-scan");
+    for name in names {
+        let mut s = build(name, "");
+        assert!(s.acts_only_with_a_free_slot(), "{name}");
+        let full = SchedCtx::new(5_000_000, &preds, &[1], &[1]).with_work(&work);
+        for i in 0..20u64 {
+            let mut r = Request::new(0, i * 7919 % (TOY_CYL * 200), 8, Op::Read);
+            r.id = i;
+            s.on_arrival(r, &full);
+        }
+        assert_eq!(s.propose(&full), Decision::Idle, "{name}");
+    }
+}

@@ -32,6 +32,9 @@ pub struct Host {
     pub work: HostWork,
     /// Each device's capacity as its predictor believes it.
     capacity: Vec<u64>,
+    /// The scheduler never acts while every device is full (see
+    /// `Scheduler::acts_only_with_a_free_slot`), so it is not asked then.
+    only_with_slot: bool,
 }
 
 /// What the host wants the engine to do after a decision round.
@@ -68,6 +71,7 @@ impl Host {
     ) -> Self {
         let n = predictors.len();
         let capacity = predictors.iter().map(|p| p.capacity_sectors()).collect();
+        let only_with_slot = scheduler.acts_only_with_a_free_slot();
         Host {
             scheduler,
             predictors,
@@ -81,6 +85,7 @@ impl Host {
             info: RunInfo::single(),
             work: HostWork::new(),
             capacity,
+            only_with_slot,
         }
     }
 
@@ -154,6 +159,15 @@ impl Host {
     /// Ask the scheduler once. `Dispatch` is checked (device exists and has a slot) and
     /// accounted; `WaitUntil` arms the timer unless an earlier one is armed.
     pub fn decide(&mut self, now: SimTime) -> Result<Option<HostAction>> {
+        if self.only_with_slot
+            && !self
+                .outstanding
+                .iter()
+                .zip(&self.max_outstanding)
+                .any(|(o, m)| o < m)
+        {
+            return Ok(None);
+        }
         // Declared first so that the decision is returned straight into its place (a command
         // is large; this is the host's hottest call).
         let decision;

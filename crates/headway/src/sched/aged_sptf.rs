@@ -65,6 +65,9 @@ impl Scheduler for AgedSptf {
     fn commit(&mut self, cmd: &Command, placement: Placement, _: &SchedCtx) -> Result<()> {
         self.q.commit(cmd, placement, "aged-sptf")
     }
+    fn acts_only_with_a_free_slot(&self) -> bool {
+        true
+    }
     fn pending(&self) -> usize {
         self.q.len()
     }

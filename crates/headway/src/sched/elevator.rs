@@ -120,6 +120,9 @@ impl<P: Policy> Scheduler for Elevator<P> {
         }
         Ok(())
     }
+    fn acts_only_with_a_free_slot(&self) -> bool {
+        true
+    }
     fn pending(&self) -> usize {
         self.queue.len()
     }

@@ -39,6 +39,9 @@ impl Scheduler for Fcfs {
             _ => Err(not_proposed(self.name(), cmd)),
         }
     }
+    fn acts_only_with_a_free_slot(&self) -> bool {
+        true
+    }
     fn pending(&self) -> usize {
         self.queue.len()
     }

@@ -90,6 +90,9 @@ impl Scheduler for FScan {
         }
         Ok(())
     }
+    fn acts_only_with_a_free_slot(&self) -> bool {
+        true
+    }
     fn pending(&self) -> usize {
         self.active.len() + self.waiting.len()
     }

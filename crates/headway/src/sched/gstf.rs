@@ -208,6 +208,9 @@ impl Scheduler for Gstf {
             }
         }
     }
+    fn acts_only_with_a_free_slot(&self) -> bool {
+        true
+    }
     fn pending(&self) -> usize {
         match &self.groups {
             Groups::Bands { q, .. } => q.len(),

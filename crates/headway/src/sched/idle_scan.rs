@@ -195,6 +195,9 @@ impl Scheduler for IdleScan {
             self.inner.declined(cmd, ctx);
         }
     }
+    fn acts_only_with_a_free_slot(&self) -> bool {
+        self.inner.acts_only_with_a_free_slot()
+    }
     fn pending(&self) -> usize {
         self.inner.pending()
     }

@@ -159,6 +159,9 @@ impl Scheduler for LbnScheduler {
         }
         Ok(())
     }
+    fn acts_only_with_a_free_slot(&self) -> bool {
+        true
+    }
     fn pending(&self) -> usize {
         self.queue.map.len()
     }

@@ -156,6 +156,13 @@ pub trait Scheduler {
         }
         d
     }
+    /// Whether this scheduler only ever acts when a device has a free slot: it never
+    /// waits, serves from memory or makes work while every device is full. The host then
+    /// skips asking it while every device is full (most calls, under load). Default false:
+    /// a plug-in is always asked.
+    fn acts_only_with_a_free_slot(&self) -> bool {
+        false
+    }
     /// Requests held by the scheduler and not yet dispatched.
     fn pending(&self) -> usize;
     /// A failure the scheduler could not report through the calls above (a plug-in written

@@ -74,6 +74,9 @@ impl Scheduler for PerDevice {
             s.declined(cmd, ctx);
         }
     }
+    fn acts_only_with_a_free_slot(&self) -> bool {
+        self.stacks.iter().all(|s| s.acts_only_with_a_free_slot())
+    }
     fn pending(&self) -> usize {
         self.stacks.iter().map(|s| s.pending()).sum()
     }

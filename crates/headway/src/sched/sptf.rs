@@ -91,6 +91,9 @@ impl Scheduler for Sptf {
     fn commit(&mut self, cmd: &Command, placement: Placement, _: &SchedCtx) -> Result<()> {
         self.q.commit(cmd, placement, self.name)
     }
+    fn acts_only_with_a_free_slot(&self) -> bool {
+        true
+    }
     fn pending(&self) -> usize {
         self.q.len()
     }
