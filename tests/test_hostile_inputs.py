@@ -13,6 +13,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import zlib
 from pathlib import Path
@@ -28,27 +29,42 @@ DISKSIM = ROOT / "crates" / "headway" / "catalog" / "disksim"
 PEAK_RSS_BOUND_MIB = 400
 
 
+# Runs the CLI as a child of a fresh, small interpreter and writes that child's peak RSS
+# (KiB) to a file. Measuring from the test process itself would count the test process: a
+# forked child starts with its parent's resident pages, and pytest may have grown to
+# hundreds of MiB by then.
+_MEASURE = """
+import os, subprocess, sys
+child = subprocess.Popen(sys.argv[2:], stdin=subprocess.DEVNULL)
+_, status, usage = os.wait4(child.pid, 0)
+with open(sys.argv[1], "w") as f:
+    f.write(str(usage.ru_maxrss))
+code = os.waitstatus_to_exitcode(status)
+sys.exit(code if code >= 0 else 128 - code)
+"""
+
+
 def run_measured(*args, cwd=None, timeout=120):
-    """Run the CLI; return (exit code, stdout, stderr, peak RSS of that child in MiB)."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+    """Run the CLI; return (exit code, stdout, stderr, peak RSS of the CLI process in MiB)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, tempfile.TemporaryDirectory() as tmp:
+        peak_file = os.path.join(tmp, "peak")
         proc = subprocess.Popen(
-            [*_headway_command(), *map(str, args)],
+            [sys.executable, "-c", _MEASURE, peak_file, *_headway_command(), *map(str, args)],
             stdout=out,
             stderr=err,
             stdin=subprocess.DEVNULL,
             cwd=cwd,
         )
         try:
-            # wait4 gives this child's own rusage (RUSAGE_CHILDREN would be the maximum over
-            # every child the test process ever waited for).
-            _, status, usage = os.wait4(proc.pid, 0)
+            proc.wait(timeout=timeout)
         except BaseException:
             proc.kill()
             raise
-        proc.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         err.seek(0)
-        return proc.returncode, out.read().decode(), err.read().decode(), usage.ru_maxrss / 1024
+        with open(peak_file) as f:
+            peak_kib = int(f.read())
+        return proc.returncode, out.read().decode(), err.read().decode(), peak_kib / 1024
 
 
 def fails_cleanly(*args, cwd=None):
