@@ -374,3 +374,31 @@ fn built_ins_that_only_act_with_a_free_slot_are_idle_when_the_device_is_full() {
         assert_eq!(s.propose(&full), Decision::Idle, "{name}");
     }
 }
+
+#[test]
+fn thousands_of_processes_are_reported_together() {
+    let many = config(
+        "[drive]\nname = \"elite3\"\n[workload]\nkind = \"closed\"\nprocesses = 2000\nrequests = 4000\nthink_ms = 50.0\n",
+    );
+    let s = build_simulation(&many, None)
+        .unwrap()
+        .simulation
+        .run()
+        .unwrap()
+        .summary;
+    assert_eq!(s.by_process.len(), 1);
+    assert_eq!(
+        (s.by_process[0].name.as_str(), s.by_process[0].requests),
+        ("all", 4000)
+    );
+    let few = config(
+        "[drive]\nname = \"elite3\"\n[workload]\nkind = \"closed\"\nprocesses = 3\nrequests = 30\nthink_ms = 5.0\n",
+    );
+    let s = build_simulation(&few, None)
+        .unwrap()
+        .simulation
+        .run()
+        .unwrap()
+        .summary;
+    assert_eq!(s.by_process.len(), 3);
+}

@@ -17,6 +17,10 @@ use crate::stats::{DimsOptions, StatsOptions};
 use crate::time::{SimTime, NEVER, NS_PER_S};
 use crate::workload::{Member, MultiWorkload, Workload, WorkloadConfig};
 
+/// Runs with more processes than this report them together (`by_process` = `all`): each
+/// tracked process keeps its own response-time histogram (about 24 KiB).
+pub const MAX_TRACKED_PROCESSES: usize = 1024;
+
 /// Known predictor names.
 pub const PREDICTOR_NAMES: &[&str] = &["oracle", "calibrated", "lbn-curve"];
 
@@ -269,7 +273,7 @@ pub fn build_simulation(
     let origins = info.workloads.len() > 1 || wraps || plugin;
     let dims = DimsOptions {
         classes: info.classes.len() > 1,
-        processes: info.processes.len() > 1,
+        processes: info.processes.len() > 1 && info.processes.len() <= MAX_TRACKED_PROCESSES,
         devices: devices.len() > 1 || origins,
         origins,
         series_ns: cfg

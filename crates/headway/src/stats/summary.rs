@@ -88,8 +88,8 @@ pub struct Summary {
     pub idle_arrival_fraction: f64,
     /// Workload requests by class; their counts add up to `requests`.
     pub by_class: Vec<super::GroupSummary>,
-    /// Workload requests by process (one entry `all` when the run has a single process or
-    /// does not know its processes in advance); counts add up to `requests`.
+    /// Workload requests by process (one entry `all` when the run has a single process, more
+    /// than 1,024, or does not know its processes in advance); counts add up to `requests`.
     pub by_process: Vec<super::GroupSummary>,
     /// Every request a device served, workload and host-made; counts add up to
     /// `requests + background_requests - host_served_requests`.
