@@ -21,6 +21,7 @@ MODULES = [
     "headway.sweeps.plot",
     "headway._overrides",
     "headway._write",
+    "headway._progress",
 ]
 
 

@@ -15,7 +15,14 @@ ProgressFn = Callable[[int, int], None]
 
 
 def expected_requests(text: Optional[str], origin: Optional[str]) -> Optional[int]:
-    """Best-effort total for the bar: ``workload.requests`` if the config states it."""
+    r"""Best-effort total for the bar: ``workload.requests``, or the sum over
+    ``[[workloads]]`` when every entry states its count.
+
+    >>> expected_requests('[[workloads]]\nrequests = 3\n[[workloads]]\nrequests = 4\n', None)
+    7
+    >>> expected_requests('[workload]\nrequests = 5\n', None)
+    5
+    """
     try:
         if text is None and origin is not None:
             with open(origin, "rb") as f:
@@ -23,6 +30,12 @@ def expected_requests(text: Optional[str], origin: Optional[str]) -> Optional[in
         elif text is not None:
             data = tomllib.loads(text)
         else:
+            return None
+        entries = data.get("workloads")
+        if isinstance(entries, list) and entries:
+            counts = [e.get("requests") if isinstance(e, dict) else None for e in entries]
+            if all(isinstance(n, int) for n in counts):
+                return sum(counts)
             return None
         n = data.get("workload", {}).get("requests")
         return int(n) if isinstance(n, int) else None
