@@ -87,16 +87,6 @@ pub enum Decision {
     Idle,
 }
 
-impl Decision {
-    /// The command, if this decision dispatches one.
-    pub fn command(&self) -> Option<&Command> {
-        match self {
-            Decision::Dispatch(c) => Some(c),
-            _ => None,
-        }
-    }
-}
-
 /// Where a committed proposal went.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Placement {

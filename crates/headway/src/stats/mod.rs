@@ -12,7 +12,7 @@ pub use prediction::{ErrorBin, PredictionSummary};
 pub use records::{RequestRecords, HOST_DEVICE};
 pub use summary::{Distribution, Summary};
 
-use dims::{origin_slot, Dims};
+use dims::Dims;
 
 use prediction::PredictionStats;
 
@@ -81,7 +81,6 @@ fn new_hist() -> Histogram<u64> {
 /// The collector. The engine calls it at every event; it never allocates on the hot path
 /// unless per-request records are on.
 pub struct Stats {
-    opts: StatsOptions,
     response: Histogram<u64>,
     service: Histogram<u64>,
     seek_sum_ns: u128,
@@ -127,7 +126,6 @@ pub struct Stats {
 impl Stats {
     pub fn new(opts: StatsOptions, devices: usize) -> Self {
         Stats {
-            opts,
             response: new_hist(),
             service: new_hist(),
             seek_sum_ns: 0,
@@ -385,7 +383,6 @@ impl Stats {
         end: SimTime,
     ) -> Vec<SeriesRow> {
         let info = &names.info;
-        let elapsed = end.saturating_sub(start);
         let response = summary.response;
         let whole = |name: String, requests: u64, bytes: u64, busy_ns: u128| {
             let d = response;
@@ -475,7 +472,6 @@ impl Stats {
             s.utilisation = Some(utilisation(0));
             vec![s]
         };
-        let _ = elapsed;
         let series = dims
             .series
             .iter()
@@ -489,8 +485,6 @@ impl Stats {
                 },
             )
             .collect();
-        let _ = self.opts;
-        let _ = origin_slot;
         series
     }
 }
