@@ -1,4 +1,4 @@
-"""``headway reproduce``: a research system's headline results with one command."""
+"""``headway reproduce rotational``: Huang and Chiueh's rotation-aware scheduling."""
 
 from __future__ import annotations
 
@@ -8,11 +8,6 @@ from typing import Optional
 import click
 
 from headway.cli.paths import output_folder
-
-
-@click.group("reproduce", short_help="Reproduce a paper's evaluation as tables and plots.")
-def reproduce_group() -> None:
-    """Reproduce a paper's evaluation as tables (CSV) and plots (PNG)."""
 
 
 def _queue_lengths(ctx: click.Context, param: click.Parameter, value: Optional[str]):
@@ -27,7 +22,7 @@ def _queue_lengths(ctx: click.Context, param: click.Parameter, value: Optional[s
     return qs
 
 
-@reproduce_group.command(
+@click.command(
     "rotational", short_help="Huang and Chiueh's rotation-aware scheduling (ST41601N)."
 )
 @click.option("--out", "out_dir", type=click.Path(path_type=Path), callback=output_folder,
