@@ -3,8 +3,10 @@
 
 pub mod catalog;
 pub mod disksim;
+pub mod flash;
 pub mod hdd;
 pub mod imperfect;
+pub mod power;
 
 use crate::request::{Command, Completion};
 use crate::time::SimTime;

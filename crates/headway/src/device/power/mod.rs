@@ -1,0 +1,97 @@
+//! Power states for rotating drives: active, idle, standby (spun down) and spinning up,
+//! with spin-down after an idle timeout and requests to a spun-down drive waiting for the
+//! spin-up. `Powered` wraps any `Device`; a device not wrapped is exactly as before.
+
+pub mod meter;
+pub mod spec;
+
+pub use meter::{EnergyReport, PowerMeter, PowerState};
+pub use spec::PowerSpec;
+
+use super::{Device, DeviceInfo, DeviceIo};
+use crate::error::Result;
+use crate::request::Command;
+use crate::time::SimTime;
+
+/// The wake-up token of a finished spin-up; the wrapped drive's own tokens pass through.
+const SPUN_UP: u64 = u64::MAX;
+
+pub struct Powered<D: Device> {
+    inner: D,
+    meter: PowerMeter,
+    /// Commands waiting for a spin-up.
+    waiting: Vec<Command>,
+}
+
+impl<D: Device> Powered<D> {
+    pub fn new(inner: D, spec: PowerSpec) -> Result<Self> {
+        spec.validate()?;
+        Ok(Powered {
+            inner,
+            meter: PowerMeter::new(spec, 0),
+            waiting: Vec::new(),
+        })
+    }
+
+    pub fn inner(&self) -> &D {
+        &self.inner
+    }
+
+    /// Time and energy per state up to `now`.
+    pub fn energy(&mut self, now: SimTime) -> EnergyReport {
+        self.meter.report(now)
+    }
+
+    pub fn state_at(&mut self, now: SimTime) -> PowerState {
+        self.meter.state_at(now)
+    }
+
+    fn note_busy(&mut self, now: SimTime) {
+        let busy = self.inner.outstanding() > 0;
+        self.meter.set_busy(now, busy);
+    }
+}
+
+impl<D: Device> Device for Powered<D> {
+    fn info(&self) -> &DeviceInfo {
+        self.inner.info()
+    }
+
+    fn submit(&mut self, now: SimTime, cmd: Command, io: &mut DeviceIo) {
+        let ready = self.meter.arrive(now);
+        if ready > now {
+            if self.waiting.is_empty() {
+                io.wake_at(ready, SPUN_UP);
+            }
+            self.waiting.push(cmd);
+            return;
+        }
+        self.meter.set_busy(now, true);
+        self.inner.submit(now, cmd, io);
+        self.note_busy(now);
+    }
+
+    fn wake(&mut self, now: SimTime, token: u64, io: &mut DeviceIo) {
+        if token == SPUN_UP {
+            self.meter.spun_up(now);
+            let cmds = std::mem::take(&mut self.waiting);
+            if !cmds.is_empty() {
+                self.meter.set_busy(now, true);
+            }
+            for cmd in cmds {
+                self.inner.submit(now, cmd, io);
+            }
+        } else {
+            self.inner.wake(now, token, io);
+        }
+        self.note_busy(now);
+    }
+
+    fn outstanding(&self) -> usize {
+        self.inner.outstanding() + self.waiting.len()
+    }
+
+    fn busy(&self) -> bool {
+        self.inner.busy()
+    }
+}
