@@ -63,7 +63,10 @@ fn err(key: &str, msg: String) -> HeadwayError {
 impl FlashBackedOptions {
     pub fn validate(&self) -> Result<()> {
         if !(self.fqueue_mib.is_finite() && self.fqueue_mib >= 0.0) {
-            return Err(err("fqueue_mib", format!("{} is not a size >= 0", self.fqueue_mib)));
+            return Err(err(
+                "fqueue_mib",
+                format!("{} is not a size >= 0", self.fqueue_mib),
+            ));
         }
         if let Some(nv) = self.nvcache_mib {
             if !(nv.is_finite() && nv >= 0.0) {
