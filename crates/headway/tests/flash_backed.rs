@@ -213,9 +213,10 @@ fn replay_is_correct_conserving_and_deterministic_for_every_rq_scheduler() {
     let trace = small_trace();
     let writes = trace.iter().filter(|i| i.op == Op::Write).count() as u64;
     for policy in [RqPolicy::Fcfs, RqPolicy::Sstf, RqPolicy::Clook] {
-        for fq_mib in [0.05, 1.0, 100.0] {
+        for (fq_mib, absorb) in [(0.05, true), (1.0, true), (100.0, true), (1.0, false)] {
             let o = FlashBackedOptions {
                 fqueue_mib: fq_mib,
+                absorb_overwrites: absorb,
                 ..Default::default()
             };
             let s = setup(policy, o);
@@ -233,6 +234,11 @@ fn replay_is_correct_conserving_and_deterministic_for_every_rq_scheduler() {
                 r.redirected + r.coalesced_writes + workload_platter_writes,
                 writes
             );
+            if absorb {
+                assert!(r.fqueue_entries_overwritten > 0, "{policy:?} {fq_mib}");
+            } else {
+                assert_eq!(r.fqueue_entries_overwritten, 0);
+            }
             // With idle write-back and a trace ending in silence, the FQueue drains.
             assert_eq!(r.fqueue_sectors_left, 0);
             let again = replay(&trace, &s);

@@ -170,9 +170,9 @@ fn random_overwrites_amplify_and_wear_aware_allocation_evens_erases() {
 fn endurance_formula_is_the_papers() {
     // 100 MB of 128 KiB blocks (800 blocks), 100k cycles, 7,000 erases in 7 days:
     // 800 * 100000 / (1000 * 365) = 219.18 years.
-    let y = years_to_wear_out(800, 100_000, 7_000, 7.0);
+    let y = years_to_wear_out(800.0, 100_000, 7_000, 7.0);
     assert!((y - 219.178).abs() < 1e-3, "{y}");
-    assert!(years_to_wear_out(800, 100_000, 0, 7.0).is_infinite());
+    assert!(years_to_wear_out(800.0, 100_000, 0, 7.0).is_infinite());
     assert_eq!(erases_for_bytes(10 * 131_072 + 5, 131_072), 10);
 }
 

@@ -3,12 +3,12 @@
 //! levelling (every block erased equally often).
 
 /// `blocks * cycles / (erases_per_day * 365)`; infinite when nothing was erased.
-pub fn years_to_wear_out(blocks: u64, cycles: u64, erases: u64, run_days: f64) -> f64 {
+pub fn years_to_wear_out(blocks: f64, cycles: u64, erases: u64, run_days: f64) -> f64 {
     if erases == 0 || run_days <= 0.0 {
         return f64::INFINITY;
     }
     let per_day = erases as f64 / run_days;
-    (blocks as f64 * cycles as f64) / (per_day * 365.0)
+    (blocks * cycles as f64) / (per_day * 365.0)
 }
 
 /// The spec's erase count: one erase per erase block of data written to flash.

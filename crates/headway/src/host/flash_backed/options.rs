@@ -36,6 +36,12 @@ pub struct FlashBackedOptions {
     /// Beyond the paper: redirect every write that arrives while the platter is spun down
     /// (or spinning up), when it fits, to avoid the spin-up.
     pub avoid_spinup: bool,
+    /// A write overlapping FQueue data that the redirect test sends to flash replaces that
+    /// data in memory (an absorbed overwrite; the older entry never reaches the platter).
+    /// `false`: the spec's Fig. 6 order, coalescing first, so every overlapping write goes
+    /// to the platter with the entry. [TEAM CHOICE] `true`: the paper counts overwrites in
+    /// the FQueue (Fig. 12), which coalescing-first would never produce.
+    pub absorb_overwrites: bool,
 }
 
 impl Default for FlashBackedOptions {
@@ -52,6 +58,7 @@ impl Default for FlashBackedOptions {
             serve_reads: true,
             idle_writeback: true,
             avoid_spinup: false,
+            absorb_overwrites: true,
         }
     }
 }
