@@ -4,6 +4,7 @@
 
 pub mod endurance;
 pub mod ftl;
+pub mod predictor;
 pub mod spec;
 
 use std::collections::VecDeque;

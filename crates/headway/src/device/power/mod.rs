@@ -16,25 +16,25 @@ use crate::time::SimTime;
 /// The wake-up token of a finished spin-up; the wrapped drive's own tokens pass through.
 const SPUN_UP: u64 = u64::MAX;
 
-pub struct Powered<D: Device> {
-    inner: D,
+pub struct Powered {
+    inner: Box<dyn Device>,
     meter: PowerMeter,
     /// Commands waiting for a spin-up.
     waiting: Vec<Command>,
 }
 
-impl<D: Device> Powered<D> {
-    pub fn new(inner: D, spec: PowerSpec) -> Result<Self> {
+impl Powered {
+    pub fn new(inner: impl Device + 'static, spec: PowerSpec) -> Result<Self> {
+        Self::boxed(Box::new(inner), spec)
+    }
+
+    pub fn boxed(inner: Box<dyn Device>, spec: PowerSpec) -> Result<Self> {
         spec.validate()?;
         Ok(Powered {
             inner,
             meter: PowerMeter::new(spec, 0),
             waiting: Vec::new(),
         })
-    }
-
-    pub fn inner(&self) -> &D {
-        &self.inner
     }
 
     /// Time and energy per state up to `now`.
@@ -52,7 +52,7 @@ impl<D: Device> Powered<D> {
     }
 }
 
-impl<D: Device> Device for Powered<D> {
+impl Device for Powered {
     fn info(&self) -> &DeviceInfo {
         self.inner.info()
     }

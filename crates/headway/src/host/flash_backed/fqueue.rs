@@ -260,6 +260,18 @@ impl FQueue {
         })
     }
 
+    /// The extent `coalesce` would write, without taking anything out.
+    pub fn peek_coalesce(&self, lbn: u64, end: u64) -> Option<(u64, u64)> {
+        self.chain(lbn, end)
+    }
+
+    /// The extent `pop_writeback` would write, without taking anything out.
+    pub fn peek_writeback(&self) -> Option<(u64, u64)> {
+        let (_, starts) = self.entries.iter().next()?;
+        let start = *starts.iter().next()?;
+        self.chain(start, self.runs[&start].end)
+    }
+
     /// The next write-back in FIFO order (spec 3.4): the oldest entry's first run, merged with
     /// every run adjacent or overlapping (transitively), taken out of the FQueue.
     pub fn pop_writeback(&mut self) -> Option<WriteBack> {

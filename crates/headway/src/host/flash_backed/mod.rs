@@ -12,7 +12,8 @@
 //! - `platter`: the distance-based platter access time;
 //! - `replay`: the trace-driven hybrid-drive replay and its measurements;
 //! - `desktop`: synthetic stand-ins for the paper's unavailable desktop traces;
-//! - `options`: every open choice, validated with keyed errors.
+//! - `options`: every open choice, validated with keyed errors;
+//! - `wrapper`: the `flash-backed` scheduler on the core (platter + flash `[[devices]]`).
 
 pub mod desktop;
 pub mod fqueue;
@@ -22,6 +23,7 @@ pub mod platter;
 pub mod redirect;
 pub mod replay;
 pub mod rq;
+pub mod wrapper;
 
 pub use options::FlashBackedOptions;
 pub use replay::{replay, Io, ReplayReport, ReplaySetup};
