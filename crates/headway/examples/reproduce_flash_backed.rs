@@ -24,6 +24,11 @@ fn main() -> headway::Result<()> {
             s.redirected_fraction, s.years_to_wear_out, s.disk_time_norm, s.disk_writes_norm
         );
     }
+    for c in &r.core {
+        println!("core {:6} {:7.2} MiB base {:7.2} ms fb {:7.2} ms norm {:.3} redirected {} idle {} flush {} served {}",
+            c.inner, c.fqueue_mib, c.base_mean_ms, c.mean_ms, c.response_norm, c.redirected,
+            c.idle_writebacks, c.flush_writebacks, c.served_from_memory);
+    }
     println!("{}", serde_json::to_string_pretty(&r.headline).unwrap());
     println!("{}", serde_json::to_string(&r.traces).unwrap());
     eprintln!("{:.1} s", t.elapsed().as_secs_f64());

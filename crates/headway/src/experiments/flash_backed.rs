@@ -41,6 +41,8 @@ pub struct ReproduceOptions {
     pub hp_trace: Option<PathBuf>,
     /// Keep only the first this many HP requests (`None`: all).
     pub hp_max_requests: Option<usize>,
+    /// Requests of the core runs' bursty workload (0: no core runs).
+    pub core_requests: u64,
 }
 
 impl ReproduceOptions {
@@ -54,6 +56,7 @@ impl ReproduceOptions {
             spindown_timeouts_s: vec![1.0, 2.0, 5.0, 10.0, 20.0, 30.0, 60.0],
             hp_trace: None,
             hp_max_requests: None,
+            core_requests: 20_000,
         }
     }
     pub fn quick() -> Self {
@@ -63,6 +66,7 @@ impl ReproduceOptions {
             flash_factors: vec![1.0, 3.0, 5.0],
             spindown_timeouts_s: vec![2.0, 10.0, 30.0],
             hp_max_requests: Some(20_000),
+            core_requests: 3_000,
             ..Self::full()
         }
     }
@@ -137,6 +141,23 @@ pub struct LookAheadRow {
     pub flush_share: f64,
 }
 
+/// The same policy run on the core: the `flash-backed` wrapper over the drive's full model
+/// (`ek1000`) and a flash `[[devices]]` entry, a bursty synthetic workload, paired with the
+/// inner scheduler alone.
+#[derive(Clone, Debug, Serialize)]
+pub struct CoreRow {
+    pub inner: String,
+    pub fqueue_mib: f64,
+    pub requests: u64,
+    pub base_mean_ms: f64,
+    pub mean_ms: f64,
+    pub response_norm: f64,
+    pub redirected: u64,
+    pub idle_writebacks: u64,
+    pub flush_writebacks: u64,
+    pub served_from_memory: u64,
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct TraceInfo {
     pub trace: String,
@@ -174,6 +195,7 @@ pub struct Reproduction {
     pub speed: Vec<SpeedRow>,
     pub energy: Vec<EnergyRow>,
     pub look_ahead: Vec<LookAheadRow>,
+    pub core: Vec<CoreRow>,
     pub headline: Headline,
     pub options: ReproduceOptions,
 }
@@ -423,6 +445,38 @@ pub fn reproduce(
             }
         }
     }
+    let mut core = Vec::new();
+    if o.core_requests > 0 {
+        for inner in ["clook", "sptf"] {
+            progress(&format!("core {inner}"))?;
+            let base = core_run(&o.drive, inner, None, o.core_requests)?;
+            for &f in &o.fqueue_mib {
+                let fb = core_run(&o.drive, inner, Some(f), o.core_requests)?;
+                let by = |name: &str| {
+                    fb.summary
+                        .by_origin
+                        .iter()
+                        .find(|g| g.name == name)
+                        .map_or(0, |g| g.requests)
+                };
+                core.push(CoreRow {
+                    inner: inner.into(),
+                    fqueue_mib: f,
+                    requests: fb.summary.requests,
+                    base_mean_ms: base.summary.response.mean_ms,
+                    mean_ms: fb.summary.response.mean_ms,
+                    response_norm: ratio(
+                        fb.summary.response.mean_ms,
+                        base.summary.response.mean_ms,
+                    ),
+                    redirected: by("fb-redirect"),
+                    idle_writebacks: by("fb-idle"),
+                    flush_writebacks: by("fb-flush"),
+                    served_from_memory: fb.summary.host_served_requests - by("fb-redirect"),
+                });
+            }
+        }
+    }
     if headline.total_latency_change.is_empty() {
         headline.min_idle_share = 0.0;
     }
@@ -434,9 +488,53 @@ pub fn reproduce(
         speed,
         energy,
         look_ahead,
+        core,
         headline,
         options: o.clone(),
     })
+}
+
+/// One core run: `fqueue_mib` = `None` is the inner scheduler alone (the flash device is
+/// still present, idle, so both runs have the same make-up).
+fn core_run(
+    drive: &str,
+    inner: &str,
+    fqueue_mib: Option<f64>,
+    requests: u64,
+) -> Result<crate::sim::RunResult> {
+    let host = match fqueue_mib {
+        Some(f) => format!(
+            "[host]\nscheduler = \"flash-backed\"\n[host.options]\nfqueue_mib = {f:?}\n\
+             [host.inner]\nscheduler = \"{inner}\"\n"
+        ),
+        None => format!("[host]\nscheduler = \"{inner}\"\n"),
+    };
+    let text = format!(
+        r#"seed = 1
+[[devices]]
+name = "platter"
+drive = "{drive}"
+[[devices]]
+name = "nvcache"
+drive = "flash"
+flash = {{ logical_bytes = 134217728 }}
+[[workloads]]
+name = "desktop"
+kind = "bursty"
+requests = {requests}
+on_rate_iops = 150.0
+on_mean_ms = 300.0
+off_mean_ms = 2000.0
+size_sectors = 16
+read_fraction = 0.4
+device = "platter"
+locality = {{ kind = "local", mean_distance_sectors = 200000, distribution = "exponential" }}
+{host}"#
+    );
+    let cfg = crate::config::ExperimentConfig::from_toml_str(&text, None)?;
+    crate::config::build_simulation(&cfg, None)?
+        .simulation
+        .run()
 }
 
 fn sweep_row(

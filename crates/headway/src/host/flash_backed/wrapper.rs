@@ -285,13 +285,20 @@ impl FlashBacked {
                         return (Decision::Dispatch(c), Plan::Coalesce(cmd.clone()));
                     }
                 }
-                if self.o.redirect
+                let may_redirect = self.o.redirect
                     && !self.flushing
                     && self.fq.capacity_sectors() > 0
-                    && ctx.has_slot(self.flash)
-                    && self.fq.fits(cmd.lbn, end)
-                    && self.redirect_wins(ctx, cmd)
-                {
+                    && ctx.has_slot(self.flash);
+                if may_redirect && !self.fq.fits(cmd.lbn, end) && self.redirect_wins(ctx, cmd) {
+                    // A redirect the FQueue has no room for reaches the high watermark: a
+                    // flush episode starts with its first write-back.
+                    if ctx.has_slot(self.platter) {
+                        if let Some(wb) = self.write_back_proposal(ctx, true) {
+                            return (wb, Plan::WriteBack { flush: true });
+                        }
+                    }
+                }
+                if may_redirect && self.fq.fits(cmd.lbn, end) && self.redirect_wins(ctx, cmd) {
                     let nv_cap = ctx.predictor(self.flash).capacity_sectors();
                     let lbn = if self.ring_lbn + cmd.sectors as u64 > nv_cap {
                         0
@@ -399,6 +406,7 @@ impl Scheduler for FlashBacked {
                 self.nv.unpin(wb.lbn, wb.end);
                 if flush {
                     self.flush_writes += 1;
+                    self.flushing = true;
                     self.flush_turn = false;
                 } else {
                     self.idle_writes += 1;
