@@ -5,6 +5,7 @@ mod catalog;
 mod check;
 mod context;
 mod errors;
+mod flash_backed;
 mod py_scheduler;
 mod records;
 mod request;
@@ -52,6 +53,8 @@ mod headway_module {
     use crate::errors::{
         ConfigError, DriveParamsError, HeadwayError, InvariantError, PluginError, TraceError,
     };
+    #[pymodule_export]
+    use crate::flash_backed::reproduce_flash_backed;
     #[pymodule_export]
     use crate::request::{PyCompletion, PyEstimate, PyRequest, PyServe, PyTrackInfo, PyWait};
     #[pymodule_export]
