@@ -74,6 +74,10 @@ pub const SCHEDULERS: &[SchedulerInfo] = &[
         "idle-scan",
         "reads a region in the background whenever the inner scheduler idles",
     ),
+    wrapper(
+        "anticipatory",
+        "keeps the disk idle briefly for a synchronous process's next read (Iyer & Druschel)",
+    ),
 ];
 
 /// Names of the schedulers that stand alone (they wrap nothing), in listing order.
@@ -247,6 +251,10 @@ fn build_at(
             &o,
             inner.expect("checked: wrappers have an inner scheduler"),
             stack_device,
+        )?),
+        "anticipatory" => Box::new(Anticipatory::from_options(
+            &o,
+            inner.expect("checked: wrappers have an inner scheduler"),
         )?),
         other => unreachable!("scheduler `{other}` is listed but not built"),
     };

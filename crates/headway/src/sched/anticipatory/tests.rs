@@ -1,0 +1,199 @@
+//! The core on hand-built states: when it waits, how long, and what ends a wait.
+
+use super::*;
+use crate::predict::Predictor;
+use crate::request::{HeadPosition, Phases};
+use crate::sched::testkit::{options, predictor, CAPACITY};
+use crate::sched::{scheduler_by_name, ProcessInfo, RunInfo};
+use crate::time::NS_PER_US;
+
+const US: SimTime = NS_PER_US;
+
+struct Bench {
+    s: Anticipatory,
+    preds: Vec<Box<dyn Predictor>>,
+    info: RunInfo,
+    next_id: u64,
+}
+
+impl Bench {
+    fn new(inner: &str, opts: &str, synchronous: bool) -> Self {
+        let o = options(opts);
+        let s = Anticipatory::from_options(
+            &OptionReader::new("anticipatory", &o),
+            scheduler_by_name(inner).unwrap(),
+        )
+        .unwrap();
+        let p = ProcessInfo {
+            workload: 0,
+            class: 0,
+            share: 1.0,
+            synchronous,
+        };
+        Bench {
+            s,
+            preds: predictor(HeadPosition::default()),
+            info: RunInfo {
+                processes: vec![p.clone(), p],
+                ..RunInfo::single()
+            },
+            next_id: 0,
+        }
+    }
+    fn at<T>(&mut self, now: SimTime, f: impl FnOnce(&mut Anticipatory, &SchedCtx) -> T) -> T {
+        let mut ctx = SchedCtx::new(now, &self.preds, &[0], &[1]);
+        ctx.info = &self.info;
+        f(&mut self.s, &ctx)
+    }
+    fn arrive(&mut self, now: SimTime, process: u32, lbn: u64) {
+        let mut r = Request::new(now, lbn, 8, Op::Read);
+        r.process = process;
+        r.id = self.next_id;
+        self.next_id += 1;
+        self.at(now, |s, ctx| s.on_arrival(r, ctx));
+    }
+    fn decide(&mut self, now: SimTime) -> Decision {
+        self.at(now, |s, ctx| s.decide(ctx))
+    }
+    fn complete(&mut self, now: SimTime, cmd: Command) {
+        let end = cmd.end_lbn();
+        let done = Completion {
+            command: cmd,
+            done_ns: now,
+            phases: Phases::default(),
+            cache_hit: false,
+            head: HeadPosition::default(),
+            head_lbn: end,
+        };
+        self.at(now, |s, ctx| s.on_completion(&done, ctx));
+    }
+    /// Process 0 reads sequentially near LBN 0 with 200 µs thinktimes, `n` times; returns
+    /// the last completion time.
+    fn train(&mut self, n: u64) -> SimTime {
+        let mut now = 0;
+        for k in 0..n {
+            self.arrive(now, 0, 8 * k);
+            let Decision::Dispatch(cmd) = self.decide(now) else {
+                panic!("expected a dispatch")
+            };
+            now += 300 * US;
+            self.complete(now, cmd);
+            if k + 1 < n {
+                now += 200 * US;
+            }
+        }
+        now
+    }
+}
+
+fn far() -> u64 {
+    CAPACITY - 1000
+}
+
+#[test]
+fn waits_for_the_last_process_until_its_t95_and_arrivals_never_extend_it() {
+    let mut b = Bench::new("sptf", "", true);
+    let done = b.train(6);
+    // Thinktime 200 µs: bucket [200, 300) µs, so T50 = T95 = 300 µs (upper edges).
+    b.arrive(done + 10 * US, 1, far());
+    let deadline = done + 300 * US;
+    assert_eq!(b.decide(done + 10 * US), Decision::WaitUntil(deadline));
+    b.arrive(done + 100 * US, 1, far() + 16);
+    assert_eq!(
+        b.decide(done + 100 * US),
+        Decision::WaitUntil(deadline),
+        "a re-evaluation keeps the original timeout"
+    );
+    // The anticipated read arrives: SPTF picks it, no wait.
+    b.arrive(done + 200 * US, 0, 48);
+    match b.decide(done + 200 * US) {
+        Decision::Dispatch(c) => assert_eq!(c.requests[0].process, 0),
+        d => panic!("expected LP's read, got {d:?}"),
+    }
+}
+
+#[test]
+fn the_timeout_dispatches_the_candidate() {
+    let mut b = Bench::new("sptf", "", true);
+    let done = b.train(6);
+    b.arrive(done + 10 * US, 1, far());
+    assert_eq!(
+        b.decide(done + 10 * US),
+        Decision::WaitUntil(done + 300 * US)
+    );
+    match b.decide(done + 300 * US) {
+        Decision::Dispatch(c) => assert_eq!(c.requests[0].process, 1),
+        d => panic!("expected the candidate at the timeout, got {d:?}"),
+    }
+}
+
+#[test]
+fn no_wait_before_min_samples_for_non_synchronous_processes_or_when_off() {
+    let mut cold = Bench::new("sptf", "", true);
+    let done = cold.train(3); // 2 thinktime samples < 3
+    cold.arrive(done, 1, far());
+    assert!(matches!(cold.decide(done), Decision::Dispatch(_)));
+
+    let mut async_ = Bench::new("sptf", "", false);
+    let done = async_.train(8);
+    async_.arrive(done, 1, far());
+    assert!(
+        matches!(async_.decide(done), Decision::Dispatch(_)),
+        "short-circuit: the process can issue without our completion"
+    );
+
+    let mut off = Bench::new("sptf", "heuristic = \"off\"", true);
+    let done = off.train(8);
+    off.arrive(done, 1, far());
+    assert!(matches!(off.decide(done), Decision::Dispatch(_)));
+}
+
+#[test]
+fn timer_granularity_rounds_the_timeout_up() {
+    let mut b = Bench::new("sptf", "timer_granularity_us = 1000", true);
+    let done = b.train(6);
+    b.arrive(done, 1, far());
+    let want = (done + 300 * US).div_ceil(1_000 * US) * 1_000 * US;
+    assert_eq!(b.decide(done), Decision::WaitUntil(want));
+}
+
+#[test]
+fn slice_idle_and_linux_as_wait_their_fixed_windows() {
+    let mut b = Bench::new(
+        "sptf",
+        "heuristic = \"slice-idle\"\nslice_idle_ms = 2",
+        true,
+    );
+    let done = b.train(2);
+    b.arrive(done, 1, far());
+    assert_eq!(b.decide(done), Decision::WaitUntil(done + 2_000 * US));
+
+    let mut b = Bench::new("sptf", "heuristic = \"linux-as\"", true);
+    let done = b.train(4);
+    b.arrive(done, 1, far());
+    assert_eq!(b.decide(done), Decision::WaitUntil(done + 6_000 * US));
+    // A candidate within LP's mean seek distance is close: no anticipation.
+    let mut b = Bench::new("sptf", "heuristic = \"linux-as\"", true);
+    let done = b.train(4);
+    b.arrive(done, 1, 8 * 4);
+    assert!(matches!(b.decide(done), Decision::Dispatch(_)));
+}
+
+#[test]
+fn bad_options_are_keyed_errors() {
+    let err = |text: &str| {
+        let o = options(text);
+        Anticipatory::from_options(
+            &OptionReader::new("anticipatory", &o),
+            scheduler_by_name("sptf").unwrap(),
+        )
+        .err()
+        .expect("refused")
+        .to_string()
+    };
+    assert!(err("decay = -0.5").contains("host.options.decay"));
+    assert!(err("histogram_range_ms = 0.05\nbucket_us = 100")
+        .contains("host.options.histogram_range_ms"));
+    assert!(err("seek_weight = 0").contains("host.options.seek_weight"));
+    assert!(err("heuristic = \"sometimes\"").contains("host.options.heuristic"));
+}
