@@ -197,3 +197,58 @@ fn bad_options_are_keyed_errors() {
     assert!(err("seek_weight = 0").contains("host.options.seek_weight"));
     assert!(err("heuristic = \"sometimes\"").contains("host.options.heuristic"));
 }
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        /// Random thinktimes, random interleaved arrivals of a far process: every wait ends
+        /// by LP's completion + T95 (as the histogram says at the completion), and within
+        /// one decision point every wait names the same time.
+        #[test]
+        fn a_wait_never_outlives_its_timeout(
+            thinks_us in prop::collection::vec(0u64..3_000, 4..20),
+            others_us in prop::collection::vec(0u64..4_000, 1..6),
+            granularity in prop_oneof![Just(0u64), Just(500u64)],
+        ) {
+            let mut b = Bench::new("aged-sptf", &format!("timer_granularity_us = {granularity}"), true);
+            let mut now = 0;
+            let mut lbn = 0;
+            for t in &thinks_us {
+                b.arrive(now, 0, lbn);
+                let Decision::Dispatch(cmd) = b.decide(now) else { panic!("expected a dispatch") };
+                now += 300 * US;
+                b.complete(now, cmd);
+                let done = now;
+                let t95 = b.s.process_stats(0).unwrap().think.percentile_ns(0.95);
+                let mut first_wait = None;
+                let mut offs: Vec<u64> = others_us.iter().map(|o| o * US).collect();
+                offs.sort_unstable();
+                for off in offs.iter().filter(|o| **o < t * US) {
+                    b.arrive(done + off, 1, far());
+                    match b.decide(done + off) {
+                        Decision::WaitUntil(w) => {
+                            let t95 = t95.expect("waits only with a T95");
+                            let g = granularity * US;
+                            let bound = if g == 0 { done + t95 } else { (done + t95).div_ceil(g) * g };
+                            prop_assert!(w <= bound, "wait until {w} past {bound}");
+                            prop_assert!(w > done + off);
+                            prop_assert_eq!(*first_wait.get_or_insert(w), w);
+                        }
+                        Decision::Dispatch(cmd) => {
+                            // The disk got other work: serve it, the decision point is over.
+                            now = done + off + 300 * US;
+                            b.complete(now, cmd);
+                            first_wait = None;
+                        }
+                        d => prop_assert!(false, "unexpected {d:?}"),
+                    }
+                }
+                now = now.max(done + t * US);
+                lbn += 8;
+            }
+        }
+    }
+}
