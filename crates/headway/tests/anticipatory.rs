@@ -122,3 +122,29 @@ fn bad_options_name_their_key() {
         assert!(err.contains(key), "{opt}: {err}");
     }
 }
+
+#[test]
+fn quick_reproduction_headline_is_within_bounds() {
+    use headway::experiments::anticipatory::{reproduce, ReproduceOptions};
+    let r = reproduce(&ReproduceOptions::quick(), &mut |_| Ok(())).unwrap();
+    let h = &r.headline;
+    // Measured 7.13 at seed 1 (paper: about 4); the band allows model changes, not a
+    // broken core (which gives about 1).
+    assert!((3.0..12.0).contains(&h.seq_mmap_speedup), "{h:?}");
+    assert!(h.alter_mmap_speedup > 3.0, "{h:?}");
+    // Random reads: only the seeks between the two files are saved.
+    assert!((1.0..2.5).contains(&h.random_mmap_speedup), "{h:?}");
+    assert!(h.fast_drive_seq_mmap_speedup > 2.0, "{h:?}");
+    // Symmetric sweep: at T = 12 ms (beyond the histogram's reach) the heuristic no longer
+    // waits and converges to the original.
+    let at = |x: f64, hname: &str| {
+        r.sweeps
+            .iter()
+            .find(|row| row.sweep == "symmetric" && row.x == x && row.heuristic == hname)
+            .unwrap()
+            .throughput_mb_s
+    };
+    assert!((at(12.0, "cost-benefit") / at(12.0, "off") - 1.0).abs() < 0.05);
+    assert!(at(0.0, "cost-benefit") > 3.0 * at(0.0, "off"));
+    assert!(at(1.0, "cost-benefit") > at(3.0, "cost-benefit"));
+}
