@@ -76,7 +76,7 @@ pub const SCHEDULERS: &[SchedulerInfo] = &[
     ),
     wrapper(
         "anticipatory",
-        "keeps the disk idle briefly for a synchronous process's next read (Iyer & Druschel)",
+        "waits briefly for a synchronous process's next read (anticipation)",
     ),
 ];
 
