@@ -43,6 +43,11 @@ pub struct ReproduceOptions {
     /// reads teach the heuristic (one 100 µs bucket).
     pub burst_pause_ms: f64,
     pub granularities_us: Vec<f64>,
+    /// Proportional share (spec experiment 10): the two readers' think time (ms), the
+    /// relaxed stride's R_v (ms of normalised service) and the shares.
+    pub prop_think_ms: f64,
+    pub prop_relax_ms: f64,
+    pub prop_shares: [f64; 2],
 }
 
 impl ReproduceOptions {
@@ -58,6 +63,9 @@ impl ReproduceOptions {
             bursts: vec![1, 2, 3, 5, 8, 10, 15, 20, 30],
             burst_pause_ms: 0.15,
             granularities_us: vec![0.0, 50.0, 500.0, 1000.0],
+            prop_think_ms: 0.1,
+            prop_relax_ms: 100.0,
+            prop_shares: [1.0, 2.0],
         }
     }
     pub fn quick() -> Self {
@@ -92,6 +100,21 @@ pub struct SweepRow {
     pub utilisation: f64,
 }
 
+/// Proportional share: one configuration's per-process service.
+#[derive(Clone, Debug, Serialize)]
+pub struct ShareRow {
+    /// "original" (stride, no anticipation), "stride" (stride heuristic), "combination"
+    /// (relaxed stride with the combination heuristic), "cost-benefit" (relaxed stride
+    /// with the SPTF heuristic alone).
+    pub config: String,
+    pub share_low_busy_s: f64,
+    pub share_high_busy_s: f64,
+    /// Service (disk busy time) of the higher-share process over the lower's.
+    pub service_ratio: f64,
+    pub throughput_mb_s: f64,
+    pub throughput_iops: f64,
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct Headline {
     /// Two sequential synchronous readers, mmap mode, aged SPTF: throughput with the
@@ -100,8 +123,11 @@ pub struct Headline {
     /// Mean fractional throughput loss over the adversary sweep (paper: small).
     pub adversary_slowdown: f64,
     pub adversary_worst_slowdown: f64,
-    /// Proportional-share results: not implemented yet (null).
+    /// Achieved service ratio (higher share over lower) for shares 1:2 without
+    /// anticipation (paper: about 1) and with the combination heuristic (paper: 2); total
+    /// throughput with the combination heuristic over the stride heuristic alone.
     pub prop_share_ratio_original: Option<f64>,
+    pub prop_share_ratio_stride: Option<f64>,
     pub prop_share_ratio_combination: Option<f64>,
     pub prop_share_throughput_gain_combination: Option<f64>,
     pub alter_mmap_speedup: f64,
@@ -113,6 +139,7 @@ pub struct Headline {
 
 #[derive(Clone, Debug, Serialize)]
 pub struct Reproduction {
+    pub shares: Vec<ShareRow>,
     pub patterns: Vec<PatternRow>,
     pub sweeps: Vec<SweepRow>,
     pub headline: Headline,
@@ -272,8 +299,10 @@ pub fn reproduce(
         ))?;
         row("granularity", g, "cost-benefit", &s);
     }
-    let headline = headline(&patterns, &sweeps, o);
+    let shares = proportional_share(o, progress)?;
+    let headline = headline(&patterns, &sweeps, &shares, o);
     Ok(Reproduction {
+        shares,
         patterns,
         sweeps,
         headline,
@@ -281,7 +310,91 @@ pub fn reproduce(
     })
 }
 
-fn headline(patterns: &[PatternRow], sweeps: &[SweepRow], o: &ReproduceOptions) -> Headline {
+/// Two synchronous clients doing random record reads, each in its own database (the
+/// TPC-B "select, separate databases" stand-in), with shares 1:2.
+fn proportional_share(
+    o: &ReproduceOptions,
+    progress: &mut dyn FnMut(&str) -> Result<()>,
+) -> Result<Vec<ShareRow>> {
+    let mut rows = vec![];
+    for (name, heuristic, relax) in [
+        ("original", "off", 0.0),
+        ("stride", "stride", 0.0),
+        ("combination", "combination", o.prop_relax_ms),
+        ("cost-benefit", "cost-benefit", o.prop_relax_ms),
+    ] {
+        progress(&format!("proportional share {name}"))?;
+        let mut text = format!(
+            "seed = {}\n[[devices]]\nname = \"disk\"\ndrive = \"{}\"\n[host]\nscheduler = \"anticipatory\"\n\
+             [host.options]\nheuristic = \"{heuristic}\"\nrelax_ms = {:?}\n\
+             [host.inner]\nscheduler = \"stride\"\n[host.inner.options]\nrelax_ms = {relax:?}\n",
+            o.seed, o.drive, o.prop_relax_ms
+        );
+        for (start, share) in [(0.25, o.prop_shares[0]), (0.65, o.prop_shares[1])] {
+            text += &format!(
+                "[[workloads]]\nkind = \"sync\"\nrequests = {}\nsize_sectors = {}\npattern = \"random\"\n\
+                 think_ms = {:?}\nshare = {share:?}\nregion = {{ start_fraction = {start}, size_fraction = 0.1 }}\n",
+                o.requests, o.page_sectors, o.prop_think_ms
+            );
+        }
+        let w = run_window(&text)?;
+        rows.push(ShareRow {
+            config: name.into(),
+            share_low_busy_s: w.busy_s[0],
+            share_high_busy_s: w.busy_s[1],
+            service_ratio: w.busy_s[1] / w.busy_s[0],
+            throughput_mb_s: w.throughput_mb_s,
+            throughput_iops: w.throughput_iops,
+        });
+    }
+    Ok(rows)
+}
+
+/// Service and throughput while both clients are active: up to the moment the first one
+/// has issued all its reads (after that the other runs alone, which would pull the ratio
+/// towards the ratio of request counts).
+struct Window {
+    busy_s: [f64; 2],
+    throughput_mb_s: f64,
+    throughput_iops: f64,
+}
+
+fn run_window(text: &str) -> Result<Window> {
+    let cfg = ExperimentConfig::from_toml_str(&format!("{text}[output]\nrecords = true\n"), None)?;
+    let r = build_simulation(&cfg, None)?.simulation.run()?;
+    let rec = r.records.expect("records were asked for");
+    let last_done = |p: u32| {
+        (0..rec.len())
+            .filter(|&i| rec.process[i] == p)
+            .map(|i| rec.done_ns[i])
+            .max()
+            .unwrap_or(0)
+    };
+    let end = last_done(0).min(last_done(1));
+    let mut busy_s = [0.0; 2];
+    let (mut sectors, mut requests) = (0u64, 0u64);
+    for i in (0..rec.len()).filter(|&i| rec.done_ns[i] <= end) {
+        if let Some(b) = busy_s.get_mut(rec.process[i] as usize) {
+            *b += (rec.done_ns[i] - rec.start_ns[i]) as f64 / 1e9;
+        }
+        sectors += rec.sectors[i] as u64;
+        requests += 1;
+    }
+    let secs = end.max(1) as f64 / 1e9;
+    Ok(Window {
+        busy_s,
+        throughput_mb_s: sectors as f64 * 512.0 / 1e6 / secs,
+        throughput_iops: requests as f64 / secs,
+    })
+}
+
+fn headline(
+    patterns: &[PatternRow],
+    sweeps: &[SweepRow],
+    shares: &[ShareRow],
+    o: &ReproduceOptions,
+) -> Headline {
+    let share = |c: &str| shares.iter().find(|r| r.config == c);
     let tp = |drive: &str, pattern: &str, h: &str| {
         patterns
             .iter()
@@ -312,9 +425,12 @@ fn headline(patterns: &[PatternRow], sweeps: &[SweepRow], o: &ReproduceOptions) 
         seq_mmap_speedup: speedup(&o.drive, "seq", "cost-benefit"),
         adversary_slowdown: losses.iter().sum::<f64>() / losses.len().max(1) as f64,
         adversary_worst_slowdown: losses.iter().cloned().fold(f64::NEG_INFINITY, f64::max),
-        prop_share_ratio_original: None,
-        prop_share_ratio_combination: None,
-        prop_share_throughput_gain_combination: None,
+        prop_share_ratio_original: share("original").map(|r| r.service_ratio),
+        prop_share_ratio_stride: share("stride").map(|r| r.service_ratio),
+        prop_share_ratio_combination: share("combination").map(|r| r.service_ratio),
+        prop_share_throughput_gain_combination: share("combination")
+            .zip(share("stride"))
+            .map(|(c, s)| c.throughput_iops / s.throughput_iops),
         alter_mmap_speedup: speedup(&o.drive, "alter", "cost-benefit"),
         random_mmap_speedup: speedup(&o.drive, "random", "cost-benefit"),
         fast_drive_seq_mmap_speedup: speedup(&o.fast_drive, "seq", "cost-benefit"),

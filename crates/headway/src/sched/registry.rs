@@ -70,6 +70,10 @@ pub const SCHEDULERS: &[SchedulerInfo] = &[
         "sptf-sw",
         "SPTF-SW(n): least seek among near-best positioning",
     ),
+    leaf(
+        "stride",
+        "proportional share by virtual clocks (relaxed: relax_ms)",
+    ),
     wrapper(
         "idle-scan",
         "reads a region in the background whenever the inner scheduler idles",
@@ -100,6 +104,7 @@ pub const SCHEDULER_NAMES: &[&str] = &[
     "wstf",
     "aged-sptf",
     "sptf-sw",
+    "stride",
 ];
 
 /// What `headway schedulers` says about `name` (aliases such as `c-look` included).
@@ -252,6 +257,7 @@ fn build_at(
             inner.expect("checked: wrappers have an inner scheduler"),
             stack_device,
         )?),
+        "stride" => Box::new(Stride::from_options(&o)?),
         "anticipatory" => Box::new(Anticipatory::from_options(
             &o,
             inner.expect("checked: wrappers have an inner scheduler"),

@@ -13,7 +13,8 @@
 //! anticipated (writes are asynchronous).
 //!
 //! Options (`[host.options]`): `heuristic` ("cost-benefit" (default), "linux-as",
-//! "slice-idle", "off"), `histogram_range_ms` (10), `bucket_us` (100), `decay` (0.9),
+//! "slice-idle", "stride", "combination", "off"), `think_threshold_ms` (3, stride and
+//! combination), `relax_ms` (R_v, 1000, combination), `histogram_range_ms` (10), `bucket_us` (100), `decay` (0.9),
 //! `seek_weight` (0.25), `min_samples` (3), `timer_granularity_us` (0), `aged_clause`
 //! (default: on when the inner scheduler is `aged-sptf`), `cscan_clause` (default: on for
 //! `cscan`, `clook`, `clook-lbn`), `antic_expire_ms` (6, linux-as), `slice_idle_ms` (8,
@@ -24,12 +25,16 @@ mod heuristic;
 mod histogram;
 mod settings;
 mod stats;
+mod stride;
+mod vclock;
 
 use std::collections::BTreeMap;
 
 use heuristic::{sptf_wait_ns, SptfInputs};
 pub use settings::{HeuristicKind, Settings};
 pub use stats::ProcessStats;
+pub use stride::Stride;
+use vclock::VirtualClocks;
 
 use super::options::OptionReader;
 use super::{Decision, Placement, SchedCtx, Scheduler};
@@ -56,6 +61,8 @@ pub struct Anticipatory {
     anticipating: Option<Anticipation>,
     /// One past the last sector of the last completed command.
     head_lbn: u64,
+    /// The proportional-share heuristics' copy of the stride scheduler's clocks.
+    clocks: VirtualClocks,
 }
 
 impl Anticipatory {
@@ -72,6 +79,7 @@ impl Anticipatory {
             pending: BTreeMap::new(),
             anticipating: None,
             head_lbn: 0,
+            clocks: VirtualClocks::default(),
         }
     }
 
@@ -111,7 +119,7 @@ impl Anticipatory {
             HeuristicKind::Off => return None,
             HeuristicKind::SliceIdle => self.settings.slice_idle_ns,
             HeuristicKind::LinuxAs => self.settings.antic_expire_ns,
-            HeuristicKind::CostBenefit => {
+            HeuristicKind::CostBenefit | HeuristicKind::Stride | HeuristicKind::Combination => {
                 if s.think.samples < self.settings.min_samples {
                     return None;
                 }
@@ -153,6 +161,19 @@ impl Anticipatory {
                 let inputs = self.sptf_inputs(lp, elapsed, cmd, ctx)?;
                 sptf_wait_ns(&inputs, self.settings.clauses)
             }
+            HeuristicKind::Stride => self.stride_waits(a.process, lp, 0.0) as SimTime,
+            HeuristicKind::Combination => {
+                let relax = self.settings.relax_vc;
+                if self.clocks.get(a.process) > self.min_pending_clock(a.process) + relax {
+                    // Correction (b): the relaxed scheduler would not pick LP anyway.
+                    0
+                } else {
+                    let sptf = self
+                        .sptf_inputs(lp, elapsed, cmd, ctx)
+                        .map_or(0, |i| sptf_wait_ns(&i, self.settings.clauses));
+                    sptf.max(self.stride_waits(a.process, lp, relax) as SimTime)
+                }
+            }
         };
         (wait > 0).then_some(a.deadline_ns)
     }
@@ -191,6 +212,26 @@ impl Anticipatory {
         })
     }
 
+    /// The smallest virtual clock among processes other than `lp` with a request pending.
+    fn min_pending_clock(&self, lp: u32) -> f64 {
+        self.pending
+            .values()
+            .filter(|r| !r.is_host_work() && r.process != lp)
+            .map(|r| self.clocks.get(r.process))
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    /// The proportional-share test (paper §3.6): LP's median thinktime is below the
+    /// threshold and its clock is below every pending process's; `relax` > 0 is the
+    /// combination's correction (a), LP within R_v of the minimum.
+    fn stride_waits(&self, p: u32, lp: &ProcessStats, relax: f64) -> bool {
+        let short = lp
+            .think
+            .percentile_ns(0.5)
+            .is_some_and(|t| t < self.settings.think_threshold_ns);
+        short && self.clocks.get(p) < self.min_pending_clock(p) + relax
+    }
+
     /// as-iosched's rules: no anticipation for a process whose mean thinktime exceeds
     /// `antic_expire`; a candidate "close" to where LP left the head (within LP's mean seek
     /// distance) is dispatched at once.
@@ -221,6 +262,7 @@ impl Scheduler for Anticipatory {
     }
     fn on_completion(&mut self, done: &Completion, ctx: &SchedCtx) {
         self.head_lbn = done.command.end_lbn();
+        self.clocks.charge(done, ctx);
         let mut lp = None;
         for r in &done.command.requests {
             if r.is_host_work() || !r.op.is_read() {

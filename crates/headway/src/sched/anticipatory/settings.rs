@@ -18,6 +18,11 @@ pub enum HeuristicKind {
     LinuxAs,
     /// CFQ's `slice_idle`: a fixed idle window after every synchronous read.
     SliceIdle,
+    /// The paper's proportional-share heuristic for a stride scheduler: wait for LP iff its
+    /// median thinktime is short and its virtual clock is below every pending process's.
+    Stride,
+    /// Relaxed stride plus the SPTF heuristic, with the paper's two corrections.
+    Combination,
     /// Never wait (the wrapper is then transparent: the "without anticipation" runs).
     Off,
 }
@@ -33,6 +38,10 @@ pub struct Settings {
     pub clauses: Clauses,
     pub antic_expire_ns: SimTime,
     pub slice_idle_ns: SimTime,
+    /// Proportional share: longest median thinktime worth waiting for.
+    pub think_threshold_ns: SimTime,
+    /// R_v of the combination heuristic, in virtual-clock units (ns of service per share).
+    pub relax_vc: f64,
 }
 
 impl Settings {
@@ -40,11 +49,20 @@ impl Settings {
     pub fn from_options(o: &OptionReader, inner: &str) -> Result<Self> {
         let heuristic = match o.choice(
             "heuristic",
-            &["cost-benefit", "linux-as", "slice-idle", "off"],
+            &[
+                "cost-benefit",
+                "linux-as",
+                "slice-idle",
+                "stride",
+                "combination",
+                "off",
+            ],
         )? {
             "cost-benefit" => HeuristicKind::CostBenefit,
             "linux-as" => HeuristicKind::LinuxAs,
             "slice-idle" => HeuristicKind::SliceIdle,
+            "stride" => HeuristicKind::Stride,
+            "combination" => HeuristicKind::Combination,
             _ => HeuristicKind::Off,
         };
         let range_ms = o.f64("histogram_range_ms", 10.0, 0.0, 1e6)?;
@@ -92,6 +110,9 @@ impl Settings {
                 as SimTime,
             slice_idle_ns: (o.f64("slice_idle_ms", 8.0, 0.0, 1e4)? * NS_PER_MS as f64).round()
                 as SimTime,
+            think_threshold_ns: (o.f64("think_threshold_ms", 3.0, 0.0, 1e4)? * NS_PER_MS as f64)
+                .round() as SimTime,
+            relax_vc: o.f64("relax_ms", 1000.0, 0.0, 1e9)? * NS_PER_MS as f64,
         })
     }
 }

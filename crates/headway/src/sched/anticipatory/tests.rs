@@ -60,7 +60,11 @@ impl Bench {
         let done = Completion {
             command: cmd,
             done_ns: now,
-            phases: Phases::default(),
+            // Every command takes 300 µs at the device (the virtual clocks charge this).
+            phases: Phases {
+                start_ns: now.saturating_sub(300 * US),
+                ..Phases::default()
+            },
             cache_hit: false,
             head: HeadPosition::default(),
             head_lbn: end,
@@ -70,7 +74,10 @@ impl Bench {
     /// Process 0 reads sequentially near LBN 0 with 200 µs thinktimes, `n` times; returns
     /// the last completion time.
     fn train(&mut self, n: u64) -> SimTime {
-        let mut now = 0;
+        self.train_from(0, n)
+    }
+    fn train_from(&mut self, start: SimTime, n: u64) -> SimTime {
+        let mut now = start;
         for k in 0..n {
             self.arrive(now, 0, 8 * k);
             let Decision::Dispatch(cmd) = self.decide(now) else {
@@ -177,6 +184,60 @@ fn slice_idle_and_linux_as_wait_their_fixed_windows() {
     let done = b.train(4);
     b.arrive(done, 1, 8 * 4);
     assert!(matches!(b.decide(done), Decision::Dispatch(_)));
+}
+
+#[test]
+fn stride_heuristic_waits_only_for_a_process_whose_clock_lags() {
+    for (share, waits) in [(8.0, true), (2.0, false)] {
+        let mut b = Bench::new("stride", "heuristic = \"stride\"", true);
+        b.info.processes[0].share = share;
+        // P1 (share 1) gets one 300 µs service first: its clock is 300 µs.
+        b.arrive(0, 1, far());
+        let Decision::Dispatch(cmd) = b.decide(0) else {
+            panic!("expected a dispatch")
+        };
+        b.complete(300 * US, cmd);
+        // P0: six 300 µs services, clock 1800 / share µs.
+        let done = b.train_from(1_000 * US, 6);
+        b.arrive(done, 1, far());
+        let d = b.decide(done);
+        assert_eq!(
+            matches!(d, Decision::WaitUntil(_)),
+            waits,
+            "share {share}: {d:?}"
+        );
+    }
+    // A thinktime above the threshold (3 ms) is never waited for.
+    let mut b = Bench::new(
+        "stride",
+        "heuristic = \"stride\"\nthink_threshold_ms = 0.1",
+        true,
+    );
+    b.info.processes[0].share = 8.0;
+    let done = b.train(6);
+    b.arrive(done, 1, far());
+    assert!(matches!(b.decide(done), Decision::Dispatch(_)));
+}
+
+#[test]
+fn combination_does_not_wait_for_a_process_beyond_the_relaxation() {
+    // P0 alone has run up a 1.8 ms clock; P1 arrives with clock 0. Within R_v = 10 ms the
+    // SPTF part waits for sequential P0; with R_v = 1 ms correction (b) forbids it.
+    for (relax, waits) in [(10.0, true), (1.0, false)] {
+        let mut b = Bench::new(
+            "stride",
+            &format!("heuristic = \"combination\"\nrelax_ms = {relax:?}"),
+            true,
+        );
+        let done = b.train(6);
+        b.arrive(done, 1, far());
+        let d = b.decide(done);
+        assert_eq!(
+            matches!(d, Decision::WaitUntil(_)),
+            waits,
+            "R_v {relax}: {d:?}"
+        );
+    }
 }
 
 #[test]
