@@ -39,20 +39,21 @@ HEURISTICS = ("off", "cost-benefit", "linux-as", "slice-idle")
 class Reproduction:
     """The anticipatory paper's tables: ``patterns`` (throughput and utilisation per drive,
     access pattern, wrapped scheduler and heuristic), ``sweeps`` (thinktime, adversary and
-    timer-granularity sweeps) and ``headline`` (the numbers compared with the paper)."""
+    timer-granularity sweeps), ``shares`` (proportional share, shares 1:2) and ``headline`` (the numbers compared with the paper)."""
 
     patterns: pd.DataFrame
     sweeps: pd.DataFrame
+    shares: pd.DataFrame
     headline: Dict[str, Any]
     options: Dict[str, Any] = field(default_factory=dict)
 
     def write(self, out: Union[str, Path], plots: bool = True) -> List[Path]:
-        """Write ``patterns.csv``, ``sweeps.csv``, ``headline.json`` and (``plots=True``) the
+        """Write ``patterns.csv``, ``sweeps.csv``, ``shares.csv``, ``headline.json`` and (``plots=True``) the
         PNG figures into ``out``; return the paths written."""
         out = Path(out)
         out.mkdir(parents=True, exist_ok=True)
         written = []
-        for name in ("patterns", "sweeps"):
+        for name in ("patterns", "sweeps", "shares"):
             p = out / f"{name}.csv"
             with replacing(p) as tmp:
                 getattr(self, name).to_csv(tmp, index=False)
@@ -122,6 +123,21 @@ class Reproduction:
         title = f"Adversary (the paper's Figure 7){reduced}"
         ax.set_title(title)
         save(fig, "figure7_adversary.png", title)
+
+        sh = self.shares
+        fig, axes = plt.subplots(1, 2, figsize=(10, 4))
+        axes[0].bar(sh.config, sh.service_ratio)
+        axes[0].axhline(2.0, color="k", linestyle="--", label="contract 1:2")
+        axes[0].set_ylabel("service ratio (share 2 / share 1, disk time)")
+        axes[0].legend()
+        axes[1].bar(sh.config, sh.throughput_iops)
+        axes[1].set_ylabel("throughput (requests/s)")
+        for ax in axes:
+            ax.grid(alpha=0.3, axis="y")
+            ax.tick_params(axis="x", rotation=20)
+        title = f"Proportional share, two clients with shares 1:2 (the paper's Figure 12){reduced}"
+        fig.suptitle(title)
+        save(fig, "figure12_prop_share.png", title)
         return paths
 
 
@@ -152,6 +168,7 @@ def reproduce(
     return Reproduction(
         patterns=pd.DataFrame(data["patterns"]),
         sweeps=pd.DataFrame(data["sweeps"]),
+        shares=pd.DataFrame(data["shares"]),
         headline=data["headline"],
         options=options,
     )

@@ -14,7 +14,7 @@ from headway.cli.paths import output_folder
     "anticipatory", short_help="Iyer and Druschel's anticipatory scheduling (IDE stand-in)."
 )
 @click.option("--out", "out_dir", type=click.Path(path_type=Path), callback=output_folder,
-              help="Write patterns.csv, sweeps.csv, headline.json and PNG plots here.")
+              help="Write patterns.csv, sweeps.csv, shares.csv, headline.json and PNG plots here.")
 @click.option("--quick", is_flag=True, help="Reduced sizes (400 reads per process, shorter sweeps): seconds.")
 @click.option("--seed", type=int, help="Random seed (default 1).")
 @click.option("--drive", help="Catalog drive standing in for the paper's IDE disk (default ibm18es).")
@@ -57,5 +57,9 @@ def _print(r) -> None:
     hl.add_row("random mmap speedup", "small", f"{h['random_mmap_speedup']:.2f}x")
     hl.add_row("adversary slowdown (mean over N)", "small loss", f"{h['adversary_slowdown']:+.3f}")
     hl.add_row("faster drive seq mmap speedup", "larger than IDE", f"{h['fast_drive_seq_mmap_speedup']:.2f}x")
-    hl.add_row("proportional share 1:2", "1:1 -> 1:2", "not implemented")
+    hl.add_row("shares 1:2, no anticipation: service ratio", "about 1", f"{h['prop_share_ratio_original']:.2f}")
+    hl.add_row("shares 1:2, stride heuristic", "2", f"{h['prop_share_ratio_stride']:.2f}")
+    hl.add_row("shares 1:2, combination heuristic", "2", f"{h['prop_share_ratio_combination']:.2f}")
+    hl.add_row("combination / stride throughput", "about 2 (full vs half tps)",
+               f"{h['prop_share_throughput_gain_combination']:.2f}x")
     console.print(hl)
