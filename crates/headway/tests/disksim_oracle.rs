@@ -199,8 +199,6 @@ enum Why {
     /// its last media event. Shown by changing that one thing in DiskSim:
     /// `headway_sptf_follows_disksim_ranking_from_the_decision_time`.
     Sptf,
-    /// SPTF over a queue mixing reads and fast writes: headway is slower. Not explained.
-    SptfWrites,
     /// Sequential reads served from the buffer: headway is 10-35 us a hit faster. Not
     /// explained.
     Hits,
@@ -216,27 +214,21 @@ const KNOWN: &[(&str, &str, Why)] = &[
     ("atlas10k", "q1_rand_write_4k", Open),
     ("atlas10k", "q1_seq_read_1s", Hits),
     ("atlas10k", "q1_seq_write_4k", Combine),
-    ("atlas10k", "q64_rand_rw_4k_sptf", SptfWrites),
     ("atlas_iii", "q1_seq_read_256k", Large),
     ("atlas_iii", "q1_seq_read_4k", Hits),
     ("atlas_iii", "q1_seq_write_4k", Combine),
-    ("atlas_iii", "q4_mixed_sptf", SptfWrites),
     ("atlas_iii", "q64_rand_read_4k_sstf", Cylinder),
-    ("atlas_iii", "q64_rand_rw_4k_sptf", SptfWrites),
     ("barracuda", "q1_seq_read_1s", Hits),
     ("barracuda", "q1_seq_write_4k", Combine),
     ("barracuda", "q64_rand_read_4k_look", Cylinder),
     ("barracuda", "q64_rand_read_4k_sptf", Sptf),
     ("barracuda", "q64_rand_read_4k_sstf", Cylinder),
-    ("barracuda", "q64_rand_rw_4k_sptf", SptfWrites),
     ("cheetah4lp", "q1_seq_read_1s", Hits),
     ("cheetah4lp", "q1_seq_write_4k", Combine),
     ("cheetah4lp", "q64_rand_read_4k_look", Cylinder),
     ("cheetah4lp", "q64_rand_read_4k_sstf", Cylinder),
-    ("cheetah4lp", "q64_rand_rw_4k_sptf", SptfWrites),
     ("cheetah9lp", "q1_seq_write_4k", Combine),
     ("cheetah9lp", "q64_rand_read_4k_sstf", Cylinder),
-    ("cheetah9lp", "q64_rand_rw_4k_sptf", SptfWrites),
     ("dec_rz26", "q1_rand_write_4k", Settle),
     ("dec_rz26", "q1_seq_read_256k", Large),
     ("hp_c2247a", "q1_seq_read_1s", Hits),
@@ -252,24 +244,16 @@ const KNOWN: &[(&str, &str, Why)] = &[
     ("hp_c3323a", "q1_seq_read_4k", Hits),
     ("ibm18es", "q1_seq_read_1s", Hits),
     ("ibm18es", "q1_seq_write_4k", Combine),
-    ("ibm18es", "q4_mixed_sptf", SptfWrites),
-    ("ibm18es", "q64_rand_rw_4k_sptf", SptfWrites),
 ];
 
 /// DiskSim with its SPTF ranking requests from the head's angle at the decision, not at the
 /// disk's last media event (scripts/disksim_fixtures.py --variant decision-angle): SPTF
 /// workloads still beyond tolerance against it.
 const KNOWN_DECISION_ANGLE: &[(&str, &str, Why)] = &[
-    ("atlas10k", "q64_rand_rw_4k_sptf", SptfWrites),
-    ("atlas_iii", "q4_mixed_sptf", SptfWrites),
-    ("atlas_iii", "q64_rand_rw_4k_sptf", SptfWrites),
     ("barracuda", "q64_rand_read_4k_sptf", Open),
-    ("barracuda", "q64_rand_rw_4k_sptf", SptfWrites),
-    ("cheetah4lp", "q64_rand_rw_4k_sptf", SptfWrites),
-    ("cheetah9lp", "q64_rand_rw_4k_sptf", SptfWrites),
+    ("barracuda", "q64_rand_rw_4k_sptf", Open),
+    ("cheetah9lp", "q64_rand_rw_4k_sptf", Open),
     ("hp_c2490a", "q64_rand_read_4k_sptf", Open),
-    ("ibm18es", "q4_mixed_sptf", SptfWrites),
-    ("ibm18es", "q64_rand_rw_4k_sptf", SptfWrites),
 ];
 
 fn fixtures_dir(name: &str) -> PathBuf {
