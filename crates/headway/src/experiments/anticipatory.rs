@@ -24,8 +24,10 @@ use crate::stats::Summary;
 /// Anticipation variants, in table order.
 pub const HEURISTICS: &[&str] = &["off", "cost-benefit", "linux-as", "slice-idle"];
 pub const PATTERNS: &[&str] = &["seq", "alter", "random"];
-/// Wrapped schedulers (aged SPTF is the paper's default).
-pub const SCHEDULERS: &[&str] = &["aged-sptf", "sptf", "clook"];
+/// Wrapped schedulers (aged SPTF is the paper's default). `mq-deadline` with the
+/// `linux-as` heuristic is the Linux 2.6 anticipatory scheduler's structure (deadline plus
+/// anticipation); with `off`, the kernel's deadline baseline.
+pub const SCHEDULERS: &[&str] = &["aged-sptf", "sptf", "clook", "mq-deadline"];
 
 #[derive(Clone, Debug, Serialize)]
 pub struct ReproduceOptions {

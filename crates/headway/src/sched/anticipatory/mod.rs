@@ -23,6 +23,7 @@
 
 mod heuristic;
 mod histogram;
+mod mq_deadline;
 mod settings;
 mod stats;
 mod stride;
@@ -31,6 +32,7 @@ mod vclock;
 use std::collections::BTreeMap;
 
 use heuristic::{sptf_wait_ns, SptfInputs};
+pub use mq_deadline::MqDeadline;
 pub use settings::{HeuristicKind, Settings};
 pub use stats::ProcessStats;
 pub use stride::Stride;
