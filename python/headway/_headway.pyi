@@ -28,6 +28,9 @@ def reproduce_rotational(quick: bool = False, seed: Optional[int] = None,
                          requests_per_queued: Optional[int] = None,
                          trace_requests: Optional[int] = None,
                          progress: Optional[Callable[[str], Any]] = None) -> str: ...
+def reproduce_anticipatory(quick: bool = False, seed: Optional[int] = None,
+                           drive: Optional[str] = None, requests: Optional[int] = None,
+                           progress: Optional[Callable[[str], Any]] = None) -> str: ...
 def reproduce_flash_backed(quick: bool = False, hp_trace: Optional[str] = None,
                            synthetic_requests: Optional[int] = None,
                            core_requests: Optional[int] = None,
