@@ -5,6 +5,7 @@ pub mod catalog;
 pub mod disksim;
 pub mod flash;
 pub mod hdd;
+pub mod hybrid;
 pub mod imperfect;
 pub mod power;
 
