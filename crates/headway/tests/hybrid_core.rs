@@ -101,6 +101,25 @@ fn a_powered_platter_spins_down_and_delays_the_next_arrival() {
         slow.summary.response.max_ms
     );
     assert!(plain.summary.response.max_ms < 3000.0);
+    // Energy per state in the summary: states add up to the run's time and energy.
+    let e = &slow.summary.energy;
+    assert_eq!(e.len(), 1);
+    assert_eq!(e[0].name, "platter");
+    assert!(e[0].spinups > 0 && e[0].spindowns >= e[0].spinups);
+    let secs = e[0].active_s + e[0].idle_s + e[0].standby_s + e[0].spinup_s;
+    assert!(
+        (secs - slow.end_ns as f64 / 1e9).abs() < 1e-6,
+        "{secs} {}",
+        slow.end_ns
+    );
+    let joules = e[0].active_j + e[0].idle_j + e[0].standby_j + e[0].spinup_j;
+    assert!((joules - e[0].total_j).abs() < 1e-9);
+    assert!((e[0].spinup_j - 13.5 * e[0].spinups as f64).abs() < 1e-9);
+    let json = slow.summary.to_flat_json();
+    assert!(json["energy"]["platter"]["total_j"].as_f64().unwrap() > 0.0);
+    // A run without power states has no energy section.
+    assert!(plain.summary.energy.is_empty());
+    assert!(plain.summary.to_flat_json().get("energy").is_none());
     // Without `power` the device is as before (no key, no change).
     let none = run(&hybrid(BASE, "")).unwrap();
     assert_eq!(

@@ -55,4 +55,9 @@ pub trait Device {
     fn busy(&self) -> bool {
         self.outstanding() > 0
     }
+    /// Time and energy per power state up to `now`, for a device with power states
+    /// (`power` on a `[[devices]]` entry); `None` otherwise.
+    fn energy(&mut self, _now: SimTime) -> Option<power::EnergyReport> {
+        None
+    }
 }

@@ -37,6 +37,42 @@ impl EnergyReport {
     }
 }
 
+/// One device's energy in a run summary (`energy` section), seconds and joules.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct EnergySummary {
+    pub name: String,
+    pub total_j: f64,
+    pub active_j: f64,
+    pub idle_j: f64,
+    pub standby_j: f64,
+    pub spinup_j: f64,
+    pub active_s: f64,
+    pub idle_s: f64,
+    pub standby_s: f64,
+    pub spinup_s: f64,
+    pub spinups: u64,
+    pub spindowns: u64,
+}
+
+impl EnergySummary {
+    pub fn new(name: String, r: &EnergyReport) -> Self {
+        EnergySummary {
+            name,
+            total_j: r.total_j(),
+            active_j: r.active_j,
+            idle_j: r.idle_j,
+            standby_j: r.standby_j,
+            spinup_j: r.spinup_j,
+            active_s: r.active_ns as f64 / 1e9,
+            idle_s: r.idle_ns as f64 / 1e9,
+            standby_s: r.standby_ns as f64 / 1e9,
+            spinup_s: r.spinup_ns as f64 / 1e9,
+            spinups: r.spinups,
+            spindowns: r.spindowns,
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct PowerMeter {
     spec: PowerSpec,

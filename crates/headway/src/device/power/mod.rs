@@ -5,7 +5,7 @@
 pub mod meter;
 pub mod spec;
 
-pub use meter::{EnergyReport, PowerMeter, PowerState};
+pub use meter::{EnergyReport, EnergySummary, PowerMeter, PowerState};
 pub use spec::PowerSpec;
 
 use super::{Device, DeviceInfo, DeviceIo};
@@ -93,5 +93,9 @@ impl Device for Powered {
 
     fn busy(&self) -> bool {
         self.inner.busy()
+    }
+
+    fn energy(&mut self, now: SimTime) -> Option<EnergyReport> {
+        Some(self.meter.report(now))
     }
 }
