@@ -136,3 +136,23 @@ def test_impossible_hybrids_fail_with_one_keyed_line(tmp_path, options, drive, f
 
 def test_example_file_runs():
     assert headway.run(ROOT / "examples" / "hybrid.toml").summary["requests"] == 4000
+
+
+def test_energy_section_is_documented_key_for_key(tmp_path):
+    """docs/results.md's Energy table against what a run with power states produces."""
+    import re
+
+    text = (ROOT / "docs" / "results.md").read_text(encoding="utf-8")
+    body = text.split("\n## Energy\n", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| `([^`]+)` \|", body, flags=re.M)
+    p = hybrid_toml(tmp_path).read_text().replace(
+        'drive = "ek1000"\n',
+        'drive = "ek1000"\npower = { active_w = 2.0, idle_w = 0.85, standby_w = 0.2, spinup_ms = 3000.0, '
+        'spinup_j = 13.5, spindown_timeout_ms = 500.0 }\n', 1)
+    (tmp_path / "p.toml").write_text(p)
+    s = headway.run(tmp_path / "p.toml").summary
+    energy = s["energy"]["platter"]
+    assert sorted(rows) == sorted(energy), (rows, list(energy))
+    states = energy["active_s"] + energy["idle_s"] + energy["standby_s"] + energy["spinup_s"]
+    assert states == pytest.approx(s["elapsed_s"], rel=0.05)
+    assert energy["spinups"] > 0
