@@ -111,6 +111,7 @@ pub trait Workload {
     }
 }
 
+pub mod app;
 mod bursty;
 mod closed;
 pub mod config;
