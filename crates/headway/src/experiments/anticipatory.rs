@@ -17,6 +17,7 @@
 
 use serde::Serialize;
 
+use super::anticipatory_apps::{self, AppHeadline, AppRow};
 use crate::config::{build_simulation, ExperimentConfig};
 use crate::error::Result;
 use crate::stats::Summary;
@@ -51,6 +52,13 @@ pub struct ReproduceOptions {
     pub prop_think_ms: f64,
     pub prop_relax_ms: f64,
     pub prop_shares: [f64; 2],
+    /// Application stand-ins (spec experiments 9–12): operations per client (files; TPC-B
+    /// clients run four times as many transactions), web-server processes, TPC-B clients,
+    /// and the faster platform's thinktime scale (its faster CPU).
+    pub app_operations: u64,
+    pub web_processes: u32,
+    pub tpcb_clients: u32,
+    pub fast_think_scale: f64,
 }
 
 impl ReproduceOptions {
@@ -69,6 +77,10 @@ impl ReproduceOptions {
             prop_think_ms: 0.1,
             prop_relax_ms: 100.0,
             prop_shares: [1.0, 2.0],
+            app_operations: 400,
+            web_processes: 16,
+            tpcb_clients: 4,
+            fast_think_scale: 0.5,
         }
     }
     pub fn quick() -> Self {
@@ -76,6 +88,8 @@ impl ReproduceOptions {
             requests: 400,
             thinktimes_ms: vec![0.0, 1.0, 3.0, 6.0, 12.0],
             bursts: vec![1, 3, 10, 30],
+            app_operations: 60,
+            web_processes: 8,
             ..Self::full()
         }
     }
@@ -146,11 +160,15 @@ pub struct Headline {
     pub seq_read_speedup: f64,
     pub alter_read_speedup: f64,
     pub seq_read_over_mmap_original: f64,
+    /// The application stand-ins (Andrew, Apache, linker, TPC-B).
+    #[serde(flatten)]
+    pub apps: AppHeadline,
 }
 
 #[derive(Clone, Debug, Serialize)]
 pub struct Reproduction {
     pub shares: Vec<ShareRow>,
+    pub apps: Vec<AppRow>,
     pub patterns: Vec<PatternRow>,
     pub sweeps: Vec<SweepRow>,
     pub headline: Headline,
@@ -318,9 +336,12 @@ pub fn reproduce(
         row("granularity", g, "cost-benefit", &s);
     }
     let shares = proportional_share(o, progress)?;
-    let headline = headline(&patterns, &sweeps, &shares, o);
+    let apps = anticipatory_apps::apps(o, progress)?;
+    let mut headline = headline(&patterns, &sweeps, &shares, o);
+    headline.apps = anticipatory_apps::headline(&apps, o);
     Ok(Reproduction {
         shares,
+        apps,
         patterns,
         sweeps,
         headline,
@@ -463,5 +484,6 @@ fn headline(
         alter_read_speedup: read_speedup("alter"),
         seq_read_over_mmap_original: tp(&o.drive, "seq", "read", "off")
             / tp(&o.drive, "seq", "mmap", "off"),
+        apps: AppHeadline::default(),
     }
 }

@@ -3,4 +3,5 @@
 //! `headway reproduce`) write the tables and plots.
 
 pub mod anticipatory;
+pub mod anticipatory_apps;
 pub mod rotational;
