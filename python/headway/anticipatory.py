@@ -39,21 +39,23 @@ HEURISTICS = ("off", "cost-benefit", "linux-as", "slice-idle")
 class Reproduction:
     """The anticipatory paper's tables: ``patterns`` (throughput and utilisation per drive,
     access pattern, wrapped scheduler and heuristic), ``sweeps`` (thinktime, adversary and
-    timer-granularity sweeps), ``shares`` (proportional share, shares 1:2) and ``headline`` (the numbers compared with the paper)."""
+    timer-granularity sweeps), ``shares`` (proportional share, shares 1:2), ``apps`` (the application stand-ins: Andrew,
+    web server, linker, TPC-B; time and operations per second) and ``headline`` (the numbers compared with the paper)."""
 
     patterns: pd.DataFrame
     sweeps: pd.DataFrame
     shares: pd.DataFrame
     headline: Dict[str, Any]
+    apps: pd.DataFrame = field(default_factory=pd.DataFrame)
     options: Dict[str, Any] = field(default_factory=dict)
 
     def write(self, out: Union[str, Path], plots: bool = True) -> List[Path]:
-        """Write ``patterns.csv``, ``sweeps.csv``, ``shares.csv``, ``headline.json`` and (``plots=True``) the
+        """Write ``patterns.csv``, ``sweeps.csv``, ``shares.csv``, ``apps.csv``, ``headline.json`` and (``plots=True``) the
         PNG figures into ``out``; return the paths written."""
         out = Path(out)
         out.mkdir(parents=True, exist_ok=True)
         written = []
-        for name in ("patterns", "sweeps", "shares"):
+        for name in ("patterns", "sweeps", "shares", "apps"):
             p = out / f"{name}.csv"
             with replacing(p) as tmp:
                 getattr(self, name).to_csv(tmp, index=False)
@@ -140,7 +142,49 @@ class Reproduction:
         title = f"Proportional share, two clients with shares 1:2 (the paper's Figure 12){reduced}"
         fig.suptitle(title)
         save(fig, "figure12_prop_share.png", title)
+        if len(self.apps):
+            _plot_apps(self.apps, save, plt, reduced)
         return paths
+
+
+def _plot_apps(apps: pd.DataFrame, save, plt, reduced: str) -> None:
+    """The application figures: Andrew (Figure 8, phase times), the web server (Figure 9,
+    throughput), the linker (Figure 10, time), TPC-B (Figure 11, tps) and the faster
+    platform (Figure 13), original against each anticipation variant."""
+    drives = list(dict.fromkeys(apps.drive))
+
+    def bars(ax, rows, value, label):
+        table = rows.pivot_table(index="case", columns="heuristic", values=value, sort=False)
+        table = table[[h for h in HEURISTICS if h in table.columns]]
+        table.plot.bar(ax=ax, rot=0)
+        ax.set_ylabel(label)
+        ax.grid(alpha=0.3, axis="y")
+
+    a = apps.copy()
+    a["case"] = a.experiment + " x" + a.clients.astype(str) + "\n" + a.scheduler
+    figures = [
+        ("figure8_andrew.png", "Andrew-like clients: time (the paper's Figure 8)", lambda e: e.startswith("andrew"), "elapsed_s", "time (s)"),
+        ("figure9_web.png", "Web server: files served per second (the paper's Figure 9)", lambda e: e.startswith("web"), "ops_per_s", "files/s"),
+        ("figure10_linker.png", "Linker, 1 and 2 instances: time (the paper's Figure 10)", lambda e: e == "linker", "elapsed_s", "time (s)"),
+        ("figure11_tpcb.png", "TPC-B variants 1-4: transactions per second (the paper's Figure 11)", lambda e: e.startswith("tpcb"), "ops_per_s", "transactions/s"),
+    ]
+    for name, title, pick, value, label in figures:
+        rows = a[(a.drive == drives[0]) & a.experiment.map(pick)]
+        if rows.empty:
+            continue
+        fig, ax = plt.subplots(figsize=(9, 4.5))
+        bars(ax, rows, value, label)
+        ax.set_title(f"{drives[0]}")
+        fig.suptitle(title + reduced)
+        save(fig, name, title)
+    if len(drives) > 1:
+        rows = a[a.drive == drives[1]]
+        fig, ax = plt.subplots(figsize=(9, 4.5))
+        bars(ax, rows, "ops_per_s", "operations/s")
+        ax.set_title(drives[1])
+        title = "The faster platform: web server and TPC-B (the paper's Figure 13)"
+        fig.suptitle(title + reduced)
+        save(fig, "figure13_fast_apps.png", title)
 
 
 def reproduce(
@@ -171,6 +215,7 @@ def reproduce(
         patterns=pd.DataFrame(data["patterns"]),
         sweeps=pd.DataFrame(data["sweeps"]),
         shares=pd.DataFrame(data["shares"]),
+        apps=pd.DataFrame(data["apps"]),
         headline=data["headline"],
         options=options,
     )

@@ -192,8 +192,13 @@ impl Anticipatory {
             p.estimate(head, ctx.now, lbn, sectors, op).positioning_ns()
         };
         let candidate_pos_ns = pos(cmd.lbn, cmd.sectors, cmd.op);
-        let next = lp.expected_next_lbn(p.capacity_sectors())?;
-        let lp_expected_pos_ns = pos(next, cmd.sectors.max(1), Op::Read);
+        // The expected read has the candidate's size; it must end on the drive.
+        let sectors = cmd.sectors.max(1);
+        let capacity = p.capacity_sectors();
+        let next = lp
+            .expected_next_lbn(capacity)?
+            .min(capacity.saturating_sub(sectors as u64));
+        let lp_expected_pos_ns = pos(next, sectors, Op::Read);
         let aging_overrode = self.settings.clauses.aged
             && self
                 .pending
