@@ -88,6 +88,8 @@ pub struct Step {
     pub op: Op,
     /// The process waits for this request before its next step.
     pub wait: bool,
+    /// A later chunk of one large read (the request's `large_read_chunk` flag).
+    pub chunk: bool,
 }
 
 impl Step {
@@ -98,6 +100,7 @@ impl Step {
             sectors,
             op: Op::Read,
             wait: true,
+            chunk: false,
         }
     }
     pub fn write(think_ns: SimTime, lbn: u64, sectors: u32) -> Step {
@@ -107,6 +110,7 @@ impl Step {
             sectors,
             op: Op::Write,
             wait: false,
+            chunk: false,
         }
     }
 }
@@ -199,6 +203,7 @@ impl AppWorkload {
             now = now.saturating_add(s.think_ns);
             let mut r = Request::new(now, s.lbn, s.sectors, s.op);
             r.process = 0;
+            r.large_read_chunk = s.chunk;
             out.push(r);
             if s.wait {
                 self.waiting = Some((s.lbn, now));

@@ -51,6 +51,13 @@ fn web_mmap_faults_pages_and_read_mode_clusters_the_same_files() {
     let total = |v: &[Step]| v.iter().map(|s| s.sectors as u64).sum::<u64>();
     assert_eq!(total(&mmap), total(&read));
     assert!(read.len() < mmap.len());
+    // Read mode: every chunk after a file's first carries the large-read flag; mmap faults
+    // are separate reads.
+    assert!(mmap.iter().all(|s| !s.chunk));
+    for s in &read {
+        assert_eq!(s.chunk, s.think_ns == 0, "{s:?}");
+    }
+    assert!(read.iter().any(|s| s.chunk));
     // Heavy tail: median one page, mean several.
     let files = read.iter().filter(|s| s.think_ns > 0).count() as u64;
     assert_eq!(files, 400);

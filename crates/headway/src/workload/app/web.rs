@@ -5,7 +5,8 @@
 //! disk). [`REQUEST_MS`] of computation (parsing, logging) precedes each file.
 //!
 //! * `fs = "read"`: the file system reads the file in clustered chunks of up to 64 KiB,
-//!   back to back (the chunks of one large read);
+//!   back to back; the chunks after the first carry the large-read flag, so anticipation
+//!   counts the file as one thinktime sample;
 //! * `fs = "mmap"`: page faults, one 4 KiB read per page with [`FAULT_MS`] of computation
 //!   between them (sending the page).
 
@@ -57,7 +58,11 @@ pub fn script(
             } else {
                 between
             };
-            steps.push(Step::read(think, start + off as u64, n));
+            // Read mode: one read() of the whole file, which the file system splits into
+            // chunks; the later ones carry the large-read flag.
+            let mut step = Step::read(think, start + off as u64, n);
+            step.chunk = off > 0 && fs == FsMode::Read;
+            steps.push(step);
             off += n;
         }
     }
