@@ -31,9 +31,14 @@ def test_reproduce_quick_writes_tables_plots_and_the_issue_headline_keys(quick_o
     assert {r["heuristic"] for r in rows} == {"off", "cost-benefit", "linux-as", "slice-idle"}
     assert {"aged-sptf", "sptf", "clook"} <= {r["scheduler"] for r in rows}
     sweeps = {r["sweep"] for r in csv.DictReader((out / "sweeps.csv").open())}
-    assert sweeps == {"symmetric", "asymmetric", "random", "adversary", "granularity"}
+    assert sweeps == {"symmetric", "asymmetric", "random", "adversary", "granularity", "bucket_us",
+                      "histogram_range_ms", "decay", "seek_weight", "cscan_m"}
     shares = {r["config"] for r in csv.DictReader((out / "shares.csv").open())}
-    assert shares == {"original", "stride", "combination", "cost-benefit"}
+    assert shares == {"original", "stride", "combination", "cost-benefit", "combination-rv"}
+    service = list(csv.DictReader((out / "service.csv").open()))
+    assert {r["config"] for r in service} == {"original", "stride", "combination", "cost-benefit"}
+    for name in ("figure2_service_over_time.png", "cscan_m_processes.png", "sensitivity.png"):
+        assert (out / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", name
     for name in ("figure5_patterns.png", "figure6_thinktime.png", "figure7_adversary.png",
                  "figure12_prop_share.png"):
         assert (out / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", name

@@ -47,15 +47,16 @@ class Reproduction:
     shares: pd.DataFrame
     headline: Dict[str, Any]
     apps: pd.DataFrame = field(default_factory=pd.DataFrame)
+    service: pd.DataFrame = field(default_factory=pd.DataFrame)
     options: Dict[str, Any] = field(default_factory=dict)
 
     def write(self, out: Union[str, Path], plots: bool = True) -> List[Path]:
-        """Write ``patterns.csv``, ``sweeps.csv``, ``shares.csv``, ``apps.csv``, ``headline.json`` and (``plots=True``) the
+        """Write ``patterns.csv``, ``sweeps.csv``, ``shares.csv``, ``apps.csv``, ``service.csv``, ``headline.json`` and (``plots=True``) the
         PNG figures into ``out``; return the paths written."""
         out = Path(out)
         out.mkdir(parents=True, exist_ok=True)
         written = []
-        for name in ("patterns", "sweeps", "shares", "apps"):
+        for name in ("patterns", "sweeps", "shares", "apps", "service"):
             p = out / f"{name}.csv"
             with replacing(p) as tmp:
                 getattr(self, name).to_csv(tmp, index=False)
@@ -142,9 +143,63 @@ class Reproduction:
         title = f"Proportional share, two clients with shares 1:2 (the paper's Figure 12){reduced}"
         fig.suptitle(title)
         save(fig, "figure12_prop_share.png", title)
+        _plot_extras(self.sweeps, self.shares, self.service, save, plt, reduced)
         if len(self.apps):
             _plot_apps(self.apps, save, plt, reduced)
         return paths
+
+
+def _plot_extras(s: pd.DataFrame, sh: pd.DataFrame, service: pd.DataFrame, save, plt, reduced: str) -> None:
+    """Cumulative service over time (the paper's Figures 1 and 2), the M-process C-SCAN
+    example, the sensitivity sweeps and the R_v sweep."""
+    if len(service):
+        configs = list(dict.fromkeys(service.config))
+        fig, axes = plt.subplots(1, len(configs), figsize=(4 * len(configs), 3.8), squeeze=False)
+        for ax, c in zip(axes[0], configs):
+            rows = service[service.config == c]
+            ax.plot(rows.t_s, rows.share_low_service_s, label="share 1")
+            ax.plot(rows.t_s, rows.share_high_service_s, label="share 2")
+            ax.set_xlabel("time (s)")
+            ax.set_ylabel("cumulative service (s of disk time)")
+            ax.set_title(c)
+            ax.grid(alpha=0.3)
+            ax.legend()
+        title = "Proportional share over time, shares 1:2 (the paper's Figures 1-2)"
+        fig.suptitle(title + reduced)
+        save(fig, "figure2_service_over_time.png", title)
+    m = s[s.sweep == "cscan_m"]
+    if len(m):
+        fig, ax = plt.subplots(figsize=(6, 4))
+        for h, rows in m.groupby("heuristic", sort=False):
+            ax.plot(rows.x, rows.throughput_mb_s, marker="o", label=h)
+        ax.set_xlabel("sequential synchronous processes M")
+        ax.set_ylabel("throughput (MB/s)")
+        ax.grid(alpha=0.3)
+        ax.legend()
+        title = "C-SCAN with M sequential readers (the paper's section 2 example)"
+        ax.set_title(title + reduced, fontsize=9)
+        save(fig, "cscan_m_processes.png", title)
+    keys = [k for k in ("bucket_us", "histogram_range_ms", "decay", "seek_weight") if k in set(s.sweep)]
+    rv = sh[sh.config == "combination-rv"] if "config" in sh else sh.iloc[0:0]
+    if keys or len(rv):
+        fig, axes = plt.subplots(1, len(keys) + 1, figsize=(3.6 * (len(keys) + 1), 3.6))
+        for ax, k in zip(axes, keys):
+            rows = s[s.sweep == k]
+            ax.plot(rows.x, rows.throughput_mb_s, marker="o")
+            ax.set_xlabel(k)
+            ax.set_ylabel("throughput (MB/s)")
+            ax.grid(alpha=0.3)
+        ax = axes[-1]
+        ax.plot(rv.relax_ms, rv.service_ratio, marker="o", label="service ratio")
+        ax2 = ax.twinx()
+        ax2.plot(rv.relax_ms, rv.throughput_iops, marker="s", color="C1", label="requests/s")
+        ax.set_xlabel("R_v (ms)")
+        ax.set_ylabel("service ratio")
+        ax2.set_ylabel("requests/s")
+        ax.grid(alpha=0.3)
+        title = "Sensitivity: histogram, E_pos seek weight, R_v of the combination heuristic"
+        fig.suptitle(title + reduced)
+        save(fig, "sensitivity.png", title)
 
 
 def _plot_apps(apps: pd.DataFrame, save, plt, reduced: str) -> None:
@@ -215,6 +270,7 @@ def reproduce(
         patterns=pd.DataFrame(data["patterns"]),
         sweeps=pd.DataFrame(data["sweeps"]),
         shares=pd.DataFrame(data["shares"]),
+        service=pd.DataFrame(data["service"]),
         apps=pd.DataFrame(data["apps"]),
         headline=data["headline"],
         options=options,

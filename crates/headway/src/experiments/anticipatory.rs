@@ -18,6 +18,7 @@
 use serde::Serialize;
 
 use super::anticipatory_apps::{self, AppHeadline, AppRow};
+use super::anticipatory_sensitivity;
 use crate::config::{build_simulation, ExperimentConfig};
 use crate::error::Result;
 use crate::stats::Summary;
@@ -59,6 +60,15 @@ pub struct ReproduceOptions {
     pub web_processes: u32,
     pub tpcb_clients: u32,
     pub fast_think_scale: f64,
+    /// Sensitivity sweeps (spec §5): R_v of the combination heuristic (ms of normalised
+    /// service), thinktime histogram bucket (µs) and range (ms), histogram decay, the
+    /// seek-distance weight of E_pos, and the M-process C-SCAN example's process counts.
+    pub relax_sweep_ms: Vec<f64>,
+    pub buckets_us: Vec<f64>,
+    pub ranges_ms: Vec<f64>,
+    pub decays: Vec<f64>,
+    pub seek_weights: Vec<f64>,
+    pub cscan_processes: Vec<u32>,
 }
 
 impl ReproduceOptions {
@@ -81,6 +91,12 @@ impl ReproduceOptions {
             web_processes: 16,
             tpcb_clients: 4,
             fast_think_scale: 0.5,
+            relax_sweep_ms: vec![0.0, 10.0, 1000.0],
+            buckets_us: vec![25.0, 100.0, 400.0, 1000.0],
+            ranges_ms: vec![1.0, 2.0, 5.0, 10.0, 20.0],
+            decays: vec![0.5, 0.8, 0.9, 0.99],
+            seek_weights: vec![0.05, 0.25, 0.5, 1.0],
+            cscan_processes: vec![2, 3, 4, 6, 8],
         }
     }
     pub fn quick() -> Self {
@@ -132,6 +148,18 @@ pub struct ShareRow {
     pub service_ratio: f64,
     pub throughput_mb_s: f64,
     pub throughput_iops: f64,
+    /// R_v of the relaxed stride (ms of normalised service; 0 for strict stride).
+    pub relax_ms: f64,
+}
+
+/// Proportional share over time (the paper's Figures 1 and 2): each client's cumulative
+/// service (disk busy time) at evenly spaced moments while both are active.
+#[derive(Clone, Debug, Serialize)]
+pub struct ServicePoint {
+    pub config: String,
+    pub t_s: f64,
+    pub share_low_service_s: f64,
+    pub share_high_service_s: f64,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -168,6 +196,7 @@ pub struct Headline {
 #[derive(Clone, Debug, Serialize)]
 pub struct Reproduction {
     pub shares: Vec<ShareRow>,
+    pub service: Vec<ServicePoint>,
     pub apps: Vec<AppRow>,
     pub patterns: Vec<PatternRow>,
     pub sweeps: Vec<SweepRow>,
@@ -176,12 +205,12 @@ pub struct Reproduction {
 }
 
 /// One reader's `[[workloads]]` entry.
-struct Reader<'a> {
-    start_fraction: f64,
-    pattern: &'a str,
-    fs: &'a str,
-    think: String,
-    extra: String,
+pub(super) struct Reader<'a> {
+    pub(super) start_fraction: f64,
+    pub(super) pattern: &'a str,
+    pub(super) fs: &'a str,
+    pub(super) think: String,
+    pub(super) extra: String,
 }
 
 fn reader_toml(r: &Reader, o: &ReproduceOptions) -> String {
@@ -192,11 +221,11 @@ fn reader_toml(r: &Reader, o: &ReproduceOptions) -> String {
     )
 }
 
-fn fixed(ms: f64) -> String {
+pub(super) fn fixed(ms: f64) -> String {
     format!("think_ms = {ms:?}")
 }
 
-fn config(
+pub(super) fn config(
     drive: &str,
     scheduler: &str,
     heuristic: &str,
@@ -215,12 +244,12 @@ fn config(
     t
 }
 
-fn run(text: &str) -> Result<Summary> {
+pub(super) fn run(text: &str) -> Result<Summary> {
     let cfg = ExperimentConfig::from_toml_str(text, None)?;
     Ok(build_simulation(&cfg, None)?.simulation.run()?.summary)
 }
 
-fn two<'a>(pattern: &'a str, fs: &'a str, a: String, b: String) -> [Reader<'a>; 2] {
+pub(super) fn two<'a>(pattern: &'a str, fs: &'a str, a: String, b: String) -> [Reader<'a>; 2] {
     [
         Reader {
             start_fraction: 0.25,
@@ -335,12 +364,14 @@ pub fn reproduce(
         ))?;
         row("granularity", g, "cost-benefit", &s);
     }
-    let shares = proportional_share(o, progress)?;
+    sweeps.extend(anticipatory_sensitivity::sweeps(o, progress)?);
+    let (shares, service) = proportional_share(o, progress)?;
     let apps = anticipatory_apps::apps(o, progress)?;
     let mut headline = headline(&patterns, &sweeps, &shares, o);
     headline.apps = anticipatory_apps::headline(&apps, o);
     Ok(Reproduction {
         shares,
+        service,
         apps,
         patterns,
         sweeps,
@@ -354,20 +385,30 @@ pub fn reproduce(
 fn proportional_share(
     o: &ReproduceOptions,
     progress: &mut dyn FnMut(&str) -> Result<()>,
-) -> Result<Vec<ShareRow>> {
+) -> Result<(Vec<ShareRow>, Vec<ServicePoint>)> {
     let mut rows = vec![];
-    for (name, heuristic, relax) in [
+    let mut service = vec![];
+    let configs = [
         ("original", "off", 0.0),
         ("stride", "stride", 0.0),
         ("combination", "combination", o.prop_relax_ms),
         ("cost-benefit", "cost-benefit", o.prop_relax_ms),
-    ] {
-        progress(&format!("proportional share {name}"))?;
+    ]
+    .into_iter()
+    .chain(
+        o.relax_sweep_ms
+            .iter()
+            .map(|&r| ("combination-rv", "combination", r)),
+    );
+    for (name, heuristic, relax) in configs {
+        progress(&format!("proportional share {name} R_v={relax} ms"))?;
         let mut text = format!(
             "seed = {}\n[[devices]]\nname = \"disk\"\ndrive = \"{}\"\n[host]\nscheduler = \"anticipatory\"\n\
              [host.options]\nheuristic = \"{heuristic}\"\nrelax_ms = {:?}\n\
              [host.inner]\nscheduler = \"stride\"\n[host.inner.options]\nrelax_ms = {relax:?}\n",
-            o.seed, o.drive, o.prop_relax_ms
+            o.seed,
+            o.drive,
+            if name == "combination-rv" { relax } else { o.prop_relax_ms }
         );
         for (start, share) in [(0.25, o.prop_shares[0]), (0.65, o.prop_shares[1])] {
             text += &format!(
@@ -377,6 +418,14 @@ fn proportional_share(
             );
         }
         let w = run_window(&text)?;
+        if name != "combination-rv" {
+            service.extend(w.series.iter().map(|&[t_s, low, high]| ServicePoint {
+                config: name.into(),
+                t_s,
+                share_low_service_s: low,
+                share_high_service_s: high,
+            }));
+        }
         rows.push(ShareRow {
             config: name.into(),
             share_low_busy_s: w.busy_s[0],
@@ -384,9 +433,10 @@ fn proportional_share(
             service_ratio: w.busy_s[1] / w.busy_s[0],
             throughput_mb_s: w.throughput_mb_s,
             throughput_iops: w.throughput_iops,
+            relax_ms: relax,
         });
     }
-    Ok(rows)
+    Ok((rows, service))
 }
 
 /// Service and throughput while both clients are active: up to the moment the first one
@@ -396,7 +446,11 @@ struct Window {
     busy_s: [f64; 2],
     throughput_mb_s: f64,
     throughput_iops: f64,
+    /// `[t_s, cumulative service of client 0, of client 1]` at `SERVICE_POINTS` moments.
+    series: Vec<[f64; 3]>,
 }
+
+const SERVICE_POINTS: u64 = 40;
 
 fn run_window(text: &str) -> Result<Window> {
     let cfg = ExperimentConfig::from_toml_str(&format!("{text}[output]\nrecords = true\n"), None)?;
@@ -420,7 +474,26 @@ fn run_window(text: &str) -> Result<Window> {
         requests += 1;
     }
     let secs = end.max(1) as f64 / 1e9;
+    let mut order: Vec<usize> = (0..rec.len()).filter(|&i| rec.done_ns[i] <= end).collect();
+    order.sort_by_key(|&i| rec.done_ns[i]);
+    let mut series = vec![];
+    let mut cum = [0.0; 2];
+    let mut next = order.iter().peekable();
+    for k in 1..=SERVICE_POINTS {
+        let t = end / SERVICE_POINTS * k;
+        while let Some(&&i) = next.peek() {
+            if rec.done_ns[i] > t {
+                break;
+            }
+            if let Some(c) = cum.get_mut(rec.process[i] as usize) {
+                *c += (rec.done_ns[i] - rec.start_ns[i]) as f64 / 1e9;
+            }
+            next.next();
+        }
+        series.push([t as f64 / 1e9, cum[0], cum[1]]);
+    }
     Ok(Window {
+        series,
         busy_s,
         throughput_mb_s: sectors as f64 * 512.0 / 1e6 / secs,
         throughput_iops: requests as f64 / secs,

@@ -4,4 +4,5 @@
 
 pub mod anticipatory;
 pub mod anticipatory_apps;
+pub mod anticipatory_sensitivity;
 pub mod rotational;
