@@ -322,3 +322,39 @@ fn zero_shares_are_keyed_errors() {
         "{err}"
     );
 }
+
+#[test]
+fn expiry_rate_mitigation_stops_waiting_for_a_process_that_often_makes_waits_expire() {
+    // Think times uniform on [0, 2 ms]: about 5% of the waits to T95 expire, so a cap of 1%
+    // cuts both readers off (back to about the original's throughput), while a cap of 1
+    // (the default) changes nothing.
+    let text = |extra: &str| {
+        let mut t = format!(
+            "seed = 3\n[[devices]]\nname = \"disk\"\ndrive = \"ibm18es\"\n[host]\nscheduler = \"anticipatory\"\n\
+             [host.options]\n{extra}\n[host.inner]\nscheduler = \"aged-sptf\"\n"
+        );
+        for start in [0.25, 0.65] {
+            t += &format!(
+                "[[workloads]]\nkind = \"sync\"\nrequests = 400\nthink = \"uniform\"\nthink_min_ms = 0.0\n\
+                 think_max_ms = 2.0\nregion = {{ start_fraction = {start}, size_fraction = 0.1 }}\n"
+            );
+        }
+        t
+    };
+    let mb_s = |extra: &str| {
+        let cfg = ExperimentConfig::from_toml_str(&text(extra), None).unwrap();
+        build_simulation(&cfg, None)
+            .unwrap()
+            .simulation
+            .run()
+            .unwrap()
+            .summary
+            .throughput_mb_s
+    };
+    let plain = mb_s("");
+    let off = mb_s("heuristic = \"off\"");
+    assert!(plain > 1.5 * off, "{plain} {off}");
+    assert_eq!(mb_s("max_expiry_rate = 1.0"), plain);
+    let capped = mb_s("max_expiry_rate = 0.01");
+    assert!(capped < 0.8 * plain, "{capped} {plain} {off}");
+}

@@ -152,6 +152,9 @@ impl Anticipatory {
         if lp.queued > 0 {
             return None; // LP already issued its next read; it is not blocked on us
         }
+        if lp.expiry_rate > self.settings.max_expiry_rate {
+            return None; // mitigation: LP's timeouts expire too often
+        }
         let done = lp.last_completion_ns?;
         let elapsed = ctx.now.saturating_sub(done);
         let wait = match self.settings.heuristic {
@@ -287,6 +290,9 @@ impl Scheduler for Anticipatory {
                     deadline_ns,
                 })
         });
+        if let Some(a) = self.anticipating {
+            self.stats_mut(a.process).armed_deadline_ns = Some(a.deadline_ns);
+        }
         self.inner.on_completion(done, ctx);
     }
     fn on_timer(&mut self, ctx: &SchedCtx) {

@@ -39,6 +39,12 @@ pub struct ProcessStats {
     pub linux_think_samples: u64,
     /// Distance samples so far (the first one is taken whole, not decayed towards 0).
     distance_samples: u64,
+    /// The timeout armed at the process's last decision point, until its next read arrives.
+    pub armed_deadline_ns: Option<SimTime>,
+    /// Decayed fraction of its decision points whose timeout would have expired before its
+    /// next read arrived (the adversary mitigation of spec §7), measured whether or not the
+    /// core actually waited, so a process that was cut off can earn anticipation back.
+    pub expiry_rate: f64,
 }
 
 impl ProcessStats {
@@ -48,6 +54,8 @@ impl ProcessStats {
             last_completion_ns: None,
             last_end_lbn: None,
             expected_distance: 0.0,
+            armed_deadline_ns: None,
+            expiry_rate: 0.0,
             forward_fraction: 0.5,
             queued: 0,
             in_service: 0,
@@ -63,6 +71,10 @@ impl ProcessStats {
     /// then not synchronous, paper §2). A later chunk of one large read (`chunk`) is part of
     /// the sample its first chunk made: no thinktime or seek sample.
     pub fn on_arrival(&mut self, now: SimTime, lbn: u64, chunk: bool, cfg: &StatsConfig) {
+        if let Some(deadline) = self.armed_deadline_ns.take() {
+            let expired = if now > deadline { 1.0 } else { 0.0 };
+            self.expiry_rate += EXPIRY_WEIGHT * (expired - self.expiry_rate);
+        }
         if chunk {
             self.queued += 1;
             return;
@@ -117,6 +129,10 @@ impl ProcessStats {
         })
     }
 }
+
+/// Weight of one decision point's outcome in the expiry rate [TEAM CHOICE: as-iosched's
+/// 1/8].
+pub const EXPIRY_WEIGHT: f64 = 0.125;
 
 /// as-iosched's running means: each sample weighs 1/8 against 7/8 of the history (the first
 /// sample is taken whole).
