@@ -341,16 +341,7 @@ fn expiry_rate_mitigation_stops_waiting_for_a_process_that_often_makes_waits_exp
         }
         t
     };
-    let mb_s = |extra: &str| {
-        let cfg = ExperimentConfig::from_toml_str(&text(extra), None).unwrap();
-        build_simulation(&cfg, None)
-            .unwrap()
-            .simulation
-            .run()
-            .unwrap()
-            .summary
-            .throughput_mb_s
-    };
+    let mb_s = |extra: &str| run(&text(extra)).throughput_mb_s;
     let plain = mb_s("");
     let off = mb_s("heuristic = \"off\"");
     assert!(plain > 1.5 * off, "{plain} {off}");
