@@ -162,7 +162,7 @@ fn build_workloads(
         info.workloads.push("workload".into());
         let synchronous = matches!(
             cfg.workload,
-            WorkloadConfig::Closed(_) | WorkloadConfig::Sync(_)
+            WorkloadConfig::Closed(_) | WorkloadConfig::Sync(_) | WorkloadConfig::App(_)
         );
         for _ in 0..process_count(&cfg.workload) {
             info.processes.push(ProcessInfo {
@@ -214,7 +214,7 @@ fn build_workloads(
         let n = process_count(&e.config);
         let synchronous = matches!(
             e.config,
-            WorkloadConfig::Closed(_) | WorkloadConfig::Sync(_)
+            WorkloadConfig::Closed(_) | WorkloadConfig::Sync(_) | WorkloadConfig::App(_)
         );
         for _ in 0..n {
             info.processes.push(ProcessInfo {

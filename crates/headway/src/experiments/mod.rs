@@ -3,4 +3,6 @@
 //! `headway reproduce`) write the tables and plots.
 
 pub mod anticipatory;
+pub mod anticipatory_apps;
+pub mod anticipatory_sensitivity;
 pub mod rotational;

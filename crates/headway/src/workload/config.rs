@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use super::app::{AppConfig, AppKind, AppWorkload};
 use super::bursty::{BurstyConfig, BurstyWorkload};
 use super::closed::ClosedWorkload;
 use super::locality::LocalityConfig;
@@ -42,6 +43,8 @@ pub enum WorkloadConfig {
     Bursty(BurstyConfig),
     /// One synchronous reader of its own file (seq / alter / random), adversary bursts.
     Sync(SyncConfig),
+    /// An application stand-in of the anticipatory paper (Andrew, web server, linker, TPC-B).
+    App(AppConfig),
 }
 
 impl Default for WorkloadConfig {
@@ -66,6 +69,7 @@ impl WorkloadConfig {
             WorkloadConfig::Trace(c) => trace::build(c, capacity_sectors, base_dir)?,
             WorkloadConfig::Bursty(c) => Box::new(BurstyWorkload::new(c, capacity_sectors, rng)?),
             WorkloadConfig::Sync(c) => Box::new(SyncReader::new(c, capacity_sectors, rng)?),
+            WorkloadConfig::App(c) => Box::new(AppWorkload::new(c, capacity_sectors, rng)?),
         })
     }
 
@@ -79,6 +83,7 @@ impl WorkloadConfig {
             WorkloadConfig::Trace(c) => c.validate(),
             WorkloadConfig::Bursty(c) => BurstyWorkload::new(c, u64::MAX, &rng).map(drop),
             WorkloadConfig::Sync(c) => SyncReader::new(c, u64::MAX, &rng).map(drop),
+            WorkloadConfig::App(c) => c.validate(),
         }
     }
 
@@ -89,6 +94,7 @@ impl WorkloadConfig {
             WorkloadConfig::Trace(_) => WorkloadKind::Trace,
             WorkloadConfig::Bursty(_) => WorkloadKind::Bursty,
             WorkloadConfig::Sync(_) => WorkloadKind::Sync,
+            WorkloadConfig::App(_) => WorkloadKind::App,
         }
     }
 }
@@ -103,6 +109,7 @@ pub enum WorkloadKind {
     Trace,
     Bursty,
     Sync,
+    App,
 }
 
 impl WorkloadKind {
@@ -113,6 +120,7 @@ impl WorkloadKind {
             WorkloadKind::Trace => "trace",
             WorkloadKind::Bursty => "bursty",
             WorkloadKind::Sync => "sync",
+            WorkloadKind::App => "app",
         }
     }
 }
@@ -162,6 +170,8 @@ struct RawWorkload {
     fs: Option<FsMode>,
     readahead_sectors: Option<u32>,
     readahead_max_sectors: Option<u32>,
+    app: Option<AppKind>,
+    think_scale: Option<f64>,
     // Keys of a `[[workloads]]` entry (see `WorkloadCommon`).
     name: Option<String>,
     class: Option<String>,
@@ -376,6 +386,10 @@ fn convert(r: RawWorkload) -> std::result::Result<(WorkloadConfig, WorkloadCommo
             ("readahead_sectors", r.readahead_sectors.is_some()),
             ("readahead_max_sectors", r.readahead_max_sectors.is_some()),
         ];
+        let app_only = [
+            ("app", r.app.is_some()),
+            ("think_scale", r.think_scale.is_some()),
+        ];
         // The synthetic keys a sync reader does not take.
         let sync_refuses = [
             ("processes", r.processes.is_some()),
@@ -385,7 +399,7 @@ fn convert(r: RawWorkload) -> std::result::Result<(WorkloadConfig, WorkloadCommo
             ("locality", r.locality.is_some()),
         ];
         // Each group with the kinds it belongs to, for the error message.
-        let groups: [(&[(&str, bool)], &str); 7] = [
+        let groups: [(&[(&str, bool)], &str); 8] = [
             (&open_only, "kind = \"open\""),
             (&closed_only, "kind = \"closed\""),
             (
@@ -399,6 +413,7 @@ fn convert(r: RawWorkload) -> std::result::Result<(WorkloadConfig, WorkloadCommo
                 &sync_refuses,
                 "kind = \"open\", \"closed\" and \"bursty\" (not \"sync\")",
             ),
+            (&app_only, "kind = \"app\""),
         ];
         let allowed: &[usize] = match kind {
             WorkloadKind::Open => &[0, 2, 6],
@@ -406,12 +421,20 @@ fn convert(r: RawWorkload) -> std::result::Result<(WorkloadConfig, WorkloadCommo
             WorkloadKind::Trace => &[3],
             WorkloadKind::Bursty => &[2, 4, 6],
             WorkloadKind::Sync => &[1, 2, 5],
+            // `requests` and `fs` are checked below.
+            WorkloadKind::App => &[2, 5, 7],
         };
         for (i, (keys, owner)) in groups.iter().enumerate() {
-            if allowed.contains(&i) {
+            if allowed.contains(&i) && kind != WorkloadKind::App {
                 continue;
             }
-            if let Some((key, _)) = keys.iter().find(|(_, present)| *present) {
+            let app_takes = |key: &str| {
+                i == 7 || (kind == WorkloadKind::App && (key == "requests" || key == "fs"))
+            };
+            if let Some((key, _)) = keys
+                .iter()
+                .find(|(key, present)| *present && !(kind == WorkloadKind::App && app_takes(key)))
+            {
                 // "field `x`" lets the experiment parser report the key.
                 return Err(format!(
                     "field `{key}` belongs to {owner} workloads, but this one is kind = \"{}\"{}",
@@ -447,6 +470,14 @@ fn convert(r: RawWorkload) -> std::result::Result<(WorkloadConfig, WorkloadCommo
                 think_min_ms: r.think_min_ms,
                 think_max_ms: r.think_max_ms,
                 shape,
+            }),
+            WorkloadKind::App => WorkloadConfig::App(AppConfig {
+                app: r
+                    .app
+                    .ok_or("missing field `app` (kind = \"app\" needs it: \"andrew\", \"andrew-scan\", \"web\", \"linker\", \"tpcb-update\" or \"tpcb-select\")")?,
+                requests: r.requests.unwrap_or(DEFAULT_REQUESTS),
+                fs: r.fs.unwrap_or_default(),
+                think_scale: r.think_scale.unwrap_or(1.0),
             }),
             WorkloadKind::Sync => WorkloadConfig::Sync(SyncConfig {
                 closed: ClosedConfig {
