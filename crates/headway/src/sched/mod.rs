@@ -18,6 +18,7 @@ use crate::error::Result;
 use crate::request::{Command, Completion, Request};
 use crate::time::SimTime;
 
+pub mod cello;
 mod context;
 mod idle_scan;
 mod per_device;

@@ -70,6 +70,10 @@ pub const SCHEDULERS: &[SchedulerInfo] = &[
         "sptf-sw",
         "SPTF-SW(n): least seek among near-best positioning",
     ),
+    leaf(
+        "cello",
+        "two-level: time shares per class, slack-stealing insertion",
+    ),
     wrapper(
         "idle-scan",
         "reads a region in the background whenever the inner scheduler idles",
@@ -96,6 +100,7 @@ pub const SCHEDULER_NAMES: &[&str] = &[
     "wstf",
     "aged-sptf",
     "sptf-sw",
+    "cello",
 ];
 
 /// What `headway schedulers` says about `name` (aliases such as `c-look` included).
@@ -243,6 +248,7 @@ fn build_at(
         "wstf" => Box::new(Wstf::from_options(&o)?),
         "aged-sptf" => Box::new(AgedSptf::from_options(&o)?),
         "sptf-sw" => Box::new(SptfSw::from_options(&o)?),
+        "cello" => Box::new(cello::Cello::from_options("cello", &o)?),
         "idle-scan" => Box::new(IdleScan::from_options(
             &o,
             inner.expect("checked: wrappers have an inner scheduler"),
