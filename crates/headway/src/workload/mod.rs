@@ -120,7 +120,9 @@ mod multi;
 mod open;
 mod shape;
 pub mod size;
+pub mod text;
 pub mod trace;
+pub mod video;
 
 pub use bursty::{BurstyConfig, BurstyWorkload};
 pub use closed::ClosedWorkload;
