@@ -70,6 +70,12 @@ pub const SCHEDULERS: &[SchedulerInfo] = &[
         "sptf-sw",
         "SPTF-SW(n): least seek among near-best positioning",
     ),
+    leaf("edf", "earliest deadline first (no deadline: last)"),
+    leaf("scan-edf", "EDF, equal deadlines in SCAN order"),
+    leaf(
+        "dscan",
+        "deadline SCAN: towards the most urgent, serving what lies between",
+    ),
     leaf(
         "cello",
         "two-level: time shares per class, slack-stealing insertion",
@@ -100,6 +106,9 @@ pub const SCHEDULER_NAMES: &[&str] = &[
     "wstf",
     "aged-sptf",
     "sptf-sw",
+    "edf",
+    "scan-edf",
+    "dscan",
     "cello",
 ];
 
@@ -248,6 +257,9 @@ fn build_at(
         "wstf" => Box::new(Wstf::from_options(&o)?),
         "aged-sptf" => Box::new(AgedSptf::from_options(&o)?),
         "sptf-sw" => Box::new(SptfSw::from_options(&o)?),
+        "edf" => Box::new(DeadlineScheduler::new(DeadlineRule::Edf)),
+        "scan-edf" => Box::new(DeadlineScheduler::new(DeadlineRule::ScanEdf)),
+        "dscan" => Box::new(DeadlineScheduler::new(DeadlineRule::DScan)),
         "cello" => Box::new(cello::Cello::from_options("cello", &o)?),
         "idle-scan" => Box::new(IdleScan::from_options(
             &o,

@@ -398,10 +398,20 @@ impl Scheduler for Cello {
                 Decision::Idle
             };
         }
+        // Requests wait for the next interval. While the device is busy its completion will
+        // wake the scheduler anyway, so only an idle device needs the timer.
+        let dev = core
+            .classes
+            .iter()
+            .find_map(|k| k.pending.front())
+            .map_or(0, |r| r.device);
         match core.wake_at() {
-            Some(t) => Decision::WaitUntil(t.max(ctx.now + 1)),
-            None => Decision::Idle,
+            Some(t) if ctx.has_slot(dev) => Decision::WaitUntil(t.max(ctx.now + 1)),
+            _ => Decision::Idle,
         }
+    }
+    fn acts_only_with_a_free_slot(&self) -> bool {
+        true
     }
     fn commit(&mut self, cmd: &Command, _placement: Placement, ctx: &SchedCtx) -> Result<()> {
         let core = self.core.as_mut();
