@@ -44,6 +44,7 @@ mod sweep;
 #[cfg(test)]
 mod testkit;
 mod timed;
+mod timeslice;
 mod vscan;
 mod wstf;
 
@@ -69,6 +70,7 @@ pub use scan::Scan;
 pub use sptf::Sptf;
 pub use sptf_sw::SptfSw;
 pub use sstf::Sstf;
+pub use timeslice::TimeSlice;
 pub use vscan::VScan;
 pub use wstf::Wstf;
 

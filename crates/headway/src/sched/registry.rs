@@ -77,6 +77,10 @@ pub const SCHEDULERS: &[SchedulerInfo] = &[
         "deadline SCAN: towards the most urgent, serving what lies between",
     ),
     leaf(
+        "timeslice",
+        "static partitioning: each class its own slot of every interval",
+    ),
+    leaf(
         "cello",
         "two-level: time shares per class, slack-stealing insertion",
     ),
@@ -109,6 +113,7 @@ pub const SCHEDULER_NAMES: &[&str] = &[
     "edf",
     "scan-edf",
     "dscan",
+    "timeslice",
     "cello",
 ];
 
@@ -260,6 +265,7 @@ fn build_at(
         "edf" => Box::new(DeadlineScheduler::new(DeadlineRule::Edf)),
         "scan-edf" => Box::new(DeadlineScheduler::new(DeadlineRule::ScanEdf)),
         "dscan" => Box::new(DeadlineScheduler::new(DeadlineRule::DScan)),
+        "timeslice" => Box::new(TimeSlice::from_options(&o)?),
         "cello" => Box::new(cello::Cello::from_options("cello", &o)?),
         "idle-scan" => Box::new(IdleScan::from_options(
             &o,
