@@ -124,11 +124,7 @@ impl Scheduler for TimeSlice {
             .min_by_key(|&i| key(i, self.up))
         else {
             // Nothing of this slot's class: wait for the next slot (or an arrival).
-            return if self
-                .queue
-                .iter()
-                .any(|q| q.0.device == 0 || ctx.has_slot(q.0.device))
-            {
+            return if ctx.has_slot(self.queue[0].0.device) {
                 Decision::WaitUntil(slot_end.max(ctx.now + 1))
             } else {
                 Decision::Idle
@@ -153,6 +149,9 @@ impl Scheduler for TimeSlice {
             self.up = up;
         }
         Ok(())
+    }
+    fn acts_only_with_a_free_slot(&self) -> bool {
+        true
     }
     fn pending(&self) -> usize {
         self.queue.len()
