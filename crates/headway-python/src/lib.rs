@@ -2,6 +2,7 @@
 //! Python package `headway` is the public face.
 
 mod catalog;
+mod cello;
 mod check;
 mod context;
 mod errors;
@@ -44,6 +45,8 @@ mod headway_module {
     use super::{scheduler_info, schedulers, version};
     #[pymodule_export]
     use crate::catalog::{disks, disksim_file};
+    #[pymodule_export]
+    use crate::cello::reproduce_cello;
     #[pymodule_export]
     use crate::check::check_config;
     #[pymodule_export]

@@ -294,12 +294,23 @@ impl Core {
     pub fn pump(&mut self, now: SimTime, est: &dyn Estimator) -> Result<()> {
         self.tick(now);
         let mut early_starts = 0;
+        // Byte allocation takes one request per class in turn (TEAM CHOICE): the average
+        // cost per byte O only means something once every class has contributed, and a
+        // class that took its whole share first would be charged at its own cost per byte.
+        let one_each = self.opts.allocation == Allocation::Bytes;
         loop {
-            for oi in 0..self.order.len() {
-                let i = self.order[oi];
-                while !self.classes[i].blocked && !self.classes[i].pending.is_empty() {
-                    if !self.ledger.may_invoke(i) || !self.try_insert(i, now, est, false)? {
-                        self.classes[i].blocked = true;
+            let mut inserted = true;
+            while inserted {
+                inserted = false;
+                for oi in 0..self.order.len() {
+                    let i = self.order[oi];
+                    while !self.classes[i].blocked && !self.classes[i].pending.is_empty() {
+                        if !self.ledger.may_invoke(i) || !self.try_insert(i, now, est, false)? {
+                            self.classes[i].blocked = true;
+                        } else if one_each {
+                            inserted = true;
+                            break;
+                        }
                     }
                 }
             }
