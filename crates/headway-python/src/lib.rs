@@ -3,6 +3,7 @@
 
 mod catalog;
 mod cello;
+mod cello_class;
 mod check;
 mod context;
 mod errors;

@@ -7,6 +7,7 @@
 use std::collections::VecDeque;
 
 use super::queue::{Entry, ScheduledQueue, SlackMap};
+use crate::error::Result;
 use crate::request::Request;
 use crate::time::SimTime;
 
@@ -86,8 +87,9 @@ pub trait ClassScheduler {
     fn pick(&self, _pending: &VecDeque<Request>) -> usize {
         0
     }
-    /// Where `r` goes: the position to insert before (`view.len()`: the tail).
-    fn place(&self, r: &Request, class: usize, view: &QueueView) -> usize;
+    /// Where `r` goes: the position to insert before (`view.len()`: the tail). An error
+    /// (a plug-in that failed or answered out of range) stops the run.
+    fn place(&self, r: &Request, class: usize, view: &QueueView) -> Result<usize>;
 }
 
 /// How an interactive request chooses among the positions where it may steal slack.
@@ -111,7 +113,7 @@ impl ClassScheduler for Interactive {
     fn name(&self) -> &str {
         "interactive"
     }
-    fn place(&self, r: &Request, _class: usize, view: &QueueView) -> usize {
+    fn place(&self, r: &Request, _class: usize, view: &QueueView) -> Result<usize> {
         let n = view.len();
         let mut best: Option<(f64, usize)> = None;
         let mut a = 0;
@@ -125,7 +127,7 @@ impl ClassScheduler for Interactive {
             let (tau, added) = view.cost(pos, r);
             if view.keeps_deadlines(pos, added) {
                 let score = match self.fit {
-                    Fit::First => return pos,
+                    Fit::First => return Ok(pos),
                     Fit::Best => added as f64,
                     Fit::Hybrid(beta) => {
                         let response = (view.start_at(pos) + tau).saturating_sub(view.now);
@@ -141,7 +143,7 @@ impl ClassScheduler for Interactive {
             }
             a = b + 1;
         }
-        best.map_or(n, |(_, p)| p)
+        Ok(best.map_or(n, |(_, p)| p))
     }
 }
 
@@ -153,7 +155,7 @@ impl ClassScheduler for Throughput {
     fn name(&self) -> &str {
         "throughput"
     }
-    fn place(&self, r: &Request, class: usize, view: &QueueView) -> usize {
+    fn place(&self, r: &Request, class: usize, view: &QueueView) -> Result<usize> {
         let n = view.len();
         let mut a = n;
         while a > 0 && view.entry(a - 1).class == class && !view.entry(a - 1).realtime {
@@ -161,9 +163,9 @@ impl ClassScheduler for Throughput {
         }
         let pos = view.scan_position(a, n, r.lbn);
         if pos < n && !view.keeps_deadlines(pos, view.cost(pos, r).1) {
-            return n;
+            return Ok(n);
         }
-        pos
+        Ok(pos)
     }
 }
 
@@ -186,7 +188,7 @@ impl ClassScheduler for RealTime {
             .min_by_key(|(i, r)| (r.deadline_ns, r.lbn, *i))
             .map_or(0, |(i, _)| i)
     }
-    fn place(&self, r: &Request, _class: usize, view: &QueueView) -> usize {
+    fn place(&self, r: &Request, _class: usize, view: &QueueView) -> Result<usize> {
         let n = view.len();
         let d = r.deadline_ns;
         let before = |e: &Entry| {
@@ -208,6 +210,6 @@ impl ClassScheduler for RealTime {
         while pos < n && !view.keeps_deadlines(pos, view.cost(pos, r).1) {
             pos += 1;
         }
-        pos
+        Ok(pos)
     }
 }

@@ -246,7 +246,18 @@ impl Core {
                 (tau, added)
             };
             let view = QueueView::new(&self.queue, e1, now, self.ledger.end_ns, &cost);
-            self.classes[i].scheduler.place(&r, i, &view)
+            let pos = self.classes[i].scheduler.place(&r, i, &view)?;
+            if pos > self.queue.len() {
+                return Err(HeadwayError::Plugin {
+                    name: self.classes[i].scheduler.name().to_string(),
+                    msg: format!(
+                        "class scheduler of `{}` placed a request at position {pos} of a queue of {}",
+                        self.classes[i].name,
+                        self.queue.len()
+                    ),
+                });
+            }
+            pos
         };
         let (tau, end, next_tau) = self.costs_at(pos, &r, starts[pos], est);
         if tau as i64 > self.ledger.p_ns {

@@ -1,0 +1,120 @@
+//! Cello as a scheduler of experiment files: classes from `[[workloads]]`, deadlines from
+//! `deadline_ms`, keyed errors, conservation and determinism through the whole simulator.
+
+use headway::config::{build_simulation, ExperimentConfig};
+
+fn run(text: &str) -> headway::Result<headway::sim::RunResult> {
+    let cfg = ExperimentConfig::from_toml_str(text, None)?;
+    build_simulation(&cfg, None)?.simulation.run()
+}
+
+const MIX: &str = r#"
+seed = 4
+[drive]
+name = "elite3"
+[[workloads]]
+name = "stream"
+class = "video"
+interarrival_ms = 40.0
+requests = 1500
+size_sectors = 128
+locality = { kind = "sequential", run_length = 64 }
+deadline_ms = 500.0
+share = 1.0
+[[workloads]]
+name = "users"
+class = "text"
+interarrival_ms = 60.0
+requests = 1000
+size_sectors = 64
+share = 1.0
+"#;
+
+fn with_host(options: &str) -> String {
+    format!("{MIX}[host]\nscheduler = \"cello\"\n[host.options]\n{options}\n")
+}
+
+#[test]
+fn every_request_completes_once_and_runs_repeat() {
+    let text = with_host("realtime = [\"video\"]\ninteractive = [\"text\"]");
+    let a = run(&text).unwrap();
+    let b = run(&text).unwrap();
+    assert_eq!(a.summary.requests, 2500);
+    let by: u64 = a.summary.by_class.iter().map(|g| g.requests).sum();
+    assert_eq!(by, 2500);
+    assert_eq!(
+        serde_json::to_string(&a.summary).unwrap(),
+        serde_json::to_string(&b.summary).unwrap()
+    );
+}
+
+#[test]
+fn cello_keeps_video_deadlines_that_fcfs_misses_and_is_faster_for_text() {
+    let cello = run(&with_host(
+        "realtime = [\"video\"]\ninteractive = [\"text\"]",
+    ))
+    .unwrap();
+    let fcfs = run(&format!("{MIX}[host]\nscheduler = \"fcfs\"\n")).unwrap();
+    let misses = |r: &headway::sim::RunResult| {
+        r.summary
+            .by_class
+            .iter()
+            .find(|g| g.name == "video")
+            .and_then(|g| g.deadline_misses)
+            .unwrap()
+    };
+    let text = |r: &headway::sim::RunResult| {
+        r.summary
+            .by_class
+            .iter()
+            .find(|g| g.name == "text")
+            .unwrap()
+            .mean_response_ms
+    };
+    assert!(
+        misses(&cello) <= misses(&fcfs),
+        "{} {}",
+        misses(&cello),
+        misses(&fcfs)
+    );
+    assert!(
+        text(&cello) < text(&fcfs),
+        "{} {}",
+        text(&cello),
+        text(&fcfs)
+    );
+}
+
+#[test]
+fn bad_options_are_keyed_errors() {
+    for (opts, key) in [
+        ("weights = [0.0, 0.0]", "host.options.weights"),
+        ("weights = [1.0]", "host.options.weights"),
+        ("realtime = [\"video\"]", "host.options"),
+        (
+            "realtime = [\"vidoe\"]\ninteractive = [\"text\"]",
+            "host.options.realtime",
+        ),
+        ("interval_ms = 0.5", "host.options.interval_ms"),
+        ("allocation = \"fair\"", "host.options.allocation"),
+        ("fitt = \"best\"", "host.options.fitt"),
+    ] {
+        let e = run(&with_host(opts)).err().unwrap().to_string();
+        assert!(e.contains(key), "{opts}: {e}");
+    }
+}
+
+#[test]
+fn byte_time_and_static_allocations_run() {
+    for a in ["time", "bytes", "static"] {
+        let r = run(&with_host(&format!(
+            "realtime = [\"video\"]\ninteractive = [\"text\"]\nallocation = \"{a}\""
+        )))
+        .unwrap();
+        assert_eq!(r.summary.requests, 2500, "{a}");
+    }
+    for s in ["edf", "scan-edf", "dscan", "timeslice"] {
+        let r = run(&format!("{MIX}[host]\nscheduler = \"{s}\"\n")).unwrap();
+        assert_eq!(r.summary.requests, 2500, "{s}");
+    }
+}
