@@ -26,7 +26,20 @@ use crate::workload::video::{
 use crate::workload::{Member, MultiWorkload, Workload};
 
 /// The policies compared (Cello's paper plus the later designs).
-pub const MIX_POLICIES: &[&str] = &["cello", "scan", "scan-edf", "dscan", "edf", "timeslice"];
+pub const MIX_POLICIES: &[&str] = &[
+    "cello",
+    "scan",
+    "scan-edf",
+    "dscan",
+    "edf",
+    "timeslice",
+    "mclock",
+    "bfq",
+];
+
+/// mClock's reservation for the video class: each client's blocks per second with a margin
+/// (a 1.5 Mbit/s clip needs about 3 blocks of 64 KiB a second; 2.33 Mbit/s about 4.5).
+pub const MCLOCK_IOPS_PER_VIDEO_CLIENT: f64 = 5.0;
 
 #[derive(Clone, Debug, Serialize)]
 pub struct ReproduceOptions {
@@ -164,6 +177,8 @@ pub struct Mix {
     pub series: bool,
     /// Extra `[host.options]` lines for Cello.
     pub cello_options: String,
+    /// Appended to the policy's label (a Cello variant).
+    pub variant: String,
 }
 
 impl Mix {
@@ -179,6 +194,7 @@ impl Mix {
             pause: None,
             series: false,
             cello_options: String::new(),
+            variant: String::new(),
         }
     }
     fn classes(&self) -> Vec<&'static str> {
@@ -215,8 +231,18 @@ fn experiment_toml(o: &ReproduceOptions, m: &Mix) -> String {
         );
     }
     t += &format!("[host]\nscheduler = \"{}\"\n", m.policy);
-    if m.policy == "timeslice" {
-        t += &format!("[host.options]\nweights = {}\n", weights_toml(&m.weights));
+    let weights = weights_toml(&m.weights[..m.classes().len()]);
+    match m.policy.as_str() {
+        "timeslice" | "bfq" => t += &format!("[host.options]\nweights = {weights}\n"),
+        "mclock" => {
+            let mut r = vec![0.0; m.classes().len()];
+            r[0] = m.video as f64 * MCLOCK_IOPS_PER_VIDEO_CLIENT;
+            t += &format!(
+                "[host.options]\nweights = {weights}\nreservations_iops = {}\n",
+                weights_toml(&r)
+            );
+        }
+        _ => {}
     }
     t
 }
@@ -342,6 +368,13 @@ fn row(experiment: &str, m: &Mix, r: &RunResult) -> MixRow {
 }
 
 fn label(m: &Mix) -> String {
+    if !m.variant.is_empty() {
+        return format!("{}-{}", base_label(m), m.variant);
+    }
+    base_label(m)
+}
+
+fn base_label(m: &Mix) -> String {
     let w = m
         .weights
         .iter()
@@ -544,6 +577,20 @@ pub fn reproduce(
             m.weights = w.to_vec();
             run_row(o, "shares", m, &mut mixes, progress)?;
         }
+    }
+    // Cello's own variants at the operating point: τ estimator, insertion fit, early start,
+    // reallocation.
+    for (variant, opts) in [
+        ("tau-exact", "tau = \"exact\"\n"),
+        ("best-fit", "fit = \"best\"\n"),
+        ("hybrid-0.5", "fit = \"hybrid\"\nbeta = 0.5\n"),
+        ("no-early-start", "early_start = false\n"),
+        ("no-reallocation", "reallocate = false\n"),
+    ] {
+        let mut m = Mix::new(o.video_at, o.text_at, "cello", d);
+        m.variant = variant.into();
+        m.cello_options = opts.into();
+        run_row(o, "variants", m, &mut mixes, progress)?;
     }
     // 12 and the headline: the operating point.
     let at = |p: &str, exp: &str, mixes: &[MixRow]| {

@@ -25,6 +25,7 @@ mod per_device;
 mod proposal;
 
 mod aged_sptf;
+mod bfq;
 mod clook;
 mod cscan;
 mod deadline;
@@ -34,6 +35,7 @@ mod fscan;
 mod gstf;
 mod lbn;
 mod look;
+mod mclock;
 mod options;
 mod registry;
 mod scan;
@@ -49,6 +51,7 @@ mod vscan;
 mod wstf;
 
 pub use aged_sptf::AgedSptf;
+pub use bfq::Bfq;
 pub use clook::CLook;
 pub use context::{HostWork, ProcessInfo, RunInfo, SchedCtx};
 pub use cscan::CScan;
@@ -60,6 +63,7 @@ pub use gstf::Gstf;
 pub use idle_scan::IdleScan;
 pub use lbn::LbnScheduler;
 pub use look::Look;
+pub use mclock::MClock;
 pub use options::{OptionReader, SchedOptions};
 pub use per_device::PerDevice;
 pub use registry::{

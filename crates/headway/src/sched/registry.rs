@@ -81,6 +81,14 @@ pub const SCHEDULERS: &[SchedulerInfo] = &[
         "static partitioning: each class its own slot of every interval",
     ),
     leaf(
+        "mclock",
+        "mClock: per-class reservation, weight and limit by tags",
+    ),
+    leaf(
+        "bfq",
+        "budget fair queueing between classes (sectors, weights, no idling)",
+    ),
+    leaf(
         "cello",
         "two-level: time shares per class, slack-stealing insertion",
     ),
@@ -114,6 +122,8 @@ pub const SCHEDULER_NAMES: &[&str] = &[
     "scan-edf",
     "dscan",
     "timeslice",
+    "mclock",
+    "bfq",
     "cello",
 ];
 
@@ -266,6 +276,8 @@ fn build_at(
         "scan-edf" => Box::new(DeadlineScheduler::new(DeadlineRule::ScanEdf)),
         "dscan" => Box::new(DeadlineScheduler::new(DeadlineRule::DScan)),
         "timeslice" => Box::new(TimeSlice::from_options(&o)?),
+        "mclock" => Box::new(MClock::from_options(&o)?),
+        "bfq" => Box::new(Bfq::from_options(&o)?),
         "cello" => Box::new(cello::Cello::from_options("cello", &o)?),
         "idle-scan" => Box::new(IdleScan::from_options(
             &o,
