@@ -36,7 +36,7 @@ TRACE_FILES = ("Verbose_Simpsons.dat", "Verbose_ARDTalk.dat", "Verbose_SouthPark
                "Verbose_StarWarsIV.dat")
 
 #: Policies of the paper (solid lines in the figures); the rest are added baselines.
-PAPER_POLICIES = ("cello", "scan", "scan-edf", "dscan")
+PAPER_POLICIES = ("cello", "scan", "look", "scan-edf", "dscan")
 
 
 def frame_trace_files(folder: Union[str, Path, None] = None) -> Optional[List[Path]]:
