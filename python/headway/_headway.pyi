@@ -33,6 +33,9 @@ def reproduce_cello(quick: bool = False, seed: Optional[int] = None,
                     duration_s: Optional[float] = None,
                     frame_traces: Optional[List[str]] = None,
                     progress: Optional[Callable[[str], Any]] = None) -> str: ...
+def reproduce_anticipatory(quick: bool = False, seed: Optional[int] = None,
+                           drive: Optional[str] = None, requests: Optional[int] = None,
+                           progress: Optional[Callable[[str], Any]] = None) -> str: ...
 def trace_detect(path: str) -> str: ...
 def trace_stats(path: str, format: Optional[str] = ..., csv_map: Optional[str] = ...,
                 blkparse_event: Optional[str] = ..., device: Optional[int] = ...,

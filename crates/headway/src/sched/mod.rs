@@ -18,6 +18,7 @@ use crate::error::Result;
 use crate::request::{Command, Completion, Request};
 use crate::time::SimTime;
 
+mod anticipatory;
 pub mod cello;
 mod context;
 mod idle_scan;
@@ -51,6 +52,7 @@ mod vscan;
 mod wstf;
 
 pub use aged_sptf::AgedSptf;
+pub use anticipatory::{Anticipatory, Stride};
 pub use bfq::Bfq;
 pub use clook::CLook;
 pub use context::{HostWork, ProcessInfo, RunInfo, SchedCtx};

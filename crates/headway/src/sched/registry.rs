@@ -92,9 +92,17 @@ pub const SCHEDULERS: &[SchedulerInfo] = &[
         "cello",
         "two-level: time shares per class, slack-stealing insertion",
     ),
+    leaf(
+        "stride",
+        "proportional share by virtual clocks (relaxed: relax_ms)",
+    ),
     wrapper(
         "idle-scan",
         "reads a region in the background whenever the inner scheduler idles",
+    ),
+    wrapper(
+        "anticipatory",
+        "waits briefly for a synchronous process's next read (anticipation)",
     ),
 ];
 
@@ -125,6 +133,7 @@ pub const SCHEDULER_NAMES: &[&str] = &[
     "mclock",
     "bfq",
     "cello",
+    "stride",
 ];
 
 /// What `headway schedulers` says about `name` (aliases such as `c-look` included).
@@ -283,6 +292,11 @@ fn build_at(
             &o,
             inner.expect("checked: wrappers have an inner scheduler"),
             stack_device,
+        )?),
+        "stride" => Box::new(Stride::from_options(&o)?),
+        "anticipatory" => Box::new(Anticipatory::from_options(
+            &o,
+            inner.expect("checked: wrappers have an inner scheduler"),
         )?),
         other => unreachable!("scheduler `{other}` is listed but not built"),
     };
