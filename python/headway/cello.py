@@ -147,8 +147,10 @@ class Reproduction:
         fig, axes = plt.subplots(1, 3, figsize=(15, 4))
         for ax, (exp, pol) in zip(axes, panels):
             g = iv[(iv.experiment == exp) & (iv.policy.str.startswith(pol))]
-            for cls, rows in g.groupby("class"):
-                ax.plot(rows.interval, rows.busy_ms / 10.0, label=cls)
+            # An interval where a class had nothing is 0%, not a gap to draw across.
+            wide = g.pivot_table(index="interval", columns="class", values="busy_ms", fill_value=0.0)
+            for cls in wide.columns:
+                ax.plot(wide.index, wide[cls] / 10.0, label=cls)
             ax.set_title(f"{exp}: {pol}")
             ax.set_xlabel("interval (1 s)")
             ax.set_ylabel("disk time (%)")

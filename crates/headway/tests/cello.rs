@@ -192,3 +192,27 @@ fn bfq_mclock_and_cello_serve_a_heavier_weight_faster() {
         assert!(heavy < 0.8 * even, "{sched}: 1:1 {even} ms, 3:1 {heavy} ms");
     }
 }
+
+mod common;
+
+mod shared_data {
+    use headway::workload::video::{load_frame_trace, PAPER_CLIPS};
+
+    /// The MPEG-4 frame-size traces stand in for the paper's clips: read, cut to the clip's
+    /// length and rescaled to its mean bit rate at 30 frames/s.
+    #[test]
+    #[ignore = "needs the reference data in ../shared (not shipped); scripts/test.sh runs it when present"]
+    fn mpeg4_traces_rescale_to_the_paper_clips() {
+        let dir = super::common::shared_path("reference/traces/video");
+        for (file, clip) in ["Verbose_Simpsons.dat", "Verbose_StarWarsIV.dat"]
+            .iter()
+            .zip([PAPER_CLIPS[0], PAPER_CLIPS[1]])
+        {
+            let f = load_frame_trace(&dir.join(file), &clip).unwrap();
+            assert_eq!(f.len(), clip.frames, "{file}");
+            let mbps =
+                f.iter().map(|&s| s as f64).sum::<f64>() * 8.0 / (f.len() as f64 / 30.0) / 1e6;
+            assert!((mbps - clip.mbit_per_s).abs() < 0.01, "{file}: {mbps}");
+        }
+    }
+}
