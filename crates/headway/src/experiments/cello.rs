@@ -588,6 +588,11 @@ pub fn reproduce(
     // reallocation.
     for (variant, opts) in [
         ("tau-exact", "tau = \"exact\"\n"),
+        (
+            "tau-exact-recomputed",
+            "tau = \"exact\"\nrecompute_tau = true\n",
+        ),
+        ("tau-recomputed", "recompute_tau = true\n"),
         ("best-fit", "fit = \"best\"\n"),
         ("hybrid-0.5", "fit = \"hybrid\"\nbeta = 0.5\n"),
         ("no-early-start", "early_start = false\n"),

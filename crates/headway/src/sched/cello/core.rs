@@ -403,6 +403,21 @@ impl Core {
         Some(e)
     }
 
+    /// Estimate every queued τ afresh from the head's new predicted position and start
+    /// times (after a dispatch): with a start-time-dependent estimator the τ fixed at
+    /// insertion goes stale as the queue shifts. Charges (U_i) stay as they were made.
+    pub fn refresh_taus(&mut self, now: SimTime, est: &dyn Estimator) {
+        let mut start = self.first_start(now);
+        for k in 0..self.queue.len() {
+            let r = self.queue.get(k).req;
+            let from = self.head_before(k, &r, est);
+            let (tau, end) = est.tau(from, start, &r);
+            self.queue.set_tau(k, tau);
+            self.queue.set_end(k, end);
+            start += tau;
+        }
+    }
+
     /// A dispatched request completed at `now`.
     pub fn complete(&mut self, now: SimTime) {
         self.tick(now);

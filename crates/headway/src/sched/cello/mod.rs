@@ -21,7 +21,8 @@
 //! - `tau`: `"mean-rotation"` (default: seek + half a revolution + transfer, independent of
 //!   when the request starts, so an estimate made at insertion stays right when earlier
 //!   entries dispatch) or `"exact"` (the predictor's full estimate at the predicted start,
-//!   fixed at insertion: TEAM CHOICE, docs/cello.md measures the two).
+//!   fixed at insertion: TEAM CHOICE, docs/cello.md measures the two);
+//! - `recompute_tau` (false): re-estimate every queued τ after each dispatch.
 
 mod class;
 mod core;
@@ -100,6 +101,8 @@ pub struct CelloConfig {
     pub early_start: bool,
     pub fit: Fit,
     pub tau: TauModel,
+    /// Re-estimate the queue's τ after every dispatch.
+    pub recompute_tau: bool,
     pub realtime: Option<Vec<String>>,
     pub interactive: Option<Vec<String>>,
     pub throughput: Option<Vec<String>>,
@@ -117,6 +120,7 @@ impl Default for CelloConfig {
             early_start: true,
             fit: Fit::First,
             tau: TauModel::MeanRotation,
+            recompute_tau: false,
             realtime: None,
             interactive: None,
             throughput: None,
@@ -171,6 +175,7 @@ impl CelloConfig {
                 "exact" => TauModel::Exact,
                 _ => TauModel::MeanRotation,
             },
+            recompute_tau: o.bool("recompute_tau", false)?,
             realtime: o.str_list("realtime")?,
             interactive: o.str_list("interactive")?,
             throughput: o.str_list("throughput")?,
@@ -418,6 +423,10 @@ impl Scheduler for Cello {
         match (core, cmd.requests.first()) {
             (Some(core), Some(r)) if core.queue.front().is_some_and(|h| h.req.id == r.id) => {
                 core.dispatch(ctx.now);
+                if self.config.recompute_tau {
+                    let est = PredictorEstimator::new(ctx.predictor(r.device), self.config.tau);
+                    core.refresh_taus(ctx.now, &est);
+                }
                 Ok(())
             }
             _ => Err(not_proposed(self.name, cmd)),

@@ -236,6 +236,11 @@ impl ScheduledQueue {
         self.segments[g].tau_sum += tau_ns as i64 - old as i64;
     }
 
+    /// Change where entry `k` leaves the head (its τ was re-estimated).
+    pub fn set_end(&mut self, k: usize, end: HeadPosition) {
+        self.entries[k].end = end;
+    }
+
     /// Take the head (dispatch).
     pub fn pop_front(&mut self) -> Option<Entry> {
         let e = self.entries.pop_front()?;

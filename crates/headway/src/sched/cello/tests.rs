@@ -447,3 +447,32 @@ fn keyed_errors() {
         .to_string();
     assert!(e.contains("host.options.interval_ms"), "{e}");
 }
+
+/// With an estimator that does not depend on when a request starts (headway's default
+/// mean-rotation τ), re-estimating the queue after a dispatch changes nothing: τ fixed at
+/// insertion is already right.
+#[test]
+fn recomputing_tau_after_dispatch_changes_nothing_for_a_start_independent_estimator() {
+    let est = Linear {
+        base: 2 * MS,
+        per_cyl: 25_000,
+    };
+    let mut core = Core::new(
+        vec![
+            slot("rt", ClassKind::RealTime, 1.0, Fit::First),
+            slot("be", ClassKind::Interactive, 1.0, Fit::First),
+        ],
+        opts(1000),
+    );
+    for i in 0..40u64 {
+        let d = (i % 3 == 0).then_some(900 * MS);
+        core.arrive((i % 3 != 0) as usize, req(i, 0, (i * 7919 % 400) * 1000, d));
+    }
+    core.pump(0, &est).unwrap();
+    let e = core.dispatch(0).unwrap();
+    let before: Vec<(u64, SimTime)> = core.queue.iter().map(|e| (e.req.id, e.tau_ns)).collect();
+    core.refresh_taus(e.tau_ns / 2, &est);
+    let after: Vec<(u64, SimTime)> = core.queue.iter().map(|e| (e.req.id, e.tau_ns)).collect();
+    assert_eq!(before, after);
+    assert!(before.len() > 30);
+}
