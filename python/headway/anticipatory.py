@@ -86,14 +86,16 @@ class Reproduction:
 
         p = self.patterns
         drives = list(dict.fromkeys(p.drive))
-        fig, axes = plt.subplots(1, len(drives), figsize=(5.5 * len(drives), 4), squeeze=False)
+        fig, axes = plt.subplots(1, len(drives), figsize=(7 * len(drives), 4.5), squeeze=False)
         for ax, drive in zip(axes[0], drives):
-            rows = p[(p.drive == drive) & (p.scheduler == "aged-sptf")]
-            table = rows.pivot(index="pattern", columns="heuristic", values="throughput_mb_s")
-            table = table.reindex(["seq", "alter", "random"])[[h for h in HEURISTICS if h in table.columns]]
+            rows = p[(p.drive == drive) & (p.scheduler == "aged-sptf")].copy()
+            rows["case"] = rows.pattern + "\n" + rows.fs
+            order = [f"{pat}\n{fs}" for pat in ("seq", "alter", "random") for fs in ("read", "mmap")]
+            table = rows.pivot(index="case", columns="heuristic", values="throughput_mb_s")
+            table = table.reindex([c for c in order if c in table.index])[[h for h in HEURISTICS if h in table.columns]]
             table.plot.bar(ax=ax, rot=0)
             ax.set_ylabel("throughput (MB/s)")
-            ax.set_title(f"{drive}, aged SPTF, mmap mode")
+            ax.set_title(f"{drive}, aged SPTF")
             ax.grid(alpha=0.3, axis="y")
         title = f"Access patterns: original vs anticipatory (the paper's Figure 5){reduced}"
         fig.suptitle(title)

@@ -24,8 +24,11 @@ use crate::stats::Summary;
 /// Anticipation variants, in table order.
 pub const HEURISTICS: &[&str] = &["off", "cost-benefit", "linux-as", "slice-idle"];
 pub const PATTERNS: &[&str] = &["seq", "alter", "random"];
-/// Wrapped schedulers (aged SPTF is the paper's default).
-pub const SCHEDULERS: &[&str] = &["aged-sptf", "sptf", "clook"];
+pub const FS_MODES: &[&str] = &["mmap", "read"];
+/// Wrapped schedulers (aged SPTF is the paper's default). `mq-deadline` with the
+/// `linux-as` heuristic is the Linux 2.6 anticipatory scheduler's structure (deadline plus
+/// anticipation); with `off`, the kernel's deadline baseline.
+pub const SCHEDULERS: &[&str] = &["aged-sptf", "sptf", "clook", "mq-deadline"];
 
 #[derive(Clone, Debug, Serialize)]
 pub struct ReproduceOptions {
@@ -82,6 +85,8 @@ impl ReproduceOptions {
 pub struct PatternRow {
     pub drive: String,
     pub pattern: String,
+    /// File-system model: "mmap" (no prefetch) or "read" (sequential read-ahead).
+    pub fs: String,
     pub scheduler: String,
     pub heuristic: String,
     pub throughput_mb_s: f64,
@@ -135,6 +140,12 @@ pub struct Headline {
     pub fast_drive_seq_mmap_speedup: f64,
     pub seq_mmap_speedup_linux_as: f64,
     pub seq_mmap_speedup_slice_idle: f64,
+    /// "read" mode (file-system read-ahead): with / without anticipation (paper: near full
+    /// bandwidth both ways, AS slightly better), alter (prefetch defeated), and the
+    /// original's read-mode throughput over its mmap-mode throughput.
+    pub seq_read_speedup: f64,
+    pub alter_read_speedup: f64,
+    pub seq_read_over_mmap_original: f64,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -150,15 +161,16 @@ pub struct Reproduction {
 struct Reader<'a> {
     start_fraction: f64,
     pattern: &'a str,
+    fs: &'a str,
     think: String,
     extra: String,
 }
 
 fn reader_toml(r: &Reader, o: &ReproduceOptions) -> String {
     format!(
-        "[[workloads]]\nkind = \"sync\"\nrequests = {}\nsize_sectors = {}\npattern = \"{}\"\n{}\n{}\n\
+        "[[workloads]]\nkind = \"sync\"\nrequests = {}\nsize_sectors = {}\npattern = \"{}\"\nfs = \"{}\"\n{}\n{}\n\
          region = {{ start_fraction = {}, size_fraction = 0.1 }}\n",
-        o.requests, o.page_sectors, r.pattern, r.think, r.extra, r.start_fraction
+        o.requests, o.page_sectors, r.pattern, r.fs, r.think, r.extra, r.start_fraction
     )
 }
 
@@ -190,17 +202,19 @@ fn run(text: &str) -> Result<Summary> {
     Ok(build_simulation(&cfg, None)?.simulation.run()?.summary)
 }
 
-fn two(pattern: &str, a: String, b: String) -> [Reader<'_>; 2] {
+fn two<'a>(pattern: &'a str, fs: &'a str, a: String, b: String) -> [Reader<'a>; 2] {
     [
         Reader {
             start_fraction: 0.25,
             pattern,
+            fs,
             think: a,
             extra: String::new(),
         },
         Reader {
             start_fraction: 0.65,
             pattern,
+            fs,
             think: b,
             extra: String::new(),
         },
@@ -217,21 +231,25 @@ pub fn reproduce(
         (o.drive.as_str(), SCHEDULERS),
         (o.fast_drive.as_str(), &SCHEDULERS[..1]),
     ] {
-        for &pattern in PATTERNS {
+        for (&pattern, fs) in PATTERNS
+            .iter()
+            .flat_map(|p| FS_MODES.iter().map(move |f| (p, *f)))
+        {
             for &sched in scheds {
                 for &h in HEURISTICS {
-                    progress(&format!("patterns {drive} {pattern} {sched} {h}"))?;
+                    progress(&format!("patterns {drive} {pattern} {fs} {sched} {h}"))?;
                     let s = run(&config(
                         drive,
                         sched,
                         h,
                         "",
-                        &two(pattern, short.clone(), short.clone()),
+                        &two(pattern, fs, short.clone(), short.clone()),
                         o,
                     ))?;
                     patterns.push(PatternRow {
                         drive: drive.into(),
                         pattern: pattern.into(),
+                        fs: fs.into(),
                         scheduler: sched.into(),
                         heuristic: h.into(),
                         throughput_mb_s: s.throughput_mb_s,
@@ -269,7 +287,7 @@ pub fn reproduce(
                     "aged-sptf",
                     h,
                     "",
-                    &two("seq", a.clone(), b.clone()),
+                    &two("seq", "mmap", a.clone(), b.clone()),
                     o,
                 ))?;
                 row(sweep, t, h, &s);
@@ -279,7 +297,7 @@ pub fn reproduce(
     for &n in &o.bursts {
         for &h in HEURISTICS {
             progress(&format!("adversary N={n} {h}"))?;
-            let mut readers = two("seq", fixed(0.0), fixed(0.0));
+            let mut readers = two("seq", "mmap", fixed(0.0), fixed(0.0));
             for r in &mut readers {
                 r.extra = format!("burst = {n}\nburst_pause_ms = {:?}", o.burst_pause_ms);
             }
@@ -294,7 +312,7 @@ pub fn reproduce(
             "aged-sptf",
             "cost-benefit",
             &format!("timer_granularity_us = {g:?}"),
-            &two("seq", fixed(1.0), fixed(1.0)),
+            &two("seq", "mmap", fixed(1.0), fixed(1.0)),
             o,
         ))?;
         row("granularity", g, "cost-benefit", &s);
@@ -395,19 +413,24 @@ fn headline(
     o: &ReproduceOptions,
 ) -> Headline {
     let share = |c: &str| shares.iter().find(|r| r.config == c);
-    let tp = |drive: &str, pattern: &str, h: &str| {
+    let tp = |drive: &str, pattern: &str, fs: &str, h: &str| {
         patterns
             .iter()
             .find(|r| {
                 r.drive == drive
                     && r.pattern == pattern
+                    && r.fs == fs
                     && r.scheduler == "aged-sptf"
                     && r.heuristic == h
             })
             .map_or(f64::NAN, |r| r.throughput_mb_s)
     };
-    let speedup =
-        |drive: &str, pattern: &str, h: &str| tp(drive, pattern, h) / tp(drive, pattern, "off");
+    let speedup = |drive: &str, pattern: &str, h: &str| {
+        tp(drive, pattern, "mmap", h) / tp(drive, pattern, "mmap", "off")
+    };
+    let read_speedup = |pattern: &str| {
+        tp(&o.drive, pattern, "read", "cost-benefit") / tp(&o.drive, pattern, "read", "off")
+    };
     let losses: Vec<f64> = o
         .bursts
         .iter()
@@ -436,5 +459,9 @@ fn headline(
         fast_drive_seq_mmap_speedup: speedup(&o.fast_drive, "seq", "cost-benefit"),
         seq_mmap_speedup_linux_as: speedup(&o.drive, "seq", "linux-as"),
         seq_mmap_speedup_slice_idle: speedup(&o.drive, "seq", "slice-idle"),
+        seq_read_speedup: read_speedup("seq"),
+        alter_read_speedup: read_speedup("alter"),
+        seq_read_over_mmap_original: tp(&o.drive, "seq", "read", "off")
+            / tp(&o.drive, "seq", "mmap", "off"),
     }
 }

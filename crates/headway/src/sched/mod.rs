@@ -52,7 +52,7 @@ mod vscan;
 mod wstf;
 
 pub use aged_sptf::AgedSptf;
-pub use anticipatory::{Anticipatory, Stride};
+pub use anticipatory::{Anticipatory, MqDeadline, Stride};
 pub use bfq::Bfq;
 pub use clook::CLook;
 pub use context::{HostWork, ProcessInfo, RunInfo, SchedCtx};

@@ -96,6 +96,10 @@ pub const SCHEDULERS: &[SchedulerInfo] = &[
         "stride",
         "proportional share by virtual clocks (relaxed: relax_ms)",
     ),
+    leaf(
+        "mq-deadline",
+        "Linux mq-deadline: read/write FIFOs with expiry, sorted batches",
+    ),
     wrapper(
         "idle-scan",
         "reads a region in the background whenever the inner scheduler idles",
@@ -134,6 +138,7 @@ pub const SCHEDULER_NAMES: &[&str] = &[
     "bfq",
     "cello",
     "stride",
+    "mq-deadline",
 ];
 
 /// What `headway schedulers` says about `name` (aliases such as `c-look` included).
@@ -294,6 +299,7 @@ fn build_at(
             stack_device,
         )?),
         "stride" => Box::new(Stride::from_options(&o)?),
+        "mq-deadline" => Box::new(MqDeadline::from_options(&o)?),
         "anticipatory" => Box::new(Anticipatory::from_options(
             &o,
             inner.expect("checked: wrappers have an inner scheduler"),

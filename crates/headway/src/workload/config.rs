@@ -19,7 +19,7 @@ use super::locality::LocalityConfig;
 use super::open::OpenWorkload;
 use super::shape::{ShapeConfig, DEFAULT_ALIGN_SECTORS, DEFAULT_READ_FRACTION};
 use super::size::SizeConfig;
-use super::sync_reader::{SyncConfig, SyncPattern, SyncReader};
+use super::sync_reader::{FsMode, SyncConfig, SyncPattern, SyncReader};
 use super::trace::csv::CsvSetting;
 use super::trace::{self, BlkparseEvent, CsvSpec, Fit, TraceFormat, TraceSource};
 use super::Workload;
@@ -159,6 +159,9 @@ struct RawWorkload {
     pattern: Option<SyncPattern>,
     burst: Option<u64>,
     burst_pause_ms: Option<f64>,
+    fs: Option<FsMode>,
+    readahead_sectors: Option<u32>,
+    readahead_max_sectors: Option<u32>,
     // Keys of a `[[workloads]]` entry (see `WorkloadCommon`).
     name: Option<String>,
     class: Option<String>,
@@ -369,6 +372,9 @@ fn convert(r: RawWorkload) -> std::result::Result<(WorkloadConfig, WorkloadCommo
             ("pattern", r.pattern.is_some()),
             ("burst", r.burst.is_some()),
             ("burst_pause_ms", r.burst_pause_ms.is_some()),
+            ("fs", r.fs.is_some()),
+            ("readahead_sectors", r.readahead_sectors.is_some()),
+            ("readahead_max_sectors", r.readahead_max_sectors.is_some()),
         ];
         // The synthetic keys a sync reader does not take.
         let sync_refuses = [
@@ -456,6 +462,9 @@ fn convert(r: RawWorkload) -> std::result::Result<(WorkloadConfig, WorkloadCommo
                 pattern: r.pattern.unwrap_or_default(),
                 burst: r.burst,
                 burst_pause_ms: r.burst_pause_ms,
+                fs: r.fs.unwrap_or_default(),
+                readahead_sectors: r.readahead_sectors,
+                readahead_max_sectors: r.readahead_max_sectors,
             }),
             WorkloadKind::Bursty => {
                 let need = |k: &str, v: Option<f64>| {

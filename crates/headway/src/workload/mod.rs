@@ -137,5 +137,5 @@ pub use multi::{Member, MultiWorkload};
 pub use open::OpenWorkload;
 pub use shape::ShapeConfig;
 pub use size::SizeConfig;
-pub use sync_reader::{SyncConfig, SyncPattern, SyncReader};
+pub use sync_reader::{FsMode, SyncConfig, SyncPattern, SyncReader};
 pub use trace::{TraceFormat, TraceReader, TraceRecord, TraceReport, TraceSource, TraceWorkload};

@@ -23,6 +23,7 @@
 
 mod heuristic;
 mod histogram;
+mod mq_deadline;
 mod settings;
 mod stats;
 mod stride;
@@ -31,6 +32,7 @@ mod vclock;
 use std::collections::BTreeMap;
 
 use heuristic::{sptf_wait_ns, SptfInputs};
+pub use mq_deadline::MqDeadline;
 pub use settings::{HeuristicKind, Settings};
 pub use stats::ProcessStats;
 pub use stride::Stride;
@@ -53,7 +55,8 @@ struct Anticipation {
 pub struct Anticipatory {
     inner: Box<dyn Scheduler>,
     settings: Settings,
-    procs: Vec<ProcessStats>,
+    /// Only processes seen so far: a run may number its processes sparsely.
+    procs: BTreeMap<u32, ProcessStats>,
     /// Requests held by the inner scheduler, by id (the aged clause compares the inner
     /// choice with plain SPTF over them).
     pending: BTreeMap<u64, Request>,
@@ -75,7 +78,7 @@ impl Anticipatory {
         Anticipatory {
             inner,
             settings,
-            procs: Vec::new(),
+            procs: BTreeMap::new(),
             pending: BTreeMap::new(),
             anticipating: None,
             head_lbn: 0,
@@ -85,16 +88,14 @@ impl Anticipatory {
 
     /// What the core knows of process `p` (tests and reports).
     pub fn process_stats(&self, p: u32) -> Option<&ProcessStats> {
-        self.procs.get(p as usize)
+        self.procs.get(&p)
     }
 
     fn stats_mut(&mut self, p: u32) -> &mut ProcessStats {
-        let i = p as usize;
-        if self.procs.len() <= i {
-            let fresh = ProcessStats::new(&self.settings.stats);
-            self.procs.resize(i + 1, fresh);
-        }
-        &mut self.procs[i]
+        let cfg = self.settings.stats;
+        self.procs
+            .entry(p)
+            .or_insert_with(|| ProcessStats::new(&cfg))
     }
 
     fn round_up(&self, t: SimTime) -> SimTime {
@@ -114,7 +115,7 @@ impl Anticipatory {
         if !ctx.process(p).is_some_and(|i| i.synchronous) {
             return None;
         }
-        let s = self.procs.get(p as usize)?;
+        let s = self.procs.get(&p)?;
         let window = match self.settings.heuristic {
             HeuristicKind::Off => return None,
             HeuristicKind::SliceIdle => self.settings.slice_idle_ns,
@@ -147,7 +148,7 @@ impl Anticipatory {
         if cmd.requests.iter().any(|r| r.process == a.process) {
             return None; // the anticipated request itself
         }
-        let lp = self.procs.get(a.process as usize)?;
+        let lp = self.procs.get(&a.process)?;
         if lp.queued > 0 {
             return None; // LP already issued its next read; it is not blocked on us
         }

@@ -27,6 +27,9 @@ pub enum HeuristicKind {
     Off,
 }
 
+/// Thinktime buckets per process, at most.
+pub const MAX_BUCKETS: f64 = 100_000.0;
+
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Settings {
     pub heuristic: HeuristicKind,
@@ -73,6 +76,16 @@ impl Settings {
                 format!(
                     "the thinktime histogram range ({range_ms} ms) is smaller than one bucket \
                      (bucket_us = {bucket_us})"
+                ),
+            ));
+        }
+        // Every process holds one histogram: bound its size so a typo cannot exhaust memory.
+        if range_ms * 1000.0 / bucket_us > MAX_BUCKETS {
+            return Err(o.error(
+                "bucket_us",
+                format!(
+                    "{range_ms} ms in buckets of {bucket_us} µs is more than {MAX_BUCKETS} buckets \
+                     per process; use wider buckets"
                 ),
             ));
         }

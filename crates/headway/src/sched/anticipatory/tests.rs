@@ -256,6 +256,7 @@ fn bad_options_are_keyed_errors() {
     assert!(err("histogram_range_ms = 0.05\nbucket_us = 100")
         .contains("host.options.histogram_range_ms"));
     assert!(err("seek_weight = 0").contains("host.options.seek_weight"));
+    assert!(err("histogram_range_ms = 1e6\nbucket_us = 1").contains("host.options.bucket_us"));
     assert!(err("heuristic = \"sometimes\"").contains("host.options.heuristic"));
 }
 
