@@ -216,3 +216,66 @@ mod shared_data {
         }
     }
 }
+
+const CLIENTS: &str = r#"
+seed = 5
+[drive]
+name = "elite3"
+[[workloads]]
+name = "video"
+class = "video"
+kind = "video"
+clients = 6
+rounds = 30
+[[workloads]]
+name = "text"
+class = "text"
+kind = "text"
+clients = 6
+duration_s = 30.0
+[host]
+scheduler = "cello"
+[host.options]
+realtime = ["video"]
+interactive = ["text"]
+"#;
+
+#[test]
+fn video_and_text_clients_from_an_experiment_file() {
+    let r = run(CLIENTS).unwrap();
+    let class = |n: &str| r.summary.by_class.iter().find(|g| g.name == n).unwrap();
+    let (v, t) = (class("video"), class("text"));
+    // 6 clients × 30 rounds × about 3 blocks of 64 KiB; 6 text clients × 30 s / 0.9 s.
+    assert!((400..800).contains(&v.requests), "{}", v.requests);
+    assert!((150..260).contains(&t.requests), "{}", t.requests);
+    assert_eq!(v.deadline_misses, Some(0));
+    assert_eq!(v.bytes, v.requests * 65536);
+    // Same file, same result.
+    assert_eq!(
+        serde_json::to_string(&run(CLIENTS).unwrap().summary).unwrap(),
+        serde_json::to_string(&r.summary).unwrap()
+    );
+}
+
+#[test]
+fn client_workload_keys_are_checked() {
+    for (from, to, key) in [
+        ("clients = 6\nrounds = 30", "rounds = 30", "clients"),
+        (
+            "duration_s = 30.0",
+            "duration_s = 30.0\nrate_iops = 3.0",
+            "rate_iops",
+        ),
+        (
+            "duration_s = 30.0",
+            "duration_s = 30.0\nrounds = 3",
+            "rounds",
+        ),
+        ("duration_s = 30.0", "duration_s = -1.0", "duration_s"),
+        ("rounds = 30", "rounds = 30\nround_ms = 0.0", "round_ms"),
+    ] {
+        let text = CLIENTS.replacen(from, to, 1);
+        let e = run(&text).err().unwrap().to_string();
+        assert!(e.contains(key), "{to}: {e}");
+    }
+}

@@ -15,7 +15,10 @@ use crate::error::{HeadwayError, Result};
 use crate::request::{Op, Request};
 use crate::time::{SimTime, NS_PER_MS};
 
-#[derive(Clone, Debug)]
+/// `kind = "text"` in an experiment file: `clients`, `duration_s`, `interarrival_ms` (900),
+/// `size_mean_bytes` (32 KiB), `size_sd_bytes` (8 KiB), `block_bytes` (8 KiB),
+/// `file_min_bytes` (256 KiB), `file_max_bytes` (4 MiB).
+#[derive(Clone, Debug, PartialEq)]
 pub struct TextConfig {
     pub clients: u32,
     /// Each client issues requests until this time.
@@ -64,7 +67,19 @@ pub struct TextWorkload {
 impl TextWorkload {
     /// Random stream `workload.text`.
     pub fn new(cfg: TextConfig, capacity_sectors: u64, rng: &RngStreams) -> Result<Self> {
-        if !(cfg.interarrival_ms > 0.0) {
+        if !(cfg.duration_ms >= 0.0 && cfg.duration_ms.is_finite()) {
+            return Err(HeadwayError::config(
+                "workload.duration_s",
+                "must be a non-negative number of seconds",
+            ));
+        }
+        if !(cfg.size_mean_bytes > 0.0 && cfg.size_mean_bytes.is_finite()) {
+            return Err(HeadwayError::config(
+                "workload.size_mean_bytes",
+                "must be positive",
+            ));
+        }
+        if !(cfg.interarrival_ms > 0.0 && cfg.interarrival_ms.is_finite()) {
             return Err(HeadwayError::config(
                 "workload.interarrival_ms",
                 "must be positive",

@@ -128,6 +128,71 @@ pub struct VideoConfig {
     pub pause_rounds: Option<(u64, u64)>,
 }
 
+/// `kind = "video"` in an experiment file: `clients`, `rounds` (default 600), `round_ms`
+/// (1000), `block_bytes` (65536), `frame_traces` (MPEG-4 frame-size traces standing in for
+/// the paper's four clips in order, relative to the experiment file; default: the synthetic
+/// GOP model), `pause_rounds = [from, to]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VideoSpec {
+    pub clients: u32,
+    pub rounds: u64,
+    pub round_ms: f64,
+    pub block_bytes: u32,
+    pub frame_traces: Vec<std::path::PathBuf>,
+    pub pause_rounds: Option<(u64, u64)>,
+}
+
+impl VideoSpec {
+    /// The clients, drawing the synthetic frames from stream `workload.frames`.
+    pub fn build(
+        &self,
+        capacity_sectors: u64,
+        rng: &RngStreams,
+        base_dir: Option<&std::path::Path>,
+    ) -> Result<VideoWorkload> {
+        if !(self.round_ms > 0.0 && self.round_ms.is_finite()) {
+            return Err(HeadwayError::config(
+                "workload.round_ms",
+                format!(
+                    "must be a positive number of milliseconds, got {}",
+                    self.round_ms
+                ),
+            ));
+        }
+        let mut fr = rng.stream("workload.frames");
+        let clips = PAPER_CLIPS
+            .iter()
+            .enumerate()
+            .map(
+                |(i, c)| match self.frame_traces.get(i % self.frame_traces.len().max(1)) {
+                    Some(p) => {
+                        let p = match base_dir {
+                            Some(b) if p.is_relative() => b.join(p),
+                            _ => p.clone(),
+                        };
+                        load_frame_trace(&p, c).map_err(|e| {
+                            HeadwayError::config("workload.frame_traces", e.to_string())
+                        })
+                    }
+                    None => Ok(synthetic_frames(c, &mut fr)),
+                },
+            )
+            .collect::<Result<Vec<_>>>()?;
+        VideoWorkload::new(
+            VideoConfig {
+                clients: self.clients,
+                rounds: self.rounds,
+                round_ms: self.round_ms,
+                block_bytes: self.block_bytes,
+                clips,
+                pause_rounds: self.pause_rounds,
+            },
+            capacity_sectors,
+            rng,
+        )
+    }
+}
+
 struct Client {
     /// First sector of its file.
     file_lbn: u64,
