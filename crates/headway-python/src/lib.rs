@@ -3,6 +3,8 @@
 
 mod anticipatory;
 mod catalog;
+mod cello;
+mod cello_class;
 mod check;
 mod context;
 mod errors;
@@ -47,6 +49,8 @@ mod headway_module {
     use crate::anticipatory::reproduce_anticipatory;
     #[pymodule_export]
     use crate::catalog::{disks, disksim_file};
+    #[pymodule_export]
+    use crate::cello::reproduce_cello;
     #[pymodule_export]
     use crate::check::check_config;
     #[pymodule_export]

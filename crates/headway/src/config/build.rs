@@ -136,6 +136,8 @@ fn build_device(
 fn process_count(w: &WorkloadConfig) -> u32 {
     match w {
         WorkloadConfig::Closed(c) => c.processes.max(1),
+        WorkloadConfig::Video(c) => c.clients.max(1),
+        WorkloadConfig::Text(c) => c.clients.max(1),
         _ => 1,
     }
 }

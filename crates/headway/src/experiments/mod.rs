@@ -5,4 +5,5 @@
 pub mod anticipatory;
 pub mod anticipatory_apps;
 pub mod anticipatory_sensitivity;
+pub mod cello;
 pub mod rotational;

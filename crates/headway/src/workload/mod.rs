@@ -131,7 +131,9 @@ mod open;
 mod shape;
 pub mod size;
 mod sync_reader;
+pub mod text;
 pub mod trace;
+pub mod video;
 
 pub use bursty::{BurstyConfig, BurstyWorkload};
 pub use closed::ClosedWorkload;
