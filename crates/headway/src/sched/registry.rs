@@ -74,6 +74,10 @@ pub const SCHEDULERS: &[SchedulerInfo] = &[
         "idle-scan",
         "reads a region in the background whenever the inner scheduler idles",
     ),
+    wrapper(
+        "freeblock",
+        "background reads in the foreground's rotational latency (two commands at the drive)",
+    ),
 ];
 
 /// Names of the schedulers that stand alone (they wrap nothing), in listing order.
@@ -244,6 +248,11 @@ fn build_at(
         "aged-sptf" => Box::new(AgedSptf::from_options(&o)?),
         "sptf-sw" => Box::new(SptfSw::from_options(&o)?),
         "idle-scan" => Box::new(IdleScan::from_options(
+            &o,
+            inner.expect("checked: wrappers have an inner scheduler"),
+            stack_device,
+        )?),
+        "freeblock" => Box::new(Freeblock::from_options(
             &o,
             inner.expect("checked: wrappers have an inner scheduler"),
             stack_device,

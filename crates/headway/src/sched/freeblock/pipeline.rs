@@ -1,0 +1,433 @@
+//! The freeblock wrapper: the two-command pipeline around an inner foreground scheduler,
+//! with the planner's free reads slotted between foreground commands.
+//!
+//! State of the spec's §3.2: the inner scheduler holds the pool; `held` is the host's
+//! dispatch queue (at most one foreground command that waits behind a free read); the
+//! drive holds at most two commands. When a slot opens, a held command goes first;
+//! otherwise the inner scheduler proposes B from the predicted end of the command at the
+//! drive, and the planner fills the gap before B.
+
+use super::planner::{self, FreeRead, Pair, Plan, PlanLimits};
+use super::task::{BackgroundTask, TaskKind};
+use super::wanted::WantedBlocks;
+use crate::error::{HeadwayError, Result};
+use crate::request::{Command, Completion, DeviceId, HeadPosition, Op, Request};
+use crate::sched::options::OptionReader;
+use crate::sched::{Decision, Placement, SchedCtx, Scheduler};
+use crate::time::{SimTime, NS_PER_MS};
+
+/// Commands kept at the drive: one in service, one queued.
+const PIPELINE_DEPTH: usize = 2;
+
+/// What committing the current proposal does.
+#[derive(Clone, Debug)]
+enum Proposed {
+    /// The held foreground command leaves the dispatch queue.
+    Held,
+    /// The inner scheduler's command as it proposed it.
+    Plain { end: (HeadPosition, SimTime) },
+    /// Free sectors prepended to the inner command `b`.
+    Merged {
+        b: Command,
+        end: (HeadPosition, SimTime),
+    },
+    /// A free read on another track; `b` waits in the dispatch queue behind it.
+    Between {
+        b: Command,
+        end: (HeadPosition, SimTime),
+    },
+    /// An idle-time read.
+    Idle,
+}
+
+/// Counters a run of the wrapper keeps (read by tests and experiments through
+/// [`Freeblock::stats`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FreeblockStats {
+    /// Pairs planned (foreground commands dispatched behind another).
+    pub pairs: u64,
+    /// Free reads chosen: prepended to B, and on other tracks.
+    pub prepended: u64,
+    pub between: u64,
+    /// Idle-time reads.
+    pub idle_reads: u64,
+    /// Wanted sectors taken by committed free (and idle) reads.
+    pub free_sectors: u64,
+    pub idle_sectors: u64,
+    /// Tracks the planner examined in all.
+    pub tracks_examined: u64,
+}
+
+pub struct Freeblock {
+    inner: Box<dyn Scheduler>,
+    device: DeviceId,
+    limits: PlanLimits,
+    plan_enabled: bool,
+    idle_service: bool,
+    idle_chunk_sectors: u32,
+    task: BackgroundTask,
+    /// Built on first use (the device's capacity is known only from a context).
+    wanted: Option<WantedBlocks>,
+    surfaces: u32,
+    /// The dispatch queue: a foreground command committed to the inner scheduler, waiting
+    /// behind a free read.
+    held: Option<Command>,
+    proposed: Option<(u64, Proposed)>,
+    /// Predicted head position and media end of the last command sent (in drive order).
+    last_end: Option<(HeadPosition, SimTime)>,
+    fg_outstanding: usize,
+    idle_cursor: u64,
+    pub stats: FreeblockStats,
+}
+
+fn first_id(cmd: &Command) -> u64 {
+    cmd.requests.first().map_or(u64::MAX, |r| r.id)
+}
+
+impl Freeblock {
+    pub fn from_options(
+        o: &OptionReader,
+        inner: Box<dyn Scheduler>,
+        stack_device: Option<DeviceId>,
+    ) -> Result<Self> {
+        let c_fb_ms = o.f64("c_fb_ms", 0.0, 0.0, 100.0)?;
+        let kind = if o.has("sectors") || o.has("start_lbn") {
+            let start = o.u64("start_lbn", 0, 0, u64::MAX / 4)?;
+            let n = o.u64("sectors", u64::MAX / 4, 1, u64::MAX / 4)?;
+            TaskKind::Ranges(vec![(start, n)])
+        } else {
+            TaskKind::FullScan
+        };
+        Ok(Freeblock {
+            inner,
+            device: stack_device.unwrap_or(0),
+            limits: PlanLimits {
+                c_fb_ns: (c_fb_ms * NS_PER_MS as f64).round() as SimTime,
+                max_tracks: o.u64("max_tracks", 512, 0, 1 << 24)?,
+                allow_source_track: o.bool("allow_source_track", false)?,
+            },
+            plan_enabled: o.bool("plan", true)?,
+            idle_service: o.bool("idle_service", false)?,
+            idle_chunk_sectors: o.u64("idle_chunk_sectors", 512, 1, 1 << 20)? as u32,
+            task: BackgroundTask::new(kind),
+            wanted: None,
+            surfaces: 0,
+            held: None,
+            proposed: None,
+            last_end: None,
+            fg_outstanding: 0,
+            idle_cursor: 0,
+            stats: FreeblockStats::default(),
+        })
+    }
+
+    /// The background task and its progress.
+    pub fn task(&self) -> &BackgroundTask {
+        &self.task
+    }
+
+    /// Check the device and build the bitmap the first time a context is seen.
+    fn ready(&mut self, ctx: &SchedCtx) -> Result<()> {
+        if self.wanted.is_some() {
+            return Ok(());
+        }
+        let p = ctx.predictor(self.device);
+        if !p.has_geometry() {
+            // The predictor's own error names it and says which predictors have tracks.
+            p.track_of(0)?;
+        }
+        if ctx.max_outstanding[self.device as usize] < PIPELINE_DEPTH {
+            return Err(HeadwayError::config(
+                "host.max_outstanding",
+                format!(
+                    "freeblock keeps {PIPELINE_DEPTH} commands at the drive, but the host may \
+                     send only {} (set [drive] queue_depth = 2 and [host] max_outstanding = 2)",
+                    ctx.max_outstanding[self.device as usize]
+                ),
+            ));
+        }
+        let mut surfaces = 0;
+        while surfaces < 1024
+            && p.track_info(HeadPosition {
+                cylinder: 0,
+                surface: surfaces,
+            })?
+            .is_some()
+        {
+            surfaces += 1;
+        }
+        self.surfaces = surfaces.max(1);
+        self.wanted = Some(self.task.wanted(p.capacity_sectors())?);
+        Ok(())
+    }
+
+    /// Where and when the next command would begin: after the command at the drive, or now.
+    fn origin(&self, ctx: &SchedCtx) -> (HeadPosition, SimTime) {
+        match self.last_end {
+            Some((pos, end)) if ctx.outstanding[self.device as usize] > 0 => {
+                (pos, end.max(ctx.now))
+            }
+            _ => (ctx.predictor(self.device).head(), ctx.now),
+        }
+    }
+
+    fn plan_for(&self, b: &Command, ctx: &SchedCtx) -> Result<(Decision, Proposed)> {
+        let p = ctx.predictor(self.device);
+        let (from, start_ns) = self.origin(ctx);
+        let pair = Pair {
+            from,
+            start_ns,
+            b_lbn: b.lbn,
+            b_sectors: b.sectors,
+            b_op: b.op,
+        };
+        let d = planner::direct(p, &pair);
+        let end = (d.b_end_track, d.b_end_ns);
+        let wanted = self.wanted.as_ref().expect("ready");
+        if !self.plan_enabled || wanted.remaining() == 0 || b.device != self.device {
+            return Ok((Decision::Dispatch(b.clone()), Proposed::Plain { end }));
+        }
+        let mut limits = self.limits;
+        // Anytime: the search may use the CPU time left before the head reaches A's end.
+        if ctx.ns_per_estimate > 0 {
+            let left = start_ns.saturating_sub(ctx.now) / ctx.ns_per_estimate;
+            limits.max_tracks = limits.max_tracks.min(left);
+        }
+        let (plan, examined) = planner::plan(p, &pair, wanted, &limits, self.surfaces)?;
+        ctx.count_estimates(examined);
+        let origin = ctx.host_origin("freeblock");
+        Ok(match plan {
+            Some(Plan {
+                read: FreeRead::Prepend { lbn },
+                ..
+            }) => {
+                let free = ctx.preview_host_request(
+                    origin,
+                    self.device,
+                    lbn,
+                    (b.lbn - lbn) as u32,
+                    Op::Read,
+                );
+                let mut reqs: Vec<Request> = vec![free];
+                reqs.extend(b.requests.iter().copied());
+                let cmd = Command::spanning(
+                    self.device,
+                    lbn,
+                    (b.end_lbn() - lbn) as u32,
+                    Op::Read,
+                    &reqs,
+                )
+                .ok_or_else(|| {
+                    HeadwayError::Invariant("freeblock: prepended read does not span B".into())
+                })?;
+                (
+                    Decision::Dispatch(cmd),
+                    Proposed::Merged { b: b.clone(), end },
+                )
+            }
+            Some(Plan {
+                read: FreeRead::Between { lbn, sectors },
+                ..
+            }) => {
+                let free = ctx.preview_host_request(origin, self.device, lbn, sectors, Op::Read);
+                (
+                    Decision::Dispatch(Command::single(free)),
+                    Proposed::Between { b: b.clone(), end },
+                )
+            }
+            None => (Decision::Dispatch(b.clone()), Proposed::Plain { end }),
+        })
+    }
+
+    fn idle_read(&self, ctx: &SchedCtx) -> Option<Command> {
+        let w = self.wanted.as_ref()?;
+        let lbn = w.next_wanted(self.idle_cursor)?;
+        let mut n = 0u64;
+        while n < self.idle_chunk_sectors as u64 && w.is_wanted(lbn + n) {
+            n += 1;
+        }
+        let origin = ctx.host_origin("freeblock");
+        Some(Command::single(ctx.preview_host_request(
+            origin,
+            self.device,
+            lbn,
+            n as u32,
+            Op::Read,
+        )))
+    }
+
+    /// Make the previewed free request for real and take its sectors from the bitmap.
+    fn make_free(&mut self, p: &Request, ctx: &SchedCtx) -> Result<u64> {
+        let r = ctx.host_request(p.origin, p.device, p.lbn, p.sectors, p.op);
+        if r.id != p.id {
+            return Err(HeadwayError::Invariant(format!(
+                "freeblock committed a read previewed as request {} but made as {}",
+                p.id, r.id
+            )));
+        }
+        let w = self.wanted.as_mut().expect("ready");
+        let got = w.take(p.lbn, p.sectors as u64);
+        self.task.delivered_sectors += got;
+        Ok(got)
+    }
+
+    fn propose_inner(&mut self, ctx: &SchedCtx) -> Result<Decision> {
+        self.ready(ctx)?;
+        let dev = self.device as usize;
+        if ctx.outstanding[dev] >= PIPELINE_DEPTH || !ctx.has_slot(self.device) {
+            self.proposed = None;
+            return Ok(Decision::Idle);
+        }
+        if let Some(h) = &self.held {
+            self.proposed = Some((first_id(h), Proposed::Held));
+            return Ok(Decision::Dispatch(h.clone()));
+        }
+        let d = self.inner.propose(ctx);
+        match d {
+            Decision::Dispatch(b) => {
+                let (dec, prop) = self.plan_for(&b, ctx)?;
+                if let Decision::Dispatch(c) = &dec {
+                    self.proposed = Some((first_id(c), prop));
+                }
+                Ok(dec)
+            }
+            Decision::Idle
+                if self.idle_service
+                    && self.inner.pending() == 0
+                    && self.fg_outstanding == 0
+                    && ctx.outstanding[dev] == 0 =>
+            {
+                match self.idle_read(ctx) {
+                    Some(c) => {
+                        self.proposed = Some((first_id(&c), Proposed::Idle));
+                        Ok(Decision::Dispatch(c))
+                    }
+                    None => Ok(Decision::Idle),
+                }
+            }
+            other => {
+                self.proposed = None;
+                Ok(other)
+            }
+        }
+    }
+}
+
+impl Scheduler for Freeblock {
+    fn name(&self) -> &str {
+        "freeblock"
+    }
+    fn on_arrival(&mut self, req: Request, ctx: &SchedCtx) {
+        self.inner.on_arrival(req, ctx);
+    }
+    fn on_completion(&mut self, done: &Completion, ctx: &SchedCtx) {
+        let fg: smallvec::SmallVec<[Request; 1]> = done
+            .command
+            .requests
+            .iter()
+            .filter(|r| !r.is_host_work())
+            .copied()
+            .collect();
+        let w = self.wanted.as_ref();
+        if self.task.completed_ns.is_none() && w.is_some_and(|w| w.remaining() == 0) {
+            // The last wanted block was taken by a command now done (or earlier).
+            if done.command.requests.iter().any(|r| r.is_host_work()) {
+                self.task.completed_ns = Some(ctx.now);
+            }
+        }
+        if fg.is_empty() {
+            return;
+        }
+        self.fg_outstanding = self.fg_outstanding.saturating_sub(1);
+        if fg.len() == done.command.requests.len() {
+            self.inner.on_completion(done, ctx);
+        } else {
+            // The inner scheduler hears of its own command only, as if nothing was merged.
+            let mut d = done.clone();
+            let lo = fg.iter().map(|r| r.lbn).min().unwrap_or(d.command.lbn);
+            d.command.sectors = (d.command.end_lbn() - lo) as u32;
+            d.command.lbn = lo;
+            d.command.requests = fg;
+            self.inner.on_completion(&d, ctx);
+        }
+    }
+    fn on_timer(&mut self, ctx: &SchedCtx) {
+        self.inner.on_timer(ctx);
+    }
+    fn propose(&mut self, ctx: &SchedCtx) -> Decision {
+        match self.propose_inner(ctx) {
+            Ok(d) => d,
+            Err(e) => {
+                ctx.fail(e);
+                Decision::Idle
+            }
+        }
+    }
+    fn commit(&mut self, cmd: &Command, placement: Placement, ctx: &SchedCtx) -> Result<()> {
+        let prop = match self.proposed.take() {
+            Some((id, p)) if id == first_id(cmd) => p,
+            // Not a dispatch of ours (a Serve of the inner scheduler): pass it on.
+            _ => return self.inner.commit(cmd, placement, ctx),
+        };
+        match prop {
+            Proposed::Held => {
+                self.held = None;
+                self.fg_outstanding += 1;
+            }
+            Proposed::Plain { end } => {
+                self.inner.commit(cmd, placement, ctx)?;
+                if placement == Placement::Device {
+                    self.fg_outstanding += 1;
+                    self.last_end = Some(end);
+                    self.stats.pairs += 1;
+                }
+            }
+            Proposed::Merged { b, end } => {
+                let free = cmd.requests[0];
+                let got = self.make_free(&free, ctx)?;
+                self.stats.prepended += 1;
+                self.stats.free_sectors += got;
+                self.stats.pairs += 1;
+                self.inner.commit(&b, Placement::Device, ctx)?;
+                self.fg_outstanding += 1;
+                self.last_end = Some(end);
+            }
+            Proposed::Between { b, end } => {
+                let free = cmd.requests[0];
+                let got = self.make_free(&free, ctx)?;
+                self.stats.between += 1;
+                self.stats.free_sectors += got;
+                self.stats.pairs += 1;
+                self.inner.commit(&b, Placement::Device, ctx)?;
+                self.held = Some(b);
+                self.last_end = Some(end);
+            }
+            Proposed::Idle => {
+                let free = cmd.requests[0];
+                let got = self.make_free(&free, ctx)?;
+                self.stats.idle_reads += 1;
+                self.stats.idle_sectors += got;
+                self.idle_cursor = free.lbn + free.sectors as u64;
+                let p = ctx.predictor(self.device);
+                let e = p.estimate(p.head(), ctx.now, free.lbn, free.sectors, Op::Read);
+                self.last_end = Some((e.end, ctx.now + e.service_ns()));
+            }
+        }
+        Ok(())
+    }
+    fn declined(&mut self, cmd: &Command, ctx: &SchedCtx) {
+        if let Some((_, Proposed::Plain { .. })) = &self.proposed {
+            self.inner.declined(cmd, ctx);
+        }
+        self.proposed = None;
+    }
+    fn acts_only_with_a_free_slot(&self) -> bool {
+        self.inner.acts_only_with_a_free_slot()
+    }
+    fn pending(&self) -> usize {
+        self.inner.pending() + self.held.is_some() as usize
+    }
+    fn take_failure(&mut self) -> Option<HeadwayError> {
+        self.inner.take_failure()
+    }
+}

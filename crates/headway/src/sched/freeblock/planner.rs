@@ -1,0 +1,290 @@
+//! The freeblock planner: for a foreground pair (A, B), the greedy track search of the
+//! spec's section 3.3. The head leaves A's end at `start_ns` and must begin B's first
+//! sector when the direct path would; every track it could visit in between is a
+//! candidate, and the one whose window holds the most wanted sectors wins.
+//!
+//! - **Destination** (B's track): the sectors passing after the head arrives and before B's
+//!   first sector, prepended to B in one command (only if B is a read and the run ends
+//!   exactly where B begins: merging, never appending).
+//! - **Intermediate** (any other track): a separate read between A and B, inside the window
+//!   `[arrive, leave]` that a detour to the track leaves after its extra seeks (each seek
+//!   `c_fb` longer than predicted).
+//! - **Source** (A's track): not usable outside the firmware (A is already at the drive and
+//!   cannot be extended), so it is skipped unless `allow_source_track` (the firmware
+//!   variant, where the drive reads on after A).
+//!
+//! At most one command per track, covering one contiguous LBN run; when the window wraps
+//! past the track's last LBN, the run with more wanted sectors is taken. The command is
+//! trimmed to its first and last wanted sector (sectors in between pass under the head
+//! anyway). Every candidate is checked by the predictor's own estimates before it is
+//! chosen: reading it, then positioning for B (both with the conservatism), must not start
+//! B later than the direct path (without conservatism) does. With the oracle and `c_fb = 0`
+//! that is exactly "B is not delayed".
+//!
+//! Pruning: tracks are visited outward from A's and B's cylinders, nearest first; a
+//! direction stops once the detour alone costs the whole latency; tracks with no wanted
+//! sector left and tracks whose window cannot beat the best so far are skipped before any
+//! passing-sector computation; the search is anytime, bounded by `max_tracks` and by the
+//! CPU time left before the slot opens (each examined track is charged as one estimate of
+//! the host's decision-cost model).
+
+use super::wanted::WantedBlocks;
+use crate::error::Result;
+use crate::predict::{Predictor, TrackInfo};
+use crate::request::{HeadPosition, Op};
+use crate::time::SimTime;
+
+/// The pair to plan between: the head leaves `from` at `start_ns` (A's predicted end, or
+/// now when the drive is idle), and B is `lbn..lbn + sectors`.
+#[derive(Clone, Copy, Debug)]
+pub struct Pair {
+    pub from: HeadPosition,
+    pub start_ns: SimTime,
+    pub b_lbn: u64,
+    pub b_sectors: u32,
+    pub b_op: Op,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlanLimits {
+    /// Seek conservatism of the freeblock scheduler.
+    pub c_fb_ns: SimTime,
+    /// Tracks examined at most (beyond B's own).
+    pub max_tracks: u64,
+    /// Allow reading on A's track after A (firmware variant only).
+    pub allow_source_track: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FreeRead {
+    /// Read `lbn..b_lbn` in the same command as B (prepended).
+    Prepend { lbn: u64 },
+    /// A separate read `lbn..lbn + sectors` between A and B.
+    Between { lbn: u64, sectors: u32 },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Plan {
+    pub read: FreeRead,
+    /// Wanted sectors the read delivers.
+    pub utility: u64,
+}
+
+/// What B looks like on the direct path.
+#[derive(Clone, Copy, Debug)]
+pub struct Direct {
+    /// B's first sector comes under the head (no conservatism).
+    pub b_start_ns: SimTime,
+    /// B's media transfer ends.
+    pub b_end_ns: SimTime,
+    pub b_end_track: HeadPosition,
+    /// Rotational latency of the direct path.
+    pub latency_ns: SimTime,
+}
+
+pub fn direct(p: &dyn Predictor, pair: &Pair) -> Direct {
+    let e = p.estimate(
+        pair.from,
+        pair.start_ns,
+        pair.b_lbn,
+        pair.b_sectors,
+        pair.b_op,
+    );
+    let b_start_ns = pair.start_ns + e.positioning_ns();
+    Direct {
+        b_start_ns,
+        b_end_ns: b_start_ns + e.transfer_ns,
+        b_end_track: e.end,
+        latency_ns: e.rotate_ns,
+    }
+}
+
+/// The best free read for `pair`, and the tracks examined.
+pub fn plan(
+    p: &dyn Predictor,
+    pair: &Pair,
+    wanted: &WantedBlocks,
+    limits: &PlanLimits,
+    surfaces: u32,
+) -> Result<(Option<Plan>, u64)> {
+    let d = direct(p, pair);
+    let c = limits.c_fb_ns;
+    let mut best: Option<Plan> = None;
+    if wanted.remaining() == 0 {
+        return Ok((None, 0));
+    }
+    let track_b = p.track_of(pair.b_lbn)?;
+    let track_a = pair.from;
+
+    // Destination track: the sectors before B's first, from the head's (conservative)
+    // arrival on the track.
+    if pair.b_op == Op::Read {
+        let e = p.estimate_with_margin(
+            pair.from,
+            pair.start_ns,
+            pair.b_lbn,
+            pair.b_sectors,
+            pair.b_op,
+            c,
+        );
+        let arrive = pair.start_ns + e.overhead_ns + e.seek_ns;
+        if arrive < d.b_start_ns {
+            let runs = p.passing(track_b, arrive, d.b_start_ns)?;
+            if let Some(run) = runs.iter().find(|r| r.end_lbn() == pair.b_lbn) {
+                if let Some((first, _)) = wanted.bounds(run.lbn, run.sectors as u64) {
+                    let utility = wanted.count(first, pair.b_lbn - first);
+                    if feasible_prepend(p, pair, &d, first, c) {
+                        best = Some(Plan {
+                            read: FreeRead::Prepend { lbn: first },
+                            utility,
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    // Intermediate tracks, outward from A and from B.
+    let ov_read = p
+        .estimate(pair.from, pair.start_ns, pair.b_lbn, 1, Op::Read)
+        .overhead_ns;
+    let ov_b = p
+        .estimate(track_b, d.b_end_ns, pair.b_lbn, pair.b_sectors, pair.b_op)
+        .overhead_ns;
+    let cylinders = p.cylinders();
+    let (ca, cb) = (track_a.cylinder, track_b.cylinder);
+    // Directions: (anchor, step, alive). A direction leaving the span between A and B
+    // stops once its detour alone exceeds the latency; one going towards the other end
+    // stops at it (the other end's directions cover the rest).
+    let mut dirs: [(u32, i64, bool); 4] =
+        [(ca, -1, true), (ca, 1, true), (cb, -1, true), (cb, 1, true)];
+    let (lo_span, hi_span) = (ca.min(cb), ca.max(cb));
+    let mut examined = 0u64;
+    let mut seen_cyl: Vec<u32> = Vec::new();
+    let mut dist = 0i64;
+    'search: while dirs.iter().any(|x| x.2) {
+        for k in 0..4 {
+            let (anchor, step, alive) = dirs[k];
+            if !alive {
+                continue;
+            }
+            let cyl = anchor as i64 + step * dist;
+            if cyl < 0 || cyl >= cylinders as i64 {
+                dirs[k].2 = false;
+                continue;
+            }
+            let cyl = cyl as u32;
+            let inside = cyl >= lo_span && cyl <= hi_span;
+            if dist > 0 && inside && (cyl == ca || cyl == cb) && anchor != cyl {
+                dirs[k].2 = false;
+                continue;
+            }
+            // One visit per cylinder (A's and B's directions meet between them).
+            if seen_cyl.contains(&cyl) {
+                continue;
+            }
+            seen_cyl.push(cyl);
+            if seen_cyl.len() > 16 {
+                seen_cyl.remove(0);
+            }
+            let mut any_window = false;
+            for s in 0..surfaces {
+                let t = HeadPosition {
+                    cylinder: cyl,
+                    surface: s,
+                };
+                if t == track_b || (t == track_a && !limits.allow_source_track) {
+                    continue;
+                }
+                if examined >= limits.max_tracks {
+                    break 'search;
+                }
+                let m_a = p.move_ns(track_a, t, Op::Read)?;
+                let m_b = p.move_ns(t, track_b, pair.b_op)?;
+                let arrive = pair.start_ns + ov_read + m_a + c;
+                let leave = d.b_start_ns.saturating_sub(ov_b + m_b + c);
+                if leave <= arrive {
+                    continue;
+                }
+                any_window = true;
+                let Some(info) = p.track_info(t)? else {
+                    continue;
+                };
+                examined += 1;
+                let best_u = best.map_or(0, |b| b.utility);
+                if wanted.count(info.first_lbn, info.lbns as u64) <= best_u {
+                    continue;
+                }
+                if ((leave - arrive) as f64 / info.sector_ns) as u64 <= best_u {
+                    continue;
+                }
+                if let Some(cand) = best_run(p, &info, arrive, leave, wanted)? {
+                    if cand.utility > best_u && feasible_between(p, pair, &d, cand, c) {
+                        best = Some(cand);
+                    }
+                }
+            }
+            // A direction leaving the span: if no surface of this cylinder leaves a
+            // window, farther cylinders (longer seeks both ways) cannot either.
+            let leaving = (step < 0 && cyl <= lo_span) || (step > 0 && cyl >= hi_span);
+            if leaving && !any_window && dist > 0 {
+                dirs[k].2 = false;
+            }
+        }
+        dist += 1;
+    }
+    Ok((best, examined))
+}
+
+/// The better of the (at most two, with a wrap) LBN runs passing in `[arrive, leave]` on a
+/// track, trimmed to its wanted sectors.
+fn best_run(
+    p: &dyn Predictor,
+    info: &TrackInfo,
+    arrive: SimTime,
+    leave: SimTime,
+    wanted: &WantedBlocks,
+) -> Result<Option<Plan>> {
+    let mut best: Option<Plan> = None;
+    for run in p.passing(info.track, arrive, leave)? {
+        if let Some((first, last)) = wanted.bounds(run.lbn, run.sectors as u64) {
+            let utility = wanted.count(first, last + 1 - first);
+            if best.is_none_or(|b| utility > b.utility) {
+                best = Some(Plan {
+                    read: FreeRead::Between {
+                        lbn: first,
+                        sectors: (last + 1 - first) as u32,
+                    },
+                    utility,
+                });
+            }
+        }
+    }
+    Ok(best)
+}
+
+/// The merged command `lbn..B's end`, with every seek `c` longer, ends no later than B
+/// alone would.
+fn feasible_prepend(p: &dyn Predictor, pair: &Pair, d: &Direct, lbn: u64, c: SimTime) -> bool {
+    let n = (pair.b_lbn + pair.b_sectors as u64 - lbn) as u32;
+    let e = p.estimate_with_margin(pair.from, pair.start_ns, lbn, n, Op::Read, c);
+    pair.start_ns + e.service_ns() <= d.b_end_ns
+}
+
+/// Reading the candidate, then positioning for B, both with every seek `c` longer, starts
+/// B no later than the direct path.
+pub fn feasible_between(
+    p: &dyn Predictor,
+    pair: &Pair,
+    d: &Direct,
+    cand: Plan,
+    c: SimTime,
+) -> bool {
+    let FreeRead::Between { lbn, sectors } = cand.read else {
+        return false;
+    };
+    let f = p.estimate_with_margin(pair.from, pair.start_ns, lbn, sectors, Op::Read, c);
+    let f_end = pair.start_ns + f.service_ns();
+    let b = p.estimate_with_margin(f.end, f_end, pair.b_lbn, pair.b_sectors, pair.b_op, c);
+    f_end + b.positioning_ns() <= d.b_start_ns
+}
