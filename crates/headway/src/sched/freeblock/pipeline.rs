@@ -77,6 +77,10 @@ pub struct Freeblock {
     last_end: Option<(HeadPosition, SimTime)>,
     fg_outstanding: usize,
     idle_cursor: u64,
+    /// Time from a read's media end to its completion, per sector (the drive's bus):
+    /// configured, or the largest seen so far (`None` until a read has completed).
+    tail_ns_per_sector: Option<f64>,
+    tail_fixed: bool,
     pub stats: FreeblockStats,
 }
 
@@ -117,6 +121,12 @@ impl Freeblock {
             last_end: None,
             fg_outstanding: 0,
             idle_cursor: 0,
+            tail_ns_per_sector: if o.has("tail_ns_per_sector") {
+                Some(o.f64("tail_ns_per_sector", 0.0, 0.0, 1e9)?)
+            } else {
+                None
+            },
+            tail_fixed: o.has("tail_ns_per_sector"),
             stats: FreeblockStats::default(),
         })
     }
@@ -180,11 +190,16 @@ impl Freeblock {
             b_lbn: b.lbn,
             b_sectors: b.sectors,
             b_op: b.op,
+            tail_ns_per_sector: self.tail_ns_per_sector.unwrap_or(0.0),
         };
         let d = planner::direct(p, &pair);
-        let end = (d.b_end_track, d.b_end_ns);
+        let end = (d.b_end_track, d.b_end_ns + pair.tail_ns(b.sectors as u64));
         let wanted = self.wanted.as_ref().expect("ready");
-        if !self.plan_enabled || wanted.remaining() == 0 || b.device != self.device {
+        if !self.plan_enabled
+            || wanted.remaining() == 0
+            || b.device != self.device
+            || self.tail_ns_per_sector.is_none()
+        {
             return Ok((Decision::Dispatch(b.clone()), Proposed::Plain { end }));
         }
         let mut limits = self.limits;
@@ -271,6 +286,20 @@ impl Freeblock {
         Ok(got)
     }
 
+    /// The drive takes its next command only when this one has crossed the bus: learn how
+    /// long that takes per sector from reads that went to the media (the largest seen, so
+    /// the planner errs towards not delaying the foreground).
+    fn learn_tail(&mut self, done: &Completion) {
+        let c = &done.command;
+        if self.tail_fixed || c.op != Op::Read || done.cache_hit || c.sectors == 0 {
+            return;
+        }
+        let ph = &done.phases;
+        let media_end = ph.start_ns + ph.overhead_ns + ph.seek_ns + ph.rotate_ns + ph.transfer_ns;
+        let per = done.done_ns.saturating_sub(media_end) as f64 / c.sectors as f64;
+        self.tail_ns_per_sector = Some(self.tail_ns_per_sector.map_or(per, |t| t.max(per)));
+    }
+
     fn propose_inner(&mut self, ctx: &SchedCtx) -> Result<Decision> {
         self.ready(ctx)?;
         let dev = self.device as usize;
@@ -321,6 +350,7 @@ impl Scheduler for Freeblock {
         self.inner.on_arrival(req, ctx);
     }
     fn on_completion(&mut self, done: &Completion, ctx: &SchedCtx) {
+        self.learn_tail(done);
         let fg: smallvec::SmallVec<[Request; 1]> = done
             .command
             .requests
@@ -410,7 +440,8 @@ impl Scheduler for Freeblock {
                 self.idle_cursor = free.lbn + free.sectors as u64;
                 let p = ctx.predictor(self.device);
                 let e = p.estimate(p.head(), ctx.now, free.lbn, free.sectors, Op::Read);
-                self.last_end = Some((e.end, ctx.now + e.service_ns()));
+                let tail = free.sectors as f64 * self.tail_ns_per_sector.unwrap_or(0.0);
+                self.last_end = Some((e.end, ctx.now + e.service_ns() + tail.ceil() as SimTime));
             }
         }
         Ok(())

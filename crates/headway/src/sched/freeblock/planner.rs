@@ -43,6 +43,17 @@ pub struct Pair {
     pub b_lbn: u64,
     pub b_sectors: u32,
     pub b_op: Op,
+    /// Time from a read's media end until the drive takes its next command, per sector
+    /// read (the drive's host-bus transfer, as measured from completions): a free read
+    /// holds the next command back by this much for each of its sectors.
+    pub tail_ns_per_sector: f64,
+}
+
+impl Pair {
+    /// Bus tail of a read of `n` sectors.
+    pub fn tail_ns(&self, n: u64) -> SimTime {
+        (n as f64 * self.tail_ns_per_sector).ceil() as SimTime
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -215,12 +226,16 @@ pub fn plan(
                 if wanted.count(info.first_lbn, info.lbns as u64) <= best_u {
                     continue;
                 }
-                if ((leave - arrive) as f64 / info.sector_ns) as u64 <= best_u {
+                if ((leave - arrive) as f64 / (info.sector_ns + pair.tail_ns_per_sector)) as u64
+                    <= best_u
+                {
                     continue;
                 }
-                if let Some(cand) = best_run(p, &info, arrive, leave, wanted)? {
-                    if cand.utility > best_u && feasible_between(p, pair, &d, cand, c) {
-                        best = Some(cand);
+                for cand in runs_on(p, &info, arrive, leave, wanted)? {
+                    if let Some(cand) = feasible_prefix(p, pair, &d, cand, c, wanted) {
+                        if cand.utility > best.map_or(0, |b| b.utility) {
+                            best = Some(cand);
+                        }
                     }
                 }
             }
@@ -236,31 +251,66 @@ pub fn plan(
     Ok((best, examined))
 }
 
-/// The better of the (at most two, with a wrap) LBN runs passing in `[arrive, leave]` on a
-/// track, trimmed to its wanted sectors.
-fn best_run(
+/// The (at most two, with a wrap) LBN runs passing in `[arrive, leave]` on a track, each
+/// trimmed to its wanted sectors.
+fn runs_on(
     p: &dyn Predictor,
     info: &TrackInfo,
     arrive: SimTime,
     leave: SimTime,
     wanted: &WantedBlocks,
-) -> Result<Option<Plan>> {
-    let mut best: Option<Plan> = None;
+) -> Result<smallvec::SmallVec<[Plan; 2]>> {
+    let mut out = smallvec::SmallVec::new();
     for run in p.passing(info.track, arrive, leave)? {
         if let Some((first, last)) = wanted.bounds(run.lbn, run.sectors as u64) {
-            let utility = wanted.count(first, last + 1 - first);
-            if best.is_none_or(|b| utility > b.utility) {
-                best = Some(Plan {
-                    read: FreeRead::Between {
-                        lbn: first,
-                        sectors: (last + 1 - first) as u32,
-                    },
-                    utility,
-                });
-            }
+            out.push(Plan {
+                read: FreeRead::Between {
+                    lbn: first,
+                    sectors: (last + 1 - first) as u32,
+                },
+                utility: wanted.count(first, last + 1 - first),
+            });
         }
     }
-    Ok(best)
+    Ok(out)
+}
+
+/// The longest feasible read starting at the candidate's first sector (the bus tail of
+/// each sector read may leave the window short of the run's end), trimmed to its last
+/// wanted sector.
+fn feasible_prefix(
+    p: &dyn Predictor,
+    pair: &Pair,
+    d: &Direct,
+    cand: Plan,
+    c: SimTime,
+    wanted: &WantedBlocks,
+) -> Option<Plan> {
+    let FreeRead::Between { lbn, sectors } = cand.read else {
+        return None;
+    };
+    let at = |n: u32| Plan {
+        read: FreeRead::Between { lbn, sectors: n },
+        utility: wanted.count(lbn, n as u64),
+    };
+    if feasible_between(p, pair, d, at(sectors), c) {
+        return Some(cand);
+    }
+    // Feasibility only shrinks as the read grows: bisect on its length.
+    let (mut ok, mut bad) = (0u32, sectors);
+    while bad - ok > 1 {
+        let mid = ok + (bad - ok) / 2;
+        if feasible_between(p, pair, d, at(mid), c) {
+            ok = mid;
+        } else {
+            bad = mid;
+        }
+    }
+    if ok == 0 {
+        return None;
+    }
+    let (_, last) = wanted.bounds(lbn, ok as u64)?;
+    Some(at((last + 1 - lbn) as u32))
 }
 
 /// The merged command `lbn..B's end`, with every seek `c` longer, ends no later than B
@@ -268,7 +318,9 @@ fn best_run(
 fn feasible_prepend(p: &dyn Predictor, pair: &Pair, d: &Direct, lbn: u64, c: SimTime) -> bool {
     let n = (pair.b_lbn + pair.b_sectors as u64 - lbn) as u32;
     let e = p.estimate_with_margin(pair.from, pair.start_ns, lbn, n, Op::Read, c);
-    pair.start_ns + e.service_ns() <= d.b_end_ns
+    // B's completion is reported after the whole command crossed the bus.
+    pair.start_ns + e.service_ns() + pair.tail_ns(n as u64)
+        <= d.b_end_ns + pair.tail_ns(pair.b_sectors as u64)
 }
 
 /// Reading the candidate, then positioning for B, both with every seek `c` longer, starts
@@ -284,7 +336,7 @@ pub fn feasible_between(
         return false;
     };
     let f = p.estimate_with_margin(pair.from, pair.start_ns, lbn, sectors, Op::Read, c);
-    let f_end = pair.start_ns + f.service_ns();
+    let f_end = pair.start_ns + f.service_ns() + pair.tail_ns(sectors as u64);
     let b = p.estimate_with_margin(f.end, f_end, pair.b_lbn, pair.b_sectors, pair.b_op, c);
     f_end + b.positioning_ns() <= d.b_start_ns
 }
