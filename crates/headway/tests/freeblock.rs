@@ -132,3 +132,51 @@ fn explore_conservatism() {
         }
     }
 }
+
+fn open_reads(requests: u64, host_options: &str, seed: u64) -> String {
+    format!(
+        "seed = {seed}\n[drive]\nname = \"atlas10k\"\nqueue_depth = 2\n\
+         [host]\nscheduler = \"freeblock\"\nmax_outstanding = 2\n\
+         [host.options]\n{host_options}\n[host.inner]\nscheduler = \"sptf\"\n\
+         [workload]\nkind = \"open\"\ninterarrival_ms = 9.0\nrequests = {requests}\n\
+         read_fraction = 1.0\nalign_sectors = 8\nsize_sectors = 8\n\
+         [output]\nrecords = true\n"
+    )
+}
+
+#[test]
+#[ignore = "exploration"]
+fn explore_first_moved() {
+    let with = run(&open_reads(400, "c_fb_ms = 0.0", 3));
+    let without = run(&open_reads(400, "plan = false", 3));
+    let key = |r: &RunResult| -> Vec<(u64, u64, u64)> {
+        let rec = r.records.as_ref().unwrap();
+        let mut v: Vec<_> = (0..rec.len())
+            .filter(|&i| rec.origin[i] < HOST_ORIGIN_BASE)
+            .map(|i| (rec.arrival_ns[i], rec.lbn[i], rec.done_ns[i]))
+            .collect();
+        v.sort_unstable();
+        v
+    };
+    let (a, b) = (key(&with), key(&without));
+    let first = a.iter().zip(&b).position(|(x, y)| x != y);
+    eprintln!("first moved: {first:?} of {}", a.len());
+    if let Some(k) = first {
+        eprintln!("with {:?} without {:?}", a[k], b[k]);
+        let t = a[k].2.min(b[k].2);
+        for (name, r) in [("with", &with), ("without", &without)] {
+            let rec = r.records.as_ref().unwrap();
+            let mut idx: Vec<usize> = (0..rec.len())
+                .filter(|&i| rec.done_ns[i] + 40_000_000 > t && rec.start_ns[i] < t + 5_000_000)
+                .collect();
+            idx.sort_by_key(|&i| rec.start_ns[i]);
+            eprintln!("--- {name}");
+            for i in idx {
+                eprintln!(
+                    "org {:5} lbn {:9} n {:4} disp {:10} start {:10} ovh {:6} seek {:8} rot {:8} xfer {:8} bus {:8} hit {} done {:10}",
+                    rec.origin[i], rec.lbn[i], rec.sectors[i], rec.dispatch_ns[i], rec.start_ns[i], rec.overhead_ns[i], rec.seek_ns[i], rec.rotate_ns[i], rec.transfer_ns[i], rec.bus_ns[i], rec.cache_hit[i] as u8, rec.done_ns[i]
+                );
+            }
+        }
+    }
+}
