@@ -14,9 +14,10 @@
 //!   variant, where the drive reads on after A).
 //!
 //! At most one command per track, covering one contiguous LBN run; when the window wraps
-//! past the track's last LBN, the run with more wanted sectors is taken. The command is
-//! trimmed to its first and last wanted sector (sectors in between pass under the head
-//! anyway). Every candidate is checked by the predictor's own estimates before it is
+//! past the track's last LBN, the run with more wanted sectors is taken. [TEAM CHOICE] A
+//! command covers wanted sectors only (the longest run of them in the window): every
+//! sector read costs bus time before the drive takes its next command, so reading an
+//! unwanted one is not free, and each block is then read exactly once. Every candidate is checked by the predictor's own estimates before it is
 //! chosen: reading it, then positioning for B (both with the conservatism), must not start
 //! B later than the direct path (without conservatism) does. With the oracle and `c_fb = 0`
 //! that is exactly "B is not delayed".
@@ -142,8 +143,8 @@ pub fn plan(
         if arrive < d.b_start_ns {
             let runs = p.passing(track_b, arrive, d.b_start_ns)?;
             if let Some(run) = runs.iter().find(|r| r.end_lbn() == pair.b_lbn) {
-                if let Some((first, _)) = wanted.bounds(run.lbn, run.sectors as u64) {
-                    let utility = wanted.count(first, pair.b_lbn - first);
+                if let Some(first) = wanted.run_ending_at(pair.b_lbn, run.lbn) {
+                    let utility = pair.b_lbn - first;
                     if feasible_prepend(p, pair, &d, first, c) {
                         best = Some(Plan {
                             read: FreeRead::Prepend { lbn: first },
@@ -262,13 +263,13 @@ fn runs_on(
 ) -> Result<smallvec::SmallVec<[Plan; 2]>> {
     let mut out = smallvec::SmallVec::new();
     for run in p.passing(info.track, arrive, leave)? {
-        if let Some((first, last)) = wanted.bounds(run.lbn, run.sectors as u64) {
+        if let Some((first, n)) = wanted.longest_run(run.lbn, run.sectors as u64) {
             out.push(Plan {
                 read: FreeRead::Between {
                     lbn: first,
-                    sectors: (last + 1 - first) as u32,
+                    sectors: n as u32,
                 },
-                utility: wanted.count(first, last + 1 - first),
+                utility: n,
             });
         }
     }
@@ -276,8 +277,7 @@ fn runs_on(
 }
 
 /// The longest feasible read starting at the candidate's first sector (the bus tail of
-/// each sector read may leave the window short of the run's end), trimmed to its last
-/// wanted sector.
+/// each sector read may leave the window short of the run's end).
 fn feasible_prefix(
     p: &dyn Predictor,
     pair: &Pair,
@@ -306,11 +306,7 @@ fn feasible_prefix(
             bad = mid;
         }
     }
-    if ok == 0 {
-        return None;
-    }
-    let (_, last) = wanted.bounds(lbn, ok as u64)?;
-    Some(at((last + 1 - lbn) as u32))
+    (ok > 0).then(|| at(ok))
 }
 
 /// The merged command `lbn..B's end`, with every seek `c` longer, ends no later than B

@@ -100,6 +100,38 @@ impl WantedBlocks {
         Some((first, last))
     }
 
+    /// The longest run of consecutive wanted sectors in `lbn..lbn + n` (the first of equal
+    /// length), as `(start, sectors)`.
+    pub fn longest_run(&self, lbn: u64, n: u64) -> Option<(u64, u64)> {
+        let end = (lbn + n).min(self.capacity);
+        let mut best: Option<(u64, u64)> = None;
+        let mut s = lbn;
+        while s < end {
+            if !self.is_wanted(s) {
+                s += 1;
+                continue;
+            }
+            let start = s;
+            while s < end && self.is_wanted(s) {
+                s += 1;
+            }
+            if best.is_none_or(|b| s - start > b.1) {
+                best = Some((start, s - start));
+            }
+        }
+        best
+    }
+
+    /// The wanted sectors immediately before `end`, back to `floor` at most: the start of
+    /// the run of wanted sectors that ends at `end`.
+    pub fn run_ending_at(&self, end: u64, floor: u64) -> Option<u64> {
+        let mut s = end;
+        while s > floor && self.is_wanted(s - 1) {
+            s -= 1;
+        }
+        (s < end).then_some(s)
+    }
+
     /// The first wanted sector at or after `from` (wrapping to 0), if any.
     pub fn next_wanted(&self, from: u64) -> Option<u64> {
         if self.remaining == 0 {
@@ -162,6 +194,11 @@ mod tests {
         assert_eq!(w.next_wanted(50), Some(70));
         assert_eq!(w.next_wanted(400), Some(10), "wraps");
         assert!(w.is_wanted(299) && !w.is_wanted(300));
+        assert_eq!(w.longest_run(0, 1000), Some((70, 230)));
+        assert_eq!(w.longest_run(40, 20), Some((40, 10)));
+        assert_eq!(w.run_ending_at(50, 0), Some(10));
+        assert_eq!(w.run_ending_at(50, 30), Some(30));
+        assert_eq!(w.run_ending_at(60, 0), None);
         let brute = (0..1000).filter(|&s| w.is_wanted(s)).count() as u64;
         assert_eq!(brute, w.remaining());
     }
