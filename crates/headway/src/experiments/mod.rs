@@ -2,4 +2,5 @@
 //! them, and returns the tables its figures are drawn from. Front ends (the Python CLI's
 //! `headway reproduce`) write the tables and plots.
 
+pub mod freeblock;
 pub mod rotational;
