@@ -9,6 +9,7 @@ mod py_scheduler;
 mod records;
 mod request;
 mod rotational;
+mod freeblock;
 mod run;
 mod traces;
 mod validate;
@@ -56,6 +57,8 @@ mod headway_module {
     use crate::request::{PyCompletion, PyEstimate, PyRequest, PyServe, PyTrackInfo, PyWait};
     #[pymodule_export]
     use crate::rotational::{extract, reproduce_rotational};
+    #[pymodule_export]
+    use crate::freeblock::reproduce_freeblock;
     #[pymodule_export]
     use crate::run::run;
     #[pymodule_export]

@@ -14,6 +14,7 @@ import click
 # name -> (module under headway.cli.reproduce, attribute, one-line help)
 PAPERS: Dict[str, Tuple[str, str, str]] = {
     "rotational": ("rotational", "rotational_cmd", "Huang and Chiueh's rotation-aware scheduling (ST41601N)."),
+    "freeblock": ("freeblock", "freeblock_cmd", "Lumb, Schindler and Ganger's freeblock scheduling (Atlas 10K)."),
 }
 
 
