@@ -5,11 +5,11 @@ mod catalog;
 mod check;
 mod context;
 mod errors;
+mod freeblock;
 mod py_scheduler;
 mod records;
 mod request;
 mod rotational;
-mod freeblock;
 mod run;
 mod traces;
 mod validate;
@@ -54,11 +54,11 @@ mod headway_module {
         ConfigError, DriveParamsError, HeadwayError, InvariantError, PluginError, TraceError,
     };
     #[pymodule_export]
+    use crate::freeblock::reproduce_freeblock;
+    #[pymodule_export]
     use crate::request::{PyCompletion, PyEstimate, PyRequest, PyServe, PyTrackInfo, PyWait};
     #[pymodule_export]
     use crate::rotational::{extract, reproduce_rotational};
-    #[pymodule_export]
-    use crate::freeblock::reproduce_freeblock;
     #[pymodule_export]
     use crate::run::run;
     #[pymodule_export]

@@ -67,3 +67,10 @@ fn quick_reproduction_headline_and_shapes() {
         );
     }
 }
+
+#[test]
+#[ignore = "the full reproduction takes about a minute; run by hand for docs/freeblock.md"]
+fn full_reproduction_prints_its_tables() {
+    let r = reproduce(&ReproduceOptions::full(), &mut |_| Ok(())).unwrap();
+    println!("{}", serde_json::to_string_pretty(&r).unwrap());
+}

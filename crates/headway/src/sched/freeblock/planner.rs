@@ -336,3 +336,150 @@ pub fn feasible_between(
     let b = p.estimate_with_margin(f.end, f_end, pair.b_lbn, pair.b_sectors, pair.b_op, c);
     f_end + b.positioning_ns() <= d.b_start_ns
 }
+
+#[cfg(test)]
+mod tests {
+    //! The paper's Figure 1: after A, B's direct path has four sectors of rotational
+    //! latency. Reading on A's own track uses all four (the firmware can); a detour to a
+    //! track between costs one sector of extra seek and yields three.
+
+    use super::*;
+    use crate::predict::Estimate;
+    use crate::request::Completion;
+
+    const SECTOR: SimTime = 1_000;
+    const SLOTS: u32 = 8;
+
+    /// Three one-surface tracks of eight sectors, a sector per µs; seek(d) = 1 + d/2 µs.
+    struct Figure1;
+
+    fn track(c: u32) -> HeadPosition {
+        HeadPosition {
+            cylinder: c,
+            surface: 0,
+        }
+    }
+
+    impl Figure1 {
+        fn slot0(&self, c: u32) -> f64 {
+            // Track 1's sectors are skewed by half a sector, so three fit its window whole.
+            if c == 1 {
+                1.5 / SLOTS as f64
+            } else {
+                0.0
+            }
+        }
+    }
+
+    impl Predictor for Figure1 {
+        fn name(&self) -> &str {
+            "figure1"
+        }
+        fn capacity_sectors(&self) -> u64 {
+            3 * SLOTS as u64
+        }
+        fn cylinders(&self) -> u32 {
+            3
+        }
+        fn cylinder_of(&self, lbn: u64) -> u32 {
+            (lbn / SLOTS as u64) as u32
+        }
+        fn head(&self) -> HeadPosition {
+            track(0)
+        }
+        fn estimate(
+            &self,
+            from: HeadPosition,
+            start_ns: SimTime,
+            lbn: u64,
+            sectors: u32,
+            _op: Op,
+        ) -> Estimate {
+            let to = track(self.cylinder_of(lbn));
+            let seek = self.move_ns(from, to, Op::Read).unwrap();
+            let at = (start_ns + seek) as f64 / (SECTOR * SLOTS as SimTime) as f64;
+            let want = self.slot0(to.cylinder) + (lbn % SLOTS as u64) as f64 / SLOTS as f64;
+            let wait = (want - at).rem_euclid(1.0);
+            Estimate {
+                overhead_ns: 0,
+                seek_ns: seek,
+                rotate_ns: (wait * (SECTOR * SLOTS as SimTime) as f64).round() as SimTime,
+                transfer_ns: sectors as SimTime * SECTOR,
+                end: to,
+            }
+        }
+        fn positioning_floor_ns(&self, _distance: u32) -> SimTime {
+            0
+        }
+        fn observe(&mut self, _c: &Completion) {}
+        fn has_geometry(&self) -> bool {
+            true
+        }
+        fn track_of(&self, lbn: u64) -> Result<HeadPosition> {
+            Ok(track(self.cylinder_of(lbn)))
+        }
+        fn track_info(&self, t: HeadPosition) -> Result<Option<TrackInfo>> {
+            Ok((t.cylinder < 3 && t.surface == 0).then(|| TrackInfo {
+                track: t,
+                first_lbn: t.cylinder as u64 * SLOTS as u64,
+                lbns: SLOTS,
+                slots: SLOTS,
+                slot0_angle: self.slot0(t.cylinder),
+                sector_ns: SECTOR as f64,
+            }))
+        }
+        fn slot_lbn(&self, t: HeadPosition, slot: u32) -> Result<Option<u64>> {
+            Ok(Some(t.cylinder as u64 * SLOTS as u64 + slot as u64))
+        }
+        fn angle_at(&self, t: SimTime) -> Result<f64> {
+            Ok((t as f64 / (SECTOR * SLOTS as SimTime) as f64).rem_euclid(1.0))
+        }
+        fn period_ns(&self) -> Result<f64> {
+            Ok((SECTOR * SLOTS as SimTime) as f64)
+        }
+        fn move_ns(&self, from: HeadPosition, to: HeadPosition, _op: Op) -> Result<SimTime> {
+            let d = from.cylinder.abs_diff(to.cylinder) as SimTime;
+            Ok(if d == 0 { 0 } else { SECTOR + d * SECTOR / 2 })
+        }
+    }
+
+    fn figure1(allow_source_track: bool) -> Plan {
+        let p = Figure1;
+        // B is sector 6 of track 2: seek 2 µs, then 4 sectors of latency.
+        let pair = Pair {
+            from: track(0),
+            start_ns: 0,
+            b_lbn: 2 * SLOTS as u64 + 6,
+            b_sectors: 1,
+            b_op: Op::Read,
+            tail_ns_per_sector: 0.0,
+        };
+        let d = direct(&p, &pair);
+        assert_eq!((d.latency_ns, d.b_start_ns), (4 * SECTOR, 6 * SECTOR));
+        // Everything is wanted but B's own track (so no prepending competes).
+        let mut wanted = WantedBlocks::new(3 * SLOTS as u64);
+        wanted.want(0, 2 * SLOTS as u64);
+        let limits = PlanLimits {
+            c_fb_ns: 0,
+            max_tracks: 100,
+            allow_source_track,
+        };
+        plan(&p, &pair, &wanted, &limits, 1).unwrap().0.unwrap()
+    }
+
+    #[test]
+    fn figure_1_source_track_uses_all_of_the_latency_a_detour_three_quarters() {
+        let source = figure1(true);
+        assert_eq!(source.utility, 4, "100% of the four sectors of latency");
+        assert_eq!(source.read, FreeRead::Between { lbn: 0, sectors: 4 });
+        let detour = figure1(false);
+        assert_eq!(detour.utility, 3, "75%: one sector lost to the extra seek");
+        assert_eq!(
+            detour.read,
+            FreeRead::Between {
+                lbn: SLOTS as u64,
+                sectors: 3
+            }
+        );
+    }
+}
