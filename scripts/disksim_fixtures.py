@@ -14,6 +14,15 @@ The workloads are regenerated from their description (seed, size mix, arrival ra
 `workload_lines`, which tests/test_disksim_oracle.py imports, so the traces themselves are
 not committed. Nothing of DiskSim is committed either: only the numbers it printed, with its
 copyright notice (COPYRIGHT beside the fixtures).
+
+`--variant decision-angle` writes the SPTF workloads only, to
+crates/headway/tests/fixtures/disksim_decision_angle/, from a DiskSim changed in one place to
+test a mechanism (docs/fidelity.md, "SPTF at q64"): in `disk_buffer_estimate_servtime`
+(src/disksim_diskctlr.c), the mechanical state handed to `dm_acctime` is a copy of
+`currdisk->mech_state` whose angle is advanced by the rotation over `simtime -
+currdisk->currtime`, so SPTF ranks requests from where the head is when it decides rather
+than where it was at the disk's last media event. Build that DiskSim yourself and pass it
+with --disksim; the change is not shipped.
 """
 
 from __future__ import annotations
@@ -251,7 +260,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--disksim", required=True, type=Path, help="the disksim binary built by build.sh")
     ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent.parent / "crates/headway/tests/fixtures/disksim")
     ap.add_argument("--drive", action="append", help="only these catalog drives")
+    ap.add_argument("--variant", choices=["decision-angle"], help="a DiskSim changed as the module's docstring says: SPTF workloads only")
     args = ap.parse_args(argv)
+    if args.variant and args.out == ap.get_default("out"):
+        args.out = args.out.parent / "disksim_decision_angle"
     valid = args.disksim.resolve().parent.parent / "valid"
     copyright_file = args.disksim.resolve().parent / "COPYRIGHT"
     args.out.mkdir(parents=True, exist_ok=True)
@@ -269,13 +281,16 @@ def main(argv: Optional[List[str]] = None) -> int:
             service = r["all"]["mean_ms"]
             results = {"drive": drive, "random_read_service_ms": service, "workloads": []}
             for w in workloads(service, span):
+                if args.variant and w["policy"] != "sptf":
+                    continue
                 r = run_one(args.disksim, valid, parv, w)
                 results["workloads"].append({"workload": w, "disksim": r})
                 print(f"{drive:10} {w['name']:24} " + (r["error"] if "error" in r else f"{r['all']['mean_ms']:9.3f} ms"), file=sys.stderr)
         results.update(
             format=FORMAT_VERSION,
             bins={"scale": SCALE, "start_us": START_US, "step_us": STEP_US, "grow_pct": GROW_PCT, "buckets": BUCKETS},
-            generator="scripts/disksim_fixtures.py (DiskSim 4.0, ../shared/disksim-oracle)",
+            generator="scripts/disksim_fixtures.py (DiskSim 4.0, ../shared/disksim-oracle)"
+            + (f", variant {args.variant}" if args.variant else ""),
         )
         (args.out / f"{drive}.json").write_text(json.dumps(results, separators=(",", ":")) + "\n")
     return 0

@@ -58,3 +58,17 @@ def headway_cli(*args: str, cwd: Path | None = None, timeout: float = 300) -> su
 @pytest.fixture
 def cli():
     return headway_cli
+
+
+def fuzz_settings(max_examples: int):
+    """Hypothesis settings for the API fuzzers: a fixed number of derandomised examples (the
+    same inputs on every run, so a failure in CI reproduces locally), no per-example deadline
+    (a simulation may legitimately take a while)."""
+    from hypothesis import HealthCheck, settings
+
+    return settings(
+        max_examples=max_examples,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+        derandomize=True,
+    )

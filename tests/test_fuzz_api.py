@@ -13,18 +13,15 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
+
+from conftest import fuzz_settings
 
 import headway
 import headway.traces
 
-EXAMPLES = settings(
-    max_examples=60,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
-    derandomize=True,
-)
+EXAMPLES = fuzz_settings(max_examples=60)
 
 scalars = st.one_of(
     st.none(),

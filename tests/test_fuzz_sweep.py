@@ -4,18 +4,15 @@ parsers of the experiments inside are fuzzed in fuzz/ and test_fuzz_api.py)."""
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
+
+from conftest import fuzz_settings
 
 import headway
 from headway.sweeps.spec import parse_sweep
 
-EXAMPLES = settings(
-    max_examples=80,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-    derandomize=True,
-)
+EXAMPLES = fuzz_settings(max_examples=80)
 
 scalars = st.one_of(
     st.none(),

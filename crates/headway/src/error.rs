@@ -43,7 +43,7 @@ pub enum HeadwayError {
     },
 
     /// A file that could not be read or written.
-    #[error("{}: {source}", path.display())]
+    #[error("{}: {}", path.display(), io_reason(source))]
     Io {
         path: PathBuf,
         #[source]
@@ -115,8 +115,6 @@ impl HeadwayError {
             source,
         }
     }
-    /// Attach a file name to a config error that lacks one (errors are often raised by code
-    /// that only sees the parsed text).
     /// A plug-in's failure with the simulated time it happened at (other errors unchanged).
     pub fn at_time(self, now_ns: u64) -> Self {
         match self {
@@ -186,5 +184,27 @@ impl HeadwayError {
             },
             other => other,
         }
+    }
+}
+
+/// The system's reason without the errno suffix ("No such file or directory", not "... (os
+/// error 2)"): the number means nothing to a user and the words already say it.
+fn io_reason(e: &std::io::Error) -> String {
+    let text = e.to_string();
+    match text.rfind(" (os error ") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_missing_file_names_the_path_and_the_reason_without_the_errno() {
+        let e = std::fs::File::open("/nonexistent/headway-test").unwrap_err();
+        let msg = HeadwayError::io("/nonexistent/headway-test", e).to_string();
+        assert_eq!(msg, "/nonexistent/headway-test: No such file or directory");
     }
 }

@@ -194,12 +194,11 @@ enum Why {
     /// DiskSim's LOOK, C-LOOK and SSTF give identical results on every drive (with the real
     /// cylinder mapping too): they do not order as their names say in the disk's queue.
     Cylinder,
-    /// headway's SPTF serves a deep read queue 6-28% faster than DiskSim's on every drive
-    /// (DiskSim's estimate, disk_buffer_estimate_servtime, ranks requests from the angle the
-    /// disk had at its last media event). No real measurement decides; kept as headway's.
+    /// headway's SPTF serves a deep read queue 6-35% faster than DiskSim's: DiskSim's
+    /// estimate (disk_buffer_estimate_servtime) ranks requests from the angle the disk had at
+    /// its last media event. Shown by changing that one thing in DiskSim:
+    /// `headway_sptf_follows_disksim_ranking_from_the_decision_time`.
     Sptf,
-    /// SPTF over a queue mixing reads and fast writes: headway is slower. Not explained.
-    SptfWrites,
     /// Sequential reads served from the buffer: headway is 10-35 us a hit faster. Not
     /// explained.
     Hits,
@@ -215,27 +214,21 @@ const KNOWN: &[(&str, &str, Why)] = &[
     ("atlas10k", "q1_rand_write_4k", Open),
     ("atlas10k", "q1_seq_read_1s", Hits),
     ("atlas10k", "q1_seq_write_4k", Combine),
-    ("atlas10k", "q64_rand_rw_4k_sptf", SptfWrites),
     ("atlas_iii", "q1_seq_read_256k", Large),
     ("atlas_iii", "q1_seq_read_4k", Hits),
     ("atlas_iii", "q1_seq_write_4k", Combine),
-    ("atlas_iii", "q4_mixed_sptf", SptfWrites),
     ("atlas_iii", "q64_rand_read_4k_sstf", Cylinder),
-    ("atlas_iii", "q64_rand_rw_4k_sptf", SptfWrites),
     ("barracuda", "q1_seq_read_1s", Hits),
     ("barracuda", "q1_seq_write_4k", Combine),
     ("barracuda", "q64_rand_read_4k_look", Cylinder),
     ("barracuda", "q64_rand_read_4k_sptf", Sptf),
     ("barracuda", "q64_rand_read_4k_sstf", Cylinder),
-    ("barracuda", "q64_rand_rw_4k_sptf", SptfWrites),
     ("cheetah4lp", "q1_seq_read_1s", Hits),
     ("cheetah4lp", "q1_seq_write_4k", Combine),
     ("cheetah4lp", "q64_rand_read_4k_look", Cylinder),
     ("cheetah4lp", "q64_rand_read_4k_sstf", Cylinder),
-    ("cheetah4lp", "q64_rand_rw_4k_sptf", SptfWrites),
     ("cheetah9lp", "q1_seq_write_4k", Combine),
     ("cheetah9lp", "q64_rand_read_4k_sstf", Cylinder),
-    ("cheetah9lp", "q64_rand_rw_4k_sptf", SptfWrites),
     ("dec_rz26", "q1_rand_write_4k", Settle),
     ("dec_rz26", "q1_seq_read_256k", Large),
     ("hp_c2247a", "q1_seq_read_1s", Hits),
@@ -251,23 +244,48 @@ const KNOWN: &[(&str, &str, Why)] = &[
     ("hp_c3323a", "q1_seq_read_4k", Hits),
     ("ibm18es", "q1_seq_read_1s", Hits),
     ("ibm18es", "q1_seq_write_4k", Combine),
-    ("ibm18es", "q4_mixed_sptf", SptfWrites),
-    ("ibm18es", "q64_rand_rw_4k_sptf", SptfWrites),
 ];
 
-fn fixtures_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/disksim")
+/// DiskSim with its SPTF ranking requests from the head's angle at the decision, not at the
+/// disk's last media event (scripts/disksim_fixtures.py --variant decision-angle): SPTF
+/// workloads still beyond tolerance against it.
+const KNOWN_DECISION_ANGLE: &[(&str, &str, Why)] = &[
+    ("barracuda", "q64_rand_read_4k_sptf", Open),
+    ("barracuda", "q64_rand_rw_4k_sptf", Open),
+    ("cheetah9lp", "q64_rand_rw_4k_sptf", Open),
+    ("hp_c2490a", "q64_rand_read_4k_sptf", Open),
+];
+
+fn fixtures_dir(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
 }
 
 #[test]
 fn headway_follows_disksim_on_every_synthetic_workload() {
-    let tmp = std::env::temp_dir().join(format!("headway_disksim_oracle_{}", std::process::id()));
+    compare_with(&fixtures_dir("disksim"), KNOWN);
+}
+
+/// The `Sptf` entries of `KNOWN`, tested: with DiskSim's estimate taken at the decision time,
+/// headway's SPTF agrees with it on the deep random-read queue of eight of ten drives.
+#[test]
+fn headway_sptf_follows_disksim_ranking_from_the_decision_time() {
+    compare_with(
+        &fixtures_dir("disksim_decision_angle"),
+        KNOWN_DECISION_ANGLE,
+    );
+}
+
+fn compare_with(dir: &std::path::Path, known_list: &[(&str, &str, Why)]) {
+    let tag = dir.file_name().unwrap().to_string_lossy().to_string();
+    let tmp = std::env::temp_dir().join(format!("headway_{tag}_{}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();
     let mut report = String::new();
     let mut failures = Vec::new();
     let mut known_fixed = Vec::new();
     for drive in DRIVES {
-        let path = fixtures_dir().join(format!("{drive}.json"));
+        let path = dir.join(format!("{drive}.json"));
         let fx: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
         if fx.get("error").is_some() {
             writeln!(report, "{drive}: DiskSim fails: {}", fx["error"]).unwrap();
@@ -295,7 +313,7 @@ fn headway_follows_disksim_on_every_synthetic_workload() {
             let (tol_mean, tol_dem) = tolerance(w, ds_mean);
             let rel = hw_mean / ds_mean - 1.0;
             let ok = (hw_mean - ds_mean).abs() <= tol_mean && d <= tol_dem;
-            let known = KNOWN.iter().find(|k| k.0 == *drive && k.1 == name);
+            let known = known_list.iter().find(|k| k.0 == *drive && k.1 == name);
             writeln!(
                 report,
                 "{drive:10} {name:24} DiskSim {ds_mean:10.3} headway {hw_mean:10.3} ms ({:+6.1}%) demerit {d:8.3} {}",

@@ -2,6 +2,8 @@
 //! every one in the shared reference data and DiskSim's own `valid/` folder, either runs or
 //! says which setting it does not support (a `Params` error naming file, line and key).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use headway::device::catalog;
@@ -137,17 +139,15 @@ fn sweep(files: &[PathBuf]) {
     }
 }
 
-#[test]
-#[ignore = "needs ../shared/reference/disksim/params (not part of the project)"]
-fn every_reference_parameter_file_runs_or_names_the_setting_it_lacks() {
-    // The project's checkout sits beside shared/ (or one level deeper, as a worktree).
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let dir = ["../../../shared", "../../../../shared"]
-        .iter()
-        .map(|up| root.join(up).join("reference/disksim/params"))
-        .find(|d| d.is_dir())
-        .expect("no shared/reference/disksim/params beside the checkout");
-    sweep(&files_in(&dir, &["parv", "diskspecs"]));
+mod shared_data {
+    use super::*;
+
+    #[test]
+    #[ignore = "needs the reference data in ../shared (not shipped); scripts/test.sh runs it when present"]
+    fn every_reference_parameter_file_runs_or_names_the_setting_it_lacks() {
+        let dir = common::shared_path("reference/disksim/params");
+        sweep(&files_in(&dir, &["parv", "diskspecs"]));
+    }
 }
 
 #[test]

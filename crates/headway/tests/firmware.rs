@@ -432,3 +432,30 @@ fn experiment_files_choose_the_firmware_scheduler_by_name() {
         "{e}"
     );
 }
+
+#[test]
+fn the_firmware_sptf_ranks_its_queue_from_the_end_of_a_write_back() {
+    // A write-back drive serves each write's media access right after taking the write, as
+    // a write-through drive does, and only reports it sooner. Ranking the rest of the queue
+    // as if the arm were free at the report puts every rotational estimate off by the rest
+    // of the write-back and the choices degrade to near-random: the write-back drive then
+    // takes much longer over the same commands than the write-through one.
+    let spec_through = cached_spec(0);
+    let spec_back = cached_spec(1);
+    let through = *run_queue(&spec_through, 64, false, "sptf")
+        .done_ns
+        .iter()
+        .max()
+        .unwrap();
+    let back = *run_queue(&spec_back, 64, false, "sptf")
+        .done_ns
+        .iter()
+        .max()
+        .unwrap();
+    assert!(
+        back as f64 <= through as f64 * 1.05,
+        "write-back {:.2} ms, write-through {:.2} ms",
+        back as f64 / 1e6,
+        through as f64 / 1e6
+    );
+}

@@ -149,7 +149,8 @@ impl FirmwareQueue {
         }
     }
 
-    /// The next command to serve, chosen with the head at `head` and `last_op` the last
+    /// The next command to serve, chosen for the arm being free at `now` with the head at
+    /// `head` and `last_op` the last
     /// command's direction, with the instant it reached the drive.
     pub fn pop(
         &mut self,

@@ -197,8 +197,9 @@ impl Device for HddDevice {
             head_lbn,
         });
         if !self.queue.is_empty() {
-            let head = self.drive.head_at(now);
-            if let Some((next, arrived)) = self.queue.pop(now, head, self.drive.last_op()) {
+            let free = self.drive.positioning_free_at(now);
+            let head = self.drive.head_at(free);
+            if let Some((next, arrived)) = self.queue.pop(free, head, self.drive.last_op()) {
                 self.start(now, arrived, next, io);
             }
         }

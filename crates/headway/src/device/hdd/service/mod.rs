@@ -169,6 +169,17 @@ impl Drive {
         }
     }
 
+    /// When the mechanism can start positioning for a command chosen at `t`: after a
+    /// write-back under way (a queued command waits for it; ranking the queue as if the arm
+    /// were free at `t` puts every rotational estimate off by the rest of the write-back).
+    pub fn positioning_free_at(&self, t: SimTime) -> SimTime {
+        if self.destaging(t as f64) {
+            self.hda.free_at.ceil() as SimTime
+        } else {
+            t
+        }
+    }
+
     /// A one-line summary of the buffer and mechanism state (for debugging and examples).
     pub fn describe(&self, t: SimTime) -> String {
         let mut out = format!(
