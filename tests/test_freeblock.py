@@ -66,7 +66,10 @@ def test_reproduce_quick_writes_tables_plots_and_the_issues_headline_keys(quick_
     assert abs(h["fg_response_increase"]) < 0.06
     assert h["scans_per_day"] > 1
     assert h["firmware_free_bandwidth_mb_s"] is None
-    for png in ("conservatism.png", "foreground.png"):
+    pred = {r["case"]: r for r in csv.DictReader((out / "prediction.csv").open())}
+    assert set(pred) == {"small", "large", "small-imperfect"}
+    assert float(pred["small"]["within_half_ms"]) > float(pred["large"]["within_half_ms"])
+    for png in ("conservatism.png", "foreground.png", "prediction_pdf.png"):
         assert (out / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "free bandwidth" in stdout
 

@@ -7,6 +7,9 @@ the tables as pandas DataFrames:
 * ``sweep``: foreground and free bandwidth over the freeblock seek conservatism ``c_fb``
   for SSTF, SPTF and SPTF-SW(40%), each point with its paired run without free reads;
 * ``queue``: the foreground schedulers against the drive's own SPTF over queue depths;
+* ``prediction_pdf`` and ``prediction``: the PDFs of prediction error (measured minus
+  predicted completion time, completion to completion) for small and large requests and on
+  a drive with imperfections, and their summary;
 * ``headline``: free bandwidth, potential free bandwidth, the foreground's response-time
   increase and scans per day at the chosen ``c_fb``.
 
@@ -43,16 +46,19 @@ class Reproduction:
 
     sweep: pd.DataFrame
     queue: pd.DataFrame
+    prediction_pdf: pd.DataFrame
+    prediction: pd.DataFrame
     headline: Dict[str, Any]
     options: Dict[str, Any] = field(default_factory=dict)
 
     def write(self, out: Union[str, Path], plots: bool = True) -> List[Path]:
-        """Write ``sweep.csv``, ``queue.csv``, ``headline.json`` and (``plots=True``) the PNG
+        """Write ``sweep.csv``, ``queue.csv``, ``prediction_pdf.csv``, ``prediction.csv``,
+        ``headline.json`` and (``plots=True``) the PNG
         figures into ``out``; return the paths written."""
         out = Path(out)
         out.mkdir(parents=True, exist_ok=True)
         written = []
-        for name in ("sweep", "queue"):
+        for name in ("sweep", "queue", "prediction_pdf", "prediction"):
             p = out / f"{name}.csv"
             with replacing(p) as tmp:
                 getattr(self, name).to_csv(tmp, index=False)
@@ -114,6 +120,19 @@ class Reproduction:
         title = "Foreground schedulers (two at the drive) vs the firmware's SPTF" + reduced
         ax.set_title(title, fontsize=9)
         save(fig, "foreground.png", title)
+
+        pdf = self.prediction_pdf
+        fig, ax = plt.subplots(figsize=(7, 4))
+        for case, rows in pdf.groupby("case", sort=False):
+            ax.plot(rows.error_ms, rows.fraction, drawstyle="steps-mid", label=case)
+        ax.set_xlabel("measured - predicted completion time (ms)")
+        ax.set_ylabel("fraction of requests")
+        ax.set_yscale("log")
+        ax.legend()
+        ax.grid(alpha=0.3)
+        title = "PDFs of prediction error (two commands at the drive)" + reduced
+        ax.set_title(title, fontsize=9)
+        save(fig, "prediction_pdf.png", title)
         return paths
 
 
@@ -141,6 +160,8 @@ def reproduce(
     return Reproduction(
         sweep=pd.DataFrame(data["sweep"]),
         queue=pd.DataFrame(data["queue"]),
+        prediction_pdf=pd.DataFrame(data["prediction_pdf"]),
+        prediction=pd.DataFrame(data["prediction"]),
         headline=data["headline"],
         options={"quick": quick, **data["options"]},
     )

@@ -48,6 +48,25 @@ fn quick_reproduction_headline_and_shapes() {
             last.free_bandwidth_mb_s
         );
     }
+    for p in &r.prediction {
+        eprintln!("{p:?}");
+    }
+    // Prediction errors: the PDFs sum to one; small requests on the nominal drive are
+    // mostly predicted within half a millisecond, and imperfections spread them.
+    for case in ["small", "large", "small-imperfect"] {
+        let total: f64 = r
+            .prediction_pdf
+            .iter()
+            .filter(|x| x.case == case)
+            .map(|x| x.fraction)
+            .sum();
+        assert!((total - 1.0).abs() < 1e-9, "{case}: {total}");
+    }
+    let pred = |c: &str| r.prediction.iter().find(|p| p.case == c).unwrap();
+    assert!(pred("small").commands > 1000);
+    assert!(pred("small").within_half_ms > 0.6, "{:?}", pred("small"));
+    assert!(pred("small").within_half_ms > pred("small-imperfect").within_half_ms);
+    assert!(pred("small").within_half_ms > pred("large").within_half_ms);
     // Queue-depth validation: the firmware's SPTF, seeing every request, is at least as
     // good as the external schedulers that keep two at the drive (in headway's drive model
     // the drive takes its next command only after the bus transfer of the last, which the

@@ -12,8 +12,13 @@
 //!   times the fraction of time in rotational latency, measured on the paired run), the
 //!   foreground's response-time increase, scans per day.
 //!
+//! * prediction-error PDFs (measured minus predicted completion time, completion to
+//!   completion, two commands at the drive): small (the OLTP sizes) and large (mean 64 KiB)
+//!   requests on the nominal drive, and small requests on a drive with imperfections (seek
+//!   jitter, spindle drift, recalibration moves).
+//!
 //! Not built (see `docs/freeblock.md`): the firmware variant and its one-request-per-track
-//! restriction, and the prediction-error PDFs.
+//! restriction.
 
 use serde::Serialize;
 
@@ -112,9 +117,29 @@ pub struct Headline {
 }
 
 #[derive(Clone, Debug, Serialize)]
+pub struct PdfRow {
+    pub case: String,
+    pub error_ms: f64,
+    pub fraction: f64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct PredictionSummaryRow {
+    pub case: String,
+    pub commands: u64,
+    /// Share within ±0.5 ms of the prediction.
+    pub within_half_ms: f64,
+    /// Share at least half a rotation (3 ms) late.
+    pub late_rotation: f64,
+    pub mean_abs_error_ms: f64,
+}
+
+#[derive(Clone, Debug, Serialize)]
 pub struct Reproduction {
     pub sweep: Vec<SweepRow>,
     pub queue: Vec<QueueRow>,
+    pub prediction_pdf: Vec<PdfRow>,
+    pub prediction: Vec<PredictionSummaryRow>,
     pub headline: Headline,
     pub options: ReproduceOptions,
 }
@@ -213,12 +238,71 @@ pub fn reproduce(
             .capacity_sectors()
     };
     let headline = headline(&sweep, o, capacity);
+    let (prediction_pdf, prediction) = prediction_pdfs(o, progress)?;
     Ok(Reproduction {
         sweep,
         queue,
+        prediction_pdf,
+        prediction,
         headline,
         options: o.clone(),
     })
+}
+
+/// The prediction-error PDFs: the OLTP foreground alone (SPTF, two at the drive), small and
+/// large requests, and small requests on the imperfect drive.
+fn prediction_pdfs(
+    o: &ReproduceOptions,
+    progress: &mut dyn FnMut(&str) -> Result<()>,
+) -> Result<(Vec<PdfRow>, Vec<PredictionSummaryRow>)> {
+    let spec = crate::config::resolve_drive(&o.drive, None)?;
+    let mech = std::sync::Arc::new(crate::device::hdd::Mechanics::new(&spec)?);
+    let p = crate::predict::OraclePredictor::new(
+        mech,
+        crate::device::hdd::Overheads::from_spec(&spec),
+        0,
+    );
+    let imperfect = format!(
+        "[drive.imperfections]\n{}",
+        toml::to_string(&super::rotational::realistic_imperfections()).unwrap_or_default()
+    );
+    let small = oltp_config(o, "scheduler = \"sptf\"", "plan = false");
+    let cases = [
+        ("small", small.clone()),
+        (
+            "large",
+            small.replace("mean_sectors = 12.0", "mean_sectors = 124.0"),
+        ),
+        (
+            "small-imperfect",
+            small.replace(
+                "queue_depth = 2\n",
+                &format!("queue_depth = 2\n{imperfect}\n"),
+            ),
+        ),
+    ];
+    let (mut rows, mut summary) = (vec![], vec![]);
+    for (case, text) in cases {
+        progress(&format!("prediction errors, {case} requests"))?;
+        let r = run(&text)?;
+        let errs = measure::prediction_errors_ms(&r, &p);
+        let n = errs.len().max(1) as f64;
+        summary.push(PredictionSummaryRow {
+            case: case.into(),
+            commands: errs.len() as u64,
+            within_half_ms: errs.iter().filter(|e| e.abs() <= 0.5).count() as f64 / n,
+            late_rotation: errs.iter().filter(|&&e| e >= 3.0).count() as f64 / n,
+            mean_abs_error_ms: errs.iter().map(|e| e.abs()).sum::<f64>() / n,
+        });
+        for (error_ms, fraction) in measure::pdf(&errs, -8.0, 8.0, 0.25) {
+            rows.push(PdfRow {
+                case: case.into(),
+                error_ms,
+                fraction,
+            });
+        }
+    }
+    Ok((rows, summary))
 }
 
 fn headline(rows: &[SweepRow], o: &ReproduceOptions, capacity: u64) -> Headline {

@@ -12,7 +12,7 @@ from headway.cli.paths import output_folder
 
 @click.command("freeblock", short_help="Lumb, Schindler and Ganger's freeblock scheduling (Atlas 10K).")
 @click.option("--out", "out_dir", type=click.Path(path_type=Path), callback=output_folder,
-              help="Write sweep.csv, queue.csv, headline.json and PNG plots here.")
+              help="Write sweep.csv, queue.csv, prediction_pdf.csv, prediction.csv, headline.json and PNG plots here.")
 @click.option("--quick", is_flag=True, help="Reduced sizes (3,000 requests per run, 4 values of c_fb): seconds.")
 @click.option("--seed", type=int, help="Random seed (default 1).")
 @click.option("--requests", type=click.IntRange(min=1), help="Foreground requests per run.")
@@ -48,6 +48,15 @@ def _print(r) -> None:
                   f"{row.paired_fg_bandwidth_mb_s:.3f}", f"{100 * row.fg_response_increase:+.2f}",
                   f"{row.free_bandwidth_mb_s:.3f}", f"{row.potential_free_bandwidth_mb_s:.3f}")
     console.print(t)
+    console.print()
+    p = table([("requests", "text"), ("commands", "num"), ("within 0.5 ms", "num"), ("+1 rotation", "num"),
+               ("|err| ms", "num")],
+              title="Prediction error (measured - predicted completion, two at the drive)",
+              caption="+1 rotation: share at least 3 ms late; |err|: mean absolute error")
+    for row in r.prediction.itertuples():
+        p.add_row(row.case, f"{row.commands:,}", f"{row.within_half_ms:.1%}", f"{row.late_rotation:.1%}",
+                  f"{row.mean_abs_error_ms:.2f}")
+    console.print(p)
     console.print()
     h = r.headline
     hl = table([("claim", "text"), ("headway", "num"), ("paper", "num")],
