@@ -11,7 +11,7 @@ use headway::device::hdd::{Mechanics, Overheads};
 use headway::predict::{OraclePredictor, Predictor};
 use headway::request::{Op, HOST_ORIGIN_BASE};
 use headway::sched::freeblock::measure;
-use headway::sched::freeblock::planner::{self, FreeRead, Pair, PlanLimits};
+use headway::sched::freeblock::planner::{self, FreeRead, Pair, PlanLimits, Tail};
 use headway::sched::freeblock::wanted::WantedBlocks;
 use headway::sim::RunResult;
 
@@ -113,14 +113,21 @@ fn every_chosen_free_read_leaves_b_on_time_under_the_oracle() {
     let (mut between, mut prepend) = (0, 0);
     for case in 0..300 {
         let from = p.track_of(rng.next() % cap).unwrap();
-        let tail = if case % 2 == 0 { 0.0 } else { 82_000.0 };
+        let tail = if case % 2 == 0 {
+            Tail::default()
+        } else {
+            Tail {
+                fixed_ns: 18_000.0,
+                per_sector_ns: 82_000.0,
+            }
+        };
         let pair = Pair {
             from,
             start_ns: rng.next() % 1_000_000_000,
             b_lbn: rng.next() % (cap - 64),
             b_sectors: 8 * (1 + (rng.next() % 4) as u32),
             b_op: Op::Read,
-            tail_ns_per_sector: tail,
+            tail,
         };
         let limits = PlanLimits {
             c_fb_ns: 0,
@@ -130,7 +137,7 @@ fn every_chosen_free_read_leaves_b_on_time_under_the_oracle() {
         let (plan, _) = planner::plan(&p, &pair, &wanted, &limits, 6).unwrap();
         let Some(plan) = plan else { continue };
         let d = planner::direct(&p, &pair);
-        let tail_of = |n: u64| (n as f64 * tail).ceil() as u64;
+        let tail_of = |n: u64| pair.tail_ns(n);
         match plan.read {
             FreeRead::Prepend { lbn } => {
                 prepend += 1;

@@ -13,7 +13,7 @@
 //! default: choosing when the slot opens sees more pending requests, and measured on the
 //! OLTP workload it harms the foreground less (docs/freeblock.md).
 
-use super::planner::{self, FreeRead, Pair, Plan, PlanLimits};
+use super::planner::{self, FreeRead, Pair, Plan, PlanLimits, Tail};
 use super::task::{BackgroundTask, TaskKind};
 use super::wanted::WantedBlocks;
 use crate::error::{HeadwayError, Result};
@@ -88,11 +88,14 @@ pub struct Freeblock {
     last_end: Option<(HeadPosition, SimTime)>,
     fg_outstanding: usize,
     idle_cursor: u64,
-    /// Time from a read's media end to its completion, per sector (the drive's bus):
-    /// configured, or the largest seen so far (`None` until a read has completed).
-    tail_ns_per_sector: Option<f64>,
-    tail_fixed: bool,
+    /// Time from a read's media end to its completion (the drive's bus): configured
+    /// (`tail_ns_per_sector`), or fitted to what completions show.
+    tail_fit: TailFit,
+    tail_fixed: Option<Tail>,
     choose_early: bool,
+    /// Plan a free read before a request sent to an idle drive (off: an idle drive reads
+    /// ahead into its buffer and moves its head where the host cannot see).
+    plan_when_idle: bool,
     /// Plan free reads after a foreground write too (off: a write the drive absorbs into
     /// its buffer is written back at a moment the host cannot see, so the head is not
     /// where the predictor believes).
@@ -100,6 +103,52 @@ pub struct Freeblock {
     /// The last foreground command sent was a write.
     last_fg_write: bool,
     pub stats: FreeblockStats,
+}
+
+/// The bus tail as a line above every read seen: the largest tail per sector among reads
+/// of four sectors or more, plus the largest amount any read exceeded that. [TEAM CHOICE]
+/// The drive's bus moves about 82 µs per sector plus a few µs that vary with how the
+/// transfer meets the media; an upper line errs towards not delaying the foreground. No
+/// free read is planned before eight reads have completed (fewer under-estimate large reads).
+#[derive(Clone, Debug, Default)]
+struct TailFit {
+    /// The longest tail seen for each read size.
+    by_size: std::collections::BTreeMap<u32, f64>,
+    reads: u64,
+    tail: Option<Tail>,
+}
+
+impl TailFit {
+    fn add(&mut self, sectors: f64, tail_ns: f64) {
+        let n = sectors as u32;
+        let e = self.by_size.entry(n).or_insert(0.0);
+        if tail_ns <= *e && self.tail.is_some() {
+            self.reads += 1;
+            return;
+        }
+        *e = e.max(tail_ns);
+        self.reads += 1;
+        let per_sector_ns = self
+            .by_size
+            .iter()
+            .filter(|(&n, _)| n >= 4)
+            .map(|(&n, &t)| t / n as f64)
+            .fold(0.0, f64::max);
+        let fixed_ns = self
+            .by_size
+            .iter()
+            .map(|(&n, &t)| t - per_sector_ns * n as f64)
+            .fold(0.0, f64::max);
+        self.tail = Some(Tail {
+            fixed_ns,
+            per_sector_ns,
+        });
+    }
+
+    fn tail(&self) -> Option<Tail> {
+        self.tail
+            .filter(|t| self.reads >= 8 && t.per_sector_ns > 0.0)
+    }
 }
 
 fn first_id(cmd: &Command) -> u64 {
@@ -140,13 +189,17 @@ impl Freeblock {
             last_end: None,
             fg_outstanding: 0,
             idle_cursor: 0,
-            tail_ns_per_sector: if o.has("tail_ns_per_sector") {
-                Some(o.f64("tail_ns_per_sector", 0.0, 0.0, 1e9)?)
+            tail_fit: TailFit::default(),
+            tail_fixed: if o.has("tail_ns_per_sector") {
+                Some(Tail {
+                    fixed_ns: 0.0,
+                    per_sector_ns: o.f64("tail_ns_per_sector", 0.0, 0.0, 1e9)?,
+                })
             } else {
                 None
             },
-            tail_fixed: o.has("tail_ns_per_sector"),
             choose_early: o.bool("choose_early", false)?,
+            plan_when_idle: o.bool("plan_when_idle", false)?,
             after_writes: o.bool("after_writes", false)?,
             last_fg_write: false,
             stats: FreeblockStats::default(),
@@ -217,7 +270,7 @@ impl Freeblock {
             b_lbn: b.lbn,
             b_sectors: b.sectors,
             b_op: b.op,
-            tail_ns_per_sector: self.tail_ns_per_sector.unwrap_or(0.0),
+            tail: self.tail().unwrap_or_default(),
         };
         let d = planner::direct(p, &pair);
         let end = (d.b_end_track, d.b_end_ns + pair.tail_ns(b.sectors as u64));
@@ -225,7 +278,8 @@ impl Freeblock {
         if !self.plan_enabled
             || wanted.remaining() == 0
             || b.device != self.device
-            || self.tail_ns_per_sector.is_none()
+            || self.tail().is_none()
+            || (!self.plan_when_idle && ctx.outstanding[self.device as usize] == 0)
             || (!self.after_writes && (self.last_fg_write || b.op == Op::Write))
         {
             return Ok((Decision::Dispatch(b.clone()), Proposed::Plain { end }));
@@ -345,18 +399,23 @@ impl Freeblock {
         Ok(())
     }
 
+    fn tail(&self) -> Option<Tail> {
+        self.tail_fixed.or_else(|| self.tail_fit.tail())
+    }
+
     /// The drive takes its next command only when this one has crossed the bus: learn how
-    /// long that takes per sector from reads that went to the media (the largest seen, so
-    /// the planner errs towards not delaying the foreground).
+    /// long that takes from reads that went to the media.
     fn learn_tail(&mut self, done: &Completion) {
         let c = &done.command;
-        if self.tail_fixed || c.op != Op::Read || done.cache_hit || c.sectors == 0 {
+        if self.tail_fixed.is_some() || c.op != Op::Read || done.cache_hit || c.sectors == 0 {
             return;
         }
         let ph = &done.phases;
         let media_end = ph.start_ns + ph.overhead_ns + ph.seek_ns + ph.rotate_ns + ph.transfer_ns;
-        let per = done.done_ns.saturating_sub(media_end) as f64 / c.sectors as f64;
-        self.tail_ns_per_sector = Some(self.tail_ns_per_sector.map_or(per, |t| t.max(per)));
+        self.tail_fit.add(
+            c.sectors as f64,
+            done.done_ns.saturating_sub(media_end) as f64,
+        );
     }
 
     fn propose_inner(&mut self, ctx: &SchedCtx) -> Result<Decision> {
@@ -522,7 +581,8 @@ impl Scheduler for Freeblock {
                 self.idle_cursor = free.lbn + free.sectors as u64;
                 let p = ctx.predictor(self.device);
                 let e = p.estimate(p.head(), ctx.now, free.lbn, free.sectors, Op::Read);
-                let tail = free.sectors as f64 * self.tail_ns_per_sector.unwrap_or(0.0);
+                let t = self.tail().unwrap_or_default();
+                let tail = t.fixed_ns + free.sectors as f64 * t.per_sector_ns;
                 self.last_end = Some((e.end, ctx.now + e.service_ns() + tail.ceil() as SimTime));
             }
         }

@@ -44,16 +44,26 @@ pub struct Pair {
     pub b_lbn: u64,
     pub b_sectors: u32,
     pub b_op: Op,
-    /// Time from a read's media end until the drive takes its next command, per sector
-    /// read (the drive's host-bus transfer, as measured from completions): a free read
-    /// holds the next command back by this much for each of its sectors.
-    pub tail_ns_per_sector: f64,
+    /// Time from a read's media end until the drive takes its next command (the drive's
+    /// host-bus transfer, as measured from completions): a free read holds the next
+    /// command back by this much.
+    pub tail: Tail,
+}
+
+/// A read's bus tail: `fixed_ns + per_sector_ns × sectors`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Tail {
+    pub fixed_ns: f64,
+    pub per_sector_ns: f64,
 }
 
 impl Pair {
     /// Bus tail of a read of `n` sectors.
     pub fn tail_ns(&self, n: u64) -> SimTime {
-        (n as f64 * self.tail_ns_per_sector).ceil() as SimTime
+        if n == 0 {
+            return 0;
+        }
+        (self.tail.fixed_ns + n as f64 * self.tail.per_sector_ns).ceil() as SimTime
     }
 }
 
@@ -227,7 +237,7 @@ pub fn plan(
                 if wanted.count(info.first_lbn, info.lbns as u64) <= best_u {
                     continue;
                 }
-                if ((leave - arrive) as f64 / (info.sector_ns + pair.tail_ns_per_sector)) as u64
+                if ((leave - arrive) as f64 / (info.sector_ns + pair.tail.per_sector_ns)) as u64
                     <= best_u
                 {
                     continue;
@@ -452,7 +462,7 @@ mod tests {
             b_lbn: 2 * SLOTS as u64 + 6,
             b_sectors: 1,
             b_op: Op::Read,
-            tail_ns_per_sector: 0.0,
+            tail: Tail::default(),
         };
         let d = direct(&p, &pair);
         assert_eq!((d.latency_ns, d.b_start_ns), (4 * SECTOR, 6 * SECTOR));
