@@ -93,8 +93,9 @@ class Reproduction:
         s = self.sweep
         fig, axes = plt.subplots(1, 2, figsize=(11, 4))
         for fg, rows in s.groupby("foreground", sort=False):
-            axes[0].plot(rows.c_fb_ms, rows.fg_bandwidth_mb_s, marker="o", label=fg)
-            axes[0].axhline(rows.paired_fg_bandwidth_mb_s.iloc[0], linestyle=":", linewidth=0.8)
+            (line,) = axes[0].plot(rows.c_fb_ms, rows.fg_bandwidth_mb_s, marker="o", label=fg)
+            axes[0].axhline(rows.paired_fg_bandwidth_mb_s.iloc[0], linestyle=":", linewidth=1.0,
+                            color=line.get_color())
             axes[1].plot(rows.c_fb_ms, rows.free_bandwidth_mb_s, marker="o", label=fg)
         axes[0].set_xlabel("freeblock seek conservatism c_fb (ms)")
         axes[0].set_ylabel("foreground bandwidth (MB/s)")
