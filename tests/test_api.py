@@ -78,6 +78,12 @@ def test_every_config_form_gives_the_same_run(tmp_path):
     assert len(set(outputs.values())) == 1, outputs
 
 
+def test_a_toml_string_longer_than_a_file_name_runs_as_toml():
+    # Deciding whether a string is a path asks the system, which refuses names over 255 bytes.
+    text = to_toml(small(50, seed=2)) + "\n" + "# " + "x" * 400 + "\n"
+    assert headway.run(text).summary.requests == 50
+
+
 def test_relative_paths_resolve_against_the_config_file(tmp_path, monkeypatch):
     folder = tmp_path / "experiment"
     (folder / "drives").mkdir(parents=True)

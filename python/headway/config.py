@@ -273,6 +273,15 @@ def _looks_like_toml(text: str) -> bool:
     return "\n" in text or "=" in text or text.lstrip().startswith("[")
 
 
+def _is_existing_file(text: str) -> bool:
+    """Whether ``text`` names an existing file; TOML text longer than a file name can be is
+    not one (the system refuses to look it up and says so with an OSError)."""
+    try:
+        return Path(text).exists()
+    except (OSError, ValueError):
+        return False
+
+
 def source(config: ConfigLike) -> Tuple[Optional[str], Optional[str]]:
     """``(toml_text, origin)`` for the simulator. ``origin`` is the file the text came from:
     errors name it and relative paths inside resolve against its folder. A file path is
@@ -286,7 +295,7 @@ def source(config: ConfigLike) -> Tuple[Optional[str], Optional[str]]:
     if isinstance(config, os.PathLike):
         return None, os.fspath(config)
     if isinstance(config, str):
-        if _looks_like_toml(config) and not Path(config).exists():
+        if _looks_like_toml(config) and not _is_existing_file(config):
             return config, None
         return None, config
     raise TypeError(

@@ -1,6 +1,7 @@
 //! `headway._headway`: the Python binding of the headway simulator. Thin glue only; the
 //! Python package `headway` is the public face.
 
+mod anticipatory;
 mod catalog;
 mod check;
 mod context;
@@ -43,6 +44,8 @@ mod headway_module {
 
     #[pymodule_export]
     use super::{scheduler_info, schedulers, version};
+    #[pymodule_export]
+    use crate::anticipatory::reproduce_anticipatory;
     #[pymodule_export]
     use crate::catalog::{disks, disksim_file};
     #[pymodule_export]

@@ -204,6 +204,7 @@ fn bound_workload(w: &mut WorkloadConfig) {
             c.processes = c.processes.min(64);
         }
         WorkloadConfig::Bursty(c) => c.requests = c.requests.min(RUN_MAX_REQUESTS),
+        WorkloadConfig::Sync(c) => c.closed.requests = c.closed.requests.min(RUN_MAX_REQUESTS),
         WorkloadConfig::Trace(c) => {
             c.path = PathBuf::from("t.trace");
             c.limit = Some(c.limit.unwrap_or(RUN_MAX_REQUESTS).min(RUN_MAX_REQUESTS));

@@ -160,7 +160,10 @@ fn build_workloads(
         let w = cfg.workload.build(capacities[0], rng, base)?;
         info.classes.push("default".into());
         info.workloads.push("workload".into());
-        let synchronous = matches!(cfg.workload, WorkloadConfig::Closed(_));
+        let synchronous = matches!(
+            cfg.workload,
+            WorkloadConfig::Closed(_) | WorkloadConfig::Sync(_)
+        );
         for _ in 0..process_count(&cfg.workload) {
             info.processes.push(ProcessInfo {
                 workload: 0,
@@ -209,7 +212,10 @@ fn build_workloads(
         info.workloads
             .push(c.name.clone().unwrap_or_else(|| format!("workload{i}")));
         let n = process_count(&e.config);
-        let synchronous = matches!(e.config, WorkloadConfig::Closed(_));
+        let synchronous = matches!(
+            e.config,
+            WorkloadConfig::Closed(_) | WorkloadConfig::Sync(_)
+        );
         for _ in 0..n {
             info.processes.push(ProcessInfo {
                 workload: i as u16,

@@ -2,5 +2,6 @@
 //! them, and returns the tables its figures are drawn from. Front ends (the Python CLI's
 //! `headway reproduce`) write the tables and plots.
 
+pub mod anticipatory;
 pub mod freeblock;
 pub mod rotational;

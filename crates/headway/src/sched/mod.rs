@@ -18,6 +18,7 @@ use crate::error::Result;
 use crate::request::{Command, Completion, Request};
 use crate::time::SimTime;
 
+mod anticipatory;
 mod context;
 mod idle_scan;
 mod per_device;
@@ -47,6 +48,7 @@ mod vscan;
 mod wstf;
 
 pub use aged_sptf::AgedSptf;
+pub use anticipatory::{Anticipatory, MqDeadline, Stride};
 pub use clook::CLook;
 pub use context::{HostWork, ProcessInfo, RunInfo, SchedCtx};
 pub use cscan::CScan;

@@ -53,6 +53,12 @@ impl<'a> OptionReader<'a> {
         )
     }
 
+    /// An error about option `k` that the reader's own range checks cannot express (a
+    /// relation between two options), keyed like theirs.
+    pub fn error(&self, k: &str, msg: impl Into<String>) -> HeadwayError {
+        HeadwayError::config(self.key(k), msg)
+    }
+
     /// Whether `k` was given at all.
     pub fn has(&self, k: &'static str) -> bool {
         self.get(k).is_some()

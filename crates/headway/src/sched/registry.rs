@@ -70,6 +70,14 @@ pub const SCHEDULERS: &[SchedulerInfo] = &[
         "sptf-sw",
         "SPTF-SW(n): least seek among near-best positioning",
     ),
+    leaf(
+        "stride",
+        "proportional share by virtual clocks (relaxed: relax_ms)",
+    ),
+    leaf(
+        "mq-deadline",
+        "Linux mq-deadline: read/write FIFOs with expiry, sorted batches",
+    ),
     wrapper(
         "idle-scan",
         "reads a region in the background whenever the inner scheduler idles",
@@ -77,6 +85,10 @@ pub const SCHEDULERS: &[SchedulerInfo] = &[
     wrapper(
         "freeblock",
         "background reads in the foreground's rotational latency (two commands at the drive)",
+    ),
+    wrapper(
+        "anticipatory",
+        "waits briefly for a synchronous process's next read (anticipation)",
     ),
 ];
 
@@ -100,6 +112,8 @@ pub const SCHEDULER_NAMES: &[&str] = &[
     "wstf",
     "aged-sptf",
     "sptf-sw",
+    "stride",
+    "mq-deadline",
 ];
 
 /// What `headway schedulers` says about `name` (aliases such as `c-look` included).
@@ -256,6 +270,12 @@ fn build_at(
             &o,
             inner.expect("checked: wrappers have an inner scheduler"),
             stack_device,
+        )?),
+        "stride" => Box::new(Stride::from_options(&o)?),
+        "mq-deadline" => Box::new(MqDeadline::from_options(&o)?),
+        "anticipatory" => Box::new(Anticipatory::from_options(
+            &o,
+            inner.expect("checked: wrappers have an inner scheduler"),
         )?),
         other => unreachable!("scheduler `{other}` is listed but not built"),
     };

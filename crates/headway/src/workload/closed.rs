@@ -23,14 +23,14 @@ pub const MAX_PROCESSES: u32 = 1_000_000;
 /// About 30 years: longer think times would saturate simulated time into "never".
 const MAX_THINK_MS: f64 = 1e12;
 
-enum Think {
+pub(super) enum Think {
     Fixed(SimTime),
     Exponential(Exp<f64>),
     Uniform { lo_ns: f64, hi_ns: f64 },
 }
 
 impl Think {
-    fn new(cfg: &ClosedConfig) -> Result<Self> {
+    pub(super) fn new(cfg: &ClosedConfig) -> Result<Self> {
         let key = |k: &str| format!("workload.{k}");
         let ms = |k: &str, v: f64| -> Result<f64> {
             if (0.0..=MAX_THINK_MS).contains(&v) {
@@ -95,7 +95,7 @@ impl Think {
     }
 
     #[inline]
-    fn sample(&self, rng: &mut Pcg64Mcg) -> SimTime {
+    pub(super) fn sample(&self, rng: &mut Pcg64Mcg) -> SimTime {
         match *self {
             Think::Fixed(ns) => ns,
             Think::Exponential(ref exp) => exp.sample(rng).round() as SimTime,

@@ -19,6 +19,7 @@ use super::locality::LocalityConfig;
 use super::open::OpenWorkload;
 use super::shape::{ShapeConfig, DEFAULT_ALIGN_SECTORS, DEFAULT_READ_FRACTION};
 use super::size::SizeConfig;
+use super::sync_reader::{FsMode, SyncConfig, SyncPattern, SyncReader};
 use super::trace::csv::CsvSetting;
 use super::trace::{self, BlkparseEvent, CsvSpec, Fit, TraceFormat, TraceSource};
 use super::Workload;
@@ -39,6 +40,8 @@ pub enum WorkloadConfig {
     Trace(TraceConfig),
     /// ON/OFF (Markov-modulated Poisson) arrivals: bursts and quiet spells.
     Bursty(BurstyConfig),
+    /// One synchronous reader of its own file (seq / alter / random), adversary bursts.
+    Sync(SyncConfig),
 }
 
 impl Default for WorkloadConfig {
@@ -62,6 +65,7 @@ impl WorkloadConfig {
             WorkloadConfig::Closed(c) => Box::new(ClosedWorkload::new(c, capacity_sectors, rng)?),
             WorkloadConfig::Trace(c) => trace::build(c, capacity_sectors, base_dir)?,
             WorkloadConfig::Bursty(c) => Box::new(BurstyWorkload::new(c, capacity_sectors, rng)?),
+            WorkloadConfig::Sync(c) => Box::new(SyncReader::new(c, capacity_sectors, rng)?),
         })
     }
 
@@ -74,6 +78,7 @@ impl WorkloadConfig {
             WorkloadConfig::Closed(c) => ClosedWorkload::new(c, u64::MAX, &rng).map(drop),
             WorkloadConfig::Trace(c) => c.validate(),
             WorkloadConfig::Bursty(c) => BurstyWorkload::new(c, u64::MAX, &rng).map(drop),
+            WorkloadConfig::Sync(c) => SyncReader::new(c, u64::MAX, &rng).map(drop),
         }
     }
 
@@ -83,6 +88,7 @@ impl WorkloadConfig {
             WorkloadConfig::Closed(_) => WorkloadKind::Closed,
             WorkloadConfig::Trace(_) => WorkloadKind::Trace,
             WorkloadConfig::Bursty(_) => WorkloadKind::Bursty,
+            WorkloadConfig::Sync(_) => WorkloadKind::Sync,
         }
     }
 }
@@ -96,6 +102,7 @@ pub enum WorkloadKind {
     Closed,
     Trace,
     Bursty,
+    Sync,
 }
 
 impl WorkloadKind {
@@ -105,6 +112,7 @@ impl WorkloadKind {
             WorkloadKind::Closed => "closed",
             WorkloadKind::Trace => "trace",
             WorkloadKind::Bursty => "bursty",
+            WorkloadKind::Sync => "sync",
         }
     }
 }
@@ -148,6 +156,12 @@ struct RawWorkload {
     off_rate_iops: Option<f64>,
     on_mean_ms: Option<f64>,
     off_mean_ms: Option<f64>,
+    pattern: Option<SyncPattern>,
+    burst: Option<u64>,
+    burst_pause_ms: Option<f64>,
+    fs: Option<FsMode>,
+    readahead_sectors: Option<u32>,
+    readahead_max_sectors: Option<u32>,
     // Keys of a `[[workloads]]` entry (see `WorkloadCommon`).
     name: Option<String>,
     class: Option<String>,
@@ -354,8 +368,24 @@ fn convert(r: RawWorkload) -> std::result::Result<(WorkloadConfig, WorkloadCommo
             ("on_mean_ms", r.on_mean_ms.is_some()),
             ("off_mean_ms", r.off_mean_ms.is_some()),
         ];
+        let sync_only = [
+            ("pattern", r.pattern.is_some()),
+            ("burst", r.burst.is_some()),
+            ("burst_pause_ms", r.burst_pause_ms.is_some()),
+            ("fs", r.fs.is_some()),
+            ("readahead_sectors", r.readahead_sectors.is_some()),
+            ("readahead_max_sectors", r.readahead_max_sectors.is_some()),
+        ];
+        // The synthetic keys a sync reader does not take.
+        let sync_refuses = [
+            ("processes", r.processes.is_some()),
+            ("size", r.size.is_some()),
+            ("align_sectors", r.align_sectors.is_some()),
+            ("read_fraction", r.read_fraction.is_some()),
+            ("locality", r.locality.is_some()),
+        ];
         // Each group with the kinds it belongs to, for the error message.
-        let groups: [(&[(&str, bool)], &str); 5] = [
+        let groups: [(&[(&str, bool)], &str); 7] = [
             (&open_only, "kind = \"open\""),
             (&closed_only, "kind = \"closed\""),
             (
@@ -364,12 +394,18 @@ fn convert(r: RawWorkload) -> std::result::Result<(WorkloadConfig, WorkloadCommo
             ),
             (&trace_only, "kind = \"trace\""),
             (&bursty_only, "kind = \"bursty\""),
+            (&sync_only, "kind = \"sync\""),
+            (
+                &sync_refuses,
+                "kind = \"open\", \"closed\" and \"bursty\" (not \"sync\")",
+            ),
         ];
         let allowed: &[usize] = match kind {
-            WorkloadKind::Open => &[0, 2],
-            WorkloadKind::Closed => &[1, 2],
+            WorkloadKind::Open => &[0, 2, 6],
+            WorkloadKind::Closed => &[1, 2, 6],
             WorkloadKind::Trace => &[3],
-            WorkloadKind::Bursty => &[2, 4],
+            WorkloadKind::Bursty => &[2, 4, 6],
+            WorkloadKind::Sync => &[1, 2, 5],
         };
         for (i, (keys, owner)) in groups.iter().enumerate() {
             if allowed.contains(&i) {
@@ -411,6 +447,24 @@ fn convert(r: RawWorkload) -> std::result::Result<(WorkloadConfig, WorkloadCommo
                 think_min_ms: r.think_min_ms,
                 think_max_ms: r.think_max_ms,
                 shape,
+            }),
+            WorkloadKind::Sync => WorkloadConfig::Sync(SyncConfig {
+                closed: ClosedConfig {
+                    processes: 1,
+                    requests: r.requests.unwrap_or(DEFAULT_REQUESTS),
+                    think: r.think.unwrap_or_default(),
+                    think_ms: r.think_ms,
+                    think_min_ms: r.think_min_ms,
+                    think_max_ms: r.think_max_ms,
+                    shape: ShapeConfig::default(),
+                },
+                size_sectors: r.size_sectors.unwrap_or(8),
+                pattern: r.pattern.unwrap_or_default(),
+                burst: r.burst,
+                burst_pause_ms: r.burst_pause_ms,
+                fs: r.fs.unwrap_or_default(),
+                readahead_sectors: r.readahead_sectors,
+                readahead_max_sectors: r.readahead_max_sectors,
             }),
             WorkloadKind::Bursty => {
                 let need = |k: &str, v: Option<f64>| {

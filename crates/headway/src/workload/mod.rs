@@ -120,6 +120,7 @@ mod multi;
 mod open;
 mod shape;
 pub mod size;
+mod sync_reader;
 pub mod trace;
 
 pub use bursty::{BurstyConfig, BurstyWorkload};
@@ -134,4 +135,5 @@ pub use multi::{Member, MultiWorkload};
 pub use open::OpenWorkload;
 pub use shape::ShapeConfig;
 pub use size::SizeConfig;
+pub use sync_reader::{FsMode, SyncConfig, SyncPattern, SyncReader};
 pub use trace::{TraceFormat, TraceReader, TraceRecord, TraceReport, TraceSource, TraceWorkload};

@@ -1,0 +1,467 @@
+//! The anticipatory-scheduling paper's evaluation (Iyer and Druschel, SOSP 2001), on the
+//! stand-in for its 7200 RPM IBM IDE disk (the catalog's 7200 RPM IBM Ultrastar 18ES) and a
+//! faster drive (the catalog's 10K RPM Atlas 10K: the catalog has no 15K drive):
+//!
+//! * the motivating example and access-pattern microbenchmark (spec experiments 1 and 3):
+//!   two synchronous readers, each in its own file (1/4 and 2/3 into the disk), patterns
+//!   seq / alter / random in "mmap" mode (4 KiB page faults, no prefetch);
+//! * the thinktime sweeps (experiment 4): symmetric, asymmetric (one reader with no think
+//!   time) and random (uniform on [0, 2T]);
+//! * the adversary (experiment 5): N rapid reads then a pause just past the timeout;
+//! * timer granularity (experiment 8);
+//! * the faster drive (experiment 14) on the patterns.
+//!
+//! Every table runs each wrapped scheduler without anticipation (`heuristic = "off"`, the
+//! wrapper then transparent), with the paper's cost-benefit heuristic, and with the
+//! Linux-era baselines (as-iosched's `antic_expire`, CFQ's `slice_idle`).
+
+use serde::Serialize;
+
+use crate::config::{build_simulation, ExperimentConfig};
+use crate::error::Result;
+use crate::stats::Summary;
+
+/// Anticipation variants, in table order.
+pub const HEURISTICS: &[&str] = &["off", "cost-benefit", "linux-as", "slice-idle"];
+pub const PATTERNS: &[&str] = &["seq", "alter", "random"];
+pub const FS_MODES: &[&str] = &["mmap", "read"];
+/// Wrapped schedulers (aged SPTF is the paper's default). `mq-deadline` with the
+/// `linux-as` heuristic is the Linux 2.6 anticipatory scheduler's structure (deadline plus
+/// anticipation); with `off`, the kernel's deadline baseline.
+pub const SCHEDULERS: &[&str] = &["aged-sptf", "sptf", "clook", "mq-deadline"];
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ReproduceOptions {
+    pub drive: String,
+    pub fast_drive: String,
+    pub seed: u64,
+    /// Reads per process per run.
+    pub requests: u64,
+    pub page_sectors: u32,
+    /// The short think time of the motivating example, ms.
+    pub short_think_ms: f64,
+    pub thinktimes_ms: Vec<f64>,
+    pub bursts: Vec<u64>,
+    /// The adversary's pause after each burst, ms: just past the 0.1 ms timeout that rapid
+    /// reads teach the heuristic (one 100 µs bucket).
+    pub burst_pause_ms: f64,
+    pub granularities_us: Vec<f64>,
+    /// Proportional share (spec experiment 10): the two readers' think time (ms), the
+    /// relaxed stride's R_v (ms of normalised service) and the shares.
+    pub prop_think_ms: f64,
+    pub prop_relax_ms: f64,
+    pub prop_shares: [f64; 2],
+}
+
+impl ReproduceOptions {
+    pub fn full() -> Self {
+        ReproduceOptions {
+            drive: "ibm18es".into(),
+            fast_drive: "atlas10k".into(),
+            seed: 1,
+            requests: 4000,
+            page_sectors: 8,
+            short_think_ms: 0.05,
+            thinktimes_ms: vec![0.0, 0.5, 1.0, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0, 20.0],
+            bursts: vec![1, 2, 3, 5, 8, 10, 15, 20, 30],
+            burst_pause_ms: 0.15,
+            granularities_us: vec![0.0, 50.0, 500.0, 1000.0],
+            prop_think_ms: 0.1,
+            prop_relax_ms: 100.0,
+            prop_shares: [1.0, 2.0],
+        }
+    }
+    pub fn quick() -> Self {
+        ReproduceOptions {
+            requests: 400,
+            thinktimes_ms: vec![0.0, 1.0, 3.0, 6.0, 12.0],
+            bursts: vec![1, 3, 10, 30],
+            ..Self::full()
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct PatternRow {
+    pub drive: String,
+    pub pattern: String,
+    /// File-system model: "mmap" (no prefetch) or "read" (sequential read-ahead).
+    pub fs: String,
+    pub scheduler: String,
+    pub heuristic: String,
+    pub throughput_mb_s: f64,
+    pub utilisation: f64,
+    pub mean_response_ms: f64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SweepRow {
+    /// "symmetric", "asymmetric", "random", "adversary" or "granularity".
+    pub sweep: String,
+    /// Think time (ms), burst length or granularity (µs), by sweep.
+    pub x: f64,
+    pub heuristic: String,
+    pub throughput_mb_s: f64,
+    pub utilisation: f64,
+}
+
+/// Proportional share: one configuration's per-process service.
+#[derive(Clone, Debug, Serialize)]
+pub struct ShareRow {
+    /// "original" (stride, no anticipation), "stride" (stride heuristic), "combination"
+    /// (relaxed stride with the combination heuristic), "cost-benefit" (relaxed stride
+    /// with the SPTF heuristic alone).
+    pub config: String,
+    pub share_low_busy_s: f64,
+    pub share_high_busy_s: f64,
+    /// Service (disk busy time) of the higher-share process over the lower's.
+    pub service_ratio: f64,
+    pub throughput_mb_s: f64,
+    pub throughput_iops: f64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Headline {
+    /// Two sequential synchronous readers, mmap mode, aged SPTF: throughput with the
+    /// cost-benefit heuristic over without (paper: about 4).
+    pub seq_mmap_speedup: f64,
+    /// Mean fractional throughput loss over the adversary sweep (paper: small).
+    pub adversary_slowdown: f64,
+    pub adversary_worst_slowdown: f64,
+    /// Achieved service ratio (higher share over lower) for shares 1:2 without
+    /// anticipation (paper: about 1) and with the combination heuristic (paper: 2); total
+    /// throughput with the combination heuristic over the stride heuristic alone.
+    pub prop_share_ratio_original: Option<f64>,
+    pub prop_share_ratio_stride: Option<f64>,
+    pub prop_share_ratio_combination: Option<f64>,
+    pub prop_share_throughput_gain_combination: Option<f64>,
+    pub alter_mmap_speedup: f64,
+    pub random_mmap_speedup: f64,
+    pub fast_drive_seq_mmap_speedup: f64,
+    pub seq_mmap_speedup_linux_as: f64,
+    pub seq_mmap_speedup_slice_idle: f64,
+    /// "read" mode (file-system read-ahead): with / without anticipation (paper: near full
+    /// bandwidth both ways, AS slightly better), alter (prefetch defeated), and the
+    /// original's read-mode throughput over its mmap-mode throughput.
+    pub seq_read_speedup: f64,
+    pub alter_read_speedup: f64,
+    pub seq_read_over_mmap_original: f64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Reproduction {
+    pub shares: Vec<ShareRow>,
+    pub patterns: Vec<PatternRow>,
+    pub sweeps: Vec<SweepRow>,
+    pub headline: Headline,
+    pub options: ReproduceOptions,
+}
+
+/// One reader's `[[workloads]]` entry.
+struct Reader<'a> {
+    start_fraction: f64,
+    pattern: &'a str,
+    fs: &'a str,
+    think: String,
+    extra: String,
+}
+
+fn reader_toml(r: &Reader, o: &ReproduceOptions) -> String {
+    format!(
+        "[[workloads]]\nkind = \"sync\"\nrequests = {}\nsize_sectors = {}\npattern = \"{}\"\nfs = \"{}\"\n{}\n{}\n\
+         region = {{ start_fraction = {}, size_fraction = 0.1 }}\n",
+        o.requests, o.page_sectors, r.pattern, r.fs, r.think, r.extra, r.start_fraction
+    )
+}
+
+fn fixed(ms: f64) -> String {
+    format!("think_ms = {ms:?}")
+}
+
+fn config(
+    drive: &str,
+    scheduler: &str,
+    heuristic: &str,
+    host_extra: &str,
+    readers: &[Reader],
+    o: &ReproduceOptions,
+) -> String {
+    let mut t = format!(
+        "seed = {}\n[[devices]]\nname = \"disk\"\ndrive = \"{drive}\"\n[host]\nscheduler = \"anticipatory\"\n\
+         [host.options]\nheuristic = \"{heuristic}\"\n{host_extra}\n[host.inner]\nscheduler = \"{scheduler}\"\n",
+        o.seed
+    );
+    for r in readers {
+        t += &reader_toml(r, o);
+    }
+    t
+}
+
+fn run(text: &str) -> Result<Summary> {
+    let cfg = ExperimentConfig::from_toml_str(text, None)?;
+    Ok(build_simulation(&cfg, None)?.simulation.run()?.summary)
+}
+
+fn two<'a>(pattern: &'a str, fs: &'a str, a: String, b: String) -> [Reader<'a>; 2] {
+    [
+        Reader {
+            start_fraction: 0.25,
+            pattern,
+            fs,
+            think: a,
+            extra: String::new(),
+        },
+        Reader {
+            start_fraction: 0.65,
+            pattern,
+            fs,
+            think: b,
+            extra: String::new(),
+        },
+    ]
+}
+
+pub fn reproduce(
+    o: &ReproduceOptions,
+    progress: &mut dyn FnMut(&str) -> Result<()>,
+) -> Result<Reproduction> {
+    let mut patterns = vec![];
+    let short = fixed(o.short_think_ms);
+    for (drive, scheds) in [
+        (o.drive.as_str(), SCHEDULERS),
+        (o.fast_drive.as_str(), &SCHEDULERS[..1]),
+    ] {
+        for (&pattern, fs) in PATTERNS
+            .iter()
+            .flat_map(|p| FS_MODES.iter().map(move |f| (p, *f)))
+        {
+            for &sched in scheds {
+                for &h in HEURISTICS {
+                    progress(&format!("patterns {drive} {pattern} {fs} {sched} {h}"))?;
+                    let s = run(&config(
+                        drive,
+                        sched,
+                        h,
+                        "",
+                        &two(pattern, fs, short.clone(), short.clone()),
+                        o,
+                    ))?;
+                    patterns.push(PatternRow {
+                        drive: drive.into(),
+                        pattern: pattern.into(),
+                        fs: fs.into(),
+                        scheduler: sched.into(),
+                        heuristic: h.into(),
+                        throughput_mb_s: s.throughput_mb_s,
+                        utilisation: s.utilisation,
+                        mean_response_ms: s.response.mean_ms,
+                    });
+                }
+            }
+        }
+    }
+    let mut sweeps = vec![];
+    let mut row = |sweep: &str, x: f64, h: &str, s: &Summary| {
+        sweeps.push(SweepRow {
+            sweep: sweep.into(),
+            x,
+            heuristic: h.into(),
+            throughput_mb_s: s.throughput_mb_s,
+            utilisation: s.utilisation,
+        })
+    };
+    for &t in &o.thinktimes_ms {
+        let uniform = format!(
+            "think = \"uniform\"\nthink_min_ms = 0.0\nthink_max_ms = {:?}",
+            2.0 * t
+        );
+        for (sweep, a, b) in [
+            ("symmetric", fixed(t), fixed(t)),
+            ("asymmetric", fixed(0.0), fixed(t)),
+            ("random", uniform.clone(), uniform.clone()),
+        ] {
+            for &h in HEURISTICS {
+                progress(&format!("{sweep} T={t} ms {h}"))?;
+                let s = run(&config(
+                    &o.drive,
+                    "aged-sptf",
+                    h,
+                    "",
+                    &two("seq", "mmap", a.clone(), b.clone()),
+                    o,
+                ))?;
+                row(sweep, t, h, &s);
+            }
+        }
+    }
+    for &n in &o.bursts {
+        for &h in HEURISTICS {
+            progress(&format!("adversary N={n} {h}"))?;
+            let mut readers = two("seq", "mmap", fixed(0.0), fixed(0.0));
+            for r in &mut readers {
+                r.extra = format!("burst = {n}\nburst_pause_ms = {:?}", o.burst_pause_ms);
+            }
+            let s = run(&config(&o.drive, "aged-sptf", h, "", &readers, o))?;
+            row("adversary", n as f64, h, &s);
+        }
+    }
+    for &g in &o.granularities_us {
+        progress(&format!("granularity {g} us"))?;
+        let s = run(&config(
+            &o.drive,
+            "aged-sptf",
+            "cost-benefit",
+            &format!("timer_granularity_us = {g:?}"),
+            &two("seq", "mmap", fixed(1.0), fixed(1.0)),
+            o,
+        ))?;
+        row("granularity", g, "cost-benefit", &s);
+    }
+    let shares = proportional_share(o, progress)?;
+    let headline = headline(&patterns, &sweeps, &shares, o);
+    Ok(Reproduction {
+        shares,
+        patterns,
+        sweeps,
+        headline,
+        options: o.clone(),
+    })
+}
+
+/// Two synchronous clients doing random record reads, each in its own database (the
+/// TPC-B "select, separate databases" stand-in), with shares 1:2.
+fn proportional_share(
+    o: &ReproduceOptions,
+    progress: &mut dyn FnMut(&str) -> Result<()>,
+) -> Result<Vec<ShareRow>> {
+    let mut rows = vec![];
+    for (name, heuristic, relax) in [
+        ("original", "off", 0.0),
+        ("stride", "stride", 0.0),
+        ("combination", "combination", o.prop_relax_ms),
+        ("cost-benefit", "cost-benefit", o.prop_relax_ms),
+    ] {
+        progress(&format!("proportional share {name}"))?;
+        let mut text = format!(
+            "seed = {}\n[[devices]]\nname = \"disk\"\ndrive = \"{}\"\n[host]\nscheduler = \"anticipatory\"\n\
+             [host.options]\nheuristic = \"{heuristic}\"\nrelax_ms = {:?}\n\
+             [host.inner]\nscheduler = \"stride\"\n[host.inner.options]\nrelax_ms = {relax:?}\n",
+            o.seed, o.drive, o.prop_relax_ms
+        );
+        for (start, share) in [(0.25, o.prop_shares[0]), (0.65, o.prop_shares[1])] {
+            text += &format!(
+                "[[workloads]]\nkind = \"sync\"\nrequests = {}\nsize_sectors = {}\npattern = \"random\"\n\
+                 think_ms = {:?}\nshare = {share:?}\nregion = {{ start_fraction = {start}, size_fraction = 0.1 }}\n",
+                o.requests, o.page_sectors, o.prop_think_ms
+            );
+        }
+        let w = run_window(&text)?;
+        rows.push(ShareRow {
+            config: name.into(),
+            share_low_busy_s: w.busy_s[0],
+            share_high_busy_s: w.busy_s[1],
+            service_ratio: w.busy_s[1] / w.busy_s[0],
+            throughput_mb_s: w.throughput_mb_s,
+            throughput_iops: w.throughput_iops,
+        });
+    }
+    Ok(rows)
+}
+
+/// Service and throughput while both clients are active: up to the moment the first one
+/// has issued all its reads (after that the other runs alone, which would pull the ratio
+/// towards the ratio of request counts).
+struct Window {
+    busy_s: [f64; 2],
+    throughput_mb_s: f64,
+    throughput_iops: f64,
+}
+
+fn run_window(text: &str) -> Result<Window> {
+    let cfg = ExperimentConfig::from_toml_str(&format!("{text}[output]\nrecords = true\n"), None)?;
+    let r = build_simulation(&cfg, None)?.simulation.run()?;
+    let rec = r.records.expect("records were asked for");
+    let last_done = |p: u32| {
+        (0..rec.len())
+            .filter(|&i| rec.process[i] == p)
+            .map(|i| rec.done_ns[i])
+            .max()
+            .unwrap_or(0)
+    };
+    let end = last_done(0).min(last_done(1));
+    let mut busy_s = [0.0; 2];
+    let (mut sectors, mut requests) = (0u64, 0u64);
+    for i in (0..rec.len()).filter(|&i| rec.done_ns[i] <= end) {
+        if let Some(b) = busy_s.get_mut(rec.process[i] as usize) {
+            *b += (rec.done_ns[i] - rec.start_ns[i]) as f64 / 1e9;
+        }
+        sectors += rec.sectors[i] as u64;
+        requests += 1;
+    }
+    let secs = end.max(1) as f64 / 1e9;
+    Ok(Window {
+        busy_s,
+        throughput_mb_s: sectors as f64 * 512.0 / 1e6 / secs,
+        throughput_iops: requests as f64 / secs,
+    })
+}
+
+fn headline(
+    patterns: &[PatternRow],
+    sweeps: &[SweepRow],
+    shares: &[ShareRow],
+    o: &ReproduceOptions,
+) -> Headline {
+    let share = |c: &str| shares.iter().find(|r| r.config == c);
+    let tp = |drive: &str, pattern: &str, fs: &str, h: &str| {
+        patterns
+            .iter()
+            .find(|r| {
+                r.drive == drive
+                    && r.pattern == pattern
+                    && r.fs == fs
+                    && r.scheduler == "aged-sptf"
+                    && r.heuristic == h
+            })
+            .map_or(f64::NAN, |r| r.throughput_mb_s)
+    };
+    let speedup = |drive: &str, pattern: &str, h: &str| {
+        tp(drive, pattern, "mmap", h) / tp(drive, pattern, "mmap", "off")
+    };
+    let read_speedup = |pattern: &str| {
+        tp(&o.drive, pattern, "read", "cost-benefit") / tp(&o.drive, pattern, "read", "off")
+    };
+    let losses: Vec<f64> = o
+        .bursts
+        .iter()
+        .map(|&n| {
+            let at = |h: &str| {
+                sweeps
+                    .iter()
+                    .find(|r| r.sweep == "adversary" && r.x == n as f64 && r.heuristic == h)
+                    .map_or(f64::NAN, |r| r.throughput_mb_s)
+            };
+            1.0 - at("cost-benefit") / at("off")
+        })
+        .collect();
+    Headline {
+        seq_mmap_speedup: speedup(&o.drive, "seq", "cost-benefit"),
+        adversary_slowdown: losses.iter().sum::<f64>() / losses.len().max(1) as f64,
+        adversary_worst_slowdown: losses.iter().cloned().fold(f64::NEG_INFINITY, f64::max),
+        prop_share_ratio_original: share("original").map(|r| r.service_ratio),
+        prop_share_ratio_stride: share("stride").map(|r| r.service_ratio),
+        prop_share_ratio_combination: share("combination").map(|r| r.service_ratio),
+        prop_share_throughput_gain_combination: share("combination")
+            .zip(share("stride"))
+            .map(|(c, s)| c.throughput_iops / s.throughput_iops),
+        alter_mmap_speedup: speedup(&o.drive, "alter", "cost-benefit"),
+        random_mmap_speedup: speedup(&o.drive, "random", "cost-benefit"),
+        fast_drive_seq_mmap_speedup: speedup(&o.fast_drive, "seq", "cost-benefit"),
+        seq_mmap_speedup_linux_as: speedup(&o.drive, "seq", "linux-as"),
+        seq_mmap_speedup_slice_idle: speedup(&o.drive, "seq", "slice-idle"),
+        seq_read_speedup: read_speedup("seq"),
+        alter_read_speedup: read_speedup("alter"),
+        seq_read_over_mmap_original: tp(&o.drive, "seq", "read", "off")
+            / tp(&o.drive, "seq", "mmap", "off"),
+    }
+}

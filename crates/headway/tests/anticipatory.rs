@@ -1,0 +1,248 @@
+//! The anticipation core in whole runs: the paper's motivating case (two synchronous
+//! sequential readers in far-apart regions) gains, non-synchronous work never waits, and
+//! every wrapped scheduler conserves requests and is deterministic.
+
+use headway::config::{build_simulation, ExperimentConfig};
+use headway::stats::Summary;
+
+/// Two closed synchronous readers at 1/4 and 3/4 of the disk, each sequential.
+fn two_readers(inner: &str, heuristic: &str, think_ms: f64, sectors: u32, requests: u64) -> String {
+    let reader = |start: f64| {
+        format!(
+            "[[workloads]]\nkind = \"closed\"\nprocesses = 1\nrequests = {requests}\nthink_ms = {think_ms}\n\
+             size_sectors = {sectors}\nread_fraction = 1.0\nlocality = {{ kind = \"sequential\" }}\n\
+             region = {{ start_fraction = {start}, size_fraction = 0.2 }}\n"
+        )
+    };
+    format!(
+        "seed = 7\n[[devices]]\nname = \"disk\"\ndrive = \"ibm18es\"\n\
+         [host]\nscheduler = \"anticipatory\"\n[host.options]\nheuristic = \"{heuristic}\"\n\
+         [host.inner]\nscheduler = \"{inner}\"\n{}{}",
+        reader(0.25),
+        reader(0.65)
+    )
+}
+
+fn run(text: &str) -> Summary {
+    let cfg = ExperimentConfig::from_toml_str(text, None).unwrap();
+    build_simulation(&cfg, None)
+        .unwrap()
+        .simulation
+        .run()
+        .unwrap()
+        .summary
+}
+
+#[test]
+fn two_sequential_readers_gain_from_anticipation_under_seek_reducing_schedulers() {
+    for inner in ["sptf", "aged-sptf", "clook", "mq-deadline"] {
+        let off = run(&two_readers(inner, "off", 0.05, 8, 600));
+        let on = run(&two_readers(inner, "cost-benefit", 0.05, 8, 600));
+        assert_eq!(off.requests, 1200);
+        assert_eq!(on.requests, 1200);
+        let gain = on.throughput_mb_s / off.throughput_mb_s;
+        eprintln!(
+            "{inner}: off {:.2} MB/s, on {:.2} MB/s, x{gain:.2}",
+            off.throughput_mb_s, on.throughput_mb_s
+        );
+        assert!(gain > 2.0, "{inner}: anticipation gained only x{gain:.2}");
+    }
+}
+
+#[test]
+fn open_arrivals_are_never_waited_for() {
+    // Poisson arrivals are not synchronous: the short-circuit must make the wrapper
+    // transparent, to the nanosecond.
+    let cfg = |h: &str| {
+        format!(
+            "seed = 3\n[drive]\nname = \"ibm18es\"\n[host]\nscheduler = \"anticipatory\"\n\
+             [host.options]\nheuristic = \"{h}\"\n[host.inner]\nscheduler = \"sptf\"\n\
+             [workload]\nrequests = 800\ninterarrival_ms = 6.0\nsize_sectors = 8\n\
+             locality = {{ kind = \"sequential\", run_length = 20 }}\n"
+        )
+    };
+    let off = run(&cfg("off"));
+    for h in ["cost-benefit", "linux-as", "slice-idle"] {
+        let on = run(&cfg(h));
+        assert_eq!(on.elapsed_s, off.elapsed_s, "{h}");
+        assert_eq!(on.response.mean_ms, off.response.mean_ms, "{h}");
+    }
+}
+
+#[test]
+fn every_wrapped_scheduler_conserves_requests_and_is_deterministic() {
+    for inner in [
+        "fcfs",
+        "sptf",
+        "aged-sptf",
+        "clook",
+        "cscan",
+        "sstf",
+        "stride",
+        "mq-deadline",
+    ] {
+        for h in [
+            "cost-benefit",
+            "linux-as",
+            "slice-idle",
+            "stride",
+            "combination",
+        ] {
+            // Think times around the anticipation window, so waits both pay off and expire.
+            let text = two_readers(inner, h, 0.0, 16, 150)
+                .replace("think_ms = 0", "think = \"exponential\"\nthink_ms = 1.5");
+            let a = run(&text);
+            let b = run(&text);
+            assert_eq!(a.requests, 300, "{inner}/{h}");
+            assert_eq!(a.sectors, 300 * 16, "{inner}/{h}");
+            assert_eq!(
+                (a.elapsed_s, a.response.mean_ms),
+                (b.elapsed_s, b.response.mean_ms),
+                "{inner}/{h}"
+            );
+        }
+    }
+}
+
+#[test]
+fn long_thinktimes_stop_the_cost_benefit_test_from_waiting() {
+    // Thinktime 20 ms: far beyond the 10 ms histogram range (overflow bucket: never wait),
+    // so anticipation changes nothing.
+    let off = run(&two_readers("sptf", "off", 20.0, 8, 100));
+    let on = run(&two_readers("sptf", "cost-benefit", 20.0, 8, 100));
+    assert_eq!(on.elapsed_s, off.elapsed_s);
+}
+
+#[test]
+fn bad_options_name_their_key() {
+    let text = |opt: &str| {
+        format!(
+            "[drive]\nname = \"ibm18es\"\n[host]\nscheduler = \"anticipatory\"\n[host.options]\n{opt}\n\
+             [host.inner]\nscheduler = \"sptf\"\n[workload]\nrequests = 10\n"
+        )
+    };
+    for (opt, key) in [
+        ("decay = -0.1", "host.options.decay"),
+        (
+            "histogram_range_ms = 0.01",
+            "host.options.histogram_range_ms",
+        ),
+        ("min_sample = 3", "host.options.min_sample"),
+    ] {
+        let err = ExperimentConfig::from_toml_str(&text(opt), None)
+            .and_then(|c| build_simulation(&c, None).map(drop))
+            .err()
+            .expect("refused")
+            .to_string();
+        assert!(err.contains(key), "{opt}: {err}");
+    }
+}
+
+#[test]
+fn quick_reproduction_headline_is_within_bounds() {
+    use headway::experiments::anticipatory::{reproduce, ReproduceOptions};
+    let r = reproduce(&ReproduceOptions::quick(), &mut |_| Ok(())).unwrap();
+    let h = &r.headline;
+    // Read mode: read-ahead keeps sequential readers fast without anticipation (paper:
+    // near full bandwidth both ways); alternate blocks defeat it. Measured: 1.00, 8.8x
+    // over mmap, alter 6.6x.
+    assert!((0.9..1.2).contains(&h.seq_read_speedup), "{h:?}");
+    assert!(h.seq_read_over_mmap_original > 3.0, "{h:?}");
+    assert!(h.alter_read_speedup > 3.0, "{h:?}");
+    // Proportional share, shares 1:2 (paper: about 1:1 without anticipation, the
+    // contracted ratio with it; the combination heuristic adds throughput). Measured at
+    // seed 1: 1.00, 1.99, 1.91, throughput x1.26.
+    let ratio = |v: Option<f64>| v.expect("measured");
+    assert!(
+        (0.85..1.15).contains(&ratio(h.prop_share_ratio_original)),
+        "{h:?}"
+    );
+    assert!(
+        (1.8..2.2).contains(&ratio(h.prop_share_ratio_stride)),
+        "{h:?}"
+    );
+    assert!(
+        (1.7..2.3).contains(&ratio(h.prop_share_ratio_combination)),
+        "{h:?}"
+    );
+    assert!(
+        ratio(h.prop_share_throughput_gain_combination) > 1.1,
+        "{h:?}"
+    );
+    // Measured 7.13 at seed 1 (paper: about 4); the band allows model changes, not a
+    // broken core (which gives about 1).
+    assert!((3.0..12.0).contains(&h.seq_mmap_speedup), "{h:?}");
+    assert!(h.alter_mmap_speedup > 3.0, "{h:?}");
+    // Random reads: only the seeks between the two files are saved.
+    assert!((1.0..2.5).contains(&h.random_mmap_speedup), "{h:?}");
+    assert!(h.fast_drive_seq_mmap_speedup > 2.0, "{h:?}");
+    // Symmetric sweep: at T = 12 ms (beyond the histogram's reach) the heuristic no longer
+    // waits and converges to the original.
+    let at = |x: f64, hname: &str| {
+        r.sweeps
+            .iter()
+            .find(|row| row.sweep == "symmetric" && row.x == x && row.heuristic == hname)
+            .unwrap()
+            .throughput_mb_s
+    };
+    assert!((at(12.0, "cost-benefit") / at(12.0, "off") - 1.0).abs() < 0.05);
+    assert!(at(0.0, "cost-benefit") > 3.0 * at(0.0, "off"));
+    assert!(at(1.0, "cost-benefit") > at(3.0, "cost-benefit"));
+}
+
+#[test]
+fn stride_holds_shares_on_a_saturated_workload() {
+    // Four closed processes per client, no think time: both always have requests queued,
+    // so strict stride alone must deliver the 1:2 service ratio (disk busy time).
+    let mut text = String::from(
+        "seed = 2\n[[devices]]\nname = \"disk\"\ndrive = \"ibm18es\"\n[host]\nscheduler = \"stride\"\n",
+    );
+    for (start, share) in [(0.1, 1.0), (0.6, 2.0)] {
+        text += &format!(
+            "[[workloads]]\nkind = \"closed\"\nprocesses = 4\nrequests = 4000\nsize_sectors = 8\n\
+             read_fraction = 1.0\nshare = {share:?}\nregion = {{ start_fraction = {start}, size_fraction = 0.2 }}\n"
+        );
+    }
+    text += "[output]\nrecords = true\n";
+    let cfg = ExperimentConfig::from_toml_str(&text, None).unwrap();
+    let rec = build_simulation(&cfg, None)
+        .unwrap()
+        .simulation
+        .run()
+        .unwrap()
+        .records
+        .unwrap();
+    // While both clients are active: up to the first client's last completion.
+    let last = |lo: u32, hi: u32| {
+        (0..rec.len())
+            .filter(|&i| (lo..hi).contains(&rec.process[i]))
+            .map(|i| rec.done_ns[i])
+            .max()
+            .unwrap()
+    };
+    let end = last(0, 4).min(last(4, 8));
+    let busy = |lo: u32, hi: u32| -> f64 {
+        (0..rec.len())
+            .filter(|&i| rec.done_ns[i] <= end && (lo..hi).contains(&rec.process[i]))
+            .map(|i| (rec.done_ns[i] - rec.start_ns[i]) as f64)
+            .sum()
+    };
+    let ratio = busy(4, 8) / busy(0, 4);
+    assert!((1.9..2.1).contains(&ratio), "service ratio {ratio}");
+}
+
+#[test]
+fn zero_shares_are_keyed_errors() {
+    let text =
+        "[[devices]]\nname = \"disk\"\ndrive = \"ibm18es\"\n[host]\nscheduler = \"stride\"\n\
+                [[workloads]]\nkind = \"sync\"\nrequests = 10\nshare = 0.0\n";
+    let err = ExperimentConfig::from_toml_str(text, None)
+        .and_then(|c| build_simulation(&c, None).map(drop))
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(
+        err.contains("key `share`") && err.contains("positive"),
+        "{err}"
+    );
+}
