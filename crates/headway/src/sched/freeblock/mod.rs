@@ -20,8 +20,12 @@
 //! `plan` (true; false gives the same pipeline without free reads, the paired baseline),
 //! `max_tracks` (512: tracks examined per pair, anytime bound), `start_lbn` / `sectors`
 //! (the region to scan; default the whole device), `idle_service` (false), `idle_chunk_sectors`
-//! (the largest idle-time read, default 512), `allow_source_track` (false; the firmware
-//! variant reads on A's own track).
+//! (the largest idle-time read, default 512), `allow_source_track` (false; reading on A's own
+//! track, as the firmware could), `after_writes` (false: no free read next to a foreground
+//! write, which the drive absorbs and writes back unseen), `plan_when_idle` (false: no free
+//! read ahead of a request to an idle drive, whose read-ahead moves the head unseen),
+//! `choose_early` (false), `tail_ns_per_sector` (the drive's bus time per sector; learned
+//! from completions when absent).
 //!
 //! [TEAM CHOICE] the search examines at most `max_tracks` tracks per pair (512), counting
 //! each examined track as one estimate of the host's decision-cost model; see
