@@ -33,6 +33,9 @@ def reproduce_cello(quick: bool = False, seed: Optional[int] = None,
                     duration_s: Optional[float] = None,
                     frame_traces: Optional[List[str]] = None,
                     progress: Optional[Callable[[str], Any]] = None) -> str: ...
+def reproduce_freeblock(quick: bool = False, seed: Optional[int] = None,
+                        requests: Optional[int] = None,
+                        progress: Optional[Callable[[str], Any]] = None) -> str: ...
 def reproduce_anticipatory(quick: bool = False, seed: Optional[int] = None,
                            drive: Optional[str] = None, requests: Optional[int] = None,
                            progress: Optional[Callable[[str], Any]] = None) -> str: ...

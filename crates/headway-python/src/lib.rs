@@ -8,6 +8,7 @@ mod cello_class;
 mod check;
 mod context;
 mod errors;
+mod freeblock;
 mod py_scheduler;
 mod records;
 mod request;
@@ -59,6 +60,8 @@ mod headway_module {
     use crate::errors::{
         ConfigError, DriveParamsError, HeadwayError, InvariantError, PluginError, TraceError,
     };
+    #[pymodule_export]
+    use crate::freeblock::reproduce_freeblock;
     #[pymodule_export]
     use crate::request::{PyCompletion, PyEstimate, PyRequest, PyServe, PyTrackInfo, PyWait};
     #[pymodule_export]

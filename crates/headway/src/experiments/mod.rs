@@ -6,4 +6,5 @@ pub mod anticipatory;
 pub mod anticipatory_apps;
 pub mod anticipatory_sensitivity;
 pub mod cello;
+pub mod freeblock;
 pub mod rotational;

@@ -105,6 +105,10 @@ pub const SCHEDULERS: &[SchedulerInfo] = &[
         "reads a region in the background whenever the inner scheduler idles",
     ),
     wrapper(
+        "freeblock",
+        "background reads in the foreground's rotational latency (two commands at the drive)",
+    ),
+    wrapper(
         "anticipatory",
         "waits briefly for a synchronous process's next read (anticipation)",
     ),
@@ -294,6 +298,11 @@ fn build_at(
         "bfq" => Box::new(Bfq::from_options(&o)?),
         "cello" => Box::new(cello::Cello::from_options("cello", &o)?),
         "idle-scan" => Box::new(IdleScan::from_options(
+            &o,
+            inner.expect("checked: wrappers have an inner scheduler"),
+            stack_device,
+        )?),
+        "freeblock" => Box::new(Freeblock::from_options(
             &o,
             inner.expect("checked: wrappers have an inner scheduler"),
             stack_device,
