@@ -39,21 +39,24 @@ HEURISTICS = ("off", "cost-benefit", "linux-as", "slice-idle")
 class Reproduction:
     """The anticipatory paper's tables: ``patterns`` (throughput and utilisation per drive,
     access pattern, wrapped scheduler and heuristic), ``sweeps`` (thinktime, adversary and
-    timer-granularity sweeps), ``shares`` (proportional share, shares 1:2) and ``headline`` (the numbers compared with the paper)."""
+    timer-granularity sweeps), ``shares`` (proportional share, shares 1:2), ``apps`` (the application stand-ins: Andrew,
+    web server, linker, TPC-B; time and operations per second) and ``headline`` (the numbers compared with the paper)."""
 
     patterns: pd.DataFrame
     sweeps: pd.DataFrame
     shares: pd.DataFrame
     headline: Dict[str, Any]
+    apps: pd.DataFrame = field(default_factory=pd.DataFrame)
+    service: pd.DataFrame = field(default_factory=pd.DataFrame)
     options: Dict[str, Any] = field(default_factory=dict)
 
     def write(self, out: Union[str, Path], plots: bool = True) -> List[Path]:
-        """Write ``patterns.csv``, ``sweeps.csv``, ``shares.csv``, ``headline.json`` and (``plots=True``) the
+        """Write ``patterns.csv``, ``sweeps.csv``, ``shares.csv``, ``apps.csv``, ``service.csv``, ``headline.json`` and (``plots=True``) the
         PNG figures into ``out``; return the paths written."""
         out = Path(out)
         out.mkdir(parents=True, exist_ok=True)
         written = []
-        for name in ("patterns", "sweeps", "shares"):
+        for name in ("patterns", "sweeps", "shares", "apps", "service"):
             p = out / f"{name}.csv"
             with replacing(p) as tmp:
                 getattr(self, name).to_csv(tmp, index=False)
@@ -140,7 +143,103 @@ class Reproduction:
         title = f"Proportional share, two clients with shares 1:2 (the paper's Figure 12){reduced}"
         fig.suptitle(title)
         save(fig, "figure12_prop_share.png", title)
+        _plot_extras(self.sweeps, self.shares, self.service, save, plt, reduced)
+        if len(self.apps):
+            _plot_apps(self.apps, save, plt, reduced)
         return paths
+
+
+def _plot_extras(s: pd.DataFrame, sh: pd.DataFrame, service: pd.DataFrame, save, plt, reduced: str) -> None:
+    """Cumulative service over time (the paper's Figures 1 and 2), the M-process C-SCAN
+    example, the sensitivity sweeps and the R_v sweep."""
+    if len(service):
+        configs = list(dict.fromkeys(service.config))
+        fig, axes = plt.subplots(1, len(configs), figsize=(4 * len(configs), 3.8), squeeze=False)
+        for ax, c in zip(axes[0], configs):
+            rows = service[service.config == c]
+            ax.plot(rows.t_s, rows.share_low_service_s, label="share 1")
+            ax.plot(rows.t_s, rows.share_high_service_s, label="share 2")
+            ax.set_xlabel("time (s)")
+            ax.set_ylabel("cumulative service (s of disk time)")
+            ax.set_title(c)
+            ax.grid(alpha=0.3)
+            ax.legend()
+        title = "Proportional share over time, shares 1:2 (the paper's Figures 1-2)"
+        fig.suptitle(title + reduced)
+        save(fig, "figure2_service_over_time.png", title)
+    m = s[s.sweep == "cscan_m"]
+    if len(m):
+        fig, ax = plt.subplots(figsize=(6, 4))
+        for h, rows in m.groupby("heuristic", sort=False):
+            ax.plot(rows.x, rows.throughput_mb_s, marker="o", label=h)
+        ax.set_xlabel("sequential synchronous processes M")
+        ax.set_ylabel("throughput (MB/s)")
+        ax.grid(alpha=0.3)
+        ax.legend()
+        title = "C-SCAN with M sequential readers (the paper's section 2 example)"
+        ax.set_title(title + reduced, fontsize=9)
+        save(fig, "cscan_m_processes.png", title)
+    keys = [k for k in ("bucket_us", "histogram_range_ms", "decay", "seek_weight") if k in set(s.sweep)]
+    rv = sh[sh.config == "combination-rv"] if "config" in sh else sh.iloc[0:0]
+    if keys or len(rv):
+        fig, axes = plt.subplots(1, len(keys) + 1, figsize=(3.6 * (len(keys) + 1), 3.6))
+        for ax, k in zip(axes, keys):
+            rows = s[s.sweep == k]
+            ax.plot(rows.x, rows.throughput_mb_s, marker="o")
+            ax.set_xlabel(k)
+            ax.set_ylabel("throughput (MB/s)")
+            ax.grid(alpha=0.3)
+        ax = axes[-1]
+        ax.plot(rv.relax_ms, rv.service_ratio, marker="o", label="service ratio")
+        ax2 = ax.twinx()
+        ax2.plot(rv.relax_ms, rv.throughput_iops, marker="s", color="C1", label="requests/s")
+        ax.set_xlabel("R_v (ms)")
+        ax.set_ylabel("service ratio")
+        ax2.set_ylabel("requests/s")
+        ax.grid(alpha=0.3)
+        title = "Sensitivity: histogram, E_pos seek weight, R_v of the combination heuristic"
+        fig.suptitle(title + reduced)
+        save(fig, "sensitivity.png", title)
+
+
+def _plot_apps(apps: pd.DataFrame, save, plt, reduced: str) -> None:
+    """The application figures: Andrew (Figure 8, phase times), the web server (Figure 9,
+    throughput), the linker (Figure 10, time), TPC-B (Figure 11, tps) and the faster
+    platform (Figure 13), original against each anticipation variant."""
+    drives = list(dict.fromkeys(apps.drive))
+
+    def bars(ax, rows, value, label):
+        table = rows.pivot_table(index="case", columns="heuristic", values=value, sort=False)
+        table = table[[h for h in HEURISTICS if h in table.columns]]
+        table.plot.bar(ax=ax, rot=0)
+        ax.set_ylabel(label)
+        ax.grid(alpha=0.3, axis="y")
+
+    a = apps.copy()
+    a["case"] = a.experiment + " x" + a.clients.astype(str) + "\n" + a.scheduler
+    figures = [
+        ("figure8_andrew.png", "Andrew-like clients: time (the paper's Figure 8)", lambda e: e.startswith("andrew"), "elapsed_s", "time (s)"),
+        ("figure9_web.png", "Web server: files served per second (the paper's Figure 9)", lambda e: e.startswith("web"), "ops_per_s", "files/s"),
+        ("figure10_linker.png", "Linker, 1 and 2 instances: time (the paper's Figure 10)", lambda e: e == "linker", "elapsed_s", "time (s)"),
+        ("figure11_tpcb.png", "TPC-B variants 1-4: transactions per second (the paper's Figure 11)", lambda e: e.startswith("tpcb"), "ops_per_s", "transactions/s"),
+    ]
+    for name, title, pick, value, label in figures:
+        rows = a[(a.drive == drives[0]) & a.experiment.map(pick)]
+        if rows.empty:
+            continue
+        fig, ax = plt.subplots(figsize=(9, 4.5))
+        bars(ax, rows, value, label)
+        ax.set_title(f"{drives[0]}")
+        fig.suptitle(title + reduced)
+        save(fig, name, title)
+    if len(drives) > 1:
+        rows = a[a.drive == drives[1]]
+        fig, ax = plt.subplots(figsize=(9, 4.5))
+        bars(ax, rows, "ops_per_s", "operations/s")
+        ax.set_title(drives[1])
+        title = "The faster platform: web server and TPC-B (the paper's Figure 13)"
+        fig.suptitle(title + reduced)
+        save(fig, "figure13_fast_apps.png", title)
 
 
 def reproduce(
@@ -171,6 +270,8 @@ def reproduce(
         patterns=pd.DataFrame(data["patterns"]),
         sweeps=pd.DataFrame(data["sweeps"]),
         shares=pd.DataFrame(data["shares"]),
+        service=pd.DataFrame(data["service"]),
+        apps=pd.DataFrame(data["apps"]),
         headline=data["headline"],
         options=options,
     )

@@ -22,6 +22,7 @@ def run(
     scheduler: Any = None,
     progress: ProgressArg = False,
     overrides: Optional[Mapping[str, Any]] = None,
+    class_schedulers: Optional[Mapping[str, Any]] = None,
 ) -> Result:
     """Run one experiment and return its :class:`~headway.Result`.
 
@@ -34,6 +35,9 @@ def run(
     progress bar on stderr; a callable is called with ``(completed, now_ns)`` every ~32k
     completions. Ctrl-C stops a run with ``KeyboardInterrupt``. ``overrides`` sets settings by
     dotted key on top of ``config`` (``{"drive.firmware_scheduler": "sptf"}``).
+    ``class_schedulers`` (with ``[host] scheduler = "cello"``) maps class names to Cello
+    class schedulers written in Python, objects with ``place(request, queue, positions)``
+    returning where the request goes (see ``docs/cello.md``).
 
     >>> import headway
     >>> r = headway.run({"drive": {"name": "elite3"}, "host": {"scheduler": "sptf"},
@@ -67,7 +71,8 @@ def run(
             callback = progress
         else:
             callback = None
-        summary, columns, meta = _headway.run(text, origin, seed, records, scheduler, callback)
+        summary, columns, meta = _headway.run(text, origin, seed, records, scheduler, callback,
+                                              dict(class_schedulers) if class_schedulers else None)
     return Result(summary, columns, meta)
 
 

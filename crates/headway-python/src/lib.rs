@@ -3,10 +3,13 @@
 
 mod anticipatory;
 mod catalog;
+mod cello;
+mod cello_class;
 mod check;
 mod context;
 mod errors;
 mod flash_backed;
+mod freeblock;
 mod py_scheduler;
 mod records;
 mod request;
@@ -49,6 +52,8 @@ mod headway_module {
     #[pymodule_export]
     use crate::catalog::{disks, disksim_file};
     #[pymodule_export]
+    use crate::cello::reproduce_cello;
+    #[pymodule_export]
     use crate::check::check_config;
     #[pymodule_export]
     use crate::context::PyContext;
@@ -56,8 +61,9 @@ mod headway_module {
     use crate::errors::{
         ConfigError, DriveParamsError, HeadwayError, InvariantError, PluginError, TraceError,
     };
-    #[pymodule_export]
     use crate::flash_backed::reproduce_flash_backed;
+    #[pymodule_export]
+    use crate::freeblock::reproduce_freeblock;
     #[pymodule_export]
     use crate::request::{PyCompletion, PyEstimate, PyRequest, PyServe, PyTrackInfo, PyWait};
     #[pymodule_export]

@@ -34,7 +34,8 @@ impl<T> RustOnly<T> {
 /// Run one experiment. Returns `(summary_json, records, meta_json)`; `records` maps each
 /// column name to `(numpy dtype, bytes)`, or is `None` when records were not asked for.
 #[pyfunction]
-#[pyo3(signature = (config_toml=None, origin=None, seed=None, records=false, scheduler=None, progress=None))]
+#[pyo3(signature = (config_toml=None, origin=None, seed=None, records=false, scheduler=None, progress=None, class_schedulers=None))]
+#[allow(clippy::too_many_arguments)]
 pub fn run<'py>(
     py: Python<'py>,
     config_toml: Option<&str>,
@@ -43,6 +44,7 @@ pub fn run<'py>(
     records: bool,
     scheduler: Option<Bound<'py, PyAny>>,
     progress: Option<Py<PyAny>>,
+    class_schedulers: Option<Bound<'py, PyDict>>,
 ) -> PyResult<(String, Option<Bound<'py, PyDict>>, String)> {
     let err = |e: HeadwayError| to_pyerr(py, e, None);
     let mut cfg = match (config_toml, &origin) {
@@ -77,6 +79,35 @@ pub fn run<'py>(
                 (Some(Box::new(ps)), name, true)
             }
         };
+    // Cello class schedulers written in Python: the configured `cello` with them plugged in.
+    let (plugin, in_python) = match class_schedulers {
+        Some(cs) if !cs.is_empty() => {
+            if plugin.is_some() || cfg.host.scheduler != "cello" {
+                return Err(err(HeadwayError::config(
+                    "host.scheduler",
+                    "class_schedulers plug into Cello: the experiment must say scheduler = \"cello\"",
+                )));
+            }
+            let reader = headway::sched::OptionReader::new("cello", &cfg.host.options);
+            let mut c = headway::sched::cello::Cello::new(
+                "cello",
+                headway::sched::cello::CelloConfig::from_options(&reader, false).map_err(err)?,
+            );
+            reader.finish().map_err(err)?;
+            for (k, v) in cs.iter() {
+                let class: String = k.extract()?;
+                c = c.with_class_scheduler(
+                    &class,
+                    Box::new(crate::cello_class::PyClassScheduler {
+                        obj: v.unbind(),
+                        label: format!("class scheduler of `{class}`"),
+                    }),
+                );
+            }
+            (Some(Box::new(c) as Box<dyn Scheduler>), true)
+        }
+        _ => (plugin, in_python),
+    };
     let built = build_simulation(&cfg, plugin).map_err(err)?;
     let info = built.simulation.info().clone();
 

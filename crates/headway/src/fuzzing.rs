@@ -204,7 +204,17 @@ fn bound_workload(w: &mut WorkloadConfig) {
             c.processes = c.processes.min(64);
         }
         WorkloadConfig::Bursty(c) => c.requests = c.requests.min(RUN_MAX_REQUESTS),
+        WorkloadConfig::Video(c) => {
+            c.clients = c.clients.min(8);
+            c.rounds = c.rounds.min(20);
+            c.frame_traces.clear();
+        }
+        WorkloadConfig::Text(c) => {
+            c.clients = c.clients.min(8);
+            c.duration_ms = c.duration_ms.min(20_000.0);
+        }
         WorkloadConfig::Sync(c) => c.closed.requests = c.closed.requests.min(RUN_MAX_REQUESTS),
+        WorkloadConfig::App(c) => c.requests = c.requests.min(RUN_MAX_REQUESTS),
         WorkloadConfig::Trace(c) => {
             c.path = PathBuf::from("t.trace");
             c.limit = Some(c.limit.unwrap_or(RUN_MAX_REQUESTS).min(RUN_MAX_REQUESTS));

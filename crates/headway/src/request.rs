@@ -47,6 +47,9 @@ pub struct Request {
     /// interns the names). Host-made work is never reported to a workload and is counted
     /// apart from the workload's requests.
     pub origin: u16,
+    /// A later chunk of one large read that the workload split up: anticipation counts the
+    /// whole read as one thinktime sample (paper §3.3). Fits in the struct's padding.
+    pub large_read_chunk: bool,
 }
 
 /// Origins from here on belong to host components, below it to workloads.
@@ -66,6 +69,7 @@ impl Request {
             class: 0,
             deadline_ns: NEVER,
             origin: 0,
+            large_read_chunk: false,
         }
     }
 

@@ -122,6 +122,14 @@ impl Simulation {
         &self.host.info
     }
 
+    /// Run `workload` instead of the configured one (experiments whose workloads have no
+    /// experiment-file form, such as Cello's video clients; the configured `[[workloads]]`
+    /// still say what the run is made of, so the replacement must stamp the same classes).
+    pub fn with_workload(mut self, workload: Box<dyn Workload>) -> Self {
+        self.workload = workload;
+        self
+    }
+
     /// Warnings to report with the result, ahead of the run's own.
     pub fn with_warnings(mut self, warnings: Vec<String>) -> Self {
         self.warnings = warnings;

@@ -184,6 +184,8 @@ fn build_flash(d: &DeviceConfig, index: usize, single: bool) -> Result<BuiltDevi
 fn process_count(w: &WorkloadConfig) -> u32 {
     match w {
         WorkloadConfig::Closed(c) => c.processes.max(1),
+        WorkloadConfig::Video(c) => c.clients.max(1),
+        WorkloadConfig::Text(c) => c.clients.max(1),
         _ => 1,
     }
 }
@@ -210,7 +212,7 @@ fn build_workloads(
         info.workloads.push("workload".into());
         let synchronous = matches!(
             cfg.workload,
-            WorkloadConfig::Closed(_) | WorkloadConfig::Sync(_)
+            WorkloadConfig::Closed(_) | WorkloadConfig::Sync(_) | WorkloadConfig::App(_)
         );
         for _ in 0..process_count(&cfg.workload) {
             info.processes.push(ProcessInfo {
@@ -262,7 +264,7 @@ fn build_workloads(
         let n = process_count(&e.config);
         let synchronous = matches!(
             e.config,
-            WorkloadConfig::Closed(_) | WorkloadConfig::Sync(_)
+            WorkloadConfig::Closed(_) | WorkloadConfig::Sync(_) | WorkloadConfig::App(_)
         );
         for _ in 0..n {
             info.processes.push(ProcessInfo {

@@ -17,12 +17,16 @@
 
 use serde::Serialize;
 
+use super::anticipatory_apps::{self, AppHeadline, AppRow};
+use super::anticipatory_sensitivity;
 use crate::config::{build_simulation, ExperimentConfig};
 use crate::error::Result;
 use crate::stats::Summary;
 
 /// Anticipation variants, in table order.
 pub const HEURISTICS: &[&str] = &["off", "cost-benefit", "linux-as", "slice-idle"];
+/// The adversary rows of the paper's heuristic with the expiry-rate mitigation.
+pub const CAPPED: &str = "cost-benefit-capped";
 pub const PATTERNS: &[&str] = &["seq", "alter", "random"];
 pub const FS_MODES: &[&str] = &["mmap", "read"];
 /// Wrapped schedulers (aged SPTF is the paper's default). `mq-deadline` with the
@@ -51,6 +55,24 @@ pub struct ReproduceOptions {
     pub prop_think_ms: f64,
     pub prop_relax_ms: f64,
     pub prop_shares: [f64; 2],
+    /// Application stand-ins (spec experiments 9–12): operations per client (files; TPC-B
+    /// clients run four times as many transactions), web-server processes, TPC-B clients,
+    /// and the faster platform's thinktime scale (its faster CPU).
+    pub app_operations: u64,
+    pub web_processes: u32,
+    pub tpcb_clients: u32,
+    pub fast_think_scale: f64,
+    /// Sensitivity sweeps (spec §5): R_v of the combination heuristic (ms of normalised
+    /// service), thinktime histogram bucket (µs) and range (ms), histogram decay, the
+    /// seek-distance weight of E_pos, and the M-process C-SCAN example's process counts.
+    pub relax_sweep_ms: Vec<f64>,
+    pub buckets_us: Vec<f64>,
+    pub ranges_ms: Vec<f64>,
+    pub decays: Vec<f64>,
+    pub seek_weights: Vec<f64>,
+    pub cscan_processes: Vec<u32>,
+    /// The adversary mitigation's cap on a process's timeout-expiry rate.
+    pub max_expiry_rate: f64,
 }
 
 impl ReproduceOptions {
@@ -69,6 +91,17 @@ impl ReproduceOptions {
             prop_think_ms: 0.1,
             prop_relax_ms: 100.0,
             prop_shares: [1.0, 2.0],
+            app_operations: 400,
+            web_processes: 16,
+            tpcb_clients: 4,
+            fast_think_scale: 0.5,
+            relax_sweep_ms: vec![0.0, 10.0, 1000.0],
+            buckets_us: vec![25.0, 100.0, 400.0, 1000.0],
+            ranges_ms: vec![1.0, 2.0, 5.0, 10.0, 20.0],
+            decays: vec![0.5, 0.8, 0.9, 0.99],
+            seek_weights: vec![0.05, 0.25, 0.5, 1.0],
+            cscan_processes: vec![2, 3, 4, 6, 8],
+            max_expiry_rate: 0.1,
         }
     }
     pub fn quick() -> Self {
@@ -76,6 +109,8 @@ impl ReproduceOptions {
             requests: 400,
             thinktimes_ms: vec![0.0, 1.0, 3.0, 6.0, 12.0],
             bursts: vec![1, 3, 10, 30],
+            app_operations: 60,
+            web_processes: 8,
             ..Self::full()
         }
     }
@@ -118,6 +153,18 @@ pub struct ShareRow {
     pub service_ratio: f64,
     pub throughput_mb_s: f64,
     pub throughput_iops: f64,
+    /// R_v of the relaxed stride (ms of normalised service; 0 for strict stride).
+    pub relax_ms: f64,
+}
+
+/// Proportional share over time (the paper's Figures 1 and 2): each client's cumulative
+/// service (disk busy time) at evenly spaced moments while both are active.
+#[derive(Clone, Debug, Serialize)]
+pub struct ServicePoint {
+    pub config: String,
+    pub t_s: f64,
+    pub share_low_service_s: f64,
+    pub share_high_service_s: f64,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -146,11 +193,16 @@ pub struct Headline {
     pub seq_read_speedup: f64,
     pub alter_read_speedup: f64,
     pub seq_read_over_mmap_original: f64,
+    /// The application stand-ins (Andrew, Apache, linker, TPC-B).
+    #[serde(flatten)]
+    pub apps: AppHeadline,
 }
 
 #[derive(Clone, Debug, Serialize)]
 pub struct Reproduction {
     pub shares: Vec<ShareRow>,
+    pub service: Vec<ServicePoint>,
+    pub apps: Vec<AppRow>,
     pub patterns: Vec<PatternRow>,
     pub sweeps: Vec<SweepRow>,
     pub headline: Headline,
@@ -158,12 +210,12 @@ pub struct Reproduction {
 }
 
 /// One reader's `[[workloads]]` entry.
-struct Reader<'a> {
-    start_fraction: f64,
-    pattern: &'a str,
-    fs: &'a str,
-    think: String,
-    extra: String,
+pub(super) struct Reader<'a> {
+    pub(super) start_fraction: f64,
+    pub(super) pattern: &'a str,
+    pub(super) fs: &'a str,
+    pub(super) think: String,
+    pub(super) extra: String,
 }
 
 fn reader_toml(r: &Reader, o: &ReproduceOptions) -> String {
@@ -174,11 +226,11 @@ fn reader_toml(r: &Reader, o: &ReproduceOptions) -> String {
     )
 }
 
-fn fixed(ms: f64) -> String {
+pub(super) fn fixed(ms: f64) -> String {
     format!("think_ms = {ms:?}")
 }
 
-fn config(
+pub(super) fn config(
     drive: &str,
     scheduler: &str,
     heuristic: &str,
@@ -197,12 +249,12 @@ fn config(
     t
 }
 
-fn run(text: &str) -> Result<Summary> {
+pub(super) fn run(text: &str) -> Result<Summary> {
     let cfg = ExperimentConfig::from_toml_str(text, None)?;
     Ok(build_simulation(&cfg, None)?.simulation.run()?.summary)
 }
 
-fn two<'a>(pattern: &'a str, fs: &'a str, a: String, b: String) -> [Reader<'a>; 2] {
+pub(super) fn two<'a>(pattern: &'a str, fs: &'a str, a: String, b: String) -> [Reader<'a>; 2] {
     [
         Reader {
             start_fraction: 0.25,
@@ -295,14 +347,21 @@ pub fn reproduce(
         }
     }
     for &n in &o.bursts {
-        for &h in HEURISTICS {
-            progress(&format!("adversary N={n} {h}"))?;
+        // The mitigation of spec §7: the paper's heuristic with a cap on the expiry rate.
+        let capped = format!("max_expiry_rate = {:?}", o.max_expiry_rate);
+        let variants = HEURISTICS.iter().map(|&h| (h, h, "")).chain([(
+            CAPPED,
+            "cost-benefit",
+            capped.as_str(),
+        )]);
+        for (label, h, extra) in variants {
+            progress(&format!("adversary N={n} {label}"))?;
             let mut readers = two("seq", "mmap", fixed(0.0), fixed(0.0));
             for r in &mut readers {
                 r.extra = format!("burst = {n}\nburst_pause_ms = {:?}", o.burst_pause_ms);
             }
-            let s = run(&config(&o.drive, "aged-sptf", h, "", &readers, o))?;
-            row("adversary", n as f64, h, &s);
+            let s = run(&config(&o.drive, "aged-sptf", h, extra, &readers, o))?;
+            row("adversary", n as f64, label, &s);
         }
     }
     for &g in &o.granularities_us {
@@ -317,10 +376,15 @@ pub fn reproduce(
         ))?;
         row("granularity", g, "cost-benefit", &s);
     }
-    let shares = proportional_share(o, progress)?;
-    let headline = headline(&patterns, &sweeps, &shares, o);
+    sweeps.extend(anticipatory_sensitivity::sweeps(o, progress)?);
+    let (shares, service) = proportional_share(o, progress)?;
+    let apps = anticipatory_apps::apps(o, progress)?;
+    let mut headline = headline(&patterns, &sweeps, &shares, o);
+    headline.apps = anticipatory_apps::headline(&apps, o);
     Ok(Reproduction {
         shares,
+        service,
+        apps,
         patterns,
         sweeps,
         headline,
@@ -333,20 +397,30 @@ pub fn reproduce(
 fn proportional_share(
     o: &ReproduceOptions,
     progress: &mut dyn FnMut(&str) -> Result<()>,
-) -> Result<Vec<ShareRow>> {
+) -> Result<(Vec<ShareRow>, Vec<ServicePoint>)> {
     let mut rows = vec![];
-    for (name, heuristic, relax) in [
+    let mut service = vec![];
+    let configs = [
         ("original", "off", 0.0),
         ("stride", "stride", 0.0),
         ("combination", "combination", o.prop_relax_ms),
         ("cost-benefit", "cost-benefit", o.prop_relax_ms),
-    ] {
-        progress(&format!("proportional share {name}"))?;
+    ]
+    .into_iter()
+    .chain(
+        o.relax_sweep_ms
+            .iter()
+            .map(|&r| ("combination-rv", "combination", r)),
+    );
+    for (name, heuristic, relax) in configs {
+        progress(&format!("proportional share {name} R_v={relax} ms"))?;
         let mut text = format!(
             "seed = {}\n[[devices]]\nname = \"disk\"\ndrive = \"{}\"\n[host]\nscheduler = \"anticipatory\"\n\
              [host.options]\nheuristic = \"{heuristic}\"\nrelax_ms = {:?}\n\
              [host.inner]\nscheduler = \"stride\"\n[host.inner.options]\nrelax_ms = {relax:?}\n",
-            o.seed, o.drive, o.prop_relax_ms
+            o.seed,
+            o.drive,
+            if name == "combination-rv" { relax } else { o.prop_relax_ms }
         );
         for (start, share) in [(0.25, o.prop_shares[0]), (0.65, o.prop_shares[1])] {
             text += &format!(
@@ -356,6 +430,14 @@ fn proportional_share(
             );
         }
         let w = run_window(&text)?;
+        if name != "combination-rv" {
+            service.extend(w.series.iter().map(|&[t_s, low, high]| ServicePoint {
+                config: name.into(),
+                t_s,
+                share_low_service_s: low,
+                share_high_service_s: high,
+            }));
+        }
         rows.push(ShareRow {
             config: name.into(),
             share_low_busy_s: w.busy_s[0],
@@ -363,9 +445,10 @@ fn proportional_share(
             service_ratio: w.busy_s[1] / w.busy_s[0],
             throughput_mb_s: w.throughput_mb_s,
             throughput_iops: w.throughput_iops,
+            relax_ms: relax,
         });
     }
-    Ok(rows)
+    Ok((rows, service))
 }
 
 /// Service and throughput while both clients are active: up to the moment the first one
@@ -375,7 +458,11 @@ struct Window {
     busy_s: [f64; 2],
     throughput_mb_s: f64,
     throughput_iops: f64,
+    /// `[t_s, cumulative service of client 0, of client 1]` at `SERVICE_POINTS` moments.
+    series: Vec<[f64; 3]>,
 }
+
+const SERVICE_POINTS: u64 = 40;
 
 fn run_window(text: &str) -> Result<Window> {
     let cfg = ExperimentConfig::from_toml_str(&format!("{text}[output]\nrecords = true\n"), None)?;
@@ -399,7 +486,26 @@ fn run_window(text: &str) -> Result<Window> {
         requests += 1;
     }
     let secs = end.max(1) as f64 / 1e9;
+    let mut order: Vec<usize> = (0..rec.len()).filter(|&i| rec.done_ns[i] <= end).collect();
+    order.sort_by_key(|&i| rec.done_ns[i]);
+    let mut series = vec![];
+    let mut cum = [0.0; 2];
+    let mut next = order.iter().peekable();
+    for k in 1..=SERVICE_POINTS {
+        let t = end / SERVICE_POINTS * k;
+        while let Some(&&i) = next.peek() {
+            if rec.done_ns[i] > t {
+                break;
+            }
+            if let Some(c) = cum.get_mut(rec.process[i] as usize) {
+                *c += (rec.done_ns[i] - rec.start_ns[i]) as f64 / 1e9;
+            }
+            next.next();
+        }
+        series.push([t as f64 / 1e9, cum[0], cum[1]]);
+    }
     Ok(Window {
+        series,
         busy_s,
         throughput_mb_s: sectors as f64 * 512.0 / 1e6 / secs,
         throughput_iops: requests as f64 / secs,
@@ -463,5 +569,6 @@ fn headline(
         alter_read_speedup: read_speedup("alter"),
         seq_read_over_mmap_original: tp(&o.drive, "seq", "read", "off")
             / tp(&o.drive, "seq", "mmap", "off"),
+        apps: AppHeadline::default(),
     }
 }

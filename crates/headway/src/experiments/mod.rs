@@ -3,5 +3,9 @@
 //! `headway reproduce`) write the tables and plots.
 
 pub mod anticipatory;
+pub mod anticipatory_apps;
+pub mod anticipatory_sensitivity;
+pub mod cello;
 pub mod flash_backed;
+pub mod freeblock;
 pub mod rotational;

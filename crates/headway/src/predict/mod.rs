@@ -89,6 +89,15 @@ pub trait Predictor {
     /// Learn from a completion (the calibrated predictor refreshes its reference point).
     fn observe(&mut self, completion: &Completion);
 
+    /// Time from the end of a command's media transfer until the device can begin the next
+    /// command: the bus transfer the media did not overlap, and the completion overhead. A
+    /// scheduler planning a command while another is still at the device (a two-deep
+    /// pipeline) starts it this much after the first one's predicted media end. Default:
+    /// none known.
+    fn tail_ns(&self, _sectors: u32, _op: Op) -> SimTime {
+        0
+    }
+
     /// Precompute what [`Predictor::positioning_to`] needs about a request.
     fn target(&self, lbn: u64, sectors: u32, op: Op) -> Target {
         Target {

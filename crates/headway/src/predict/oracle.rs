@@ -18,6 +18,11 @@ pub struct OraclePredictor {
     link_ns: SimTime,
     head: HeadPosition,
     last_op: Op,
+    /// Per op, the last completion that went to the media: its sectors and the time from
+    /// its media end to its completion (see [`Predictor::tail_ns`]). The bus side is
+    /// learned rather than modelled: the oracle shares the drive's mechanics and overheads,
+    /// not its bus and buffer.
+    tails: [Option<(u32, SimTime)>; 2],
 }
 
 impl OraclePredictor {
@@ -28,6 +33,7 @@ impl OraclePredictor {
             link_ns,
             head: HeadPosition::default(),
             last_op: Op::Read,
+            tails: [None; 2],
         }
     }
 }
@@ -123,8 +129,27 @@ impl Predictor for OraclePredictor {
     fn observe(&mut self, c: &Completion) {
         if !c.cache_hit {
             self.head = c.head;
+            let p = &c.phases;
+            let media_end = p.start_ns + p.overhead_ns + p.seek_ns + p.rotate_ns + p.transfer_ns;
+            if c.command.sectors > 0 && c.done_ns >= media_end {
+                self.tails[c.command.op as usize] =
+                    Some((c.command.sectors, c.done_ns - media_end));
+            }
         }
         self.last_op = c.command.op;
+    }
+    fn tail_ns(&self, sectors: u32, op: Op) -> SimTime {
+        // The completion overhead is fixed; the rest (the bus) scales with the sectors.
+        let fixed = self.ovh.completion_ns[op as usize];
+        let tail = match self.tails[op as usize] {
+            Some((n, tail)) => fixed + tail.saturating_sub(fixed) * sectors as u64 / n as u64,
+            None => fixed,
+        };
+        // A command queued at the drive behind this one has its command overhead done while
+        // it waits (the drive's `overhead_done`), so its positioning begins at this one's
+        // completion; estimates add that overhead from their start, so the start is moved
+        // back by it (a read's, the common case).
+        tail.saturating_sub(self.ovh.mechanical_start_ns(op, Op::Read))
     }
 
     fn has_geometry(&self) -> bool {

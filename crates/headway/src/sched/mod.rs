@@ -19,20 +19,25 @@ use crate::request::{Command, Completion, Request};
 use crate::time::SimTime;
 
 mod anticipatory;
+pub mod cello;
 mod context;
 mod idle_scan;
 mod per_device;
 mod proposal;
 
 mod aged_sptf;
+mod bfq;
 mod clook;
 mod cscan;
+mod deadline;
 mod elevator;
 mod fcfs;
+pub mod freeblock;
 mod fscan;
 mod gstf;
 mod lbn;
 mod look;
+mod mclock;
 mod options;
 mod registry;
 mod scan;
@@ -43,21 +48,26 @@ mod sweep;
 #[cfg(test)]
 mod testkit;
 mod timed;
+mod timeslice;
 mod vscan;
 mod wstf;
 
 pub use aged_sptf::AgedSptf;
 pub use anticipatory::{Anticipatory, MqDeadline, Stride};
+pub use bfq::Bfq;
 pub use clook::CLook;
 pub use context::{HostWork, ProcessInfo, RunInfo, SchedCtx};
 pub use cscan::CScan;
+pub use deadline::{DeadlineRule, DeadlineScheduler};
 pub use elevator::Elevator;
 pub use fcfs::Fcfs;
+pub use freeblock::Freeblock;
 pub use fscan::FScan;
 pub use gstf::Gstf;
 pub use idle_scan::IdleScan;
 pub use lbn::LbnScheduler;
 pub use look::Look;
+pub use mclock::MClock;
 pub use options::{OptionReader, SchedOptions};
 pub use per_device::PerDevice;
 pub use registry::{
@@ -68,6 +78,7 @@ pub use scan::Scan;
 pub use sptf::Sptf;
 pub use sptf_sw::SptfSw;
 pub use sstf::Sstf;
+pub use timeslice::TimeSlice;
 pub use vscan::VScan;
 pub use wstf::Wstf;
 

@@ -125,6 +125,48 @@ impl<'a> OptionReader<'a> {
         }
     }
 
+    /// A list of strings (absent: `None`).
+    pub fn str_list(&self, k: &'static str) -> Result<Option<Vec<String>>> {
+        let Some(v) = self.get(k) else {
+            return Ok(None);
+        };
+        match v {
+            toml::Value::Array(a) => a
+                .iter()
+                .map(|x| match x {
+                    toml::Value::String(s) => Ok(s.clone()),
+                    _ => Err(self.bad(k, "a list of names", v)),
+                })
+                .collect::<Result<Vec<_>>>()
+                .map(Some),
+            _ => Err(self.bad(k, "a list of names", v)),
+        }
+    }
+
+    /// A list of numbers (integers accepted; absent: `None`).
+    pub fn f64_list(&self, k: &'static str) -> Result<Option<Vec<f64>>> {
+        let Some(v) = self.get(k) else {
+            return Ok(None);
+        };
+        match v {
+            toml::Value::Array(a) => a
+                .iter()
+                .map(|x| match x {
+                    toml::Value::Float(f) => Ok(*f),
+                    toml::Value::Integer(i) => Ok(*i as f64),
+                    _ => Err(self.bad(k, "a list of numbers", v)),
+                })
+                .collect::<Result<Vec<_>>>()
+                .map(Some),
+            _ => Err(self.bad(k, "a list of numbers", v)),
+        }
+    }
+
+    /// The key as errors name it (`host.options.weights`).
+    pub fn key_name(&self, k: &str) -> String {
+        self.key(k)
+    }
+
     /// Fail on any key the scheduler did not ask about.
     pub fn finish(self) -> Result<()> {
         let table = self.table.clone();

@@ -70,6 +70,28 @@ pub const SCHEDULERS: &[SchedulerInfo] = &[
         "sptf-sw",
         "SPTF-SW(n): least seek among near-best positioning",
     ),
+    leaf("edf", "earliest deadline first (no deadline: last)"),
+    leaf("scan-edf", "EDF, equal deadlines in SCAN order"),
+    leaf(
+        "dscan",
+        "deadline SCAN: towards the most urgent, serving what lies between",
+    ),
+    leaf(
+        "timeslice",
+        "static partitioning: each class its own slot of every interval",
+    ),
+    leaf(
+        "mclock",
+        "mClock: per-class reservation, weight and limit by tags",
+    ),
+    leaf(
+        "bfq",
+        "budget fair queueing between classes (sectors, weights, no idling)",
+    ),
+    leaf(
+        "cello",
+        "two-level: time shares per class, slack-stealing insertion",
+    ),
     leaf(
         "stride",
         "proportional share by virtual clocks (relaxed: relax_ms)",
@@ -81,6 +103,10 @@ pub const SCHEDULERS: &[SchedulerInfo] = &[
     wrapper(
         "idle-scan",
         "reads a region in the background whenever the inner scheduler idles",
+    ),
+    wrapper(
+        "freeblock",
+        "background reads in the foreground's rotational latency (two commands at the drive)",
     ),
     wrapper(
         "anticipatory",
@@ -112,6 +138,13 @@ pub const SCHEDULER_NAMES: &[&str] = &[
     "wstf",
     "aged-sptf",
     "sptf-sw",
+    "edf",
+    "scan-edf",
+    "dscan",
+    "timeslice",
+    "mclock",
+    "bfq",
+    "cello",
     "stride",
     "mq-deadline",
 ];
@@ -262,7 +295,19 @@ fn build_at(
         "wstf" => Box::new(Wstf::from_options(&o)?),
         "aged-sptf" => Box::new(AgedSptf::from_options(&o)?),
         "sptf-sw" => Box::new(SptfSw::from_options(&o)?),
+        "edf" => Box::new(DeadlineScheduler::new(DeadlineRule::Edf)),
+        "scan-edf" => Box::new(DeadlineScheduler::new(DeadlineRule::ScanEdf)),
+        "dscan" => Box::new(DeadlineScheduler::new(DeadlineRule::DScan)),
+        "timeslice" => Box::new(TimeSlice::from_options(&o)?),
+        "mclock" => Box::new(MClock::from_options(&o)?),
+        "bfq" => Box::new(Bfq::from_options(&o)?),
+        "cello" => Box::new(cello::Cello::from_options("cello", &o)?),
         "idle-scan" => Box::new(IdleScan::from_options(
+            &o,
+            inner.expect("checked: wrappers have an inner scheduler"),
+            stack_device,
+        )?),
+        "freeblock" => Box::new(Freeblock::from_options(
             &o,
             inner.expect("checked: wrappers have an inner scheduler"),
             stack_device,

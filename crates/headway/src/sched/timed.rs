@@ -219,22 +219,15 @@ impl TimedQueue {
             Some(f) if f.id == key.1 => f,
             _ => self.queue.get(key).0,
         };
-        let e = ctx.predictor(self.device).estimate(
-            origin.from,
-            origin.start_ns,
-            r.lbn,
-            r.sectors,
-            r.op,
-        );
+        let p = ctx.predictor(self.device);
+        let e = p.estimate(origin.from, origin.start_ns, r.lbn, r.sectors, r.op);
+        // When the device can begin the command after this one (what the next search plans
+        // from while this one is outstanding): its media end plus the bus and completion
+        // tail.
+        let free_ns = origin.start_ns + e.service_ns() + p.tail_ns(r.sectors, r.op);
         let cmd = Command::single(r);
-        self.proposal.set(
-            &cmd,
-            (
-                key,
-                (e.end, origin.start_ns + e.service_ns()),
-                self.search_evaluations,
-            ),
-        );
+        self.proposal
+            .set(&cmd, (key, (e.end, free_ns), self.search_evaluations));
         cmd
     }
 

@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use super::app::{AppConfig, AppKind, AppWorkload};
 use super::bursty::{BurstyConfig, BurstyWorkload};
 use super::closed::ClosedWorkload;
 use super::locality::LocalityConfig;
@@ -20,8 +21,10 @@ use super::open::OpenWorkload;
 use super::shape::{ShapeConfig, DEFAULT_ALIGN_SECTORS, DEFAULT_READ_FRACTION};
 use super::size::SizeConfig;
 use super::sync_reader::{FsMode, SyncConfig, SyncPattern, SyncReader};
+use super::text::{TextConfig, TextWorkload};
 use super::trace::csv::CsvSetting;
 use super::trace::{self, BlkparseEvent, CsvSpec, Fit, TraceFormat, TraceSource};
+use super::video::VideoSpec;
 use super::Workload;
 use crate::engine::RngStreams;
 use crate::error::{HeadwayError, Result};
@@ -42,6 +45,12 @@ pub enum WorkloadConfig {
     Bursty(BurstyConfig),
     /// One synchronous reader of its own file (seq / alter / random), adversary bursts.
     Sync(SyncConfig),
+    /// An application stand-in of the anticipatory paper (Andrew, web server, linker, TPC-B).
+    App(AppConfig),
+    /// Video clients in rounds (Cello's soft real-time class).
+    Video(VideoSpec),
+    /// Text clients reading files sequentially (Cello's best-effort classes).
+    Text(TextConfig),
 }
 
 impl Default for WorkloadConfig {
@@ -66,6 +75,11 @@ impl WorkloadConfig {
             WorkloadConfig::Trace(c) => trace::build(c, capacity_sectors, base_dir)?,
             WorkloadConfig::Bursty(c) => Box::new(BurstyWorkload::new(c, capacity_sectors, rng)?),
             WorkloadConfig::Sync(c) => Box::new(SyncReader::new(c, capacity_sectors, rng)?),
+            WorkloadConfig::App(c) => Box::new(AppWorkload::new(c, capacity_sectors, rng)?),
+            WorkloadConfig::Video(c) => Box::new(c.build(capacity_sectors, rng, base_dir)?),
+            WorkloadConfig::Text(c) => {
+                Box::new(TextWorkload::new(c.clone(), capacity_sectors, rng)?)
+            }
         })
     }
 
@@ -79,6 +93,15 @@ impl WorkloadConfig {
             WorkloadConfig::Trace(c) => c.validate(),
             WorkloadConfig::Bursty(c) => BurstyWorkload::new(c, u64::MAX, &rng).map(drop),
             WorkloadConfig::Sync(c) => SyncReader::new(c, u64::MAX, &rng).map(drop),
+            WorkloadConfig::App(c) => c.validate(),
+            // Trace files are read when the run starts, as for `kind = "trace"`.
+            WorkloadConfig::Video(c) => VideoSpec {
+                frame_traces: Vec::new(),
+                ..c.clone()
+            }
+            .build(u64::MAX / 2, &rng, None)
+            .map(drop),
+            WorkloadConfig::Text(c) => TextWorkload::new(c.clone(), u64::MAX / 2, &rng).map(drop),
         }
     }
 
@@ -89,6 +112,9 @@ impl WorkloadConfig {
             WorkloadConfig::Trace(_) => WorkloadKind::Trace,
             WorkloadConfig::Bursty(_) => WorkloadKind::Bursty,
             WorkloadConfig::Sync(_) => WorkloadKind::Sync,
+            WorkloadConfig::App(_) => WorkloadKind::App,
+            WorkloadConfig::Video(_) => WorkloadKind::Video,
+            WorkloadConfig::Text(_) => WorkloadKind::Text,
         }
     }
 }
@@ -103,6 +129,9 @@ pub enum WorkloadKind {
     Trace,
     Bursty,
     Sync,
+    App,
+    Video,
+    Text,
 }
 
 impl WorkloadKind {
@@ -113,6 +142,9 @@ impl WorkloadKind {
             WorkloadKind::Trace => "trace",
             WorkloadKind::Bursty => "bursty",
             WorkloadKind::Sync => "sync",
+            WorkloadKind::App => "app",
+            WorkloadKind::Video => "video",
+            WorkloadKind::Text => "text",
         }
     }
 }
@@ -162,6 +194,19 @@ struct RawWorkload {
     fs: Option<FsMode>,
     readahead_sectors: Option<u32>,
     readahead_max_sectors: Option<u32>,
+    app: Option<AppKind>,
+    think_scale: Option<f64>,
+    clients: Option<u32>,
+    block_bytes: Option<u32>,
+    rounds: Option<u64>,
+    round_ms: Option<f64>,
+    frame_traces: Option<Vec<PathBuf>>,
+    pause_rounds: Option<[u64; 2]>,
+    duration_s: Option<f64>,
+    size_mean_bytes: Option<f64>,
+    size_sd_bytes: Option<f64>,
+    file_min_bytes: Option<u64>,
+    file_max_bytes: Option<u64>,
     // Keys of a `[[workloads]]` entry (see `WorkloadCommon`).
     name: Option<String>,
     class: Option<String>,
@@ -376,6 +421,10 @@ fn convert(r: RawWorkload) -> std::result::Result<(WorkloadConfig, WorkloadCommo
             ("readahead_sectors", r.readahead_sectors.is_some()),
             ("readahead_max_sectors", r.readahead_max_sectors.is_some()),
         ];
+        let app_only = [
+            ("app", r.app.is_some()),
+            ("think_scale", r.think_scale.is_some()),
+        ];
         // The synthetic keys a sync reader does not take.
         let sync_refuses = [
             ("processes", r.processes.is_some()),
@@ -384,8 +433,25 @@ fn convert(r: RawWorkload) -> std::result::Result<(WorkloadConfig, WorkloadCommo
             ("read_fraction", r.read_fraction.is_some()),
             ("locality", r.locality.is_some()),
         ];
+        let clients_only = [
+            ("clients", r.clients.is_some()),
+            ("block_bytes", r.block_bytes.is_some()),
+        ];
+        let video_only = [
+            ("rounds", r.rounds.is_some()),
+            ("round_ms", r.round_ms.is_some()),
+            ("frame_traces", r.frame_traces.is_some()),
+            ("pause_rounds", r.pause_rounds.is_some()),
+        ];
+        let text_only = [
+            ("duration_s", r.duration_s.is_some()),
+            ("size_mean_bytes", r.size_mean_bytes.is_some()),
+            ("size_sd_bytes", r.size_sd_bytes.is_some()),
+            ("file_min_bytes", r.file_min_bytes.is_some()),
+            ("file_max_bytes", r.file_max_bytes.is_some()),
+        ];
         // Each group with the kinds it belongs to, for the error message.
-        let groups: [(&[(&str, bool)], &str); 7] = [
+        let groups: [(&[(&str, bool)], &str); 11] = [
             (&open_only, "kind = \"open\""),
             (&closed_only, "kind = \"closed\""),
             (
@@ -399,6 +465,10 @@ fn convert(r: RawWorkload) -> std::result::Result<(WorkloadConfig, WorkloadCommo
                 &sync_refuses,
                 "kind = \"open\", \"closed\" and \"bursty\" (not \"sync\")",
             ),
+            (&app_only, "kind = \"app\""),
+            (&clients_only, "kind = \"video\" and \"text\""),
+            (&video_only, "kind = \"video\""),
+            (&text_only, "kind = \"text\""),
         ];
         let allowed: &[usize] = match kind {
             WorkloadKind::Open => &[0, 2, 6],
@@ -406,12 +476,38 @@ fn convert(r: RawWorkload) -> std::result::Result<(WorkloadConfig, WorkloadCommo
             WorkloadKind::Trace => &[3],
             WorkloadKind::Bursty => &[2, 4, 6],
             WorkloadKind::Sync => &[1, 2, 5],
+            // `requests` and `fs` are checked below.
+            WorkloadKind::App => &[2, 5, 7],
+            WorkloadKind::Video => &[8, 9],
+            // Text clients take `interarrival_ms` (checked below: not the other open keys).
+            WorkloadKind::Text => &[0, 8, 10],
         };
+        if kind == WorkloadKind::Text {
+            if let Some(k) = [
+                ("arrival", r.arrival.is_some()),
+                ("rate_iops", r.rate_iops.is_some()),
+            ]
+            .iter()
+            .find(|k| k.1)
+            {
+                return Err(format!(
+                    "field `{}` belongs to kind = \"open\" workloads; text clients take \
+                     interarrival_ms (exponential, per client)",
+                    k.0
+                ));
+            }
+        }
         for (i, (keys, owner)) in groups.iter().enumerate() {
-            if allowed.contains(&i) {
+            if allowed.contains(&i) && kind != WorkloadKind::App {
                 continue;
             }
-            if let Some((key, _)) = keys.iter().find(|(_, present)| *present) {
+            let app_takes = |key: &str| {
+                i == 7 || (kind == WorkloadKind::App && (key == "requests" || key == "fs"))
+            };
+            if let Some((key, _)) = keys
+                .iter()
+                .find(|(key, present)| *present && !(kind == WorkloadKind::App && app_takes(key)))
+            {
                 // "field `x`" lets the experiment parser report the key.
                 return Err(format!(
                     "field `{key}` belongs to {owner} workloads, but this one is kind = \"{}\"{}",
@@ -448,6 +544,42 @@ fn convert(r: RawWorkload) -> std::result::Result<(WorkloadConfig, WorkloadCommo
                 think_max_ms: r.think_max_ms,
                 shape,
             }),
+            WorkloadKind::App => WorkloadConfig::App(AppConfig {
+                app: r
+                    .app
+                    .ok_or("missing field `app` (kind = \"app\" needs it: \"andrew\", \"andrew-scan\", \"web\", \"linker\", \"tpcb-update\" or \"tpcb-select\")")?,
+                requests: r.requests.unwrap_or(DEFAULT_REQUESTS),
+                fs: r.fs.unwrap_or_default(),
+                think_scale: r.think_scale.unwrap_or(1.0),
+            }),
+            WorkloadKind::Video => WorkloadConfig::Video(VideoSpec {
+                clients: r
+                    .clients
+                    .ok_or("missing field `clients` (kind = \"video\" needs it)")?,
+                rounds: r.rounds.unwrap_or(600),
+                round_ms: r.round_ms.unwrap_or(1000.0),
+                block_bytes: r.block_bytes.unwrap_or(65536),
+                frame_traces: r.frame_traces.unwrap_or_default(),
+                pause_rounds: r.pause_rounds.map(|[a, b]| (a, b)),
+            }),
+            WorkloadKind::Text => {
+                let d = TextConfig::paper(0, 0.0);
+                WorkloadConfig::Text(TextConfig {
+                    clients: r
+                        .clients
+                        .ok_or("missing field `clients` (kind = \"text\" needs it)")?,
+                    duration_ms: r
+                        .duration_s
+                        .ok_or("missing field `duration_s` (kind = \"text\" needs it)")?
+                        * 1000.0,
+                    interarrival_ms: r.interarrival_ms.unwrap_or(d.interarrival_ms),
+                    size_mean_bytes: r.size_mean_bytes.unwrap_or(d.size_mean_bytes),
+                    size_sd_bytes: r.size_sd_bytes.unwrap_or(d.size_sd_bytes),
+                    block_bytes: r.block_bytes.unwrap_or(d.block_bytes),
+                    file_min_bytes: r.file_min_bytes.unwrap_or(d.file_min_bytes),
+                    file_max_bytes: r.file_max_bytes.unwrap_or(d.file_max_bytes),
+                })
+            }
             WorkloadKind::Sync => WorkloadConfig::Sync(SyncConfig {
                 closed: ClosedConfig {
                     processes: 1,

@@ -61,6 +61,15 @@
 //! read_fraction = 0.33       # and the other synthetic keys
 //! ```
 //!
+//! ```toml
+//! [[workloads]]              # one process per entry; see workload/app/
+//! kind = "app"               # the anticipatory paper's application stand-ins
+//! app = "web"                # "andrew", "andrew-scan", "linker", "tpcb-update", "tpcb-select"
+//! fs = "mmap"                # web only: "read" (64 KiB clustered chunks) or "mmap" (page faults)
+//! requests = 400             # files (transactions for TPC-B)
+//! think_scale = 0.5          # a faster CPU
+//! ```
+//!
 //! Other localities: `{ kind = "uniform" }` (the default) and `{ kind = "local",
 //! mean_distance_sectors = 2000, distribution = "normal" }` (or `"exponential"`).
 //!
@@ -111,6 +120,7 @@ pub trait Workload {
     }
 }
 
+pub mod app;
 mod bursty;
 mod closed;
 pub mod config;
@@ -121,7 +131,9 @@ mod open;
 mod shape;
 pub mod size;
 mod sync_reader;
+pub mod text;
 pub mod trace;
+pub mod video;
 
 pub use bursty::{BurstyConfig, BurstyWorkload};
 pub use closed::ClosedWorkload;

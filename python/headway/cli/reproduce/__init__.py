@@ -14,6 +14,8 @@ import click
 # name -> (module under headway.cli.reproduce, attribute, one-line help)
 PAPERS: Dict[str, Tuple[str, str, str]] = {
     "rotational": ("rotational", "rotational_cmd", "Huang and Chiueh's rotation-aware scheduling (ST41601N)."),
+    "cello": ("cello", "cello_cmd", "Shenoy and Vin's Cello two-level scheduling (Elite 3)."),
+    "freeblock": ("freeblock", "freeblock_cmd", "Lumb, Schindler and Ganger's freeblock scheduling (Atlas 10K)."),
     "anticipatory": ("anticipatory", "anticipatory_cmd", "Iyer and Druschel's anticipatory scheduling (IDE stand-in)."),
     "flash-backed": ("flash_backed", "flash_backed_cmd", "Bisson and Brandt's flash-backed I/O on hybrid disks."),
 }

@@ -65,4 +65,18 @@ def _print(r) -> None:
     hl.add_row("shares 1:2, combination heuristic", "2", f"{h['prop_share_ratio_combination']:.2f}")
     hl.add_row("combination / stride throughput", "about 2 (full vs half tps)",
                f"{h['prop_share_throughput_gain_combination']:.2f}x")
+    if "andrew_time_reduction" in h:
+        pct = lambda k: f"{100 * h[k]:+.1f}%"  # noqa: E731
+        hl.add_row("Andrew, 2 clients: total time reduction", "8%", pct("andrew_time_reduction"))
+        hl.add_row("Andrew scan phase time reduction", "54%", pct("andrew_scan_time_reduction"))
+        hl.add_row("Andrew scan, 1 client", "no effect", pct("andrew_scan_time_reduction_1client"))
+        hl.add_row("web server gain, read mode", "29%", pct("apache_read_gain"))
+        hl.add_row("web server gain, mmap mode", "71%", pct("apache_mmap_gain"))
+        hl.add_row("linker: 2 instances / 1, no anticipation", "well above 2", f"{h['linker_two_over_one_original']:.2f}")
+        hl.add_row("linker: 2 / 1, aged SPTF + anticipation", "about 2", f"{h['linker_two_over_one_anticipatory']:.2f}")
+        hl.add_row("linker: 2 / 1, C-SCAN + anticipation", "above aged SPTF", f"{h['linker_two_over_one_cscan_anticipatory']:.2f}")
+        for v, paper in zip(range(4), ("2% (update, one DB)", "(update, separate DBs)", "(select, one DB)", "60% (select, separate DBs)")):
+            hl.add_row(f"TPC-B variant {v + 1} tps gain", paper, f"{100 * h['tpcb_gain'][v]:+.1f}%")
+        hl.add_row("faster drive: web server gain, mmap", "positive, below IDE", pct("fast_drive_apache_mmap_gain"))
+        hl.add_row("faster drive: TPC-B variant 4 gain", "positive", f"{100 * h['fast_drive_tpcb_gain'][3]:+.1f}%")
     console.print(hl)

@@ -152,6 +152,9 @@ impl Anticipatory {
         if lp.queued > 0 {
             return None; // LP already issued its next read; it is not blocked on us
         }
+        if lp.expiry_rate > self.settings.max_expiry_rate {
+            return None; // mitigation: LP's timeouts expire too often
+        }
         let done = lp.last_completion_ns?;
         let elapsed = ctx.now.saturating_sub(done);
         let wait = match self.settings.heuristic {
@@ -192,8 +195,13 @@ impl Anticipatory {
             p.estimate(head, ctx.now, lbn, sectors, op).positioning_ns()
         };
         let candidate_pos_ns = pos(cmd.lbn, cmd.sectors, cmd.op);
-        let next = lp.expected_next_lbn(p.capacity_sectors())?;
-        let lp_expected_pos_ns = pos(next, cmd.sectors.max(1), Op::Read);
+        // The expected read has the candidate's size; it must end on the drive.
+        let sectors = cmd.sectors.max(1);
+        let capacity = p.capacity_sectors();
+        let next = lp
+            .expected_next_lbn(capacity)?
+            .min(capacity.saturating_sub(sectors as u64));
+        let lp_expected_pos_ns = pos(next, sectors, Op::Read);
         let aging_overrode = self.settings.clauses.aged
             && self
                 .pending
@@ -255,8 +263,9 @@ impl Scheduler for Anticipatory {
     fn on_arrival(&mut self, req: Request, ctx: &SchedCtx) {
         if !req.is_host_work() && req.op.is_read() {
             let cfg = self.settings.stats;
+            let chunk = self.settings.large_read_flag && req.large_read_chunk;
             self.stats_mut(req.process)
-                .on_arrival(ctx.now, req.lbn, &cfg);
+                .on_arrival(ctx.now, req.lbn, chunk, &cfg);
         }
         self.pending.insert(req.id, req);
         self.inner.on_arrival(req, ctx);
@@ -281,6 +290,9 @@ impl Scheduler for Anticipatory {
                     deadline_ns,
                 })
         });
+        if let Some(a) = self.anticipating {
+            self.stats_mut(a.process).armed_deadline_ns = Some(a.deadline_ns);
+        }
         self.inner.on_completion(done, ctx);
     }
     fn on_timer(&mut self, ctx: &SchedCtx) {

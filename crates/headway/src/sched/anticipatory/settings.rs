@@ -36,6 +36,12 @@ pub struct Settings {
     pub stats: StatsConfig,
     /// Samples a process needs before the core waits for it.
     pub min_samples: u64,
+    /// Honour the workload's large-read flag: later chunks of one large read are not
+    /// thinktime (or seek) samples (`large_read_flag`, default true).
+    pub large_read_flag: bool,
+    /// Adversary mitigation: no waiting for a process whose timeout-expiry rate is above
+    /// this (`max_expiry_rate`, default 1: never cut off, the paper's heuristic as is).
+    pub max_expiry_rate: f64,
     /// An armed timeout fires at the next multiple of this (0: exactly).
     pub granularity_ns: SimTime,
     pub clauses: Clauses,
@@ -113,6 +119,8 @@ impl Settings {
                 seek_weight,
             },
             min_samples: o.u64("min_samples", 3, 0, 1 << 20)?,
+            large_read_flag: o.bool("large_read_flag", true)?,
+            max_expiry_rate: o.f64("max_expiry_rate", 1.0, 0.0, 1.0)?,
             granularity_ns: (o.f64("timer_granularity_us", 0.0, 0.0, 1e7)? * NS_PER_US as f64)
                 .round() as SimTime,
             clauses: Clauses {

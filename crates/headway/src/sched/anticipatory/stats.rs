@@ -39,6 +39,12 @@ pub struct ProcessStats {
     pub linux_think_samples: u64,
     /// Distance samples so far (the first one is taken whole, not decayed towards 0).
     distance_samples: u64,
+    /// The timeout armed at the process's last decision point, until its next read arrives.
+    pub armed_deadline_ns: Option<SimTime>,
+    /// Decayed fraction of its decision points whose timeout would have expired before its
+    /// next read arrived (the adversary mitigation of spec §7), measured whether or not the
+    /// core actually waited, so a process that was cut off can earn anticipation back.
+    pub expiry_rate: f64,
 }
 
 impl ProcessStats {
@@ -48,6 +54,8 @@ impl ProcessStats {
             last_completion_ns: None,
             last_end_lbn: None,
             expected_distance: 0.0,
+            armed_deadline_ns: None,
+            expiry_rate: 0.0,
             forward_fraction: 0.5,
             queued: 0,
             in_service: 0,
@@ -60,8 +68,17 @@ impl ProcessStats {
 
     /// A read of this process arrived at `now`: its thinktime is the time since the
     /// previous read completed, or 0 if the process already had one outstanding (it is
-    /// then not synchronous, paper §2).
-    pub fn on_arrival(&mut self, now: SimTime, lbn: u64, cfg: &StatsConfig) {
+    /// then not synchronous, paper §2). A later chunk of one large read (`chunk`) is part of
+    /// the sample its first chunk made: no thinktime or seek sample.
+    pub fn on_arrival(&mut self, now: SimTime, lbn: u64, chunk: bool, cfg: &StatsConfig) {
+        if let Some(deadline) = self.armed_deadline_ns.take() {
+            let expired = if now > deadline { 1.0 } else { 0.0 };
+            self.expiry_rate += EXPIRY_WEIGHT * (expired - self.expiry_rate);
+        }
+        if chunk {
+            self.queued += 1;
+            return;
+        }
         let think = if self.queued + self.in_service > 0 {
             Some(0)
         } else {
@@ -113,6 +130,10 @@ impl ProcessStats {
     }
 }
 
+/// Weight of one decision point's outcome in the expiry rate [TEAM CHOICE: as-iosched's
+/// 1/8].
+pub const EXPIRY_WEIGHT: f64 = 0.125;
+
 /// as-iosched's running means: each sample weighs 1/8 against 7/8 of the history (the first
 /// sample is taken whole).
 fn linux_decay(mean: f64, sample: f64, samples_before: u64) -> f64 {
@@ -140,16 +161,44 @@ mod tests {
     fn thinktime_is_measured_from_the_last_completion_and_is_zero_when_already_queued() {
         let c = cfg();
         let mut p = ProcessStats::new(&c);
-        p.on_arrival(0, 1000, &c);
+        p.on_arrival(0, 1000, false, &c);
         assert_eq!(p.think.samples, 0, "a first request has no thinktime");
         p.on_dispatch();
         p.on_completion(5_000_000, 1008);
-        p.on_arrival(5_250_000, 1008, &c);
+        p.on_arrival(5_250_000, 1008, false, &c);
         assert_eq!(p.think.percentile_ns(0.5), Some(300_000));
         // A second read while the first is queued: asynchronous, thinktime 0.
-        p.on_arrival(5_260_000, 1016, &c);
+        p.on_arrival(5_260_000, 1016, false, &c);
         assert_eq!(p.think.samples, 2);
         assert_eq!(p.think.percentile_ns(0.1), Some(100_000));
         assert_eq!(p.expected_next_lbn(1 << 20), Some(1008 + 2));
+    }
+
+    #[test]
+    fn later_chunks_of_one_large_read_are_not_samples() {
+        let c = cfg();
+        let mut p = ProcessStats::new(&c);
+        p.on_arrival(0, 0, false, &c);
+        p.on_dispatch();
+        p.on_completion(1_000_000, 128);
+        // Three more chunks of the same read, each right after the previous one.
+        for k in 1..4u64 {
+            p.on_arrival(1_000_000 * k, 128 * k, true, &c);
+            p.on_dispatch();
+            p.on_completion(1_000_000 * k + 500_000, 128 * (k + 1));
+        }
+        assert_eq!(p.think.samples, 0);
+        assert_eq!(p.queued + p.in_service, 0);
+        // The next read, 2 ms after the last chunk: one sample, of 2 ms.
+        p.on_arrival(5_500_000, 90_000, false, &c);
+        assert_eq!(p.think.samples, 1);
+        assert_eq!(p.think.percentile_ns(0.5), Some(2_100_000));
+        // Without the flag, the chunks would have taught thinktime 0.5 ms three times.
+        let mut q = ProcessStats::new(&c);
+        q.on_arrival(0, 0, false, &c);
+        q.on_dispatch();
+        q.on_completion(1_000_000, 128);
+        q.on_arrival(1_500_000, 128, false, &c);
+        assert_eq!(q.think.samples, 1);
     }
 }

@@ -1,0 +1,333 @@
+//! The freeblock paper's evaluation (Lumb, Schindler, Ganger, FAST 2002), on the Atlas 10K:
+//!
+//! * the conservatism sweep: for SSTF, SPTF and SPTF-SW(40%) in the foreground (the OLTP
+//!   workload: MPL 10, 30 ms think time, 2:1 reads, exponential sizes in 4 KiB units, uniform
+//!   over the disk) with a full-disk scan in the background, foreground and free bandwidth
+//!   over `c_fb`, each point against a paired run without free reads (same seed, same
+//!   workload, same two-command pipeline);
+//! * the foreground-scheduler validation: random 4 KiB reads with a fixed number of requests
+//!   in the system, external SSTF / SPTF-SW / SPTF keeping two commands at the drive against
+//!   the drive's own SPTF given every request;
+//! * the headline at the chosen `c_fb`: free bandwidth, potential free bandwidth (media rate
+//!   times the fraction of time in rotational latency, measured on the paired run), the
+//!   foreground's response-time increase, scans per day.
+//!
+//! * prediction-error PDFs (measured minus predicted completion time, completion to
+//!   completion, two commands at the drive): small (the OLTP sizes) and large (mean 64 KiB)
+//!   requests on the nominal drive, and small requests on a drive with imperfections (seek
+//!   jitter, spindle drift, recalibration moves).
+//!
+//! Not built (see `docs/freeblock.md`): the firmware variant and its one-request-per-track
+//! restriction.
+
+use serde::Serialize;
+
+use crate::config::{build_simulation, ExperimentConfig};
+use crate::error::Result;
+use crate::sched::freeblock::measure;
+use crate::sim::RunResult;
+
+/// Foreground schedulers of the sweep, in the paper's order, as (label, `[host.inner]`).
+pub const FOREGROUND: &[(&str, &str)] = &[
+    ("sstf", "scheduler = \"sstf\""),
+    ("sptf", "scheduler = \"sptf\""),
+    (
+        "sptf-sw40",
+        "scheduler = \"sptf-sw\"\n[host.inner.options]\nwindow_percent = 40.0",
+    ),
+];
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ReproduceOptions {
+    pub drive: String,
+    pub seed: u64,
+    /// Foreground requests per run.
+    pub requests: u64,
+    pub c_fb_ms: Vec<f64>,
+    /// The conservatism the headline is reported at.
+    pub chosen_c_fb_ms: f64,
+    pub queue_depths: Vec<u32>,
+    /// Requests per queue-depth run = this × depth.
+    pub requests_per_queued: u64,
+}
+
+impl ReproduceOptions {
+    pub fn full() -> Self {
+        ReproduceOptions {
+            drive: "atlas10k".into(),
+            seed: 1,
+            requests: 20_000,
+            c_fb_ms: vec![0.0, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.5],
+            chosen_c_fb_ms: 0.2,
+            queue_depths: vec![1, 2, 4, 6, 8, 10, 14, 20],
+            requests_per_queued: 300,
+        }
+    }
+    pub fn quick() -> Self {
+        ReproduceOptions {
+            drive: "atlas10k".into(),
+            seed: 1,
+            requests: 3_000,
+            c_fb_ms: vec![0.0, 0.2, 0.6, 1.5],
+            chosen_c_fb_ms: 0.2,
+            queue_depths: vec![1, 4, 10, 20],
+            requests_per_queued: 100,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SweepRow {
+    pub foreground: String,
+    pub c_fb_ms: f64,
+    pub fg_bandwidth_mb_s: f64,
+    pub fg_mean_response_ms: f64,
+    /// The paired run without free reads.
+    pub paired_fg_bandwidth_mb_s: f64,
+    pub paired_fg_mean_response_ms: f64,
+    pub fg_response_increase: f64,
+    pub free_bandwidth_mb_s: f64,
+    pub potential_free_bandwidth_mb_s: f64,
+    pub free_reads: u64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct QueueRow {
+    pub scheduler: String,
+    pub queue_depth: u32,
+    pub mean_response_ms: f64,
+    pub throughput_iops: f64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Headline {
+    pub foreground: String,
+    pub c_fb_ms: f64,
+    pub free_bandwidth_mb_s: f64,
+    pub potential_free_bandwidth_mb_s: f64,
+    pub free_fraction_of_potential: f64,
+    pub fg_response_increase: f64,
+    pub scans_per_day: f64,
+    /// Not built: `None` (serialised as null).
+    pub firmware_free_bandwidth_mb_s: Option<f64>,
+    /// Disk bandwidth used (foreground + free) over foreground alone.
+    pub utilisation_gain: f64,
+    pub paper_free_bandwidth_mb_s: f64,
+    pub paper_fg_response_increase_below: f64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct PdfRow {
+    pub case: String,
+    pub error_ms: f64,
+    pub fraction: f64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct PredictionSummaryRow {
+    pub case: String,
+    pub commands: u64,
+    /// Share within ±0.5 ms of the prediction.
+    pub within_half_ms: f64,
+    /// Share at least half a rotation (3 ms) late.
+    pub late_rotation: f64,
+    pub mean_abs_error_ms: f64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Reproduction {
+    pub sweep: Vec<SweepRow>,
+    pub queue: Vec<QueueRow>,
+    pub prediction_pdf: Vec<PdfRow>,
+    pub prediction: Vec<PredictionSummaryRow>,
+    pub headline: Headline,
+    pub options: ReproduceOptions,
+}
+
+fn run(text: &str) -> Result<RunResult> {
+    let cfg = ExperimentConfig::from_toml_str(text, None)?;
+    build_simulation(&cfg, None)?.simulation.run()
+}
+
+/// The OLTP foreground under `freeblock` over `inner`, with `host_options`.
+pub fn oltp_config(o: &ReproduceOptions, inner: &str, host_options: &str) -> String {
+    format!(
+        "seed = {}\n[drive]\nname = \"{}\"\nqueue_depth = 2\n\
+         [host]\nscheduler = \"freeblock\"\nmax_outstanding = 2\n\
+         [host.options]\n{host_options}\n[host.inner]\n{inner}\n\
+         [workload]\nkind = \"closed\"\nprocesses = 10\nthink_ms = 30.0\nrequests = {}\n\
+         read_fraction = 0.6667\nalign_sectors = 8\n\
+         size = {{ kind = \"exponential\", mean_sectors = 12.0 }}\n\
+         [output]\nrecords = true\n",
+        o.seed, o.drive, o.requests
+    )
+}
+
+fn queue_config(o: &ReproduceOptions, sched: &str, q: u32) -> String {
+    let requests = o.requests_per_queued * q as u64;
+    let (drive, host) = match sched {
+        "firmware-sptf" => (
+            format!("queue_depth = {q}\nfirmware_scheduler = \"sptf\""),
+            format!("scheduler = \"fcfs\"\nmax_outstanding = {q}"),
+        ),
+        s => {
+            let (name, opts) = match s {
+                "sptf-sw40" => ("sptf-sw", "[host.options]\nwindow_percent = 40.0"),
+                other => (other, ""),
+            };
+            (
+                "queue_depth = 2".to_string(),
+                format!(
+                    "scheduler = \"{name}\"\nmax_outstanding = {}\n{opts}",
+                    q.min(2)
+                ),
+            )
+        }
+    };
+    format!(
+        "seed = {}\n[drive]\nname = \"{}\"\n{drive}\n[host]\n{host}\n\
+         [workload]\nkind = \"closed\"\nprocesses = {q}\nrequests = {requests}\n\
+         size_sectors = 8\nread_fraction = 1.0\n",
+        o.seed, o.drive
+    )
+}
+
+pub fn reproduce(
+    o: &ReproduceOptions,
+    progress: &mut dyn FnMut(&str) -> Result<()>,
+) -> Result<Reproduction> {
+    let mut sweep = vec![];
+    for &(label, inner) in FOREGROUND {
+        progress(&format!("{label} without free reads"))?;
+        let paired = run(&oltp_config(o, inner, "plan = false"))?;
+        let potential = measure::potential_free_bandwidth_mb_s(&paired);
+        for &c in &o.c_fb_ms {
+            progress(&format!("{label} c_fb = {c} ms"))?;
+            let r = run(&oltp_config(o, inner, &format!("c_fb_ms = {c}")))?;
+            sweep.push(SweepRow {
+                foreground: label.into(),
+                c_fb_ms: c,
+                fg_bandwidth_mb_s: measure::fg_bandwidth_mb_s(&r),
+                fg_mean_response_ms: measure::fg_mean_response_ms(&r),
+                paired_fg_bandwidth_mb_s: measure::fg_bandwidth_mb_s(&paired),
+                paired_fg_mean_response_ms: measure::fg_mean_response_ms(&paired),
+                fg_response_increase: measure::fg_response_increase(&r, &paired),
+                free_bandwidth_mb_s: measure::free_bandwidth_mb_s(&r),
+                potential_free_bandwidth_mb_s: potential,
+                free_reads: r.summary.background_requests,
+            });
+        }
+    }
+    let mut queue = vec![];
+    for &q in &o.queue_depths {
+        for sched in ["sstf", "sptf-sw40", "sptf", "firmware-sptf"] {
+            progress(&format!("queue depth {q} {sched}"))?;
+            let s = run(&queue_config(o, sched, q))?.summary;
+            queue.push(QueueRow {
+                scheduler: sched.into(),
+                queue_depth: q,
+                mean_response_ms: s.response.mean_ms,
+                throughput_iops: s.throughput_iops,
+            });
+        }
+    }
+    let capacity = {
+        let spec = crate::config::resolve_drive(&o.drive, None)?;
+        crate::device::hdd::Mechanics::new(&spec)?
+            .layout
+            .capacity_sectors()
+    };
+    let headline = headline(&sweep, o, capacity);
+    let (prediction_pdf, prediction) = prediction_pdfs(o, progress)?;
+    Ok(Reproduction {
+        sweep,
+        queue,
+        prediction_pdf,
+        prediction,
+        headline,
+        options: o.clone(),
+    })
+}
+
+/// The prediction-error PDFs: the OLTP foreground alone (SPTF, two at the drive), small and
+/// large requests, and small requests on the imperfect drive.
+fn prediction_pdfs(
+    o: &ReproduceOptions,
+    progress: &mut dyn FnMut(&str) -> Result<()>,
+) -> Result<(Vec<PdfRow>, Vec<PredictionSummaryRow>)> {
+    let spec = crate::config::resolve_drive(&o.drive, None)?;
+    let mech = std::sync::Arc::new(crate::device::hdd::Mechanics::new(&spec)?);
+    let p = crate::predict::OraclePredictor::new(
+        mech,
+        crate::device::hdd::Overheads::from_spec(&spec),
+        0,
+    );
+    let imperfect = format!(
+        "[drive.imperfections]\n{}",
+        toml::to_string(&super::rotational::realistic_imperfections()).unwrap_or_default()
+    );
+    let small = oltp_config(o, "scheduler = \"sptf\"", "plan = false");
+    let cases = [
+        ("small", small.clone()),
+        (
+            "large",
+            small.replace("mean_sectors = 12.0", "mean_sectors = 124.0"),
+        ),
+        (
+            "small-imperfect",
+            small.replace(
+                "queue_depth = 2\n",
+                &format!("queue_depth = 2\n{imperfect}\n"),
+            ),
+        ),
+    ];
+    let (mut rows, mut summary) = (vec![], vec![]);
+    for (case, text) in cases {
+        progress(&format!("prediction errors, {case} requests"))?;
+        let r = run(&text)?;
+        let errs = measure::prediction_errors_ms(&r, &p);
+        let n = errs.len().max(1) as f64;
+        summary.push(PredictionSummaryRow {
+            case: case.into(),
+            commands: errs.len() as u64,
+            within_half_ms: errs.iter().filter(|e| e.abs() <= 0.5).count() as f64 / n,
+            late_rotation: errs.iter().filter(|&&e| e >= 3.0).count() as f64 / n,
+            mean_abs_error_ms: errs.iter().map(|e| e.abs()).sum::<f64>() / n,
+        });
+        for (error_ms, fraction) in measure::pdf(&errs, -8.0, 8.0, 0.25) {
+            rows.push(PdfRow {
+                case: case.into(),
+                error_ms,
+                fraction,
+            });
+        }
+    }
+    Ok((rows, summary))
+}
+
+fn headline(rows: &[SweepRow], o: &ReproduceOptions, capacity: u64) -> Headline {
+    let row = rows
+        .iter()
+        .filter(|r| r.foreground == "sptf")
+        .min_by(|a, b| {
+            (a.c_fb_ms - o.chosen_c_fb_ms)
+                .abs()
+                .total_cmp(&(b.c_fb_ms - o.chosen_c_fb_ms).abs())
+        });
+    let get = |f: fn(&SweepRow) -> f64| row.map_or(f64::NAN, f);
+    let free = get(|r| r.free_bandwidth_mb_s);
+    let potential = get(|r| r.potential_free_bandwidth_mb_s);
+    Headline {
+        foreground: "sptf".into(),
+        c_fb_ms: get(|r| r.c_fb_ms),
+        free_bandwidth_mb_s: free,
+        potential_free_bandwidth_mb_s: potential,
+        free_fraction_of_potential: free / potential,
+        fg_response_increase: get(|r| r.fg_response_increase),
+        scans_per_day: measure::scans_per_day(free, capacity),
+        firmware_free_bandwidth_mb_s: None,
+        utilisation_gain: (get(|r| r.fg_bandwidth_mb_s) + free) / get(|r| r.fg_bandwidth_mb_s),
+        paper_free_bandwidth_mb_s: 3.1,
+        paper_fg_response_increase_below: 0.02,
+    }
+}

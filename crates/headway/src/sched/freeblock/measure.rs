@@ -1,0 +1,154 @@
+//! Measurements of a freeblock run, from its summary and per-request records:
+//! free bandwidth, potential free bandwidth, full scans per day, and the foreground's
+//! change against a paired run without free reads (same seed, same requests).
+
+use crate::request::HOST_ORIGIN_BASE;
+use crate::sim::RunResult;
+
+const SECTOR_BYTES: f64 = 512.0;
+
+/// Background bytes the freeblock scheduler read per second of the run (MB/s, 10^6 bytes).
+pub fn free_bandwidth_mb_s(r: &RunResult) -> f64 {
+    let bytes: u64 = r
+        .summary
+        .by_origin
+        .iter()
+        .filter(|g| g.name == "freeblock")
+        .map(|g| g.bytes)
+        .sum();
+    if r.summary.elapsed_s <= 0.0 {
+        return 0.0;
+    }
+    bytes as f64 / r.summary.elapsed_s / 1e6
+}
+
+/// Media bandwidth times the fraction of time the head spent in the foreground's
+/// rotational latency: each foreground request contributes its rotational latency times
+/// its own track's media rate (its sectors over its transfer time), so the zones are
+/// weighted as the workload visits them. Needs records; best measured on the paired run
+/// without free reads.
+pub fn potential_free_bandwidth_mb_s(r: &RunResult) -> f64 {
+    let Some(rec) = &r.records else {
+        return f64::NAN;
+    };
+    let mut bytes = 0.0;
+    for i in 0..rec.len() {
+        if rec.origin[i] >= HOST_ORIGIN_BASE || rec.cache_hit[i] || rec.transfer_ns[i] == 0 {
+            continue;
+        }
+        let rate = rec.sectors[i] as f64 * SECTOR_BYTES / rec.transfer_ns[i] as f64;
+        bytes += rec.rotate_ns[i] as f64 * rate;
+    }
+    if r.summary.elapsed_s <= 0.0 {
+        return 0.0;
+    }
+    bytes / r.summary.elapsed_s / 1e6
+}
+
+/// Full scans of a `capacity_sectors` device per day at `free_mb_s`.
+pub fn scans_per_day(free_mb_s: f64, capacity_sectors: u64) -> f64 {
+    free_mb_s * 1e6 * 86_400.0 / (capacity_sectors as f64 * SECTOR_BYTES)
+}
+
+/// Mean response time of the workload's requests (ms).
+pub fn fg_mean_response_ms(r: &RunResult) -> f64 {
+    r.summary.response.mean_ms
+}
+
+/// Foreground bandwidth: workload bytes per second (MB/s).
+pub fn fg_bandwidth_mb_s(r: &RunResult) -> f64 {
+    r.summary.throughput_mb_s
+}
+
+/// Fractional increase of the mean foreground response time against the paired run.
+pub fn fg_response_increase(with: &RunResult, without: &RunResult) -> f64 {
+    let b = fg_mean_response_ms(without);
+    if b <= 0.0 {
+        return 0.0;
+    }
+    fg_mean_response_ms(with) / b - 1.0
+}
+
+/// Prediction errors (measured minus predicted completion time, ms) of a run's media reads,
+/// measured completion to completion as the paper does: a command's completion time is
+/// `done − start`, where the drive started it when the one before completed (two at the
+/// drive), and its prediction is `p`'s service time from the previous command's last track
+/// at that start, plus the bus tail per sector (learned as the wrapper learns it: the
+/// largest seen so far among earlier reads, from the drive's reported phases). Writes
+/// (absorbed by the drive's buffer), reads right after a write and cache hits are left out.
+pub fn prediction_errors_ms(r: &RunResult, p: &dyn crate::predict::Predictor) -> Vec<f64> {
+    let Some(rec) = &r.records else {
+        return Vec::new();
+    };
+    // One entry per command (merged requests share start and completion).
+    // (start, done, first lbn, end lbn, read, hit, media end as the drive reports it)
+    let mut cmds: Vec<(u64, u64, u64, u64, bool, bool, u64)> = Vec::new();
+    let mut idx: Vec<usize> = (0..rec.len()).collect();
+    idx.sort_by_key(|&i| (rec.start_ns[i], rec.lbn[i]));
+    for i in idx {
+        let end = rec.lbn[i] + rec.sectors[i] as u64;
+        match cmds.last_mut() {
+            Some(c) if c.0 == rec.start_ns[i] && c.1 == rec.done_ns[i] => {
+                c.2 = c.2.min(rec.lbn[i]);
+                c.3 = c.3.max(end);
+            }
+            _ => cmds.push((
+                rec.start_ns[i],
+                rec.done_ns[i],
+                rec.lbn[i],
+                end,
+                rec.is_read[i],
+                rec.cache_hit[i],
+                rec.start_ns[i]
+                    + rec.overhead_ns[i]
+                    + rec.seek_ns[i]
+                    + rec.rotate_ns[i]
+                    + rec.transfer_ns[i],
+            )),
+        }
+    }
+    let mut tail_per_sector: Option<f64> = None;
+    let mut out = Vec::new();
+    for w in cmds.windows(2) {
+        let (prev, c) = (w[0], w[1]);
+        let (start, done, lbn, end, read, hit, media_end) = c;
+        if !read || hit || end <= lbn {
+            continue;
+        }
+        // After a write the drive writes back from its buffer when it likes: the head is
+        // not where the previous command left it (the freeblock wrapper plans nothing there
+        // either).
+        let after_write = !prev.4;
+        let n = (end - lbn) as u32;
+        let Ok(from) = p.track_of(prev.3.saturating_sub(1)) else {
+            return out;
+        };
+        let e = p.estimate(from, start, lbn, n, crate::request::Op::Read);
+        if let (Some(t), false) = (tail_per_sector, after_write) {
+            let predicted = e.service_ns() as f64 + t * n as f64;
+            out.push((done - start) as f64 / 1e6 - predicted / 1e6);
+        }
+        let per = done.saturating_sub(media_end) as f64 / n as f64;
+        tail_per_sector = Some(tail_per_sector.map_or(per, |t: f64| t.max(per)));
+    }
+    out
+}
+
+/// A probability density over bins of `bin_ms` from `lo_ms` to `hi_ms` (values outside
+/// go to the end bins), as (bin centre ms, fraction).
+pub fn pdf(values: &[f64], lo_ms: f64, hi_ms: f64, bin_ms: f64) -> Vec<(f64, f64)> {
+    let bins = ((hi_ms - lo_ms) / bin_ms).ceil() as usize;
+    let mut counts = vec![0u64; bins.max(1)];
+    for &v in values {
+        let k = ((v - lo_ms) / bin_ms)
+            .floor()
+            .clamp(0.0, (counts.len() - 1) as f64) as usize;
+        counts[k] += 1;
+    }
+    let n = values.len().max(1) as f64;
+    counts
+        .iter()
+        .enumerate()
+        .map(|(k, &c)| (lo_ms + (k as f64 + 0.5) * bin_ms, c as f64 / n))
+        .collect()
+}

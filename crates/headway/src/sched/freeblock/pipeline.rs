@@ -1,0 +1,606 @@
+//! The freeblock wrapper: the two-command pipeline around an inner foreground scheduler,
+//! with the planner's free reads slotted between foreground commands.
+//!
+//! State of the spec's §3.2: the inner scheduler holds the pool; `held` and `chosen` are
+//! the host's dispatch queue (foreground commands already committed to the inner
+//! scheduler: `held` waits behind a free read, `chosen` waits for its free read to be
+//! planned); the drive holds at most two commands. When a slot opens, a held command goes
+//! first; otherwise the chosen one (or the inner scheduler's proposal) is planned for, from
+//! the predicted end of the command ahead of it.
+//!
+//! With `choose_early`, when a held command leaves, the next foreground command is chosen
+//! at once (the spec's step 2c: select from the tail of the dispatch queue). Off by
+//! default: choosing when the slot opens sees more pending requests, and measured on the
+//! OLTP workload it harms the foreground less (docs/freeblock.md).
+
+use super::planner::{self, FreeRead, Pair, Plan, PlanLimits, Tail};
+use super::task::{BackgroundTask, TaskKind};
+use super::wanted::WantedBlocks;
+use crate::error::{HeadwayError, Result};
+use crate::request::{Command, Completion, DeviceId, HeadPosition, Op, Request};
+use crate::sched::options::OptionReader;
+use crate::sched::{Decision, Placement, SchedCtx, Scheduler};
+use crate::time::{SimTime, NS_PER_MS};
+
+/// Commands kept at the drive: one in service, one queued.
+const PIPELINE_DEPTH: usize = 2;
+
+/// What committing the current proposal does.
+#[derive(Clone, Debug)]
+enum Proposed {
+    /// The held foreground command leaves the dispatch queue.
+    Held,
+    /// The inner scheduler's command as it proposed it.
+    Plain { end: (HeadPosition, SimTime) },
+    /// Free sectors prepended to the inner command `b`.
+    Merged {
+        b: Command,
+        end: (HeadPosition, SimTime),
+    },
+    /// A free read on another track; `b` waits in the dispatch queue behind it.
+    Between {
+        b: Command,
+        end: (HeadPosition, SimTime),
+    },
+    /// The chosen foreground command, with no free read before it.
+    Chosen { end: (HeadPosition, SimTime) },
+    /// An idle-time read.
+    Idle,
+}
+
+/// Counters a run of the wrapper keeps (read by tests and experiments through
+/// [`Freeblock::stats`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FreeblockStats {
+    /// Pairs planned (foreground commands dispatched behind another).
+    pub pairs: u64,
+    /// Free reads chosen: prepended to B, and on other tracks.
+    pub prepended: u64,
+    pub between: u64,
+    /// Idle-time reads.
+    pub idle_reads: u64,
+    /// Wanted sectors taken by committed free (and idle) reads.
+    pub free_sectors: u64,
+    pub idle_sectors: u64,
+    /// Tracks the planner examined in all.
+    pub tracks_examined: u64,
+}
+
+pub struct Freeblock {
+    inner: Box<dyn Scheduler>,
+    device: DeviceId,
+    limits: PlanLimits,
+    plan_enabled: bool,
+    idle_service: bool,
+    idle_chunk_sectors: u32,
+    task: BackgroundTask,
+    /// Built on first use (the device's capacity is known only from a context).
+    wanted: Option<WantedBlocks>,
+    surfaces: u32,
+    /// The dispatch queue: a foreground command committed to the inner scheduler, waiting
+    /// behind a free read.
+    held: Option<Command>,
+    /// The next foreground command, chosen when the held one left, with where and when the
+    /// command ahead of it ends.
+    chosen: Option<(Command, (HeadPosition, SimTime))>,
+    proposed: Option<(u64, Proposed)>,
+    /// Predicted head position and media end of the last command sent (in drive order).
+    last_end: Option<(HeadPosition, SimTime)>,
+    fg_outstanding: usize,
+    idle_cursor: u64,
+    /// Time from a read's media end to its completion (the drive's bus): configured
+    /// (`tail_ns_per_sector`), or fitted to what completions show.
+    tail_fit: TailFit,
+    tail_fixed: Option<Tail>,
+    choose_early: bool,
+    /// Plan a free read before a request sent to an idle drive (off: an idle drive reads
+    /// ahead into its buffer and moves its head where the host cannot see).
+    plan_when_idle: bool,
+    /// Plan free reads after a foreground write too (off: a write the drive absorbs into
+    /// its buffer is written back at a moment the host cannot see, so the head is not
+    /// where the predictor believes).
+    after_writes: bool,
+    /// The last foreground command sent was a write.
+    last_fg_write: bool,
+    pub stats: FreeblockStats,
+}
+
+/// The bus tail as a line above every read seen: the largest tail per sector among reads
+/// of four sectors or more, plus the largest amount any read exceeded that. [TEAM CHOICE]
+/// The drive's bus moves about 82 µs per sector plus a few µs that vary with how the
+/// transfer meets the media; an upper line errs towards not delaying the foreground. No
+/// free read is planned before eight reads have completed (fewer under-estimate large reads).
+#[derive(Clone, Debug, Default)]
+struct TailFit {
+    /// The longest tail seen for each read size.
+    by_size: std::collections::BTreeMap<u32, f64>,
+    reads: u64,
+    tail: Option<Tail>,
+}
+
+impl TailFit {
+    fn add(&mut self, sectors: f64, tail_ns: f64) {
+        let n = sectors as u32;
+        let e = self.by_size.entry(n).or_insert(0.0);
+        if tail_ns <= *e && self.tail.is_some() {
+            self.reads += 1;
+            return;
+        }
+        *e = e.max(tail_ns);
+        self.reads += 1;
+        let per_sector_ns = self
+            .by_size
+            .iter()
+            .filter(|(&n, _)| n >= 4)
+            .map(|(&n, &t)| t / n as f64)
+            .fold(0.0, f64::max);
+        let fixed_ns = self
+            .by_size
+            .iter()
+            .map(|(&n, &t)| t - per_sector_ns * n as f64)
+            .fold(0.0, f64::max);
+        self.tail = Some(Tail {
+            fixed_ns,
+            per_sector_ns,
+        });
+    }
+
+    fn tail(&self) -> Option<Tail> {
+        self.tail
+            .filter(|t| self.reads >= 8 && t.per_sector_ns > 0.0)
+    }
+}
+
+fn first_id(cmd: &Command) -> u64 {
+    cmd.requests.first().map_or(u64::MAX, |r| r.id)
+}
+
+impl Freeblock {
+    pub fn from_options(
+        o: &OptionReader,
+        inner: Box<dyn Scheduler>,
+        stack_device: Option<DeviceId>,
+    ) -> Result<Self> {
+        let c_fb_ms = o.f64("c_fb_ms", 0.0, 0.0, 100.0)?;
+        let kind = if o.has("sectors") || o.has("start_lbn") {
+            let start = o.u64("start_lbn", 0, 0, u64::MAX / 4)?;
+            let n = o.u64("sectors", u64::MAX / 4, 1, u64::MAX / 4)?;
+            TaskKind::Ranges(vec![(start, n)])
+        } else {
+            TaskKind::FullScan
+        };
+        Ok(Freeblock {
+            inner,
+            device: stack_device.unwrap_or(0),
+            limits: PlanLimits {
+                c_fb_ns: (c_fb_ms * NS_PER_MS as f64).round() as SimTime,
+                max_tracks: o.u64("max_tracks", 512, 0, 1 << 24)?,
+                allow_source_track: o.bool("allow_source_track", false)?,
+            },
+            plan_enabled: o.bool("plan", true)?,
+            idle_service: o.bool("idle_service", false)?,
+            idle_chunk_sectors: o.u64("idle_chunk_sectors", 512, 1, 1 << 20)? as u32,
+            task: BackgroundTask::new(kind),
+            wanted: None,
+            surfaces: 0,
+            held: None,
+            chosen: None,
+            proposed: None,
+            last_end: None,
+            fg_outstanding: 0,
+            idle_cursor: 0,
+            tail_fit: TailFit::default(),
+            tail_fixed: if o.has("tail_ns_per_sector") {
+                Some(Tail {
+                    fixed_ns: 0.0,
+                    per_sector_ns: o.f64("tail_ns_per_sector", 0.0, 0.0, 1e9)?,
+                })
+            } else {
+                None
+            },
+            choose_early: o.bool("choose_early", false)?,
+            plan_when_idle: o.bool("plan_when_idle", false)?,
+            after_writes: o.bool("after_writes", false)?,
+            last_fg_write: false,
+            stats: FreeblockStats::default(),
+        })
+    }
+
+    /// The background task and its progress.
+    pub fn task(&self) -> &BackgroundTask {
+        &self.task
+    }
+
+    /// Check the device and build the bitmap the first time a context is seen.
+    fn ready(&mut self, ctx: &SchedCtx) -> Result<()> {
+        if self.wanted.is_some() {
+            return Ok(());
+        }
+        let p = ctx.predictor(self.device);
+        if !p.has_geometry() {
+            // The predictor's own error names it and says which predictors have tracks.
+            p.track_of(0)?;
+        }
+        if ctx.max_outstanding[self.device as usize] < PIPELINE_DEPTH {
+            return Err(HeadwayError::config(
+                "host.max_outstanding",
+                format!(
+                    "freeblock keeps {PIPELINE_DEPTH} commands at the drive, but the host may \
+                     send only {} (set [drive] queue_depth = 2 and [host] max_outstanding = 2)",
+                    ctx.max_outstanding[self.device as usize]
+                ),
+            ));
+        }
+        let mut surfaces = 0;
+        while surfaces < 1024
+            && p.track_info(HeadPosition {
+                cylinder: 0,
+                surface: surfaces,
+            })?
+            .is_some()
+        {
+            surfaces += 1;
+        }
+        self.surfaces = surfaces.max(1);
+        self.wanted = Some(self.task.wanted(p.capacity_sectors())?);
+        Ok(())
+    }
+
+    /// Where and when the next command would begin: after the command at the drive, or now.
+    fn origin(&self, ctx: &SchedCtx) -> (HeadPosition, SimTime) {
+        match self.last_end {
+            Some((pos, end)) if ctx.outstanding[self.device as usize] > 0 => {
+                (pos, end.max(ctx.now))
+            }
+            _ => (ctx.predictor(self.device).head(), ctx.now),
+        }
+    }
+
+    fn plan_for(
+        &self,
+        b: &Command,
+        origin: (HeadPosition, SimTime),
+        ctx: &SchedCtx,
+    ) -> Result<(Decision, Proposed)> {
+        let p = ctx.predictor(self.device);
+        let (from, start_ns) = (origin.0, origin.1.max(ctx.now));
+        let pair = Pair {
+            from,
+            start_ns,
+            b_lbn: b.lbn,
+            b_sectors: b.sectors,
+            b_op: b.op,
+            tail: self.tail().unwrap_or_default(),
+        };
+        let d = planner::direct(p, &pair);
+        let end = (d.b_end_track, d.b_end_ns + pair.tail_ns(b.sectors as u64));
+        let wanted = self.wanted.as_ref().expect("ready");
+        if !self.plan_enabled
+            || wanted.remaining() == 0
+            || b.device != self.device
+            || self.tail().is_none()
+            || (!self.plan_when_idle && ctx.outstanding[self.device as usize] == 0)
+            || (!self.after_writes && (self.last_fg_write || b.op == Op::Write))
+        {
+            return Ok((Decision::Dispatch(b.clone()), Proposed::Plain { end }));
+        }
+        let mut limits = self.limits;
+        // Anytime: the search may use the CPU time left before the head reaches A's end.
+        if ctx.ns_per_estimate > 0 {
+            let left = start_ns.saturating_sub(ctx.now) / ctx.ns_per_estimate;
+            limits.max_tracks = limits.max_tracks.min(left);
+        }
+        let (plan, examined) = planner::plan(p, &pair, wanted, &limits, self.surfaces)?;
+        ctx.count_estimates(examined);
+        let origin = ctx.host_origin("freeblock");
+        Ok(match plan {
+            Some(Plan {
+                read: FreeRead::Prepend { lbn },
+                ..
+            }) => {
+                let free = ctx.preview_host_request(
+                    origin,
+                    self.device,
+                    lbn,
+                    (b.lbn - lbn) as u32,
+                    Op::Read,
+                );
+                let mut reqs: Vec<Request> = vec![free];
+                reqs.extend(b.requests.iter().copied());
+                let cmd = Command::spanning(
+                    self.device,
+                    lbn,
+                    (b.end_lbn() - lbn) as u32,
+                    Op::Read,
+                    &reqs,
+                )
+                .ok_or_else(|| {
+                    HeadwayError::Invariant("freeblock: prepended read does not span B".into())
+                })?;
+                (
+                    Decision::Dispatch(cmd),
+                    Proposed::Merged { b: b.clone(), end },
+                )
+            }
+            Some(Plan {
+                read: FreeRead::Between { lbn, sectors },
+                ..
+            }) => {
+                let free = ctx.preview_host_request(origin, self.device, lbn, sectors, Op::Read);
+                (
+                    Decision::Dispatch(Command::single(free)),
+                    Proposed::Between { b: b.clone(), end },
+                )
+            }
+            None => (Decision::Dispatch(b.clone()), Proposed::Plain { end }),
+        })
+    }
+
+    fn idle_read(&self, ctx: &SchedCtx) -> Option<Command> {
+        let w = self.wanted.as_ref()?;
+        let lbn = w.next_wanted(self.idle_cursor)?;
+        let mut n = 0u64;
+        while n < self.idle_chunk_sectors as u64 && w.is_wanted(lbn + n) {
+            n += 1;
+        }
+        let origin = ctx.host_origin("freeblock");
+        Some(Command::single(ctx.preview_host_request(
+            origin,
+            self.device,
+            lbn,
+            n as u32,
+            Op::Read,
+        )))
+    }
+
+    /// Make the previewed free request for real and take its sectors from the bitmap.
+    fn make_free(&mut self, p: &Request, ctx: &SchedCtx) -> Result<u64> {
+        let r = ctx.host_request(p.origin, p.device, p.lbn, p.sectors, p.op);
+        if r.id != p.id {
+            return Err(HeadwayError::Invariant(format!(
+                "freeblock committed a read previewed as request {} but made as {}",
+                p.id, r.id
+            )));
+        }
+        let w = self.wanted.as_mut().expect("ready");
+        let got = w.take(p.lbn, p.sectors as u64);
+        self.task.delivered_sectors += got;
+        Ok(got)
+    }
+
+    /// Commit `b` to the inner scheduler, unless it was chosen (and committed) earlier.
+    fn commit_fg(&mut self, b: &Command, ctx: &SchedCtx) -> Result<()> {
+        match &self.chosen {
+            Some((c, _)) if first_id(c) == first_id(b) => {
+                self.chosen = None;
+                Ok(())
+            }
+            _ => self.inner.commit(b, Placement::Device, ctx),
+        }
+    }
+
+    /// The held command has gone to the drive: choose the one after it now, from its
+    /// predicted end, as the pipeline without free reads would at this moment.
+    fn choose_next(&mut self, ctx: &SchedCtx) -> Result<()> {
+        if !self.choose_early || self.chosen.is_some() {
+            return Ok(());
+        }
+        let Some(origin) = self.last_end else {
+            return Ok(());
+        };
+        if let Decision::Dispatch(c) = self.inner.propose(ctx) {
+            if c.device == self.device && c.requests.iter().all(|r| !r.is_host_work()) {
+                self.inner.commit(&c, Placement::Device, ctx)?;
+                self.chosen = Some((c, origin));
+            } else {
+                self.inner.declined(&c, ctx);
+            }
+        }
+        Ok(())
+    }
+
+    fn tail(&self) -> Option<Tail> {
+        self.tail_fixed.or_else(|| self.tail_fit.tail())
+    }
+
+    /// The drive takes its next command only when this one has crossed the bus: learn how
+    /// long that takes from reads that went to the media.
+    fn learn_tail(&mut self, done: &Completion) {
+        let c = &done.command;
+        if self.tail_fixed.is_some() || c.op != Op::Read || done.cache_hit || c.sectors == 0 {
+            return;
+        }
+        let ph = &done.phases;
+        let media_end = ph.start_ns + ph.overhead_ns + ph.seek_ns + ph.rotate_ns + ph.transfer_ns;
+        self.tail_fit.add(
+            c.sectors as f64,
+            done.done_ns.saturating_sub(media_end) as f64,
+        );
+    }
+
+    fn propose_inner(&mut self, ctx: &SchedCtx) -> Result<Decision> {
+        self.ready(ctx)?;
+        let dev = self.device as usize;
+        if ctx.outstanding[dev] >= PIPELINE_DEPTH || !ctx.has_slot(self.device) {
+            self.proposed = None;
+            return Ok(Decision::Idle);
+        }
+        if let Some(h) = &self.held {
+            self.proposed = Some((first_id(h), Proposed::Held));
+            return Ok(Decision::Dispatch(h.clone()));
+        }
+        if let Some((c, origin)) = &self.chosen {
+            let (dec, prop) = self.plan_for(c, *origin, ctx)?;
+            let prop = match prop {
+                Proposed::Plain { end } => Proposed::Chosen { end },
+                other => other,
+            };
+            if let Decision::Dispatch(cmd) = &dec {
+                self.proposed = Some((first_id(cmd), prop));
+            }
+            return Ok(dec);
+        }
+        let d = self.inner.propose(ctx);
+        match d {
+            Decision::Dispatch(b) => {
+                let (dec, prop) = self.plan_for(&b, self.origin(ctx), ctx)?;
+                if let Decision::Dispatch(c) = &dec {
+                    self.proposed = Some((first_id(c), prop));
+                }
+                Ok(dec)
+            }
+            Decision::Idle
+                if self.idle_service
+                    && self.inner.pending() == 0
+                    && self.fg_outstanding == 0
+                    && ctx.outstanding[dev] == 0 =>
+            {
+                match self.idle_read(ctx) {
+                    Some(c) => {
+                        self.proposed = Some((first_id(&c), Proposed::Idle));
+                        Ok(Decision::Dispatch(c))
+                    }
+                    None => Ok(Decision::Idle),
+                }
+            }
+            other => {
+                self.proposed = None;
+                Ok(other)
+            }
+        }
+    }
+}
+
+impl Scheduler for Freeblock {
+    fn name(&self) -> &str {
+        "freeblock"
+    }
+    fn on_arrival(&mut self, req: Request, ctx: &SchedCtx) {
+        self.inner.on_arrival(req, ctx);
+    }
+    fn on_completion(&mut self, done: &Completion, ctx: &SchedCtx) {
+        self.learn_tail(done);
+        let fg: smallvec::SmallVec<[Request; 1]> = done
+            .command
+            .requests
+            .iter()
+            .filter(|r| !r.is_host_work())
+            .copied()
+            .collect();
+        let w = self.wanted.as_ref();
+        if self.task.completed_ns.is_none() && w.is_some_and(|w| w.remaining() == 0) {
+            // The last wanted block was taken by a command now done (or earlier).
+            if done.command.requests.iter().any(|r| r.is_host_work()) {
+                self.task.completed_ns = Some(ctx.now);
+            }
+        }
+        if fg.is_empty() {
+            return;
+        }
+        self.fg_outstanding = self.fg_outstanding.saturating_sub(1);
+        if fg.len() == done.command.requests.len() {
+            self.inner.on_completion(done, ctx);
+        } else {
+            // The inner scheduler hears of its own command only, as if nothing was merged.
+            let mut d = done.clone();
+            let lo = fg.iter().map(|r| r.lbn).min().unwrap_or(d.command.lbn);
+            d.command.sectors = (d.command.end_lbn() - lo) as u32;
+            d.command.lbn = lo;
+            d.command.requests = fg;
+            self.inner.on_completion(&d, ctx);
+        }
+    }
+    fn on_timer(&mut self, ctx: &SchedCtx) {
+        self.inner.on_timer(ctx);
+    }
+    fn propose(&mut self, ctx: &SchedCtx) -> Decision {
+        match self.propose_inner(ctx) {
+            Ok(d) => d,
+            Err(e) => {
+                ctx.fail(e);
+                Decision::Idle
+            }
+        }
+    }
+    fn commit(&mut self, cmd: &Command, placement: Placement, ctx: &SchedCtx) -> Result<()> {
+        if placement == Placement::Device {
+            if let Some(r) = cmd.requests.iter().find(|r| !r.is_host_work()) {
+                self.last_fg_write = r.op == Op::Write;
+            }
+        }
+        let prop = match self.proposed.take() {
+            Some((id, p)) if id == first_id(cmd) => p,
+            // Not a dispatch of ours (a Serve of the inner scheduler): pass it on.
+            _ => return self.inner.commit(cmd, placement, ctx),
+        };
+        match prop {
+            Proposed::Held => {
+                self.held = None;
+                self.fg_outstanding += 1;
+                self.choose_next(ctx)?;
+            }
+            Proposed::Chosen { end } => {
+                self.chosen = None;
+                self.fg_outstanding += 1;
+                self.last_end = Some(end);
+                self.stats.pairs += 1;
+            }
+            Proposed::Plain { end } => {
+                self.inner.commit(cmd, placement, ctx)?;
+                if placement == Placement::Device {
+                    self.fg_outstanding += 1;
+                    self.last_end = Some(end);
+                    self.stats.pairs += 1;
+                }
+            }
+            Proposed::Merged { b, end } => {
+                let free = cmd.requests[0];
+                let got = self.make_free(&free, ctx)?;
+                self.stats.prepended += 1;
+                self.stats.free_sectors += got;
+                self.stats.pairs += 1;
+                self.commit_fg(&b, ctx)?;
+                self.fg_outstanding += 1;
+                self.last_end = Some(end);
+            }
+            Proposed::Between { b, end } => {
+                let free = cmd.requests[0];
+                let got = self.make_free(&free, ctx)?;
+                self.stats.between += 1;
+                self.stats.free_sectors += got;
+                self.stats.pairs += 1;
+                self.commit_fg(&b, ctx)?;
+                self.held = Some(b);
+                self.last_end = Some(end);
+            }
+            Proposed::Idle => {
+                let free = cmd.requests[0];
+                let got = self.make_free(&free, ctx)?;
+                self.stats.idle_reads += 1;
+                self.stats.idle_sectors += got;
+                self.idle_cursor = free.lbn + free.sectors as u64;
+                let p = ctx.predictor(self.device);
+                let e = p.estimate(p.head(), ctx.now, free.lbn, free.sectors, Op::Read);
+                let t = self.tail().unwrap_or_default();
+                let tail = t.fixed_ns + free.sectors as f64 * t.per_sector_ns;
+                self.last_end = Some((e.end, ctx.now + e.service_ns() + tail.ceil() as SimTime));
+            }
+        }
+        Ok(())
+    }
+    fn declined(&mut self, cmd: &Command, ctx: &SchedCtx) {
+        if let Some((_, Proposed::Plain { .. })) = &self.proposed {
+            self.inner.declined(cmd, ctx);
+        }
+        self.proposed = None;
+    }
+    fn acts_only_with_a_free_slot(&self) -> bool {
+        self.inner.acts_only_with_a_free_slot()
+    }
+    fn pending(&self) -> usize {
+        self.inner.pending() + self.held.is_some() as usize + self.chosen.is_some() as usize
+    }
+    fn take_failure(&mut self) -> Option<HeadwayError> {
+        self.inner.take_failure()
+    }
+}

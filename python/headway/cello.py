@@ -1,0 +1,238 @@
+"""Cello (Shenoy and Vin): two-level disk scheduling for mixed application classes.
+
+:func:`reproduce` runs the paper's evaluation on the Seagate Elite 3 (video clients as soft
+real time, text clients as interactive and throughput-intensive best effort) under Cello and
+the baselines (SCAN, EDF, SCAN-EDF, D-SCAN, static time partitioning) and returns the tables
+as pandas DataFrames:
+
+>>> import headway.cello as cello
+>>> r = cello.reproduce(quick=True, duration_s=20, progress=False)
+>>> sorted(r.mixes.policy.unique())[:3]
+['cello', 'cello-4:1', 'cello-bytes-1:1']
+>>> bool(r.headline["cello_video_miss_fraction"] <= r.headline["scan_video_miss_fraction"] + 0.01)
+True
+
+How the system is modelled and every choice the paper left open: ``docs/cello.md``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Sequence, Union
+
+import pandas as pd
+
+from headway import _headway
+from headway._write import replacing, write_text
+
+__all__ = ["Reproduction", "reproduce", "frame_trace_files", "TRACE_FILES"]
+
+#: The MPEG-4 frame-size traces standing in for the paper's four clips (Frasier,
+#: Newscast, Flintstones, Olympics), in that order; each is rescaled to its clip's bit rate.
+TRACE_FILES = ("Verbose_Simpsons.dat", "Verbose_ARDTalk.dat", "Verbose_SouthPark.dat",
+               "Verbose_StarWarsIV.dat")
+
+#: Policies of the paper (solid lines in the figures); the rest are added baselines.
+PAPER_POLICIES = ("cello", "scan", "look", "scan-edf", "dscan")
+
+
+def frame_trace_files(folder: Union[str, Path, None] = None) -> Optional[List[Path]]:
+    """The four trace files in ``folder`` (default: the project's reference data,
+    ``$HEADWAY_SHARED/reference/traces/video`` or ``../shared/reference/traces/video``), or
+    ``None`` when they are not all there."""
+    if folder is None:
+        shared = os.environ.get("HEADWAY_SHARED")
+        root = Path(shared) if shared else Path(__file__).resolve().parents[2].parent / "shared"
+        folder = root / "reference" / "traces" / "video"
+    files = [Path(folder) / f for f in TRACE_FILES]
+    return files if all(f.is_file() for f in files) else None
+
+
+@dataclass
+class Reproduction:
+    """The evaluation's tables.
+
+    * ``mixes``: one row per run of a client mix under a policy (``experiment`` says which
+      figure it belongs to): utilisation, text response (mean, p99), video misses;
+    * ``intervals``: measured disk time and bytes per class per 1 s interval (Figs. 8-9);
+    * ``ledger``: Cello's own accounts per interval (time charged U_i, reallocated X_i);
+    * ``headline``: the paper's claims as numbers.
+    """
+
+    mixes: pd.DataFrame
+    intervals: pd.DataFrame
+    ledger: pd.DataFrame
+    headline: Dict[str, Any]
+    options: Dict[str, Any] = field(default_factory=dict)
+
+    def write(self, out: Union[str, Path], plots: bool = True) -> List[Path]:
+        """Write the CSVs, ``headline.json`` and (``plots=True``) PNG figures into ``out``."""
+        out = Path(out)
+        out.mkdir(parents=True, exist_ok=True)
+        written = []
+        for name in ("mixes", "intervals", "ledger"):
+            p = out / f"{name}.csv"
+            with replacing(p) as tmp:
+                getattr(self, name).to_csv(tmp, index=False)
+            written.append(p)
+        p = out / "headline.json"
+        write_text(p, json.dumps({"headline": self.headline, "options": self.options}, indent=2) + "\n")
+        written.append(p)
+        if plots:
+            written += self.plot(out)
+        return written
+
+    def plot(self, out: Union[str, Path]) -> List[Path]:
+        """The paper's figures 4-11 as PNGs, with mClock-free baselines dashed."""
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        out = Path(out)
+        paths: List[Path] = []
+        reduced = " (--quick)" if self.options.get("quick") else ""
+
+        def save(fig, name: str, title: str) -> None:
+            fig.suptitle(title + reduced)
+            fig.tight_layout()
+            paths.append(out / name)
+            with replacing(paths[-1]) as tmp:
+                fig.savefig(tmp, dpi=110, metadata={"Title": title})
+            plt.close(fig)
+
+        m = self.mixes
+
+        def lines(ax, rows, x, y, scale=1.0):
+            for pol, g in rows.groupby("policy", sort=False):
+                g = g.sort_values(x)
+                ax.plot(g[x], g[y] * scale, "-o" if pol in PAPER_POLICIES else "--x", label=pol)
+
+        u = m[m.experiment == "utilisation"]
+        fig, ax = plt.subplots(figsize=(6, 4))
+        for t, g in u.groupby("text_clients"):
+            ax.plot(g.video_clients, g.utilisation * 100, "-o", label=f"{t} text")
+        ax.set_xlabel("video clients")
+        ax.set_ylabel("disk busy (%)")
+        ax.legend(fontsize=7)
+        save(fig, "fig4_utilisation.png", "Fig. 4: utilisation under SCAN")
+
+        fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+        lines(axes[0], m[m.experiment == "video_load"], "video_clients", "text_mean_ms")
+        axes[0].set_xlabel("video clients (6 text)")
+        lines(axes[1], m[m.experiment == "text_load"], "text_clients", "text_mean_ms")
+        axes[1].set_xlabel("text clients (6 video)")
+        for ax in axes:
+            ax.set_ylabel("mean text response (ms)")
+            ax.set_yscale("log")
+            ax.legend(fontsize=7)
+        save(fig, "fig5_text_response.png", "Fig. 5/7: text response time")
+
+        fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+        lines(axes[0], m[m.experiment == "text_load"], "text_clients", "video_miss_fraction", 100)
+        axes[0].set_xlabel("text clients (6 video)")
+        axes[0].set_ylabel("video requests late (%)")
+        axes[0].legend(fontsize=7)
+        b = m[m.experiment == "interactive_vs_throughput"]
+        if len(b):
+            axes[1].bar(["interactive", "throughput"], [b.text_mean_ms.iloc[0], b.throughput_mean_ms.iloc[0]])
+            axes[1].set_ylabel("mean response (ms)")
+        save(fig, "fig6_video_and_be_classes.png", "Fig. 6: video violations; interactive vs throughput")
+
+        iv = self.intervals
+        panels = [("proportional", "cello"), ("reallocation", "cello"), ("reallocation", "scan")]
+        fig, axes = plt.subplots(1, 3, figsize=(15, 4))
+        for ax, (exp, pol) in zip(axes, panels):
+            g = iv[(iv.experiment == exp) & (iv.policy.str.startswith(pol))]
+            # An interval where a class had nothing is 0%, not a gap to draw across.
+            wide = g.pivot_table(index="interval", columns="class", values="busy_ms", fill_value=0.0)
+            for cls in wide.columns:
+                ax.plot(wide.index, wide[cls] / 10.0, label=cls)
+            ax.set_title(f"{exp}: {pol}")
+            ax.set_xlabel("interval (1 s)")
+            ax.set_ylabel("disk time (%)")
+            ax.legend(fontsize=7)
+        save(fig, "fig8_allocation.png", "Fig. 8: time per class per interval")
+
+        fig, axes = plt.subplots(2, 2, figsize=(11, 7))
+        for col, alloc in enumerate(("time", "bytes")):
+            g = iv[iv.experiment == f"{alloc}_allocation"]
+            for cls, rows in g.groupby("class"):
+                axes[0][col].plot(rows.interval, rows.busy_ms / 10.0, label=cls)
+                axes[1][col].plot(rows.interval, rows.bytes / 1e6, label=cls)
+            axes[0][col].set_title(f"{alloc} allocation")
+            axes[0][col].set_ylabel("disk time (%)")
+            axes[1][col].set_ylabel("MB per interval")
+            axes[1][col].set_xlabel("interval (1 s)")
+            axes[0][col].legend(fontsize=7)
+        save(fig, "fig9_time_vs_bytes.png", "Fig. 9: time vs byte allocation")
+
+        s = m[m.experiment == "shares"]
+        fig, ax = plt.subplots(figsize=(7, 4))
+        pols = list(dict.fromkeys(s.policy))
+        loads = sorted(s.video_clients.unique())
+        w = 0.8 / max(1, len(pols))
+        for i, pol in enumerate(pols):
+            vals = [s[(s.policy == pol) & (s.video_clients == v)].text_mean_ms.mean() for v in loads]
+            ax.bar([k + i * w for k in range(len(loads))], vals, w, label=pol)
+        ax.set_xticks([k + 0.4 - w / 2 for k in range(len(loads))])
+        ax.set_xticklabels([f"{v} video" for v in loads])
+        ax.set_yscale("log")
+        ax.set_ylabel("mean text response (ms)")
+        ax.legend(fontsize=7)
+        save(fig, "fig10_shares.png", "Fig. 10: 1:1, 4:1 and static partitioning")
+
+        op = m[(m.experiment == "video_load") & (m.video_clients == self.options.get("video_at", 6))]
+        fig, ax = plt.subplots(figsize=(7, 4))
+        ax.bar(op.policy, op.busy_s)
+        ax.set_ylabel("disk busy time (s), same requests")
+        ax.tick_params(axis="x", rotation=30)
+        save(fig, "fig11_busy.png", "Fig. 11: disk busy time at the operating point")
+        return paths
+
+
+def _progress_printer(enabled: bool) -> Optional[Callable[[str], None]]:
+    if not enabled:
+        return None
+    import sys
+
+    def show(what: str) -> None:
+        print(f"  {what}", file=sys.stderr, flush=True)
+
+    return show
+
+
+def reproduce(
+    quick: bool = False,
+    seed: Optional[int] = None,
+    duration_s: Optional[float] = None,
+    frame_traces: Optional[Sequence[Union[str, Path]]] = None,
+    progress: Union[bool, Callable[[str], Any]] = True,
+) -> Reproduction:
+    """Run Cello's evaluation.
+
+    ``quick`` runs 120 simulated seconds per mix and fewer loads (seconds of wall time);
+    ``duration_s`` overrides the simulated seconds per run; ``frame_traces`` (four MPEG-4
+    frame-size trace files, see :data:`TRACE_FILES`) replace the synthetic GOP model.
+    """
+    cb = progress if callable(progress) else _progress_printer(bool(progress))
+    text = _headway.reproduce_cello(
+        quick=quick,
+        seed=seed,
+        duration_s=duration_s,
+        frame_traces=[str(p) for p in frame_traces] if frame_traces else None,
+        progress=cb,
+    )
+    d = json.loads(text)
+    options = dict(d["options"])
+    options["quick"] = quick
+    return Reproduction(
+        mixes=pd.DataFrame(d["mixes"]),
+        intervals=pd.DataFrame(d["intervals"]),
+        ledger=pd.DataFrame(d["ledger"]),
+        headline=d["headline"],
+        options=options,
+    )

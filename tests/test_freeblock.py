@@ -1,0 +1,100 @@
+"""Freeblock scheduling from Python: `headway reproduce freeblock --quick` (tables, plots,
+headline within the bounds measured for headway's Atlas 10K), the scheduler in an experiment
+file, and keyed errors on the command line."""
+
+import csv
+import json
+import subprocess
+import sys
+
+import pytest
+
+import headway
+
+BASE = """seed = 3
+[drive]
+name = "atlas10k"
+queue_depth = 2
+[host]
+scheduler = "freeblock"
+max_outstanding = 2
+{host_extra}
+[host.options]
+{options}
+[host.inner]
+scheduler = "sptf"
+[workload]
+kind = "closed"
+processes = 10
+think_ms = 30.0
+requests = 400
+read_fraction = 0.6667
+align_sectors = 8
+size = {{ kind = "exponential", mean_sectors = 12.0 }}
+"""
+
+
+def headway_cli(*args):
+    return subprocess.run([sys.executable, "-m", "headway", *args], capture_output=True, text=True)
+
+
+@pytest.fixture(scope="module")
+def quick_out(tmp_path_factory):
+    out = tmp_path_factory.mktemp("freeblock")
+    r = headway_cli("reproduce", "freeblock", "--quick", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    return out, r.stdout
+
+
+def test_reproduce_quick_writes_tables_plots_and_the_issues_headline_keys(quick_out):
+    out, stdout = quick_out
+    sweep = list(csv.DictReader((out / "sweep.csv").open()))
+    assert {r["foreground"] for r in sweep} == {"sstf", "sptf", "sptf-sw40"}
+    for col in ("c_fb_ms", "fg_bandwidth_mb_s", "paired_fg_bandwidth_mb_s", "free_bandwidth_mb_s",
+                "potential_free_bandwidth_mb_s", "fg_response_increase"):
+        assert col in sweep[0], col
+    queue = list(csv.DictReader((out / "queue.csv").open()))
+    assert {r["scheduler"] for r in queue} == {"sstf", "sptf-sw40", "sptf", "firmware-sptf"}
+    h = json.loads((out / "headline.json").read_text())["headline"]
+    for key in ("free_bandwidth_mb_s", "potential_free_bandwidth_mb_s", "free_fraction_of_potential",
+                "fg_response_increase", "scans_per_day", "firmware_free_bandwidth_mb_s"):
+        assert key in h, key
+    # Bounds measured on headway's drive model (docs/freeblock.md): a positive share of the
+    # potential, and a foreground impact of a few percent at most.
+    assert 0.2 < h["free_bandwidth_mb_s"] < h["potential_free_bandwidth_mb_s"]
+    assert 0.03 < h["free_fraction_of_potential"] < 0.5
+    assert abs(h["fg_response_increase"]) < 0.06
+    assert h["scans_per_day"] > 1
+    assert h["firmware_free_bandwidth_mb_s"] is None
+    pred = {r["case"]: r for r in csv.DictReader((out / "prediction.csv").open())}
+    assert set(pred) == {"small", "large", "small-imperfect"}
+    assert float(pred["small"]["within_half_ms"]) > float(pred["large"]["within_half_ms"])
+    for png in ("conservatism.png", "foreground.png", "prediction_pdf.png"):
+        assert (out / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "free bandwidth" in stdout
+
+
+def test_freeblock_in_an_experiment_counts_its_reads_apart(tmp_path):
+    f = tmp_path / "fb.toml"
+    f.write_text(BASE.format(host_extra="", options="c_fb_ms = 0.2\nstart_lbn = 0\nsectors = 4000000"))
+    r = headway.run(str(f))
+    assert r.summary["requests"] == 400
+    assert r.by_origin.loc["freeblock", "requests"] == r.summary["background_requests"] > 0
+    assert r.by_origin.loc["workload", "requests"] == 400
+
+
+@pytest.mark.parametrize(
+    "host_extra, options, key",
+    [
+        ("", "c_fb = 0.2", "host.options.c_fb"),
+        ("", "start_lbn = 17000000\nsectors = 9000000", "host.options.sectors"),
+        ('predictor = "lbn-curve"', "", "host.predictor"),
+    ],
+)
+def test_bad_freeblock_setups_are_one_line_keyed_errors(tmp_path, host_extra, options, key):
+    f = tmp_path / "bad.toml"
+    f.write_text(BASE.format(host_extra=host_extra, options=options))
+    out = headway_cli("run", str(f))
+    assert out.returncode == 1
+    assert key in out.stderr and "Traceback" not in out.stderr, out.stderr
+    assert out.stderr.startswith("error: ") and len(out.stderr.strip().splitlines()) == 1
