@@ -61,6 +61,7 @@ mod headway_module {
     use crate::errors::{
         ConfigError, DriveParamsError, HeadwayError, InvariantError, PluginError, TraceError,
     };
+    #[pymodule_export]
     use crate::flash_backed::reproduce_flash_backed;
     #[pymodule_export]
     use crate::freeblock::reproduce_freeblock;
