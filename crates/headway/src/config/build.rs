@@ -70,7 +70,25 @@ fn build_device(
     if d.drive == "flash" {
         return build_flash(d, index, single);
     }
-    let spec = resolve_drive(&d.drive, base)?;
+    let table = device_table(index, single);
+    let hybrid = d.drive == "hybrid";
+    if hybrid && single {
+        return Err(HeadwayError::config(
+            "drive.name",
+            "a hybrid drive is a `[[devices]]` entry (`drive = \"hybrid\"`, `platter = \"ek1000\"`)",
+        ));
+    }
+    if hybrid {
+        check_hybrid(d, &table)?;
+    } else {
+        check_not_hybrid(d, &table)?;
+    }
+    let drive = if hybrid {
+        d.platter.as_deref().expect("checked")
+    } else {
+        &d.drive
+    };
+    let spec = resolve_drive(drive, base)?;
     let mech = Arc::new(Mechanics::new(&spec)?);
     let depth = d.queue_depth;
     let device =
@@ -90,6 +108,11 @@ fn build_device(
             crate::device::power::Powered::boxed(device, p.clone())
                 .map_err(|e| e.under(&device_table(index, single)))?,
         ),
+    };
+    let device: Box<dyn Device> = if hybrid {
+        Box::new(build_hybrid(device, &spec.name, d, &table)?)
+    } else {
+        device
     };
     let predictor: Box<dyn Predictor> = match d.predictor.as_str() {
         "oracle" => Box::new(OraclePredictor::new(
@@ -149,6 +172,73 @@ fn device_table(index: usize, single: bool) -> String {
     } else {
         format!("devices[{index}]")
     }
+}
+
+/// The keys only a hybrid has, on any other device, are errors (not silently ignored).
+fn check_not_hybrid(d: &DeviceConfig, table: &str) -> Result<()> {
+    let misplaced = [
+        ("platter", d.platter.is_some()),
+        ("flash", d.flash.is_some()),
+        ("concurrent", d.concurrent),
+        ("pins", !d.pins.is_empty()),
+    ];
+    match misplaced.iter().find(|(_, set)| *set) {
+        Some((key, _)) => Err(HeadwayError::config(
+            format!("{table}.{key}"),
+            format!(
+                "`{key}` is for `drive = \"hybrid\"` (or `flash` for `drive = \"flash\"`), not drive `{}`",
+                d.drive
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
+fn check_hybrid(d: &DeviceConfig, table: &str) -> Result<()> {
+    match d.platter.as_deref() {
+        None => Err(HeadwayError::config(
+            format!("{table}.platter"),
+            "a hybrid drive needs a platter drive (`platter = \"ek1000\"`, any catalog drive or drive file)",
+        )),
+        Some(p @ ("flash" | "hybrid")) => Err(HeadwayError::config(
+            format!("{table}.platter"),
+            format!("a hybrid's platter is a rotating drive, not `{p}`"),
+        )),
+        Some(_) => Ok(()),
+    }
+}
+
+/// A hybrid drive (`drive = "hybrid"`): the platter drive built as any rotating drive
+/// (imperfections, power states), its NVCache, and the pins made before the run.
+fn build_hybrid(
+    platter: Box<dyn Device>,
+    platter_name: &str,
+    d: &DeviceConfig,
+    table: &str,
+) -> Result<crate::device::hybrid::HybridDevice> {
+    use crate::device::flash::FlashSpec;
+    let flash = d
+        .flash
+        .clone()
+        .unwrap_or_else(|| FlashSpec::ultra2_cf(128 << 20));
+    let mut dev = crate::device::hybrid::HybridDevice::with_platter(
+        platter,
+        platter_name,
+        flash,
+        d.concurrent,
+        table,
+    )?
+    .with_queue_depth(d.queue_depth);
+    for (i, pin) in d.pins.iter().enumerate() {
+        dev.pin(pin.lbn, pin.lbn.saturating_add(pin.sectors), pin.populate)
+            .map_err(|e| match e {
+                HeadwayError::Config { msg, .. } => {
+                    HeadwayError::config(format!("{table}.pins[{i}]"), msg)
+                }
+                other => other,
+            })?;
+    }
+    Ok(dev)
 }
 
 /// A flash device (`drive = "flash"`): one channel, size-based times, its own predictor.

@@ -91,6 +91,29 @@ pub struct DeviceConfig {
     /// Power states of a rotating drive (off when absent: the drive is as before).
     #[serde(default)]
     pub power: Option<crate::device::power::PowerSpec>,
+    /// `drive = "hybrid"`: the platter drive in the enclosure (a catalog drive or drive
+    /// file); `flash` is then its NVCache (default: the Ultra II CF stand-in, 128 MiB).
+    #[serde(default)]
+    pub platter: Option<String>,
+    /// `drive = "hybrid"`: platter and flash serve at the same time (default: one command
+    /// at a time through one channel, the spec's serialised assumption).
+    #[serde(default)]
+    pub concurrent: bool,
+    /// `drive = "hybrid"`: ATA-8 NVCache pins made before the run.
+    #[serde(default)]
+    pub pins: Vec<PinConfig>,
+}
+
+/// One ATA-8 NVCache pin of a hybrid drive: `sectors` LBAs from `lbn`; `populate`: Populate
+/// Immediate (the flash is filled from the platter, so reads of the range are served by
+/// flash at once; without it the next host write of the range lands in flash).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct PinConfig {
+    pub lbn: u64,
+    pub sectors: u64,
+    #[serde(default)]
+    pub populate: bool,
 }
 
 fn default_seed() -> u64 {
@@ -286,6 +309,9 @@ impl ExperimentConfig {
             max_outstanding: self.host.max_outstanding,
             flash: None,
             power: None,
+            platter: None,
+            concurrent: false,
+            pins: Vec::new(),
         }]
     }
 
