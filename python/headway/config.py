@@ -95,6 +95,17 @@ class Device(_Section):
 
     >>> Device(name="fast", drive="cheetah9lp", queue_depth=4).to_dict()
     {'name': 'fast', 'drive': 'cheetah9lp', 'queue_depth': 4}
+
+    A laptop drive that spins down, and a hybrid drive (platter and NVCache in one
+    enclosure) with its first 128 MiB pinned and populated:
+
+    >>> Device(name="laptop", drive="ek1000", power={"spindown_timeout_ms": 5000.0}).to_dict()
+    {'name': 'laptop', 'drive': 'ek1000', 'power': {'spindown_timeout_ms': 5000.0}}
+    >>> hybrid = Device(name="h", drive="hybrid", platter="ek1000",
+    ...                 flash={"logical_bytes": 134217728},
+    ...                 pins=[{"lbn": 0, "sectors": 262144, "populate": True}])
+    >>> hybrid.to_dict()["pins"]
+    [{'lbn': 0, 'sectors': 262144, 'populate': True}]
     """
 
     name: Optional[str] = None
@@ -105,6 +116,19 @@ class Device(_Section):
     predictor: Optional[str] = None
     predictor_options: Optional[Dict[str, Any]] = None
     max_outstanding: Optional[int] = None
+    #: ``drive = "flash"``: the flash device's geometry and timing; ``drive = "hybrid"``: its
+    #: NVCache (``logical_bytes``, ``page_bytes``, ...; docs/flash_backed.md).
+    flash: Optional[Dict[str, Any]] = None
+    #: Power states of a rotating drive (``active_w``, ``idle_w``, ``standby_w``, ``spinup_ms``,
+    #: ``spinup_j``, ``spindown_timeout_ms``); absent: no power model.
+    power: Optional[Dict[str, Any]] = None
+    #: ``drive = "hybrid"``: the platter drive in the enclosure (a catalog name or drive file).
+    platter: Optional[str] = None
+    #: ``drive = "hybrid"``: platter and flash serve at once (default: one channel, serialised).
+    concurrent: Optional[bool] = None
+    #: ``drive = "hybrid"``: ATA-8 NVCache pins made before the run, each
+    #: ``{"lbn": ..., "sectors": ..., "populate": bool}`` (populate: Populate Immediate).
+    pins: Optional[Sequence[Dict[str, Any]]] = None
     extra: Dict[str, Any] = field(default_factory=dict)
 
 

@@ -276,4 +276,10 @@ impl Device for HybridDevice {
     fn outstanding(&self) -> usize {
         self.queue.len() + self.busy.iter().filter(|b| b.is_some()).count()
     }
+
+    /// The platter's power states (the NVCache's draw is not modelled): commands the flash
+    /// serves leave a spun-down platter asleep.
+    fn energy(&mut self, now: SimTime) -> Option<crate::device::power::EnergyReport> {
+        self.platter.energy(now)
+    }
 }
