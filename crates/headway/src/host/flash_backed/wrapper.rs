@@ -20,6 +20,14 @@
 //! (sstf family), next LBN upwards (c-look family), else shortest predicted positioning
 //! (the STF family). [TEAM CHOICE] a write touching FQueue data always coalesces (Fig. 6
 //! order); a read partly in the FQueue reads its whole extent from the platter.
+//!
+//! `avoid_spinup` (beyond the paper): while the platter is spun down, every write that fits
+//! goes to flash (no redirect test, no coalescing; an overlap with FQueue data is absorbed)
+//! and idle-time write-back waits, so only a read the FQueue cannot serve, or a flush at
+//! the high watermark, spins the platter up. [TEAM CHOICE] the host knows the platter is spun
+//! down from the standby timer it set (`spindown_timeout_ms`, as `hdparm -S` sets it; give
+//! the device's `power.spindown_timeout_ms`) and the platter commands it has seen: no new
+//! query of the device's state.
 
 use std::collections::BTreeMap;
 
@@ -38,7 +46,7 @@ use crate::time::{ms_to_ns, SimTime};
 #[derive(Clone, Debug)]
 enum Plan {
     Pass,
-    Redirect(Command),
+    Redirect { user: Command, asleep: bool },
     Coalesce(Command),
     ServeRead(Command),
     WriteBack { flush: bool },
@@ -66,7 +74,14 @@ pub struct FlashBacked {
     fg_outstanding: usize,
     ring_lbn: u64,
     plan: Option<Plan>,
+    /// `avoid_spinup`: the platter's standby timer, ns.
+    spindown_timeout_ns: Option<SimTime>,
+    /// Commands of any origin at the platter, and when the platter last had one.
+    platter_outstanding: usize,
+    platter_last_ns: SimTime,
     pub redirected: u64,
+    /// Writes sent to flash because the platter was spun down.
+    pub spinup_redirects: u64,
     pub flush_writes: u64,
     pub idle_writes: u64,
     pub coalesced: u64,
@@ -91,10 +106,24 @@ impl FlashBacked {
             serve_reads: o.bool("serve_reads", d.serve_reads)?,
             idle_writeback: o.bool("idle_writeback", d.idle_writeback)?,
             redirect: o.bool("redirect", d.redirect)?,
+            avoid_spinup: o.bool("avoid_spinup", d.avoid_spinup)?,
             absorb_overwrites: false,
             ..d
         };
         opts.validate()?;
+        let spindown_timeout_ns = if o.has("spindown_timeout_ms") {
+            Some(ms_to_ns(o.f64("spindown_timeout_ms", 0.0, 0.0, 1e12)?))
+        } else {
+            None
+        };
+        if opts.avoid_spinup && spindown_timeout_ns.is_none() {
+            return Err(HeadwayError::config(
+                "host.options.spindown_timeout_ms",
+                "avoid_spinup needs the platter's standby timer (the device's \
+                 power.spindown_timeout_ms) to know when the platter is spun down",
+            ));
+        }
+        let spindown_timeout_ns = spindown_timeout_ns.filter(|_| opts.avoid_spinup);
         let platter = o.u64("platter_device", 0, 0, u16::MAX as u64)? as DeviceId;
         let flash = o.u64("flash_device", 1, 0, u16::MAX as u64)? as DeviceId;
         if platter == flash {
@@ -128,7 +157,11 @@ impl FlashBacked {
             fg_outstanding: 0,
             ring_lbn: 0,
             plan: None,
+            spindown_timeout_ns,
+            platter_outstanding: 0,
+            platter_last_ns: 0,
             redirected: 0,
+            spinup_redirects: 0,
             flush_writes: 0,
             idle_writes: 0,
             coalesced: 0,
@@ -160,6 +193,20 @@ impl FlashBacked {
             ));
         }
         Ok(())
+    }
+
+    /// `avoid_spinup` and the platter spun down: nothing at it for the standby timer's span.
+    fn platter_asleep(&self, now: SimTime) -> bool {
+        self.spindown_timeout_ns.is_some_and(|t| {
+            self.platter_outstanding == 0 && now >= self.platter_last_ns.saturating_add(t)
+        })
+    }
+
+    fn note_platter_dispatch(&mut self, cmd: &Command, placement: Placement, now: SimTime) {
+        if cmd.device == self.platter && placement == Placement::Device {
+            self.platter_outstanding += 1;
+            self.platter_last_ns = now;
+        }
     }
 
     fn pin_ns(&self) -> SimTime {
@@ -254,6 +301,7 @@ impl FlashBacked {
                 && self.fg_outstanding == 0
                 && self.o.idle_writeback
                 && ctx.has_slot(self.platter)
+                && !self.platter_asleep(ctx.now)
             {
                 if let Some(wb) = self.write_back_proposal(ctx, false) {
                     return (wb, Plan::WriteBack { flush: false });
@@ -274,7 +322,8 @@ impl FlashBacked {
                 (d, Plan::Pass)
             }
             Op::Write => {
-                if let Some((lo, hi)) = self.fq.peek_coalesce(cmd.lbn, end) {
+                let asleep = self.platter_asleep(ctx.now);
+                if let Some((lo, hi)) = self.fq.peek_coalesce(cmd.lbn, end).filter(|_| !asleep) {
                     if let Some(c) = Command::spanning(
                         self.platter,
                         lo,
@@ -298,7 +347,20 @@ impl FlashBacked {
                         }
                     }
                 }
-                if may_redirect && self.fq.fits(cmd.lbn, end) && self.redirect_wins(ctx, cmd) {
+                if asleep
+                    && self.o.redirect
+                    && !self.flushing
+                    && self.fq.fits(cmd.lbn, end)
+                    && !ctx.has_slot(self.flash)
+                {
+                    // The flash is busy with the previous copy: wait for it (its completion
+                    // brings the next proposal) rather than wake the platter.
+                    return (Decision::Idle, Plan::Pass);
+                }
+                if may_redirect
+                    && self.fq.fits(cmd.lbn, end)
+                    && (asleep || self.redirect_wins(ctx, cmd))
+                {
                     let nv_cap = ctx.predictor(self.flash).capacity_sectors();
                     let lbn = if self.ring_lbn + cmd.sectors as u64 > nv_cap {
                         0
@@ -310,7 +372,10 @@ impl FlashBacked {
                         ctx.preview_host_request(origin, self.flash, lbn, cmd.sectors, Op::Write);
                     return (
                         Decision::Dispatch(Command::single(r)),
-                        Plan::Redirect(cmd.clone()),
+                        Plan::Redirect {
+                            user: cmd.clone(),
+                            asleep,
+                        },
                     );
                 }
                 (d, Plan::Pass)
@@ -350,6 +415,10 @@ impl Scheduler for FlashBacked {
         self.inner.on_arrival(req, ctx);
     }
     fn on_completion(&mut self, done: &Completion, ctx: &SchedCtx) {
+        if done.command.device == self.platter {
+            self.platter_outstanding = self.platter_outstanding.saturating_sub(1);
+            self.platter_last_ns = ctx.now;
+        }
         let Some(first) = done.command.requests.first() else {
             return;
         };
@@ -391,6 +460,7 @@ impl Scheduler for FlashBacked {
     }
     fn commit(&mut self, cmd: &Command, placement: Placement, ctx: &SchedCtx) -> Result<()> {
         let plan = self.plan.take().unwrap_or(Plan::Pass);
+        self.note_platter_dispatch(cmd, placement, ctx.now);
         match plan {
             Plan::ServeDone => {
                 self.ready.retain(|r| !cmd.carries(r.id));
@@ -413,7 +483,8 @@ impl Scheduler for FlashBacked {
                 }
                 Ok(())
             }
-            Plan::Redirect(user) => {
+            Plan::Redirect { user, asleep } => {
+                self.spinup_redirects += asleep as u64;
                 let p = cmd.requests[0];
                 let copy = Self::make_host_request(ctx, &p)?;
                 self.inner.commit(&user, Placement::Diverted, ctx)?;
@@ -587,7 +658,7 @@ mod tests {
                     Decision::Dispatch(cmd) => {
                         let dev = cmd.device as usize;
                         assert!(outstanding[dev] < max[dev], "dispatch to a full device");
-                        if matches!(plan, Some(Plan::Redirect(_))) {
+                        if matches!(plan, Some(Plan::Redirect { .. })) {
                             assert!(!flushing_before, "redirected during a flush episode");
                             assert_eq!(dev, 1);
                         }
