@@ -65,6 +65,15 @@ def test_quick_headline_stays_in_its_golden_bounds(quick_out):
     energy = list(csv.DictReader((out / "energy.csv").open()))
     spin = {(r["trace"], float(r["timeout_s"]), r["mode"]): int(r["spinups"]) for r in energy}
     assert any(spin[(t, s, "fb-avoid-spinup")] < spin[(t, s, "baseline")] for (t, s, m) in spin)
+    # The same on the core (the platter model with power states, the wrapper's avoid_spinup):
+    # with writes only, the platter spun down stays down at the shortest timeout.
+    joules = {(r["trace"], float(r["timeout_s"]), r["mode"]): float(r["energy_j"]) for r in energy}
+    t0 = min(s for (t, s, m) in spin if t == "core-writes")
+    assert spin[("core-writes", t0, "fb-avoid-spinup")] < spin[("core-writes", t0, "fb")]
+    assert joules[("core-writes", t0, "fb-avoid-spinup")] < 0.5 * joules[("core-writes", t0, "fb")]
+    for (t, s, m) in spin:
+        if t.startswith("core") and m == "fb-avoid-spinup":
+            assert spin[(t, s, m)] <= spin[(t, s, "fb")], (t, s)
     # The core runs: the wrapper over the full drive model beats its inner scheduler.
     core = list(csv.DictReader((out / "core.csv").open()))
     assert core and all(float(r["response_norm"]) < 1.0 for r in core)

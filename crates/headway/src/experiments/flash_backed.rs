@@ -449,9 +449,9 @@ pub fn reproduce(
     if o.core_requests > 0 {
         for inner in ["clook", "sptf"] {
             progress(&format!("core {inner}"))?;
-            let base = core_run(&o.drive, inner, None, o.core_requests)?;
+            let base = core_run(&o.drive, inner, None, o.core_requests, None, "", 0.4)?;
             for &f in &o.fqueue_mib {
-                let fb = core_run(&o.drive, inner, Some(f), o.core_requests)?;
+                let fb = core_run(&o.drive, inner, Some(f), o.core_requests, None, "", 0.4)?;
                 let by = |name: &str| {
                     fb.summary
                         .by_origin
@@ -477,6 +477,55 @@ pub fn reproduce(
             }
         }
     }
+    if o.core_requests > 0 {
+        // The same energy experiment on the core: the real platter model with power states
+        // and its flash device, C-LOOK inside; the bursty desktop stand-in (40% reads, which
+        // wake the platter whatever the policy) and the same bursts as writes only (a
+        // machine whose reads its page cache absorbs).
+        progress("core energy")?;
+        for (trace, read_fraction) in [("core-desktop", 0.4), ("core-writes", 0.0)] {
+            for &t in &o.spindown_timeouts_s {
+                let timer = format!("spindown_timeout_ms = {:?}", t * 1e3);
+                for (mode, fqueue, options) in [
+                    ("baseline", None, String::new()),
+                    ("fb", Some(o.headline_mib), String::new()),
+                    (
+                        "fb-avoid-spinup",
+                        Some(o.headline_mib),
+                        format!("avoid_spinup = true\n{timer}\n"),
+                    ),
+                ] {
+                    let r = core_run(
+                        &o.drive,
+                        "clook",
+                        fqueue,
+                        o.core_requests,
+                        Some(t),
+                        &options,
+                        read_fraction,
+                    )?;
+                    let e = r
+                        .summary
+                        .energy
+                        .iter()
+                        .find(|e| e.name == "platter")
+                        .cloned()
+                        .unwrap_or_default();
+                    energy.push(EnergyRow {
+                        trace: trace.into(),
+                        timeout_s: t,
+                        mode: mode.into(),
+                        energy_j: e.total_j,
+                        spinups: e.spinups,
+                        // The core summary does not split by direction: both are the mean
+                        // response of all requests.
+                        write_ms: r.summary.response.mean_ms,
+                        read_ms: r.summary.response.mean_ms,
+                    });
+                }
+            }
+        }
+    }
     if headline.total_latency_change.is_empty() {
         headline.min_idle_share = 0.0;
     }
@@ -495,25 +544,47 @@ pub fn reproduce(
 }
 
 /// One core run: `fqueue_mib` = `None` is the inner scheduler alone (the flash device is
-/// still present, idle, so both runs have the same make-up).
+/// still present, idle, so both runs have the same make-up). `spindown_s`: the platter gets
+/// the laptop stand-in's power states with that standby timer; `options`: more
+/// `[host.options]` lines for flash-backed.
 fn core_run(
     drive: &str,
     inner: &str,
     fqueue_mib: Option<f64>,
     requests: u64,
+    spindown_s: Option<f64>,
+    options: &str,
+    read_fraction: f64,
 ) -> Result<crate::sim::RunResult> {
     let host = match fqueue_mib {
         Some(f) => format!(
-            "[host]\nscheduler = \"flash-backed\"\n[host.options]\nfqueue_mib = {f:?}\n\
+            "[host]\nscheduler = \"flash-backed\"\n[host.options]\nfqueue_mib = {f:?}\n{options}\
              [host.inner]\nscheduler = \"{inner}\"\n"
         ),
         None => format!("[host]\nscheduler = \"{inner}\"\n"),
+    };
+    let power = match spindown_s {
+        Some(t) => {
+            let p = PowerSpec::laptop_2006();
+            format!(
+                "power = {{ active_w = {:?}, idle_w = {:?}, standby_w = {:?}, spinup_ms = {:?}, \
+                 spinup_j = {:?}, spindown_timeout_ms = {:?} }}",
+                p.active_w,
+                p.idle_w,
+                p.standby_w,
+                p.spinup_ms,
+                p.spinup_j,
+                t * 1e3
+            )
+        }
+        None => String::new(),
     };
     let text = format!(
         r#"seed = 1
 [[devices]]
 name = "platter"
 drive = "{drive}"
+{power}
 [[devices]]
 name = "nvcache"
 drive = "flash"
@@ -526,7 +597,7 @@ on_rate_iops = 150.0
 on_mean_ms = 300.0
 off_mean_ms = 2000.0
 size_sectors = 16
-read_fraction = 0.4
+read_fraction = {read_fraction:?}
 device = "platter"
 locality = {{ kind = "local", mean_distance_sectors = 200000, distribution = "exponential" }}
 {host}"#
