@@ -54,3 +54,14 @@ def test_hybrid_example_runs():
 def test_a_hybrid_without_a_platter_is_a_keyed_error():
     with pytest.raises(headway.ConfigError, match=r"devices\[0\]\.platter"):
         run(headway.Device(name="d", drive="hybrid"))
+
+
+def test_cli_refuses_a_hybrid_without_a_platter_in_one_keyed_line(tmp_path):
+    from conftest import headway_cli
+
+    p = tmp_path / "h.toml"
+    p.write_text('[[devices]]\nname = "h"\ndrive = "hybrid"\n[[workloads]]\nrequests = 3\n')
+    r = headway_cli("run", str(p))
+    assert r.returncode != 0
+    assert "Traceback" not in r.stderr
+    assert "devices[0].platter" in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
