@@ -118,3 +118,63 @@ fn impossible_hybrids_name_the_key() {
     let e = HybridDevice::new("ek1000", s).err().unwrap().to_string();
     assert!(e.contains("hybrid.flash.page_bytes"), "{e}");
 }
+
+/// Run everything submitted so far to completion; (lbn, completion time) in completion order.
+fn drain(d: &mut HybridDevice, mut io: DeviceIo) -> Vec<(u64, SimTime)> {
+    let mut done: Vec<(u64, SimTime)> = io
+        .completions
+        .drain(..)
+        .map(|c| (c.command.lbn, c.done_ns))
+        .collect();
+    let mut wakeups = io.wakeups;
+    while !wakeups.is_empty() {
+        wakeups.sort();
+        let (t, tok) = wakeups.remove(0);
+        let mut next = DeviceIo::default();
+        d.wake(t, tok, &mut next);
+        wakeups.extend(next.wakeups);
+        done.extend(next.completions.iter().map(|c| (c.command.lbn, c.done_ns)));
+    }
+    done
+}
+
+#[test]
+fn concurrent_lets_the_flash_serve_while_the_platter_works() {
+    let flash = FlashSpec::ultra2_cf(32 << 20);
+    let far = 60_000_000;
+    for concurrent in [false, true] {
+        let spec = headway::config::resolve_drive("ek1000", None).unwrap();
+        let platter = headway::device::hdd::HddDevice::new(&spec, 1).unwrap();
+        let mut d = HybridDevice::with_platter(
+            Box::new(platter),
+            "ek1000",
+            flash.clone(),
+            concurrent,
+            "hybrid",
+        )
+        .unwrap()
+        .with_queue_depth(2);
+        d.pin(0, 64, true).unwrap();
+        // A long platter read, then a pinned read queued behind it.
+        let mut io = DeviceIo::default();
+        d.submit(
+            0,
+            Command::single(Request::new(0, far, 8, Op::Read)),
+            &mut io,
+        );
+        d.submit(0, Command::single(Request::new(0, 0, 8, Op::Read)), &mut io);
+        let done = drain(&mut d, io);
+        assert_eq!(done.len(), 2);
+        let platter_end = done.iter().find(|c| c.0 == far).unwrap().1;
+        let flash_end = done.iter().find(|c| c.0 == 0).unwrap().1;
+        let f = flash.access_ns(8, Op::Read);
+        assert!(platter_end > 3 * f, "{platter_end}");
+        if concurrent {
+            // Both media at once: the flash read ends at its own service time.
+            assert_eq!(flash_end, f);
+        } else {
+            // One channel: the flash read starts when the platter read ends.
+            assert_eq!(flash_end, platter_end + f);
+        }
+    }
+}
