@@ -9,6 +9,7 @@ mod check;
 mod context;
 mod errors;
 mod freeblock;
+mod freeblock_task;
 mod py_scheduler;
 mod records;
 mod request;

@@ -14,7 +14,7 @@
 //! OLTP workload it harms the foreground less (docs/freeblock.md).
 
 use super::planner::{self, FreeRead, Pair, Plan, PlanLimits, Tail};
-use super::task::{BackgroundTask, TaskKind};
+use super::task::{apply_changes, BackgroundTask, BlockSink, TaskKind};
 use super::wanted::WantedBlocks;
 use crate::error::{HeadwayError, Result};
 use crate::request::{Command, Completion, DeviceId, HeadPosition, Op, Request};
@@ -104,6 +104,8 @@ pub struct Freeblock {
     /// The last foreground command sent was a write.
     last_fg_write: bool,
     pub stats: FreeblockStats,
+    /// Receives the blocks as their reads complete (see [`Freeblock::with_sink`]).
+    sink: Option<Box<dyn BlockSink>>,
 }
 
 /// The predictor's read tail ([`Predictor::tail_ns`]: media end to when the next queued
@@ -202,7 +204,32 @@ impl Freeblock {
             after_writes: o.bool("after_writes", false)?,
             last_fg_write: false,
             stats: FreeblockStats::default(),
+            sink: None,
         })
+    }
+
+    /// Deliver the task's blocks to `sink` as their reads complete; its replies add or
+    /// remove wanted blocks.
+    pub fn with_sink(mut self, sink: Box<dyn BlockSink>) -> Self {
+        self.sink = Some(sink);
+        self
+    }
+
+    /// Hand the host-made reads of a completed command to the sink and apply its changes.
+    fn deliver(&mut self, done: &Completion, ctx: &SchedCtx) -> Result<()> {
+        let Some(sink) = self.sink.as_mut() else {
+            return Ok(());
+        };
+        for r in done.command.requests.iter().filter(|r| r.is_host_work()) {
+            let changes = sink.delivered(r.lbn, r.sectors, ctx.now)?;
+            if let Some(w) = self.wanted.as_mut() {
+                apply_changes(w, &changes)?;
+                if w.remaining() > 0 {
+                    self.task.completed_ns = None;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The background task and its progress.
@@ -509,6 +536,9 @@ impl Scheduler for Freeblock {
     }
     fn on_completion(&mut self, done: &Completion, ctx: &SchedCtx) {
         self.learn_tail(done, ctx);
+        if let Err(e) = self.deliver(done, ctx) {
+            ctx.fail(e);
+        }
         let fg: smallvec::SmallVec<[Request; 1]> = done
             .command
             .requests
