@@ -13,19 +13,6 @@ pub struct PyBlockSink {
     pub obj: Py<PyAny>,
 }
 
-fn plugin_error(e: PyErr) -> HeadwayError {
-    HeadwayError::Plugin {
-        name: "background_task".into(),
-        msg: Python::attach(|py| {
-            let tb = e
-                .traceback(py)
-                .and_then(|t| t.format().ok())
-                .unwrap_or_default();
-            format!("{tb}{e}")
-        }),
-    }
-}
-
 impl BlockSink for PyBlockSink {
     fn delivered(
         &mut self,
@@ -61,7 +48,7 @@ impl BlockSink for PyBlockSink {
             }
             Ok(Ok(out))
         })
-        .map_err(plugin_error)?
+        .map_err(|e| crate::errors::plugin_error("background_task", e))?
         .map_err(|msg| HeadwayError::config("background_task.delivered", msg))
     }
 }
