@@ -40,6 +40,10 @@ def reproduce_freeblock(quick: bool = False, seed: Optional[int] = None,
 def reproduce_anticipatory(quick: bool = False, seed: Optional[int] = None,
                            drive: Optional[str] = None, requests: Optional[int] = None,
                            progress: Optional[Callable[[str], Any]] = None) -> str: ...
+def reproduce_flash_backed(quick: bool = False, hp_trace: Optional[str] = None,
+                           synthetic_requests: Optional[int] = None,
+                           core_requests: Optional[int] = None,
+                           progress: Optional[Callable[[str], Any]] = None) -> str: ...
 def trace_detect(path: str) -> str: ...
 def trace_stats(path: str, format: Optional[str] = ..., csv_map: Optional[str] = ...,
                 blkparse_event: Optional[str] = ..., device: Optional[int] = ...,

@@ -8,6 +8,7 @@ mod cello_class;
 mod check;
 mod context;
 mod errors;
+mod flash_backed;
 mod freeblock;
 mod freeblock_task;
 mod py_scheduler;
@@ -61,6 +62,8 @@ mod headway_module {
     use crate::errors::{
         ConfigError, DriveParamsError, HeadwayError, InvariantError, PluginError, TraceError,
     };
+    #[pymodule_export]
+    use crate::flash_backed::reproduce_flash_backed;
     #[pymodule_export]
     use crate::freeblock::reproduce_freeblock;
     #[pymodule_export]

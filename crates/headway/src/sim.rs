@@ -193,7 +193,15 @@ impl Simulation {
             info: self.host.info.clone(),
             host_origins: self.host.work.origin_names(),
         };
-        let (summary, records, series) = self.stats.finish(self.now, &names);
+        let (mut summary, records, series) = self.stats.finish(self.now, &names);
+        for (i, d) in self.devices.iter_mut().enumerate() {
+            if let Some(e) = d.energy(self.now) {
+                let name = names.info.devices.get(i).cloned().unwrap_or_default();
+                summary
+                    .energy
+                    .push(crate::device::power::EnergySummary::new(name, &e));
+            }
+        }
         let trace_report = self.workload.trace_report();
         let mut warnings = self.warnings;
         warnings.extend(

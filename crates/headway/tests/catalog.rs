@@ -63,6 +63,8 @@ fn entries_summarise_every_builtin() {
     assert!((get("st41601n").mean_seek_ms - 11.1).abs() < 0.1);
     assert!((get("st41601n-rl").mean_seek_ms - 12.24).abs() < 0.02);
     assert!((get("elite3").mean_seek_ms - 11.0).abs() < 0.05);
+    // The EK1000 stand-in: its seek curve is fitted to a 12 ms mean (docs/catalog.md).
+    assert!((get("ek1000").mean_seek_ms - 12.0).abs() < 0.05);
     assert_eq!(get("atlas10k").zones, 24);
     assert_eq!(
         (get("atlas10k").surfaces, get("atlas10k").cylinders),

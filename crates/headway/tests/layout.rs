@@ -74,6 +74,7 @@ fn capacity_is_what_the_zones_map_as_in_disksim() {
         ("st41601n", 2_676_846),
         ("st41601n-rl", 2_676_846),
         ("elite3", 5_461_533),
+        ("ek1000", 78_120_000), // 60,000 cylinders x 2 surfaces x 651 sectors (a stand-in)
     ];
     for (spec, layout) in drives() {
         assert_eq!(layout.capacity_sectors(), spec.block_count, "{}", spec.name);

@@ -293,15 +293,17 @@ fn the_examples_in_the_module_docs_are_valid() {
         .skip(1)
         .map(|b| b.split("```").next().unwrap())
         .collect();
-    assert_eq!(blocks.len(), 4);
+    assert_eq!(blocks.len(), 5);
     let kinds: Vec<&str> = blocks
         .iter()
         .map(|b| {
             let cfg =
                 ExperimentConfig::from_toml_str(b, None).unwrap_or_else(|e| panic!("{e}\n{b}"));
-            cfg.workload.validate().unwrap();
-            cfg.workload.kind().name()
+            // A `[[workloads]]` example is its first entry.
+            let w = cfg.workload_list().remove(0).config;
+            w.validate().unwrap();
+            w.kind().name()
         })
         .collect();
-    assert_eq!(kinds, ["open", "closed", "trace", "bursty"]);
+    assert_eq!(kinds, ["open", "closed", "trace", "bursty", "app"]);
 }

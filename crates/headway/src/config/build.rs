@@ -53,7 +53,8 @@ pub struct Built {
 struct BuiltDevice {
     device: Box<dyn Device>,
     predictor: Box<dyn Predictor>,
-    spec: HddSpec,
+    /// `None` for a flash device.
+    spec: Option<HddSpec>,
     max_outstanding: usize,
     imperfect: bool,
 }
@@ -66,6 +67,9 @@ fn build_device(
     rng: &RngStreams,
     link: Link,
 ) -> Result<BuiltDevice> {
+    if d.drive == "flash" {
+        return build_flash(d, index, single);
+    }
     let spec = resolve_drive(&d.drive, base)?;
     let mech = Arc::new(Mechanics::new(&spec)?);
     let depth = d.queue_depth;
@@ -80,6 +84,13 @@ fn build_device(
         rng.derive(&format!("device{index}"))
     };
     let device = with_imperfections(Box::new(device), mech.clone(), imperfections, &dev_rng);
+    let device: Box<dyn Device> = match &d.power {
+        None => device,
+        Some(p) => Box::new(
+            crate::device::power::Powered::boxed(device, p.clone())
+                .map_err(|e| e.under(&device_table(index, single)))?,
+        ),
+    };
     let predictor: Box<dyn Predictor> = match d.predictor.as_str() {
         "oracle" => Box::new(OraclePredictor::new(
             mech,
@@ -126,9 +137,46 @@ fn build_device(
     Ok(BuiltDevice {
         device,
         predictor,
-        spec,
+        spec: Some(spec),
         max_outstanding: max_out,
         imperfect: !d.imperfections.is_none(),
+    })
+}
+
+fn device_table(index: usize, single: bool) -> String {
+    if single {
+        "drive".into()
+    } else {
+        format!("devices[{index}]")
+    }
+}
+
+/// A flash device (`drive = "flash"`): one channel, size-based times, its own predictor.
+fn build_flash(d: &DeviceConfig, index: usize, single: bool) -> Result<BuiltDevice> {
+    use crate::device::flash::{predictor::FlashPredictor, FlashDevice, FlashSpec};
+    let table = device_table(index, single);
+    if d.power.is_some() {
+        return Err(HeadwayError::config(
+            format!("{table}.power"),
+            "power states are for rotating drives; a flash device has none",
+        ));
+    }
+    let spec = d
+        .flash
+        .clone()
+        .unwrap_or_else(|| FlashSpec::ultra2_cf(128 << 20));
+    let device =
+        FlashDevice::new(spec.clone(), d.queue_depth, false).map_err(|e| e.under(&table))?;
+    let max_out = d
+        .max_outstanding
+        .unwrap_or(d.queue_depth)
+        .min(d.queue_depth.max(1));
+    Ok(BuiltDevice {
+        device: Box::new(device),
+        predictor: Box::new(FlashPredictor::new(spec)),
+        spec: None,
+        max_outstanding: max_out.max(1),
+        imperfect: false,
     })
 }
 
@@ -259,7 +307,7 @@ pub fn build_simulation(
         devices.push(b.device);
         predictors.push(b.predictor);
         max_out.push(b.max_outstanding);
-        specs.push(b.spec);
+        specs.extend(b.spec);
         imperfect |= b.imperfect;
     }
     let capacities: Vec<u64> = devices.iter().map(|d| d.info().capacity_sectors).collect();
@@ -300,7 +348,13 @@ pub fn build_simulation(
             .map(|s| (s * NS_PER_S as f64) as u64)
             .unwrap_or(NEVER),
     };
-    let spec = specs[0].clone();
+    let Some(spec) = specs.first().cloned() else {
+        return Err(HeadwayError::config(
+            "devices",
+            "a run needs a rotating drive: every device is flash (a hybrid pairs a platter \
+             drive with its flash)",
+        ));
+    };
     let warnings = specs.iter().flat_map(|s| s.unmodelled_settings()).collect();
     let simulation = Simulation::new(
         workload,

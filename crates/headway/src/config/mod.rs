@@ -84,6 +84,13 @@ pub struct DeviceConfig {
     /// Commands the host keeps outstanding here; default the queue depth.
     #[serde(default)]
     pub max_outstanding: Option<usize>,
+    /// `drive = "flash"`: the flash device's geometry and timing (default: the Ultra II CF
+    /// stand-in, 128 MiB).
+    #[serde(default)]
+    pub flash: Option<crate::device::flash::FlashSpec>,
+    /// Power states of a rotating drive (off when absent: the drive is as before).
+    #[serde(default)]
+    pub power: Option<crate::device::power::PowerSpec>,
 }
 
 fn default_seed() -> u64 {
@@ -277,6 +284,8 @@ impl ExperimentConfig {
             predictor: self.host.predictor.clone(),
             predictor_options: self.host.predictor_options.clone(),
             max_outstanding: self.host.max_outstanding,
+            flash: None,
+            power: None,
         }]
     }
 

@@ -154,6 +154,14 @@ const BUILTINS: &[Builtin] = &[
             include_str!("../../catalog/elite3.toml"),
         ),
     },
+    Builtin {
+        name: "ek1000",
+        title: "",
+        source: Source::Toml(
+            "catalog/ek1000.toml",
+            include_str!("../../catalog/ek1000.toml"),
+        ),
+    },
 ];
 
 /// Parsed built-ins, one slot per entry of `BUILTINS`. Errors are kept as text (a built-in

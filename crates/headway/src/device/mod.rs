@@ -3,8 +3,11 @@
 
 pub mod catalog;
 pub mod disksim;
+pub mod flash;
 pub mod hdd;
+pub mod hybrid;
 pub mod imperfect;
+pub mod power;
 
 use crate::request::{Command, Completion};
 use crate::time::SimTime;
@@ -51,5 +54,10 @@ pub trait Device {
     /// True while the mechanism (or flash channel) is doing work; drives utilisation.
     fn busy(&self) -> bool {
         self.outstanding() > 0
+    }
+    /// Time and energy per power state up to `now`, for a device with power states
+    /// (`power` on a `[[devices]]` entry); `None` otherwise.
+    fn energy(&mut self, _now: SimTime) -> Option<power::EnergyReport> {
+        None
     }
 }

@@ -6,5 +6,6 @@ pub mod anticipatory;
 pub mod anticipatory_apps;
 pub mod anticipatory_sensitivity;
 pub mod cello;
+pub mod flash_backed;
 pub mod freeblock;
 pub mod rotational;

@@ -112,6 +112,10 @@ pub const SCHEDULERS: &[SchedulerInfo] = &[
         "anticipatory",
         "waits briefly for a synchronous process's next read (anticipation)",
     ),
+    wrapper(
+        "flash-backed",
+        "redirects costly writes to the hybrid drive's flash (FQueue), writes them back later",
+    ),
 ];
 
 /// Names of the schedulers that stand alone (they wrap nothing), in listing order.
@@ -205,7 +209,8 @@ pub fn build_scheduler(spec: &SchedSpec) -> Result<Box<dyn Scheduler>> {
 /// device, else one copy per device behind a [`PerDevice`] splitter (wrappers that work on
 /// a device default to their copy's).
 pub fn build_for_devices(spec: &SchedSpec, devices: usize) -> Result<Box<dyn Scheduler>> {
-    if devices <= 1 {
+    // flash-backed schedules a platter and its flash together: one stack sees both.
+    if devices <= 1 || spec.scheduler == "flash-backed" {
         return build_scheduler(spec);
     }
     let stacks = (0..devices)
@@ -313,6 +318,12 @@ fn build_at(
             &o,
             inner.expect("checked: wrappers have an inner scheduler"),
         )?),
+        "flash-backed" => Box::new(
+            crate::host::flash_backed::wrapper::FlashBacked::from_options(
+                &o,
+                inner.expect("checked: wrappers have an inner scheduler"),
+            )?,
+        ),
         other => unreachable!("scheduler `{other}` is listed but not built"),
     };
     o.finish()?;

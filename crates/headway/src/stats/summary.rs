@@ -97,6 +97,8 @@ pub struct Summary {
     /// Every request by who made it: each workload, and each host component; counts add up
     /// to `requests + background_requests`.
     pub by_origin: Vec<super::GroupSummary>,
+    /// Energy per device with power states (empty, and absent from `--json`, otherwise).
+    pub energy: Vec<crate::device::power::EnergySummary>,
 }
 
 impl Summary {
@@ -158,6 +160,19 @@ impl Summary {
         let mut out = flat;
         if let (Some(o), serde_json::Value::Object(m)) = (out.as_object_mut(), more) {
             o.extend(m);
+        }
+        if !self.energy.is_empty() {
+            let mut m = serde_json::Map::new();
+            for e in &self.energy {
+                let mut v = serde_json::to_value(e).expect("plain numbers serialise");
+                if let Some(o) = v.as_object_mut() {
+                    o.remove("name");
+                }
+                m.insert(e.name.clone(), v);
+            }
+            if let Some(o) = out.as_object_mut() {
+                o.insert("energy".into(), serde_json::Value::Object(m));
+            }
         }
         out
     }

@@ -17,6 +17,7 @@ PAPERS: Dict[str, Tuple[str, str, str]] = {
     "cello": ("cello", "cello_cmd", "Shenoy and Vin's Cello two-level scheduling (Elite 3)."),
     "freeblock": ("freeblock", "freeblock_cmd", "Lumb, Schindler and Ganger's freeblock scheduling (Atlas 10K)."),
     "anticipatory": ("anticipatory", "anticipatory_cmd", "Iyer and Druschel's anticipatory scheduling (IDE stand-in)."),
+    "flash-backed": ("flash_backed", "flash_backed_cmd", "Bisson and Brandt's flash-backed I/O on hybrid disks."),
 }
 
 

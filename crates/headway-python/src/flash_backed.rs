@@ -1,0 +1,64 @@
+//! The flash-backed I/O paper's reproduction. A thin wrapper over
+//! `headway::experiments::flash_backed`; the result crosses as JSON.
+
+use headway::experiments::flash_backed::{reproduce, ReproduceOptions};
+use headway::HeadwayError;
+use pyo3::prelude::*;
+
+use crate::errors::to_pyerr;
+
+/// Run the flash-backed paper's evaluation. `quick` picks the reduced sizes; `hp_trace` is
+/// the path of the HP `ajw.1week.srt` week (the HP rows and `hp_idle_share_10mb` need it);
+/// `progress(what)` is called before each step (Ctrl-C stops there). Returns JSON.
+#[pyfunction]
+#[pyo3(signature = (quick=false, hp_trace=None, synthetic_requests=None, core_requests=None, progress=None))]
+pub fn reproduce_flash_backed(
+    py: Python<'_>,
+    quick: bool,
+    hp_trace: Option<String>,
+    synthetic_requests: Option<usize>,
+    core_requests: Option<u64>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<String> {
+    let mut o = if quick {
+        ReproduceOptions::quick()
+    } else {
+        ReproduceOptions::full()
+    };
+    o.hp_trace = hp_trace.map(Into::into);
+    if let Some(n) = synthetic_requests {
+        if n == 0 {
+            return Err(to_pyerr(
+                py,
+                HeadwayError::config("synthetic_requests", "must be at least 1"),
+                None,
+            ));
+        }
+        o.synthetic_requests = n;
+    }
+    if let Some(n) = core_requests {
+        o.core_requests = n;
+    }
+    let mut interrupt: Option<PyErr> = None;
+    let mut on_progress = |what: &str| -> headway::Result<()> {
+        Python::attach(|py| {
+            py.check_signals()?;
+            if let Some(cb) = &progress {
+                cb.call1(py, (what,))?;
+            }
+            Ok(())
+        })
+        .map_err(|e: PyErr| {
+            interrupt = Some(e);
+            HeadwayError::Plugin {
+                name: "progress".into(),
+                msg: "reproduction interrupted".into(),
+            }
+        })
+    };
+    let out = py.detach(|| reproduce(&o, &mut on_progress));
+    match out {
+        Ok(r) => Ok(serde_json::to_string(&r).expect("reproduction serialises")),
+        Err(e) => Err(interrupt.unwrap_or_else(|| to_pyerr(py, e, None))),
+    }
+}

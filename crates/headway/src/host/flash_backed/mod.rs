@@ -1,0 +1,30 @@
+//! Flash-backed I/O (Bisson and Brandt, MASCOTS 2007; spec `flash_backed.md`): writes whose
+//! platter service would cost a long head movement are redirected to the hybrid drive's
+//! NVCache, held in a host-memory FQueue mirrored by pinned NVCache ranges, and written back
+//! to the platter by coalescing with platter writes, by watermark flushes alternating 1:1
+//! with normal requests, and in idle time.
+//!
+//! - `fqueue`: the DRAM FQueue (newest data win, overwrites absorbed, FIFO write-back with
+//!   neighbour merging, coverage of reads);
+//! - `nvcache`: the NV FQueue as pinned LBA ranges (pin / unpin);
+//! - `redirect`: the redirect inequality with the look-ahead term;
+//! - `rq`: the request-queue schedulers (FCFS, SSTF, C-LOOK over LBNs);
+//! - `platter`: the distance-based platter access time;
+//! - `replay`: the trace-driven hybrid-drive replay and its measurements;
+//! - `desktop`: synthetic stand-ins for the paper's unavailable desktop traces;
+//! - `options`: every open choice, validated with keyed errors;
+//! - `wrapper`: the `flash-backed` scheduler on the core (platter + flash `[[devices]]`).
+
+pub mod desktop;
+pub mod fqueue;
+pub mod nvcache;
+pub mod options;
+pub mod platter;
+pub mod redirect;
+pub mod replay;
+pub mod rq;
+pub mod wrapper;
+
+pub use options::FlashBackedOptions;
+pub use replay::{replay, Io, ReplayReport, ReplaySetup};
+pub use rq::RqPolicy;

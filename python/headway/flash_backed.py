@@ -1,0 +1,221 @@
+"""Flash-backed I/O on hybrid disks (Bisson and Brandt, MASCOTS 2007): the paper's evaluation.
+
+:func:`reproduce` runs the paper model (trace-driven replay of one hybrid drive with the
+measured-style access-time functions: the ``ek1000`` stand-in platter and the Ultra II CF
+stand-in flash) over the HP week (when its path is given) and the synthetic desktop
+stand-ins for Eng, WinPC and Mac, and the same policy on the core (the ``flash-backed``
+wrapper scheduler over the drive's full model and a ``drive = "flash"`` device). Tables come
+back as pandas DataFrames.
+
+>>> import headway.flash_backed as fb
+>>> r = fb.reproduce(quick=True, synthetic_requests=2000, core_requests=300, progress=False)
+>>> sorted(r.sweep.scheduler.unique())
+['clook', 'fcfs', 'sstf']
+>>> bool(r.headline["max_write_latency_reduction"] > 0.3)
+True
+
+Every choice the paper left open, and paper against headway result by result:
+``docs/flash_backed.md``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Union
+
+import pandas as pd
+
+from headway import _headway
+from headway._write import replacing, write_text
+
+__all__ = ["Reproduction", "reproduce", "default_hp_trace"]
+
+TABLES = ("traces", "seek", "seek_time", "sweep", "speed", "energy", "look_ahead", "core")
+
+
+def default_hp_trace() -> Optional[Path]:
+    """The HP week beside the clone (``../shared`` or ``$HEADWAY_SHARED``), if present.
+    headway never ships it."""
+    root = os.environ.get("HEADWAY_SHARED")
+    base = Path(root) if root else Path(__file__).resolve().parents[2].parent / "shared"
+    p = base / "reference" / "traces" / "hplajw" / "ajw.1week.srt"
+    return p if p.is_file() else None
+
+
+@dataclass
+class Reproduction:
+    """The paper's tables (one DataFrame each, see ``docs/flash_backed.md`` for columns),
+    ``headline`` (the issue's keys) and the options used."""
+
+    traces: pd.DataFrame
+    seek: pd.DataFrame
+    seek_time: pd.DataFrame
+    sweep: pd.DataFrame
+    speed: pd.DataFrame
+    energy: pd.DataFrame
+    look_ahead: pd.DataFrame
+    core: pd.DataFrame
+    headline: Dict[str, Any]
+    options: Dict[str, Any] = field(default_factory=dict)
+
+    def write(self, out: Union[str, Path], plots: bool = True) -> List[Path]:
+        """Write every table as CSV, ``headline.json`` and (``plots=True``) the PNG figures
+        into ``out``; return the paths written."""
+        out = Path(out)
+        out.mkdir(parents=True, exist_ok=True)
+        written = []
+        for name in TABLES:
+            p = out / f"{name}.csv"
+            with replacing(p) as tmp:
+                getattr(self, name).to_csv(tmp, index=False)
+            written.append(p)
+        p = out / "headline.json"
+        write_text(p, json.dumps({**self.headline, "options": self.options}, indent=2) + "\n")
+        written.append(p)
+        if plots:
+            written += self.plot(out)
+        return written
+
+    def plot(self, out: Union[str, Path]) -> List[Path]:
+        """The paper's figures: 4 (write count against seek distance), 7 (normalised
+        perceived write latency against F per RQ scheduler), 8 (idle and flush shares), 9
+        (total latency), 10 (years to wear-out), 11 (flash speed), 12 (overwrites), 13 (disk
+        duty cycle), and energy against the spin-down timeout."""
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        out = Path(out)
+        paths: List[Path] = []
+        reduced = " (--quick sizes)" if self.options.get("quick") else ""
+
+        def save(fig, name: str, title: str) -> None:
+            fig.suptitle(title)
+            fig.tight_layout()
+            paths.append(out / name)
+            with replacing(paths[-1]) as tmp:
+                fig.savefig(tmp, dpi=110, metadata={"Title": title})
+            plt.close(fig)
+
+        s = self.seek[self.seek.lo_bytes > 0]
+        fig, ax = plt.subplots(figsize=(6, 4))
+        for trace, rows in s.groupby("trace", sort=False):
+            ax.plot(rows.lo_bytes, rows.writes, marker=".", label=trace)
+        ax.set_xscale("log")
+        ax.set_yscale("symlog")
+        ax.set_xlabel("seek distance (bytes, log bins)")
+        ax.set_ylabel("writes")
+        ax.axvline(1 << 20, color="grey", ls=":", lw=1)
+        ax.legend()
+        save(fig, "figure4_seek_distance.png", f"Write count against seek distance (Fig. 4){reduced}")
+
+        sw = self.sweep
+        scheds = list(dict.fromkeys(sw.scheduler))
+        fig, axes = plt.subplots(1, len(scheds), figsize=(4 * len(scheds), 3.6), sharey=True)
+        for ax, sched in zip(axes, scheds):
+            for trace, rows in sw[sw.scheduler == sched].groupby("trace", sort=False):
+                ax.plot(rows.fqueue_mib, 100 * rows.write_latency_norm, marker="o", label=trace)
+            ax.set_xscale("log")
+            ax.set_title(sched)
+            ax.set_xlabel("FQueue size F (MiB)")
+            ax.axhline(100, color="grey", lw=0.8)
+            ax.grid(alpha=0.3)
+        axes[0].set_ylabel("write access time (% of baseline)")
+        axes[0].legend()
+        save(fig, "figure7_write_latency.png", f"Perceived write latency against F (Fig. 7){reduced}")
+
+        cl = sw[sw.scheduler == "clook"]
+        for name, cols, title in (
+            ("figure8_idle_flush.png", (("idle_share", "idle-time share of write-back work"),
+                                        ("flush_share", "flush writes / platter I/Os")),
+             "Idle-time and flush shares, C-LOOK (Fig. 8)"),
+            ("figure9_total_latency.png", (("total_latency_norm", "total write latency / baseline"),),
+             "Total write latency incl. write-back work, C-LOOK (Fig. 9)"),
+            ("figure10_endurance.png", (("years_to_wear_out", "years to 100k erases"),),
+             "Flash endurance with optimal wear levelling (Fig. 10)"),
+            ("figure12_overwrites.png", (("overwrite_fraction", "redirected writes overwritten in the FQueue"),),
+             "Overwrites absorbed in the FQueue (Fig. 12)"),
+            ("figure13_duty_cycle.png", (("disk_time_norm", "disk busy time / baseline"),
+                                         ("disk_writes_norm", "platter writes / baseline")),
+             "Disk duty cycle (Fig. 13)"),
+        ):
+            fig, axes = plt.subplots(1, len(cols), figsize=(5 * len(cols), 3.6), squeeze=False)
+            for ax, (col, label) in zip(axes[0], cols):
+                for trace, rows in cl.groupby("trace", sort=False):
+                    ax.plot(rows.fqueue_mib, rows[col], marker="o", label=trace)
+                ax.set_xscale("log")
+                if col == "years_to_wear_out":
+                    ax.set_yscale("log")
+                ax.set_xlabel("FQueue size F (MiB)")
+                ax.set_ylabel(label)
+                ax.grid(alpha=0.3)
+            axes[0][0].legend()
+            save(fig, name, title + reduced)
+
+        fig, ax = plt.subplots(figsize=(5, 3.6))
+        for trace, rows in self.speed.groupby("trace", sort=False):
+            ax.plot(rows.factor, 100 * rows.write_latency_norm, marker="o", label=trace)
+        ax.set_xlabel("flash write performance factor")
+        ax.set_ylabel("write access time (% of baseline)")
+        ax.grid(alpha=0.3)
+        ax.legend()
+        save(fig, "figure11_flash_speed.png", f"Faster flash, F = 100 MiB, C-LOOK (Fig. 11){reduced}")
+
+        e = self.energy
+        traces = list(dict.fromkeys(e.trace))
+        fig, axes = plt.subplots(1, len(traces), figsize=(4 * len(traces), 3.6), squeeze=False)
+        for ax, trace in zip(axes[0], traces):
+            for mode, rows in e[e.trace == trace].groupby("mode", sort=False):
+                ax.plot(rows.timeout_s, rows.energy_j / 1e3, marker="o", label=mode)
+            ax.set_xscale("log")
+            ax.set_title(trace)
+            ax.set_xlabel("spin-down timeout (s)")
+            ax.grid(alpha=0.3)
+        axes[0][0].set_ylabel("platter energy (kJ)")
+        axes[0][0].legend()
+        save(fig, "energy_spindown.png", f"Energy against spin-down timeout (beyond the paper){reduced}")
+        return paths
+
+
+def reproduce(
+    quick: bool = False,
+    hp_trace: Union[str, Path, None, bool] = True,
+    synthetic_requests: Optional[int] = None,
+    core_requests: Optional[int] = None,
+    progress: Union[bool, Callable[[str], Any]] = True,
+) -> Reproduction:
+    """Run the flash-backed paper's evaluation and return its tables.
+
+    ``quick=True`` runs reduced sizes (20,000 requests per stand-in trace, the first 20,000
+    HP requests, F in 0.1, 1, 10, 100 MiB: seconds). ``hp_trace``: a path, ``True`` (the
+    default: :func:`default_hp_trace` if present) or ``None``/``False`` (stand-ins only).
+    ``progress``: ``True`` (a status line), ``False``, or a callable given each step's name.
+    """
+    from headway.rotational import _progress_callback
+
+    if hp_trace is True:
+        hp = default_hp_trace()
+    elif hp_trace in (None, False):
+        hp = None
+    else:
+        hp = Path(hp_trace)  # type: ignore[arg-type]
+    cb, status = _progress_callback(progress)
+    try:
+        raw = _headway.reproduce_flash_backed(
+            quick=quick,
+            hp_trace=str(hp) if hp is not None else None,
+            synthetic_requests=synthetic_requests,
+            core_requests=core_requests,
+            progress=cb,
+        )
+    finally:
+        if status is not None:
+            status.stop()
+    data = json.loads(raw)
+    options = {"quick": quick, **data["options"]}
+    tables = {name: pd.DataFrame(data[name]) for name in TABLES}
+    return Reproduction(headline=data["headline"], options=options, **tables)
