@@ -23,6 +23,7 @@ def run(
     progress: ProgressArg = False,
     overrides: Optional[Mapping[str, Any]] = None,
     class_schedulers: Optional[Mapping[str, Any]] = None,
+    background_task: Any = None,
 ) -> Result:
     """Run one experiment and return its :class:`~headway.Result`.
 
@@ -37,7 +38,11 @@ def run(
     dotted key on top of ``config`` (``{"drive.firmware_scheduler": "sptf"}``).
     ``class_schedulers`` (with ``[host] scheduler = "cello"``) maps class names to Cello
     class schedulers written in Python, objects with ``place(request, queue, positions)``
-    returning where the request goes (see ``docs/cello.md``).
+    returning where the request goes (see ``docs/cello.md``). ``background_task`` (with
+    ``[host] scheduler = "freeblock"``) is an object whose ``delivered(lbn, sectors, now_ms)``
+    receives the task's blocks as their free reads complete and may return a list of
+    ``("want" | "drop", lbn, sectors)`` changes to the wanted blocks (see
+    ``docs/freeblock.md``).
 
     >>> import headway
     >>> r = headway.run({"drive": {"name": "elite3"}, "host": {"scheduler": "sptf"},
@@ -72,7 +77,8 @@ def run(
         else:
             callback = None
         summary, columns, meta = _headway.run(text, origin, seed, records, scheduler, callback,
-                                              dict(class_schedulers) if class_schedulers else None)
+                                              dict(class_schedulers) if class_schedulers else None,
+                                              background_task)
     return Result(summary, columns, meta)
 
 

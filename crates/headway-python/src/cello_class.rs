@@ -40,16 +40,7 @@ fn request_dict<'py>(py: Python<'py>, r: &Request) -> PyResult<Bound<'py, PyDict
 
 impl PyClassScheduler {
     fn fail(&self, e: PyErr) -> HeadwayError {
-        HeadwayError::Plugin {
-            name: self.label.clone(),
-            msg: Python::attach(|py| {
-                let tb = e
-                    .traceback(py)
-                    .and_then(|t| t.format().ok())
-                    .unwrap_or_default();
-                format!("{tb}{e}")
-            }),
-        }
+        crate::errors::plugin_error(&self.label, e)
     }
 }
 

@@ -135,3 +135,18 @@ pub fn describe_py_exception(py: Python<'_>, err: &PyErr) -> String {
 pub fn is_control_flow(py: Python<'_>, err: &PyErr) -> bool {
     !err.is_instance_of::<PyException>(py)
 }
+
+/// A Python plugin's exception as the core's plugin error, with its traceback (for the
+/// plugins the core calls outside a scheduler: Cello class schedulers, freeblock tasks).
+pub fn plugin_error(name: &str, e: PyErr) -> CoreError {
+    CoreError::Plugin {
+        name: name.to_string(),
+        msg: Python::attach(|py| {
+            let tb = e
+                .traceback(py)
+                .and_then(|t| t.format().ok())
+                .unwrap_or_default();
+            format!("{tb}{e}")
+        }),
+    }
+}

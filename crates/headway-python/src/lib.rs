@@ -10,6 +10,7 @@ mod context;
 mod errors;
 mod flash_backed;
 mod freeblock;
+mod freeblock_task;
 mod py_scheduler;
 mod records;
 mod request;

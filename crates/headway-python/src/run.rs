@@ -34,7 +34,7 @@ impl<T> RustOnly<T> {
 /// Run one experiment. Returns `(summary_json, records, meta_json)`; `records` maps each
 /// column name to `(numpy dtype, bytes)`, or is `None` when records were not asked for.
 #[pyfunction]
-#[pyo3(signature = (config_toml=None, origin=None, seed=None, records=false, scheduler=None, progress=None, class_schedulers=None))]
+#[pyo3(signature = (config_toml=None, origin=None, seed=None, records=false, scheduler=None, progress=None, class_schedulers=None, background_task=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn run<'py>(
     py: Python<'py>,
@@ -45,6 +45,7 @@ pub fn run<'py>(
     scheduler: Option<Bound<'py, PyAny>>,
     progress: Option<Py<PyAny>>,
     class_schedulers: Option<Bound<'py, PyDict>>,
+    background_task: Option<Py<PyAny>>,
 ) -> PyResult<(String, Option<Bound<'py, PyDict>>, String)> {
     let err = |e: HeadwayError| to_pyerr(py, e, None);
     let mut cfg = match (config_toml, &origin) {
@@ -107,6 +108,35 @@ pub fn run<'py>(
             (Some(Box::new(c) as Box<dyn Scheduler>), true)
         }
         _ => (plugin, in_python),
+    };
+    // A freeblock background task written in Python: the configured `freeblock` wrapper
+    // delivering its blocks to the object.
+    let (plugin, in_python) = match background_task {
+        Some(obj) => {
+            if plugin.is_some() || cfg.host.scheduler != "freeblock" {
+                return Err(err(HeadwayError::config(
+                    "host.scheduler",
+                    "background_task plugs into freeblock: the experiment must say scheduler = \"freeblock\"",
+                )));
+            }
+            let inner_spec = cfg.host.inner.as_deref().ok_or_else(|| {
+                err(HeadwayError::config(
+                    "host.inner",
+                    "freeblock wraps another scheduler: name it in [host.inner]",
+                ))
+            })?;
+            let inner = headway::sched::build_scheduler(inner_spec).map_err(err)?;
+            let reader = headway::sched::OptionReader::new("freeblock", &cfg.host.options);
+            let fb = headway::sched::freeblock::Freeblock::from_options(&reader, inner, None)
+                .map_err(err)?;
+            reader.finish().map_err(err)?;
+            let sink = Box::new(crate::freeblock_task::PyBlockSink { obj });
+            (
+                Some(Box::new(fb.with_sink(sink)) as Box<dyn Scheduler>),
+                true,
+            )
+        }
+        None => (plugin, in_python),
     };
     let built = build_simulation(&cfg, plugin).map_err(err)?;
     let info = built.simulation.info().clone();

@@ -24,8 +24,8 @@
 //! track, as the firmware could), `after_writes` (false: no free read next to a foreground
 //! write, which the drive absorbs and writes back unseen), `plan_when_idle` (false: no free
 //! read ahead of a request to an idle drive, whose read-ahead moves the head unseen),
-//! `choose_early` (false), `tail_ns_per_sector` (the drive's bus time per sector; learned
-//! from completions when absent).
+//! `choose_early` (false). The bus tail is the predictor's (`Predictor::tail_ns`, learned
+//! from completions), the same model the inner scheduler plans its pipeline with.
 //!
 //! [TEAM CHOICE] the search examines at most `max_tracks` tracks per pair (512), counting
 //! each examined track as one estimate of the host's decision-cost model; see

@@ -14,7 +14,7 @@
 //! OLTP workload it harms the foreground less (docs/freeblock.md).
 
 use super::planner::{self, FreeRead, Pair, Plan, PlanLimits, Tail};
-use super::task::{BackgroundTask, TaskKind};
+use super::task::{apply_changes, BackgroundTask, BlockSink, TaskKind};
 use super::wanted::WantedBlocks;
 use crate::error::{HeadwayError, Result};
 use crate::request::{Command, Completion, DeviceId, HeadPosition, Op, Request};
@@ -86,12 +86,13 @@ pub struct Freeblock {
     proposed: Option<(u64, Proposed)>,
     /// Predicted head position and media end of the last command sent (in drive order).
     last_end: Option<(HeadPosition, SimTime)>,
+    /// How much later than `last_end` the command ahead may release the drive: the tail
+    /// line's excess over the predictor's tail for it (see [`Freeblock::plan_for`]).
+    last_slack_ns: SimTime,
     fg_outstanding: usize,
     idle_cursor: u64,
-    /// Time from a read's media end to its completion (the drive's bus): configured
-    /// (`tail_ns_per_sector`), or fitted to what completions show.
+    /// The upper line of the predictor's read tail over the reads seen.
     tail_fit: TailFit,
-    tail_fixed: Option<Tail>,
     choose_early: bool,
     /// Plan a free read before a request sent to an idle drive (off: an idle drive reads
     /// ahead into its buffer and moves its head where the host cannot see).
@@ -103,13 +104,20 @@ pub struct Freeblock {
     /// The last foreground command sent was a write.
     last_fg_write: bool,
     pub stats: FreeblockStats,
+    /// Receives the blocks as their reads complete (see [`Freeblock::with_sink`]).
+    sink: Option<Box<dyn BlockSink>>,
 }
 
-/// The bus tail as a line above every read seen: the largest tail per sector among reads
-/// of four sectors or more, plus the largest amount any read exceeded that. [TEAM CHOICE]
-/// The drive's bus moves about 82 µs per sector plus a few µs that vary with how the
-/// transfer meets the media; an upper line errs towards not delaying the foreground. No
-/// free read is planned before eight reads have completed (fewer under-estimate large reads).
+/// The predictor's read tail ([`Predictor::tail_ns`]: media end to when the next queued
+/// command can begin) as a line above every read seen: the largest tail per sector among
+/// reads of four sectors or more, plus the largest amount any read exceeded that.
+/// [TEAM CHOICE] The predictor scales the last read's tail; the drive's bus moves about
+/// 82 µs per sector plus a few µs that vary with how the transfer meets the media, and a
+/// free read planned on a tail too short costs B a whole rotation, so the planner uses
+/// this upper line of the same quantity. No free read is planned before eight reads have
+/// completed (fewer under-estimate large reads).
+///
+/// [`Predictor::tail_ns`]: crate::predict::Predictor::tail_ns
 #[derive(Clone, Debug, Default)]
 struct TailFit {
     /// The longest tail seen for each read size.
@@ -187,23 +195,41 @@ impl Freeblock {
             chosen: None,
             proposed: None,
             last_end: None,
+            last_slack_ns: 0,
             fg_outstanding: 0,
             idle_cursor: 0,
             tail_fit: TailFit::default(),
-            tail_fixed: if o.has("tail_ns_per_sector") {
-                Some(Tail {
-                    fixed_ns: 0.0,
-                    per_sector_ns: o.f64("tail_ns_per_sector", 0.0, 0.0, 1e9)?,
-                })
-            } else {
-                None
-            },
             choose_early: o.bool("choose_early", false)?,
             plan_when_idle: o.bool("plan_when_idle", false)?,
             after_writes: o.bool("after_writes", false)?,
             last_fg_write: false,
             stats: FreeblockStats::default(),
+            sink: None,
         })
+    }
+
+    /// Deliver the task's blocks to `sink` as their reads complete; its replies add or
+    /// remove wanted blocks.
+    pub fn with_sink(mut self, sink: Box<dyn BlockSink>) -> Self {
+        self.sink = Some(sink);
+        self
+    }
+
+    /// Hand the host-made reads of a completed command to the sink and apply its changes.
+    fn deliver(&mut self, done: &Completion, ctx: &SchedCtx) -> Result<()> {
+        let Some(sink) = self.sink.as_mut() else {
+            return Ok(());
+        };
+        for r in done.command.requests.iter().filter(|r| r.is_host_work()) {
+            let changes = sink.delivered(r.lbn, r.sectors, ctx.now)?;
+            if let Some(w) = self.wanted.as_mut() {
+                apply_changes(w, &changes)?;
+                if w.remaining() > 0 {
+                    self.task.completed_ns = None;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The background task and its progress.
@@ -263,22 +289,48 @@ impl Freeblock {
         ctx: &SchedCtx,
     ) -> Result<(Decision, Proposed)> {
         let p = ctx.predictor(self.device);
-        let (from, start_ns) = (origin.0, origin.1.max(ctx.now));
+        let from = origin.0;
+        // The command ahead releases the drive at the predictor's tail (what the inner
+        // scheduler plans with) or, at the latest, at the tail line's: free reads are
+        // planned from the later, and only when B's direct path is the same from both (a
+        // free read planned where B's first sector might be missed by a rotation would
+        // cost B that rotation).
+        let early_ns = origin.1.max(ctx.now);
+        let slack_ns = if ctx.outstanding[self.device as usize] > 0 {
+            self.last_slack_ns
+        } else {
+            0
+        };
+        let start_ns = early_ns + slack_ns;
         let pair = Pair {
             from,
             start_ns,
             b_lbn: b.lbn,
             b_sectors: b.sectors,
             b_op: b.op,
-            tail: self.tail().unwrap_or_default(),
+            tail: self.tail_fit.tail().unwrap_or_default(),
         };
         let d = planner::direct(p, &pair);
-        let end = (d.b_end_track, d.b_end_ns + pair.tail_ns(b.sectors as u64));
+        let d_early = planner::direct(
+            p,
+            &Pair {
+                start_ns: early_ns,
+                ..pair
+            },
+        );
+        // Where the inner scheduler, planning alone, puts the next command's start.
+        let end = (
+            d_early.b_end_track,
+            d_early.b_end_ns + p.tail_ns(b.sectors, b.op),
+        );
+        if d.b_start_ns != d_early.b_start_ns {
+            return Ok((Decision::Dispatch(b.clone()), Proposed::Plain { end }));
+        }
         let wanted = self.wanted.as_ref().expect("ready");
         if !self.plan_enabled
             || wanted.remaining() == 0
             || b.device != self.device
-            || self.tail().is_none()
+            || self.tail_fit.tail().is_none()
             || (!self.plan_when_idle && ctx.outstanding[self.device as usize] == 0)
             || (!self.after_writes && (self.last_fg_write || b.op == Op::Write))
         {
@@ -399,23 +451,27 @@ impl Freeblock {
         Ok(())
     }
 
-    fn tail(&self) -> Option<Tail> {
-        self.tail_fixed.or_else(|| self.tail_fit.tail())
+    /// Fit the line to the predictor's tail of each read that went to the media. The
+    /// predictor has already observed the completion, so its tail for this read's size is
+    /// this read's own (media end to completion, less the queued command's overhead).
+    fn learn_tail(&mut self, done: &Completion, ctx: &SchedCtx) {
+        let c = &done.command;
+        if c.op == Op::Read && !done.cache_hit && c.sectors > 0 && c.device == self.device {
+            let p = ctx.predictor(self.device);
+            self.tail_fit
+                .add(c.sectors as f64, p.tail_ns(c.sectors, Op::Read) as f64);
+        }
     }
 
-    /// The drive takes its next command only when this one has crossed the bus: learn how
-    /// long that takes from reads that went to the media.
-    fn learn_tail(&mut self, done: &Completion) {
-        let c = &done.command;
-        if self.tail_fixed.is_some() || c.op != Op::Read || done.cache_hit || c.sectors == 0 {
-            return;
+    /// The tail line's excess over the predictor's tail for a command of `sectors`.
+    fn slack_ns(&self, ctx: &SchedCtx, sectors: u32, op: Op) -> SimTime {
+        match self.tail_fit.tail() {
+            Some(t) if op == Op::Read => {
+                let line = (t.fixed_ns + t.per_sector_ns * sectors as f64).ceil() as SimTime;
+                line.saturating_sub(ctx.predictor(self.device).tail_ns(sectors, op))
+            }
+            _ => 0,
         }
-        let ph = &done.phases;
-        let media_end = ph.start_ns + ph.overhead_ns + ph.seek_ns + ph.rotate_ns + ph.transfer_ns;
-        self.tail_fit.add(
-            c.sectors as f64,
-            done.done_ns.saturating_sub(media_end) as f64,
-        );
     }
 
     fn propose_inner(&mut self, ctx: &SchedCtx) -> Result<Decision> {
@@ -479,7 +535,10 @@ impl Scheduler for Freeblock {
         self.inner.on_arrival(req, ctx);
     }
     fn on_completion(&mut self, done: &Completion, ctx: &SchedCtx) {
-        self.learn_tail(done);
+        self.learn_tail(done, ctx);
+        if let Err(e) = self.deliver(done, ctx) {
+            ctx.fail(e);
+        }
         let fg: smallvec::SmallVec<[Request; 1]> = done
             .command
             .requests
@@ -543,6 +602,7 @@ impl Scheduler for Freeblock {
                 self.chosen = None;
                 self.fg_outstanding += 1;
                 self.last_end = Some(end);
+                self.last_slack_ns = self.slack_ns(ctx, cmd.sectors, cmd.op);
                 self.stats.pairs += 1;
             }
             Proposed::Plain { end } => {
@@ -550,6 +610,7 @@ impl Scheduler for Freeblock {
                 if placement == Placement::Device {
                     self.fg_outstanding += 1;
                     self.last_end = Some(end);
+                    self.last_slack_ns = self.slack_ns(ctx, cmd.sectors, cmd.op);
                     self.stats.pairs += 1;
                 }
             }
@@ -562,6 +623,7 @@ impl Scheduler for Freeblock {
                 self.commit_fg(&b, ctx)?;
                 self.fg_outstanding += 1;
                 self.last_end = Some(end);
+                self.last_slack_ns = self.slack_ns(ctx, b.sectors, b.op);
             }
             Proposed::Between { b, end } => {
                 let free = cmd.requests[0];
@@ -570,6 +632,7 @@ impl Scheduler for Freeblock {
                 self.stats.free_sectors += got;
                 self.stats.pairs += 1;
                 self.commit_fg(&b, ctx)?;
+                self.last_slack_ns = self.slack_ns(ctx, b.sectors, b.op);
                 self.held = Some(b);
                 self.last_end = Some(end);
             }
@@ -581,9 +644,9 @@ impl Scheduler for Freeblock {
                 self.idle_cursor = free.lbn + free.sectors as u64;
                 let p = ctx.predictor(self.device);
                 let e = p.estimate(p.head(), ctx.now, free.lbn, free.sectors, Op::Read);
-                let t = self.tail().unwrap_or_default();
-                let tail = t.fixed_ns + free.sectors as f64 * t.per_sector_ns;
-                self.last_end = Some((e.end, ctx.now + e.service_ns() + tail.ceil() as SimTime));
+                let tail = p.tail_ns(free.sectors, Op::Read);
+                self.last_end = Some((e.end, ctx.now + e.service_ns() + tail));
+                self.last_slack_ns = self.slack_ns(ctx, free.sectors, Op::Read);
             }
         }
         Ok(())

@@ -44,9 +44,10 @@ pub struct Pair {
     pub b_lbn: u64,
     pub b_sectors: u32,
     pub b_op: Op,
-    /// Time from a read's media end until the drive takes its next command (the drive's
-    /// host-bus transfer, as measured from completions): a free read holds the next
-    /// command back by this much.
+    /// Time from a read's media end until the command queued behind it can begin (the
+    /// predictor's [`Predictor::tail_ns`]: bus transfer and completion, less the queued
+    /// command's overhead, which estimates add back): a free read holds the next command
+    /// back by this much.
     pub tail: Tail,
 }
 
@@ -63,7 +64,9 @@ impl Pair {
         if n == 0 {
             return 0;
         }
-        (self.tail.fixed_ns + n as f64 * self.tail.per_sector_ns).ceil() as SimTime
+        (self.tail.fixed_ns + n as f64 * self.tail.per_sector_ns)
+            .ceil()
+            .max(0.0) as SimTime
     }
 }
 

@@ -62,3 +62,48 @@ impl BackgroundTask {
         Ok(w)
     }
 }
+
+/// What a block consumer asks of the task after a delivery.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WantChange {
+    /// Read these sectors `(lbn, sectors)` too.
+    Want(u64, u64),
+    /// No longer read these (already read ones are unaffected).
+    Drop(u64, u64),
+}
+
+/// Receives the task's blocks as free (or idle-time) reads of them complete, and may
+/// change what is wanted (a Python object through the binding, or a Rust consumer).
+pub trait BlockSink {
+    /// `sectors` sectors from `lbn` were read; the reply's changes apply at once.
+    fn delivered(&mut self, lbn: u64, sectors: u32, now_ns: SimTime) -> Result<Vec<WantChange>>;
+}
+
+/// Apply a consumer's changes to the bitmap; a range outside the device is an error naming
+/// the consumer's reply.
+pub fn apply_changes(w: &mut WantedBlocks, changes: &[WantChange]) -> Result<()> {
+    for &c in changes {
+        let (lbn, n) = match c {
+            WantChange::Want(l, n) | WantChange::Drop(l, n) => (l, n),
+        };
+        if n == 0 || lbn.checked_add(n).is_none_or(|e| e > w.capacity()) {
+            return Err(HeadwayError::config(
+                "background_task.delivered",
+                format!(
+                    "block range {lbn}..{} is not inside the device ({} sectors)",
+                    lbn.saturating_add(n),
+                    w.capacity()
+                ),
+            ));
+        }
+        match c {
+            WantChange::Want(..) => {
+                w.want(lbn, n);
+            }
+            WantChange::Drop(..) => {
+                w.take(lbn, n);
+            }
+        }
+    }
+    Ok(())
+}
