@@ -65,3 +65,5 @@ def test_cli_refuses_a_hybrid_without_a_platter_in_one_keyed_line(tmp_path):
     assert r.returncode != 0
     assert "Traceback" not in r.stderr
     assert "devices[0].platter" in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    # Refused when the drive is built, and still naming the file like a reading error.
+    assert r.stderr.startswith(f"error: {p}: key "), r.stderr

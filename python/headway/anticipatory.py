@@ -26,7 +26,7 @@ from typing import Any, Callable, Dict, List, Optional, Union
 import pandas as pd
 
 from headway import _headway
-from headway._write import replacing, write_text
+from headway._reproduction import Figures, write_reproduction
 from headway.rotational import _progress_callback
 
 __all__ = ["Reproduction", "reproduce"]
@@ -53,20 +53,13 @@ class Reproduction:
     def write(self, out: Union[str, Path], plots: bool = True) -> List[Path]:
         """Write ``patterns.csv``, ``sweeps.csv``, ``shares.csv``, ``apps.csv``, ``service.csv``, ``headline.json`` and (``plots=True``) the
         PNG figures into ``out``; return the paths written."""
-        out = Path(out)
-        out.mkdir(parents=True, exist_ok=True)
-        written = []
-        for name in ("patterns", "sweeps", "shares", "apps", "service"):
-            p = out / f"{name}.csv"
-            with replacing(p) as tmp:
-                getattr(self, name).to_csv(tmp, index=False)
-            written.append(p)
-        p = out / "headline.json"
-        write_text(p, json.dumps({"headline": self.headline, "options": self.options}, indent=2) + "\n")
-        written.append(p)
-        if plots:
-            written += self.plot(out)
-        return written
+        return write_reproduction(
+            out,
+            {name: getattr(self, name) for name in ("patterns", "sweeps", "shares", "apps", "service")},
+            self.headline,
+            self.options,
+            self.plot if plots else None,
+        )
 
     def plot(self, out: Union[str, Path]) -> List[Path]:
         """The paper's figures as PNGs: Figure 5 (throughput by access pattern, original
@@ -77,15 +70,10 @@ class Reproduction:
         import matplotlib.pyplot as plt
 
         out = Path(out)
-        paths = []
         reduced = "\n(--quick: reduced sizes, not the paper's)" if self.options.get("quick") else ""
 
-        def save(fig, name: str, title: str) -> None:
-            fig.tight_layout()
-            paths.append(out / name)
-            with replacing(paths[-1]) as tmp:
-                fig.savefig(tmp, dpi=120, metadata={"Title": title.replace("\n", " ")})
-            plt.close(fig)
+        figures = Figures(out)
+        save = figures.save
 
         p = self.patterns
         drives = list(dict.fromkeys(p.drive))
@@ -146,7 +134,7 @@ class Reproduction:
         _plot_extras(self.sweeps, self.shares, self.service, save, plt, reduced)
         if len(self.apps):
             _plot_apps(self.apps, save, plt, reduced)
-        return paths
+        return figures.paths
 
 
 def _plot_extras(s: pd.DataFrame, sh: pd.DataFrame, service: pd.DataFrame, save, plt, reduced: str) -> None:

@@ -26,7 +26,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 import pandas as pd
 
 from headway import _headway
-from headway._write import replacing, write_text
+from headway._reproduction import Figures, write_reproduction
 
 __all__ = ["Reproduction", "reproduce", "frame_trace_files", "TRACE_FILES"]
 
@@ -70,20 +70,13 @@ class Reproduction:
 
     def write(self, out: Union[str, Path], plots: bool = True) -> List[Path]:
         """Write the CSVs, ``headline.json`` and (``plots=True``) PNG figures into ``out``."""
-        out = Path(out)
-        out.mkdir(parents=True, exist_ok=True)
-        written = []
-        for name in ("mixes", "intervals", "ledger"):
-            p = out / f"{name}.csv"
-            with replacing(p) as tmp:
-                getattr(self, name).to_csv(tmp, index=False)
-            written.append(p)
-        p = out / "headline.json"
-        write_text(p, json.dumps({"headline": self.headline, "options": self.options}, indent=2) + "\n")
-        written.append(p)
-        if plots:
-            written += self.plot(out)
-        return written
+        return write_reproduction(
+            out,
+            {name: getattr(self, name) for name in ("mixes", "intervals", "ledger")},
+            self.headline,
+            self.options,
+            self.plot if plots else None,
+        )
 
     def plot(self, out: Union[str, Path]) -> List[Path]:
         """The paper's figures 4-11 as PNGs, with mClock-free baselines dashed."""
@@ -93,16 +86,10 @@ class Reproduction:
         import matplotlib.pyplot as plt
 
         out = Path(out)
-        paths: List[Path] = []
         reduced = " (--quick)" if self.options.get("quick") else ""
 
-        def save(fig, name: str, title: str) -> None:
-            fig.suptitle(title + reduced)
-            fig.tight_layout()
-            paths.append(out / name)
-            with replacing(paths[-1]) as tmp:
-                fig.savefig(tmp, dpi=110, metadata={"Title": title})
-            plt.close(fig)
+        figures = Figures(out, dpi=110, suptitle=True, title_suffix=reduced)
+        save = figures.save
 
         m = self.mixes
 
@@ -191,7 +178,7 @@ class Reproduction:
         ax.set_ylabel("disk busy time (s), same requests")
         ax.tick_params(axis="x", rotation=30)
         save(fig, "fig11_busy.png", "Fig. 11: disk busy time at the operating point")
-        return paths
+        return figures.paths
 
 
 def _progress_printer(enabled: bool) -> Optional[Callable[[str], None]]:

@@ -29,7 +29,7 @@ from typing import Any, Callable, Dict, List, Optional, Union
 import pandas as pd
 
 from headway import _headway
-from headway._write import replacing, write_text
+from headway._reproduction import Figures, write_reproduction
 
 __all__ = ["Reproduction", "reproduce", "default_hp_trace"]
 
@@ -64,20 +64,13 @@ class Reproduction:
     def write(self, out: Union[str, Path], plots: bool = True) -> List[Path]:
         """Write every table as CSV, ``headline.json`` and (``plots=True``) the PNG figures
         into ``out``; return the paths written."""
-        out = Path(out)
-        out.mkdir(parents=True, exist_ok=True)
-        written = []
-        for name in TABLES:
-            p = out / f"{name}.csv"
-            with replacing(p) as tmp:
-                getattr(self, name).to_csv(tmp, index=False)
-            written.append(p)
-        p = out / "headline.json"
-        write_text(p, json.dumps({**self.headline, "options": self.options}, indent=2) + "\n")
-        written.append(p)
-        if plots:
-            written += self.plot(out)
-        return written
+        return write_reproduction(
+            out,
+            {name: getattr(self, name) for name in TABLES},
+            self.headline,
+            self.options,
+            self.plot if plots else None,
+        )
 
     def plot(self, out: Union[str, Path]) -> List[Path]:
         """The paper's figures: 4 (write count against seek distance), 7 (normalised
@@ -90,16 +83,10 @@ class Reproduction:
         import matplotlib.pyplot as plt
 
         out = Path(out)
-        paths: List[Path] = []
         reduced = " (--quick sizes)" if self.options.get("quick") else ""
 
-        def save(fig, name: str, title: str) -> None:
-            fig.suptitle(title)
-            fig.tight_layout()
-            paths.append(out / name)
-            with replacing(paths[-1]) as tmp:
-                fig.savefig(tmp, dpi=110, metadata={"Title": title})
-            plt.close(fig)
+        figures = Figures(out, dpi=110, suptitle=True)
+        save = figures.save
 
         s = self.seek[self.seek.lo_bytes > 0]
         fig, ax = plt.subplots(figsize=(6, 4))
@@ -178,7 +165,7 @@ class Reproduction:
         axes[0][0].set_ylabel("platter energy (kJ)")
         axes[0][0].legend()
         save(fig, "energy_spindown.png", f"Energy against spin-down timeout (beyond the paper){reduced}")
-        return paths
+        return figures.paths
 
 
 def reproduce(

@@ -34,7 +34,7 @@ from typing import Any, Callable, Dict, List, Optional, Union
 import pandas as pd
 
 from headway import _headway
-from headway._write import replacing, write_text
+from headway._reproduction import Figures, write_reproduction
 from headway.rotational import _progress_callback
 
 __all__ = ["Reproduction", "reproduce"]
@@ -55,20 +55,13 @@ class Reproduction:
         """Write ``sweep.csv``, ``queue.csv``, ``prediction_pdf.csv``, ``prediction.csv``,
         ``headline.json`` and (``plots=True``) the PNG
         figures into ``out``; return the paths written."""
-        out = Path(out)
-        out.mkdir(parents=True, exist_ok=True)
-        written = []
-        for name in ("sweep", "queue", "prediction_pdf", "prediction"):
-            p = out / f"{name}.csv"
-            with replacing(p) as tmp:
-                getattr(self, name).to_csv(tmp, index=False)
-            written.append(p)
-        p = out / "headline.json"
-        write_text(p, json.dumps({"headline": self.headline, "options": self.options}, indent=2) + "\n")
-        written.append(p)
-        if plots:
-            written += self.plot(out)
-        return written
+        return write_reproduction(
+            out,
+            {name: getattr(self, name) for name in ("sweep", "queue", "prediction_pdf", "prediction")},
+            self.headline,
+            self.options,
+            self.plot if plots else None,
+        )
 
     def plot(self, out: Union[str, Path]) -> List[Path]:
         """The paper's figures: foreground and free bandwidth against ``c_fb`` (its
@@ -80,15 +73,10 @@ class Reproduction:
         import matplotlib.pyplot as plt
 
         out = Path(out)
-        paths: List[Path] = []
         reduced = "\n(--quick: reduced sizes, not the paper's)" if self.options.get("quick") else ""
 
-        def save(fig, name: str, title: str) -> None:
-            fig.tight_layout()
-            paths.append(out / name)
-            with replacing(paths[-1]) as tmp:
-                fig.savefig(tmp, dpi=120, metadata={"Title": title.replace("\n", " ")})
-            plt.close(fig)
+        figures = Figures(out)
+        save = figures.save
 
         s = self.sweep
         fig, axes = plt.subplots(1, 2, figsize=(11, 4))
@@ -134,7 +122,7 @@ class Reproduction:
         title = "PDFs of prediction error (two commands at the drive)" + reduced
         ax.set_title(title, fontsize=9)
         save(fig, "prediction_pdf.png", title)
-        return paths
+        return figures.paths
 
 
 def reproduce(

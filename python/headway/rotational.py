@@ -29,7 +29,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 import pandas as pd
 
 from headway import _headway
-from headway._write import replacing, write_text
+from headway._reproduction import Figures, write_reproduction
 
 __all__ = ["Extraction", "Reproduction", "extract", "reproduce"]
 
@@ -108,20 +108,13 @@ class Reproduction:
     def write(self, out: Union[str, Path], plots: bool = True) -> List[Path]:
         """Write the CSVs, ``headline.json`` and (``plots=True``) the PNG figures into
         ``out``; return the paths written."""
-        out = Path(out)
-        out.mkdir(parents=True, exist_ok=True)
-        written = []
-        for name in ("utilisation", "prediction", "traces", "stability"):
-            p = out / f"{name}.csv"
-            with replacing(p) as tmp:
-                getattr(self, name).to_csv(tmp, index=False)
-            written.append(p)
-        p = out / "headline.json"
-        write_text(p, json.dumps({"headline": self.headline, "options": self.options}, indent=2) + "\n")
-        written.append(p)
-        if plots:
-            written += self.plot(out)
-        return written
+        return write_reproduction(
+            out,
+            {name: getattr(self, name) for name in ("utilisation", "prediction", "traces", "stability")},
+            self.headline,
+            self.options,
+            self.plot if plots else None,
+        )
 
     def plot(self, out: Union[str, Path]) -> List[Path]:
         """The paper's figures as PNGs: Figure 10 (utilisation and maximum response time
@@ -132,17 +125,11 @@ class Reproduction:
         import matplotlib.pyplot as plt
 
         out = Path(out)
-        paths = []
         # A --quick run has fewer queue lengths and requests than the paper: say so on the figure.
         reduced = "\n(--quick: reduced sizes, not the paper's)" if self.options.get("quick") else ""
 
-        def save(fig, name: str, title: str) -> None:
-            # The title also goes into the PNG's metadata, where tools (and tests) can read it.
-            fig.tight_layout()
-            paths.append(out / name)
-            with replacing(paths[-1]) as tmp:
-                fig.savefig(tmp, dpi=120, metadata={"Title": title.replace("\n", " ")})
-            plt.close(fig)
+        figures = Figures(out)
+        save = figures.save
 
         u = self.utilisation
         fig, axes = plt.subplots(1, 2, figsize=(11, 4))
@@ -189,7 +176,7 @@ class Reproduction:
             title = f"Stability on the imperfect drive (the paper's Figure 3){reduced}"
             ax.set_title(title)
             save(fig, "stability.png", title)
-        return paths
+        return figures.paths
 
 
 def _progress_callback(progress: Union[bool, Callable[[str], Any]]):

@@ -6,6 +6,7 @@ use headway::HeadwayError;
 use pyo3::prelude::*;
 
 use crate::errors::to_pyerr;
+use crate::reproduce::run_reproduction;
 
 /// Run the anticipatory paper's evaluation. `quick` picks the reduced sizes; `requests`
 /// overrides the reads per process per run. `progress(what)` is called before each run
@@ -41,26 +42,5 @@ pub fn reproduce_anticipatory(
         }
         o.requests = n;
     }
-    let mut interrupt: Option<PyErr> = None;
-    let mut on_progress = |what: &str| -> headway::Result<()> {
-        Python::attach(|py| {
-            py.check_signals()?;
-            if let Some(cb) = &progress {
-                cb.call1(py, (what,))?;
-            }
-            Ok(())
-        })
-        .map_err(|e: PyErr| {
-            interrupt = Some(e);
-            HeadwayError::Plugin {
-                name: "progress".into(),
-                msg: "reproduction interrupted".into(),
-            }
-        })
-    };
-    let out = py.detach(|| reproduce(&o, &mut on_progress));
-    match out {
-        Ok(r) => Ok(serde_json::to_string(&r).expect("reproduction serialises")),
-        Err(e) => Err(interrupt.unwrap_or_else(|| to_pyerr(py, e, None))),
-    }
+    run_reproduction(py, progress, |on_progress| reproduce(&o, on_progress))
 }

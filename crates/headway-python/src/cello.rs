@@ -6,6 +6,7 @@ use headway::HeadwayError;
 use pyo3::prelude::*;
 
 use crate::errors::to_pyerr;
+use crate::reproduce::run_reproduction;
 
 /// Run Cello's evaluation. `quick` picks the reduced sizes; `duration_s` overrides the
 /// simulated seconds per run; `frame_traces` are MPEG-4 frame-size traces to rescale to the
@@ -42,26 +43,5 @@ pub fn reproduce_cello(
     if let Some(t) = frame_traces {
         o.frame_traces = t.into_iter().map(Into::into).collect();
     }
-    let mut interrupt: Option<PyErr> = None;
-    let mut on_progress = |what: &str| -> headway::Result<()> {
-        Python::attach(|py| {
-            py.check_signals()?;
-            if let Some(cb) = &progress {
-                cb.call1(py, (what,))?;
-            }
-            Ok(())
-        })
-        .map_err(|e: PyErr| {
-            interrupt = Some(e);
-            HeadwayError::Plugin {
-                name: "progress".into(),
-                msg: "reproduction interrupted".into(),
-            }
-        })
-    };
-    let out = py.detach(|| reproduce(&o, &mut on_progress));
-    match out {
-        Ok(r) => Ok(serde_json::to_string(&r).expect("reproduction serialises")),
-        Err(e) => Err(interrupt.unwrap_or_else(|| to_pyerr(py, e, None))),
-    }
+    run_reproduction(py, progress, |on_progress| reproduce(&o, on_progress))
 }

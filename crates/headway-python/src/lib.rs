@@ -13,6 +13,7 @@ mod freeblock;
 mod freeblock_task;
 mod py_scheduler;
 mod records;
+mod reproduce;
 mod request;
 mod rotational;
 mod run;

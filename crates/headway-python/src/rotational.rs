@@ -11,6 +11,7 @@ use headway::HeadwayError;
 use pyo3::prelude::*;
 
 use crate::errors::to_pyerr;
+use crate::reproduce::run_reproduction;
 
 /// `[drive.imperfections]` given as TOML text (keys as in an experiment file).
 fn imperfections(toml_text: Option<&str>) -> headway::Result<Imperfections> {
@@ -125,26 +126,5 @@ pub fn reproduce_rotational(
         o.light_requests = at_least_one("trace_requests", n)?;
         o.heavy_requests = o.light_requests;
     }
-    let mut interrupt: Option<PyErr> = None;
-    let mut on_progress = |what: &str| -> headway::Result<()> {
-        Python::attach(|py| {
-            py.check_signals()?;
-            if let Some(cb) = &progress {
-                cb.call1(py, (what,))?;
-            }
-            Ok(())
-        })
-        .map_err(|e: PyErr| {
-            interrupt = Some(e);
-            HeadwayError::Plugin {
-                name: "progress".into(),
-                msg: "reproduction interrupted".into(),
-            }
-        })
-    };
-    let out = py.detach(|| reproduce(&o, &mut on_progress));
-    match out {
-        Ok(r) => Ok(serde_json::to_string(&r).expect("reproduction serialises")),
-        Err(e) => Err(interrupt.unwrap_or_else(|| to_pyerr(py, e, None))),
-    }
+    run_reproduction(py, progress, |on_progress| reproduce(&o, on_progress))
 }

@@ -122,9 +122,10 @@ impl Simulation {
         &self.host.info
     }
 
-    /// Run `workload` instead of the configured one (experiments whose workloads have no
-    /// experiment-file form, such as Cello's video clients; the configured `[[workloads]]`
-    /// still say what the run is made of, so the replacement must stamp the same classes).
+    /// Run `workload` instead of the configured one (an experiment that assembles its
+    /// workloads in code: Cello's reproduction, whose video clips are drawn per clip; the
+    /// configured `[[workloads]]` still say what the run is made of, so the replacement must
+    /// stamp the same classes).
     pub fn with_workload(mut self, workload: Box<dyn Workload>) -> Self {
         self.workload = workload;
         self

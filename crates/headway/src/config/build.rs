@@ -383,6 +383,15 @@ pub fn build_simulation(
     cfg: &ExperimentConfig,
     scheduler: Option<Box<dyn Scheduler>>,
 ) -> Result<Built> {
+    // A setting refused here (a device's keys, a scheduler's options) names the experiment
+    // file as one refused while reading it does; trace errors keep their own file.
+    build(cfg, scheduler).map_err(|e| match (&cfg.source_file, e) {
+        (Some(f), e @ HeadwayError::Config { .. }) => e.in_file(f),
+        (_, e) => e,
+    })
+}
+
+fn build(cfg: &ExperimentConfig, scheduler: Option<Box<dyn Scheduler>>) -> Result<Built> {
     let rng = RngStreams::new(cfg.seed);
     let link = Link::new(&cfg.link);
     let device_cfgs = cfg.device_list();

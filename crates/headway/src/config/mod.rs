@@ -46,6 +46,9 @@ pub struct ExperimentConfig {
     /// Where relative paths in this config are resolved from (the config file's folder).
     #[serde(skip)]
     pub base_dir: Option<PathBuf>,
+    /// The file this config was read from: errors found when it is built name it too.
+    #[serde(skip)]
+    pub source_file: Option<PathBuf>,
     /// Which single-form tables the file wrote (they may not be mixed with the array forms).
     #[serde(skip)]
     pub written: Written,
@@ -133,6 +136,7 @@ impl Default for ExperimentConfig {
             workloads: Vec::new(),
             output: OutputConfig::default(),
             base_dir: None,
+            source_file: None,
             written: Written::default(),
         }
     }
@@ -268,6 +272,7 @@ impl ExperimentConfig {
         let mut cfg: ExperimentConfig =
             toml::from_str(text).map_err(|e| toml_error(text, origin, e))?;
         cfg.base_dir = origin.and_then(|p| p.parent()).map(Path::to_path_buf);
+        cfg.source_file = origin.map(Path::to_path_buf);
         if let Ok(table) = text.parse::<toml::Table>() {
             let host = table.get("host").and_then(|h| h.as_table());
             cfg.written = Written {

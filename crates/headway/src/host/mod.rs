@@ -229,18 +229,15 @@ impl Host {
                         self.max_outstanding[dev]
                     )));
                 }
-                // A command made by `Command::single` holds its request by construction; any
-                // other (merged, spanning, built by a plug-in) is checked.
-                let plain = matches!(cmd.requests.as_slice(), [r] if r.lbn == cmd.lbn
-                    && r.sectors == cmd.sectors && r.op == cmd.op && r.device == cmd.device);
+                // Every command must hold each of its requests (merged, spanning and
+                // plug-in-built ones are not so by construction) and fit the device.
                 let cap = self.capacity[dev];
-                let outside = !plain
-                    && cmd.requests.iter().any(|r| {
-                        r.lbn < cmd.lbn
-                            || r.end_lbn() > cmd.end_lbn()
-                            || r.op != cmd.op
-                            || r.device != cmd.device
-                    });
+                let outside = cmd.requests.iter().any(|r| {
+                    r.lbn < cmd.lbn
+                        || r.end_lbn() > cmd.end_lbn()
+                        || r.op != cmd.op
+                        || r.device != cmd.device
+                });
                 if outside || cmd.end_lbn() > cap {
                     return Err(HeadwayError::Invariant(format!(
                         "scheduler `{}` dispatched sectors {}..{} ({:?}) to device {dev} \

@@ -16,6 +16,9 @@ pub struct SchedulerInfo {
     pub name: &'static str,
     /// Holds an inner scheduler (`[host.inner]`), whose proposals it takes, delays or adds to.
     pub wraps: bool,
+    /// Schedules every device of the run as one (a platter and its flash), rather than one
+    /// copy per device behind a splitter.
+    pub spans_devices: bool,
     pub summary: &'static str,
 }
 
@@ -23,6 +26,7 @@ const fn leaf(name: &'static str, summary: &'static str) -> SchedulerInfo {
     SchedulerInfo {
         name,
         wraps: false,
+        spans_devices: false,
         summary,
     }
 }
@@ -31,6 +35,7 @@ const fn wrapper(name: &'static str, summary: &'static str) -> SchedulerInfo {
     SchedulerInfo {
         name,
         wraps: true,
+        spans_devices: false,
         summary,
     }
 }
@@ -112,10 +117,13 @@ pub const SCHEDULERS: &[SchedulerInfo] = &[
         "anticipatory",
         "waits briefly for a synchronous process's next read (anticipation)",
     ),
-    wrapper(
-        "flash-backed",
-        "redirects costly writes to the hybrid drive's flash (FQueue), writes them back later",
-    ),
+    SchedulerInfo {
+        spans_devices: true,
+        ..wrapper(
+            "flash-backed",
+            "redirects costly writes to the hybrid drive's flash (FQueue), writes them back later",
+        )
+    },
 ];
 
 /// Names of the schedulers that stand alone (they wrap nothing), in listing order.
@@ -209,8 +217,8 @@ pub fn build_scheduler(spec: &SchedSpec) -> Result<Box<dyn Scheduler>> {
 /// device, else one copy per device behind a [`PerDevice`] splitter (wrappers that work on
 /// a device default to their copy's).
 pub fn build_for_devices(spec: &SchedSpec, devices: usize) -> Result<Box<dyn Scheduler>> {
-    // flash-backed schedules a platter and its flash together: one stack sees both.
-    if devices <= 1 || spec.scheduler == "flash-backed" {
+    let spans = scheduler_info(&spec.scheduler).is_some_and(|s| s.spans_devices);
+    if devices <= 1 || spans {
         return build_scheduler(spec);
     }
     let stacks = (0..devices)

@@ -1,0 +1,60 @@
+"""What every paper's reproduction writes the same way: its tables as CSV, ``headline.json``
+(``{"headline": {...}, "options": {...}}``, the same shape for every paper) and PNG figures
+whose title is also in the file's metadata (where tools and tests can read it)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Callable, List, Mapping, Optional, Union
+
+from headway._write import replacing, write_text
+
+
+def write_reproduction(
+    out: Union[str, Path],
+    tables: Mapping[str, Any],
+    headline: Mapping[str, Any],
+    options: Mapping[str, Any],
+    plot: Optional[Callable[[Path], List[Path]]] = None,
+) -> List[Path]:
+    """Write ``NAME.csv`` for each table, ``headline.json`` and, with ``plot``, the figures
+    ``plot(out)`` draws; return the paths written (each replaced atomically)."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, table in tables.items():
+        p = out / f"{name}.csv"
+        with replacing(p) as tmp:
+            table.to_csv(tmp, index=False)
+        written.append(p)
+    p = out / "headline.json"
+    write_text(p, json.dumps({"headline": dict(headline), "options": dict(options)}, indent=2) + "\n")
+    written.append(p)
+    if plot is not None:
+        written += plot(out)
+    return written
+
+
+class Figures:
+    """Saves a paper's figures into ``out`` and remembers their paths (``.paths``)."""
+
+    def __init__(self, out: Union[str, Path], dpi: int = 120, suptitle: bool = False, title_suffix: str = ""):
+        self.out = Path(out)
+        self.paths: List[Path] = []
+        self._dpi = dpi
+        self._suptitle = suptitle
+        self._suffix = title_suffix
+
+    def save(self, fig, name: str, title: str) -> None:
+        """Lay out ``fig``, write it as ``name`` with ``title`` in its metadata, close it.
+        With ``suptitle``, the title (and the suffix) is also drawn above the figure."""
+        import matplotlib.pyplot as plt
+
+        if self._suptitle:
+            fig.suptitle(title + self._suffix)
+        fig.tight_layout()
+        self.paths.append(self.out / name)
+        with replacing(self.paths[-1]) as tmp:
+            fig.savefig(tmp, dpi=self._dpi, metadata={"Title": title.replace("\n", " ")})
+        plt.close(fig)
