@@ -91,8 +91,13 @@ fn build_device(
     let spec = resolve_drive(drive, base)?;
     let mech = Arc::new(Mechanics::new(&spec)?);
     let depth = d.queue_depth;
-    let device =
+    let mut device =
         HddDevice::with_mechanics(&spec, mech.clone(), depth, d.firmware_scheduler.as_deref())?;
+    if let Some(fb) = &d.firmware_freeblock {
+        device = device
+            .with_firmware_freeblock(fb)
+            .map_err(|e| e.under(&table))?;
+    }
     let imperfections = &d.imperfections;
     // Device 0 draws from the streams the single-device form always used, so adding the
     // array form changed no run; later devices get streams of their own.

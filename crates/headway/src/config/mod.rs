@@ -77,6 +77,9 @@ pub struct DeviceConfig {
     pub queue_depth: usize,
     #[serde(default)]
     pub firmware_scheduler: Option<String>,
+    /// Free reads planned inside the firmware (see `[drive] firmware_freeblock`).
+    #[serde(default)]
+    pub firmware_freeblock: Option<crate::device::hdd::FirmwareFreeblockConfig>,
     #[serde(default)]
     pub imperfections: crate::device::imperfect::Imperfections,
     /// The host's model of this device (`oracle`, `calibrated`, `lbn-curve`).
@@ -157,6 +160,11 @@ pub struct DriveConfig {
     /// the policy its parameter file names (DiskSim's "Scheduling policy").
     #[serde(default)]
     pub firmware_scheduler: Option<String>,
+    /// `[drive.firmware_freeblock]`: the firmware fills the rotational latency of the reads
+    /// it starts with free reads of a background scan (the freeblock paper's simulated upper
+    /// bound; `docs/freeblock.md`). Default: off.
+    #[serde(default)]
+    pub firmware_freeblock: Option<crate::device::hdd::FirmwareFreeblockConfig>,
     /// `[drive.imperfections]`: seek jitter, spindle drift and the drive's own head
     /// movements, added to the model (default: none).
     #[serde(default)]
@@ -176,6 +184,7 @@ impl Default for DriveConfig {
             name: default_drive(),
             queue_depth: 1,
             firmware_scheduler: None,
+            firmware_freeblock: None,
             imperfections: Default::default(),
         }
     }
@@ -308,6 +317,7 @@ impl ExperimentConfig {
             drive: self.drive.name.clone(),
             queue_depth: self.drive.queue_depth,
             firmware_scheduler: self.drive.firmware_scheduler.clone(),
+            firmware_freeblock: self.drive.firmware_freeblock.clone(),
             imperfections: self.drive.imperfections.clone(),
             predictor: self.host.predictor.clone(),
             predictor_options: self.host.predictor_options.clone(),
