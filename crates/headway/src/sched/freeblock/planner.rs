@@ -167,7 +167,9 @@ pub fn plan_excluding(
         );
         let arrive = pair.start_ns + e.overhead_ns + e.seek_ns;
         if arrive < d.b_start_ns {
-            let runs = p.passing(track_b, arrive, d.b_start_ns)?;
+            // The sector before B ends when B begins, to within the rounding of both
+            // instants to the nanosecond: a window one ns longer keeps it.
+            let runs = p.passing(track_b, arrive, d.b_start_ns + 1)?;
             if let Some(run) = runs.iter().find(|r| r.end_lbn() == pair.b_lbn) {
                 if let Some(first) = wanted.run_ending_at(pair.b_lbn, run.lbn) {
                     let utility = pair.b_lbn - first;
