@@ -65,11 +65,20 @@ def test_reproduce_quick_writes_tables_plots_and_the_issues_headline_keys(quick_
     assert 0.03 < h["free_fraction_of_potential"] < 0.5
     assert abs(h["fg_response_increase"]) < 0.06
     assert h["scans_per_day"] > 1
-    assert h["firmware_free_bandwidth_mb_s"] is None
+    # The firmware variant (exact knowledge, inside the drive's queue) is the paper's upper
+    # bound: several times the external scheduler's free bandwidth, the foreground unchanged.
+    assert h["firmware_free_bandwidth_mb_s"] > 3 * h["free_bandwidth_mb_s"]
+    assert h["firmware_one_per_track_free_bandwidth_mb_s"] <= h["firmware_free_bandwidth_mb_s"] + 1e-9
+    fw = list(csv.DictReader((out / "firmware.csv").open()))
+    assert {r["variant"] for r in fw} == {"external-sptf", "external-sptf-sw40", "firmware",
+                                         "firmware-1-per-track"}
+    for r in fw:
+        if r["variant"].startswith("firmware"):
+            assert r["fg_mean_response_ms"] == r["paired_fg_mean_response_ms"]
     pred = {r["case"]: r for r in csv.DictReader((out / "prediction.csv").open())}
     assert set(pred) == {"small", "large", "small-imperfect"}
     assert float(pred["small"]["within_half_ms"]) > float(pred["large"]["within_half_ms"])
-    for png in ("conservatism.png", "foreground.png", "prediction_pdf.png"):
+    for png in ("conservatism.png", "firmware.png", "foreground.png", "prediction_pdf.png"):
         assert (out / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "free bandwidth" in stdout
 
