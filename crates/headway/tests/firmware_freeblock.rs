@@ -9,7 +9,9 @@ use headway::sim::RunResult;
 /// The OLTP foreground of the reproduction with every request at the drive (its own SPTF
 /// orders them), `fb` the `[drive.firmware_freeblock]` table's body (`None`: off).
 fn config(fb: Option<&str>, requests: u64, read_fraction: f64) -> String {
-    let fb = fb.map_or(String::new(), |b| format!("[drive.firmware_freeblock]\n{b}\n"));
+    let fb = fb.map_or(String::new(), |b| {
+        format!("[drive.firmware_freeblock]\n{b}\n")
+    });
     format!(
         "seed = 3\n[drive]\nname = \"atlas10k\"\nqueue_depth = 16\nfirmware_scheduler = \"sptf\"\n\
          {fb}[host]\nscheduler = \"fcfs\"\nmax_outstanding = 16\n\
@@ -26,7 +28,11 @@ fn run(text: &str) -> headway::error::Result<RunResult> {
 }
 
 fn free(r: &RunResult) -> headway::device::hdd::FirmwareFreeReport {
-    r.summary.firmware_free.first().cloned().expect("a firmware_free report")
+    r.summary
+        .firmware_free
+        .first()
+        .cloned()
+        .expect("a firmware_free report")
 }
 
 #[test]
@@ -61,10 +67,12 @@ fn every_free_sector_is_read_once_and_runs_are_deterministic() {
         assert!(w[0].0 + w[0].1 <= w[1].0, "overlap: {w:?}");
     }
     // Conservation: read + still wanted = the region (the whole drive).
-    let cap = headway::device::hdd::Mechanics::new(&headway::device::catalog::lookup("atlas10k").unwrap())
-        .unwrap()
-        .layout
-        .capacity_sectors();
+    let cap = headway::device::hdd::Mechanics::new(
+        &headway::device::catalog::lookup("atlas10k").unwrap(),
+    )
+    .unwrap()
+    .layout
+    .capacity_sectors();
     assert_eq!(f.free_sectors + f.wanted_remaining, cap);
     assert!(f.scan_done_ns.is_none());
 }
@@ -91,9 +99,15 @@ fn bad_settings_are_refused_with_their_key() {
     for (body, key) in [
         ("c_fb_ms = -1.0", "drive.firmware_freeblock.c_fb_ms"),
         ("sectors = 99999999999", "drive.firmware_freeblock.sectors"),
-        ("start_lbn = 99999999999", "drive.firmware_freeblock.start_lbn"),
+        (
+            "start_lbn = 99999999999",
+            "drive.firmware_freeblock.start_lbn",
+        ),
         ("max_tracks = 0", "drive.firmware_freeblock.max_tracks"),
-        ("max_reads_per_gap = 0", "drive.firmware_freeblock.max_reads_per_gap"),
+        (
+            "max_reads_per_gap = 0",
+            "drive.firmware_freeblock.max_reads_per_gap",
+        ),
         ("bogus = 1", "bogus"),
     ] {
         let err = match run(&config(Some(body), 10, 1.0)) {
@@ -134,8 +148,16 @@ fn hand_computed_gap_on_one_track() {
         .with_firmware_freeblock(&cfg)
         .unwrap();
     let mut io = DeviceIo::default();
-    dev.submit(0, Command::single(Request::new(0, a_lbn, 8, Op::Read)), &mut io);
-    dev.submit(0, Command::single(Request::new(0, b_lbn, 8, Op::Read)), &mut io);
+    dev.submit(
+        0,
+        Command::single(Request::new(0, a_lbn, 8, Op::Read)),
+        &mut io,
+    );
+    dev.submit(
+        0,
+        Command::single(Request::new(0, b_lbn, 8, Op::Read)),
+        &mut io,
+    );
     let mut done = vec![];
     while done.len() < 2 {
         let (t, tok) = io.wakeups.remove(0);
@@ -160,5 +182,8 @@ fn hand_computed_gap_on_one_track() {
     assert_eq!(f.free_sectors, 100 - passed, "{f:?}");
     // B's latency is exactly the free sectors' time (the head reads on into B).
     let latency_sectors = b.rotate_ns as f64 / sector_ns;
-    assert!((latency_sectors - f.free_sectors as f64).abs() < 1.0, "{latency_sectors}");
+    assert!(
+        (latency_sectors - f.free_sectors as f64).abs() < 1.0,
+        "{latency_sectors}"
+    );
 }

@@ -49,13 +49,22 @@ fn quick_reproduction_headline_and_shapes() {
             f.paired_fg_mean_response_ms
         );
     }
-    let fw = h.firmware_free_bandwidth_mb_s.expect("the firmware variant ran");
+    let fw = h
+        .firmware_free_bandwidth_mb_s
+        .expect("the firmware variant ran");
     let one = h.firmware_one_per_track_free_bandwidth_mb_s.unwrap();
     assert!(fw > 3.0 * h.free_bandwidth_mb_s, "{h:?}");
     assert!(one <= fw + 1e-9 && one > 0.5 * fw, "{h:?}");
-    assert!(fw < h.firmware_potential_free_bandwidth_mb_s.unwrap(), "{h:?}");
+    assert!(
+        fw < h.firmware_potential_free_bandwidth_mb_s.unwrap(),
+        "{h:?}"
+    );
     // In the firmware "free" holds exactly: the foreground is the same at every c_fb.
-    for f in r.firmware.iter().filter(|f| f.variant.starts_with("firmware")) {
+    for f in r
+        .firmware
+        .iter()
+        .filter(|f| f.variant.starts_with("firmware"))
+    {
         assert_eq!(f.fg_mean_response_ms, f.paired_fg_mean_response_ms, "{f:?}");
     }
     // Free bandwidth falls as the conservatism grows, for every foreground scheduler.

@@ -187,7 +187,9 @@ pub fn oltp_config(o: &ReproduceOptions, inner: &str, host_options: &str) -> Str
 /// The OLTP foreground with every request at the drive (its own SPTF orders them) and,
 /// with `fb`, the firmware's freeblock planner (`[drive.firmware_freeblock]` body).
 pub fn firmware_config(o: &ReproduceOptions, fb: Option<&str>) -> String {
-    let fb = fb.map_or(String::new(), |b| format!("[drive.firmware_freeblock]\n{b}\n"));
+    let fb = fb.map_or(String::new(), |b| {
+        format!("[drive.firmware_freeblock]\n{b}\n")
+    });
     format!(
         "seed = {}\n[drive]\nname = \"{}\"\nqueue_depth = 16\nfirmware_scheduler = \"sptf\"\n\
          {fb}[host]\nscheduler = \"fcfs\"\nmax_outstanding = 16\n\

@@ -132,7 +132,10 @@ impl FirmwareFreeblock {
             ));
         }
         if cfg.max_tracks == 0 {
-            return Err(HeadwayError::config(key("max_tracks"), "must be at least 1"));
+            return Err(HeadwayError::config(
+                key("max_tracks"),
+                "must be at least 1",
+            ));
         }
         if cfg.max_reads_per_gap == 0 {
             return Err(HeadwayError::config(
@@ -144,14 +147,16 @@ impl FirmwareFreeblock {
         if cfg.start_lbn >= capacity {
             return Err(HeadwayError::config(
                 key("start_lbn"),
-                format!(
-                    "{} is beyond the drive's {capacity} sectors",
-                    cfg.start_lbn
-                ),
+                format!("{} is beyond the drive's {capacity} sectors", cfg.start_lbn),
             ));
         }
         let sectors = cfg.sectors.unwrap_or(capacity - cfg.start_lbn);
-        if sectors == 0 || cfg.start_lbn.checked_add(sectors).is_none_or(|e| e > capacity) {
+        if sectors == 0
+            || cfg
+                .start_lbn
+                .checked_add(sectors)
+                .is_none_or(|e| e > capacity)
+        {
             return Err(HeadwayError::config(
                 key("sectors"),
                 format!(
@@ -180,6 +185,18 @@ impl FirmwareFreeblock {
                 ..Default::default()
             },
         })
+    }
+
+    fn take_read(&mut self, lbn: u64, sectors: u32, planned_ns: SimTime, end_ns: SimTime) {
+        self.wanted.take(lbn, sectors as u64);
+        self.report.free_reads += 1;
+        self.report.free_sectors += sectors as u64;
+        if self.log {
+            self.report.reads.push((lbn, sectors, planned_ns));
+        }
+        if self.wanted.remaining() == 0 {
+            self.report.scan_done_ns = Some(end_ns);
+        }
     }
 
     pub fn report(&self) -> FirmwareFreeReport {
@@ -256,33 +273,47 @@ impl FirmwareFreeblock {
                 FreeRead::Between { lbn, sectors } => (lbn, sectors),
                 FreeRead::Prepend { lbn } => (lbn, (cmd.lbn - lbn) as u32),
             };
-            let f = self.pred.estimate(pair.from, pair.start_ns, lbn, sectors, Op::Read);
+            let f = self
+                .pred
+                .estimate(pair.from, pair.start_ns, lbn, sectors, Op::Read);
             let end_ns = pair.start_ns + f.service_ns();
+            if !self.one_per_track {
+                // Unrestricted: the head is on the track from its arrival, so every wanted
+                // run passing before the chosen read begins (the other side of a wrap,
+                // runs split by blocks already read) is read too, B's timing untouched.
+                let arrive = pair.start_ns + f.overhead_ns + f.seek_ns + self.limits.c_fb_ns;
+                let first = pair.start_ns + f.positioning_ns();
+                if arrive < first {
+                    for run in self.pred.passing(f.end, arrive, first)? {
+                        // Each run taken leaves the bitmap, so this ends.
+                        while let Some((l, n)) =
+                            self.wanted.longest_run(run.lbn, run.sectors as u64)
+                        {
+                            self.take_read(l, n as u32, free_ns, end_ns);
+                        }
+                    }
+                }
+            }
             // The planner's own check, restated: the head still reaches B in time.
             debug_assert!(
                 matches!(plan.read, FreeRead::Prepend { .. })
                     || end_ns
-                    + self
-                        .pred
-                        .estimate(f.end, end_ns, cmd.lbn, cmd.sectors, cmd.op)
-                        .positioning_ns()
-                    <= b_start
+                        + self
+                            .pred
+                            .estimate(f.end, end_ns, cmd.lbn, cmd.sectors, cmd.op)
+                            .positioning_ns()
+                        <= b_start
             );
-            self.wanted.take(lbn, sectors as u64);
-            self.report.free_reads += 1;
-            self.report.free_sectors += sectors as u64;
-            if self.log {
-                self.report.reads.push((lbn, sectors, free_ns));
-            }
-            if self.wanted.remaining() == 0 {
-                self.report.scan_done_ns = Some(end_ns);
-            }
+            self.take_read(lbn, sectors, free_ns, end_ns);
             if matches!(plan.read, FreeRead::Prepend { .. }) {
                 break;
             }
             visited.push(f.end);
             pair.from = f.end;
-            pair.start_ns = end_ns;
+            // The next sector begins as this read ends: planned from that very nanosecond,
+            // rounding may put the head just past it and cost a whole rotation, so the next
+            // read is planned from a nanosecond earlier.
+            pair.start_ns = end_ns - 1;
             // Later reads in the gap come after a read: the model's direction is a read's.
             self.pred.observe(&Completion {
                 command: Command::single(Request::new(end_ns, 0, 1, Op::Read)),
