@@ -9,6 +9,8 @@ the tables as pandas DataFrames:
 * ``firmware``: external versus firmware versus firmware with one request per track: free
   bandwidth over ``c_fb`` (the firmware variants plan inside the drive's queue, whose own
   SPTF orders every request);
+* ``bus``: the headline's runs on the DiskSim parameters' bus (``validated``) and behind the
+  paper's interface (``paper``: Ultra2 Wide SCSI, 80 MB/s);
 * ``queue``: the foreground schedulers against the drive's own SPTF over queue depths;
 * ``prediction_pdf`` and ``prediction``: the PDFs of prediction error (measured minus
   predicted completion time, completion to completion) for small and large requests and on
@@ -50,18 +52,19 @@ class Reproduction:
     sweep: pd.DataFrame
     queue: pd.DataFrame
     firmware: pd.DataFrame
+    bus: pd.DataFrame
     prediction_pdf: pd.DataFrame
     prediction: pd.DataFrame
     headline: Dict[str, Any]
     options: Dict[str, Any] = field(default_factory=dict)
 
     def write(self, out: Union[str, Path], plots: bool = True) -> List[Path]:
-        """Write ``sweep.csv``, ``firmware.csv``, ``queue.csv``, ``prediction_pdf.csv``, ``prediction.csv``,
+        """Write ``sweep.csv``, ``firmware.csv``, ``bus.csv``, ``queue.csv``, ``prediction_pdf.csv``, ``prediction.csv``,
         ``headline.json`` and (``plots=True``) the PNG
         figures into ``out``; return the paths written."""
         return write_reproduction(
             out,
-            {name: getattr(self, name) for name in ("sweep", "firmware", "queue", "prediction_pdf", "prediction")},
+            {name: getattr(self, name) for name in ("sweep", "firmware", "bus", "queue", "prediction_pdf", "prediction")},
             self.headline,
             self.options,
             self.plot if plots else None,
@@ -168,6 +171,7 @@ def reproduce(
         sweep=pd.DataFrame(data["sweep"]),
         queue=pd.DataFrame(data["queue"]),
         firmware=pd.DataFrame(data["firmware"]),
+        bus=pd.DataFrame(data["bus"]),
         prediction_pdf=pd.DataFrame(data["prediction_pdf"]),
         prediction=pd.DataFrame(data["prediction"]),
         headline=data["headline"],

@@ -110,13 +110,20 @@ fn bad_settings_are_refused_with_their_key() {
         ),
         ("bogus = 1", "bogus"),
     ] {
-        let err = match run(&config(Some(body), 10, 1.0)) {
-            Err(e) => e.to_string(),
-            Ok(_) => panic!("{body} accepted"),
-        };
-        assert!(err.contains(key), "{body}: {err}");
-        assert_eq!(err.lines().count(), 1, "{err}");
+        check_refused(&config(Some(body), 10, 1.0), body, key);
     }
+    let bad_bus =
+        config(None, 10, 1.0).replace("[drive]\n", "[drive]\nbus_sector_transfer_ms = 0.0\n");
+    check_refused(&bad_bus, "bus 0", "drive.bus_sector_transfer_ms");
+}
+
+fn check_refused(text: &str, body: &str, key: &str) {
+    let err = match run(text) {
+        Err(e) => e.to_string(),
+        Ok(_) => panic!("{body} accepted"),
+    };
+    assert!(err.contains(key), "{body}: {err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
 }
 
 /// Hand-computed: A reads 8 sectors at the start of a track, B 8 sectors 100 sectors further

@@ -49,6 +49,21 @@ fn quick_reproduction_headline_and_shapes() {
             f.paired_fg_mean_response_ms
         );
     }
+    // The paper's interface (80 MB/s) instead of the parameters' bus: a free sector costs
+    // about its media time, and the external scheduler takes several times more.
+    for b in &r.bus {
+        eprintln!("{b:?}");
+    }
+    let paper_bus = h.paper_bus_free_bandwidth_mb_s.unwrap();
+    assert!(paper_bus > 4.0 * h.free_bandwidth_mb_s, "{h:?}");
+    assert!(
+        paper_bus < h.paper_bus_potential_free_bandwidth_mb_s.unwrap(),
+        "{h:?}"
+    );
+    assert!(
+        h.paper_bus_fg_response_increase.unwrap().abs() < 0.03,
+        "{h:?}"
+    );
     let fw = h
         .firmware_free_bandwidth_mb_s
         .expect("the firmware variant ran");

@@ -94,6 +94,24 @@ pub struct SweepRow {
     pub free_reads: u64,
 }
 
+/// The paper's interface (Ultra2 Wide SCSI, 80 MB/s): time per 512-byte sector (ms).
+pub const PAPER_BUS_SECTOR_MS: f64 = 512.0 / 80e6 * 1e3;
+
+/// The headline's runs again with the drive behind the paper's interface instead of the
+/// DiskSim parameters' bus.
+#[derive(Clone, Debug, Serialize)]
+pub struct BusRow {
+    /// `validated` (the parameters' bus) or `paper` ([`PAPER_BUS_SECTOR_MS`]).
+    pub bus: String,
+    pub sector_transfer_ms: Option<f64>,
+    /// `external-sptf`, `external-sptf-sw40` or `firmware`.
+    pub variant: String,
+    pub c_fb_ms: f64,
+    pub free_bandwidth_mb_s: f64,
+    pub potential_free_bandwidth_mb_s: f64,
+    pub fg_response_increase: f64,
+}
+
 /// One point of the external-versus-firmware figure.
 #[derive(Clone, Debug, Serialize)]
 pub struct FirmwareRow {
@@ -130,6 +148,14 @@ pub struct Headline {
     pub firmware_potential_free_bandwidth_mb_s: Option<f64>,
     /// The one-request-per-track firmware variant at the same `c_fb`.
     pub firmware_one_per_track_free_bandwidth_mb_s: Option<f64>,
+    /// [TEAM CHOICE] the same external SPTF run with the drive behind the paper's interface
+    /// (Ultra2 Wide SCSI, [`PAPER_BUS_SECTOR_MS`] per sector) instead of the DiskSim
+    /// parameters' bus: free bandwidth, potential, foreground change.
+    pub paper_bus_sector_transfer_ms: f64,
+    pub paper_bus_free_bandwidth_mb_s: Option<f64>,
+    pub paper_bus_potential_free_bandwidth_mb_s: Option<f64>,
+    pub paper_bus_fg_response_increase: Option<f64>,
+    pub paper_bus_firmware_free_bandwidth_mb_s: Option<f64>,
     /// Disk bandwidth used (foreground + free) over foreground alone.
     pub utilisation_gain: f64,
     pub paper_free_bandwidth_mb_s: f64,
@@ -158,6 +184,7 @@ pub struct PredictionSummaryRow {
 pub struct Reproduction {
     pub sweep: Vec<SweepRow>,
     pub firmware: Vec<FirmwareRow>,
+    pub bus: Vec<BusRow>,
     pub queue: Vec<QueueRow>,
     pub prediction_pdf: Vec<PdfRow>,
     pub prediction: Vec<PredictionSummaryRow>,
@@ -209,6 +236,90 @@ pub fn firmware_free_bandwidth_mb_s(r: &RunResult) -> f64 {
         return 0.0;
     }
     sectors as f64 * 512.0 / r.summary.elapsed_s / 1e6
+}
+
+/// `text` with the drive's bus time per sector set to `ms`.
+fn with_bus(text: &str, ms: f64) -> String {
+    text.replacen(
+        "[drive]\n",
+        &format!("[drive]\nbus_sector_transfer_ms = {ms}\n"),
+        1,
+    )
+}
+
+/// External SPTF and SPTF-SW(40) and the firmware at the chosen `c_fb`, each against its
+/// paired run, on the validated bus (from the sweep) and on the paper's.
+fn bus_rows(
+    o: &ReproduceOptions,
+    sweep: &[SweepRow],
+    firmware: &[FirmwareRow],
+    progress: &mut dyn FnMut(&str) -> Result<()>,
+) -> Result<Vec<BusRow>> {
+    let c = o.chosen_c_fb_ms;
+    let near = |x: f64| (x - c).abs() < 1e-9;
+    let mut rows = vec![];
+    for s in sweep
+        .iter()
+        .filter(|s| near(s.c_fb_ms) && s.foreground != "sstf")
+    {
+        rows.push(BusRow {
+            bus: "validated".into(),
+            sector_transfer_ms: None,
+            variant: format!("external-{}", s.foreground),
+            c_fb_ms: c,
+            free_bandwidth_mb_s: s.free_bandwidth_mb_s,
+            potential_free_bandwidth_mb_s: s.potential_free_bandwidth_mb_s,
+            fg_response_increase: s.fg_response_increase,
+        });
+    }
+    for f in firmware
+        .iter()
+        .filter(|f| near(f.c_fb_ms) && f.variant == "firmware")
+    {
+        rows.push(BusRow {
+            bus: "validated".into(),
+            sector_transfer_ms: None,
+            variant: f.variant.clone(),
+            c_fb_ms: c,
+            free_bandwidth_mb_s: f.free_bandwidth_mb_s,
+            potential_free_bandwidth_mb_s: f.potential_free_bandwidth_mb_s,
+            fg_response_increase: f.fg_mean_response_ms / f.paired_fg_mean_response_ms - 1.0,
+        });
+    }
+    let ms = PAPER_BUS_SECTOR_MS;
+    for &(label, inner) in FOREGROUND.iter().filter(|f| f.0 != "sstf") {
+        progress(&format!("{label} on the paper's bus"))?;
+        let paired = run(&with_bus(&oltp_config(o, inner, "plan = false"), ms))?;
+        let r = run(&with_bus(
+            &oltp_config(o, inner, &format!("c_fb_ms = {c}")),
+            ms,
+        ))?;
+        rows.push(BusRow {
+            bus: "paper".into(),
+            sector_transfer_ms: Some(ms),
+            variant: format!("external-{label}"),
+            c_fb_ms: c,
+            free_bandwidth_mb_s: measure::free_bandwidth_mb_s(&r),
+            potential_free_bandwidth_mb_s: measure::potential_free_bandwidth_mb_s(&paired),
+            fg_response_increase: measure::fg_response_increase(&r, &paired),
+        });
+    }
+    progress("firmware on the paper's bus")?;
+    let paired = run(&with_bus(&firmware_config(o, None), ms))?;
+    let r = run(&with_bus(
+        &firmware_config(o, Some(&format!("c_fb_ms = {c}"))),
+        ms,
+    ))?;
+    rows.push(BusRow {
+        bus: "paper".into(),
+        sector_transfer_ms: Some(ms),
+        variant: "firmware".into(),
+        c_fb_ms: c,
+        free_bandwidth_mb_s: firmware_free_bandwidth_mb_s(&r),
+        potential_free_bandwidth_mb_s: measure::potential_free_bandwidth_mb_s(&paired),
+        fg_response_increase: measure::fg_response_increase(&r, &paired),
+    });
+    Ok(rows)
 }
 
 fn firmware_rows(
@@ -307,6 +418,7 @@ pub fn reproduce(
         }
     }
     let firmware = firmware_rows(o, &sweep, progress)?;
+    let bus = bus_rows(o, &sweep, &firmware, progress)?;
     let mut queue = vec![];
     for &q in &o.queue_depths {
         for sched in ["sstf", "sptf-sw40", "sptf", "firmware-sptf"] {
@@ -326,11 +438,20 @@ pub fn reproduce(
             .layout
             .capacity_sectors()
     };
-    let headline = headline(&sweep, &firmware, o, capacity);
+    let mut headline = headline(&sweep, &firmware, o, capacity);
+    let paper_bus = |v: &str| bus.iter().find(|b| b.bus == "paper" && b.variant == v);
+    if let Some(b) = paper_bus("external-sptf") {
+        headline.paper_bus_free_bandwidth_mb_s = Some(b.free_bandwidth_mb_s);
+        headline.paper_bus_potential_free_bandwidth_mb_s = Some(b.potential_free_bandwidth_mb_s);
+        headline.paper_bus_fg_response_increase = Some(b.fg_response_increase);
+    }
+    headline.paper_bus_firmware_free_bandwidth_mb_s =
+        paper_bus("firmware").map(|b| b.free_bandwidth_mb_s);
     let (prediction_pdf, prediction) = prediction_pdfs(o, progress)?;
     Ok(Reproduction {
         sweep,
         firmware,
+        bus,
         queue,
         prediction_pdf,
         prediction,
@@ -436,6 +557,11 @@ fn headline(
         firmware_one_per_track_free_bandwidth_mb_s: fw("firmware-1-per-track")
             .map(|r| r.free_bandwidth_mb_s),
         utilisation_gain: (get(|r| r.fg_bandwidth_mb_s) + free) / get(|r| r.fg_bandwidth_mb_s),
+        paper_bus_sector_transfer_ms: PAPER_BUS_SECTOR_MS,
+        paper_bus_free_bandwidth_mb_s: None,
+        paper_bus_potential_free_bandwidth_mb_s: None,
+        paper_bus_fg_response_increase: None,
+        paper_bus_firmware_free_bandwidth_mb_s: None,
         paper_free_bandwidth_mb_s: 3.1,
         paper_fg_response_increase_below: 0.02,
     }
