@@ -111,3 +111,52 @@ def test_bad_freeblock_setups_are_one_line_keyed_errors(tmp_path, host_extra, op
     assert out.returncode == 1
     assert key in out.stderr and "Traceback" not in out.stderr, out.stderr
     assert out.stderr.startswith("error: ") and len(out.stderr.strip().splitlines()) == 1
+
+
+FIRMWARE = """seed = 3
+[drive]
+name = "atlas10k"
+queue_depth = 16
+firmware_scheduler = "sptf"
+{drive_extra}
+[host]
+scheduler = "fcfs"
+max_outstanding = 16
+[workload]
+kind = "closed"
+processes = 10
+think_ms = 30.0
+requests = 300
+read_fraction = 0.6667
+align_sectors = 8
+size = {{ kind = "exponential", mean_sectors = 12.0 }}
+"""
+
+
+def test_firmware_freeblock_reports_its_free_reads_and_leaves_the_foreground_alone(tmp_path):
+    on, off = tmp_path / "on.toml", tmp_path / "off.toml"
+    on.write_text(FIRMWARE.format(drive_extra="[drive.firmware_freeblock]\nc_fb_ms = 0.0"))
+    off.write_text(FIRMWARE.format(drive_extra=""))
+    a, b = headway.run(str(on)), headway.run(str(off))
+    (f,) = a.summary["firmware_free"]
+    assert f["device"] == "disk" and f["free_sectors"] > 1000 and f["free_reads"] > 0
+    assert "firmware_free" not in b.summary
+    assert a.summary["mean_response_ms"] == b.summary["mean_response_ms"]
+
+
+@pytest.mark.parametrize(
+    "drive_extra, key",
+    [
+        ("[drive.firmware_freeblock]\nc_fb_ms = -1.0", "drive.firmware_freeblock.c_fb_ms"),
+        ("[drive.firmware_freeblock]\nsectors = 99999999999", "drive.firmware_freeblock.sectors"),
+        ("[drive.firmware_freeblock]\nper_track = true", "per_track"),
+        ("bus_sector_transfer_ms = -2.0", "drive.bus_sector_transfer_ms"),
+    ],
+)
+def test_bad_firmware_freeblock_settings_are_one_line_keyed_errors(tmp_path, drive_extra, key):
+    f = tmp_path / "bad.toml"
+    f.write_text(FIRMWARE.format(drive_extra=drive_extra))
+    out = headway_cli("run", str(f))
+    assert out.returncode == 1
+    assert key in out.stderr and "Traceback" not in out.stderr, out.stderr
+    assert out.stderr.startswith("error: ") and len(out.stderr.strip().splitlines()) == 1
