@@ -187,10 +187,6 @@ enum Why {
     /// writes"); DiskSim waits for it. The real Cheetah 4LP served such writes in 0.9 and
     /// 1.7 ms, DiskSim in 6.5 and 7.2 (fidelity.md point 9): DiskSim is wrong here.
     Combine,
-    /// A negative "Add. write settling delay" is read as its magnitude (fidelity.md point 5,
-    /// from the RZ26's real trace); DiskSim adds it signed. Per request the difference is
-    /// whole revolutions on the writes whose sector falls in the 2x|settle| window.
-    Settle,
     /// DiskSim's LOOK, C-LOOK and SSTF give identical results on every drive (with the real
     /// cylinder mapping too): they do not order as their names say in the disk's queue.
     Cylinder,
@@ -229,14 +225,10 @@ const KNOWN: &[(&str, &str, Why)] = &[
     ("cheetah4lp", "q64_rand_read_4k_sstf", Cylinder),
     ("cheetah9lp", "q1_seq_write_4k", Combine),
     ("cheetah9lp", "q64_rand_read_4k_sstf", Cylinder),
-    ("dec_rz26", "q1_rand_write_4k", Settle),
     ("dec_rz26", "q1_seq_read_256k", Large),
     ("hp_c2247a", "q1_seq_read_1s", Hits),
     ("hp_c2247a", "q1_seq_read_4k", Hits),
     ("hp_c2247a", "q64_rand_read_4k_sptf", Sptf),
-    ("hp_c2490a", "q1_mixed", Settle),
-    ("hp_c2490a", "q1_rand_write_4k", Settle),
-    ("hp_c2490a", "q1_seq_write_4k", Settle),
     ("hp_c2490a", "q64_rand_read_4k_clook", Cylinder),
     ("hp_c2490a", "q64_rand_read_4k_look", Cylinder),
     ("hp_c2490a", "q64_rand_read_4k_sptf", Sptf),
