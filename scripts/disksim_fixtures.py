@@ -12,8 +12,8 @@ print distributions, so the script hands it a stat definition with ~1% wide bins
 
 The workloads are regenerated from their description (seed, size mix, arrival rate) by
 `workload_lines`, which crates/headway/tests/disksim_oracle.rs repeats draw for draw, so the
-traces themselves are not committed. Nothing of DiskSim is committed either: only the numbers it printed, with its
-copyright notice (COPYRIGHT beside the fixtures).
+traces themselves are not committed. Nothing of DiskSim is committed either: only the numbers
+it printed, with its copyright notice (COPYRIGHT beside the fixtures).
 
 `--variant decision-angle` writes the SPTF workloads only, to
 crates/headway/tests/fixtures/disksim_decision_angle/, from a DiskSim changed in one place to
