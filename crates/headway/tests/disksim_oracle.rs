@@ -243,7 +243,7 @@ const KNOWN: &[(&str, &str, Why)] = &[
     ("cheetah4lp", "q64_rand_read_4k_sstf", Cylinder),
     ("cheetah9lp", "q1_seq_write_4k", Combine),
     ("cheetah9lp", "q64_rand_read_4k_sstf", Cylinder),
-    ("cheetah9lp", "q64_rand_rw_4k_sptf", Saturated),
+    ("cheetah9lp", "q64_rand_rw_4k_sptf", Open),
     ("dec_rz26", "q1_seq_read_256k", Large),
     ("hp_c2247a", "q64_rand_read_4k_sptf", Sptf),
     ("hp_c2490a", "q64_rand_read_4k_clook", Cylinder),
