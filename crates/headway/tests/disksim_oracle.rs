@@ -219,8 +219,9 @@ enum Why {
     /// inert, headway reads from where the head lands. On the RZ26's 256 KiB sequential reads
     /// the rest of each read after its partial hit starts behind the head, so DiskSim waits
     /// about a revolution for it; with the parameter off in headway the two agree (172.356
-    /// against 172.437 ms, -0.0%). The RZ26's real trace supports zero latency (its reads
-    /// fit at 0.2415 ms with it, 0.2736 without: docs/fidelity.md).
+    /// against 172.437 ms, -0.0%; every other RZ26 workload within 0.1%). The RZ26's real
+    /// trace supports zero latency (its reads fit at 0.2415 ms with it, 0.2736 without:
+    /// docs/fidelity.md).
     ZeroLatency,
     /// SPTF over reads and writes at the edge of saturation (arrivals at 0.6 times the
     /// light-load response): a fraction of a percent of service moves the mean by tens of
