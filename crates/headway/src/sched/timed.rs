@@ -231,6 +231,20 @@ impl TimedQueue {
         cmd
     }
 
+    /// Take the request a search just found (`key`) out of the queue without proposing it:
+    /// for a caller that never plans the command after it from where this one ends (see
+    /// [`crate::sched::Sptf::take_unpipelined`]).
+    pub fn take(&mut self, key: Key) -> Request {
+        let (r, _) = self.queue.remove(key);
+        if let Some(ages) = &mut self.by_age {
+            ages.remove(&(r.arrival_ns, r.id));
+        }
+        if self.prune {
+            self.last_evaluations = self.search_evaluations;
+        }
+        r
+    }
+
     /// Take the current proposal `cmd` out of the queue; if it went to the device, the next
     /// command is planned from where it leaves the head.
     pub fn commit(&mut self, cmd: &Command, placement: Placement, name: &str) -> Result<()> {
