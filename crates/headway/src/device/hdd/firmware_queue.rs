@@ -139,6 +139,11 @@ impl FirmwareQueue {
         self.len() == 0
     }
 
+    /// Whether [`FirmwareQueue::pop`] ignores the head and the time it is given (FCFS).
+    pub fn in_arrival_order(&self) -> bool {
+        matches!(self.kind, Kind::Fifo(_))
+    }
+
     pub fn push(&mut self, now: SimTime, cmd: Command) {
         match &mut self.kind {
             Kind::Fifo(q) => q.push_back((cmd, now)),
