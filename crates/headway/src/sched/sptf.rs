@@ -120,6 +120,9 @@ impl Scheduler for Sptf {
     fn acts_only_with_a_free_slot(&self) -> bool {
         true
     }
+    fn idle_when_empty(&self) -> bool {
+        true
+    }
     fn pending(&self) -> usize {
         self.q.len()
     }
