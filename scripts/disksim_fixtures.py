@@ -11,9 +11,9 @@ print distributions, so the script hands it a stat definition with ~1% wide bins
     python3 scripts/disksim_fixtures.py --disksim /tmp/disksim/disksim-4.0/src/disksim
 
 The workloads are regenerated from their description (seed, size mix, arrival rate) by
-`workload_lines`, which tests/test_disksim_oracle.py imports, so the traces themselves are
-not committed. Nothing of DiskSim is committed either: only the numbers it printed, with its
-copyright notice (COPYRIGHT beside the fixtures).
+`workload_lines`, which crates/headway/tests/disksim_oracle.rs repeats draw for draw, so the
+traces themselves are not committed. Nothing of DiskSim is committed either: only the numbers
+it printed, with its copyright notice (COPYRIGHT beside the fixtures).
 
 `--variant decision-angle` writes the SPTF workloads only, to
 crates/headway/tests/fixtures/disksim_decision_angle/, from a DiskSim changed in one place to
@@ -64,7 +64,7 @@ START_US, STEP_US, GROW_PCT, BUCKETS = 0, 20, 1, 1200
 
 SIZES_MIXED = [1, 2, 4, 8, 8, 8, 16, 32, 64, 128, 256, 512]
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 
 def bin_edges_us() -> List[int]:
@@ -140,13 +140,20 @@ class SplitMix64:
         return self.next() % n
 
 
-def workload_lines(w: dict) -> Iterator[str]:
+def workload_lines(w: dict, from_zero: bool = True) -> Iterator[str]:
     """The DiskSim ASCII trace of workload `w` (`time_ms devno blkno bcount flags`, flags 1 =
     read): exponential arrivals; each request continues the previous one with probability
     `sequential_fraction`, else starts at a uniform 8-sector-aligned place below `span_sectors`.
-    Every draw is made for every request, in this order, so the stream never shifts."""
+    Every draw is made for every request, in this order, so the stream never shifts.
+
+    With `from_zero` the times count from the first arrival, which is at 0: DiskSim keeps a
+    trace's absolute times (its spindle is at angle 0 at time 0) while headway replays from
+    the first record, so a trace starting later puts the two spindles at different phases
+    for the whole run (the "Hits" gap of docs/fidelity.md). The probe that sets the arrival
+    rates keeps the absolute times, so the rates stay those of format 1."""
     rng = SplitMix64(w["seed"])
     t = 0.0
+    t0 = None
     nxt = 0
     span = w["span_sectors"] - max(w["sizes"])
     for i in range(w["requests"]):
@@ -158,7 +165,9 @@ def workload_lines(w: dict) -> Iterator[str]:
         if i > 0 and seq and nxt + size <= w["span_sectors"]:
             lbn = nxt
         nxt = lbn + size
-        yield f"{t:.6f} 0 {lbn} {size} {1 if read else 0}\n"
+        if t0 is None:
+            t0 = t if from_zero else 0.0
+        yield f"{t - t0:.6f} 0 {lbn} {size} {1 if read else 0}\n"
 
 
 def statdefs(text: str) -> str:
@@ -223,7 +232,7 @@ def parse_outv(text: str) -> dict:
     return out
 
 
-def run_one(disksim: Path, valid: Path, parv: str, w: dict) -> dict:
+def run_one(disksim: Path, valid: Path, parv: str, w: dict, from_zero: bool = True) -> dict:
     with tempfile.TemporaryDirectory(prefix="disksim_fx_") as d:
         work = Path(d)
         for f in valid.iterdir():
@@ -232,7 +241,7 @@ def run_one(disksim: Path, valid: Path, parv: str, w: dict) -> dict:
         cfg = configure(valid, work, parv, w)
         trace = work / "wl.trace"
         with trace.open("w") as f:
-            f.writelines(workload_lines(w))
+            f.writelines(workload_lines(w, from_zero))
         p = subprocess.run([str(disksim), cfg.name, "wl.outv", "ascii", "wl.trace", "0"], cwd=work, capture_output=True, text=True)
         if p.returncode != 0:
             return {"error": (p.stderr.strip().splitlines() or ["exit %d" % p.returncode])[-1]}
@@ -273,7 +282,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             continue
         span = span_of(valid, parv)
         probe = dict(name="probe", requests=400, interarrival_ms=200.0, sizes=[8], read_fraction=1.0, sequential_fraction=0.0, queue_depth=1, policy="fcfs", seed=1, span_sectors=span)
-        r = run_one(args.disksim, valid, parv, probe)
+        r = run_one(args.disksim, valid, parv, probe, from_zero=False)
         if "error" in r:
             print(f"{drive}: DiskSim fails: {r['error']}", file=sys.stderr)
             results = {"drive": drive, "error": r["error"], "workloads": []}

@@ -738,23 +738,12 @@ fn mechanics(block: &Block, resolver: &dyn Resolver, notes: &mut Vec<String>) ->
             ))
         }
     };
-    // Two files (dec_rz26 -0.483, hp_c2490a -0.642) give a negative settle. DiskSim adds it
-    // as it stands, so its writes position faster than its reads; the RZ26's validation trace
-    // says the opposite (measured writes 17.76 ms on average: 16.95 with the value as signed,
-    // 17.82 with its magnitude). A head settles longer before writing, never shorter, so the
-    // sign is taken to be the extraction's convention and the magnitude is used
-    // (docs/fidelity.md). `HddSpec` itself still accepts a negative settle.
-    let settle = f.f64("Add. write settling delay")?;
-    let write_settle_ms = if settle < 0.0 {
-        notes.push(format!(
-            "its write settling delay of {settle} ms is read as +{} ms (a settle cannot make \
-             writes position faster than reads; the DEC RZ26 validation trace confirms it)",
-            -settle
-        ));
-        -settle
-    } else {
-        settle
-    };
+    // Taken as DiskSim takes it, sign included: the seek curve is measured with reads and this
+    // is what a write adds to it, negative on dec_rz26 (-0.483) and hp_c2490a (-0.642). The
+    // real traces agree: hp_c2490a's (DiskSim 0.254 with the sign; headway 1.068 with the
+    // magnitude) and dec_rz26's writes outside 100-500-cylinder seeks (demerit 0.25 with the
+    // sign, 0.32 with the magnitude); docs/fidelity.md, "The sign of a negative write settle".
+    let write_settle_ms = f.f64("Add. write settling delay")?;
     let head_switch_ms = {
         let p = f.req("Head switch time")?;
         let v = Fields::f64_of(p)?;
