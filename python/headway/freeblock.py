@@ -6,6 +6,11 @@ the tables as pandas DataFrames:
 
 * ``sweep``: foreground and free bandwidth over the freeblock seek conservatism ``c_fb``
   for SSTF, SPTF and SPTF-SW(40%), each point with its paired run without free reads;
+* ``firmware``: external versus firmware versus firmware with one request per track: free
+  bandwidth over ``c_fb`` (the firmware variants plan inside the drive's queue, whose own
+  SPTF orders every request);
+* ``bus``: the headline's runs on the DiskSim parameters' bus (``validated``) and behind the
+  paper's interface (``paper``: Ultra2 Wide SCSI, 80 MB/s);
 * ``queue``: the foreground schedulers against the drive's own SPTF over queue depths;
 * ``prediction_pdf`` and ``prediction``: the PDFs of prediction error (measured minus
   predicted completion time, completion to completion) for small and large requests and on
@@ -46,18 +51,20 @@ class Reproduction:
 
     sweep: pd.DataFrame
     queue: pd.DataFrame
+    firmware: pd.DataFrame
+    bus: pd.DataFrame
     prediction_pdf: pd.DataFrame
     prediction: pd.DataFrame
     headline: Dict[str, Any]
     options: Dict[str, Any] = field(default_factory=dict)
 
     def write(self, out: Union[str, Path], plots: bool = True) -> List[Path]:
-        """Write ``sweep.csv``, ``queue.csv``, ``prediction_pdf.csv``, ``prediction.csv``,
+        """Write ``sweep.csv``, ``firmware.csv``, ``bus.csv``, ``queue.csv``, ``prediction_pdf.csv``, ``prediction.csv``,
         ``headline.json`` and (``plots=True``) the PNG
         figures into ``out``; return the paths written."""
         return write_reproduction(
             out,
-            {name: getattr(self, name) for name in ("sweep", "queue", "prediction_pdf", "prediction")},
+            {name: getattr(self, name) for name in ("sweep", "firmware", "bus", "queue", "prediction_pdf", "prediction")},
             self.headline,
             self.options,
             self.plot if plots else None,
@@ -97,6 +104,20 @@ class Reproduction:
         title = "Freeblock on the Atlas 10K: bandwidth against seek conservatism" + reduced
         fig.suptitle(title)
         save(fig, "conservatism.png", title)
+
+        fw = self.firmware
+        fig, ax = plt.subplots(figsize=(6, 4))
+        styles = {"firmware": "-", "firmware-1-per-track": "--"}
+        for variant, rows in fw.groupby("variant", sort=False):
+            ax.plot(rows.c_fb_ms, rows.free_bandwidth_mb_s, marker="o", label=variant,
+                    linestyle=styles.get(variant, ":"))
+        ax.set_xlabel("freeblock seek conservatism c_fb (ms)")
+        ax.set_ylabel("free bandwidth (MB/s)")
+        ax.legend()
+        ax.grid(alpha=0.3)
+        title = "Free bandwidth: external scheduler vs inside the firmware" + reduced
+        ax.set_title(title, fontsize=9)
+        save(fig, "firmware.png", title)
 
         q = self.queue
         fig, ax = plt.subplots(figsize=(6, 4))
@@ -149,6 +170,8 @@ def reproduce(
     return Reproduction(
         sweep=pd.DataFrame(data["sweep"]),
         queue=pd.DataFrame(data["queue"]),
+        firmware=pd.DataFrame(data["firmware"]),
+        bus=pd.DataFrame(data["bus"]),
         prediction_pdf=pd.DataFrame(data["prediction_pdf"]),
         prediction=pd.DataFrame(data["prediction"]),
         headline=data["headline"],

@@ -196,6 +196,10 @@ impl Simulation {
         };
         let (mut summary, records, series) = self.stats.finish(self.now, &names);
         for (i, d) in self.devices.iter_mut().enumerate() {
+            if let Some(mut f) = d.firmware_free() {
+                f.device = names.info.devices.get(i).cloned().unwrap_or_default();
+                summary.firmware_free.push(f);
+            }
             if let Some(e) = d.energy(self.now) {
                 let name = names.info.devices.get(i).cloned().unwrap_or_default();
                 summary

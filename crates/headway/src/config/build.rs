@@ -88,11 +88,26 @@ fn build_device(
     } else {
         &d.drive
     };
-    let spec = resolve_drive(drive, base)?;
+    let mut spec = resolve_drive(drive, base)?;
+    if let Some(ms) = d.bus_sector_transfer_ms {
+        if !ms.is_finite() || ms <= 0.0 || ms > 1000.0 {
+            return Err(HeadwayError::config(
+                format!("{table}.bus_sector_transfer_ms"),
+                format!("must be a time in ms in (0, 1000], got {ms}"),
+            ));
+        }
+        spec.bus.sector_transfer_ms = ms;
+        spec.bus.write_sector_transfer_ms = None;
+    }
     let mech = Arc::new(Mechanics::new(&spec)?);
     let depth = d.queue_depth;
-    let device =
+    let mut device =
         HddDevice::with_mechanics(&spec, mech.clone(), depth, d.firmware_scheduler.as_deref())?;
+    if let Some(fb) = &d.firmware_freeblock {
+        device = device
+            .with_firmware_freeblock(fb)
+            .map_err(|e| e.under(&table))?;
+    }
     let imperfections = &d.imperfections;
     // Device 0 draws from the streams the single-device form always used, so adding the
     // array form changed no run; later devices get streams of their own.

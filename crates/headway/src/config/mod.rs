@@ -77,6 +77,12 @@ pub struct DeviceConfig {
     pub queue_depth: usize,
     #[serde(default)]
     pub firmware_scheduler: Option<String>,
+    /// Free reads planned inside the firmware (see `[drive] firmware_freeblock`).
+    #[serde(default)]
+    pub firmware_freeblock: Option<crate::device::hdd::FirmwareFreeblockConfig>,
+    /// Overrides the drive's bus time per sector (see `[drive] bus_sector_transfer_ms`).
+    #[serde(default)]
+    pub bus_sector_transfer_ms: Option<f64>,
     #[serde(default)]
     pub imperfections: crate::device::imperfect::Imperfections,
     /// The host's model of this device (`oracle`, `calibrated`, `lbn-curve`).
@@ -157,6 +163,16 @@ pub struct DriveConfig {
     /// the policy its parameter file names (DiskSim's "Scheduling policy").
     #[serde(default)]
     pub firmware_scheduler: Option<String>,
+    /// `[drive.firmware_freeblock]`: the firmware fills the rotational latency of the reads
+    /// it starts with free reads of a background scan (the freeblock paper's simulated upper
+    /// bound; `docs/freeblock.md`). Default: off.
+    #[serde(default)]
+    pub firmware_freeblock: Option<crate::device::hdd::FirmwareFreeblockConfig>,
+    /// The drive's bus time per sector, reads and writes (ms), in place of its parameters'
+    /// (e.g. a catalog drive behind a faster interface: Ultra2 Wide SCSI, 80 MB/s, is
+    /// 0.0064 ms). Default: the parameters'.
+    #[serde(default)]
+    pub bus_sector_transfer_ms: Option<f64>,
     /// `[drive.imperfections]`: seek jitter, spindle drift and the drive's own head
     /// movements, added to the model (default: none).
     #[serde(default)]
@@ -176,6 +192,8 @@ impl Default for DriveConfig {
             name: default_drive(),
             queue_depth: 1,
             firmware_scheduler: None,
+            firmware_freeblock: None,
+            bus_sector_transfer_ms: None,
             imperfections: Default::default(),
         }
     }
@@ -308,6 +326,8 @@ impl ExperimentConfig {
             drive: self.drive.name.clone(),
             queue_depth: self.drive.queue_depth,
             firmware_scheduler: self.drive.firmware_scheduler.clone(),
+            firmware_freeblock: self.drive.firmware_freeblock.clone(),
+            bus_sector_transfer_ms: self.drive.bus_sector_transfer_ms,
             imperfections: self.drive.imperfections.clone(),
             predictor: self.host.predictor.clone(),
             predictor_options: self.host.predictor_options.clone(),

@@ -338,6 +338,10 @@ impl Device for ImperfectDevice {
     fn outstanding(&self) -> usize {
         self.inner.outstanding() - self.recal_outstanding as usize + self.held.len()
     }
+
+    fn firmware_free(&self) -> Option<crate::device::hdd::FirmwareFreeReport> {
+        self.inner.firmware_free()
+    }
 }
 
 /// Wrap `device` in the imperfections `cfg` describes (or return it as is), drawing from

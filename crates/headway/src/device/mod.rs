@@ -60,4 +60,8 @@ pub trait Device {
     fn energy(&mut self, _now: SimTime) -> Option<power::EnergyReport> {
         None
     }
+    /// What a drive with `firmware_freeblock` read for free; `None` otherwise.
+    fn firmware_free(&self) -> Option<hdd::FirmwareFreeReport> {
+        None
+    }
 }

@@ -17,8 +17,11 @@
 //!   requests on the nominal drive, and small requests on a drive with imperfections (seek
 //!   jitter, spindle drift, recalibration moves).
 //!
-//! Not built (see `docs/freeblock.md`): the firmware variant and its one-request-per-track
-//! restriction.
+//! * external versus firmware: the same planner inside the drive's queue
+//!   (`[drive.firmware_freeblock]`, the drive's own SPTF ordering every request, exact
+//!   knowledge of the head), with and without the one-request-per-track restriction, over
+//!   `c_fb`, beside the external scheduler's free bandwidth (the paper's simulated upper
+//!   bound).
 
 use serde::Serialize;
 
@@ -91,6 +94,36 @@ pub struct SweepRow {
     pub free_reads: u64,
 }
 
+/// The paper's interface (Ultra2 Wide SCSI, 80 MB/s): time per 512-byte sector (ms).
+pub const PAPER_BUS_SECTOR_MS: f64 = 512.0 / 80e6 * 1e3;
+
+/// The headline's runs again with the drive behind the paper's interface instead of the
+/// DiskSim parameters' bus.
+#[derive(Clone, Debug, Serialize)]
+pub struct BusRow {
+    /// `validated` (the parameters' bus) or `paper` ([`PAPER_BUS_SECTOR_MS`]).
+    pub bus: String,
+    pub sector_transfer_ms: Option<f64>,
+    /// `external-sptf`, `external-sptf-sw40` or `firmware`.
+    pub variant: String,
+    pub c_fb_ms: f64,
+    pub free_bandwidth_mb_s: f64,
+    pub potential_free_bandwidth_mb_s: f64,
+    pub fg_response_increase: f64,
+}
+
+/// One point of the external-versus-firmware figure.
+#[derive(Clone, Debug, Serialize)]
+pub struct FirmwareRow {
+    /// `external-sptf`, `external-sptf-sw40`, `firmware`, `firmware-1-per-track`.
+    pub variant: String,
+    pub c_fb_ms: f64,
+    pub free_bandwidth_mb_s: f64,
+    pub potential_free_bandwidth_mb_s: f64,
+    pub fg_mean_response_ms: f64,
+    pub paired_fg_mean_response_ms: f64,
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct QueueRow {
     pub scheduler: String,
@@ -108,8 +141,21 @@ pub struct Headline {
     pub free_fraction_of_potential: f64,
     pub fg_response_increase: f64,
     pub scans_per_day: f64,
-    /// Not built: `None` (serialised as null).
+    /// The firmware variant (drive's own SPTF, unrestricted) at the same `c_fb`.
     pub firmware_free_bandwidth_mb_s: Option<f64>,
+    /// Its potential free bandwidth (on its own foreground, the drive's SPTF over every
+    /// request).
+    pub firmware_potential_free_bandwidth_mb_s: Option<f64>,
+    /// The one-request-per-track firmware variant at the same `c_fb`.
+    pub firmware_one_per_track_free_bandwidth_mb_s: Option<f64>,
+    /// [TEAM CHOICE] the same external SPTF run with the drive behind the paper's interface
+    /// (Ultra2 Wide SCSI, [`PAPER_BUS_SECTOR_MS`] per sector) instead of the DiskSim
+    /// parameters' bus: free bandwidth, potential, foreground change.
+    pub paper_bus_sector_transfer_ms: f64,
+    pub paper_bus_free_bandwidth_mb_s: Option<f64>,
+    pub paper_bus_potential_free_bandwidth_mb_s: Option<f64>,
+    pub paper_bus_fg_response_increase: Option<f64>,
+    pub paper_bus_firmware_free_bandwidth_mb_s: Option<f64>,
     /// Disk bandwidth used (foreground + free) over foreground alone.
     pub utilisation_gain: f64,
     pub paper_free_bandwidth_mb_s: f64,
@@ -137,6 +183,8 @@ pub struct PredictionSummaryRow {
 #[derive(Clone, Debug, Serialize)]
 pub struct Reproduction {
     pub sweep: Vec<SweepRow>,
+    pub firmware: Vec<FirmwareRow>,
+    pub bus: Vec<BusRow>,
     pub queue: Vec<QueueRow>,
     pub prediction_pdf: Vec<PdfRow>,
     pub prediction: Vec<PredictionSummaryRow>,
@@ -161,6 +209,157 @@ pub fn oltp_config(o: &ReproduceOptions, inner: &str, host_options: &str) -> Str
          [output]\nrecords = true\n",
         o.seed, o.drive, o.requests
     )
+}
+
+/// The OLTP foreground with every request at the drive (its own SPTF orders them) and,
+/// with `fb`, the firmware's freeblock planner (`[drive.firmware_freeblock]` body).
+pub fn firmware_config(o: &ReproduceOptions, fb: Option<&str>) -> String {
+    let fb = fb.map_or(String::new(), |b| {
+        format!("[drive.firmware_freeblock]\n{b}\n")
+    });
+    format!(
+        "seed = {}\n[drive]\nname = \"{}\"\nqueue_depth = 16\nfirmware_scheduler = \"sptf\"\n\
+         {fb}[host]\nscheduler = \"fcfs\"\nmax_outstanding = 16\n\
+         [workload]\nkind = \"closed\"\nprocesses = 10\nthink_ms = 30.0\nrequests = {}\n\
+         read_fraction = 0.6667\nalign_sectors = 8\n\
+         size = {{ kind = \"exponential\", mean_sectors = 12.0 }}\n\
+         [output]\nrecords = true\n",
+        o.seed, o.drive, o.requests
+    )
+}
+
+/// Free bandwidth of the firmware's free reads, measured as the external one's: bytes per
+/// second of the whole run (MB/s).
+pub fn firmware_free_bandwidth_mb_s(r: &RunResult) -> f64 {
+    let sectors: u64 = r.summary.firmware_free.iter().map(|f| f.free_sectors).sum();
+    if r.summary.elapsed_s <= 0.0 {
+        return 0.0;
+    }
+    sectors as f64 * 512.0 / r.summary.elapsed_s / 1e6
+}
+
+/// `text` with the drive's bus time per sector set to `ms`.
+fn with_bus(text: &str, ms: f64) -> String {
+    text.replacen(
+        "[drive]\n",
+        &format!("[drive]\nbus_sector_transfer_ms = {ms}\n"),
+        1,
+    )
+}
+
+/// External SPTF and SPTF-SW(40) and the firmware at the chosen `c_fb`, each against its
+/// paired run, on the validated bus (from the sweep) and on the paper's.
+fn bus_rows(
+    o: &ReproduceOptions,
+    sweep: &[SweepRow],
+    firmware: &[FirmwareRow],
+    progress: &mut dyn FnMut(&str) -> Result<()>,
+) -> Result<Vec<BusRow>> {
+    let c = o.chosen_c_fb_ms;
+    let near = |x: f64| (x - c).abs() < 1e-9;
+    let mut rows = vec![];
+    for s in sweep
+        .iter()
+        .filter(|s| near(s.c_fb_ms) && s.foreground != "sstf")
+    {
+        rows.push(BusRow {
+            bus: "validated".into(),
+            sector_transfer_ms: None,
+            variant: format!("external-{}", s.foreground),
+            c_fb_ms: c,
+            free_bandwidth_mb_s: s.free_bandwidth_mb_s,
+            potential_free_bandwidth_mb_s: s.potential_free_bandwidth_mb_s,
+            fg_response_increase: s.fg_response_increase,
+        });
+    }
+    for f in firmware
+        .iter()
+        .filter(|f| near(f.c_fb_ms) && f.variant == "firmware")
+    {
+        rows.push(BusRow {
+            bus: "validated".into(),
+            sector_transfer_ms: None,
+            variant: f.variant.clone(),
+            c_fb_ms: c,
+            free_bandwidth_mb_s: f.free_bandwidth_mb_s,
+            potential_free_bandwidth_mb_s: f.potential_free_bandwidth_mb_s,
+            fg_response_increase: f.fg_mean_response_ms / f.paired_fg_mean_response_ms - 1.0,
+        });
+    }
+    let ms = PAPER_BUS_SECTOR_MS;
+    for &(label, inner) in FOREGROUND.iter().filter(|f| f.0 != "sstf") {
+        progress(&format!("{label} on the paper's bus"))?;
+        let paired = run(&with_bus(&oltp_config(o, inner, "plan = false"), ms))?;
+        let r = run(&with_bus(
+            &oltp_config(o, inner, &format!("c_fb_ms = {c}")),
+            ms,
+        ))?;
+        rows.push(BusRow {
+            bus: "paper".into(),
+            sector_transfer_ms: Some(ms),
+            variant: format!("external-{label}"),
+            c_fb_ms: c,
+            free_bandwidth_mb_s: measure::free_bandwidth_mb_s(&r),
+            potential_free_bandwidth_mb_s: measure::potential_free_bandwidth_mb_s(&paired),
+            fg_response_increase: measure::fg_response_increase(&r, &paired),
+        });
+    }
+    progress("firmware on the paper's bus")?;
+    let paired = run(&with_bus(&firmware_config(o, None), ms))?;
+    let r = run(&with_bus(
+        &firmware_config(o, Some(&format!("c_fb_ms = {c}"))),
+        ms,
+    ))?;
+    rows.push(BusRow {
+        bus: "paper".into(),
+        sector_transfer_ms: Some(ms),
+        variant: "firmware".into(),
+        c_fb_ms: c,
+        free_bandwidth_mb_s: firmware_free_bandwidth_mb_s(&r),
+        potential_free_bandwidth_mb_s: measure::potential_free_bandwidth_mb_s(&paired),
+        fg_response_increase: measure::fg_response_increase(&r, &paired),
+    });
+    Ok(rows)
+}
+
+fn firmware_rows(
+    o: &ReproduceOptions,
+    sweep: &[SweepRow],
+    progress: &mut dyn FnMut(&str) -> Result<()>,
+) -> Result<Vec<FirmwareRow>> {
+    let mut rows: Vec<FirmwareRow> = sweep
+        .iter()
+        .filter(|r| r.foreground == "sptf" || r.foreground == "sptf-sw40")
+        .map(|r| FirmwareRow {
+            variant: format!("external-{}", r.foreground),
+            c_fb_ms: r.c_fb_ms,
+            free_bandwidth_mb_s: r.free_bandwidth_mb_s,
+            potential_free_bandwidth_mb_s: r.potential_free_bandwidth_mb_s,
+            fg_mean_response_ms: r.fg_mean_response_ms,
+            paired_fg_mean_response_ms: r.paired_fg_mean_response_ms,
+        })
+        .collect();
+    progress("firmware SPTF without free reads")?;
+    let paired = run(&firmware_config(o, None))?;
+    let potential = measure::potential_free_bandwidth_mb_s(&paired);
+    for (variant, extra) in [
+        ("firmware", ""),
+        ("firmware-1-per-track", "one_per_track = true\n"),
+    ] {
+        for &c in &o.c_fb_ms {
+            progress(&format!("{variant} c_fb = {c} ms"))?;
+            let r = run(&firmware_config(o, Some(&format!("{extra}c_fb_ms = {c}"))))?;
+            rows.push(FirmwareRow {
+                variant: variant.into(),
+                c_fb_ms: c,
+                free_bandwidth_mb_s: firmware_free_bandwidth_mb_s(&r),
+                potential_free_bandwidth_mb_s: potential,
+                fg_mean_response_ms: measure::fg_mean_response_ms(&r),
+                paired_fg_mean_response_ms: measure::fg_mean_response_ms(&paired),
+            });
+        }
+    }
+    Ok(rows)
 }
 
 fn queue_config(o: &ReproduceOptions, sched: &str, q: u32) -> String {
@@ -218,6 +417,8 @@ pub fn reproduce(
             });
         }
     }
+    let firmware = firmware_rows(o, &sweep, progress)?;
+    let bus = bus_rows(o, &sweep, &firmware, progress)?;
     let mut queue = vec![];
     for &q in &o.queue_depths {
         for sched in ["sstf", "sptf-sw40", "sptf", "firmware-sptf"] {
@@ -237,10 +438,20 @@ pub fn reproduce(
             .layout
             .capacity_sectors()
     };
-    let headline = headline(&sweep, o, capacity);
+    let mut headline = headline(&sweep, &firmware, o, capacity);
+    let paper_bus = |v: &str| bus.iter().find(|b| b.bus == "paper" && b.variant == v);
+    if let Some(b) = paper_bus("external-sptf") {
+        headline.paper_bus_free_bandwidth_mb_s = Some(b.free_bandwidth_mb_s);
+        headline.paper_bus_potential_free_bandwidth_mb_s = Some(b.potential_free_bandwidth_mb_s);
+        headline.paper_bus_fg_response_increase = Some(b.fg_response_increase);
+    }
+    headline.paper_bus_firmware_free_bandwidth_mb_s =
+        paper_bus("firmware").map(|b| b.free_bandwidth_mb_s);
     let (prediction_pdf, prediction) = prediction_pdfs(o, progress)?;
     Ok(Reproduction {
         sweep,
+        firmware,
+        bus,
         queue,
         prediction_pdf,
         prediction,
@@ -305,7 +516,22 @@ fn prediction_pdfs(
     Ok((rows, summary))
 }
 
-fn headline(rows: &[SweepRow], o: &ReproduceOptions, capacity: u64) -> Headline {
+fn headline(
+    rows: &[SweepRow],
+    firmware: &[FirmwareRow],
+    o: &ReproduceOptions,
+    capacity: u64,
+) -> Headline {
+    let fw = |variant: &str| {
+        firmware
+            .iter()
+            .filter(|r| r.variant == variant)
+            .min_by(|a, b| {
+                (a.c_fb_ms - o.chosen_c_fb_ms)
+                    .abs()
+                    .total_cmp(&(b.c_fb_ms - o.chosen_c_fb_ms).abs())
+            })
+    };
     let row = rows
         .iter()
         .filter(|r| r.foreground == "sptf")
@@ -325,8 +551,17 @@ fn headline(rows: &[SweepRow], o: &ReproduceOptions, capacity: u64) -> Headline 
         free_fraction_of_potential: free / potential,
         fg_response_increase: get(|r| r.fg_response_increase),
         scans_per_day: measure::scans_per_day(free, capacity),
-        firmware_free_bandwidth_mb_s: None,
+        firmware_free_bandwidth_mb_s: fw("firmware").map(|r| r.free_bandwidth_mb_s),
+        firmware_potential_free_bandwidth_mb_s: fw("firmware")
+            .map(|r| r.potential_free_bandwidth_mb_s),
+        firmware_one_per_track_free_bandwidth_mb_s: fw("firmware-1-per-track")
+            .map(|r| r.free_bandwidth_mb_s),
         utilisation_gain: (get(|r| r.fg_bandwidth_mb_s) + free) / get(|r| r.fg_bandwidth_mb_s),
+        paper_bus_sector_transfer_ms: PAPER_BUS_SECTOR_MS,
+        paper_bus_free_bandwidth_mb_s: None,
+        paper_bus_potential_free_bandwidth_mb_s: None,
+        paper_bus_fg_response_increase: None,
+        paper_bus_firmware_free_bandwidth_mb_s: None,
         paper_free_bandwidth_mb_s: 3.1,
         paper_fg_response_increase_below: 0.02,
     }

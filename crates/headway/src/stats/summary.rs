@@ -99,6 +99,9 @@ pub struct Summary {
     pub by_origin: Vec<super::GroupSummary>,
     /// Energy per device with power states (empty, and absent from `--json`, otherwise).
     pub energy: Vec<crate::device::power::EnergySummary>,
+    /// What each drive with `firmware_freeblock` read for free (empty otherwise).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub firmware_free: Vec<crate::device::hdd::FirmwareFreeReport>,
 }
 
 impl Summary {
@@ -172,6 +175,14 @@ impl Summary {
             }
             if let Some(o) = out.as_object_mut() {
                 o.insert("energy".into(), serde_json::Value::Object(m));
+            }
+        }
+        if !self.firmware_free.is_empty() {
+            if let Some(o) = out.as_object_mut() {
+                o.insert(
+                    "firmware_free".into(),
+                    serde_json::to_value(&self.firmware_free).expect("plain numbers serialise"),
+                );
             }
         }
         out

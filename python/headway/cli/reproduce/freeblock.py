@@ -12,7 +12,7 @@ from headway.cli.paths import output_folder
 
 @click.command("freeblock", short_help="Lumb, Schindler and Ganger's freeblock scheduling (Atlas 10K).")
 @click.option("--out", "out_dir", type=click.Path(path_type=Path), callback=output_folder,
-              help="Write sweep.csv, queue.csv, prediction_pdf.csv, prediction.csv, headline.json and PNG plots here.")
+              help="Write sweep.csv, firmware.csv, bus.csv, queue.csv, prediction_pdf.csv, prediction.csv, headline.json and PNG plots here.")
 @click.option("--quick", is_flag=True, help="Reduced sizes (3,000 requests per run, 4 values of c_fb): seconds.")
 @click.option("--seed", type=int, help="Random seed (default 1).")
 @click.option("--requests", type=click.IntRange(min=1), help="Foreground requests per run.")

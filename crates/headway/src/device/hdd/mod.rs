@@ -7,6 +7,7 @@
 
 pub mod bus;
 pub mod cache;
+pub mod firmware_freeblock;
 pub mod firmware_queue;
 pub mod layout;
 pub mod mechanics;
@@ -24,6 +25,7 @@ use super::{Device, DeviceInfo, DeviceIo};
 use crate::error::{HeadwayError, Result};
 use crate::request::{Command, Completion, HeadPosition, Op, Phases};
 use crate::time::SimTime;
+pub use firmware_freeblock::{FirmwareFreeReport, FirmwareFreeblock, FirmwareFreeblockConfig};
 pub use firmware_queue::{policy_name, FirmwareQueue, FIRMWARE_SCHEDULERS};
 pub use mechanics::{MechAccess, Mechanics};
 pub use overheads::Overheads;
@@ -46,6 +48,8 @@ pub struct HddDevice {
     drive: Drive,
     queue: FirmwareQueue,
     current: Option<InService>,
+    /// Free reads planned in the firmware (`firmware_freeblock`); `None`: off.
+    freeblock: Option<FirmwareFreeblock>,
 }
 
 impl HddDevice {
@@ -93,7 +97,27 @@ impl HddDevice {
             drive,
             queue,
             current: None,
+            freeblock: None,
         })
+    }
+
+    /// Plan free reads inside the firmware (see [`firmware_freeblock`]), with the model the
+    /// firmware queue ranks its commands by.
+    pub fn with_firmware_freeblock(mut self, cfg: &FirmwareFreeblockConfig) -> Result<Self> {
+        self.freeblock = Some(FirmwareFreeblock::new(
+            cfg,
+            self.drive.mech.clone(),
+            self.queue_overheads(),
+        )?);
+        Ok(self)
+    }
+
+    fn queue_overheads(&self) -> Overheads {
+        let mut ovh = self.drive.ovh;
+        if !self.drive.bus.never_disconnect {
+            ovh.read_miss_ns = [0; 2];
+        }
+        ovh
     }
 
     pub fn mechanics(&self) -> &Arc<Mechanics> {
@@ -120,9 +144,25 @@ impl HddDevice {
     /// Start `cmd`, which reached the drive at `arrived` (earlier than `now` when it waited in
     /// the drive's queue).
     fn start(&mut self, now: SimTime, arrived: SimTime, cmd: Command, io: &mut DeviceIo) {
+        let before = self.freeblock.as_ref().map(|_| {
+            let free = self.drive.positioning_free_at(now);
+            (free, self.drive.head_at(free), self.drive.last_op())
+        });
         let served = self
             .drive
             .serve_queued(now, arrived, cmd.lbn, cmd.sectors, cmd.op);
+        if let (Some(fb), Some((free, head, last_op))) = (&mut self.freeblock, before) {
+            // The phases' overhead is the command's own before its mechanism starts (the
+            // arm may also be busy until `free`) plus the completion after it.
+            let ph = &served.phases;
+            let pre = ph
+                .overhead_ns
+                .saturating_sub(self.drive.ovh.completion_ns[cmd.op as usize]);
+            let mech_start = (ph.start_ns + pre).max(free);
+            // The model has geometry for every track, so planning cannot fail; a failure
+            // would only cost this gap its free reads.
+            let _ = fb.fill_gap(mech_start, head, last_op, &cmd, ph, served.cache_hit);
+        }
         io.wake_at(served.done, 0);
         self.current = Some(InService { cmd, served });
     }
@@ -213,5 +253,9 @@ impl Device for HddDevice {
 
     fn outstanding(&self) -> usize {
         self.queue.len() + self.current.is_some() as usize
+    }
+
+    fn firmware_free(&self) -> Option<FirmwareFreeReport> {
+        self.freeblock.as_ref().map(FirmwareFreeblock::report)
     }
 }

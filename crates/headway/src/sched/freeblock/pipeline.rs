@@ -103,6 +103,11 @@ pub struct Freeblock {
     after_writes: bool,
     /// The last foreground command sent was a write.
     last_fg_write: bool,
+    /// Free reads do not take the foreground's two slots: the drive holds up to two
+    /// foreground commands plus the free reads between them (it needs a deeper FCFS queue),
+    /// so the foreground is chosen at the instants, and from the pool, it would be without
+    /// free reads.
+    free_slots: bool,
     pub stats: FreeblockStats,
     /// Receives the blocks as their reads complete (see [`Freeblock::with_sink`]).
     sink: Option<Box<dyn BlockSink>>,
@@ -203,6 +208,7 @@ impl Freeblock {
             plan_when_idle: o.bool("plan_when_idle", false)?,
             after_writes: o.bool("after_writes", false)?,
             last_fg_write: false,
+            free_slots: o.bool("free_slots", false)?,
             stats: FreeblockStats::default(),
             sink: None,
         })
@@ -246,6 +252,23 @@ impl Freeblock {
         if !p.has_geometry() {
             // The predictor's own error names it and says which predictors have tracks.
             p.track_of(0)?;
+        }
+        let depth = if self.free_slots {
+            2 * PIPELINE_DEPTH
+        } else {
+            PIPELINE_DEPTH
+        };
+        if self.free_slots && ctx.max_outstanding[self.device as usize] < depth {
+            return Err(HeadwayError::config(
+                "host.max_outstanding",
+                format!(
+                    "freeblock with free_slots keeps two foreground commands and the free \
+                     reads between them at the drive, up to {depth}, but the host may send \
+                     only {} (set [drive] queue_depth = {depth}, firmware_scheduler = \"fcfs\" \
+                     and [host] max_outstanding = {depth})",
+                    ctx.max_outstanding[self.device as usize]
+                ),
+            ));
         }
         if ctx.max_outstanding[self.device as usize] < PIPELINE_DEPTH {
             return Err(HeadwayError::config(
@@ -477,7 +500,12 @@ impl Freeblock {
     fn propose_inner(&mut self, ctx: &SchedCtx) -> Result<Decision> {
         self.ready(ctx)?;
         let dev = self.device as usize;
-        if ctx.outstanding[dev] >= PIPELINE_DEPTH || !ctx.has_slot(self.device) {
+        let busy = if self.free_slots {
+            self.fg_outstanding >= PIPELINE_DEPTH
+        } else {
+            ctx.outstanding[dev] >= PIPELINE_DEPTH
+        };
+        if busy || !ctx.has_slot(self.device) {
             self.proposed = None;
             return Ok(Decision::Idle);
         }

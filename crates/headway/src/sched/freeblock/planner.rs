@@ -132,6 +132,19 @@ pub fn plan(
     limits: &PlanLimits,
     surfaces: u32,
 ) -> Result<(Option<Plan>, u64)> {
+    plan_excluding(p, pair, wanted, limits, surfaces, &[])
+}
+
+/// [`plan`], never choosing a track in `exclude` (the firmware's one-request-per-track
+/// restriction: tracks already read in this gap).
+pub fn plan_excluding(
+    p: &dyn Predictor,
+    pair: &Pair,
+    wanted: &WantedBlocks,
+    limits: &PlanLimits,
+    surfaces: u32,
+    exclude: &[HeadPosition],
+) -> Result<(Option<Plan>, u64)> {
     let d = direct(p, pair);
     let c = limits.c_fb_ns;
     let mut best: Option<Plan> = None;
@@ -143,7 +156,7 @@ pub fn plan(
 
     // Destination track: the sectors before B's first, from the head's (conservative)
     // arrival on the track.
-    if pair.b_op == Op::Read {
+    if pair.b_op == Op::Read && !exclude.contains(&track_b) {
         let e = p.estimate_with_margin(
             pair.from,
             pair.start_ns,
@@ -154,7 +167,9 @@ pub fn plan(
         );
         let arrive = pair.start_ns + e.overhead_ns + e.seek_ns;
         if arrive < d.b_start_ns {
-            let runs = p.passing(track_b, arrive, d.b_start_ns)?;
+            // The sector before B ends when B begins, to within the rounding of both
+            // instants to the nanosecond: a window one ns longer keeps it.
+            let runs = p.passing(track_b, arrive, d.b_start_ns + 1)?;
             if let Some(run) = runs.iter().find(|r| r.end_lbn() == pair.b_lbn) {
                 if let Some(first) = wanted.run_ending_at(pair.b_lbn, run.lbn) {
                     let utility = pair.b_lbn - first;
@@ -218,7 +233,10 @@ pub fn plan(
                     cylinder: cyl,
                     surface: s,
                 };
-                if t == track_b || (t == track_a && !limits.allow_source_track) {
+                if t == track_b
+                    || (t == track_a && !limits.allow_source_track)
+                    || exclude.contains(&t)
+                {
                     continue;
                 }
                 if examined >= limits.max_tracks {
