@@ -1,6 +1,8 @@
 //! The reference benchmark (as `headway bench`): random 4 KiB reads, uniform over the
-//! drive, exponential inter-arrivals, replayed through FCFS and SPTF. Reports simulated
-//! requests per second of wall time (criterion's "elements/s").
+//! drive, exponential inter-arrivals, replayed through FCFS and SPTF, ordered at the host
+//! (one command at the drive) and, as DiskSim's benchmark setup does, by the drive's own
+//! firmware over a queue of 64 (the `_drive_q64` cases). Reports simulated requests per
+//! second of wall time (criterion's "elements/s").
 //!
 //! `cargo bench -p headway --bench replay`
 
@@ -9,9 +11,23 @@ use headway::config::{build_simulation, ExperimentConfig};
 
 const REQUESTS: u64 = 200_000;
 
-fn config(drive: &str, sched: &str, interarrival_ms: f64) -> ExperimentConfig {
+/// `firmware`: the drive's own scheduler over a queue of 64 (the host passes every request
+/// on in arrival order); `None`: the host orders them, one command at the drive.
+fn config(
+    drive: &str,
+    sched: &str,
+    firmware: Option<&str>,
+    interarrival_ms: f64,
+) -> ExperimentConfig {
+    let (host, drive_queue) = match firmware {
+        Some(fw) => (
+            "fcfs",
+            format!("queue_depth = 64\nfirmware_scheduler = \"{fw}\"\n"),
+        ),
+        None => (sched, String::new()),
+    };
     ExperimentConfig::from_toml_str(
-        &format!("seed = 1\n[drive]\nname = \"{drive}\"\n[host]\nscheduler = \"{sched}\"\n[workload]\nrequests = {REQUESTS}\ninterarrival_ms = {interarrival_ms}\nsize_sectors = 8\nread_fraction = 1.0\n"),
+        &format!("seed = 1\n[drive]\nname = \"{drive}\"\n{drive_queue}[host]\nscheduler = \"{host}\"\n[workload]\nrequests = {REQUESTS}\ninterarrival_ms = {interarrival_ms}\nsize_sectors = 8\nread_fraction = 1.0\n"),
         None,
     )
     .expect("benchmark config")
@@ -21,12 +37,26 @@ fn replay(c: &mut Criterion) {
     let mut g = c.benchmark_group("replay");
     g.sample_size(10);
     g.throughput(Throughput::Elements(REQUESTS));
-    for (name, drive, sched, ia) in [
-        ("fcfs_moderate", "atlas10k", "fcfs", 12.0),
-        ("sptf_moderate", "atlas10k", "sptf", 12.0),
-        ("sptf_heavy", "atlas10k", "sptf", 5.5),
+    for (name, drive, sched, firmware, ia) in [
+        ("fcfs_moderate", "atlas10k", "fcfs", None, 12.0),
+        ("sptf_moderate", "atlas10k", "sptf", None, 12.0),
+        ("sptf_heavy", "atlas10k", "sptf", None, 5.5),
+        (
+            "fcfs_moderate_drive_q64",
+            "atlas10k",
+            "fcfs",
+            Some("fcfs"),
+            12.0,
+        ),
+        (
+            "sptf_heavy_drive_q64",
+            "atlas10k",
+            "sptf",
+            Some("sptf"),
+            5.5,
+        ),
     ] {
-        let cfg = config(drive, sched, ia);
+        let cfg = config(drive, sched, firmware, ia);
         g.bench_function(name, |b| {
             b.iter_batched(
                 || build_simulation(&cfg, None).unwrap().simulation,

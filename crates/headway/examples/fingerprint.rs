@@ -2,6 +2,10 @@
 //! workloads, and the validation traces: `cargo run --release -p headway --example
 //! fingerprint`. Two builds that print the same digests simulate the same thing, request for
 //! request, which is what a change meant only to be faster must keep.
+//!
+//! `ALL` covers host-ordered queues; `FIRMWARE` (printed after it, and kept apart so that
+//! `ALL` stays comparable with older builds) covers the drive's own queue ordered by each
+//! firmware scheduler, at the reference benchmark's depth of 64.
 use headway::config::{build_simulation, ExperimentConfig};
 use headway::device::catalog;
 use headway::validate::{builtin_trace_names, validate_builtin};
@@ -42,26 +46,7 @@ fn main() {
                             continue;
                         }
                     };
-                    let r = sim.run().unwrap();
-                    let rec = r.records.unwrap();
-                    let mut h = DefaultHasher::new();
-                    for i in 0..rec.len() {
-                        (
-                            rec.id[i],
-                            rec.arrival_ns[i],
-                            rec.dispatch_ns[i],
-                            rec.start_ns[i],
-                            rec.overhead_ns[i],
-                            rec.seek_ns[i],
-                            rec.rotate_ns[i],
-                            rec.transfer_ns[i],
-                            rec.bus_ns[i],
-                            rec.done_ns[i],
-                            rec.cache_hit[i],
-                        )
-                            .hash(&mut h);
-                    }
-                    let d = h.finish();
+                    let d = records_digest(sim.run().unwrap());
                     d.hash(&mut all);
                     println!("{drive} {sched} {sname} qd{qd}: {d:016x}");
                 }
@@ -79,4 +64,43 @@ fn main() {
         println!("validate {name}: {d:016x} demerit {:.6}", r.demerit_ms);
     }
     println!("ALL {:016x}", all.finish());
+    let mut firmware = DefaultHasher::new();
+    for drive in ["atlas10k", "hp_c3323a", "st41601n"] {
+        for fw in headway::device::hdd::FIRMWARE_SCHEDULERS {
+            for (sname, shape) in &shapes[..2] {
+                let toml = format!(
+                    "[drive]\nname=\"{drive}\"\nqueue_depth=64\nfirmware_scheduler=\"{fw}\"\n[host]\nscheduler=\"fcfs\"\n[workload]\nrequests={n}\ninterarrival_ms=4.0\n{shape}\n[output]\nrecords=true\n"
+                );
+                let cfg = ExperimentConfig::from_toml_str(&toml, None).unwrap();
+                let sim = build_simulation(&cfg, None).unwrap().simulation;
+                let d = records_digest(sim.run().unwrap());
+                d.hash(&mut firmware);
+                println!("{drive} firmware {fw} {sname} qd64: {d:016x}");
+            }
+        }
+    }
+    println!("FIRMWARE {:016x}", firmware.finish());
+}
+
+/// A digest of every request's record (times, phases, hit).
+fn records_digest(r: headway::sim::RunResult) -> u64 {
+    let rec = r.records.unwrap();
+    let mut h = DefaultHasher::new();
+    for i in 0..rec.len() {
+        (
+            rec.id[i],
+            rec.arrival_ns[i],
+            rec.dispatch_ns[i],
+            rec.start_ns[i],
+            rec.overhead_ns[i],
+            rec.seek_ns[i],
+            rec.rotate_ns[i],
+            rec.transfer_ns[i],
+            rec.bus_ns[i],
+            rec.done_ns[i],
+            rec.cache_hit[i],
+        )
+            .hash(&mut h);
+    }
+    h.finish()
 }

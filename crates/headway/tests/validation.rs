@@ -102,10 +102,84 @@ fn dec_rz26_stays_at_its_validated_demerit() {
 
 #[test]
 #[ignore = "0.439 ms against DiskSim's 0.341: the real drive serves writes with 100-500-cylinder \
-            seeks 3-6 ms later than the model (no parameter describes it); DiskSim's slower \
-            reads (no zero-latency access) partly offset them. The other requests: next test"]
+            seeks 3-6 ms later than both models (no parameter describes it); DiskSim's reads, \
+            slower than the real drive's (it ignores zero-latency access), offset them in its \
+            total. With the measured reads in place of headway's the writes alone give 0.371 \
+            (dec_rz26_reaches_disksims_figure_only_through_its_slow_reads)"]
 fn dec_rz26_matches_the_real_drive_at_least_as_well_as_disksim() {
     check("dec_rz26");
+}
+
+/// The RZ26 with "Immediate buffer read" switched off is DiskSim's own simulation of the trace
+/// (DiskSim's controller leaves that parameter inert: its output is the same with 0 and 1).
+/// DiskSim's printed means (`disksim-output/dec_rz26.outv`): reads 15.101590, writes
+/// 16.942523, all 15.691242. Per request (a private DiskSim copy printing each request's
+/// simulated time) 7,970 of the 7,980 agree within 0.01 ms.
+#[test]
+fn dec_rz26_without_zero_latency_reads_is_disksims_own_simulation() {
+    let records = builtin_trace("dec_rz26").unwrap();
+    let mut spec = catalog::lookup("dec_rz26").unwrap();
+    spec.cache.as_mut().unwrap().immediate_buffer_read = false;
+    let r = validate(&spec, &records).unwrap();
+    let mean = |op: Op| {
+        let v: Vec<f64> = r
+            .pairs
+            .iter()
+            .zip(&records)
+            .filter(|(_, rec)| rec.op == op)
+            .map(|(p, _)| p.1)
+            .collect();
+        v.iter().sum::<f64>() / v.len() as f64
+    };
+    let (reads, writes) = (mean(Op::Read), mean(Op::Write));
+    assert!((reads - 15.101590).abs() < 1e-3, "read mean {reads}");
+    assert!((writes - 16.942523).abs() < 1e-3, "write mean {writes}");
+    assert!(
+        (r.simulated_mean_ms - 15.691242).abs() < 1e-4,
+        "mean {}",
+        r.simulated_mean_ms
+    );
+}
+
+/// The only difference between headway and DiskSim on the RZ26 is the zero-latency read, and
+/// the real trace takes headway's side: reads alone fit it at 0.2415 ms with zero-latency
+/// access and 0.2736 without (DiskSim's reads). DiskSim's 0.341 over the whole trace comes
+/// from two errors that cancel: its reads 0.21 ms slow on average, its writes (the same as
+/// headway's) 0.82 ms fast. headway's writes with the *measured* reads still give 0.371, above
+/// DiskSim's figure, so no change to the reads can reach it: the writes must (next test).
+#[test]
+fn dec_rz26_reaches_disksims_figure_only_through_its_slow_reads() {
+    let records = builtin_trace("dec_rz26").unwrap();
+    let spec = catalog::lookup("dec_rz26").unwrap();
+    let mut no_zl = spec.clone();
+    no_zl.cache.as_mut().unwrap().immediate_buffer_read = false;
+    let with = validate(&spec, &records).unwrap();
+    let without = validate(&no_zl, &records).unwrap();
+    let reads = |r: &headway::validate::ValidationReport| {
+        let (m, s): (Vec<f64>, Vec<f64>) = r
+            .pairs
+            .iter()
+            .zip(&records)
+            .filter(|(_, rec)| rec.op == Op::Read)
+            .map(|(p, _)| *p)
+            .unzip();
+        headway::validate::demerit_ms(&m, &s)
+    };
+    let (d_with, d_without) = (reads(&with), reads(&without));
+    eprintln!("dec_rz26 reads: demerit {d_with:.4} with zero latency, {d_without:.4} without");
+    assert!(d_with < 0.25 && d_without > 0.27, "{d_with} {d_without}");
+    assert!(without.demerit_ms < 0.345, "{}", without.demerit_ms);
+    // Perfect reads, headway's writes.
+    let measured: Vec<f64> = with.pairs.iter().map(|p| p.0).collect();
+    let mixed: Vec<f64> = with
+        .pairs
+        .iter()
+        .zip(&records)
+        .map(|(p, rec)| if rec.op == Op::Read { p.0 } else { p.1 })
+        .collect();
+    let d = headway::validate::demerit_ms(&measured, &mixed);
+    eprintln!("dec_rz26 with the measured reads: demerit {d:.4}");
+    assert!(d > 0.341, "{d}");
 }
 
 /// The write settle's sign, per request (docs/fidelity.md, "The sign of a negative write

@@ -37,6 +37,7 @@ pub struct Host {
     /// The scheduler never acts while every device is full (see
     /// `Scheduler::acts_only_with_a_free_slot`), so it is not asked then.
     only_with_slot: bool,
+    idle_when_empty: bool,
 }
 
 /// What the host wants the engine to do after a decision round.
@@ -74,6 +75,7 @@ impl Host {
         let n = predictors.len();
         let capacity = predictors.iter().map(|p| p.capacity_sectors()).collect();
         let only_with_slot = scheduler.acts_only_with_a_free_slot();
+        let idle_when_empty = scheduler.idle_when_empty();
         Host {
             scheduler,
             predictors,
@@ -88,6 +90,7 @@ impl Host {
             work: HostWork::new(),
             capacity,
             only_with_slot,
+            idle_when_empty,
         }
     }
 
@@ -161,6 +164,9 @@ impl Host {
     /// Ask the scheduler once. `Dispatch` is checked (device exists and has a slot) and
     /// accounted; `WaitUntil` arms the timer unless an earlier one is armed.
     pub fn decide(&mut self, now: SimTime) -> Result<Option<HostAction>> {
+        if self.idle_when_empty && self.scheduler.pending() == 0 {
+            return Ok(None);
+        }
         if self.only_with_slot
             && !self
                 .outstanding

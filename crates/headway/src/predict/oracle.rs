@@ -14,6 +14,10 @@ use crate::time::SimTime;
 pub struct OraclePredictor {
     mech: Arc<Mechanics>,
     ovh: Overheads,
+    /// The least overhead before any command's mechanism starts, plus the link: the part of
+    /// every positioning floor that does not depend on the distance (asked once per
+    /// candidate by a pruned search).
+    floor_ovh_ns: SimTime,
     /// Delay between the host's dispatch and the device seeing the command.
     link_ns: SimTime,
     head: HeadPosition,
@@ -29,6 +33,7 @@ impl OraclePredictor {
     pub fn new(mech: Arc<Mechanics>, ovh: Overheads, link_ns: SimTime) -> Self {
         OraclePredictor {
             mech,
+            floor_ovh_ns: ovh.min_mechanical_start_ns() + link_ns,
             ovh,
             link_ns,
             head: HeadPosition::default(),
@@ -84,10 +89,9 @@ impl Predictor for OraclePredictor {
     }
     #[inline]
     fn positioning_floor_ns(&self, distance: u32) -> SimTime {
-        let min_ovh = self.ovh.min_mechanical_start_ns();
         self.mech
             .move_floor_ns(distance)
-            .saturating_add(min_ovh + self.link_ns)
+            .saturating_add(self.floor_ovh_ns)
     }
     #[inline]
     fn target(&self, lbn: u64, sectors: u32, op: Op) -> Target {

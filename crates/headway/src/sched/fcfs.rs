@@ -42,6 +42,9 @@ impl Scheduler for Fcfs {
     fn acts_only_with_a_free_slot(&self) -> bool {
         true
     }
+    fn idle_when_empty(&self) -> bool {
+        true
+    }
     fn pending(&self) -> usize {
         self.queue.len()
     }

@@ -166,6 +166,14 @@ pub trait Scheduler {
     fn acts_only_with_a_free_slot(&self) -> bool {
         false
     }
+    /// Whether this scheduler does nothing while it holds no request ([`Scheduler::pending`]
+    /// is 0): it never makes work, waits or serves from an empty queue. The host then skips
+    /// asking it while it is empty (every call after the dispatch that emptied it, and after
+    /// every completion, when the device orders the queue). Default false: a plug-in is
+    /// always asked.
+    fn idle_when_empty(&self) -> bool {
+        false
+    }
     /// Requests held by the scheduler and not yet dispatched.
     fn pending(&self) -> usize;
     /// A failure the scheduler could not report through the calls above (a plug-in written

@@ -56,6 +56,32 @@ impl Sptf {
     }
 }
 
+impl Sptf {
+    /// Choose and take the request to serve next, for a context that never has a command
+    /// outstanding and spends no CPU time on decisions (the drive's own firmware queue,
+    /// which picks only when the mechanism is free). The choice is [`Scheduler::decide`]'s
+    /// exactly; what `decide` also works out (where the chosen command would leave the head,
+    /// for planning the next one while it is outstanding, and the command itself) is never
+    /// consulted in such a context, so it is skipped.
+    pub fn take_unpipelined(&mut self, ctx: &SchedCtx) -> Option<Request> {
+        debug_assert!(ctx.outstanding.iter().all(|&o| o == 0) && ctx.ns_per_estimate == 0);
+        if self.q.is_empty() || !ctx.has_slot(self.q.device) {
+            return None;
+        }
+        let origin = self.q.origin(ctx, self.q.len());
+        let obj = self.objective;
+        let (key, _) = self.q.argmin(
+            ctx,
+            origin,
+            0,
+            u32::MAX,
+            |floor| floor,
+            |_, t, pos| obj.of(pos, t),
+        )?;
+        Some(self.q.take(key))
+    }
+}
+
 impl Default for Sptf {
     fn default() -> Self {
         Self::new()
@@ -92,6 +118,9 @@ impl Scheduler for Sptf {
         self.q.commit(cmd, placement, self.name)
     }
     fn acts_only_with_a_free_slot(&self) -> bool {
+        true
+    }
+    fn idle_when_empty(&self) -> bool {
         true
     }
     fn pending(&self) -> usize {

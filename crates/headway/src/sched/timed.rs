@@ -27,7 +27,13 @@ pub(crate) struct Origin {
 }
 
 pub(crate) struct TimedQueue {
-    pub queue: CylQueue<(Request, Target)>,
+    /// Keys in cylinder order, each with the slot of its request in `held`: the tree's
+    /// nodes stay small (a request and its target are 112 bytes, which every insert and
+    /// removal would otherwise shift along a node).
+    pub queue: CylQueue<u32>,
+    /// The queued requests with their targets, by slot; `free` lists the unused slots.
+    held: Vec<(Request, Target)>,
+    free: Vec<u32>,
     /// (arrival, id) → cylinder, for the oldest request and the largest age. Kept only by
     /// the schedulers that ask (aged SPTF, WSTF): it costs a tree insert and remove per
     /// request, a tenth of a plain SPTF decision.
@@ -55,6 +61,8 @@ impl TimedQueue {
     pub fn new(prune: bool) -> Self {
         TimedQueue {
             queue: CylQueue::default(),
+            held: Vec::new(),
+            free: Vec::new(),
             by_age: None,
             device: 0,
             prune,
@@ -83,7 +91,17 @@ impl TimedQueue {
         if let Some(ages) = &mut self.by_age {
             ages.insert((req.arrival_ns, req.id), t.cylinder);
         }
-        self.queue.insert(t.cylinder, req.id, (req, t));
+        let slot = match self.free.pop() {
+            Some(i) => {
+                self.held[i as usize] = (req, t);
+                i
+            }
+            None => {
+                self.held.push((req, t));
+                (self.held.len() - 1) as u32
+            }
+        };
+        self.queue.insert(t.cylinder, req.id, slot);
     }
 
     pub fn len(&self) -> usize {
@@ -189,11 +207,12 @@ impl TimedQueue {
                     }
                 }
             }
-            let (key, (r, t)) = if go_up {
+            let (key, &slot) = if go_up {
                 up.next().unwrap()
             } else {
                 down.next().unwrap()
             };
+            let (r, t) = &self.held[slot as usize];
             evals += 1;
             let c = cost(r, t, p.positioning_to(from, start_ns, t));
             let better = match best {
@@ -217,7 +236,7 @@ impl TimedQueue {
     pub fn propose(&mut self, key: Key, ctx: &SchedCtx, origin: Origin) -> Command {
         let r = match self.found {
             Some(f) if f.id == key.1 => f,
-            _ => self.queue.get(key).0,
+            _ => self.held[*self.queue.get(key) as usize].0,
         };
         let p = ctx.predictor(self.device);
         let e = p.estimate(origin.from, origin.start_ns, r.lbn, r.sectors, r.op);
@@ -231,13 +250,34 @@ impl TimedQueue {
         cmd
     }
 
+    /// Take `key`'s request out of the queue.
+    fn remove(&mut self, key: Key) -> Request {
+        let slot = self.queue.remove(key);
+        self.free.push(slot);
+        self.held[slot as usize].0
+    }
+
+    /// Take the request a search just found (`key`) out of the queue without proposing it:
+    /// for a caller that never plans the command after it from where this one ends (see
+    /// [`crate::sched::Sptf::take_unpipelined`]).
+    pub fn take(&mut self, key: Key) -> Request {
+        let r = self.remove(key);
+        if let Some(ages) = &mut self.by_age {
+            ages.remove(&(r.arrival_ns, r.id));
+        }
+        if self.prune {
+            self.last_evaluations = self.search_evaluations;
+        }
+        r
+    }
+
     /// Take the current proposal `cmd` out of the queue; if it went to the device, the next
     /// command is planned from where it leaves the head.
     pub fn commit(&mut self, cmd: &Command, placement: Placement, name: &str) -> Result<()> {
         let Some((key, end, evals)) = self.proposal.take_for(cmd) else {
             return Err(not_proposed(name, cmd));
         };
-        let (r, _) = self.queue.remove(key);
+        let r = self.remove(key);
         if let Some(ages) = &mut self.by_age {
             ages.remove(&(r.arrival_ns, r.id));
         }

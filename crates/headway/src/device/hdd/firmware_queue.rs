@@ -13,7 +13,7 @@ use super::overheads::Overheads;
 use crate::error::{HeadwayError, Result};
 use crate::predict::{OraclePredictor, Predictor};
 use crate::request::{Command, Completion, HeadPosition, Op, Phases, Request};
-use crate::sched::{scheduler_by_name, Decision, SchedCtx, Scheduler};
+use crate::sched::{scheduler_by_name, Decision, SchedCtx, Scheduler, Sptf};
 use crate::time::SimTime;
 
 /// DiskSim 4.0's queue scheduling policies (`disksim_ioqueue.h`) headway implements, by
@@ -67,8 +67,15 @@ enum Kind {
     Sched(Box<Scheduled>),
 }
 
+/// SPTF, the usual firmware policy, is held as itself so that a pick is one search and one
+/// removal ([`Sptf::take_unpipelined`]); the others go through the scheduler interface.
+enum Picker {
+    Sptf(Sptf),
+    Any(Box<dyn Scheduler>),
+}
+
 struct Scheduled {
-    sched: Box<dyn Scheduler>,
+    sched: Picker,
     /// One predictor: the drive's own model, refreshed before every decision.
     preds: Vec<Box<dyn Predictor>>,
     /// Queued commands by slot; a request's id is its slot.
@@ -103,7 +110,11 @@ impl FirmwareQueue {
             Kind::Fifo(VecDeque::with_capacity(depth))
         } else {
             Kind::Sched(Box::new(Scheduled {
-                sched: scheduler_by_name(name)?,
+                sched: if name == "sptf" {
+                    Picker::Sptf(Sptf::new())
+                } else {
+                    Picker::Any(scheduler_by_name(name)?)
+                },
                 preds: vec![Box::new(OraclePredictor::new(mech, ovh, 0))],
                 slots: Vec::with_capacity(depth),
                 free: Vec::with_capacity(depth),
@@ -128,6 +139,11 @@ impl FirmwareQueue {
         self.len() == 0
     }
 
+    /// Whether [`FirmwareQueue::pop`] ignores the head and the time it is given (FCFS).
+    pub fn in_arrival_order(&self) -> bool {
+        matches!(self.kind, Kind::Fifo(_))
+    }
+
     pub fn push(&mut self, now: SimTime, cmd: Command) {
         match &mut self.kind {
             Kind::Fifo(q) => q.push_back((cmd, now)),
@@ -144,7 +160,10 @@ impl FirmwareQueue {
                 s.slots[slot as usize] = Some((cmd, now));
                 s.pending += 1;
                 let ctx = SchedCtx::new(now, &s.preds, &[0], &[1]);
-                s.sched.on_arrival(r, &ctx);
+                match &mut s.sched {
+                    Picker::Sptf(p) => p.on_arrival(r, &ctx),
+                    Picker::Any(p) => p.on_arrival(r, &ctx),
+                }
             }
         }
     }
@@ -175,15 +194,16 @@ impl FirmwareQueue {
                     head_lbn: 0,
                 });
                 let ctx = SchedCtx::new(now, &s.preds, &[0], &[1]);
-                match s.sched.decide(&ctx) {
-                    Decision::Dispatch(c) => {
-                        let slot = c.requests.first()?.id;
-                        s.pending -= 1;
-                        s.free.push(slot);
-                        s.slots[slot as usize].take()
-                    }
-                    _ => None,
-                }
+                let slot = match &mut s.sched {
+                    Picker::Sptf(p) => p.take_unpipelined(&ctx)?.id,
+                    Picker::Any(p) => match p.decide(&ctx) {
+                        Decision::Dispatch(c) => c.requests.first()?.id,
+                        _ => return None,
+                    },
+                };
+                s.pending -= 1;
+                s.free.push(slot);
+                s.slots[slot as usize].take()
             }
         }
     }

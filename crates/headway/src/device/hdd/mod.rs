@@ -237,8 +237,14 @@ impl Device for HddDevice {
             head_lbn,
         });
         if !self.queue.is_empty() {
-            let free = self.drive.positioning_free_at(now);
-            let head = self.drive.head_at(free);
+            // FCFS takes the oldest wherever the head is: spare it working that out (a
+            // read-ahead under way would have to be followed to its stop).
+            let (free, head) = if self.queue.in_arrival_order() {
+                (now, self.drive.head())
+            } else {
+                let free = self.drive.positioning_free_at(now);
+                (free, self.drive.head_at(free))
+            };
             if let Some((next, arrived)) = self.queue.pop(free, head, self.drive.last_op()) {
                 self.start(now, arrived, next, io);
             }
