@@ -359,3 +359,28 @@ fn free_slots_keep_the_foregrounds_decisions_of_the_classic_pipeline() {
         }
     }
 }
+
+/// The "free, exactly" claim outside the firmware: with the oracle (whose bus tail
+/// is the drive's own, `predict/oracle_bus.rs`) and no conservatism, every foreground
+/// request of a whole read-only run completes at the same nanosecond with and without free
+/// reads, in both pipelines, under SPTF and SSTF.
+#[test]
+fn free_reads_leave_every_foreground_completion_unchanged_exactly() {
+    type Variant = fn(u64, &str, &str, u64, f64) -> String;
+    let variants: [(&str, Variant); 2] = [("classic", oltp_rf), ("free_slots", oltp_free_slots)];
+    for inner in ["sptf", "sstf"] {
+        for (name, cfg) in variants {
+            let without = run(&cfg(2000, "plan = false", inner, 3, 1.0));
+            let with = run(&cfg(2000, "c_fb_ms = 0.0", inner, 3, 1.0));
+            let free = free_reads(&with).len();
+            assert!(free > 1000, "{inner} {name}: only {free} free reads");
+            let (a, b) = (fg_done(&with), fg_done(&without));
+            assert_eq!(a.len(), b.len());
+            let changed = a.iter().filter(|(k, v)| b.get(k) != Some(v)).count();
+            assert_eq!(
+                changed, 0,
+                "{inner} {name}: {changed} foreground completions changed"
+            );
+        }
+    }
+}

@@ -10,7 +10,7 @@ use crate::engine::RngStreams;
 use crate::error::{HeadwayError, Result};
 use crate::host::Host;
 use crate::link::Link;
-use crate::predict::{CalibratedPredictor, LbnCurvePredictor, OraclePredictor, Predictor};
+use crate::predict::{CalibratedPredictor, LbnCurvePredictor, OraclePredictor, Predictor, ReadBus};
 use crate::sched::{build_for_devices, ProcessInfo, RunInfo, Scheduler};
 use crate::sim::{RunLimits, Simulation};
 use crate::stats::{DimsOptions, StatsOptions};
@@ -130,11 +130,10 @@ fn build_device(
         device
     };
     let predictor: Box<dyn Predictor> = match d.predictor.as_str() {
-        "oracle" => Box::new(OraclePredictor::new(
-            mech,
-            Overheads::from_spec(&spec),
-            link.command_ns,
-        )),
+        "oracle" => Box::new(
+            OraclePredictor::new(mech, Overheads::from_spec(&spec), link.command_ns)
+                .with_read_bus(ReadBus::from_spec(&spec, &Overheads::from_spec(&spec))),
+        ),
         // Built from what timing a fresh copy of the same drive reveals (once per process).
         "calibrated" => Box::new(CalibratedPredictor::new(
             calibrate::extract_cached(&spec, link, imperfections)?,

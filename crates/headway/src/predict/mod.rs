@@ -7,6 +7,7 @@ mod geometry;
 mod lbn_curve;
 mod options;
 mod oracle;
+mod oracle_bus;
 
 pub use geometry::{no_geometry, passing_runs, LbnRun, TrackInfo};
 
@@ -14,6 +15,7 @@ pub use calibrated::CalibratedPredictor;
 pub use lbn_curve::LbnCurvePredictor;
 pub use options::PredictorOptions;
 pub use oracle::OraclePredictor;
+pub use oracle_bus::ReadBus;
 
 use smallvec::SmallVec;
 
@@ -96,6 +98,26 @@ pub trait Predictor {
     /// none known.
     fn tail_ns(&self, _sectors: u32, _op: Op) -> SimTime {
         0
+    }
+
+    /// Whether [`Predictor::tail_at`] is the device's own tail (then no margin over it is
+    /// needed) rather than [`Predictor::tail_ns`]'s learned one.
+    fn exact_tail(&self) -> bool {
+        false
+    }
+
+    /// [`Predictor::tail_ns`] for one command estimated from `from` at `start_ns`: a
+    /// predictor that models the device's bus computes it for this command (where the
+    /// media transfer meets the bus); by default the learned tail.
+    fn tail_at(
+        &self,
+        _from: HeadPosition,
+        _start_ns: SimTime,
+        _lbn: u64,
+        sectors: u32,
+        op: Op,
+    ) -> SimTime {
+        self.tail_ns(sectors, op)
     }
 
     /// Precompute what [`Predictor::positioning_to`] needs about a request.

@@ -1,5 +1,6 @@
 use std::sync::Arc;
 
+use super::oracle_bus::ReadBus;
 use super::{Estimate, Predictor, Target, TrackInfo};
 use crate::device::hdd::{plan_service, Mechanics, Overheads};
 use crate::error::Result;
@@ -27,6 +28,9 @@ pub struct OraclePredictor {
     /// learned rather than modelled: the oracle shares the drive's mechanics and overheads,
     /// not its bus and buffer.
     tails: [Option<(u32, SimTime)>; 2],
+    /// The drive's read-side bus rules: with them a read's tail is computed exactly
+    /// ([`Predictor::tail_at`]) instead of learned.
+    read_bus: Option<ReadBus>,
 }
 
 impl OraclePredictor {
@@ -39,7 +43,16 @@ impl OraclePredictor {
             head: HeadPosition::default(),
             last_op: Op::Read,
             tails: [None; 2],
+            read_bus: None,
         }
+    }
+
+    /// Also share the drive's bus rules, so that a read's tail is the drive's own
+    /// ([`Predictor::tail_at`]) rather than learned from completions (which free reads
+    /// would then also steer).
+    pub fn with_read_bus(mut self, bus: ReadBus) -> Self {
+        self.read_bus = Some(bus);
+        self
     }
 }
 
@@ -154,6 +167,31 @@ impl Predictor for OraclePredictor {
         // completion; estimates add that overhead from their start, so the start is moved
         // back by it (a read's, the common case).
         tail.saturating_sub(self.ovh.mechanical_start_ns(op, Op::Read))
+    }
+
+    fn exact_tail(&self) -> bool {
+        self.read_bus.is_some()
+    }
+    fn tail_at(
+        &self,
+        from: HeadPosition,
+        start_ns: SimTime,
+        lbn: u64,
+        sectors: u32,
+        op: Op,
+    ) -> SimTime {
+        let Some(bus) = self.read_bus.filter(|_| op == Op::Read && sectors > 0) else {
+            return self.tail_ns(sectors, op);
+        };
+        let e = self.estimate(from, start_ns, lbn, sectors, op);
+        let mech_start = start_ns + e.overhead_ns;
+        let done = bus.read_done_ns(&self.mech, from, mech_start as f64, lbn, sectors);
+        // The drive reports completions rounded to the ns.
+        let done_ns = (done.max(mech_start as f64) + 0.5) as SimTime;
+        // As in `tail_ns`: the queued command's overhead overlaps this one.
+        done_ns
+            .saturating_sub(start_ns + e.service_ns())
+            .saturating_sub(self.ovh.mechanical_start_ns(op, Op::Read))
     }
 
     fn has_geometry(&self) -> bool {

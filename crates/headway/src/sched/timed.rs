@@ -243,7 +243,9 @@ impl TimedQueue {
         // When the device can begin the command after this one (what the next search plans
         // from while this one is outstanding): its media end plus the bus and completion
         // tail.
-        let free_ns = origin.start_ns + e.service_ns() + p.tail_ns(r.sectors, r.op);
+        let free_ns = origin.start_ns
+            + e.service_ns()
+            + p.tail_at(origin.from, origin.start_ns, r.lbn, r.sectors, r.op);
         let cmd = Command::single(r);
         self.proposal
             .set(&cmd, (key, (e.end, free_ns), self.search_evaluations));

@@ -348,7 +348,7 @@ impl Freeblock {
         // Where the inner scheduler, planning alone, puts the next command's start.
         let end = (
             d_early.b_end_track,
-            d_early.b_end_ns + p.tail_ns(b.sectors, b.op),
+            d_early.b_end_ns + p.tail_at(pair.from, early_ns, b.lbn, b.sectors, b.op),
         );
         if d.b_start_ns != d_early.b_start_ns {
             return Ok((Decision::Dispatch(b.clone()), Proposed::Plain { end }));
@@ -504,11 +504,13 @@ impl Freeblock {
         let (mut late_from, mut late) = (from, early);
         for &(_, lbn, sectors, op) in &self.at_drive {
             let e = p.estimate(from, early, lbn, sectors, op);
+            let tail = p.tail_at(from, early, lbn, sectors, op);
             from = e.end;
-            early += e.service_ns() + p.tail_ns(sectors, op);
+            early += e.service_ns() + tail;
             let e = p.estimate(late_from, late, lbn, sectors, op);
+            let tail = p.tail_at(late_from, late, lbn, sectors, op);
             late_from = e.end;
-            late += e.service_ns() + p.tail_ns(sectors, op) + self.slack_ns(ctx, sectors, op);
+            late += e.service_ns() + tail + self.slack_ns(ctx, sectors, op);
         }
         self.last_end = Some((from, early));
         self.last_slack_ns = late.saturating_sub(early);
@@ -529,6 +531,8 @@ impl Freeblock {
     /// The tail line's excess over the predictor's tail for a command of `sectors`.
     fn slack_ns(&self, ctx: &SchedCtx, sectors: u32, op: Op) -> SimTime {
         match self.tail_fit.tail() {
+            // The predictor's tail is the device's own: no margin over it.
+            _ if ctx.predictor(self.device).exact_tail() => 0,
             Some(t) if op == Op::Read => {
                 let line = (t.fixed_ns + t.per_sector_ns * sectors as f64).ceil() as SimTime;
                 line.saturating_sub(ctx.predictor(self.device).tail_ns(sectors, op))
@@ -717,7 +721,7 @@ impl Scheduler for Freeblock {
                 self.idle_cursor = free.lbn + free.sectors as u64;
                 let p = ctx.predictor(self.device);
                 let e = p.estimate(p.head(), ctx.now, free.lbn, free.sectors, Op::Read);
-                let tail = p.tail_ns(free.sectors, Op::Read);
+                let tail = p.tail_at(p.head(), ctx.now, free.lbn, free.sectors, Op::Read);
                 self.last_end = Some((e.end, ctx.now + e.service_ns() + tail));
                 self.last_slack_ns = self.slack_ns(ctx, free.sectors, Op::Read);
             }

@@ -346,8 +346,21 @@ fn feasible_prepend(p: &dyn Predictor, pair: &Pair, d: &Direct, lbn: u64, c: Sim
     let n = (pair.b_lbn + pair.b_sectors as u64 - lbn) as u32;
     let e = p.estimate_with_margin(pair.from, pair.start_ns, lbn, n, Op::Read, c);
     // B's completion is reported after the whole command crossed the bus.
-    pair.start_ns + e.service_ns() + pair.tail_ns(n as u64)
-        <= d.b_end_ns + pair.tail_ns(pair.b_sectors as u64)
+    let (merged_tail, b_tail) = if p.exact_tail() {
+        (
+            p.tail_at(pair.from, pair.start_ns + c, lbn, n, Op::Read),
+            p.tail_at(
+                pair.from,
+                pair.start_ns,
+                pair.b_lbn,
+                pair.b_sectors,
+                pair.b_op,
+            ),
+        )
+    } else {
+        (pair.tail_ns(n as u64), pair.tail_ns(pair.b_sectors as u64))
+    };
+    pair.start_ns + e.service_ns() + merged_tail <= d.b_end_ns + b_tail
 }
 
 /// Reading the candidate, then positioning for B, both with every seek `c` longer, starts
@@ -363,7 +376,12 @@ pub fn feasible_between(
         return false;
     };
     let f = p.estimate_with_margin(pair.from, pair.start_ns, lbn, sectors, Op::Read, c);
-    let f_end = pair.start_ns + f.service_ns() + pair.tail_ns(sectors as u64);
+    let tail = if p.exact_tail() {
+        p.tail_at(pair.from, pair.start_ns + c, lbn, sectors, Op::Read)
+    } else {
+        pair.tail_ns(sectors as u64)
+    };
+    let f_end = pair.start_ns + f.service_ns() + tail;
     let b = p.estimate_with_margin(f.end, f_end, pair.b_lbn, pair.b_sectors, pair.b_op, c);
     f_end + b.positioning_ns() <= d.b_start_ns
 }
