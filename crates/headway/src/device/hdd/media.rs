@@ -217,19 +217,13 @@ pub fn plan_into(
             t_arrive += mech.move_ns(here, track.cylinder, track.surface, op) as f64;
         }
         let run = left.min(loc.run_sectors as u64) as u32;
-        let st = mech.sector_ns(loc.spt);
-        let spt_f = loc.spt as f64;
-        let w = 1.0 / spt_f;
-        // How far past the run's first sector the head is, in revolutions.
-        let now = mech.angle_at(t_arrive);
-        let x = {
-            let d = now - loc.angle;
-            if d < 0.0 {
-                d + 1.0
-            } else {
-                d
-            }
-        };
+        let Arrival {
+            st,
+            spt_f,
+            w,
+            now,
+            x,
+        } = arrival(mech, t_arrive, &loc);
         if first {
             plan.landing_sectors = Some(x * spt_f);
         }
@@ -314,6 +308,34 @@ pub fn plan_into(
     }
     plan.end = t_arrive;
     plan.end_head = here;
+}
+
+/// The head reaching the track of `loc` at `t_arrive`.
+struct Arrival {
+    /// Time per sector on the track.
+    st: f64,
+    /// Sectors per track.
+    spt_f: f64,
+    /// Revolutions per sector.
+    w: f64,
+    /// The spindle's angle.
+    now: f64,
+    /// How far past the run's first sector the head is, in revolutions.
+    x: f64,
+}
+
+#[inline(always)]
+fn arrival(mech: &Mechanics, t_arrive: f64, loc: &Location) -> Arrival {
+    let spt_f = loc.spt as f64;
+    let now = mech.angle_at(t_arrive);
+    let d = now - loc.angle;
+    Arrival {
+        st: mech.sector_ns(loc.spt),
+        spt_f,
+        w: 1.0 / spt_f,
+        now,
+        x: if d < 0.0 { d + 1.0 } else { d },
+    }
 }
 
 /// Where a zero-latency access of a run of `run` sectors starts, the head `x` revolutions past
@@ -409,18 +431,13 @@ pub fn plan_run_into(
         surface: loc.surface,
     };
     let t_arrive = t + first_move as f64;
-    let st = mech.sector_ns(loc.spt);
-    let spt_f = loc.spt as f64;
-    let w = 1.0 / spt_f;
-    let now = mech.angle_at(t_arrive);
-    let x = {
-        let d = now - loc.angle;
-        if d < 0.0 {
-            d + 1.0
-        } else {
-            d
-        }
-    };
+    let Arrival {
+        st,
+        spt_f,
+        w,
+        now,
+        x,
+    } = arrival(mech, t_arrive, &loc);
     let (inside, k, wait_ns) = zero_latency_start(mech, zero_latency, n, x, spt_f, w);
     plan.end = if inside {
         push_split_run(plan, lbn, n, k, t_arrive, wait_ns, st, loc.spt, track)
@@ -594,4 +611,63 @@ pub fn count_by(pieces: impl Iterator<Item = Piece>, t: f64) -> u64 {
         break;
     }
     n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The one-run plan is the general plan's passes, end and head, to the bit, wherever the
+    /// head starts and whenever (zero-latency splits included).
+    #[test]
+    fn a_one_run_plan_matches_the_general_plan() {
+        let mut split = 0;
+        let mut checked = 0;
+        for drive in ["atlas10k", "hp_c3323a", "st41601n"] {
+            let spec = crate::device::catalog::lookup(drive).unwrap();
+            let mech = Mechanics::new(&spec).unwrap();
+            one_run_plans_match(&mech, &mut split, &mut checked);
+        }
+        assert_eq!(checked, 3 * 8000);
+        // Zero-latency reads that start inside the run were among them.
+        assert!(split > 100, "{split}");
+    }
+
+    fn one_run_plans_match(mech: &Mechanics, split: &mut u32, checked: &mut u32) {
+        let cap = mech.layout.capacity_sectors();
+        for i in 0..4000u64 {
+            let lbn = (i * 7_919 + 13) % cap;
+            let loc = mech.layout.locate(lbn);
+            let n = 1 + (i as u32 * 31) % loc.run_sectors;
+            let from = HeadPosition {
+                cylinder: (i as u32 * 97) % (loc.cylinder + 50),
+                surface: (i % 3) as u32,
+            };
+            let t = i as f64 * 123_456.789;
+            for zero_latency in [false, true] {
+                let mut general = MediaPlan::default();
+                let mut one = MediaPlan::default();
+                plan_into(
+                    &mut general,
+                    mech,
+                    from,
+                    t,
+                    lbn,
+                    n,
+                    Op::Read,
+                    zero_latency,
+                    0,
+                    None,
+                    None,
+                );
+                plan_run_into(&mut one, mech, from, t, lbn, n, zero_latency, loc);
+                assert_eq!(one.passes, general.passes, "lbn {lbn} n {n} t {t}");
+                assert_eq!(one.end.to_bits(), general.end.to_bits());
+                assert_eq!(one.end_head, general.end_head);
+                assert_eq!(one.seek_ns, general.seek_ns);
+                *split += (one.passes.len() == 2) as u32;
+                *checked += 1;
+            }
+        }
+    }
 }
