@@ -291,13 +291,15 @@ fn planning_from_the_inner_schedulers_pipeline_end_leaves_the_foreground_unharme
     // command's overhead). A wrapper timing the pair with its own, disagreeing tail sees B
     // a rotation late where the inner scheduler chose it to be just in time, fills that
     // rotation with a free read, and B loses it: +18.3% on this run before the fix, +8.1%
-    // after it (the rest is not yet explained: docs/freeblock.md, "Missing").
+    // after it; +1.2% once the commands still at the drive are re-predicted from each
+    // completion (a command that ran late left every later free read planned from a
+    // release already past: 133 of 1,527 free reads lost a rotation, now 3 of 1,616).
     let with = run(&oltp_rf(2000, "c_fb_ms = 0.0", "sptf", 3, 1.0));
     let without = run(&oltp_rf(2000, "plan = false", "sptf", 3, 1.0));
-    assert!(free_reads(&with).len() > 200, "too few free reads to tell");
+    assert!(free_reads(&with).len() > 1000, "too few free reads to tell");
     let inc = measure::fg_response_increase(&with, &without);
     assert!(
-        inc < 0.12,
+        inc < 0.03,
         "foreground response rose by {:.2}% with free reads",
         inc * 100.0
     );

@@ -86,6 +86,9 @@ pub struct Freeblock {
     proposed: Option<(u64, Proposed)>,
     /// Predicted head position and media end of the last command sent (in drive order).
     last_end: Option<(HeadPosition, SimTime)>,
+    /// The commands at the drive, in the order it serves them (its queue is FCFS, or holds
+    /// one command behind the one in service): (first request id, lbn, sectors, op).
+    at_drive: std::collections::VecDeque<(u64, u64, u32, Op)>,
     /// How much later than `last_end` the command ahead may release the drive: the tail
     /// line's excess over the predictor's tail for it (see [`Freeblock::plan_for`]).
     last_slack_ns: SimTime,
@@ -200,6 +203,7 @@ impl Freeblock {
             chosen: None,
             proposed: None,
             last_end: None,
+            at_drive: Default::default(),
             last_slack_ns: 0,
             fg_outstanding: 0,
             idle_cursor: 0,
@@ -474,6 +478,42 @@ impl Freeblock {
         Ok(())
     }
 
+    /// A command completed: the commands still at the drive begin from this instant and
+    /// from where it left the head, not from when and where it was predicted to end. A
+    /// command that ran late (it lost a rotation, or a free read ahead of it did) would
+    /// otherwise leave every later prediction stale: planned from a release already past,
+    /// the next free read takes the drive for "now" while the commands ahead still hold it,
+    /// and B loses a rotation behind it (measured: docs/freeblock.md). The drive begins
+    /// the next queued command at this completion, so with the oracle the re-predicted chain
+    /// is exact up to the bus tails.
+    fn reanchor(&mut self, done: &Completion, ctx: &SchedCtx) {
+        if done.command.device != self.device {
+            return;
+        }
+        let id = first_id(&done.command);
+        if let Some(i) = self.at_drive.iter().position(|c| c.0 == id) {
+            self.at_drive.remove(i);
+        }
+        if self.at_drive.is_empty() {
+            return;
+        }
+        // Two chains, as for a single command ahead: on the predictor's tails (where the
+        // inner scheduler would plan from) and on the tail line (the latest release).
+        let p = ctx.predictor(self.device);
+        let (mut from, mut early) = (p.head(), ctx.now);
+        let (mut late_from, mut late) = (from, early);
+        for &(_, lbn, sectors, op) in &self.at_drive {
+            let e = p.estimate(from, early, lbn, sectors, op);
+            from = e.end;
+            early += e.service_ns() + p.tail_ns(sectors, op);
+            let e = p.estimate(late_from, late, lbn, sectors, op);
+            late_from = e.end;
+            late += e.service_ns() + p.tail_ns(sectors, op) + self.slack_ns(ctx, sectors, op);
+        }
+        self.last_end = Some((from, early));
+        self.last_slack_ns = late.saturating_sub(early);
+    }
+
     /// Fit the line to the predictor's tail of each read that went to the media. The
     /// predictor has already observed the completion, so its tail for this read's size is
     /// this read's own (media end to completion, less the queued command's overhead).
@@ -563,6 +603,7 @@ impl Scheduler for Freeblock {
         self.inner.on_arrival(req, ctx);
     }
     fn on_completion(&mut self, done: &Completion, ctx: &SchedCtx) {
+        self.reanchor(done, ctx);
         self.learn_tail(done, ctx);
         if let Err(e) = self.deliver(done, ctx) {
             ctx.fail(e);
@@ -614,6 +655,10 @@ impl Scheduler for Freeblock {
             if let Some(r) = cmd.requests.iter().find(|r| !r.is_host_work()) {
                 self.last_fg_write = r.op == Op::Write;
             }
+        }
+        if placement == Placement::Device && cmd.device == self.device {
+            self.at_drive
+                .push_back((first_id(cmd), cmd.lbn, cmd.sectors, cmd.op));
         }
         let prop = match self.proposed.take() {
             Some((id, p)) if id == first_id(cmd) => p,
