@@ -11,7 +11,6 @@ import click
 
 from headway._write import replacing, write_text
 from headway.cli.paths import json_option, output_file
-from headway.cli.plain import print_plain
 from headway.result import Result
 
 RECORD_SUFFIXES = (".parquet", ".csv")
@@ -94,12 +93,20 @@ def write_outputs(
 
 
 def print_summary(result: Result) -> None:
+    from rich.markup import escape
+
+    from headway.cli.tables import console as new_console, table
+
     s, m = result.summary, result.meta
-    name = m.get("name") or "experiment"
-    line = (
+    console = new_console()
+    # Long lines wrap at word boundaries (docs/results.md defines every key).
+    console.print(f"[bold]{escape(m.get('name') or 'experiment')}[/bold]")
+    console.print(
         f"drive {m['drive']} (queue depth {m['queue_depth']}), scheduler {m['scheduler']}, "
-        f"seed {m['seed']}: {m['end_ns'] / 1e9:,.1f} s simulated in {m['sim_wall_s']:.2f} s"
+        f"seed {m['seed']}: {m['end_ns'] / 1e9:,.1f} s simulated in {m['sim_wall_s']:.2f} s",
+        markup=False,
     )
+    t = table([("metric", "text"), ("value", "num"), ("unit", "text")], show_header=False)
     rows = [
         ("requests", f"{s['requests']:,}", ""),
         ("throughput", f"{s['throughput_iops']:,.1f}", "IOPS"),
@@ -123,17 +130,6 @@ def print_summary(result: Result) -> None:
         ("queue length mean", f"{s['mean_queue_length']:,.2f}", "requests"),
         ("queue length max", f"{s['max_queue_length']:,}", "requests"),
     ]
-    if print_plain(name, line, rows):
-        return
-    from rich.markup import escape
-
-    from headway.cli.tables import console as new_console, table
-
-    console = new_console()
-    # Long lines wrap at word boundaries (docs/results.md defines every key).
-    console.print(f"[bold]{escape(name)}[/bold]")
-    console.print(line, markup=False)
-    t = table([("metric", "text"), ("value", "num"), ("unit", "text")], show_header=False)
     for row in rows:
         t.add_row(*row)
     console.print(t)
