@@ -10,7 +10,6 @@ folder is atomic on POSIX and Windows.
 from __future__ import annotations
 
 import os
-import secrets
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator, Union
@@ -47,6 +46,8 @@ def replacing(path: PathLike) -> Iterator[Path]:
 def _create_beside(path: Path) -> Path:
     """A new, empty file in ``path``'s folder, named ``.partial-<random>-<name>``, created with
     the permissions a plain ``open`` would give (0666 less the umask)."""
+    import secrets  # here, not at the top: it pulls in `random` and `hashlib`
+
     while True:
         tmp = path.parent / f".partial-{secrets.token_hex(4)}-{path.name}"
         try:

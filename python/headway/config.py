@@ -26,7 +26,6 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Dict, Mapping, Optional, Sequence, Tuple, Union
 
-import tomli_w
 
 from headway.errors import ConfigError
 
@@ -273,6 +272,8 @@ def to_toml(data: Mapping[str, Any]) -> str:
     'seed = 4\\n\\n[drive]\\nname = "elite3"\\n'
     """
     try:
+        import tomli_w  # only when a configuration is written out
+
         return tomli_w.dumps(_drop_none(data))
     except (TypeError, ValueError) as e:
         raise ConfigError(f"config: cannot be written as TOML: {e}") from e

@@ -35,6 +35,11 @@ pub struct Segment {
     /// Worked out only when a read asks for blocks below `start` (rare), so the common path
     /// pays no layout lookups for it.
     pub free_from: Option<(u32, u32, u32, u32)>,
+    /// What a read miss makes of the segment, as [`Victim`]'s key ([`read_victim_value`]
+    /// above the age), kept up to date by every change of `state`, `stamp` and `write_only`
+    /// (all through [`Cache`]) so that the lookup, which every read makes, reads it instead of
+    /// working it out per segment.
+    victim_key: u64,
 }
 
 impl Segment {
@@ -47,7 +52,22 @@ impl Segment {
             write_only,
             max_ra_lbn: 0,
             free_from: None,
+            victim_key: 0,
         }
+        .keyed()
+    }
+
+    /// With `victim_key` worked out from the other fields.
+    fn keyed(mut self) -> Self {
+        self.rekey();
+        self
+    }
+
+    /// Work `victim_key` out again after a change of state, stamp or write reservation (as
+    /// no segment being read ahead: the lookup demotes that one itself).
+    #[inline]
+    fn rekey(&mut self) {
+        self.victim_key = Victim::key(read_victim_value(0, self, usize::MAX), self);
     }
 
     #[inline]
@@ -126,9 +146,18 @@ impl Victim {
     }
 
     #[inline(always)]
-    fn offer(&mut self, i: usize, s: &Segment, value: u8) {
+    fn key(value: u8, s: &Segment) -> u64 {
         debug_assert!(s.stamp <= Self::AGE_MASK);
-        let key = ((value as u64) << Self::AGE_BITS) | (Self::AGE_MASK - s.stamp);
+        ((value as u64) << Self::AGE_BITS) | (Self::AGE_MASK - s.stamp)
+    }
+
+    #[inline(always)]
+    fn offer(&mut self, i: usize, s: &Segment, value: u8) {
+        self.offer_key(i, Self::key(value, s));
+    }
+
+    #[inline(always)]
+    fn offer_key(&mut self, i: usize, key: u64) {
         if key > self.key {
             self.key = key;
             self.index = i;
@@ -168,6 +197,7 @@ impl Cache {
         let mut segs = vec![Segment::empty(false); n];
         if spec.separate_write_segment && n > 1 {
             segs[n - 1].write_only = true;
+            segs[n - 1].rekey();
         }
         Cache {
             segs,
@@ -182,6 +212,7 @@ impl Cache {
     pub fn touch(&mut self, i: usize) {
         self.clock += 1;
         self.segs[i].stamp = self.clock;
+        self.segs[i].rekey();
     }
 
     /// The most recently used segment.
@@ -213,6 +244,15 @@ impl Cache {
         let mut best = (0u8, ReadHit::Miss);
         let mut victim = Victim::new();
         let mut resolved = 0;
+        // The segment being read ahead goes after the other clean ones (value 2 to 1): its key
+        // says so for this walk only, so that the walk reads every key as it is.
+        let demoted = self.segs.get_mut(reading).map(|s| {
+            let kept = s.victim_key;
+            if kept >> Victim::AGE_BITS == SegState::Clean as u64 {
+                s.victim_key -= 1 << Victim::AGE_BITS;
+            }
+            kept
+        });
         for (i, s) in self.segs.iter_mut().enumerate() {
             if resolve_free {
                 if let Some((_, _, _, at)) = s.free_from {
@@ -226,7 +266,7 @@ impl Cache {
                     }
                 }
             }
-            victim.offer(i, s, read_victim_value(i, s, reading));
+            victim.offer_key(i, s.victim_key);
             // Most segments hold nothing of the request: one range test rejects them
             // (`start <= end` always, so the wrapping difference is the range check).
             let inside = lbn.wrapping_sub(s.start) < s.end - s.start;
@@ -238,6 +278,9 @@ impl Cache {
             }
         }
         self.free_pending -= resolved;
+        if let Some(kept) = demoted {
+            self.segs[reading].victim_key = kept;
+        }
         (best.1, victim.chosen())
     }
 
@@ -287,9 +330,16 @@ impl Cache {
         s.end = lbn;
         s.state = SegState::Clean;
         s.max_ra_lbn = 0;
+        s.rekey();
         if s.free_from.take().is_some() {
             self.free_pending -= 1;
         }
+    }
+
+    /// Set segment `i`'s state.
+    pub fn set_state(&mut self, i: usize, state: SegState) {
+        self.segs[i].state = state;
+        self.segs[i].rekey();
     }
 
     /// Note that segment `i` also holds the blocks passed on its landing track.
@@ -304,6 +354,7 @@ impl Cache {
         for (i, s) in self.segs.iter_mut().enumerate() {
             if i != keep && s.state == SegState::Clean && s.overlaps(lbn, n) {
                 s.state = SegState::Empty;
+                s.rekey();
             }
         }
     }
@@ -374,12 +425,12 @@ mod tests {
         // All clean: the least recently used (0), unless it is being read ahead.
         assert_eq!(check(&mut c, None), Some(0));
         assert_eq!(check(&mut c, Some(0)), Some(2));
-        c.segs[2].state = SegState::Dirty;
+        c.set_state(2, SegState::Dirty);
         assert_eq!(check(&mut c, Some(0)), Some(1));
-        c.segs[3].state = SegState::Empty;
+        c.set_state(3, SegState::Empty);
         assert_eq!(check(&mut c, Some(0)), Some(3));
-        for s in c.segs.iter_mut() {
-            s.state = SegState::Dirty;
+        for i in 0..c.segs.len() {
+            c.set_state(i, SegState::Dirty);
         }
         assert_eq!(check(&mut c, None), None);
     }

@@ -241,19 +241,25 @@ impl ReadAhead {
         ra.limit = base + n as u64;
         ra.t_start = t;
         ra.counted.set((f64::NAN, 0));
-        media::plan_into(
-            &mut ra.plan,
-            mech,
-            head,
-            t,
-            base,
-            n,
-            Op::Read,
-            zero_latency,
-            0,
-            None,
-            first,
-        );
+        let loc = first.unwrap_or_else(|| mech.layout.locate(base));
+        if n <= loc.run_sectors {
+            // The common case (DEC's read-ahead runs to the end of the request's track).
+            media::plan_run_into(&mut ra.plan, mech, head, t, base, n, zero_latency, loc);
+        } else {
+            media::plan_into(
+                &mut ra.plan,
+                mech,
+                head,
+                t,
+                base,
+                n,
+                Op::Read,
+                zero_latency,
+                0,
+                None,
+                Some(loc),
+            );
+        }
     }
 
     /// One past the last block in the buffer at `t`.

@@ -245,11 +245,12 @@ impl Drive {
         if let Some(s) = self.hda.destage.take() {
             if let Some(c) = &mut self.cache {
                 if c.segs[s].state == SegState::Dirty {
-                    c.segs[s].state = if self.pol.read_hits_on_write_data {
+                    let state = if self.pol.read_hits_on_write_data {
                         SegState::Clean
                     } else {
                         SegState::Empty
                     };
+                    c.set_state(s, state);
                 }
             }
         }

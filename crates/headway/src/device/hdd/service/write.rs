@@ -148,7 +148,7 @@ impl Drive {
             self.hda.destage = seg;
             self.hda.destage_tail = (lbn, start);
             if let (Some(c), Some(s)) = (&mut self.cache, seg) {
-                c.segs[s].state = SegState::Dirty;
+                c.set_state(s, SegState::Dirty);
             }
             phases.seek_ns = 0;
             phases.rotate_ns = 0;
@@ -160,7 +160,7 @@ impl Drive {
             self.hda.destage = None;
             if let (Some(c), Some(s)) = (&mut self.cache, seg) {
                 if !self.pol.read_hits_on_write_data {
-                    c.segs[s].state = SegState::Empty;
+                    c.set_state(s, SegState::Empty);
                 }
             }
             let (disc, back) = match extra {
