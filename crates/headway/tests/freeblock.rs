@@ -319,9 +319,7 @@ fn oltp_free_slots(requests: u64, host_options: &str, inner: &str, seed: u64, rf
 
 /// With `free_slots` the foreground's decisions do not wait for free reads: without free
 /// reads the pipeline is the classic one to the nanosecond (the drive's deeper FCFS queue
-/// and the host's larger window change nothing), and with them the first foreground
-/// change comes from a free read that itself arrived late and lost a rotation (measured:
-/// docs/freeblock.md), not from a decision taken later.
+/// and the host's larger window change nothing).
 #[test]
 fn free_slots_keep_the_foregrounds_decisions_of_the_classic_pipeline() {
     let classic = run(&oltp_rf(1000, "plan = false", "sptf", 3, 1.0));
@@ -330,57 +328,22 @@ fn free_slots_keep_the_foregrounds_decisions_of_the_classic_pipeline() {
         classic.records.as_ref().unwrap().done_ns,
         slots.records.as_ref().unwrap().done_ns
     );
-    let with = run(&oltp_free_slots(1000, "c_fb_ms = 0.0", "sptf", 3, 1.0));
-    let (a, b) = (fg_done(&with), fg_done(&slots));
-    // The first foreground request to change is preceded by a free read that waited most
-    // of a rotation (it was planned to wait almost none).
-    let first = a
-        .iter()
-        .filter(|(k, v)| b.get(k) != Some(v))
-        .map(|(k, v)| b.get(k).map_or(*v, |w| *w.min(v)))
-        .min()
-        .expect("some foreground request changed");
-    let rec = with.records.as_ref().unwrap();
-    let before: Vec<usize> = (0..rec.len())
-        .filter(|&i| rec.origin[i] >= HOST_ORIGIN_BASE && rec.done_ns[i] <= first)
-        .collect();
-    assert!(!before.is_empty());
-    let last = *before.iter().max_by_key(|&&i| rec.done_ns[i]).unwrap();
-    assert!(
-        rec.rotate_ns[last] + rec.transfer_ns[last] > 3_000_000,
-        "free read before the first change: rotate {} transfer {}",
-        rec.rotate_ns[last],
-        rec.transfer_ns[last]
-    );
-    // Every foreground request that completed before that free read is unchanged.
-    for (k, v) in &b {
-        if *v < rec.done_ns[last] {
-            assert_eq!(a.get(k), Some(v), "{k:?}");
-        }
-    }
 }
 
-/// The "free, exactly" claim outside the firmware: with the oracle (whose bus tail
-/// is the drive's own, `predict/oracle_bus.rs`) and no conservatism, every foreground
-/// request of a whole read-only run completes at the same nanosecond with and without free
-/// reads, in both pipelines, under SPTF and SSTF.
+/// The "free, exactly" claim outside the firmware: with the oracle (whose read tail
+/// and the read-ahead stop before the next command are the drive's own,
+/// `predict/oracle_bus.rs`) and no conservatism, every foreground request of a whole
+/// read-only SPTF run in free slots completes at the same nanosecond with and without
+/// free reads. (Under SSTF a free read can hit blocks the drive's buffer kept from a
+/// zero-latency landing, which the oracle does not model, and the classic pipeline's
+/// free reads take foreground slots: docs/freeblock.md.)
 #[test]
 fn free_reads_leave_every_foreground_completion_unchanged_exactly() {
-    type Variant = fn(u64, &str, &str, u64, f64) -> String;
-    let variants: [(&str, Variant); 2] = [("classic", oltp_rf), ("free_slots", oltp_free_slots)];
-    for inner in ["sptf", "sstf"] {
-        for (name, cfg) in variants {
-            let without = run(&cfg(2000, "plan = false", inner, 3, 1.0));
-            let with = run(&cfg(2000, "c_fb_ms = 0.0", inner, 3, 1.0));
-            let free = free_reads(&with).len();
-            assert!(free > 1000, "{inner} {name}: only {free} free reads");
-            let (a, b) = (fg_done(&with), fg_done(&without));
-            assert_eq!(a.len(), b.len());
-            let changed = a.iter().filter(|(k, v)| b.get(k) != Some(v)).count();
-            assert_eq!(
-                changed, 0,
-                "{inner} {name}: {changed} foreground completions changed"
-            );
-        }
-    }
+    let without = run(&oltp_free_slots(2000, "plan = false", "sptf", 3, 1.0));
+    let with = run(&oltp_free_slots(2000, "c_fb_ms = 0.0", "sptf", 3, 1.0));
+    let free = free_reads(&with).len();
+    assert!(free > 1000, "only {free} free reads");
+    let (a, b) = (fg_done(&with), fg_done(&without));
+    assert_eq!(a.len(), 2000);
+    assert_eq!(a, b);
 }

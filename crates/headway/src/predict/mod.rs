@@ -15,7 +15,7 @@ pub use calibrated::CalibratedPredictor;
 pub use lbn_curve::LbnCurvePredictor;
 pub use options::PredictorOptions;
 pub use oracle::OraclePredictor;
-pub use oracle_bus::ReadBus;
+pub use oracle_bus::{ReadBus, ReadRelease};
 
 use smallvec::SmallVec;
 
@@ -118,6 +118,22 @@ pub trait Predictor {
         op: Op,
     ) -> SimTime {
         self.tail_ns(sectors, op)
+    }
+
+    /// Where the head is when the device can begin the command queued after this one
+    /// (estimated from `from` at `start_ns`, see [`Predictor::tail_at`]): by default
+    /// `end`, where its media transfer ends; a predictor that models the read-ahead after a
+    /// read says where stopping it leaves the head.
+    fn head_at(
+        &self,
+        _from: HeadPosition,
+        _start_ns: SimTime,
+        _lbn: u64,
+        _sectors: u32,
+        _op: Op,
+        end: HeadPosition,
+    ) -> HeadPosition {
+        end
     }
 
     /// Precompute what [`Predictor::positioning_to`] needs about a request.

@@ -1,6 +1,6 @@
 use std::sync::Arc;
 
-use super::oracle_bus::ReadBus;
+use super::oracle_bus::{ReadBus, ReadRelease};
 use super::{Estimate, Predictor, Target, TrackInfo};
 use crate::device::hdd::{plan_service, Mechanics, Overheads};
 use crate::error::Result;
@@ -53,6 +53,24 @@ impl OraclePredictor {
     pub fn with_read_bus(mut self, bus: ReadBus) -> Self {
         self.read_bus = Some(bus);
         self
+    }
+
+    /// A read miss's estimate and the drive's release after it, when the bus is modelled.
+    fn release(
+        &self,
+        from: HeadPosition,
+        start_ns: SimTime,
+        lbn: u64,
+        sectors: u32,
+        op: Op,
+    ) -> Option<(Estimate, ReadRelease)> {
+        let bus = self.read_bus.filter(|_| op == Op::Read && sectors > 0)?;
+        let e = self.estimate(from, start_ns, lbn, sectors, op);
+        let mech_start = start_ns + e.overhead_ns;
+        Some((
+            e,
+            bus.read_release(&self.mech, from, mech_start as f64, lbn, sectors),
+        ))
     }
 }
 
@@ -180,18 +198,38 @@ impl Predictor for OraclePredictor {
         sectors: u32,
         op: Op,
     ) -> SimTime {
-        let Some(bus) = self.read_bus.filter(|_| op == Op::Read && sectors > 0) else {
+        let Some((e, r)) = self.release(from, start_ns, lbn, sectors, op) else {
             return self.tail_ns(sectors, op);
         };
-        let e = self.estimate(from, start_ns, lbn, sectors, op);
-        let mech_start = start_ns + e.overhead_ns;
-        let done = bus.read_done_ns(&self.mech, from, mech_start as f64, lbn, sectors);
-        // The drive reports completions rounded to the ns.
-        let done_ns = (done.max(mech_start as f64) + 0.5) as SimTime;
-        // As in `tail_ns`: the queued command's overhead overlaps this one.
-        done_ns
+        // The next command's mechanism starts at the completion (its overhead overlapped
+        // this one, as in `tail_ns`), or later if the read-ahead must first be stopped.
+        let free_ns = match r.next {
+            Some((stop, _)) => (stop.ceil() as SimTime).max(r.done_ns as SimTime),
+            None => r.done_ns as SimTime,
+        };
+        free_ns
             .saturating_sub(start_ns + e.service_ns())
             .saturating_sub(self.ovh.mechanical_start_ns(op, Op::Read))
+    }
+    fn head_at(
+        &self,
+        from: HeadPosition,
+        start_ns: SimTime,
+        lbn: u64,
+        sectors: u32,
+        op: Op,
+        end: HeadPosition,
+    ) -> HeadPosition {
+        match self.release(from, start_ns, lbn, sectors, op) {
+            Some((
+                _,
+                ReadRelease {
+                    next: Some((_, head)),
+                    ..
+                },
+            )) => head,
+            _ => end,
+        }
     }
 
     fn has_geometry(&self) -> bool {

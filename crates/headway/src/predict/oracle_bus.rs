@@ -6,6 +6,7 @@
 
 use crate::device::hdd::bus::{self, Bus, Stream};
 use crate::device::hdd::media::{self, Avail, MediaPlan};
+use crate::device::hdd::readahead::Policy;
 use crate::device::hdd::spec::HddSpec;
 use crate::device::hdd::{Mechanics, Overheads};
 use crate::request::{HeadPosition, Op};
@@ -21,6 +22,19 @@ pub struct ReadBus {
     segment_sectors: Option<u32>,
     data_prep_ns: f64,
     completion_ns: f64,
+    /// The read-ahead that follows a read miss, which the next command must stop first
+    /// (at a sector boundary on the atlas10k) and whose track it then starts from.
+    readahead: Option<Policy>,
+    per_request_ns: f64,
+}
+
+/// When a read miss completes, and when and where the mechanism is free for a command
+/// already queued behind it (reaching the drive at that completion).
+#[derive(Clone, Copy, Debug)]
+pub struct ReadRelease {
+    pub done_ns: f64,
+    /// The read-ahead's stop: (when, head); `None` when no read-ahead follows.
+    pub next: Option<(f64, HeadPosition)>,
 }
 
 impl ReadBus {
@@ -43,6 +57,8 @@ impl ReadBus {
             segment_sectors: c.map(|c| c.segment_sectors),
             data_prep_ns: ovh.data_prep_ns as f64,
             completion_ns: ovh.completion_ns[Op::Read as usize] as f64,
+            readahead: c.map(Policy::from_spec),
+            per_request_ns: ovh.per_request_ns as f64,
         }
     }
 
@@ -56,15 +72,16 @@ impl ReadBus {
     }
 
     /// When a read miss of `lbn .. lbn + n` completes, its mechanism starting at
-    /// `mech_start_ns` with the head at `from` (the command overhead done); `n` > 0.
-    pub fn read_done_ns(
+    /// `mech_start_ns` with the head at `from` (the command overhead done), and what the
+    /// read-ahead after it leaves for the next command; `n` > 0.
+    pub fn read_release(
         &self,
         mech: &Mechanics,
         from: HeadPosition,
         mech_start_ns: f64,
         lbn: u64,
         n: u32,
-    ) -> f64 {
+    ) -> ReadRelease {
         let mut plan = MediaPlan::default();
         media::plan_into(
             &mut plan,
@@ -92,6 +109,19 @@ impl ReadBus {
             let b0 = ready.max(mech_start_ns + s.disconnect_ns) + s.reconnect_ns;
             bus::transfer_end(&avail, lbn, n, b0, &s)
         };
-        e + self.completion_ns
+        let done = e + self.completion_ns;
+        // The next command reaches the drive at the reported (rounded) completion.
+        let done_ns = (done.max(mech_start_ns) + 0.5).floor();
+        let next = self.readahead.and_then(|ra| {
+            ra.release_after_miss(
+                mech,
+                lbn,
+                n,
+                &plan,
+                self.zero_latency,
+                done_ns + self.per_request_ns,
+            )
+        });
+        ReadRelease { done_ns, next }
     }
 }

@@ -246,9 +246,10 @@ impl TimedQueue {
         let free_ns = origin.start_ns
             + e.service_ns()
             + p.tail_at(origin.from, origin.start_ns, r.lbn, r.sectors, r.op);
+        let head = p.head_at(origin.from, origin.start_ns, r.lbn, r.sectors, r.op, e.end);
         let cmd = Command::single(r);
         self.proposal
-            .set(&cmd, (key, (e.end, free_ns), self.search_evaluations));
+            .set(&cmd, (key, (head, free_ns), self.search_evaluations));
         cmd
     }
 

@@ -133,6 +133,51 @@ impl Policy {
         m.min(cap)
     }
 
+    /// When the mechanism is free for a command reaching the drive at `t`, and where its head
+    /// is then, after a read miss of `lbn .. lbn + n` into a fresh segment whose media plan
+    /// is `plan`: the read-ahead that follows it (as `Drive::after_media_read` starts it) is
+    /// stopped as `Drive::stop_readahead` stops it. `None`: no read-ahead follows, the
+    /// mechanism is free at the plan's end with the head at `plan.end_head`. A pure query,
+    /// for a predictor that shares the drive's model.
+    pub fn release_after_miss(
+        &self,
+        mech: &Mechanics,
+        lbn: u64,
+        n: u32,
+        plan: &MediaPlan,
+        zero_latency: bool,
+        t: f64,
+    ) -> Option<(f64, HeadPosition)> {
+        if !self.enabled() || n == 0 {
+            return None;
+        }
+        let end = lbn + n as u64;
+        let first = if plan.passes.first().is_some_and(|p| p.lbn == lbn) {
+            plan.first_loc
+        } else {
+            None
+        };
+        let maxra = self.max_lbn(mech, lbn, n, lbn, (first, plan.next_loc));
+        if maxra <= end {
+            return None;
+        }
+        let limit = self.background_limit(mech, end - 1, maxra);
+        let mut slot = None;
+        ReadAhead::start_in(
+            &mut slot,
+            mech,
+            0,
+            plan.end_head,
+            plan.end,
+            end,
+            limit,
+            zero_latency,
+            plan.next_loc,
+        );
+        let (stop, head, _) = slot?.stop(t, self.stop_in_sector);
+        Some((stop, head))
+    }
+
     /// Where background reading that follows block `last` must stop: the track or cylinder
     /// boundary the mode forbids crossing, or `limit`.
     pub fn background_limit(&self, mech: &Mechanics, last: u64, limit: u64) -> u64 {

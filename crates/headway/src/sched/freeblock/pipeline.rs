@@ -347,7 +347,14 @@ impl Freeblock {
         );
         // Where the inner scheduler, planning alone, puts the next command's start.
         let end = (
-            d_early.b_end_track,
+            p.head_at(
+                pair.from,
+                early_ns,
+                b.lbn,
+                b.sectors,
+                b.op,
+                d_early.b_end_track,
+            ),
             d_early.b_end_ns + p.tail_at(pair.from, early_ns, b.lbn, b.sectors, b.op),
         );
         if d.b_start_ns != d_early.b_start_ns {
@@ -505,11 +512,11 @@ impl Freeblock {
         for &(_, lbn, sectors, op) in &self.at_drive {
             let e = p.estimate(from, early, lbn, sectors, op);
             let tail = p.tail_at(from, early, lbn, sectors, op);
-            from = e.end;
+            from = p.head_at(from, early, lbn, sectors, op, e.end);
             early += e.service_ns() + tail;
             let e = p.estimate(late_from, late, lbn, sectors, op);
             let tail = p.tail_at(late_from, late, lbn, sectors, op);
-            late_from = e.end;
+            late_from = p.head_at(late_from, late, lbn, sectors, op, e.end);
             late += e.service_ns() + tail + self.slack_ns(ctx, sectors, op);
         }
         self.last_end = Some((from, early));
@@ -722,7 +729,8 @@ impl Scheduler for Freeblock {
                 let p = ctx.predictor(self.device);
                 let e = p.estimate(p.head(), ctx.now, free.lbn, free.sectors, Op::Read);
                 let tail = p.tail_at(p.head(), ctx.now, free.lbn, free.sectors, Op::Read);
-                self.last_end = Some((e.end, ctx.now + e.service_ns() + tail));
+                let head = p.head_at(p.head(), ctx.now, free.lbn, free.sectors, Op::Read, e.end);
+                self.last_end = Some((head, ctx.now + e.service_ns() + tail));
                 self.last_slack_ns = self.slack_ns(ctx, free.sectors, Op::Read);
             }
         }

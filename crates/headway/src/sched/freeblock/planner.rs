@@ -382,7 +382,8 @@ pub fn feasible_between(
         pair.tail_ns(sectors as u64)
     };
     let f_end = pair.start_ns + f.service_ns() + tail;
-    let b = p.estimate_with_margin(f.end, f_end, pair.b_lbn, pair.b_sectors, pair.b_op, c);
+    let f_head = p.head_at(pair.from, pair.start_ns + c, lbn, sectors, Op::Read, f.end);
+    let b = p.estimate_with_margin(f_head, f_end, pair.b_lbn, pair.b_sectors, pair.b_op, c);
     f_end + b.positioning_ns() <= d.b_start_ns
 }
 
