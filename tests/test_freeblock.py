@@ -144,6 +144,21 @@ def test_firmware_freeblock_reports_its_free_reads_and_leaves_the_foreground_alo
     assert a.summary["mean_response_ms"] == b.summary["mean_response_ms"]
 
 
+def test_firmware_free_section_is_documented_key_for_key(tmp_path):
+    """docs/results.md's table for `firmware_free` against what a logging run produces."""
+    import re
+
+    from conftest import ROOT
+
+    text = (ROOT / "docs" / "results.md").read_text(encoding="utf-8")
+    body = text.split("\n## Free reads in the firmware\n", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| `([^`]+)` \|", body, flags=re.M)
+    on = tmp_path / "on.toml"
+    on.write_text(FIRMWARE.format(drive_extra="[drive.firmware_freeblock]\nc_fb_ms = 0.0\nlog = true"))
+    (f,) = headway.run(str(on)).summary["firmware_free"]
+    assert sorted(rows) == sorted(f), (rows, list(f))
+
+
 @pytest.mark.parametrize(
     "drive_extra, key",
     [

@@ -46,6 +46,25 @@ class Figures:
         self._suptitle = suptitle
         self._suffix = title_suffix
 
+    def lines(self, frame, by: str, x: str, y: str, *, xlabel: str, ylabel: str, name: str, title: str,
+              style=None, ylog: bool = False, figsize=(6, 4)) -> None:
+        """One line of ``y`` against ``x`` per value of column ``by`` (in order of first
+        appearance), with a legend and grid, saved as ``name``. ``style(value)`` gives that
+        line's plot keywords (default: round markers)."""
+        import matplotlib.pyplot as plt
+
+        fig, ax = plt.subplots(figsize=figsize)
+        for value, rows in frame.groupby(by, sort=False):
+            ax.plot(rows[x], rows[y], label=value, **(style(value) if style else {"marker": "o"}))
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
+        if ylog:
+            ax.set_yscale("log")
+        ax.legend()
+        ax.grid(alpha=0.3)
+        ax.set_title(title, fontsize=9)
+        self.save(fig, name, title)
+
     def save(self, fig, name: str, title: str) -> None:
         """Lay out ``fig``, write it as ``name`` with ``title`` in its metadata, close it.
         With ``suptitle``, the title (and the suffix) is also drawn above the figure."""

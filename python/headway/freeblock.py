@@ -105,44 +105,21 @@ class Reproduction:
         fig.suptitle(title)
         save(fig, "conservatism.png", title)
 
-        fw = self.firmware
-        fig, ax = plt.subplots(figsize=(6, 4))
         styles = {"firmware": "-", "firmware-1-per-track": "--"}
-        for variant, rows in fw.groupby("variant", sort=False):
-            ax.plot(rows.c_fb_ms, rows.free_bandwidth_mb_s, marker="o", label=variant,
-                    linestyle=styles.get(variant, ":"))
-        ax.set_xlabel("freeblock seek conservatism c_fb (ms)")
-        ax.set_ylabel("free bandwidth (MB/s)")
-        ax.legend()
-        ax.grid(alpha=0.3)
-        title = "Free bandwidth: external scheduler vs inside the firmware" + reduced
-        ax.set_title(title, fontsize=9)
-        save(fig, "firmware.png", title)
-
-        q = self.queue
-        fig, ax = plt.subplots(figsize=(6, 4))
-        for sched, rows in q.groupby("scheduler", sort=False):
-            ax.plot(rows.queue_depth, rows.mean_response_ms, marker="o", label=sched)
-        ax.set_xlabel("requests in the system")
-        ax.set_ylabel("mean response time (ms)")
-        ax.legend()
-        ax.grid(alpha=0.3)
-        title = "Foreground schedulers (two at the drive) vs the firmware's SPTF" + reduced
-        ax.set_title(title, fontsize=9)
-        save(fig, "foreground.png", title)
-
-        pdf = self.prediction_pdf
-        fig, ax = plt.subplots(figsize=(7, 4))
-        for case, rows in pdf.groupby("case", sort=False):
-            ax.plot(rows.error_ms, rows.fraction, drawstyle="steps-mid", label=case)
-        ax.set_xlabel("measured - predicted completion time (ms)")
-        ax.set_ylabel("fraction of requests")
-        ax.set_yscale("log")
-        ax.legend()
-        ax.grid(alpha=0.3)
-        title = "PDFs of prediction error (two commands at the drive)" + reduced
-        ax.set_title(title, fontsize=9)
-        save(fig, "prediction_pdf.png", title)
+        figures.lines(self.firmware, "variant", "c_fb_ms", "free_bandwidth_mb_s",
+                      xlabel="freeblock seek conservatism c_fb (ms)", ylabel="free bandwidth (MB/s)",
+                      name="firmware.png",
+                      title="Free bandwidth: external scheduler vs inside the firmware" + reduced,
+                      style=lambda v: {"marker": "o", "linestyle": styles.get(v, ":")})
+        figures.lines(self.queue, "scheduler", "queue_depth", "mean_response_ms",
+                      xlabel="requests in the system", ylabel="mean response time (ms)",
+                      name="foreground.png",
+                      title="Foreground schedulers (two at the drive) vs the firmware's SPTF" + reduced)
+        figures.lines(self.prediction_pdf, "case", "error_ms", "fraction",
+                      xlabel="measured - predicted completion time (ms)", ylabel="fraction of requests",
+                      name="prediction_pdf.png",
+                      title="PDFs of prediction error (two commands at the drive)" + reduced,
+                      style=lambda v: {"drawstyle": "steps-mid"}, ylog=True, figsize=(7, 4))
         return figures.paths
 
 

@@ -2,11 +2,9 @@
 //! `headway::experiments::anticipatory`; the result crosses as JSON.
 
 use headway::experiments::anticipatory::{reproduce, ReproduceOptions};
-use headway::HeadwayError;
 use pyo3::prelude::*;
 
-use crate::errors::to_pyerr;
-use crate::reproduce::run_reproduction;
+use crate::reproduce::{at_least_one, run_reproduction};
 
 /// Run the anticipatory paper's evaluation. `quick` picks the reduced sizes; `requests`
 /// overrides the reads per process per run. `progress(what)` is called before each run
@@ -33,14 +31,7 @@ pub fn reproduce_anticipatory(
         o.drive = d;
     }
     if let Some(n) = requests {
-        if n == 0 {
-            return Err(to_pyerr(
-                py,
-                HeadwayError::config("requests", "must be at least 1"),
-                None,
-            ));
-        }
-        o.requests = n;
+        o.requests = at_least_one(py, "requests", n)?;
     }
     run_reproduction(py, progress, |on_progress| reproduce(&o, on_progress))
 }

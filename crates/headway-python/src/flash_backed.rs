@@ -2,11 +2,9 @@
 //! `headway::experiments::flash_backed`; the result crosses as JSON.
 
 use headway::experiments::flash_backed::{reproduce, ReproduceOptions};
-use headway::HeadwayError;
 use pyo3::prelude::*;
 
-use crate::errors::to_pyerr;
-use crate::reproduce::run_reproduction;
+use crate::reproduce::{at_least_one, run_reproduction};
 
 /// Run the flash-backed paper's evaluation. `quick` picks the reduced sizes; `hp_trace` is
 /// the path of the HP `ajw.1week.srt` week (the HP rows and `hp_idle_share_10mb` need it);
@@ -28,14 +26,7 @@ pub fn reproduce_flash_backed(
     };
     o.hp_trace = hp_trace.map(Into::into);
     if let Some(n) = synthetic_requests {
-        if n == 0 {
-            return Err(to_pyerr(
-                py,
-                HeadwayError::config("synthetic_requests", "must be at least 1"),
-                None,
-            ));
-        }
-        o.synthetic_requests = n;
+        o.synthetic_requests = at_least_one(py, "synthetic_requests", n)?;
     }
     if let Some(n) = core_requests {
         o.core_requests = n;

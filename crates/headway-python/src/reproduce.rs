@@ -7,6 +7,20 @@ use serde::Serialize;
 
 use crate::errors::to_pyerr;
 
+/// A count option of a reproduction: a zero would be silently meaningless (nothing to
+/// measure), so it is refused as a keyed error.
+pub fn at_least_one<T: PartialEq + Default>(py: Python<'_>, key: &str, n: T) -> PyResult<T> {
+    if n == T::default() {
+        Err(to_pyerr(
+            py,
+            HeadwayError::config(key, "must be at least 1"),
+            None,
+        ))
+    } else {
+        Ok(n)
+    }
+}
+
 /// Run `reproduce(progress)`; `progress(what)` is called with the GIL before each run. A
 /// callback's exception (or Ctrl-C) stops the reproduction there and is raised as itself.
 pub fn run_reproduction<R: Serialize + Send>(

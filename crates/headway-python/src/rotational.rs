@@ -11,7 +11,7 @@ use headway::HeadwayError;
 use pyo3::prelude::*;
 
 use crate::errors::to_pyerr;
-use crate::reproduce::run_reproduction;
+use crate::reproduce::{at_least_one, run_reproduction};
 
 /// `[drive.imperfections]` given as TOML text (keys as in an experiment file).
 fn imperfections(toml_text: Option<&str>) -> headway::Result<Imperfections> {
@@ -107,23 +107,11 @@ pub fn reproduce_rotational(
         }
         o.queue_lengths = q;
     }
-    // A zero would be silently meaningless (no requests to measure), so it is refused.
-    let at_least_one = |key: &str, n: u64| -> PyResult<u64> {
-        if n == 0 {
-            Err(to_pyerr(
-                py,
-                HeadwayError::config(key, "must be at least 1"),
-                None,
-            ))
-        } else {
-            Ok(n)
-        }
-    };
     if let Some(n) = requests_per_queued {
-        o.requests_per_queued = at_least_one("requests_per_queued", n)?;
+        o.requests_per_queued = at_least_one(py, "requests_per_queued", n)?;
     }
     if let Some(n) = trace_requests {
-        o.light_requests = at_least_one("trace_requests", n)?;
+        o.light_requests = at_least_one(py, "trace_requests", n)?;
         o.heavy_requests = o.light_requests;
     }
     run_reproduction(py, progress, |on_progress| reproduce(&o, on_progress))

@@ -107,23 +107,7 @@ impl PowerMeter {
     }
 
     fn charge(&mut self, state: PowerState, ns: SimTime) {
-        let s = ns as f64 / 1e9;
-        let r = &mut self.report;
-        match state {
-            PowerState::Active => {
-                r.active_ns += ns;
-                r.active_j += s * self.spec.active_w;
-            }
-            PowerState::Idle => {
-                r.idle_ns += ns;
-                r.idle_j += s * self.spec.idle_w;
-            }
-            PowerState::Standby => {
-                r.standby_ns += ns;
-                r.standby_j += s * self.spec.standby_w;
-            }
-            PowerState::SpinUp => r.spinup_ns += ns,
-        }
+        charge(&mut self.report, &self.spec, state, ns);
     }
 
     fn enter(&mut self, state: PowerState, at: SimTime) {
@@ -183,24 +167,35 @@ impl PowerMeter {
     /// Totals up to `now`.
     pub fn report(&mut self, now: SimTime) -> EnergyReport {
         self.advance(now);
+        // The open interval is charged on a copy, so a later report still starts from `since`.
         let mut r = self.report;
-        let s = now.saturating_sub(self.since) as f64 / 1e9;
-        let ns = now.saturating_sub(self.since);
-        match self.state {
-            PowerState::Active => {
-                r.active_ns += ns;
-                r.active_j += s * self.spec.active_w;
-            }
-            PowerState::Idle => {
-                r.idle_ns += ns;
-                r.idle_j += s * self.spec.idle_w;
-            }
-            PowerState::Standby => {
-                r.standby_ns += ns;
-                r.standby_j += s * self.spec.standby_w;
-            }
-            PowerState::SpinUp => r.spinup_ns += ns,
-        }
+        charge(
+            &mut r,
+            &self.spec,
+            self.state,
+            now.saturating_sub(self.since),
+        );
         r
+    }
+}
+
+/// Add `ns` spent in `state` to `r` (energy at the state's power; spin-ups are charged per
+/// spin-up elsewhere).
+fn charge(r: &mut EnergyReport, spec: &PowerSpec, state: PowerState, ns: SimTime) {
+    let s = ns as f64 / 1e9;
+    match state {
+        PowerState::Active => {
+            r.active_ns += ns;
+            r.active_j += s * spec.active_w;
+        }
+        PowerState::Idle => {
+            r.idle_ns += ns;
+            r.idle_j += s * spec.idle_w;
+        }
+        PowerState::Standby => {
+            r.standby_ns += ns;
+            r.standby_j += s * spec.standby_w;
+        }
+        PowerState::SpinUp => r.spinup_ns += ns,
     }
 }
