@@ -330,20 +330,33 @@ fn free_slots_keep_the_foregrounds_decisions_of_the_classic_pipeline() {
     );
 }
 
-/// The "free, exactly" claim outside the firmware: with the oracle (whose read tail
-/// and the read-ahead stop before the next command are the drive's own,
-/// `predict/oracle_bus.rs`) and no conservatism, every foreground request of a whole
-/// read-only SPTF run in free slots completes at the same nanosecond with and without
-/// free reads. (Under SSTF a free read can hit blocks the drive's buffer kept from a
-/// zero-latency landing, which the oracle does not model, and the classic pipeline's
-/// free reads take foreground slots: docs/freeblock.md.)
+/// The "free, exactly" claim outside the firmware: with the oracle and no
+/// conservatism, every foreground request of a whole run of the spec's OLTP workload (2:1
+/// reads, 3,000 requests, over 1,000 free reads) completes at the same nanosecond with and
+/// without free reads, under SPTF and under SSTF, with free reads in `free_slots`. What
+/// makes it exact: the oracle's read tail and the read-ahead stop before the next command
+/// are the drive's own (`predict/oracle_bus.rs`); no free read is planned on a track the
+/// drive's buffer may hold (it would be served from the buffer, which the oracle's media
+/// estimates do not model: SSTF's first change before, docs/freeblock.md); a prepended
+/// read must leave B's completion, not only the next command's start, no later; and no
+/// free read goes next to a foreground write (the drive writes it back at moments the host
+/// cannot see). Not exact, measured there: the classic pipeline (a free read holds a
+/// foreground slot, so the next foreground request is chosen later, from a larger pool),
+/// and rarely a free read's buffer segment holding a later foreground read's blocks (1 of
+/// 10,000 requests, SPTF, seed 11).
 #[test]
 fn free_reads_leave_every_foreground_completion_unchanged_exactly() {
-    let without = run(&oltp_free_slots(2000, "plan = false", "sptf", 3, 1.0));
-    let with = run(&oltp_free_slots(2000, "c_fb_ms = 0.0", "sptf", 3, 1.0));
-    let free = free_reads(&with).len();
-    assert!(free > 1000, "only {free} free reads");
-    let (a, b) = (fg_done(&with), fg_done(&without));
-    assert_eq!(a.len(), 2000);
-    assert_eq!(a, b);
+    for inner in ["sptf", "sstf"] {
+        let without = run(&oltp_free_slots(3000, "plan = false", inner, 3, 0.6667));
+        let with = run(&oltp_free_slots(3000, "c_fb_ms = 0.0", inner, 3, 0.6667));
+        let free = free_reads(&with).len();
+        assert!(free > 1000, "{inner}: only {free} free reads");
+        let (a, b) = (fg_done(&with), fg_done(&without));
+        assert_eq!(a.len(), 3000);
+        let changed = a.iter().filter(|(k, v)| b.get(k) != Some(v)).count();
+        assert_eq!(
+            changed, 0,
+            "{inner}: {changed} foreground completions changed"
+        );
+    }
 }

@@ -120,6 +120,21 @@ pub trait Predictor {
         self.tail_ns(sectors, op)
     }
 
+    /// When the command (estimated from `from` at `start_ns`, see [`Predictor::tail_at`])
+    /// completes, for a predictor that models the device's bus; `None` otherwise. It can
+    /// differ from when the next command can begin (the device may first stop a
+    /// read-ahead).
+    fn completion_at(
+        &self,
+        _from: HeadPosition,
+        _start_ns: SimTime,
+        _lbn: u64,
+        _sectors: u32,
+        _op: Op,
+    ) -> Option<SimTime> {
+        None
+    }
+
     /// Where the head is when the device can begin the command queued after this one
     /// (estimated from `from` at `start_ns`, see [`Predictor::tail_at`]): by default
     /// `end`, where its media transfer ends; a predictor that models the read-ahead after a
@@ -134,6 +149,19 @@ pub trait Predictor {
         end: HeadPosition,
     ) -> HeadPosition {
         end
+    }
+
+    /// The LBN range the device's buffer may hold after it serves this command, for a
+    /// predictor that knows the buffer (`None`: unknown or no buffer). A read of blocks
+    /// in it may be served from the buffer, which [`Predictor::estimate`] does not model.
+    fn buffer_reach(&self, _lbn: u64, _sectors: u32, _op: Op) -> Option<(u64, u64)> {
+        None
+    }
+
+    /// How many recent commands' [`Predictor::buffer_reach`] the buffer can hold at once
+    /// (its segments).
+    fn buffer_segments(&self) -> u32 {
+        0
     }
 
     /// Precompute what [`Predictor::positioning_to`] needs about a request.

@@ -211,6 +211,17 @@ impl Predictor for OraclePredictor {
             .saturating_sub(start_ns + e.service_ns())
             .saturating_sub(self.ovh.mechanical_start_ns(op, Op::Read))
     }
+    fn completion_at(
+        &self,
+        from: HeadPosition,
+        start_ns: SimTime,
+        lbn: u64,
+        sectors: u32,
+        op: Op,
+    ) -> Option<SimTime> {
+        self.release(from, start_ns, lbn, sectors, op)
+            .map(|(_, r)| r.done_ns as SimTime)
+    }
     fn head_at(
         &self,
         from: HeadPosition,
@@ -230,6 +241,13 @@ impl Predictor for OraclePredictor {
             )) => head,
             _ => end,
         }
+    }
+
+    fn buffer_reach(&self, lbn: u64, sectors: u32, op: Op) -> Option<(u64, u64)> {
+        self.read_bus?.buffer_reach(&self.mech, lbn, sectors, op)
+    }
+    fn buffer_segments(&self) -> u32 {
+        self.read_bus.map_or(0, |b| b.segments())
     }
 
     fn has_geometry(&self) -> bool {

@@ -26,6 +26,8 @@ pub struct ReadBus {
     /// (at a sector boundary on the atlas10k) and whose track it then starts from.
     readahead: Option<Policy>,
     per_request_ns: f64,
+    /// Buffer segments: how many recent commands' blocks the buffer can still hold.
+    segments: u32,
 }
 
 /// When a read miss completes, and when and where the mechanism is free for a command
@@ -59,7 +61,25 @@ impl ReadBus {
             completion_ns: ovh.completion_ns[Op::Read as usize] as f64,
             readahead: c.map(Policy::from_spec),
             per_request_ns: ovh.per_request_ns as f64,
+            segments: c.map_or(0, |c| c.segments),
         }
+    }
+
+    /// The LBNs the buffer may hold after serving `lbn .. lbn + n` (`op`), and how many
+    /// such commands it can hold at once; `None` without a buffer.
+    pub fn buffer_reach(&self, mech: &Mechanics, lbn: u64, n: u32, op: Op) -> Option<(u64, u64)> {
+        if self.segments == 0 || n == 0 {
+            return None;
+        }
+        let end = lbn + n as u64;
+        Some(match (op, self.readahead) {
+            (Op::Read, Some(ra)) => ra.segment_reach(mech, lbn, n),
+            _ => (lbn, end),
+        })
+    }
+
+    pub fn segments(&self) -> u32 {
+        self.segments
     }
 
     fn watermark(&self, n: u32) -> u32 {

@@ -178,6 +178,25 @@ impl Policy {
         Some((stop, head))
     }
 
+    /// The LBNs a segment filled by a read miss of `lbn .. lbn + n` can come to hold: from
+    /// the first block of the request's landing track (the blocks "read any free blocks"
+    /// keeps from the landing on) to the furthest block its read-ahead may reach. A pure
+    /// query, for a predictor that must not plan reads the drive would serve from its buffer.
+    pub fn segment_reach(&self, mech: &Mechanics, lbn: u64, n: u32) -> (u64, u64) {
+        let l = mech.layout.locate(lbn);
+        let first = mech
+            .layout
+            .first_lbn_on_track(l.cylinder, l.surface)
+            .unwrap_or(lbn)
+            .min(lbn);
+        let end = lbn + n as u64;
+        let maxra = self.max_lbn(mech, lbn, n, lbn, (Some(l), None)).max(end);
+        (
+            first,
+            self.background_limit(mech, end.max(1) - 1, maxra).max(end),
+        )
+    }
+
     /// Where background reading that follows block `last` must stop: the track or cylinder
     /// boundary the mode forbids crossing, or `limit`.
     pub fn background_limit(&self, mech: &Mechanics, last: u64, limit: u64) -> u64 {

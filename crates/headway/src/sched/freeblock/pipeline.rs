@@ -111,6 +111,9 @@ pub struct Freeblock {
     /// so the foreground is chosen at the instants, and from the pool, it would be without
     /// free reads.
     free_slots: bool,
+    /// Tracks the drive's buffer may hold blocks of, for each of the recent commands sent
+    /// (oldest first): no free read is planned there (see [`Freeblock::remember_buffered`]).
+    buffered: std::collections::VecDeque<smallvec::SmallVec<[HeadPosition; 4]>>,
     pub stats: FreeblockStats,
     /// Receives the blocks as their reads complete (see [`Freeblock::with_sink`]).
     sink: Option<Box<dyn BlockSink>>,
@@ -213,6 +216,7 @@ impl Freeblock {
             after_writes: o.bool("after_writes", false)?,
             last_fg_write: false,
             free_slots: o.bool("free_slots", false)?,
+            buffered: Default::default(),
             stats: FreeblockStats::default(),
             sink: None,
         })
@@ -376,7 +380,10 @@ impl Freeblock {
             let left = start_ns.saturating_sub(ctx.now) / ctx.ns_per_estimate;
             limits.max_tracks = limits.max_tracks.min(left);
         }
-        let (plan, examined) = planner::plan(p, &pair, wanted, &limits, self.surfaces)?;
+        let avoid: smallvec::SmallVec<[HeadPosition; 32]> =
+            self.buffered.iter().flatten().copied().collect();
+        let (plan, examined) =
+            planner::plan_excluding(p, &pair, wanted, &limits, self.surfaces, &avoid)?;
         ctx.count_estimates(examined);
         let origin = ctx.host_origin("freeblock");
         Ok(match plan {
@@ -535,6 +542,38 @@ impl Freeblock {
         }
     }
 
+    /// A command went to the drive: remember the tracks its buffer may then hold blocks of
+    /// (the landing track's free blocks, the request, the read-ahead's reach), for as many
+    /// commands as the buffer has segments, twice over (a hit keeps an older segment).
+    /// [TEAM CHOICE] No free read is planned on them: the drive would serve it from its
+    /// buffer (bus time only, and its read-ahead goes on), which the predictor's estimates
+    /// of a media access do not model, and B could lose a rotation behind it (measured
+    /// under SSTF: docs/freeblock.md).
+    fn remember_buffered(&mut self, cmd: &Command, ctx: &SchedCtx) {
+        let p = ctx.predictor(self.device);
+        let keep = 2 * p.buffer_segments() as usize;
+        if keep == 0 {
+            return;
+        }
+        let Some((first, reach)) = p.buffer_reach(cmd.lbn, cmd.sectors, cmd.op) else {
+            return;
+        };
+        let mut tracks = smallvec::SmallVec::new();
+        let mut lbn = first;
+        while lbn < reach {
+            let Ok(t) = p.track_of(lbn) else { break };
+            tracks.push(t);
+            match p.track_info(t) {
+                Ok(Some(info)) => lbn = info.first_lbn + info.lbns as u64,
+                _ => break,
+            }
+        }
+        if self.buffered.len() >= keep {
+            self.buffered.pop_front();
+        }
+        self.buffered.push_back(tracks);
+    }
+
     /// The tail line's excess over the predictor's tail for a command of `sectors`.
     fn slack_ns(&self, ctx: &SchedCtx, sectors: u32, op: Op) -> SimTime {
         match self.tail_fit.tail() {
@@ -668,6 +707,7 @@ impl Scheduler for Freeblock {
             }
         }
         if placement == Placement::Device && cmd.device == self.device {
+            self.remember_buffered(cmd, ctx);
             self.at_drive
                 .push_back((first_id(cmd), cmd.lbn, cmd.sectors, cmd.op));
         }

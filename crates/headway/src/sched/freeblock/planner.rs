@@ -360,7 +360,23 @@ fn feasible_prepend(p: &dyn Predictor, pair: &Pair, d: &Direct, lbn: u64, c: Sim
     } else {
         (pair.tail_ns(n as u64), pair.tail_ns(pair.b_sectors as u64))
     };
-    pair.start_ns + e.service_ns() + merged_tail <= d.b_end_ns + b_tail
+    // The command after B may begin no later, and (with the device's own bus model, where
+    // that begin can wait for the read-ahead's stop after the completion) B's completion
+    // is no later either.
+    let done_ok = match (
+        p.completion_at(pair.from, pair.start_ns + c, lbn, n, Op::Read),
+        p.completion_at(
+            pair.from,
+            pair.start_ns,
+            pair.b_lbn,
+            pair.b_sectors,
+            pair.b_op,
+        ),
+    ) {
+        (Some(merged), Some(b)) => merged <= b,
+        _ => true,
+    };
+    done_ok && pair.start_ns + e.service_ns() + merged_tail <= d.b_end_ns + b_tail
 }
 
 /// Reading the candidate, then positioning for B, both with every seek `c` longer, starts
