@@ -99,8 +99,12 @@ fn quick_reproduction_headline_and_shapes() {
     for p in &r.prediction {
         eprintln!("{p:?}");
     }
-    // Prediction errors: the PDFs sum to one; small requests on the nominal drive are
-    // mostly predicted within half a millisecond, and imperfections spread them.
+    // Prediction errors, measured against the predictor the external schedulers plan with
+    // (the oracle with the drive's own bus tail and read-ahead stop): the PDFs sum to one;
+    // on the nominal drive every read, small or large, is predicted to within 50 µs (the
+    // paper's spread of large requests came from a bus its predictor did not model:
+    // docs/freeblock.md, "Prediction errors"); the drive's imperfections (seek jitter,
+    // spindle drift), which no host model knows, spread the errors.
     for case in ["small", "large", "small-imperfect"] {
         let total: f64 = r
             .prediction_pdf
@@ -111,10 +115,17 @@ fn quick_reproduction_headline_and_shapes() {
         assert!((total - 1.0).abs() < 1e-9, "{case}: {total}");
     }
     let pred = |c: &str| r.prediction.iter().find(|p| p.case == c).unwrap();
-    assert!(pred("small").commands > 1000);
-    assert!(pred("small").within_half_ms > 0.6, "{:?}", pred("small"));
-    assert!(pred("small").within_half_ms > pred("small-imperfect").within_half_ms);
-    assert!(pred("small").within_half_ms > pred("large").within_half_ms);
+    for case in ["small", "large", "small-imperfect"] {
+        assert!(pred(case).commands > 1000, "{:?}", pred(case));
+    }
+    for case in ["small", "large"] {
+        assert!(pred(case).mean_abs_error_ms < 0.05, "{:?}", pred(case));
+        assert_eq!(pred(case).late_rotation, 0.0, "{:?}", pred(case));
+    }
+    let imperfect = pred("small-imperfect");
+    assert!(imperfect.mean_abs_error_ms > 0.05, "{imperfect:?}");
+    assert!(imperfect.mean_abs_error_ms > 10.0 * pred("small").mean_abs_error_ms);
+    assert!(pred("small").within_half_ms >= imperfect.within_half_ms);
     // Queue-depth validation: the firmware's SPTF, seeing every request, is at least as
     // good as the external schedulers that keep two at the drive (in headway's drive model
     // the drive takes its next command only after the bus transfer of the last, which the

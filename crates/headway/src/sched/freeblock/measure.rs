@@ -2,7 +2,8 @@
 //! free bandwidth, potential free bandwidth, full scans per day, and the foreground's
 //! change against a paired run without free reads (same seed, same requests).
 
-use crate::request::HOST_ORIGIN_BASE;
+use crate::predict::Predictor;
+use crate::request::{HeadPosition, HOST_ORIGIN_BASE};
 use crate::sim::RunResult;
 
 const SECTOR_BYTES: f64 = 512.0;
@@ -76,7 +77,9 @@ pub fn fg_response_increase(with: &RunResult, without: &RunResult) -> f64 {
 /// at that start, plus the bus tail per sector (learned as the wrapper learns it: the
 /// largest seen so far among earlier reads, from the drive's reported phases). Writes
 /// (absorbed by the drive's buffer), reads right after a write and cache hits are left out.
-pub fn prediction_errors_ms(r: &RunResult, p: &dyn crate::predict::Predictor) -> Vec<f64> {
+/// A predictor with the device's own bus tail ([`Predictor::exact_tail`]) predicts as the
+/// host schedulers do with it instead (see `exact_errors_ms`).
+pub fn prediction_errors_ms(r: &RunResult, p: &dyn Predictor) -> Vec<f64> {
     let Some(rec) = &r.records else {
         return Vec::new();
     };
@@ -107,6 +110,9 @@ pub fn prediction_errors_ms(r: &RunResult, p: &dyn crate::predict::Predictor) ->
             )),
         }
     }
+    if p.exact_tail() {
+        return exact_errors_ms(&cmds, p);
+    }
     let mut tail_per_sector: Option<f64> = None;
     let mut out = Vec::new();
     for w in cmds.windows(2) {
@@ -130,6 +136,57 @@ pub fn prediction_errors_ms(r: &RunResult, p: &dyn crate::predict::Predictor) ->
         }
         let per = done.saturating_sub(media_end) as f64 / n as f64;
         tail_per_sector = Some(tail_per_sector.map_or(per, |t: f64| t.max(per)));
+    }
+    out
+}
+
+/// [`prediction_errors_ms`] for a predictor with the device's own bus tail (the oracle's
+/// `predict/oracle_bus.rs`), predicting as the host schedulers do: a read miss queued behind
+/// a read miss begins where and when the predictor says the one ahead releases the drive
+/// (its read-ahead stopped), measured from that one's actual completion. The first read
+/// after anything else only anchors the chain (where its head was is not known).
+fn exact_errors_ms(cmds: &[(u64, u64, u64, u64, bool, bool, u64)], p: &dyn Predictor) -> Vec<f64> {
+    use crate::request::Op;
+    let mut out = Vec::new();
+    // The previous command's predicted origin (head, start), if it was a read miss.
+    let mut state: Option<(HeadPosition, u64)> = None;
+    for w in cmds.windows(2) {
+        let (prev, c) = (w[0], w[1]);
+        let (start, done, lbn, end, read, hit, _) = c;
+        if !read || hit || end <= lbn {
+            state = None;
+            continue;
+        }
+        let n = (end - lbn) as u32;
+        state = match state {
+            Some((from_p, o_p)) => {
+                let n_p = (prev.3 - prev.2) as u32;
+                let e_p = p.estimate(from_p, o_p, prev.2, n_p, Op::Read);
+                let d_p = p.completion_at(from_p, o_p, prev.2, n_p, Op::Read);
+                let rel_p = o_p + e_p.service_ns() + p.tail_at(from_p, o_p, prev.2, n_p, Op::Read);
+                // Queued at the drive: it begins at the one ahead's actual completion (its
+                // overhead done while it waited, as `tail_at` says) where stopping the
+                // read-ahead leaves the head; otherwise when it came, from where the one
+                // ahead reported the head (the schedulers' own view of an idle drive). A
+                // drive whose clock drifts reports starts a little off its completions.
+                let (from, o) = if start <= prev.1 {
+                    (
+                        p.head_at(from_p, o_p, prev.2, n_p, Op::Read, e_p.end),
+                        (prev.1 as i64 + rel_p as i64 - d_p.unwrap_or(rel_p) as i64).max(0) as u64,
+                    )
+                } else {
+                    (e_p.end, start)
+                };
+                if let Some(d) = p.completion_at(from, o, lbn, n, Op::Read) {
+                    out.push((done as f64 - d as f64) / 1e6);
+                }
+                Some((from, o))
+            }
+            _ => match p.track_of(prev.3.saturating_sub(1)) {
+                Ok(from) => Some((from, start)),
+                Err(_) => None,
+            },
+        };
     }
     out
 }
