@@ -81,7 +81,12 @@ def test_reproduce_quick_writes_tables_plots_and_the_issues_headline_keys(quick_
             assert r["fg_mean_response_ms"] == r["paired_fg_mean_response_ms"]
     pred = {r["case"]: r for r in csv.DictReader((out / "prediction.csv").open())}
     assert set(pred) == {"small", "large", "small-imperfect"}
-    assert float(pred["small"]["within_half_ms"]) > float(pred["large"]["within_half_ms"])
+    # Against the schedulers' own predictor (the drive's bus modelled): the nominal drive's
+    # reads are predicted to the microsecond, small and large; the imperfect drive's spread
+    # (docs/freeblock.md, "Prediction errors").
+    for case in ("small", "large"):
+        assert float(pred[case]["mean_abs_error_ms"]) < 0.05, pred[case]
+    assert float(pred["small-imperfect"]["mean_abs_error_ms"]) > 0.05, pred["small-imperfect"]
     for png in ("conservatism.png", "firmware.png", "foreground.png", "prediction_pdf.png"):
         assert (out / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "free bandwidth" in stdout
