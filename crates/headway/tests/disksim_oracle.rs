@@ -238,7 +238,6 @@ const KNOWN: &[(&str, &str, Why)] = &[
     ("atlas10k", "q1_seq_write_4k", Combine),
     ("atlas10k", "q64_rand_rw_4k_sptf", Saturated),
     ("atlas_iii", "q1_mixed", SegmentFull),
-    ("atlas_iii", "q1_seq_read_256k", SegmentFull),
     ("atlas_iii", "q1_seq_write_4k", Combine),
     ("atlas_iii", "q64_rand_read_4k_sstf", Cylinder),
     ("barracuda", "q1_seq_write_4k", Combine),

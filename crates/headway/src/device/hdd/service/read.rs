@@ -3,6 +3,7 @@
 use super::super::bus::{self, Stream};
 use super::super::cache::ReadHit;
 use super::super::media::{self, Avail, Piece};
+use super::super::segment_full;
 use super::{free_blocks_start, Drive};
 use crate::request::{HeadPosition, Op, Phases};
 use crate::time::SimTime;
@@ -118,7 +119,32 @@ impl Drive {
                     None,
                     None,
                 );
-                let mut avail = Avail::ready(lbn, (have - lbn) as u32, t0);
+                let held = (have - lbn) as u32;
+                let size = self.cache.as_ref().map_or(u32::MAX, |c| c.size);
+                if n > size {
+                    let (mech, head, zl) = (&self.mech, self.hda.head, false);
+                    let replan = |p: &mut media::MediaPlan| {
+                        let m = end - have;
+                        media::plan_into(
+                            p,
+                            mech,
+                            head,
+                            start,
+                            have,
+                            m as u32,
+                            Op::Read,
+                            zl,
+                            0,
+                            None,
+                            None,
+                        )
+                    };
+                    let period = self.mech.period_ns;
+                    segment_full::stall_read(
+                        &mut plan, replan, lbn, held, n, size, period, t0, b0, &stream,
+                    );
+                }
+                let mut avail = Avail::ready(lbn, held, t0);
                 for p in Avail::from_plan(&plan, start).pieces {
                     avail.push(p);
                 }
@@ -151,16 +177,40 @@ impl Drive {
                     None,
                     None,
                 );
-                let avail = Avail::from_plan(&plan, start);
-                let e = if self.bus.never_disconnect {
-                    let b0 = overhead_done + o.data_prep_ns as f64;
-                    bus::transfer_end(&avail, lbn, n, b0, &stream)
+                let mut avail = Avail::from_plan(&plan, start);
+                let b0 = if self.bus.never_disconnect {
+                    overhead_done + o.data_prep_ns as f64
                 } else {
                     let w = stream.watermark.min(n).max(1);
                     let ready = avail.time_of(lbn + w as u64 - 1).unwrap_or(start);
-                    let b0 = ready.max(disconnected) + reconnect;
-                    bus::transfer_end(&avail, lbn, n, b0, &stream)
+                    ready.max(disconnected) + reconnect
                 };
+                let size = self.cache.as_ref().map_or(u32::MAX, |c| c.size);
+                if n > size {
+                    let (mech, head) = (&self.mech, self.hda.head);
+                    let replan = |p: &mut media::MediaPlan| {
+                        media::plan_into(
+                            p,
+                            mech,
+                            head,
+                            start,
+                            lbn,
+                            n,
+                            Op::Read,
+                            false,
+                            0,
+                            None,
+                            None,
+                        )
+                    };
+                    let period = self.mech.period_ns;
+                    if segment_full::stall_read(
+                        &mut plan, replan, lbn, 0, n, size, period, start, b0, &stream,
+                    ) {
+                        avail = Avail::from_plan(&plan, start);
+                    }
+                }
+                let e = bus::transfer_end(&avail, lbn, n, b0, &stream);
                 self.fill_phases(&mut phases, &plan, start, e);
                 if let Some(s) = seg {
                     if let Some(c) = &mut self.cache {
