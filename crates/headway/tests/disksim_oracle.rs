@@ -210,11 +210,6 @@ enum Why {
     /// headway processes a queued command's overhead without taking the bus. With a 0.5 ms
     /// read-miss overhead in both the two agree (SPTF +3.7%, FCFS -0.7%).
     ArrivalHoldsBus,
-    /// A request larger than a buffer segment, on a drive whose bus is slower than its media:
-    /// DiskSim stops the media when the segment is full of blocks not yet sent and waits for
-    /// the sector to come round again once there is room; headway does not stall the media
-    /// (docs/fidelity.md). With segments of 1,024 blocks in both, they agree (0.0%, 0.3%).
-    SegmentFull,
     /// Zero-latency reads ("Immediate buffer read"): DiskSim's controller leaves the parameter
     /// inert, headway reads from where the head lands. On the RZ26's 256 KiB sequential reads
     /// the rest of each read after its partial hit starts behind the head, so DiskSim waits
@@ -237,7 +232,6 @@ use Why::*;
 const KNOWN: &[(&str, &str, Why)] = &[
     ("atlas10k", "q1_seq_write_4k", Combine),
     ("atlas10k", "q64_rand_rw_4k_sptf", Saturated),
-    ("atlas_iii", "q1_mixed", SegmentFull),
     ("atlas_iii", "q1_seq_write_4k", Combine),
     ("atlas_iii", "q64_rand_read_4k_sstf", Cylinder),
     ("barracuda", "q1_seq_write_4k", Combine),
@@ -325,11 +319,26 @@ fn compare_with(dir: &std::path::Path, known_list: &[(&str, &str, Why)]) {
             let d = binned_demerit(&uppers, &ds_counts, &histogram(&uppers, &hw));
             let (tol_mean, tol_dem) = tolerance(w, ds_mean);
             let rel = hw_mean / ds_mean - 1.0;
+            // Reads' and writes' means against DiskSim's, where it printed both.
+            let reads: Vec<bool> = trace_text(w).lines().map(|l| l.ends_with(" 1")).collect();
+            let mut by_dir = String::new();
+            for (key, want) in [("read", true), ("write", false)] {
+                let t: Vec<f64> = hw
+                    .iter()
+                    .zip(&reads)
+                    .filter(|(_, &r)| r == want)
+                    .map(|(t, _)| *t)
+                    .collect();
+                if let (Some(m), false) = (ds[key]["mean_ms"].as_f64(), t.is_empty()) {
+                    let h = t.iter().sum::<f64>() / t.len() as f64;
+                    write!(by_dir, " {key}s {:+.1}%", 100.0 * (h / m - 1.0)).unwrap();
+                }
+            }
             let ok = (hw_mean - ds_mean).abs() <= tol_mean && d <= tol_dem;
             let known = known_list.iter().find(|k| k.0 == *drive && k.1 == name);
             writeln!(
                 report,
-                "{drive:10} {name:24} DiskSim {ds_mean:10.3} headway {hw_mean:10.3} ms ({:+6.1}%) demerit {d:8.3} {}",
+                "{drive:10} {name:24} DiskSim {ds_mean:10.3} headway {hw_mean:10.3} ms ({:+6.1}%) demerit {d:8.3} {}{by_dir}",
                 100.0 * rel,
                 match (ok, known) {
                     (true, _) => "ok".to_string(),

@@ -20,8 +20,11 @@
 //! order instead (the tail could not be held until the front arrives).
 
 use super::bus::Stream;
-use super::media::{Avail, MediaPlan, Pass};
+use super::layout::Location;
+use super::mechanics::Mechanics;
+use super::media::{self, Avail, DataReady, MediaPlan, Pass};
 use super::num::ceil;
+use crate::request::{HeadPosition, Op};
 
 /// Stall the media passes of a read of `lbn .. lbn + n` (the first `held` blocks already in
 /// the segment, the plan reading the rest) so that no block is read while `size` blocks wait
@@ -131,6 +134,102 @@ fn shift_from(plan: &mut MediaPlan, pi: usize, q: u32, shift: f64) {
         }
     }
     plan.end += shift;
+}
+
+/// How a write larger than its segment reaches the buffer: in segment-sized loads.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct WriteLoads {
+    pub size: u32,
+    /// The bus comes back for more once no more than this many blocks are left to write
+    /// (DiskSim's low water mark, at least 1).
+    pub low_water: u32,
+    /// What coming back costs (reselection and data preparation; 0 on a held bus).
+    pub reconnect_ns: f64,
+}
+
+/// Plan a write of `n > size` blocks from `lbn`: the bus fills the segment, the media writes
+/// the blocks as their data is in, the bus comes back for the next load when the media has
+/// left `low_water` blocks to write, and brings as many as there is room for. DiskSim's
+/// controller does the same (the bus may not bring a block more than a segment ahead of the
+/// media). `data` is the first load's arrival. Returns when the last block has crossed the
+/// bus.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn plan_write(
+    plan: &mut MediaPlan,
+    mech: &Mechanics,
+    from: HeadPosition,
+    start: f64,
+    lbn: u64,
+    n: u32,
+    zero_latency: bool,
+    min_move_ns: u64,
+    data: DataReady,
+    loads: WriteLoads,
+) -> f64 {
+    let mut c0 = 0u32;
+    let mut len = loads.size.min(n);
+    let mut d = data;
+    let mut load = MediaPlan::default();
+    loop {
+        let (head, t, min_move) = if c0 == 0 {
+            (from, start, min_move_ns)
+        } else {
+            (plan.end_head, plan.end, 0)
+        };
+        let target: &mut MediaPlan = if c0 == 0 { &mut *plan } else { &mut load };
+        media::plan_into(
+            target,
+            mech,
+            head,
+            t,
+            lbn + c0 as u64,
+            len,
+            Op::Write,
+            zero_latency,
+            min_move,
+            Some(d),
+            None::<Location>,
+        );
+        let bus_end = d.base + len.max(d.min_blocks) as f64 * d.step;
+        if c0 > 0 {
+            plan.passes.extend(load.passes.iter().copied());
+            plan.end = load.end;
+            plan.end_head = load.end_head;
+            plan.next_loc = load.next_loc;
+        }
+        let c1 = c0 + len;
+        if c1 >= n {
+            return bus_end;
+        }
+        // At the end of a load the bus goes on at once with as many blocks as there is room
+        // for; with none it disconnects and comes back once the media has `low_water` blocks
+        // left to write.
+        let held = (c1.saturating_sub(loads.size)..c1)
+            .filter(|&k| done_at(plan, lbn + k as u64) > bus_end)
+            .count() as u32;
+        let (base, room) = if held < loads.size {
+            (bus_end, loads.size - held)
+        } else {
+            let w = loads.low_water.max(1).min(loads.size - 1);
+            let trigger = done_at(plan, lbn + (c1 - w) as u64 - 1).max(bus_end);
+            (trigger + loads.reconnect_ns, loads.size - w)
+        };
+        c0 = c1;
+        len = room.min(n - c1);
+        d = DataReady {
+            base,
+            step: d.step,
+            min_blocks: 1,
+        };
+    }
+}
+
+/// When block `l` of the plan is done (written).
+fn done_at(plan: &MediaPlan, l: u64) -> f64 {
+    plan.passes
+        .iter()
+        .find(|p| l >= p.lbn && l < p.end_lbn())
+        .map_or(plan.end, |p| p.first_done + (l - p.lbn) as f64 * p.step)
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 
 use super::super::cache::SegState;
 use super::super::media;
+use super::super::segment_full;
 use super::Drive;
 use crate::request::{HeadPosition, Op, Phases};
 use crate::time::SimTime;
@@ -89,7 +90,7 @@ impl Drive {
             extra
         };
         let blk = self.bus.write_block_ns;
-        let e = b0 + n as f64 * blk;
+        let mut e = b0 + n as f64 * blk;
         let start = overhead_done.max(mech_free);
         // DiskSim ties the HP rule "write once min(n, 10) blocks are in (15 for 45 or more)"
         // to the drives that have the extra write disconnect.
@@ -108,19 +109,37 @@ impl Drive {
             min_blocks,
         };
         let mut plan = media::MediaPlan::default();
-        media::plan_into(
-            &mut plan,
-            &self.mech,
-            self.hda.head,
-            start,
-            lbn,
-            n,
-            Op::Write,
-            self.pol.zero_latency_write,
-            o.min_write_seek_ns,
-            Some(data),
-            None,
-        );
+        let size = self.cache.as_ref().map_or(u32::MAX, |c| c.size);
+        if n > size && seg.is_some() {
+            let held = self.bus.hold_write || self.bus.never_disconnect;
+            let loads = segment_full::WriteLoads {
+                size,
+                low_water: self.watermark(n, self.pol.write_water),
+                reconnect_ns: if held { 0.0 } else { reconnect },
+            };
+            let (head, zl, ms) = (
+                self.hda.head,
+                self.pol.zero_latency_write,
+                o.min_write_seek_ns,
+            );
+            e = segment_full::plan_write(
+                &mut plan, &self.mech, head, start, lbn, n, zl, ms, data, loads,
+            );
+        } else {
+            media::plan_into(
+                &mut plan,
+                &self.mech,
+                self.hda.head,
+                start,
+                lbn,
+                n,
+                Op::Write,
+                self.pol.zero_latency_write,
+                o.min_write_seek_ns,
+                Some(data),
+                None,
+            );
+        }
         let mut phases = Phases::default();
         self.fill_phases(&mut phases, &plan, start, e);
         if let Some(c) = &mut self.cache {
