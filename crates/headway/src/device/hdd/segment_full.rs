@@ -31,6 +31,8 @@ use crate::request::{HeadPosition, Op};
 /// for the bus, the bus starting at `bus_start` with the rules of `stream`. `replan_in_order`
 /// plans the media part again without zero latency. Returns whether the plan changed.
 #[allow(clippy::too_many_arguments)]
+#[cold]
+#[inline(never)]
 pub(super) fn stall_read(
     plan: &mut MediaPlan,
     replan_in_order: impl FnOnce(&mut MediaPlan),
@@ -154,6 +156,8 @@ pub(super) struct WriteLoads {
 /// media). `data` is the first load's arrival. Returns when the last block has crossed the
 /// bus.
 #[allow(clippy::too_many_arguments)]
+#[cold]
+#[inline(never)]
 pub(super) fn plan_write(
     plan: &mut MediaPlan,
     mech: &Mechanics,
