@@ -11,7 +11,9 @@ use crate::time::{SimTime, NEVER};
 use crate::workload::{Arrivals, TraceReport, Workload};
 
 enum Event {
-    Arrival(Request),
+    /// A request arriving: its slot in `Simulation::arriving` (the request itself stays
+    /// out of the heap, whose elements are moved at every push and pop).
+    Arrival(u32),
     DeviceWake {
         dev: u16,
         token: u64,
@@ -66,6 +68,10 @@ pub struct RunResult {
 /// One assembled simulation, ready to run once.
 pub struct Simulation {
     events: EventQueue<Event>,
+    /// Requests scheduled to arrive, by the slot their `Event::Arrival` names.
+    arriving: Vec<Request>,
+    /// Slots of `arriving` free for reuse.
+    free_slots: Vec<u32>,
     now: SimTime,
     workload: Box<dyn Workload>,
     host: Host,
@@ -96,6 +102,8 @@ impl Simulation {
         stats.set_workloads(host.info.workloads.len());
         Simulation {
             events: EventQueue::new(),
+            arriving: Vec::new(),
+            free_slots: Vec::new(),
             now: 0,
             workload,
             host,
@@ -154,7 +162,9 @@ impl Simulation {
             self.now = ev.at;
             self.processed += 1;
             match ev.event {
-                Event::Arrival(req) => {
+                Event::Arrival(slot) => {
+                    let req = self.arriving[slot as usize];
+                    self.free_slots.push(slot);
                     self.stats.arrival(self.now, &req);
                     self.host.arrival(self.now, req)?;
                     self.count_host_work();
@@ -237,7 +247,16 @@ impl Simulation {
         }
     }
 
+    /// Schedule what the workload asked for during its last call (most calls ask nothing).
+    #[inline]
     fn schedule_arrivals(&mut self) -> Result<()> {
+        if self.arrivals.is_empty() {
+            return Ok(());
+        }
+        self.schedule_pending_arrivals()
+    }
+
+    fn schedule_pending_arrivals(&mut self) -> Result<()> {
         for mut req in self.arrivals.drain() {
             if req.arrival_ns < self.now {
                 return Err(HeadwayError::Invariant(format!(
@@ -268,7 +287,17 @@ impl Simulation {
                 ));
             }
             req.id = self.host.next_request_id();
-            self.events.push(req.arrival_ns, Event::Arrival(req));
+            let slot = match self.free_slots.pop() {
+                Some(slot) => {
+                    self.arriving[slot as usize] = req;
+                    slot
+                }
+                None => {
+                    self.arriving.push(req);
+                    (self.arriving.len() - 1) as u32
+                }
+            };
+            self.events.push(req.arrival_ns, Event::Arrival(slot));
         }
         Ok(())
     }
