@@ -176,7 +176,7 @@ impl Simulation {
                     self.drain_io(dev)?;
                 }
                 Event::Deliver(cmd) => self.submit(*cmd)?,
-                Event::Notify(c) => self.complete(*c)?,
+                Event::Notify(c) => self.complete(&c)?,
                 Event::HostTimer { generation } => {
                     let fired = self.host.timer(self.now, generation)?;
                     self.count_host_work();
@@ -358,16 +358,20 @@ impl Simulation {
             return Ok(());
         }
         // Take the buffer so completion handling can borrow self; hand it back to keep its
-        // capacity (no allocation per completion).
+        // capacity (no allocation per completion). Completions are handled in place, not
+        // moved out: each is a few hundred bytes.
         let mut done = std::mem::take(&mut self.io.completions);
         let mut result = Ok(());
-        for c in done.drain(..) {
-            if result.is_err() {
-                continue;
-            }
-            if self.link.completion_ns == 0 {
+        if self.link.completion_ns == 0 {
+            for c in &done {
                 result = self.complete(c);
-            } else {
+                if result.is_err() {
+                    break;
+                }
+            }
+            done.clear();
+        } else {
+            for c in done.drain(..) {
                 self.events.push(
                     self.now + self.link.completion_ns,
                     Event::Notify(Box::new(c)),
@@ -378,13 +382,13 @@ impl Simulation {
         result
     }
 
-    fn complete(&mut self, c: Completion) -> Result<()> {
-        self.stats.completion(&c);
+    fn complete(&mut self, c: &Completion) -> Result<()> {
+        self.stats.completion(c);
         if let Some(predicted) = c.command.predicted_ns {
             self.stats
                 .prediction(predicted, self.now.saturating_sub(c.command.dispatch_ns));
         }
-        self.host.completion(self.now, &c)?;
+        self.host.completion(self.now, c)?;
         self.count_host_work();
         // Work the host made itself is never reported to a workload.
         for r in c.command.requests.iter().filter(|r| !r.is_host_work()) {

@@ -162,10 +162,18 @@ impl<'a> SchedCtx<'a> {
         info: &'a RunInfo,
         work: &'a HostWork,
     ) -> Self {
+        // Built whole rather than from `new`: the host builds one per call, and `new`
+        // looks up the shared empty description first.
         SchedCtx {
+            now,
+            predictors,
+            outstanding,
+            max_outstanding,
+            ns_per_estimate: 0,
+            estimates: Cell::new(0),
             info,
             work: Some(work),
-            ..Self::new(now, predictors, outstanding, max_outstanding)
+            failure: Cell::new(None),
         }
     }
 
