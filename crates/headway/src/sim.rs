@@ -72,6 +72,8 @@ pub struct Simulation {
     arriving: Vec<Request>,
     /// Slots of `arriving` free for reuse.
     free_slots: Vec<u32>,
+    /// Each device's capacity, checked against every arriving request.
+    capacity_sectors: Vec<u64>,
     now: SimTime,
     workload: Box<dyn Workload>,
     host: Host,
@@ -98,12 +100,14 @@ impl Simulation {
         limits: RunLimits,
     ) -> Self {
         let n = devices.len();
+        let capacity_sectors = devices.iter().map(|d| d.info().capacity_sectors).collect();
         let mut stats = Stats::new(stats, n);
         stats.set_workloads(host.info.workloads.len());
         Simulation {
             events: EventQueue::new(),
             arriving: Vec::new(),
             free_slots: Vec::new(),
+            capacity_sectors,
             now: 0,
             workload,
             host,
@@ -267,7 +271,7 @@ impl Simulation {
                 )));
             }
             let dev = req.device as usize;
-            if dev >= self.devices.len() {
+            let Some(&cap) = self.capacity_sectors.get(dev) else {
                 return Err(HeadwayError::config(
                     "device",
                     format!(
@@ -275,8 +279,7 @@ impl Simulation {
                         self.devices.len()
                     ),
                 ));
-            }
-            let cap = self.devices[dev].info().capacity_sectors;
+            };
             if req.sectors == 0 || req.end_lbn() > cap {
                 return Err(HeadwayError::config(
                     "workload",
@@ -361,12 +364,12 @@ impl Simulation {
         // capacity (no allocation per completion). Completions are handled in place, not
         // moved out: each is a few hundred bytes.
         let mut done = std::mem::take(&mut self.io.completions);
-        let mut result = Ok(());
         if self.link.completion_ns == 0 {
-            for c in &done {
-                result = self.complete(c);
-                if result.is_err() {
-                    break;
+            for i in 0..done.len() {
+                if let Err(e) = self.complete(&done[i]) {
+                    done.clear();
+                    self.io.completions = done;
+                    return Err(e);
                 }
             }
             done.clear();
@@ -378,8 +381,8 @@ impl Simulation {
                 );
             }
         }
-        self.io.completions = done;
-        result
+        std::mem::swap(&mut self.io.completions, &mut done);
+        Ok(())
     }
 
     fn complete(&mut self, c: &Completion) -> Result<()> {

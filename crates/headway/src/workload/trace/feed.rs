@@ -195,8 +195,9 @@ impl<R: TraceReader> Feed<R> {
         }
     }
 
-    /// The next record to replay, its time relative to the window's start.
-    #[inline]
+    /// The next record to replay, its time relative to the window's start. (Inlined into
+    /// the replay, so that the record is not copied out through two returned results.)
+    #[inline(always)]
     pub fn next_record(&mut self) -> Result<Option<TraceRecord>> {
         while self.left > 0 && !self.done {
             let mut rec = match self.reader.next_record() {
