@@ -87,8 +87,8 @@ def script() -> None:
 
     Once ``main`` is done, so is the command: its output printed, its files closed and moved
     into place. The interpreter would then take down every module and object one by one,
-    about 10 ms (an eighth of a small replay's whole time) that nothing can observe; exit
-    handlers still run and output is flushed. A command that leaves Python threads running,
+    about 9 ms of CPU (a ninth of a small replay's whole time) that nothing can observe;
+    exit handlers still run and output is flushed. A command that leaves Python threads running,
     or exits with a message rather than a status, exits the usual way."""
     try:
         main()
@@ -103,8 +103,8 @@ def script() -> None:
     try:
         sys.stdout.flush()
         sys.stderr.flush()
-    except (OSError, ValueError):
-        # A closed pipe: the interpreter reports it as it always does.
+    except (OSError, ValueError, AttributeError):
+        # A closed pipe (or no stdout at all): the interpreter deals with it as it always does.
         sys.exit(code)
     atexit._run_exitfuncs()
     try:
