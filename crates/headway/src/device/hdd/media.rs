@@ -203,6 +203,10 @@ pub fn plan_into(
         };
         return;
     }
+    if data.is_none() && n <= loc.run_sectors {
+        plan_first_run(plan, mech, t + first_move as f64, lbn, n, zero_latency, loc);
+        return;
+    }
     let mut here = from;
     let mut t_arrive = t + first_move as f64;
     let mut lbn = lbn;
@@ -314,6 +318,71 @@ pub fn plan_into(
     }
     plan.end = t_arrive;
     plan.end_head = here;
+}
+
+/// The rest of [`plan_into`] for an access of `n <= loc.run_sectors` sectors from `lbn`
+/// without data to wait for (every read a random workload makes), the head arriving on the
+/// track at `t_arrive`: the general loop's first and only turn, the same float operations in
+/// the same order, without its bookkeeping for further tracks.
+#[inline(always)]
+fn plan_first_run(
+    plan: &mut MediaPlan,
+    mech: &Mechanics,
+    t_arrive: f64,
+    lbn: u64,
+    n: u32,
+    zero_latency: bool,
+    loc: Location,
+) {
+    let track = HeadPosition {
+        cylinder: loc.cylinder,
+        surface: loc.surface,
+    };
+    let st = mech.sector_ns(loc.spt);
+    let spt_f = loc.spt as f64;
+    let w = 1.0 / spt_f;
+    let now = mech.angle_at(t_arrive);
+    let x = {
+        let d = now - loc.angle;
+        if d < 0.0 {
+            d + 1.0
+        } else {
+            d
+        }
+    };
+    plan.landing_sectors = Some(x * spt_f);
+    let (inside, k, wait_ns) = zero_latency_start(mech, zero_latency, n, x, spt_f, w);
+    let (end, wait_ns) = if inside {
+        let end = push_split_run(plan, lbn, n, k, t_arrive, wait_ns, st, loc.spt, track);
+        (end, wait_ns)
+    } else {
+        let s0 = t_arrive + wait(mech, now, loc.angle);
+        let p = Pass {
+            lbn,
+            count: n,
+            first_done: s0 + st,
+            step: st,
+            on_track: t_arrive,
+            track,
+        };
+        plan.passes.push(p);
+        // The wait up to the first sector, as the general plan reports it.
+        (p.last_done(), p.start() - t_arrive)
+    };
+    plan.rotate_ns = round_ns(wait_ns);
+    let next = lbn + n as u64;
+    if n < loc.run_sectors && next < mech.layout.capacity_sectors() {
+        let mut at = loc;
+        at.sector += n;
+        at.run_sectors -= n;
+        at.angle += n as f64 / loc.spt as f64;
+        if at.angle >= 1.0 {
+            at.angle -= 1.0;
+        }
+        plan.next_loc = Some(at);
+    }
+    plan.end = end;
+    plan.end_head = track;
 }
 
 /// Where a zero-latency access of a run of `run` sectors starts, the head `x` revolutions past
@@ -490,6 +559,13 @@ impl Avail {
         Avail {
             pieces: pieces(&plan.passes, not_before).collect(),
         }
+    }
+
+    /// [`Avail::from_plan`] into `self`, replacing what it held (kept by the caller across
+    /// commands: returning a new one moves its inline pieces).
+    pub fn fill_from_plan(&mut self, plan: &MediaPlan, not_before: f64) {
+        self.pieces.clear();
+        self.pieces.extend(pieces(&plan.passes, not_before));
     }
 
     /// Every block of `lbn .. lbn + n` usable at `t` (already in the buffer).

@@ -102,6 +102,8 @@ pub struct Drive {
     /// How long the command in hand waited in the drive's queue: the firmware processed its
     /// command overhead meanwhile (DiskSim's `overhead_done` counts from the arrival).
     queued_ns: f64,
+    /// When a read miss's blocks are in, refilled by every miss (kept to spare the move).
+    avail: media::Avail,
     pub stats: BufferStats,
 }
 
@@ -150,6 +152,7 @@ impl Drive {
             last_write: None,
             last_seg: None,
             queued_ns: 0.0,
+            avail: media::Avail::default(),
             stats: BufferStats::default(),
         }
     }

@@ -151,15 +151,16 @@ impl Drive {
                     None,
                     None,
                 );
-                let avail = Avail::from_plan(&plan, start);
+                self.avail.fill_from_plan(&plan, start);
+                let avail = &self.avail;
                 let e = if self.bus.never_disconnect {
                     let b0 = overhead_done + o.data_prep_ns as f64;
-                    bus::transfer_end(&avail, lbn, n, b0, &stream)
+                    bus::transfer_end(avail, lbn, n, b0, &stream)
                 } else {
                     let w = stream.watermark.min(n).max(1);
                     let ready = avail.time_of(lbn + w as u64 - 1).unwrap_or(start);
                     let b0 = ready.max(disconnected) + reconnect;
-                    bus::transfer_end(&avail, lbn, n, b0, &stream)
+                    bus::transfer_end(avail, lbn, n, b0, &stream)
                 };
                 self.fill_phases(&mut phases, &plan, start, e);
                 if let Some(s) = seg {
