@@ -12,7 +12,7 @@ impl Drive {
         let prev = self.last_op as usize;
         let end = lbn + n as u64;
         let o = self.ovh;
-        let reading = self.hda.ra.as_ref().map(|r| r.seg);
+        let reading = self.hda.ra().map(|r| r.seg);
         let (hit, victim) = match &mut self.cache {
             Some(c) => {
                 let mech = &self.mech;
@@ -69,7 +69,7 @@ impl Drive {
                     .readahead
                     .background_limit(&self.mech, end - 1, maxra);
                 let zl = self.pol.zero_latency_read;
-                let ra = self.hda.ra.as_mut().expect("reading");
+                let ra = self.hda.ra_mut().expect("reading");
                 ra.extend(&self.mech, bg.max(end), zl);
                 let mut avail = Avail::default();
                 if lbn < ra.base {
