@@ -11,7 +11,7 @@ use smallvec::SmallVec;
 
 use super::layout::Location;
 use super::mechanics::Mechanics;
-use super::num::{ceil, round_ns};
+use super::num::{ceil, f64_of, round_ns};
 use crate::request::{HeadPosition, Op};
 use crate::time::SimTime;
 
@@ -204,11 +204,19 @@ pub fn plan_into(
         return;
     }
     if data.is_none() && n <= loc.run_sectors {
-        plan_first_run(plan, mech, t + first_move as f64, lbn, n, zero_latency, loc);
+        plan_first_run(
+            plan,
+            mech,
+            t + f64_of(first_move),
+            lbn,
+            n,
+            zero_latency,
+            loc,
+        );
         return;
     }
     let mut here = from;
-    let mut t_arrive = t + first_move as f64;
+    let mut t_arrive = t + f64_of(first_move);
     let mut lbn = lbn;
     let mut left = n as u64;
     let mut first = true;
@@ -479,7 +487,7 @@ pub fn plan_run_into(
         cylinder: loc.cylinder,
         surface: loc.surface,
     };
-    let t_arrive = t + first_move as f64;
+    let t_arrive = t + f64_of(first_move);
     let st = mech.sector_ns(loc.spt);
     let spt_f = loc.spt as f64;
     let w = 1.0 / spt_f;

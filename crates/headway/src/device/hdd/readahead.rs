@@ -324,7 +324,7 @@ impl ReadAhead {
                 return (t.max(p.on_track), head, self.end_by(t));
             }
             if t < p.last_done() {
-                let k = (((t - p.start()) / p.step) as u64 + 1) as f64;
+                let k = (((t - p.start()) / p.step) as i64 + 1) as f64;
                 let stop = p.start() + k * p.step;
                 let counted = if in_sector { stop } else { t };
                 return (stop, head, self.end_by(counted));

@@ -17,6 +17,7 @@ use super::cache::{Cache, SegState, Segment};
 use super::layout::Location;
 use super::mechanics::Mechanics;
 use super::media;
+use super::num::{f64_of, ns_of};
 use super::overheads::Overheads;
 use super::readahead::{Policy, ReadAhead};
 use super::spec::HddSpec;
@@ -371,13 +372,13 @@ impl Drive {
         n: u32,
         op: Op,
     ) -> Served {
-        let t0 = (t + self.ovh.per_request_ns) as f64;
+        let t0 = f64_of(t + self.ovh.per_request_ns);
         // A drive that never disconnects holds the bus from command to completion: no other
         // command reaches it before then, so none has its overhead done early.
         self.queued_ns = if self.bus.never_disconnect {
             0.0
         } else {
-            t.saturating_sub(arrived) as f64
+            f64_of(t.saturating_sub(arrived))
         };
         self.settle(t0);
         let (done, mut phases, hit, head) = match op {
@@ -386,7 +387,7 @@ impl Drive {
             Op::Write => self.write(t0, lbn, n),
         };
         self.last_op = op;
-        let done_ns = (done.max(t as f64) + 0.5) as SimTime;
+        let done_ns = ns_of(done.max(f64_of(t)) + 0.5);
         phases.start_ns = t;
         // Whatever the named phases do not cover (waiting, controller work) is overhead.
         let named = phases.seek_ns + phases.rotate_ns + phases.transfer_ns + phases.bus_ns;
@@ -448,9 +449,9 @@ impl Drive {
     fn fill_phases(&self, ph: &mut Phases, plan: &media::MediaPlan, start: f64, e: f64) {
         ph.seek_ns = plan.seek_ns;
         ph.rotate_ns = plan.rotate_ns;
-        let media_start = start + (plan.seek_ns + plan.rotate_ns) as f64;
-        ph.transfer_ns = (plan.end - media_start).max(0.0) as SimTime;
-        ph.bus_ns = (e - plan.end).max(0.0) as SimTime;
+        let media_start = start + f64_of(plan.seek_ns + plan.rotate_ns);
+        ph.transfer_ns = ns_of((plan.end - media_start).max(0.0));
+        ph.bus_ns = ns_of((e - plan.end).max(0.0));
     }
 
     fn touch(&mut self, s: usize) {
