@@ -12,7 +12,9 @@ impl Drive {
     pub(super) fn read(&mut self, t0: f64, lbn: u64, n: u32) -> (f64, Phases, bool, HeadPosition) {
         let prev = self.last_op as usize;
         let end = lbn + n as u64;
-        let o = self.ovh;
+        // Borrowed, not copied: the arms below need `self` mutably, so every figure they use
+        // is read up front.
+        let o = &self.ovh;
         let reading = self.hda.ra().map(|r| r.seg);
         let (hit, victim) = match &mut self.cache {
             Some(c) => {
@@ -39,6 +41,7 @@ impl Drive {
         // A command that cannot start at once disconnects and comes back when it can.
         let disconnected = overhead_done + f64_of(o.read_disconnect_ns[prev]);
         let completion = f64_of(o.completion_ns[0]);
+        let data_prep = f64_of(o.data_prep_ns);
         let mut phases = Phases::default();
         match hit {
             ReadHit::Whole(s) => {
@@ -155,7 +158,7 @@ impl Drive {
                 self.avail.fill_from_plan(&plan, start);
                 let avail = &self.avail;
                 let e = if self.bus.never_disconnect {
-                    let b0 = overhead_done + f64_of(o.data_prep_ns);
+                    let b0 = overhead_done + data_prep;
                     bus::transfer_end(avail, lbn, n, b0, &stream)
                 } else {
                     let w = stream.watermark.min(n).max(1);
