@@ -702,6 +702,69 @@ mod tests {
         assert!(split > 100, "{split}");
     }
 
+    /// A read within one run (planned by `plan_first_run`) is the general loop's plan to the
+    /// bit: passes, end, head, waits, landing slot and the next block's location. Data that is
+    /// always in hand sends the same read through the general loop.
+    #[test]
+    fn a_first_run_plan_matches_the_general_loop() {
+        let ready = DataReady {
+            base: f64::NEG_INFINITY,
+            step: 0.0,
+            min_blocks: 0,
+        };
+        let mut checked = 0;
+        for drive in ["atlas10k", "hp_c3323a", "st41601n"] {
+            let spec = crate::device::catalog::lookup(drive).unwrap();
+            let mech = Mechanics::new(&spec).unwrap();
+            let cap = mech.layout.capacity_sectors();
+            for i in 0..3000u64 {
+                let lbn = (i * 7_919 + 13) % cap;
+                let loc = mech.layout.locate(lbn);
+                let n = 1 + (i as u32 * 31) % loc.run_sectors;
+                let from = HeadPosition {
+                    cylinder: (i as u32 * 97) % (loc.cylinder + 50),
+                    surface: (i % 3) as u32,
+                };
+                let t = i as f64 * 123_456.789;
+                for zero_latency in [false, true] {
+                    let mut general = MediaPlan::default();
+                    let mut first = MediaPlan::default();
+                    let args = (from, t, lbn, n, Op::Read, zero_latency, 0);
+                    plan_into(
+                        &mut general,
+                        &mech,
+                        args.0,
+                        args.1,
+                        args.2,
+                        args.3,
+                        args.4,
+                        args.5,
+                        args.6,
+                        Some(ready),
+                        None,
+                    );
+                    plan_into(
+                        &mut first, &mech, args.0, args.1, args.2, args.3, args.4, args.5, args.6,
+                        None, None,
+                    );
+                    assert_eq!(
+                        first.passes, general.passes,
+                        "{drive} lbn {lbn} n {n} t {t}"
+                    );
+                    assert_eq!(first.end.to_bits(), general.end.to_bits());
+                    assert_eq!(first.end_head, general.end_head);
+                    assert_eq!(first.seek_ns, general.seek_ns);
+                    assert_eq!(first.rotate_ns, general.rotate_ns);
+                    assert_eq!(first.landing(), general.landing());
+                    assert_eq!(first.first_loc, general.first_loc);
+                    assert_eq!(first.next_loc, general.next_loc);
+                    checked += 1;
+                }
+            }
+        }
+        assert_eq!(checked, 3 * 6000);
+    }
+
     fn one_run_plans_match(mech: &Mechanics, split: &mut u32, checked: &mut u32) {
         let cap = mech.layout.capacity_sectors();
         for i in 0..4000u64 {
