@@ -703,71 +703,74 @@ mod tests {
     }
 
     /// A read within one run (planned by `plan_first_run`) is the general loop's plan to the
-    /// bit: passes, end, head, waits, landing slot and the next block's location. Data that is
-    /// always in hand sends the same read through the general loop.
+    /// bit: passes, end, head, waits, landing slot and the next block's location.
     #[test]
     fn a_first_run_plan_matches_the_general_loop() {
+        let mut checked = 0;
+        for drive in ["atlas10k", "hp_c3323a", "st41601n"] {
+            let spec = crate::device::catalog::lookup(drive).unwrap();
+            let mech = Mechanics::new(&spec).unwrap();
+            one_run_reads(&mech, 3000, |from, t, lbn, n, zero_latency, _| {
+                let general = general_plan(&mech, from, t, lbn, n, zero_latency);
+                let first = plan(&mech, from, t, lbn, n, Op::Read, zero_latency, 0);
+                assert_eq!(
+                    first.passes, general.passes,
+                    "{drive} lbn {lbn} n {n} t {t}"
+                );
+                assert_eq!(first.end.to_bits(), general.end.to_bits());
+                assert_eq!(first.end_head, general.end_head);
+                assert_eq!(first.seek_ns, general.seek_ns);
+                assert_eq!(first.rotate_ns, general.rotate_ns);
+                assert_eq!(first.landing(), general.landing());
+                assert_eq!(first.first_loc, general.first_loc);
+                assert_eq!(first.next_loc, general.next_loc);
+                checked += 1;
+            });
+        }
+        assert_eq!(checked, 3 * 6000);
+    }
+
+    /// [`plan_into`] through its general loop: data that is always in hand changes nothing
+    /// but the way taken.
+    fn general_plan(
+        mech: &Mechanics,
+        from: HeadPosition,
+        t: f64,
+        lbn: u64,
+        n: u32,
+        zero_latency: bool,
+    ) -> MediaPlan {
         let ready = DataReady {
             base: f64::NEG_INFINITY,
             step: 0.0,
             min_blocks: 0,
         };
-        let mut checked = 0;
-        for drive in ["atlas10k", "hp_c3323a", "st41601n"] {
-            let spec = crate::device::catalog::lookup(drive).unwrap();
-            let mech = Mechanics::new(&spec).unwrap();
-            let cap = mech.layout.capacity_sectors();
-            for i in 0..3000u64 {
-                let lbn = (i * 7_919 + 13) % cap;
-                let loc = mech.layout.locate(lbn);
-                let n = 1 + (i as u32 * 31) % loc.run_sectors;
-                let from = HeadPosition {
-                    cylinder: (i as u32 * 97) % (loc.cylinder + 50),
-                    surface: (i % 3) as u32,
-                };
-                let t = i as f64 * 123_456.789;
-                for zero_latency in [false, true] {
-                    let mut general = MediaPlan::default();
-                    let mut first = MediaPlan::default();
-                    let args = (from, t, lbn, n, Op::Read, zero_latency, 0);
-                    plan_into(
-                        &mut general,
-                        &mech,
-                        args.0,
-                        args.1,
-                        args.2,
-                        args.3,
-                        args.4,
-                        args.5,
-                        args.6,
-                        Some(ready),
-                        None,
-                    );
-                    plan_into(
-                        &mut first, &mech, args.0, args.1, args.2, args.3, args.4, args.5, args.6,
-                        None, None,
-                    );
-                    assert_eq!(
-                        first.passes, general.passes,
-                        "{drive} lbn {lbn} n {n} t {t}"
-                    );
-                    assert_eq!(first.end.to_bits(), general.end.to_bits());
-                    assert_eq!(first.end_head, general.end_head);
-                    assert_eq!(first.seek_ns, general.seek_ns);
-                    assert_eq!(first.rotate_ns, general.rotate_ns);
-                    assert_eq!(first.landing(), general.landing());
-                    assert_eq!(first.first_loc, general.first_loc);
-                    assert_eq!(first.next_loc, general.next_loc);
-                    checked += 1;
-                }
-            }
-        }
-        assert_eq!(checked, 3 * 6000);
+        let mut general = MediaPlan::default();
+        plan_into(
+            &mut general,
+            mech,
+            from,
+            t,
+            lbn,
+            n,
+            Op::Read,
+            zero_latency,
+            0,
+            Some(ready),
+            None,
+        );
+        general
     }
 
-    fn one_run_plans_match(mech: &Mechanics, split: &mut u32, checked: &mut u32) {
+    /// Reads of `count` sampled places that lie in one run, from sampled head positions and
+    /// times, with and without zero latency: `f(from, t, lbn, n, zero_latency, location)`.
+    fn one_run_reads(
+        mech: &Mechanics,
+        count: u64,
+        mut f: impl FnMut(HeadPosition, f64, u64, u32, bool, Location),
+    ) {
         let cap = mech.layout.capacity_sectors();
-        for i in 0..4000u64 {
+        for i in 0..count {
             let lbn = (i * 7_919 + 13) % cap;
             let loc = mech.layout.locate(lbn);
             let n = 1 + (i as u32 * 31) % loc.run_sectors;
@@ -777,29 +780,22 @@ mod tests {
             };
             let t = i as f64 * 123_456.789;
             for zero_latency in [false, true] {
-                let mut general = MediaPlan::default();
-                let mut one = MediaPlan::default();
-                plan_into(
-                    &mut general,
-                    mech,
-                    from,
-                    t,
-                    lbn,
-                    n,
-                    Op::Read,
-                    zero_latency,
-                    0,
-                    None,
-                    None,
-                );
-                plan_run_into(&mut one, mech, from, t, lbn, n, zero_latency, loc);
-                assert_eq!(one.passes, general.passes, "lbn {lbn} n {n} t {t}");
-                assert_eq!(one.end.to_bits(), general.end.to_bits());
-                assert_eq!(one.end_head, general.end_head);
-                assert_eq!(one.seek_ns, general.seek_ns);
-                *split += (one.passes.len() == 2) as u32;
-                *checked += 1;
+                f(from, t, lbn, n, zero_latency, loc);
             }
         }
+    }
+
+    fn one_run_plans_match(mech: &Mechanics, split: &mut u32, checked: &mut u32) {
+        one_run_reads(mech, 4000, |from, t, lbn, n, zero_latency, loc| {
+            let general = general_plan(mech, from, t, lbn, n, zero_latency);
+            let mut one = MediaPlan::default();
+            plan_run_into(&mut one, mech, from, t, lbn, n, zero_latency, loc);
+            assert_eq!(one.passes, general.passes, "lbn {lbn} n {n} t {t}");
+            assert_eq!(one.end.to_bits(), general.end.to_bits());
+            assert_eq!(one.end_head, general.end_head);
+            assert_eq!(one.seek_ns, general.seek_ns);
+            *split += (one.passes.len() == 2) as u32;
+            *checked += 1;
+        });
     }
 }
