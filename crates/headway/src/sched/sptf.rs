@@ -167,6 +167,37 @@ mod tests {
         }
     }
 
+    /// A backlog deeper than the cylinder index keeps in one array (it moves into a B-tree
+    /// and back as the queue drains): every choice is still the brute-force minimum.
+    #[test]
+    fn a_backlog_past_the_flat_index_chooses_as_brute_force() {
+        let head = crate::request::HeadPosition {
+            cylinder: 170,
+            surface: 1,
+        };
+        let preds = predictor(head);
+        let ctx = SchedCtx::new(3_000_000, &preds, &[0], &[1]);
+        let mut s = Sptf::new();
+        let reqs: Vec<_> = (0..700u64)
+            .map(|i| ((i * 7919 * 13) % (CAPACITY - 64), 8, i % 5 == 0, 0))
+            .collect();
+        let mut all = feed(&reqs, &ctx, &mut [&mut s]);
+        let p = ctx.predictor(0);
+        while !all.is_empty() {
+            let best = all
+                .iter()
+                .map(|r| {
+                    let e = p.estimate(p.head(), ctx.now, r.lbn, r.sectors, r.op);
+                    (e.positioning_ns(), r.id)
+                })
+                .min()
+                .unwrap();
+            let id = dispatched_id(s.decide(&ctx));
+            assert_eq!(id, best.1, "with {} queued", all.len());
+            all.retain(|r| r.id != id);
+        }
+    }
+
     #[test]
     fn pruning_skips_most_of_a_deep_queue() {
         let preds = predictor(crate::request::HeadPosition {
