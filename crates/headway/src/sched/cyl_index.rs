@@ -163,6 +163,11 @@ impl CylIndex {
         match &self.rep {
             Rep::Flat(v) => {
                 let bound = |c: u32| v.partition_point(|e| e.cylinder < c);
+                if lo == 0 && hi == u32::MAX {
+                    // The whole queue (every search but a banded one): one split.
+                    let (down, up) = v.split_at(bound(head));
+                    return Walk::Flat(up, down);
+                }
                 let up_from = bound(head.max(lo));
                 let up_to = if hi == u32::MAX {
                     v.len()
