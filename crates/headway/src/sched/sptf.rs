@@ -1,8 +1,10 @@
 use super::options::OptionReader;
-use super::timed::{Objective, TimedQueue};
+use super::timed::{Objective, Origin, TimedQueue};
 use super::{Decision, Placement, SchedCtx, Scheduler};
 use crate::error::Result;
+use crate::predict::Predictor;
 use crate::request::{Command, Request};
+use crate::time::SimTime;
 
 /// Shortest time first: dispatch the request the predictor says can start its media
 /// transfer soonest (SPTF: overheads + seek + rotational latency), or, with the `service`
@@ -57,21 +59,32 @@ impl Sptf {
 }
 
 impl Sptf {
-    /// Choose and take the request to serve next, for a context that never has a command
-    /// outstanding and spends no CPU time on decisions (the drive's own firmware queue,
-    /// which picks only when the mechanism is free). The choice is [`Scheduler::decide`]'s
-    /// exactly; what `decide` also works out (where the chosen command would leave the head,
-    /// for planning the next one while it is outstanding, and the command itself) is never
-    /// consulted in such a context, so it is skipped.
-    pub fn take_unpipelined(&mut self, ctx: &SchedCtx) -> Option<Request> {
-        debug_assert!(ctx.outstanding.iter().all(|&o| o == 0) && ctx.ns_per_estimate == 0);
-        if self.q.is_empty() || !ctx.has_slot(self.q.device) {
+    /// Queue `req` with the device's predictor `p` in hand, as its own type (the drive's
+    /// firmware queue, which owns its model: see [`Sptf::take_unpipelined`]).
+    pub fn arrive_with<P: Predictor>(&mut self, req: Request, p: &P) {
+        self.q.insert_with(req, p);
+    }
+
+    /// Choose and take the request to serve next, with the mechanism free at `now` and the
+    /// head where `p` believes it is, for a caller that never has a command outstanding and
+    /// spends no CPU time on decisions (the drive's own firmware queue, which picks only when
+    /// the mechanism is free). The choice is [`Scheduler::decide`]'s exactly, in a context
+    /// with nothing outstanding, one slot and free estimates: `decide` would plan from the
+    /// same head and instant. What `decide` also works out (where the chosen command would
+    /// leave the head, for planning the next one while it is outstanding, and the command
+    /// itself) is never consulted in such a context, so it is skipped; and `p` comes as its
+    /// own type, so every estimate of the search is inlined into it.
+    pub fn take_unpipelined<P: Predictor>(&mut self, p: &P, now: SimTime) -> Option<Request> {
+        if self.q.is_empty() {
             return None;
         }
-        let origin = self.q.origin(ctx, self.q.len());
+        let origin = Origin {
+            from: p.head(),
+            start_ns: now,
+        };
         let obj = self.objective;
-        let (key, _) = self.q.argmin(
-            ctx,
+        let (key, _) = self.q.argmin_with(
+            p,
             origin,
             0,
             u32::MAX,

@@ -85,10 +85,15 @@ impl TimedQueue {
     }
 
     pub fn insert(&mut self, req: Request, ctx: &SchedCtx) {
+        self.insert_with(req, ctx.predictor(req.device));
+    }
+
+    /// [`TimedQueue::insert`] with the device's predictor `p` in hand: a caller that owns
+    /// its predictor (the drive's firmware queue) passes it as its own type, so the target
+    /// is worked out without a dynamic call.
+    pub fn insert_with<P: Predictor + ?Sized>(&mut self, req: Request, p: &P) {
         self.device = req.device;
-        let t = ctx
-            .predictor(req.device)
-            .target(req.lbn, req.sectors, req.op);
+        let t = p.target(req.lbn, req.sectors, req.op);
         if let Some(ages) = &mut self.by_age {
             ages.insert((req.arrival_ns, req.id), t.cylinder);
         }
@@ -170,7 +175,23 @@ impl TimedQueue {
         bound: impl Fn(SimTime) -> C,
         cost: impl FnMut(&Request, &Target, SimTime) -> C,
     ) -> Option<(Key, C)> {
-        let p = ctx.predictor(self.device);
+        let found = self.argmin_with(ctx.predictor(self.device), origin, lo, hi, bound, cost);
+        ctx.count_estimates(self.search_evaluations);
+        found
+    }
+
+    /// [`TimedQueue::argmin`] with the device's predictor `p` in hand (see
+    /// [`TimedQueue::insert_with`]: as its own type, each estimate is inlined into the walk),
+    /// for a caller whose context does not count estimates.
+    pub fn argmin_with<P: Predictor + ?Sized, C: Ord + Copy>(
+        &mut self,
+        p: &P,
+        origin: Origin,
+        lo: u32,
+        hi: u32,
+        bound: impl Fn(SimTime) -> C,
+        cost: impl FnMut(&Request, &Target, SimTime) -> C,
+    ) -> Option<(Key, C)> {
         let held = &self.held[..];
         let (best, winner, evals) = match self.queue.walk(origin.from.cylinder, lo, hi) {
             Walk::Flat(up, down) => nearest_first(
@@ -197,7 +218,6 @@ impl TimedQueue {
         self.found = winner;
         self.evaluations += evals;
         self.search_evaluations = evals;
-        ctx.count_estimates(evals);
         best.map(|(c, _, k)| (k, c))
     }
 
@@ -267,11 +287,11 @@ impl TimedQueue {
 /// never decrease and the walk can stop at the first whose floor bounds out the best.
 #[allow(clippy::too_many_arguments)]
 #[inline]
-fn nearest_first<C: Ord + Copy>(
+fn nearest_first<P: Predictor + ?Sized, C: Ord + Copy>(
     held: &[(Request, Target)],
     up: impl Iterator<Item = (Key, u32)>,
     down: impl Iterator<Item = (Key, u32)>,
-    p: &dyn Predictor,
+    p: &P,
     origin: Origin,
     prune: bool,
     bound: impl Fn(SimTime) -> C,
