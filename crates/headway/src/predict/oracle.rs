@@ -106,7 +106,9 @@ impl Predictor for OraclePredictor {
             transfer_ns: self.mech.transfer_ns_at(l, lbn, sectors, op),
         }
     }
-    #[inline]
+    // Always inlined: a search that holds the oracle as its own type (the drive's SPTF) then
+    // works out the candidate-independent part once, not per candidate.
+    #[inline(always)]
     fn positioning_to(&self, from: HeadPosition, start_ns: SimTime, t: &Target) -> SimTime {
         if t.sectors == 0 {
             return self
