@@ -24,7 +24,7 @@ pub struct Sptf {
 impl Sptf {
     pub fn new() -> Self {
         Sptf {
-            q: TimedQueue::new(true),
+            q: TimedQueue::new(true).ranked_by(Objective::Positioning),
             objective: Objective::Positioning,
             name: "sptf",
         }
@@ -33,7 +33,7 @@ impl Sptf {
     /// An SPTF that evaluates every queued request (for checking the pruned search).
     pub fn unpruned() -> Self {
         Sptf {
-            q: TimedQueue::new(false),
+            q: TimedQueue::new(false).ranked_by(Objective::Positioning),
             ..Self::new()
         }
     }
@@ -45,9 +45,10 @@ impl Sptf {
         } else {
             Objective::NAMES
         };
+        let objective = Objective::parse(o.choice("objective", choices)?);
         Ok(Sptf {
-            q: TimedQueue::new(o.bool("prune", true)?),
-            objective: Objective::parse(o.choice("objective", choices)?),
+            q: TimedQueue::new(o.bool("prune", true)?).ranked_by(objective),
+            objective,
             name,
         })
     }

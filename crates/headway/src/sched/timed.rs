@@ -41,6 +41,9 @@ pub(crate) struct TimedQueue {
     by_age: Option<BTreeMap<(SimTime, u64), u32>>,
     pub device: DeviceId,
     pub prune: bool,
+    /// Whether the targets carry their transfer time (a scheduler ranking by positioning
+    /// alone never reads it, and the oracle then skips working it out).
+    with_transfer: bool,
     /// Predicted head position and completion time of the last command dispatched, for
     /// choosing the next one while it is still outstanding (a two-deep pipeline).
     last: Option<(HeadPosition, SimTime)>,
@@ -67,12 +70,22 @@ impl TimedQueue {
             by_age: None,
             device: 0,
             prune,
+            with_transfer: true,
             last: None,
             last_evaluations: 0,
             search_evaluations: 0,
             found: None,
             proposal: ProposalSlot::default(),
             evaluations: 0,
+        }
+    }
+
+    /// A queue for a scheduler that ranks by `objective`: targets carry their transfer time
+    /// only if it is [`Objective::Service`].
+    pub fn ranked_by(self, objective: Objective) -> Self {
+        TimedQueue {
+            with_transfer: objective == Objective::Service,
+            ..self
         }
     }
 
@@ -93,7 +106,11 @@ impl TimedQueue {
     /// is worked out without a dynamic call.
     pub fn insert_with<P: Predictor + ?Sized>(&mut self, req: Request, p: &P) {
         self.device = req.device;
-        let t = p.target(req.lbn, req.sectors, req.op);
+        let t = if self.with_transfer {
+            p.target(req.lbn, req.sectors, req.op)
+        } else {
+            p.positioning_target(req.lbn, req.sectors, req.op)
+        };
         if let Some(ages) = &mut self.by_age {
             ages.insert((req.arrival_ns, req.id), t.cylinder);
         }
