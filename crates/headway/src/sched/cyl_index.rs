@@ -205,8 +205,11 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    /// Keys with their slots, in the order visited.
+    type Visits = Vec<(Key, u32)>;
+
     /// The keys and slots a walk visits, up side then down side.
-    fn visited(w: Walk<'_>) -> (Vec<(Key, u32)>, Vec<(Key, u32)>) {
+    fn visited(w: Walk<'_>) -> (Visits, Visits) {
         match w {
             Walk::Flat(up, down) => (
                 up.iter().map(|e| (e.key(), e.slot)).collect(),

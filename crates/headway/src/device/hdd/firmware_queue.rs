@@ -72,6 +72,8 @@ enum Kind {
 /// ([`Sptf::take_unpipelined`]); the others go through the scheduler interface, with the
 /// model as the one predictor of their context. Either way the model is refreshed before
 /// every decision.
+// Held once per queue, already boxed inside `Kind::Sched`: the variants' sizes do not matter.
+#[allow(clippy::large_enum_variant)]
 enum Picker {
     Sptf(Sptf, OraclePredictor),
     Any(Box<dyn Scheduler>, Vec<Box<dyn Predictor>>),
