@@ -18,7 +18,7 @@ impl Drive {
         } else {
             o.write_miss_ns[prev]
         } as f64;
-        let reading = self.hda.ra.as_ref().map(|r| r.seg);
+        let reading = self.hda.ra().map(|r| r.seg);
         // A write must see every cached copy of its blocks to invalidate it.
         self.resolve_free_blocks(lbn, n);
         if let Some(done) = self.combine_with_destage(t0, lbn, n, cmd_ovh) {
@@ -46,7 +46,7 @@ impl Drive {
         let must_wait = waits_for_destage || (self.cache.is_some() && seg.is_none());
         // A read-ahead that may only stop at the end of its sector cannot give way at once:
         // the write disconnects and takes its data when the mechanism is free.
-        let behind_readahead = self.hda.ra.is_some()
+        let behind_readahead = self.hda.ra().is_some()
             && self.pol.readahead.stop_in_sector
             && !self.bus.never_disconnect;
         let (b0, mech_free, overhead_done) = if must_wait {
@@ -139,7 +139,7 @@ impl Drive {
         self.last_write = seg.map(|s| (s, end));
         self.hda.head = plan.end_head;
         self.hda.free_at = plan.end;
-        self.hda.ra = None;
+        self.hda.end_ra();
         let completion = o.completion_ns[1] as f64;
         self.stats.extra_disconnects += extra.is_some() as u64;
         if fast && seg.is_some() {
