@@ -12,6 +12,7 @@ MODULES = [
     "headway",
     "headway.api",
     "headway.config",
+    "headway._source",
     "headway.result",
     "headway.testing",
     "headway.errors",

@@ -58,3 +58,29 @@ def test_lazy_names_resolve_and_unknown_names_do_not():
     assert headway.__version__ == headway.version()
     with pytest.raises(AttributeError, match="no attribute 'nosuch'"):
         headway.nosuch  # noqa: B018
+
+
+def run_script(argv: list, before: str = "") -> subprocess.CompletedProcess:
+    code = f"import sys\n{before}\nsys.argv = {['headway', *argv]!r}\nfrom headway.cli import script\nscript()"
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+
+
+def test_the_quick_exit_keeps_status_output_and_exit_handlers():
+    # The command's own status and output, and exit handlers run after the output.
+    ok = run_script(["schedulers"], "import atexit\natexit.register(lambda: print('exit handler ran'))")
+    assert ok.returncode == 0
+    assert ok.stdout.startswith("fcfs ") and ok.stdout.endswith("exit handler ran\n")
+    bad = run_script(["replay", "no-such.trace"])
+    assert bad.returncode == 1 and bad.stderr.startswith("error: no-such.trace")
+    usage = run_script(["replay", "x.trace", "--queue-depth", "0"])
+    assert usage.returncode == 2 and "--queue-depth" in usage.stderr
+
+
+def test_a_command_that_leaves_threads_running_exits_the_usual_way():
+    # The interpreter's own exit waits for them; a quick exit would cut them off.
+    before = (
+        "import threading, time\n"
+        "threading.Thread(target=lambda: (time.sleep(0.3), print('thread finished'))).start()"
+    )
+    r = run_script(["schedulers"], before)
+    assert r.returncode == 0 and r.stdout.endswith("thread finished\n")

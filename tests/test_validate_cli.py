@@ -82,6 +82,9 @@ def test_validate_all_prints_the_fidelity_table(tmp_path):
         if row["disksim_demerit_ms"] is None:
             # DiskSim aborts on the ST41601N; the target there is 3% of the mean.
             assert row["demerit_fraction"] < 0.03
+        elif row["drive"] != "dec_rz26":  # behind DiskSim: docs/fidelity.md
+            # Like with like: DiskSim's published figures come from its binned CDFs.
+            assert row["disksim_formula_demerit_ms"] <= row["disksim_demerit_ms"], row
     assert "aborts" in r.stdout
     r = headway("validate", "all", "--drive", "atlas10k")
     assert r.returncode != 0 and "only --json" in r.stderr

@@ -12,7 +12,8 @@ try:  # Python 3.11+
 except ImportError:  # pragma: no cover - older Pythons
     import tomli as tomllib  # type: ignore[no-redef]
 
-from headway.config import Config, ConfigLike, source, to_toml
+from headway._source import source, to_toml
+from headway.config import Config, ConfigLike
 from headway.errors import ConfigError
 
 __all__ = ["load", "set_dotted", "get_dotted", "with_overrides"]

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Callable, List, Mapping, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, List, Mapping, Optional, Union
 
 from headway import _headway
-from headway.config import ConfigLike, source
+from headway._source import source
 from headway.result import Result
+
+if TYPE_CHECKING:  # the typed configuration loads only when used
+    from headway.config import ConfigLike
 
 __all__ = ["run", "disks", "schedulers", "version"]
 

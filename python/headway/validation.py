@@ -42,6 +42,8 @@ class Validation:
 
     * ``drive``, ``requests``; measured and simulated mean and standard deviation (ms);
     * ``demerit_ms`` and ``demerit_fraction`` (of the measured mean);
+    * ``disksim_formula_demerit_ms``: the demerit as DiskSim computes its published figures
+      (its binned, interpolated CDFs), the one to set beside ``disksim_demerit_ms``;
     * ``disksim_demerit_ms``: DiskSim 4.0's published demerit for the drive when it is one of
       the eleven catalog drives DiskSim validated (its own trace of the drive), else None;
     * ``warnings``: settings of the drive's description that headway does not model;
@@ -58,6 +60,7 @@ class Validation:
     simulated_sd_ms: float
     demerit_ms: float
     demerit_fraction: float
+    disksim_formula_demerit_ms: float
     disksim_demerit_ms: Optional[float]
     warnings: List[str] = field(default_factory=list)
     pairs: pd.DataFrame = field(default=None, repr=False)
@@ -88,7 +91,7 @@ def validate(trace: Union[str, Path], drive: Optional[Union[str, Path]] = None) 
 
     >>> import headway.validation as hv
     >>> v = hv.validate("atlas10k")
-    >>> v.demerit_ms <= v.disksim_demerit_ms
+    >>> v.disksim_formula_demerit_ms <= v.disksim_demerit_ms
     True
     >>> int(v.pairs.cache_hit.sum()) > 0
     True
@@ -107,6 +110,7 @@ def validate(trace: Union[str, Path], drive: Optional[Union[str, Path]] = None) 
         simulated_sd_ms=r["simulated_sd_ms"],
         demerit_ms=r["demerit_ms"],
         demerit_fraction=r["demerit_fraction"],
+        disksim_formula_demerit_ms=r["disksim_formula_demerit_ms"],
         disksim_demerit_ms=r.get("disksim_demerit_ms"),
         warnings=list(r.get("warnings") or []),
         pairs=pairs,

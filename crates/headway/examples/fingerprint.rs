@@ -5,7 +5,9 @@
 //!
 //! `ALL` covers host-ordered queues; `FIRMWARE` (printed after it, and kept apart so that
 //! `ALL` stays comparable with older builds) covers the drive's own queue ordered by each
-//! firmware scheduler, at the reference benchmark's depth of 64.
+//! firmware scheduler, at the reference benchmark's depth of 64. `SUMMARY` (printed last)
+//! covers every run's summary, with per-request records kept and without (the statistics
+//! take a shorter path without them).
 use headway::config::{build_simulation, ExperimentConfig};
 use headway::device::catalog;
 use headway::validate::{builtin_trace_names, validate_builtin};
@@ -25,6 +27,7 @@ fn main() {
         ),
     ];
     let mut all = DefaultHasher::new();
+    let mut summaries = DefaultHasher::new();
     for drive in catalog::names() {
         for sched in ["fcfs", "sptf", "clook"] {
             for (sname, shape) in shapes {
@@ -46,9 +49,15 @@ fn main() {
                             continue;
                         }
                     };
-                    let d = records_digest(sim.run().unwrap());
+                    let r = sim.run().unwrap();
+                    format!("{:?}", r.summary).hash(&mut summaries);
+                    let d = records_digest(r);
                     d.hash(&mut all);
                     println!("{drive} {sched} {sname} qd{qd}: {d:016x}");
+                    let toml = toml.replace("records=true", "records=false");
+                    let cfg = ExperimentConfig::from_toml_str(&toml, None).unwrap();
+                    let sim = build_simulation(&cfg, None).unwrap().simulation;
+                    format!("{:?}", sim.run().unwrap().summary).hash(&mut summaries);
                 }
             }
         }
@@ -80,6 +89,7 @@ fn main() {
         }
     }
     println!("FIRMWARE {:016x}", firmware.finish());
+    println!("SUMMARY {:016x}", summaries.finish());
 }
 
 /// A digest of every request's record (times, phases, hit).

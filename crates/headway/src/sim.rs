@@ -11,7 +11,9 @@ use crate::time::{SimTime, NEVER};
 use crate::workload::{Arrivals, TraceReport, Workload};
 
 enum Event {
-    Arrival(Request),
+    /// A request arriving: its slot in `Simulation::arriving` (the request itself stays
+    /// out of the heap, whose elements are moved at every push and pop).
+    Arrival(u32),
     DeviceWake {
         dev: u16,
         token: u64,
@@ -66,6 +68,12 @@ pub struct RunResult {
 /// One assembled simulation, ready to run once.
 pub struct Simulation {
     events: EventQueue<Event>,
+    /// Requests scheduled to arrive, by the slot their `Event::Arrival` names.
+    arriving: Vec<Request>,
+    /// Slots of `arriving` free for reuse.
+    free_slots: Vec<u32>,
+    /// Each device's capacity, checked against every arriving request.
+    capacity_sectors: Vec<u64>,
     now: SimTime,
     workload: Box<dyn Workload>,
     host: Host,
@@ -92,10 +100,14 @@ impl Simulation {
         limits: RunLimits,
     ) -> Self {
         let n = devices.len();
+        let capacity_sectors = devices.iter().map(|d| d.info().capacity_sectors).collect();
         let mut stats = Stats::new(stats, n);
         stats.set_workloads(host.info.workloads.len());
         Simulation {
             events: EventQueue::new(),
+            arriving: Vec::new(),
+            free_slots: Vec::new(),
+            capacity_sectors,
             now: 0,
             workload,
             host,
@@ -154,7 +166,9 @@ impl Simulation {
             self.now = ev.at;
             self.processed += 1;
             match ev.event {
-                Event::Arrival(req) => {
+                Event::Arrival(slot) => {
+                    let req = self.arriving[slot as usize];
+                    self.free_slots.push(slot);
                     self.stats.arrival(self.now, &req);
                     self.host.arrival(self.now, req)?;
                     self.count_host_work();
@@ -166,7 +180,7 @@ impl Simulation {
                     self.drain_io(dev)?;
                 }
                 Event::Deliver(cmd) => self.submit(*cmd)?,
-                Event::Notify(c) => self.complete(*c)?,
+                Event::Notify(c) => self.complete(&c)?,
                 Event::HostTimer { generation } => {
                     let fired = self.host.timer(self.now, generation)?;
                     self.count_host_work();
@@ -237,7 +251,16 @@ impl Simulation {
         }
     }
 
+    /// Schedule what the workload asked for during its last call (most calls ask nothing).
+    #[inline]
     fn schedule_arrivals(&mut self) -> Result<()> {
+        if self.arrivals.is_empty() {
+            return Ok(());
+        }
+        self.schedule_pending_arrivals()
+    }
+
+    fn schedule_pending_arrivals(&mut self) -> Result<()> {
         for mut req in self.arrivals.drain() {
             if req.arrival_ns < self.now {
                 return Err(HeadwayError::Invariant(format!(
@@ -248,7 +271,7 @@ impl Simulation {
                 )));
             }
             let dev = req.device as usize;
-            if dev >= self.devices.len() {
+            let Some(&cap) = self.capacity_sectors.get(dev) else {
                 return Err(HeadwayError::config(
                     "device",
                     format!(
@@ -256,8 +279,7 @@ impl Simulation {
                         self.devices.len()
                     ),
                 ));
-            }
-            let cap = self.devices[dev].info().capacity_sectors;
+            };
             if req.sectors == 0 || req.end_lbn() > cap {
                 return Err(HeadwayError::config(
                     "workload",
@@ -268,7 +290,17 @@ impl Simulation {
                 ));
             }
             req.id = self.host.next_request_id();
-            self.events.push(req.arrival_ns, Event::Arrival(req));
+            let slot = match self.free_slots.pop() {
+                Some(slot) => {
+                    self.arriving[slot as usize] = req;
+                    slot
+                }
+                None => {
+                    self.arriving.push(req);
+                    (self.arriving.len() - 1) as u32
+                }
+            };
+            self.events.push(req.arrival_ns, Event::Arrival(slot));
         }
         Ok(())
     }
@@ -329,33 +361,37 @@ impl Simulation {
             return Ok(());
         }
         // Take the buffer so completion handling can borrow self; hand it back to keep its
-        // capacity (no allocation per completion).
+        // capacity (no allocation per completion). Completions are handled in place, not
+        // moved out: each is a few hundred bytes.
         let mut done = std::mem::take(&mut self.io.completions);
-        let mut result = Ok(());
-        for c in done.drain(..) {
-            if result.is_err() {
-                continue;
+        if self.link.completion_ns == 0 {
+            for i in 0..done.len() {
+                if let Err(e) = self.complete(&done[i]) {
+                    done.clear();
+                    self.io.completions = done;
+                    return Err(e);
+                }
             }
-            if self.link.completion_ns == 0 {
-                result = self.complete(c);
-            } else {
+            done.clear();
+        } else {
+            for c in done.drain(..) {
                 self.events.push(
                     self.now + self.link.completion_ns,
                     Event::Notify(Box::new(c)),
                 );
             }
         }
-        self.io.completions = done;
-        result
+        std::mem::swap(&mut self.io.completions, &mut done);
+        Ok(())
     }
 
-    fn complete(&mut self, c: Completion) -> Result<()> {
-        self.stats.completion(&c);
+    fn complete(&mut self, c: &Completion) -> Result<()> {
+        self.stats.completion(c);
         if let Some(predicted) = c.command.predicted_ns {
             self.stats
                 .prediction(predicted, self.now.saturating_sub(c.command.dispatch_ns));
         }
-        self.host.completion(self.now, &c)?;
+        self.host.completion(self.now, c)?;
         self.count_host_work();
         // Work the host made itself is never reported to a workload.
         for r in c.command.requests.iter().filter(|r| !r.is_host_work()) {

@@ -6,7 +6,10 @@ as one line, ``error: <message>``, with exit code 1; usage errors exit with 2.
 
 from __future__ import annotations
 
+import atexit
 import importlib
+import os
+import sys
 from typing import Dict, List, Optional, Tuple
 
 import click
@@ -76,3 +79,36 @@ def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> N
               help="Show the version and exit.")
 def main() -> None:
     """headway: a fast disk-drive simulator and I/O-scheduling framework."""
+
+
+def script() -> None:
+    """The installed ``headway`` command (and ``python -m headway``): :func:`main`, then a
+    quick exit.
+
+    Once ``main`` is done, so is the command: its output printed, its files closed and moved
+    into place. The interpreter would then take down every module and object one by one,
+    about 9 ms of CPU (a ninth of a small replay's whole time) that nothing can observe;
+    exit handlers still run and output is flushed. A command that leaves Python threads running,
+    or exits with a message rather than a status, exits the usual way."""
+    try:
+        main()
+        code = 0
+    except SystemExit as e:
+        threading = sys.modules.get("threading")
+        if not (e.code is None or isinstance(e.code, int)) or (
+            threading is not None and threading.active_count() > 1
+        ):
+            raise
+        code = e.code or 0
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        # A closed pipe (or no stdout at all): the interpreter deals with it as it always does.
+        sys.exit(code)
+    atexit._run_exitfuncs()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    finally:
+        os._exit(code)

@@ -11,7 +11,7 @@ import click
 
 from headway.api import run as run_experiment
 from headway.cli.report import output_options, print_summary, show_progress, write_outputs
-from headway.cli.trace import filter_options, parse_devices, source_options
+from headway.cli.trace_options import filter_options, parse_devices, source_options
 
 
 def _run_and_report(

@@ -27,7 +27,11 @@ def table(columns: Sequence[Column], title: Optional[str] = None, caption: Optio
 
 
 def console():
-    """A console for stdout; its width is the terminal's (or $COLUMNS, else 80 when piped)."""
+    """A console for stdout; its width is the terminal's (or $COLUMNS, else 80 when piped).
+
+    No emoji codes: nothing here means ``:name:`` as an emoji (a trace or drive name may
+    hold one), and looking them up loads rich's table of every emoji code, a few ms of
+    every command's start."""
     from rich.console import Console
 
-    return Console(highlight=False)
+    return Console(highlight=False, emoji=False)

@@ -177,6 +177,12 @@ pub trait Predictor {
         }
     }
 
+    /// [`Predictor::target`] for a scheduler that ranks by positioning alone, which never
+    /// reads `transfer_ns`: a predictor may leave it at 0 and skip working it out.
+    fn positioning_target(&self, lbn: u64, sectors: u32, op: Op) -> Target {
+        self.target(lbn, sectors, op)
+    }
+
     /// Positioning time to a prepared target; must equal
     /// `estimate(from, start_ns, t.lbn, t.sectors, t.op).positioning_ns()`.
     fn positioning_to(&self, from: HeadPosition, start_ns: SimTime, t: &Target) -> SimTime {

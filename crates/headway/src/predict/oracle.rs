@@ -2,6 +2,7 @@ use std::sync::Arc;
 
 use super::oracle_bus::{ReadBus, ReadRelease};
 use super::{Estimate, Predictor, Target, TrackInfo};
+use crate::device::hdd::layout::Location;
 use crate::device::hdd::{plan_service, Mechanics, Overheads};
 use crate::error::Result;
 use crate::request::{Completion, HeadPosition, Op};
@@ -128,16 +129,17 @@ impl Predictor for OraclePredictor {
     fn target(&self, lbn: u64, sectors: u32, op: Op) -> Target {
         let l = self.mech.layout.locate(lbn);
         Target {
-            lbn,
-            sectors,
-            op,
-            cylinder: l.cylinder,
-            surface: l.surface,
-            angle: l.angle,
             transfer_ns: self.mech.transfer_ns_at(l, lbn, sectors, op),
+            ..located(l, lbn, sectors, op)
         }
     }
     #[inline]
+    fn positioning_target(&self, lbn: u64, sectors: u32, op: Op) -> Target {
+        located(self.mech.layout.locate(lbn), lbn, sectors, op)
+    }
+    // Always inlined: a search that holds the oracle as its own type (the drive's SPTF) then
+    // works out the candidate-independent part once, not per candidate.
+    #[inline(always)]
     fn positioning_to(&self, from: HeadPosition, start_ns: SimTime, t: &Target) -> SimTime {
         if t.sectors == 0 {
             return self
@@ -295,5 +297,19 @@ impl Predictor for OraclePredictor {
     }
     fn move_ns(&self, from: HeadPosition, to: HeadPosition, op: Op) -> Result<SimTime> {
         Ok(self.mech.move_ns(from, to.cylinder, to.surface, op))
+    }
+}
+
+/// A target at `l` without its transfer time (see [`Predictor::positioning_target`]).
+#[inline(always)]
+fn located(l: Location, lbn: u64, sectors: u32, op: Op) -> Target {
+    Target {
+        lbn,
+        sectors,
+        op,
+        cylinder: l.cylinder,
+        surface: l.surface,
+        angle: l.angle,
+        transfer_ns: 0,
     }
 }

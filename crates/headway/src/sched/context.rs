@@ -140,17 +140,8 @@ impl<'a> SchedCtx<'a> {
         outstanding: &'a [usize],
         max_outstanding: &'a [usize],
     ) -> Self {
-        SchedCtx {
-            now,
-            predictors,
-            outstanding,
-            max_outstanding,
-            ns_per_estimate: 0,
-            estimates: Cell::new(0),
-            info: EMPTY_INFO.get_or_init(RunInfo::single),
-            work: None,
-            failure: Cell::new(None),
-        }
+        let info = EMPTY_INFO.get_or_init(RunInfo::single);
+        Self::with_parts(now, predictors, outstanding, max_outstanding, info, None)
     }
 
     /// The context the host passes: with the run's description and the host's services.
@@ -162,10 +153,37 @@ impl<'a> SchedCtx<'a> {
         info: &'a RunInfo,
         work: &'a HostWork,
     ) -> Self {
-        SchedCtx {
+        // Not from `new`: the host builds one per call, and `new` looks up the shared empty
+        // description first.
+        Self::with_parts(
+            now,
+            predictors,
+            outstanding,
+            max_outstanding,
             info,
-            work: Some(work),
-            ..Self::new(now, predictors, outstanding, max_outstanding)
+            Some(work),
+        )
+    }
+
+    #[inline]
+    fn with_parts(
+        now: SimTime,
+        predictors: &'a [Box<dyn Predictor>],
+        outstanding: &'a [usize],
+        max_outstanding: &'a [usize],
+        info: &'a RunInfo,
+        work: Option<&'a HostWork>,
+    ) -> Self {
+        SchedCtx {
+            now,
+            predictors,
+            outstanding,
+            max_outstanding,
+            ns_per_estimate: 0,
+            estimates: Cell::new(0),
+            info,
+            work,
+            failure: Cell::new(None),
         }
     }
 

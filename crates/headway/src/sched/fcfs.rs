@@ -30,6 +30,18 @@ impl Scheduler for Fcfs {
             _ => Decision::Idle,
         }
     }
+    /// Propose and commit in one look at the queue's front (the same decision as the two
+    /// steps: this is the host's hottest call on a drive-ordered benchmark).
+    fn decide(&mut self, ctx: &SchedCtx) -> Decision {
+        match self.queue.front() {
+            Some(r) if ctx.has_slot(r.device) => {
+                let r = *r;
+                self.queue.pop_front();
+                Decision::Dispatch(Command::single(r))
+            }
+            _ => Decision::Idle,
+        }
+    }
     fn commit(&mut self, cmd: &Command, _: Placement, _: &SchedCtx) -> Result<()> {
         match self.queue.front() {
             Some(r) if cmd.requests.len() == 1 && cmd.carries(r.id) => {

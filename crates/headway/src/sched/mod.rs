@@ -29,6 +29,7 @@ mod aged_sptf;
 mod bfq;
 mod clook;
 mod cscan;
+mod cyl_index;
 mod deadline;
 mod elevator;
 mod fcfs;

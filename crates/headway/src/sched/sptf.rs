@@ -1,8 +1,10 @@
 use super::options::OptionReader;
-use super::timed::{Objective, TimedQueue};
+use super::timed::{Objective, Origin, TimedQueue};
 use super::{Decision, Placement, SchedCtx, Scheduler};
 use crate::error::Result;
+use crate::predict::Predictor;
 use crate::request::{Command, Request};
+use crate::time::SimTime;
 
 /// Shortest time first: dispatch the request the predictor says can start its media
 /// transfer soonest (SPTF: overheads + seek + rotational latency), or, with the `service`
@@ -22,7 +24,7 @@ pub struct Sptf {
 impl Sptf {
     pub fn new() -> Self {
         Sptf {
-            q: TimedQueue::new(true),
+            q: TimedQueue::new(true).ranked_by(Objective::Positioning),
             objective: Objective::Positioning,
             name: "sptf",
         }
@@ -31,7 +33,7 @@ impl Sptf {
     /// An SPTF that evaluates every queued request (for checking the pruned search).
     pub fn unpruned() -> Self {
         Sptf {
-            q: TimedQueue::new(false),
+            q: TimedQueue::new(false).ranked_by(Objective::Positioning),
             ..Self::new()
         }
     }
@@ -43,9 +45,10 @@ impl Sptf {
         } else {
             Objective::NAMES
         };
+        let objective = Objective::parse(o.choice("objective", choices)?);
         Ok(Sptf {
-            q: TimedQueue::new(o.bool("prune", true)?),
-            objective: Objective::parse(o.choice("objective", choices)?),
+            q: TimedQueue::new(o.bool("prune", true)?).ranked_by(objective),
+            objective,
             name,
         })
     }
@@ -57,21 +60,32 @@ impl Sptf {
 }
 
 impl Sptf {
-    /// Choose and take the request to serve next, for a context that never has a command
-    /// outstanding and spends no CPU time on decisions (the drive's own firmware queue,
-    /// which picks only when the mechanism is free). The choice is [`Scheduler::decide`]'s
-    /// exactly; what `decide` also works out (where the chosen command would leave the head,
-    /// for planning the next one while it is outstanding, and the command itself) is never
-    /// consulted in such a context, so it is skipped.
-    pub fn take_unpipelined(&mut self, ctx: &SchedCtx) -> Option<Request> {
-        debug_assert!(ctx.outstanding.iter().all(|&o| o == 0) && ctx.ns_per_estimate == 0);
-        if self.q.is_empty() || !ctx.has_slot(self.q.device) {
+    /// Queue `req` with the device's predictor `p` in hand, as its own type (the drive's
+    /// firmware queue, which owns its model: see [`Sptf::take_unpipelined`]).
+    pub fn arrive_with<P: Predictor>(&mut self, req: Request, p: &P) {
+        self.q.insert_with(req, p);
+    }
+
+    /// Choose and take the request to serve next, with the mechanism free at `now` and the
+    /// head where `p` believes it is, for a caller that never has a command outstanding and
+    /// spends no CPU time on decisions (the drive's own firmware queue, which picks only when
+    /// the mechanism is free). The choice is [`Scheduler::decide`]'s exactly, in a context
+    /// with nothing outstanding, one slot and free estimates: `decide` would plan from the
+    /// same head and instant. What `decide` also works out (where the chosen command would
+    /// leave the head, for planning the next one while it is outstanding, and the command
+    /// itself) is never consulted in such a context, so it is skipped; and `p` comes as its
+    /// own type, so every estimate of the search is inlined into it.
+    pub fn take_unpipelined<P: Predictor>(&mut self, p: &P, now: SimTime) -> Option<Request> {
+        if self.q.is_empty() {
             return None;
         }
-        let origin = self.q.origin(ctx, self.q.len());
+        let origin = Origin {
+            from: p.head(),
+            start_ns: now,
+        };
         let obj = self.objective;
-        let (key, _) = self.q.argmin(
-            ctx,
+        let (key, _) = self.q.argmin_with(
+            p,
             origin,
             0,
             u32::MAX,
@@ -164,6 +178,37 @@ mod tests {
                 all.retain(|r| r.id != a);
             }
             prop_assert!(pruned.evaluations() <= full.evaluations());
+        }
+    }
+
+    /// A backlog deeper than the cylinder index keeps in one array (it moves into a B-tree
+    /// and back as the queue drains): every choice is still the brute-force minimum.
+    #[test]
+    fn a_backlog_past_the_flat_index_chooses_as_brute_force() {
+        let head = crate::request::HeadPosition {
+            cylinder: 170,
+            surface: 1,
+        };
+        let preds = predictor(head);
+        let ctx = SchedCtx::new(3_000_000, &preds, &[0], &[1]);
+        let mut s = Sptf::new();
+        let reqs: Vec<_> = (0..700u64)
+            .map(|i| ((i * 7919 * 13) % (CAPACITY - 64), 8, i % 5 == 0, 0))
+            .collect();
+        let mut all = feed(&reqs, &ctx, &mut [&mut s]);
+        let p = ctx.predictor(0);
+        while !all.is_empty() {
+            let best = all
+                .iter()
+                .map(|r| {
+                    let e = p.estimate(p.head(), ctx.now, r.lbn, r.sectors, r.op);
+                    (e.positioning_ns(), r.id)
+                })
+                .min()
+                .unwrap();
+            let id = dispatched_id(s.decide(&ctx));
+            assert_eq!(id, best.1, "with {} queued", all.len());
+            all.retain(|r| r.id != id);
         }
     }
 

@@ -1,7 +1,8 @@
-//! The queue shared by the cylinder-ordered schedulers (SSTF, SCAN, LOOK, C-SCAN, C-LOOK,
-//! SPTF's search): requests keyed by (cylinder, id), so equal cylinders are served in
-//! arrival order and every choice is deterministic. A B-tree keeps insert, remove and
-//! "next cylinder at or above c" logarithmic even for very deep backlogs.
+//! The queue shared by the cylinder-ordered schedulers (SSTF, SCAN, LOOK, C-SCAN, C-LOOK;
+//! the rotation-aware ones keep theirs in `cyl_index`): requests keyed by (cylinder, id), so
+//! equal cylinders are served in arrival order and every choice is deterministic. A B-tree
+//! keeps insert, remove and "next cylinder at or above c" logarithmic even for very deep
+//! backlogs.
 
 use std::collections::BTreeMap;
 
@@ -64,14 +65,6 @@ impl<V> CylQueue<V> {
     }
     pub fn lowest(&self) -> Option<Key> {
         self.map.keys().next().copied()
-    }
-    /// Requests on cylinders >= c, nearest first.
-    pub fn iter_up(&self, c: u32) -> impl Iterator<Item = (&Key, &V)> {
-        self.map.range((c, 0)..)
-    }
-    /// Requests on cylinders < c, nearest first.
-    pub fn iter_down(&self, c: u32) -> impl Iterator<Item = (&Key, &V)> {
-        self.map.range(..(c, 0)).rev()
     }
 }
 

@@ -11,11 +11,12 @@
 
 use std::collections::BTreeMap;
 
+use super::cyl_index::{CylIndex, Walk};
 use super::proposal::{not_proposed, ProposalSlot};
-use super::sweep::{CylQueue, Key};
+use super::sweep::Key;
 use super::{Placement, SchedCtx};
 use crate::error::Result;
-use crate::predict::Target;
+use crate::predict::{Predictor, Target};
 use crate::request::{Command, DeviceId, HeadPosition, Request};
 use crate::time::SimTime;
 
@@ -27,10 +28,10 @@ pub(crate) struct Origin {
 }
 
 pub(crate) struct TimedQueue {
-    /// Keys in cylinder order, each with the slot of its request in `held`: the tree's
-    /// nodes stay small (a request and its target are 112 bytes, which every insert and
-    /// removal would otherwise shift along a node).
-    pub queue: CylQueue<u32>,
+    /// Keys in cylinder order, each with the slot of its request in `held`: the index's
+    /// entries stay small (a request and its target are 112 bytes, which every insert and
+    /// removal would otherwise shift).
+    pub queue: CylIndex,
     /// The queued requests with their targets, by slot; `free` lists the unused slots.
     held: Vec<(Request, Target)>,
     free: Vec<u32>,
@@ -40,6 +41,9 @@ pub(crate) struct TimedQueue {
     by_age: Option<BTreeMap<(SimTime, u64), u32>>,
     pub device: DeviceId,
     pub prune: bool,
+    /// Whether the targets carry their transfer time (a scheduler ranking by positioning
+    /// alone never reads it, and the oracle then skips working it out).
+    with_transfer: bool,
     /// Predicted head position and completion time of the last command dispatched, for
     /// choosing the next one while it is still outstanding (a two-deep pipeline).
     last: Option<(HeadPosition, SimTime)>,
@@ -60,18 +64,28 @@ pub(crate) struct TimedQueue {
 impl TimedQueue {
     pub fn new(prune: bool) -> Self {
         TimedQueue {
-            queue: CylQueue::default(),
+            queue: CylIndex::default(),
             held: Vec::new(),
             free: Vec::new(),
             by_age: None,
             device: 0,
             prune,
+            with_transfer: true,
             last: None,
             last_evaluations: 0,
             search_evaluations: 0,
             found: None,
             proposal: ProposalSlot::default(),
             evaluations: 0,
+        }
+    }
+
+    /// A queue for a scheduler that ranks by `objective`: targets carry their transfer time
+    /// only if it is [`Objective::Service`].
+    pub fn ranked_by(self, objective: Objective) -> Self {
+        TimedQueue {
+            with_transfer: objective == Objective::Service,
+            ..self
         }
     }
 
@@ -84,10 +98,19 @@ impl TimedQueue {
     }
 
     pub fn insert(&mut self, req: Request, ctx: &SchedCtx) {
+        self.insert_with(req, ctx.predictor(req.device));
+    }
+
+    /// [`TimedQueue::insert`] with the device's predictor `p` in hand: a caller that owns
+    /// its predictor (the drive's firmware queue) passes it as its own type, so the target
+    /// is worked out without a dynamic call.
+    pub fn insert_with<P: Predictor + ?Sized>(&mut self, req: Request, p: &P) {
         self.device = req.device;
-        let t = ctx
-            .predictor(req.device)
-            .target(req.lbn, req.sectors, req.op);
+        let t = if self.with_transfer {
+            p.target(req.lbn, req.sectors, req.op)
+        } else {
+            p.positioning_target(req.lbn, req.sectors, req.op)
+        };
         if let Some(ages) = &mut self.by_age {
             ages.insert((req.arrival_ns, req.id), t.cylinder);
         }
@@ -153,10 +176,7 @@ impl TimedQueue {
         if lo == 0 && hi == u32::MAX {
             return self.queue.len();
         }
-        self.queue
-            .iter_up(lo)
-            .take_while(|(k, _)| k.0 <= hi)
-            .count()
+        self.queue.count_in(lo, hi)
     }
 
     /// The request on cylinders `lo..=hi` with the least `cost`, ties to the older. `cost`
@@ -170,64 +190,51 @@ impl TimedQueue {
         lo: u32,
         hi: u32,
         bound: impl Fn(SimTime) -> C,
-        mut cost: impl FnMut(&Request, &Target, SimTime) -> C,
+        cost: impl FnMut(&Request, &Target, SimTime) -> C,
     ) -> Option<(Key, C)> {
-        let p = ctx.predictor(self.device);
-        let Origin { from, start_ns } = origin;
-        let hc = from.cylinder;
-        let mut best: Option<(C, u64, Key)> = None;
-        // The winner itself, so that proposing it needs no second search of the tree.
-        let mut winner: Option<&Request> = None;
-        let mut evals = 0u64;
-        let mut up = self
-            .queue
-            .iter_up(hc.max(lo))
-            .take_while(|(k, _)| k.0 <= hi)
-            .peekable();
-        let mut down = self
-            .queue
-            .iter_down(hc.min(hi.saturating_add(1)))
-            .take_while(|(k, _)| k.0 >= lo)
-            .peekable();
-        loop {
-            let du = up.peek().map(|(k, _)| k.0.abs_diff(hc));
-            let dd = down.peek().map(|(k, _)| k.0.abs_diff(hc));
-            let go_up = match (du, dd) {
-                (None, None) => break,
-                (Some(_), None) => true,
-                (None, Some(_)) => false,
-                (Some(a), Some(b)) => a <= b,
-            };
-            if self.prune {
-                let dist = if go_up { du.unwrap() } else { dd.unwrap() };
-                if let Some((bc, ..)) = best {
-                    if bound(p.positioning_floor_ns(dist)) > bc {
-                        // The nearest remaining candidate either way is at least this far.
-                        break;
-                    }
-                }
-            }
-            let (key, &slot) = if go_up {
-                up.next().unwrap()
-            } else {
-                down.next().unwrap()
-            };
-            let (r, t) = &self.held[slot as usize];
-            evals += 1;
-            let c = cost(r, t, p.positioning_to(from, start_ns, t));
-            let better = match best {
-                None => true,
-                Some((bc, bid, _)) => c < bc || (c == bc && r.id < bid),
-            };
-            if better {
-                best = Some((c, r.id, *key));
-                winner = Some(r);
-            }
-        }
-        self.found = winner.copied();
+        let found = self.argmin_with(ctx.predictor(self.device), origin, lo, hi, bound, cost);
+        ctx.count_estimates(self.search_evaluations);
+        found
+    }
+
+    /// [`TimedQueue::argmin`] with the device's predictor `p` in hand (see
+    /// [`TimedQueue::insert_with`]: as its own type, each estimate is inlined into the walk),
+    /// for a caller whose context does not count estimates.
+    pub fn argmin_with<P: Predictor + ?Sized, C: Ord + Copy>(
+        &mut self,
+        p: &P,
+        origin: Origin,
+        lo: u32,
+        hi: u32,
+        bound: impl Fn(SimTime) -> C,
+        cost: impl FnMut(&Request, &Target, SimTime) -> C,
+    ) -> Option<(Key, C)> {
+        let held = &self.held[..];
+        let (best, winner, evals) = match self.queue.walk(origin.from.cylinder, lo, hi) {
+            Walk::Flat(up, down) => nearest_first(
+                held,
+                up.iter().map(|e| ((e.cylinder, e.id), e.slot)),
+                down.iter().rev().map(|e| ((e.cylinder, e.id), e.slot)),
+                p,
+                origin,
+                self.prune,
+                bound,
+                cost,
+            ),
+            Walk::Tree(up, down) => nearest_first(
+                held,
+                up.map(|(k, s)| (*k, *s)),
+                down.map(|(k, s)| (*k, *s)),
+                p,
+                origin,
+                self.prune,
+                bound,
+                cost,
+            ),
+        };
+        self.found = winner;
         self.evaluations += evals;
         self.search_evaluations = evals;
-        ctx.count_estimates(evals);
         best.map(|(c, _, k)| (k, c))
     }
 
@@ -236,7 +243,7 @@ impl TimedQueue {
     pub fn propose(&mut self, key: Key, ctx: &SchedCtx, origin: Origin) -> Command {
         let r = match self.found {
             Some(f) if f.id == key.1 => f,
-            _ => self.held[*self.queue.get(key) as usize].0,
+            _ => self.held[self.queue.get(key) as usize].0,
         };
         let p = ctx.predictor(self.device);
         let e = p.estimate(origin.from, origin.start_ns, r.lbn, r.sectors, r.op);
@@ -292,6 +299,68 @@ impl TimedQueue {
         }
         Ok(())
     }
+}
+
+/// [`TimedQueue::argmin`]'s walk over the requests at or above the head's cylinder (`up`)
+/// and below it (`down`), each nearest first: the best (cost, id, key), the winner, and the
+/// estimates made. Each step takes the nearer side (up on a tie), so the distances walked
+/// never decrease and the walk can stop at the first whose floor bounds out the best.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn nearest_first<P: Predictor + ?Sized, C: Ord + Copy>(
+    held: &[(Request, Target)],
+    up: impl Iterator<Item = (Key, u32)>,
+    down: impl Iterator<Item = (Key, u32)>,
+    p: &P,
+    origin: Origin,
+    prune: bool,
+    bound: impl Fn(SimTime) -> C,
+    mut cost: impl FnMut(&Request, &Target, SimTime) -> C,
+) -> (Option<(C, u64, Key)>, Option<Request>, u64) {
+    let Origin { from, start_ns } = origin;
+    let hc = from.cylinder;
+    let mut best: Option<(C, u64, Key)> = None;
+    // The winner itself, so that proposing it needs no second search of the queue.
+    let mut winner: Option<&Request> = None;
+    let mut evals = 0u64;
+    let mut up = up.peekable();
+    let mut down = down.peekable();
+    loop {
+        let du = up.peek().map(|(k, _)| k.0.abs_diff(hc));
+        let dd = down.peek().map(|(k, _)| k.0.abs_diff(hc));
+        let go_up = match (du, dd) {
+            (None, None) => break,
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (Some(a), Some(b)) => a <= b,
+        };
+        if prune {
+            let dist = if go_up { du.unwrap() } else { dd.unwrap() };
+            if let Some((bc, ..)) = best {
+                if bound(p.positioning_floor_ns(dist)) > bc {
+                    // The nearest remaining candidate either way is at least this far.
+                    break;
+                }
+            }
+        }
+        let (key, slot) = if go_up {
+            up.next().unwrap()
+        } else {
+            down.next().unwrap()
+        };
+        let (r, t) = &held[slot as usize];
+        evals += 1;
+        let c = cost(r, t, p.positioning_to(from, start_ns, t));
+        let better = match best {
+            None => true,
+            Some((bc, bid, _)) => c < bc || (c == bc && r.id < bid),
+        };
+        if better {
+            best = Some((c, r.id, key));
+            winner = Some(r);
+        }
+    }
+    (best, winner.copied(), evals)
 }
 
 /// What an STF-family scheduler minimises.

@@ -8,6 +8,7 @@
 
 mod builtin;
 mod demerit;
+mod disksim_rms;
 mod trace;
 mod workload;
 
@@ -15,6 +16,7 @@ pub use builtin::{
     builtin_trace, builtin_trace_names, disksim_demerit_ms, BuiltinTrace, BUILTIN_TRACES,
 };
 pub use demerit::{demerit_ms, quantile};
+pub use disksim_rms::disksim_rms_ms;
 pub use trace::{parse_validate_trace, read_validate_trace, ValidateRecord};
 pub use workload::ValidateWorkload;
 
@@ -42,6 +44,9 @@ pub struct ValidationReport {
     pub demerit_ms: f64,
     /// Demerit as a fraction of the measured mean access time.
     pub demerit_fraction: f64,
+    /// The demerit by DiskSim's own formula (its binned, interpolated CDFs:
+    /// [`disksim_rms_ms`]), the one its published figures use; compare those with this.
+    pub disksim_formula_demerit_ms: f64,
     /// Settings of the drive's description that headway does not model.
     pub warnings: Vec<String>,
     /// (measured, simulated) access time in ms per request, in trace order.
@@ -118,6 +123,7 @@ pub fn validate_from(
         simulated_sd_ms: ss,
         demerit_ms: d,
         demerit_fraction: d / mm,
+        disksim_formula_demerit_ms: disksim_rms_ms(&measured, &simulated),
         warnings: result.warnings,
         pairs: measured.into_iter().zip(simulated).collect(),
         records: rec,

@@ -66,8 +66,8 @@ pub fn transfer_end(avail: &Avail, lbn: u64, n: u32, start: f64, s: &Stream) -> 
             if lo >= hi {
                 continue;
             }
-            let m = (hi - lo) as f64;
-            let off = (lo - p.lbn) as f64;
+            let m = (hi - lo) as i64 as f64;
+            let off = (lo - p.lbn) as i64 as f64;
             let a = p.first_done + off * p.step;
             // max over the piece of a_k + (m - k) * blk, a_k = max(floor, a + k * step): the
             // expression is linear in k apart from the floor, so its ends decide.

@@ -189,6 +189,10 @@ pub struct Cache {
     clock: u64,
     /// How many segments have `free_from` set, so the common case skips looking.
     pub free_pending: u32,
+    /// The largest `at` (slot of a segment's start on its landing track) any segment's
+    /// `free_from` was given ([`Cache::set_free_from`]): free blocks lie at most this far
+    /// before a start, which bounds what a lookup must look at.
+    max_free_back: u64,
 }
 
 impl Cache {
@@ -205,6 +209,7 @@ impl Cache {
             max_write_segments: spec.max_write_segments.max(1),
             clock: 0,
             free_pending: 0,
+            max_free_back: 0,
         }
     }
 
@@ -253,7 +258,26 @@ impl Cache {
             }
             kept
         });
+        // Whatever a segment can answer (a hit from `start`, an almost hit at `end`, free
+        // blocks at most `max_free_back` before `start` reached by this read) lies in
+        // `lo ..= end` of the segment; one range test passes over the others (nearly all).
+        // (`lbn - lo > end - lo` with `lo = start - back`, in wrapping arithmetic: where
+        // `lo` would fall below 0 the test is `lbn > end`, as with `lo = 0`.)
+        let back = n as u64 + self.max_free_back;
+        let from = lbn.wrapping_add(back);
         for (i, s) in self.segs.iter_mut().enumerate() {
+            victim.offer_key(i, s.victim_key);
+            if from.wrapping_sub(s.start) > (s.end - s.start).wrapping_add(back) {
+                debug_assert!(
+                    !(lbn >= s.start && lbn < s.end)
+                        && s.end != lbn
+                        && !s
+                            .free_from
+                            .is_some_and(|f| lbn < s.start && end + f.3 as u64 > s.start),
+                    "segment {i} passed over"
+                );
+                continue;
+            }
             if resolve_free {
                 if let Some((_, _, _, at)) = s.free_from {
                     // The free blocks lie at most `at` blocks before the start (slots before
@@ -266,9 +290,7 @@ impl Cache {
                     }
                 }
             }
-            victim.offer_key(i, s.victim_key);
-            // Most segments hold nothing of the request: one range test rejects them
-            // (`start <= end` always, so the wrapping difference is the range check).
+            // `start <= end` always, so the wrapping difference is the range check.
             let inside = lbn.wrapping_sub(s.start) < s.end - s.start;
             if inside || (i == almost_at && s.end == lbn) {
                 let (value, hit) = read_hit_value(i, s, lbn, end, reading, almost_at);
@@ -344,6 +366,7 @@ impl Cache {
 
     /// Note that segment `i` also holds the blocks passed on its landing track.
     pub fn set_free_from(&mut self, i: usize, from: (u32, u32, u32, u32)) {
+        self.max_free_back = self.max_free_back.max(from.3 as u64);
         if self.segs[i].free_from.replace(from).is_none() {
             self.free_pending += 1;
         }

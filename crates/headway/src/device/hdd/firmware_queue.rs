@@ -67,17 +67,20 @@ enum Kind {
     Sched(Box<Scheduled>),
 }
 
-/// SPTF, the usual firmware policy, is held as itself so that a pick is one search and one
-/// removal ([`Sptf::take_unpipelined`]); the others go through the scheduler interface.
+/// SPTF, the usual firmware policy, is held as itself with the drive's model as its own
+/// type, so that a pick is one search, its estimates inlined, and one removal
+/// ([`Sptf::take_unpipelined`]); the others go through the scheduler interface, with the
+/// model as the one predictor of their context. Either way the model is refreshed before
+/// every decision.
+// Held once per queue, already boxed inside `Kind::Sched`: the variants' sizes do not matter.
+#[allow(clippy::large_enum_variant)]
 enum Picker {
-    Sptf(Sptf),
-    Any(Box<dyn Scheduler>),
+    Sptf(Sptf, OraclePredictor),
+    Any(Box<dyn Scheduler>, Vec<Box<dyn Predictor>>),
 }
 
 struct Scheduled {
     sched: Picker,
-    /// One predictor: the drive's own model, refreshed before every decision.
-    preds: Vec<Box<dyn Predictor>>,
     /// Queued commands by slot; a request's id is its slot.
     slots: Vec<Option<(Command, SimTime)>>,
     free: Vec<u64>,
@@ -109,13 +112,13 @@ impl FirmwareQueue {
         let kind = if name == "fcfs" {
             Kind::Fifo(VecDeque::with_capacity(depth))
         } else {
+            let model = OraclePredictor::new(mech, ovh, 0);
             Kind::Sched(Box::new(Scheduled {
                 sched: if name == "sptf" {
-                    Picker::Sptf(Sptf::new())
+                    Picker::Sptf(Sptf::new(), model)
                 } else {
-                    Picker::Any(scheduler_by_name(name)?)
+                    Picker::Any(scheduler_by_name(name)?, vec![Box::new(model)])
                 },
-                preds: vec![Box::new(OraclePredictor::new(mech, ovh, 0))],
                 slots: Vec::with_capacity(depth),
                 free: Vec::with_capacity(depth),
                 pending: 0,
@@ -159,10 +162,11 @@ impl FirmwareQueue {
                 r.id = slot;
                 s.slots[slot as usize] = Some((cmd, now));
                 s.pending += 1;
-                let ctx = SchedCtx::new(now, &s.preds, &[0], &[1]);
                 match &mut s.sched {
-                    Picker::Sptf(p) => p.on_arrival(r, &ctx),
-                    Picker::Any(p) => p.on_arrival(r, &ctx),
+                    Picker::Sptf(p, model) => p.arrive_with(r, model),
+                    Picker::Any(p, preds) => {
+                        p.on_arrival(r, &SchedCtx::new(now, preds, &[0], &[1]))
+                    }
                 }
             }
         }
@@ -184,22 +188,26 @@ impl FirmwareQueue {
                     return None;
                 }
                 // Tell the model where the drive is: a completion is how a predictor learns.
-                let probe = Command::single(Request::new(now, 0, 1, last_op));
-                s.preds[0].observe(&Completion {
-                    command: probe,
+                let probe = Completion {
+                    command: Command::single(Request::new(now, 0, 1, last_op)),
                     done_ns: now,
                     phases: Phases::default(),
                     cache_hit: false,
                     head,
                     head_lbn: 0,
-                });
-                let ctx = SchedCtx::new(now, &s.preds, &[0], &[1]);
+                };
                 let slot = match &mut s.sched {
-                    Picker::Sptf(p) => p.take_unpipelined(&ctx)?.id,
-                    Picker::Any(p) => match p.decide(&ctx) {
-                        Decision::Dispatch(c) => c.requests.first()?.id,
-                        _ => return None,
-                    },
+                    Picker::Sptf(p, model) => {
+                        model.observe(&probe);
+                        p.take_unpipelined(model, now)?.id
+                    }
+                    Picker::Any(p, preds) => {
+                        preds[0].observe(&probe);
+                        match p.decide(&SchedCtx::new(now, preds, &[0], &[1])) {
+                            Decision::Dispatch(c) => c.requests.first()?.id,
+                            _ => return None,
+                        }
+                    }
                 };
                 s.pending -= 1;
                 s.free.push(slot);

@@ -179,12 +179,18 @@ impl ZoneMap {
     /// Slips inside `[base, base + len)`.
     #[inline]
     fn slips_in(&self, base: u64, len: u64) -> &[u64] {
+        self.slips_in_at(base, len).1
+    }
+
+    /// [`ZoneMap::slips_in`], with the index of the first of them in `slips`.
+    #[inline]
+    fn slips_in_at(&self, base: u64, len: u64) -> (usize, &[u64]) {
         if base == 0 && len >= self.total_slots() {
-            return &self.slips;
+            return (0, &self.slips);
         }
         let lo = self.slips.partition_point(|&s| s < base);
         let hi = lo + self.slips[lo..].partition_point(|&s| s < base + len);
-        &self.slips[lo..hi]
+        (lo, &self.slips[lo..hi])
     }
 
     /// Slot of the `n`-th non-spare slot of the zone.
@@ -216,6 +222,14 @@ impl ZoneMap {
     /// unit's data region (the run can never cross its end).
     #[inline]
     fn home(&self, q: u64) -> (u64, u64) {
+        let (home, left, _) = self.home_next_slip(q);
+        (home, left)
+    }
+
+    /// [`ZoneMap::home`], and the index in `slips` of the first slip after the home slot
+    /// (the slips the home slot was counted past, so `locate` need not search for it).
+    #[inline]
+    fn home_next_slip(&self, q: u64) -> (u64, u64, usize) {
         let full_lbns = self.full_units * self.unit_lbns;
         if self.slip_to_end {
             let n = q + slips_before_free(&self.slip_pos, 0, q);
@@ -224,7 +238,8 @@ impl ZoneMap {
             } else {
                 full_lbns + self.tail_slots - n
             };
-            return (self.nonspare_slot(n), left);
+            let home = self.nonspare_slot(n);
+            return (home, left, self.slips.partition_point(|&s| s <= home));
         }
         let (u, r, lbns, front) = if q < full_lbns {
             (
@@ -238,18 +253,21 @@ impl ZoneMap {
         };
         let base = u * self.unit_slots;
         if self.slips.is_empty() {
-            return (base + front + r, lbns - r);
+            return (base + front + r, lbns - r, 0);
         }
         let len = if u < self.full_units {
             self.unit_slots
         } else {
             self.tail_slots
         };
-        let slips = self.slips_in(base, len);
+        let (lo, slips) = self.slips_in_at(base, len);
         // With front spares the LBNs take the unit's last non-slipped slots, so slips eat into
         // the front spares rather than pushing LBNs past the unit's end.
         let n = r + front.saturating_sub(slips.len() as u64);
-        (base + n + slips_before_free(slips, base, n), lbns - r)
+        // The home slot is the `n`-th free one of its unit: the `k` slips counted lie before
+        // it, the unit's others after it.
+        let k = slips_before_free(slips, base, n);
+        (base + n + k, lbns - r, lo + k as usize)
     }
 
     /// Logical positions whose home slot lies before `slot`.
@@ -522,14 +540,19 @@ impl Layout {
         let lbn = lbn.min(self.capacity - 1);
         let m = &self.maps[self.zone_index(lbn)];
         let q = lbn - m.first_lbn + m.dead;
-        let (home, unit_left) = m.home(q);
+        let (home, unit_left, next_slip) = m.home_next_slip(q);
         let spt = m.spt as u64;
-        let (slot, run) = match m.remap_from.binary_search_by_key(&home, |r| r.0) {
+        let remapped = if m.remap_from.is_empty() {
+            Err(0)
+        } else {
+            m.remap_from.binary_search_by_key(&home, |r| r.0)
+        };
+        let (slot, run) = match remapped {
             Ok(i) => (m.remap_from[i].1, 1),
             Err(_) => {
                 let sector = home % spt;
                 let mut run = (spt - sector).min(unit_left).min(m.end_lbn - lbn);
-                let next_slip = m.slips.partition_point(|&s| s <= home);
+                debug_assert_eq!(next_slip, m.slips.partition_point(|&s| s <= home));
                 if let Some(&s) = m.slips.get(next_slip) {
                     run = run.min(s - home);
                 }

@@ -16,6 +16,7 @@ mod num;
 pub mod overheads;
 pub mod readahead;
 pub mod seek;
+mod segment_full;
 pub mod service;
 pub mod spec;
 

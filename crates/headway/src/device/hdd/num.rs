@@ -5,6 +5,26 @@
 
 use crate::time::SimTime;
 
+/// `x as SimTime` for a time or duration `-1 < x < 2^63` (truncated, as `as` does; the
+/// callers clamp at zero first): through `i64`, which x86-64 converts in one instruction,
+/// where the saturating conversion to `u64` takes a dozen.
+#[inline(always)]
+pub fn ns_of(x: f64) -> SimTime {
+    debug_assert!(
+        x > -1.0 && x < 9.2e18,
+        "ns_of({x}) is outside the fast path's range"
+    );
+    x as i64 as SimTime
+}
+
+/// `x as f64` for a time or duration below 2^63 ns: from `i64`, one instruction where `u64`
+/// takes several.
+#[inline(always)]
+pub fn f64_of(x: SimTime) -> f64 {
+    debug_assert!(x < 1 << 63, "f64_of({x}) is outside the fast path's range");
+    x as i64 as f64
+}
+
 /// `(x + 0.5) as SimTime`: a non-negative duration to the nearest nanosecond (cheaper than
 /// `f64::round`; rounding noise below zero gives 0), converted through `i64`, which takes
 /// fewer instructions than a conversion to `u64`.

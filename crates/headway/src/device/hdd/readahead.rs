@@ -85,6 +85,7 @@ impl Policy {
     /// DiskSim's maximum read-ahead block (exclusive) for a read of `n` blocks at `lbn` into
     /// a segment that starts at `seg_start`. `known` may hold the locations of `lbn` and of
     /// the block after the request, when the caller has them.
+    #[inline]
     pub fn max_lbn(
         &self,
         mech: &Mechanics,
@@ -199,6 +200,7 @@ impl Policy {
 
     /// Where background reading that follows block `last` must stop: the track or cylinder
     /// boundary the mode forbids crossing, or `limit`.
+    #[inline]
     pub fn background_limit(&self, mech: &Mechanics, last: u64, limit: u64) -> u64 {
         match self.mode {
             ContinuousRead::Off => last + 1,
@@ -388,7 +390,7 @@ impl ReadAhead {
                 return (t.max(p.on_track), head, self.end_by(t));
             }
             if t < p.last_done() {
-                let k = (((t - p.start()) / p.step) as u64 + 1) as f64;
+                let k = (((t - p.start()) / p.step) as i64 + 1) as f64;
                 let stop = p.start() + k * p.step;
                 let counted = if in_sector { stop } else { t };
                 return (stop, head, self.end_by(counted));

@@ -195,8 +195,9 @@ impl<R: TraceReader> Feed<R> {
         }
     }
 
-    /// The next record to replay, its time relative to the window's start.
-    #[inline]
+    /// The next record to replay, its time relative to the window's start. (Inlined into
+    /// the replay, so that the record is not copied out through two returned results.)
+    #[inline(always)]
     pub fn next_record(&mut self) -> Result<Option<TraceRecord>> {
         while self.left > 0 && !self.done {
             let mut rec = match self.reader.next_record() {
@@ -238,11 +239,23 @@ impl<R: TraceReader> Feed<R> {
                 self.done = true;
                 break;
             }
-            if !self.device_wanted(rec.device)? || self.opts.op.is_some_and(|op| op != rec.op) {
+            // The common cases are decided here; the calls decide the rest (and report).
+            let wanted = match self.opts.devices {
+                DeviceSelect::Merge => true,
+                DeviceSelect::Single if self.seen_device == Some(rec.device) => true,
+                _ => self.device_wanted(rec.device)?,
+            };
+            if !wanted || self.opts.op.is_some_and(|op| op != rec.op) {
                 self.report.filtered += 1;
                 continue;
             }
-            if self.opts.capacity_sectors != u64::MAX && !self.fit(&mut rec)? {
+            let cap = self.opts.capacity_sectors;
+            let inside = self.opts.fit != Fit::Scale
+                && rec
+                    .lbn
+                    .checked_add(rec.sectors as u64)
+                    .is_some_and(|end| end <= cap);
+            if cap != u64::MAX && !inside && !self.fit(&mut rec)? {
                 continue;
             }
             rec.time_ns = rel - self.opts.start_ns;

@@ -17,6 +17,7 @@ use super::cache::{Cache, SegState, Segment};
 use super::layout::Location;
 use super::mechanics::Mechanics;
 use super::media;
+use super::num::{f64_of, ns_of};
 use super::overheads::Overheads;
 use super::readahead::{Policy, ReadAhead};
 use super::spec::HddSpec;
@@ -81,7 +82,66 @@ struct Hda {
     /// The last stretch of that write-back: its first block and when its writing may
     /// begin; everything before it is written by then.
     destage_tail: (u64, f64),
-    ra: Option<ReadAhead>,
+    /// The read-ahead under way is `ra_slot` when `ra_live`; the slot keeps the last one
+    /// after it ends, so that the next is planned in place (every read miss starts one, and
+    /// building a new one moves a whole media plan).
+    ra_slot: Option<ReadAhead>,
+    ra_live: bool,
+}
+
+impl Hda {
+    /// The read-ahead under way.
+    #[inline]
+    fn ra(&self) -> Option<&ReadAhead> {
+        if self.ra_live {
+            self.ra_slot.as_ref()
+        } else {
+            None
+        }
+    }
+
+    #[inline]
+    fn ra_mut(&mut self) -> Option<&mut ReadAhead> {
+        if self.ra_live {
+            self.ra_slot.as_mut()
+        } else {
+            None
+        }
+    }
+
+    /// No read-ahead under way any more.
+    #[inline]
+    fn end_ra(&mut self) {
+        self.ra_live = false;
+    }
+
+    /// Start a read-ahead ([`ReadAhead::start_in`]) in the kept slot.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn start_ra(
+        &mut self,
+        mech: &Mechanics,
+        seg: usize,
+        head: HeadPosition,
+        t: f64,
+        base: u64,
+        limit: u64,
+        zero_latency: bool,
+        first: Option<Location>,
+    ) {
+        ReadAhead::start_in(
+            &mut self.ra_slot,
+            mech,
+            seg,
+            head,
+            t,
+            base,
+            limit,
+            zero_latency,
+            first,
+        );
+        self.ra_live = self.ra_slot.is_some();
+    }
 }
 
 /// The drive's firmware state and timing rules.
@@ -102,6 +162,8 @@ pub struct Drive {
     /// How long the command in hand waited in the drive's queue: the firmware processed its
     /// command overhead meanwhile (DiskSim's `overhead_done` counts from the arrival).
     queued_ns: f64,
+    /// When a read miss's blocks are in, refilled by every miss (kept to spare the move).
+    avail: media::Avail,
     pub stats: BufferStats,
 }
 
@@ -150,6 +212,7 @@ impl Drive {
             last_write: None,
             last_seg: None,
             queued_ns: 0.0,
+            avail: media::Avail::default(),
             stats: BufferStats::default(),
         }
     }
@@ -163,7 +226,7 @@ impl Drive {
     /// Where the head is, as far as a scheduler inside the drive can tell at `t` (a
     /// read-ahead under way moves it).
     pub fn head_at(&self, t: SimTime) -> HeadPosition {
-        match &self.hda.ra {
+        match self.hda.ra() {
             Some(ra) => ra.stop(t as f64, true).1,
             None => self.hda.head,
         }
@@ -187,7 +250,7 @@ impl Drive {
             self.hda.free_at / 1e6,
             self.hda.head
         );
-        if let Some(ra) = &self.hda.ra {
+        if let Some(ra) = self.hda.ra() {
             out += &format!(
                 " ra seg {} {}..{} end_by(t) {} done {:.3}",
                 ra.seg,
@@ -214,7 +277,7 @@ impl Drive {
     /// Blocks a segment holds (for tests and diagnostics).
     pub fn cached(&self, t: SimTime, lbn: u64) -> bool {
         let Some(c) = &self.cache else { return false };
-        let ra = self.hda.ra.as_ref().map(|r| (r.seg, r.end_by(t as f64)));
+        let ra = self.hda.ra().map(|r| (r.seg, r.end_by(t as f64)));
         c.segs.iter().enumerate().any(|(i, s)| {
             let end = match ra {
                 Some((seg, e)) if seg == i => e.max(s.end),
@@ -226,7 +289,7 @@ impl Drive {
 
     /// When the mechanism finishes everything it has been given (write-back, read-ahead).
     pub fn idle_at(&self) -> f64 {
-        let ra = self.hda.ra.as_ref().map_or(0.0, |r| r.done_at());
+        let ra = self.hda.ra().map_or(0.0, |r| r.done_at());
         self.hda.free_at.max(ra)
     }
 
@@ -262,7 +325,7 @@ impl Drive {
         if self.hda.destage.is_some() && self.hda.free_at <= t {
             self.finish_destage();
         }
-        if let Some(ra) = &self.hda.ra {
+        if let Some(ra) = self.hda.ra() {
             let end = ra.end_by(t);
             let (seg, done, head) = (ra.seg, ra.done_at(), ra.plan.end_head);
             if let Some(c) = &mut self.cache {
@@ -271,21 +334,21 @@ impl Drive {
             if done <= t {
                 self.hda.head = head;
                 self.hda.free_at = self.hda.free_at.max(done);
-                self.hda.ra = None;
+                self.hda.end_ra();
             }
         }
     }
 
     /// Stop any read-ahead for a command at `t`; returns when the mechanism is free.
     fn stop_readahead(&mut self, t: f64) -> f64 {
-        if let Some(ra) = &self.hda.ra {
+        if let Some(ra) = self.hda.ra() {
             let (stop, head, end) = ra.stop(t, self.pol.readahead.stop_in_sector);
             if let Some(c) = &mut self.cache {
                 c.extend(ra.seg, end);
             }
             self.hda.head = head;
             self.hda.free_at = stop;
-            self.hda.ra = None;
+            self.hda.end_ra();
         }
         self.hda.free_at
     }
@@ -309,13 +372,13 @@ impl Drive {
         n: u32,
         op: Op,
     ) -> Served {
-        let t0 = (t + self.ovh.per_request_ns) as f64;
+        let t0 = f64_of(t + self.ovh.per_request_ns);
         // A drive that never disconnects holds the bus from command to completion: no other
         // command reaches it before then, so none has its overhead done early.
         self.queued_ns = if self.bus.never_disconnect {
             0.0
         } else {
-            t.saturating_sub(arrived) as f64
+            f64_of(t.saturating_sub(arrived))
         };
         self.settle(t0);
         let (done, mut phases, hit, head) = match op {
@@ -324,7 +387,7 @@ impl Drive {
             Op::Write => self.write(t0, lbn, n),
         };
         self.last_op = op;
-        let done_ns = (done.max(t as f64) + 0.5) as SimTime;
+        let done_ns = ns_of(done.max(f64_of(t)) + 0.5);
         phases.start_ns = t;
         // Whatever the named phases do not cover (waiting, controller work) is overhead.
         let named = phases.seek_ns + phases.rotate_ns + phases.transfer_ns + phases.bus_ns;
@@ -386,9 +449,9 @@ impl Drive {
     fn fill_phases(&self, ph: &mut Phases, plan: &media::MediaPlan, start: f64, e: f64) {
         ph.seek_ns = plan.seek_ns;
         ph.rotate_ns = plan.rotate_ns;
-        let media_start = start + (plan.seek_ns + plan.rotate_ns) as f64;
-        ph.transfer_ns = (plan.end - media_start).max(0.0) as SimTime;
-        ph.bus_ns = (e - plan.end).max(0.0) as SimTime;
+        let media_start = start + f64_of(plan.seek_ns + plan.rotate_ns);
+        ph.transfer_ns = ns_of((plan.end - media_start).max(0.0));
+        ph.bus_ns = ns_of((e - plan.end).max(0.0));
     }
 
     fn touch(&mut self, s: usize) {
@@ -453,8 +516,7 @@ impl Drive {
                 .pol
                 .readahead
                 .background_limit(&self.mech, end - 1, maxra);
-            ReadAhead::start_in(
-                &mut self.hda.ra,
+            self.hda.start_ra(
                 &self.mech,
                 s,
                 plan.end_head,
@@ -479,11 +541,11 @@ impl Drive {
                 .pol
                 .readahead
                 .background_limit(&self.mech, end - 1, maxra);
-            if let Some(ra) = self.hda.ra.as_mut() {
+            if let Some(ra) = self.hda.ra_mut() {
                 ra.extend(&self.mech, bg, zl);
             }
         } else if self.pol.readahead.on_idle_hit
-            && self.hda.ra.is_none()
+            && self.hda.ra().is_none()
             && self.hda.destage.is_none()
         {
             let seg_end = self.cache.as_ref().map_or(end, |c| c.segs[s].end);
@@ -505,17 +567,8 @@ impl Drive {
                 };
                 if may {
                     let start = overhead_done.max(self.hda.free_at);
-                    ReadAhead::start_in(
-                        &mut self.hda.ra,
-                        &self.mech,
-                        s,
-                        head,
-                        start,
-                        seg_end,
-                        limit,
-                        zl,
-                        None,
-                    );
+                    self.hda
+                        .start_ra(&self.mech, s, head, start, seg_end, limit, zl, None);
                 }
             }
         }

@@ -3,6 +3,8 @@
 use super::super::bus::{self, Stream};
 use super::super::cache::ReadHit;
 use super::super::media::{self, Avail, Piece};
+use super::super::num::{f64_of, ns_of};
+use super::super::segment_full;
 use super::{free_blocks_start, Drive};
 use crate::request::{HeadPosition, Op, Phases};
 use crate::time::SimTime;
@@ -11,8 +13,10 @@ impl Drive {
     pub(super) fn read(&mut self, t0: f64, lbn: u64, n: u32) -> (f64, Phases, bool, HeadPosition) {
         let prev = self.last_op as usize;
         let end = lbn + n as u64;
-        let o = self.ovh;
-        let reading = self.hda.ra.as_ref().map(|r| r.seg);
+        // Borrowed, not copied: the arms below need `self` mutably, so every figure they use
+        // is read up front.
+        let o = &self.ovh;
+        let reading = self.hda.ra().map(|r| r.seg);
         let (hit, victim) = match &mut self.cache {
             Some(c) => {
                 let mech = &self.mech;
@@ -24,20 +28,21 @@ impl Drive {
             None => (ReadHit::Miss, None),
         };
         let blk = self.bus.read_block_ns;
-        let reconnect = (o.reselect_first_ns + o.data_prep_ns) as f64;
+        let reconnect = f64_of(o.reselect_first_ns + o.data_prep_ns);
         let stream = Stream {
             block_ns: blk,
             hold: self.bus.hold_read || self.bus.never_disconnect,
-            disconnect_ns: o.read_disconnect_ns[prev] as f64,
+            disconnect_ns: f64_of(o.read_disconnect_ns[prev]),
             reconnect_ns: reconnect,
             watermark: self.watermark(n, self.pol.read_water),
         };
-        let hit_go = t0 + (o.read_hit_ns[prev] + o.data_prep_ns) as f64;
+        let hit_go = t0 + f64_of(o.read_hit_ns[prev] + o.data_prep_ns);
         // A command that waited in the drive's queue had its overhead processed meanwhile.
-        let overhead_done = t0 + (o.read_miss_ns[prev] as f64 - self.queued_ns).max(0.0);
+        let overhead_done = t0 + (f64_of(o.read_miss_ns[prev]) - self.queued_ns).max(0.0);
         // A command that cannot start at once disconnects and comes back when it can.
-        let disconnected = overhead_done + o.read_disconnect_ns[prev] as f64;
-        let completion = o.completion_ns[0] as f64;
+        let disconnected = overhead_done + f64_of(o.read_disconnect_ns[prev]);
+        let completion = f64_of(o.completion_ns[0]);
+        let data_prep = f64_of(o.data_prep_ns);
         let mut phases = Phases::default();
         match hit {
             ReadHit::Whole(s) => {
@@ -69,7 +74,7 @@ impl Drive {
                     .readahead
                     .background_limit(&self.mech, end - 1, maxra);
                 let zl = self.pol.zero_latency_read;
-                let ra = self.hda.ra.as_mut().expect("reading");
+                let ra = self.hda.ra_mut().expect("reading");
                 ra.extend(&self.mech, bg.max(end), zl);
                 let mut avail = Avail::default();
                 if lbn < ra.base {
@@ -86,8 +91,8 @@ impl Drive {
                 }
                 let e = bus::transfer_end(&avail, lbn, n, hit_go, &stream);
                 let media_end = avail.time_of(end - 1).unwrap_or(t0);
-                phases.transfer_ns = (media_end - t0).max(0.0) as SimTime;
-                phases.bus_ns = (e - media_end).max(0.0) as SimTime;
+                phases.transfer_ns = ns_of((media_end - t0).max(0.0));
+                phases.bus_ns = ns_of((e - media_end).max(0.0));
                 self.touch(s);
                 self.erase_request_data(s, end);
                 let head = self.hda.head;
@@ -118,7 +123,32 @@ impl Drive {
                     None,
                     None,
                 );
-                let mut avail = Avail::ready(lbn, (have - lbn) as u32, t0);
+                let held = (have - lbn) as u32;
+                let size = self.cache.as_ref().map_or(u32::MAX, |c| c.size);
+                if n > size {
+                    let (mech, head, zl) = (&self.mech, self.hda.head, false);
+                    let replan = |p: &mut media::MediaPlan| {
+                        let m = end - have;
+                        media::plan_into(
+                            p,
+                            mech,
+                            head,
+                            start,
+                            have,
+                            m as u32,
+                            Op::Read,
+                            zl,
+                            0,
+                            None,
+                            None,
+                        )
+                    };
+                    let period = self.mech.period_ns;
+                    segment_full::stall_read(
+                        &mut plan, replan, lbn, held, n, size, period, t0, b0, &stream,
+                    );
+                }
+                let mut avail = Avail::ready(lbn, held, t0);
                 for p in Avail::from_plan(&plan, start).pieces {
                     avail.push(p);
                 }
@@ -151,16 +181,40 @@ impl Drive {
                     None,
                     None,
                 );
-                let avail = Avail::from_plan(&plan, start);
-                let e = if self.bus.never_disconnect {
-                    let b0 = overhead_done + o.data_prep_ns as f64;
-                    bus::transfer_end(&avail, lbn, n, b0, &stream)
+                self.avail.fill_from_plan(&plan, start);
+                let b0 = if self.bus.never_disconnect {
+                    overhead_done + data_prep
                 } else {
                     let w = stream.watermark.min(n).max(1);
-                    let ready = avail.time_of(lbn + w as u64 - 1).unwrap_or(start);
-                    let b0 = ready.max(disconnected) + reconnect;
-                    bus::transfer_end(&avail, lbn, n, b0, &stream)
+                    let ready = self.avail.time_of(lbn + w as u64 - 1).unwrap_or(start);
+                    ready.max(disconnected) + reconnect
                 };
+                let size = self.cache.as_ref().map_or(u32::MAX, |c| c.size);
+                if n > size {
+                    let (mech, head) = (&self.mech, self.hda.head);
+                    let replan = |p: &mut media::MediaPlan| {
+                        media::plan_into(
+                            p,
+                            mech,
+                            head,
+                            start,
+                            lbn,
+                            n,
+                            Op::Read,
+                            false,
+                            0,
+                            None,
+                            None,
+                        )
+                    };
+                    let period = self.mech.period_ns;
+                    if segment_full::stall_read(
+                        &mut plan, replan, lbn, 0, n, size, period, start, b0, &stream,
+                    ) {
+                        self.avail.fill_from_plan(&plan, start);
+                    }
+                }
+                let e = bus::transfer_end(&self.avail, lbn, n, b0, &stream);
                 self.fill_phases(&mut phases, &plan, start, e);
                 if let Some(s) = seg {
                     if let Some(c) = &mut self.cache {

@@ -3,6 +3,7 @@
 
 use super::super::cache::SegState;
 use super::super::media;
+use super::super::segment_full;
 use super::Drive;
 use crate::request::{HeadPosition, Op, Phases};
 use crate::time::SimTime;
@@ -18,7 +19,7 @@ impl Drive {
         } else {
             o.write_miss_ns[prev]
         } as f64;
-        let reading = self.hda.ra.as_ref().map(|r| r.seg);
+        let reading = self.hda.ra().map(|r| r.seg);
         // A write must see every cached copy of its blocks to invalidate it.
         self.resolve_free_blocks(lbn, n);
         if let Some(done) = self.combine_with_destage(t0, lbn, n, cmd_ovh) {
@@ -46,7 +47,7 @@ impl Drive {
         let must_wait = waits_for_destage || (self.cache.is_some() && seg.is_none());
         // A read-ahead that may only stop at the end of its sector cannot give way at once:
         // the write disconnects and takes its data when the mechanism is free.
-        let behind_readahead = self.hda.ra.is_some()
+        let behind_readahead = self.hda.ra().is_some()
             && self.pol.readahead.stop_in_sector
             && !self.bus.never_disconnect;
         let (b0, mech_free, overhead_done) = if must_wait {
@@ -89,7 +90,7 @@ impl Drive {
             extra
         };
         let blk = self.bus.write_block_ns;
-        let e = b0 + n as f64 * blk;
+        let mut e = b0 + n as f64 * blk;
         let start = overhead_done.max(mech_free);
         // DiskSim ties the HP rule "write once min(n, 10) blocks are in (15 for 45 or more)"
         // to the drives that have the extra write disconnect.
@@ -108,19 +109,37 @@ impl Drive {
             min_blocks,
         };
         let mut plan = media::MediaPlan::default();
-        media::plan_into(
-            &mut plan,
-            &self.mech,
-            self.hda.head,
-            start,
-            lbn,
-            n,
-            Op::Write,
-            self.pol.zero_latency_write,
-            o.min_write_seek_ns,
-            Some(data),
-            None,
-        );
+        let size = self.cache.as_ref().map_or(u32::MAX, |c| c.size);
+        if n > size && seg.is_some() {
+            let held = self.bus.hold_write || self.bus.never_disconnect;
+            let loads = segment_full::WriteLoads {
+                size,
+                low_water: self.watermark(n, self.pol.write_water),
+                reconnect_ns: if held { 0.0 } else { reconnect },
+            };
+            let (head, zl, ms) = (
+                self.hda.head,
+                self.pol.zero_latency_write,
+                o.min_write_seek_ns,
+            );
+            e = segment_full::plan_write(
+                &mut plan, &self.mech, head, start, lbn, n, zl, ms, data, loads,
+            );
+        } else {
+            media::plan_into(
+                &mut plan,
+                &self.mech,
+                self.hda.head,
+                start,
+                lbn,
+                n,
+                Op::Write,
+                self.pol.zero_latency_write,
+                o.min_write_seek_ns,
+                Some(data),
+                None,
+            );
+        }
         let mut phases = Phases::default();
         self.fill_phases(&mut phases, &plan, start, e);
         if let Some(c) = &mut self.cache {
@@ -139,7 +158,7 @@ impl Drive {
         self.last_write = seg.map(|s| (s, end));
         self.hda.head = plan.end_head;
         self.hda.free_at = plan.end;
-        self.hda.ra = None;
+        self.hda.end_ra();
         let completion = o.completion_ns[1] as f64;
         self.stats.extra_disconnects += extra.is_some() as u64;
         if fast && seg.is_some() {
