@@ -577,9 +577,13 @@ impl Avail {
         self.pieces.extend(pieces(&plan.passes, not_before));
     }
 
-    /// Every block of `lbn .. lbn + n` usable at `t` (already in the buffer).
+    /// Every block of `lbn .. lbn + n` usable at `t` (already in the buffer); no piece at all
+    /// when `n` is 0, so that pieces pushed after it never look back at an empty one.
     pub fn ready(lbn: u64, n: u32, t: f64) -> Self {
         let mut pieces = SmallVec::new();
+        if n == 0 {
+            return Avail { pieces };
+        }
         pieces.push(Piece {
             lbn,
             count: n,
