@@ -627,26 +627,45 @@ impl Avail {
     }
 }
 
-/// The availability pieces of passes in time order, in LBN order: only a zero-latency pair
-/// (a track's tail, then its front) is out of LBN order, and its two passes are adjacent.
+/// The availability pieces of passes in time order, in LBN order: only a zero-latency wrap
+/// (a track's tail, then its front) is out of LBN order, and in a plan as the media planner
+/// makes it the two are adjacent passes. A plan the full-segment stall has split
+/// (`segment_full`, which cuts a pass in two) can hold a wrap whose tail or front is several
+/// passes; such a plan, found by a scan only when there are more than two passes, is put in
+/// LBN order whole.
 pub fn pieces(ps: &[Pass], not_before: f64) -> impl Iterator<Item = Piece> + '_ {
+    let sorted: Option<SmallVec<[usize; 8]>> = (ps.len() > 2
+        && ps
+            .windows(2)
+            .any(|w| w[1].lbn < w[0].lbn && w[1].end_lbn() != w[0].lbn))
+    .then(|| {
+        let mut order: SmallVec<[usize; 8]> = (0..ps.len()).collect();
+        order.sort_unstable_by_key(|&k| ps[k].lbn);
+        order
+    });
     let mut floor = not_before;
     let mut i = 0;
     let mut pending: Option<Pass> = None;
     std::iter::from_fn(move || {
-        let p = match pending.take() {
-            Some(p) => p,
-            None => {
-                if i >= ps.len() {
-                    return None;
-                }
-                if i + 1 < ps.len() && ps[i + 1].end_lbn() == ps[i].lbn {
-                    pending = Some(ps[i]);
-                    i += 2;
-                    ps[i - 1]
-                } else {
-                    i += 1;
-                    ps[i - 1]
+        let p = if let Some(order) = &sorted {
+            let k = *order.get(i)?;
+            i += 1;
+            ps[k]
+        } else {
+            match pending.take() {
+                Some(p) => p,
+                None => {
+                    if i >= ps.len() {
+                        return None;
+                    }
+                    if i + 1 < ps.len() && ps[i + 1].end_lbn() == ps[i].lbn {
+                        pending = Some(ps[i]);
+                        i += 2;
+                        ps[i - 1]
+                    } else {
+                        i += 1;
+                        ps[i - 1]
+                    }
                 }
             }
         };
@@ -690,6 +709,33 @@ pub fn count_by(pieces: impl Iterator<Item = Piece>, t: f64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A zero-latency wrap comes out front first, tail last, whether its front is one pass or
+    /// split in two by the full-segment stall; floors follow LBN order.
+    #[test]
+    fn a_wrap_comes_out_in_lbn_order_even_with_its_front_split() {
+        let pass = |lbn: u64, count: u32, first_done: f64| Pass {
+            lbn,
+            count,
+            first_done,
+            step: 1.0,
+            on_track: 0.0,
+            track: HeadPosition::default(),
+        };
+        let whole = [pass(10, 5, 1.0), pass(0, 10, 7.0)];
+        let split = [pass(10, 5, 1.0), pass(0, 4, 7.0), pass(4, 6, 111.0)];
+        let lbns = |ps: &[Pass]| {
+            pieces(ps, 0.0)
+                .map(|p| (p.lbn, p.floor))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(lbns(&whole), vec![(0, 0.0), (10, 16.0)]);
+        assert_eq!(lbns(&split), vec![(0, 0.0), (4, 10.0), (10, 116.0)]);
+        let split_tail = [pass(10, 3, 1.0), pass(13, 2, 104.0), pass(0, 10, 107.0)];
+        assert_eq!(lbns(&split_tail), vec![(0, 0.0), (10, 116.0), (13, 116.0)]);
+        let in_order = [pass(0, 4, 1.0), pass(4, 6, 9.0)];
+        assert_eq!(lbns(&in_order), vec![(0, 0.0), (4, 4.0)]);
+    }
 
     /// The one-run plan is the general plan's passes, end and head, to the bit, wherever the
     /// head starts and whenever (zero-latency splits included).
