@@ -634,23 +634,29 @@ impl Avail {
 /// passes; such a plan, found by a scan only when there are more than two passes, is put in
 /// LBN order whole.
 pub fn pieces(ps: &[Pass], not_before: f64) -> impl Iterator<Item = Piece> + '_ {
-    let sorted: Option<SmallVec<[usize; 8]>> = (ps.len() > 2
+    // A split plan is walked by LBN: each piece is the pass starting where the last ended.
+    // Two words of state, not an index list: the iterator is moved on every call.
+    let in_lbn_order = ps.len() > 2
         && ps
             .windows(2)
-            .any(|w| w[1].lbn < w[0].lbn && w[1].end_lbn() != w[0].lbn))
-    .then(|| {
-        let mut order: SmallVec<[usize; 8]> = (0..ps.len()).collect();
-        order.sort_unstable_by_key(|&k| ps[k].lbn);
-        order
-    });
+            .any(|w| w[1].lbn < w[0].lbn && w[1].end_lbn() != w[0].lbn);
+    let mut next_lbn = if in_lbn_order {
+        ps.iter().map(|p| p.lbn).min().unwrap_or(0)
+    } else {
+        0
+    };
     let mut floor = not_before;
     let mut i = 0;
     let mut pending: Option<Pass> = None;
     std::iter::from_fn(move || {
-        let p = if let Some(order) = &sorted {
-            let k = *order.get(i)?;
+        let p = if in_lbn_order {
+            if i >= ps.len() {
+                return None;
+            }
+            let p = *ps.iter().find(|p| p.lbn == next_lbn)?;
+            next_lbn = p.end_lbn();
             i += 1;
-            ps[k]
+            p
         } else {
             match pending.take() {
                 Some(p) => p,
