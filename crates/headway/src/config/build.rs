@@ -130,10 +130,11 @@ fn build_device(
         device
     };
     let predictor: Box<dyn Predictor> = match d.predictor.as_str() {
-        "oracle" => Box::new(
-            OraclePredictor::new(mech, Overheads::from_spec(&spec), link.command_ns)
-                .with_read_bus(ReadBus::from_spec(&spec, &Overheads::from_spec(&spec))),
-        ),
+        "oracle" => {
+            let overheads = Overheads::from_spec(&spec);
+            let read_bus = ReadBus::from_spec(&spec, &overheads);
+            Box::new(OraclePredictor::new(mech, overheads, link.command_ns).with_read_bus(read_bus))
+        }
         // Built from what timing a fresh copy of the same drive reveals (once per process).
         "calibrated" => Box::new(CalibratedPredictor::new(
             calibrate::extract_cached(&spec, link, imperfections)?,
