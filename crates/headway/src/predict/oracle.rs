@@ -24,6 +24,12 @@ pub struct OraclePredictor {
     link_ns: SimTime,
     head: HeadPosition,
     last_op: Op,
+    /// By the next command's op: the overhead before its mechanism starts after a command
+    /// of `last_op`, plus the link (refreshed when `last_op` changes), and its least move
+    /// (DiskSim's minimum seek delay for writes). What every positioning estimate of a
+    /// search reads, one load each instead of a selection by operation.
+    start_ovh_ns: [SimTime; 2],
+    min_move_ns: [SimTime; 2],
     /// Per op, the last completion that went to the media: its sectors and the time from
     /// its media end to its completion (see [`Predictor::tail_ns`]). The bus side is
     /// learned rather than modelled: the oracle shares the drive's mechanics and overheads,
@@ -36,9 +42,13 @@ pub struct OraclePredictor {
 
 impl OraclePredictor {
     pub fn new(mech: Arc<Mechanics>, ovh: Overheads, link_ns: SimTime) -> Self {
+        let start_ovh_ns =
+            [Op::Read, Op::Write].map(|next| ovh.mechanical_start_ns(Op::Read, next) + link_ns);
         OraclePredictor {
             mech,
             floor_ovh_ns: ovh.min_mechanical_start_ns() + link_ns,
+            start_ovh_ns,
+            min_move_ns: [0, ovh.min_write_seek_ns],
             ovh,
             link_ns,
             head: HeadPosition::default(),
@@ -146,22 +156,32 @@ impl Predictor for OraclePredictor {
                 .estimate(from, start_ns, t.lbn, 0, t.op)
                 .positioning_ns();
         }
-        let overhead = self.ovh.mechanical_start_ns(self.last_op, t.op) + self.link_ns;
-        let min_move = if t.op == Op::Write {
-            self.ovh.min_write_seek_ns
-        } else {
-            0
-        };
-        overhead
-            + self.mech.positioning_to(
-                from,
-                start_ns + overhead,
-                t.cylinder,
-                t.surface,
-                t.angle,
-                t.op,
-                min_move,
-            )
+        let overhead = self.start_ovh_ns[t.op as usize];
+        let seek_ns = self
+            .mech
+            .move_ns(from, t.cylinder, t.surface, t.op)
+            .max(self.min_move_ns[t.op as usize]);
+        // `Mechanics::positioning_to`'s arithmetic, with the integer-float conversions
+        // through `i64` (the same values below 2^63 ns; one instruction each on x86-64
+        // where `u64`'s take five) and no clamp of the rounded wait at zero (a wait is never
+        // negative). The debug assertion holds it to the mechanics' own function.
+        let t_arrive = (start_ns + overhead) as i64 as f64 + seek_ns as i64 as f64;
+        let wait_ns = (self.mech.wait_for(t_arrive, t.angle) + 0.5) as i64 as SimTime;
+        let positioning = overhead + seek_ns + wait_ns;
+        debug_assert_eq!(
+            positioning,
+            overhead
+                + self.mech.positioning_to(
+                    from,
+                    start_ns + overhead,
+                    t.cylinder,
+                    t.surface,
+                    t.angle,
+                    t.op,
+                    self.min_move_ns[t.op as usize],
+                )
+        );
+        positioning
     }
     fn observe(&mut self, c: &Completion) {
         if !c.cache_hit {
@@ -173,7 +193,11 @@ impl Predictor for OraclePredictor {
                     Some((c.command.sectors, c.done_ns - media_end));
             }
         }
-        self.last_op = c.command.op;
+        if c.command.op != self.last_op {
+            self.last_op = c.command.op;
+            self.start_ovh_ns = [Op::Read, Op::Write]
+                .map(|next| self.ovh.mechanical_start_ns(self.last_op, next) + self.link_ns);
+        }
     }
     fn tail_ns(&self, sectors: u32, op: Op) -> SimTime {
         // The completion overhead is fixed; the rest (the bus) scales with the sectors.
