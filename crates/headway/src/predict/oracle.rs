@@ -30,6 +30,8 @@ pub struct OraclePredictor {
     /// search reads, one load each instead of a selection by operation.
     start_ovh_ns: [SimTime; 2],
     min_move_ns: [SimTime; 2],
+    /// The mechanics' revolutions per nanosecond, bit for bit (see [`OraclePredictor::new`]).
+    turns_per_ns: f64,
     /// Per op, the last completion that went to the media: its sectors and the time from
     /// its media end to its completion (see [`Predictor::tail_ns`]). The bus side is
     /// learned rather than modelled: the oracle shares the drive's mechanics and overheads,
@@ -44,8 +46,12 @@ impl OraclePredictor {
     pub fn new(mech: Arc<Mechanics>, ovh: Overheads, link_ns: SimTime) -> Self {
         let start_ovh_ns =
             [Op::Read, Op::Write].map(|next| ovh.mechanical_start_ns(Op::Read, next) + link_ns);
+        // At t = 1 ns the spindle has turned by exactly its rate (no whole turn to take
+        // off): the mechanics' own factor, which `angle_at` below must multiply by.
+        let turns_per_ns = mech.angle_at(1.0);
         OraclePredictor {
             mech,
+            turns_per_ns,
             floor_ovh_ns: ovh.min_mechanical_start_ns() + link_ns,
             start_ovh_ns,
             min_move_ns: [0, ovh.min_write_seek_ns],
@@ -56,6 +62,21 @@ impl OraclePredictor {
             tails: [None; 2],
             read_bus: None,
         }
+    }
+
+    /// `Mechanics::angle_at` for `0 <= t` below 2^52 revolutions: the whole turns found by
+    /// rounding through 2^52 (where an `f64` has no fraction bits) and stepping down if that
+    /// rounded up, the same value as the mechanics' truncation through `i64` without the
+    /// saturating conversion and back (about a dozen instructions).
+    #[inline(always)]
+    fn angle_at(&self, t: f64) -> f64 {
+        const TWO_52: f64 = (1u64 << 52) as f64;
+        let turns = t * self.turns_per_ns;
+        let mut whole = (turns + TWO_52) - TWO_52;
+        if whole > turns {
+            whole -= 1.0;
+        }
+        turns - whole
     }
 
     /// Also share the drive's bus rules, so that a read's tail is the drive's own
@@ -163,10 +184,12 @@ impl Predictor for OraclePredictor {
             .max(self.min_move_ns[t.op as usize]);
         // `Mechanics::positioning_to`'s arithmetic, with the integer-float conversions
         // through `i64` (the same values below 2^63 ns; one instruction each on x86-64
-        // where `u64`'s take five) and no clamp of the rounded wait at zero (a wait is never
-        // negative). The debug assertion holds it to the mechanics' own function.
+        // where `u64`'s take five), the angle as `angle_at` below, and no clamp of the
+        // rounded wait at zero (a wait is never negative). The debug assertion holds it to
+        // the mechanics' own function.
         let t_arrive = (start_ns + overhead) as i64 as f64 + seek_ns as i64 as f64;
-        let wait_ns = (self.mech.wait_for(t_arrive, t.angle) + 0.5) as i64 as SimTime;
+        let wait = self.mech.wait_from(self.angle_at(t_arrive), t.angle);
+        let wait_ns = (wait + 0.5) as i64 as SimTime;
         let positioning = overhead + seek_ns + wait_ns;
         debug_assert_eq!(
             positioning,
