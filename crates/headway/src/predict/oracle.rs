@@ -1,7 +1,7 @@
 use std::sync::Arc;
 
-use super::oracle_bus::{ReadBus, ReadRelease};
-use super::{Estimate, Predictor, Target, TrackInfo};
+use super::oracle_bus::ReadBus;
+use super::{Estimate, Predictor, Release, Target, TrackInfo};
 use crate::device::hdd::layout::Location;
 use crate::device::hdd::{plan_service, Mechanics, Overheads};
 use crate::error::Result;
@@ -38,7 +38,7 @@ pub struct OraclePredictor {
     /// not its bus and buffer.
     tails: [Option<(u32, SimTime)>; 2],
     /// The drive's read-side bus rules: with them a read's tail is computed exactly
-    /// ([`Predictor::tail_at`]) instead of learned.
+    /// ([`Predictor::release`]) instead of learned.
     read_bus: Option<ReadBus>,
 }
 
@@ -80,29 +80,11 @@ impl OraclePredictor {
     }
 
     /// Also share the drive's bus rules, so that a read's tail is the drive's own
-    /// ([`Predictor::tail_at`]) rather than learned from completions (which free reads
+    /// ([`Predictor::release`]) rather than learned from completions (which free reads
     /// would then also steer).
     pub fn with_read_bus(mut self, bus: ReadBus) -> Self {
         self.read_bus = Some(bus);
         self
-    }
-
-    /// A read miss's estimate and the drive's release after it, when the bus is modelled.
-    fn release(
-        &self,
-        from: HeadPosition,
-        start_ns: SimTime,
-        lbn: u64,
-        sectors: u32,
-        op: Op,
-    ) -> Option<(Estimate, ReadRelease)> {
-        let bus = self.read_bus.filter(|_| op == Op::Read && sectors > 0)?;
-        let e = self.estimate(from, start_ns, lbn, sectors, op);
-        let mech_start = start_ns + e.overhead_ns;
-        Some((
-            e,
-            bus.read_release(&self.mech, from, mech_start as f64, lbn, sectors),
-        ))
     }
 }
 
@@ -239,56 +221,39 @@ impl Predictor for OraclePredictor {
     fn exact_tail(&self) -> bool {
         self.read_bus.is_some()
     }
-    fn tail_at(
+    fn release(
         &self,
         from: HeadPosition,
         start_ns: SimTime,
         lbn: u64,
         sectors: u32,
         op: Op,
-    ) -> SimTime {
-        let Some((e, r)) = self.release(from, start_ns, lbn, sectors, op) else {
-            return self.tail_ns(sectors, op);
+    ) -> Release {
+        let estimate = self.estimate(from, start_ns, lbn, sectors, op);
+        let Some(bus) = self.read_bus.filter(|_| op == Op::Read && sectors > 0) else {
+            return Release {
+                estimate,
+                tail_ns: self.tail_ns(sectors, op),
+                head: estimate.end,
+                done_ns: None,
+            };
         };
+        let mech_start = start_ns + estimate.overhead_ns;
+        let r = bus.read_release(&self.mech, from, mech_start as f64, lbn, sectors);
+        let done_ns = r.done_ns as SimTime;
         // The next command's mechanism starts at the completion (its overhead overlapped
         // this one, as in `tail_ns`), or later if the read-ahead must first be stopped.
-        let free_ns = match r.next {
-            Some((stop, _)) => (stop.ceil() as SimTime).max(r.done_ns as SimTime),
-            None => r.done_ns as SimTime,
+        let (free_ns, head) = match r.next {
+            Some((stop, head)) => ((stop.ceil() as SimTime).max(done_ns), head),
+            None => (done_ns, estimate.end),
         };
-        free_ns
-            .saturating_sub(start_ns + e.service_ns())
-            .saturating_sub(self.ovh.mechanical_start_ns(op, Op::Read))
-    }
-    fn completion_at(
-        &self,
-        from: HeadPosition,
-        start_ns: SimTime,
-        lbn: u64,
-        sectors: u32,
-        op: Op,
-    ) -> Option<SimTime> {
-        self.release(from, start_ns, lbn, sectors, op)
-            .map(|(_, r)| r.done_ns as SimTime)
-    }
-    fn head_at(
-        &self,
-        from: HeadPosition,
-        start_ns: SimTime,
-        lbn: u64,
-        sectors: u32,
-        op: Op,
-        end: HeadPosition,
-    ) -> HeadPosition {
-        match self.release(from, start_ns, lbn, sectors, op) {
-            Some((
-                _,
-                ReadRelease {
-                    next: Some((_, head)),
-                    ..
-                },
-            )) => head,
-            _ => end,
+        Release {
+            estimate,
+            tail_ns: free_ns
+                .saturating_sub(start_ns + estimate.service_ns())
+                .saturating_sub(self.ovh.mechanical_start_ns(op, Op::Read)),
+            head,
+            done_ns: Some(done_ns),
         }
     }
 
@@ -358,5 +323,66 @@ fn located(l: Location, lbn: u64, sectors: u32, op: Op) -> Target {
         surface: l.surface,
         angle: l.angle,
         transfer_ns: 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn atlas() -> OraclePredictor {
+        let spec = crate::config::resolve_drive("atlas10k", None).unwrap();
+        let mech = Arc::new(Mechanics::new(&spec).unwrap());
+        let mut ovh = Overheads::from_spec(&spec);
+        // Different overheads by previous op and op, and a least write move, so that every
+        // entry of the by-op tables is exercised.
+        ovh.read_miss_ns = [150_000, 120_000];
+        ovh.write_miss_ns = [300_000, 450_000];
+        ovh.min_write_seek_ns = 200_000;
+        OraclePredictor::new(mech, ovh, 7_000)
+    }
+
+    fn after(p: &mut OraclePredictor, op: Op, head: HeadPosition) {
+        use crate::request::{Command, Phases, Request};
+        p.observe(&Completion {
+            command: Command::single(Request::new(0, 0, 1, op)),
+            done_ns: 0,
+            phases: Phases::default(),
+            cache_hit: false,
+            head,
+            head_lbn: 0,
+        });
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+        /// The search's own arithmetic (the by-op tables, the conversions, the angle) gives
+        /// the estimate's positioning time exactly, after reads and after writes.
+        #[test]
+        fn positioning_to_a_target_is_the_estimates(
+            cylinder in 0u32..10_042, surface in 0u32..6, prev_write in any::<bool>(),
+            start_ns in 0u64..20_000_000_000_000, lbn in 0u64..17_938_000,
+            sectors in 1u32..64, write in any::<bool>(),
+        ) {
+            let mut p = atlas();
+            let from = HeadPosition { cylinder, surface };
+            after(&mut p, if prev_write { Op::Write } else { Op::Read }, from);
+            let op = if write { Op::Write } else { Op::Read };
+            let want = p.estimate(from, start_ns, lbn, sectors, op).positioning_ns();
+            prop_assert_eq!(p.positioning_to(from, start_ns, &p.positioning_target(lbn, sectors, op)), want);
+            prop_assert_eq!(p.positioning_to(from, start_ns, &p.target(lbn, sectors, op)), want);
+        }
+
+        /// The angle by rounding through 2^52 is the mechanics' bit for bit, at any instant
+        /// and at whole revolutions (where the two ways of taking whole turns off could
+        /// differ by one).
+        #[test]
+        fn the_angle_is_the_mechanics(t in 0u64..40_000_000_000_000, turns in 0u64..5_000_000) {
+            let p = atlas();
+            for t in [t as f64, (turns as f64 * p.mech.period_ns).round(), turns as f64 * p.mech.period_ns] {
+                prop_assert_eq!(p.angle_at(t).to_bits(), p.mech.angle_at(t).to_bits(), "t = {}", t);
+            }
+        }
     }
 }

@@ -238,18 +238,19 @@ impl TimedQueue {
             Some(f) if f.id == key.1 => f,
             _ => self.held[self.queue.get(key) as usize].0,
         };
-        let p = ctx.predictor(self.device);
-        let e = p.estimate(origin.from, origin.start_ns, r.lbn, r.sectors, r.op);
-        // When the device can begin the command after this one (what the next search plans
-        // from while this one is outstanding): its media end plus the bus and completion
-        // tail.
-        let free_ns = origin.start_ns
-            + e.service_ns()
-            + p.tail_at(origin.from, origin.start_ns, r.lbn, r.sectors, r.op);
-        let head = p.head_at(origin.from, origin.start_ns, r.lbn, r.sectors, r.op, e.end);
+        // When and where the device can begin the command after this one (what the next
+        // search plans from while this one is outstanding): its media end plus the bus and
+        // completion tail.
+        let release = ctx.predictor(self.device).release(
+            origin.from,
+            origin.start_ns,
+            r.lbn,
+            r.sectors,
+            r.op,
+        );
+        let end = (release.head, release.next_start_ns(origin.start_ns));
         let cmd = Command::single(r);
-        self.proposal
-            .set(&cmd, (key, (head, free_ns), self.search_evaluations));
+        self.proposal.set(&cmd, (key, end, self.search_evaluations));
         cmd
     }
 
