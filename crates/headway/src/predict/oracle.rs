@@ -46,9 +46,7 @@ impl OraclePredictor {
     pub fn new(mech: Arc<Mechanics>, ovh: Overheads, link_ns: SimTime) -> Self {
         let start_ovh_ns =
             [Op::Read, Op::Write].map(|next| ovh.mechanical_start_ns(Op::Read, next) + link_ns);
-        // At t = 1 ns the spindle has turned by exactly its rate (no whole turn to take
-        // off): the mechanics' own factor, which `angle_at` below must multiply by.
-        let turns_per_ns = mech.angle_at(1.0);
+        let turns_per_ns = mech.turns_per_ns();
         OraclePredictor {
             mech,
             turns_per_ns,
