@@ -17,6 +17,7 @@ pub mod overheads;
 pub mod readahead;
 pub mod seek;
 mod segment_full;
+mod readahead_hold;
 pub mod service;
 pub mod spec;
 

@@ -88,7 +88,7 @@ pub(super) fn stall_read(
 
 /// When each block of the request has crossed the bus (`sent[i]` for block `lbn + i`): the
 /// per-block form of [`super::bus::transfer_end`].
-fn bus_progress(avail: &Avail, lbn: u64, start: f64, s: &Stream, sent: &mut [f64]) {
+pub(super) fn bus_progress(avail: &Avail, lbn: u64, start: f64, s: &Stream, sent: &mut [f64]) {
     let end = lbn + sent.len() as u64;
     let held = s.hold || (s.disconnect_ns == 0.0 && s.reconnect_ns == 0.0 && s.watermark <= 1);
     let mut e = start;
@@ -110,7 +110,7 @@ fn bus_progress(avail: &Avail, lbn: u64, start: f64, s: &Stream, sent: &mut [f64
 
 /// Delay block `q` of pass `pi` and everything the plan does after it by `shift` (whole
 /// revolutions): the head waits on the track for the sector to come round again.
-fn shift_from(plan: &mut MediaPlan, pi: usize, q: u32, shift: f64) {
+pub(super) fn shift_from(plan: &mut MediaPlan, pi: usize, q: u32, shift: f64) {
     let mut from = pi;
     if q > 0 {
         let p = plan.passes[pi];

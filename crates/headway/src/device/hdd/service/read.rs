@@ -3,9 +3,11 @@
 use super::super::bus::{self, Stream};
 use super::super::cache::ReadHit;
 use super::super::media::{self, Avail, Piece};
+use super::super::mechanics::Mechanics;
 use super::super::num::{f64_of, ns_of};
+use super::super::readahead_hold;
 use super::super::segment_full;
-use super::{free_blocks_start, Drive};
+use super::{free_blocks_start, Drive, Hda};
 use crate::request::{HeadPosition, Op, Phases};
 use crate::time::SimTime;
 
@@ -155,6 +157,9 @@ impl Drive {
                 let e = bus::transfer_end(&avail, lbn, n, b0, &stream);
                 self.fill_phases(&mut phases, &plan, start, e);
                 self.after_media_read(s, lbn, n, &plan);
+                let size = self.cache.as_ref().map(|c| c.size);
+                let hold = (size, s, lbn, n, b0, e);
+                hold_readahead(&mut self.hda, &self.mech, hold, &avail, &stream);
                 (e + completion, phases, false, plan.end_head)
             }
             ReadHit::Miss => {
@@ -228,11 +233,48 @@ impl Drive {
                         }
                     }
                     self.after_media_read(s, lbn, n, &plan);
+                    let size = self.cache.as_ref().map(|c| c.size);
+                    let hold = (size, s, lbn, n, b0, e);
+                    hold_readahead(&mut self.hda, &self.mech, hold, &self.avail, &stream);
                 } else {
                     self.hda.head = plan.end_head;
                     self.hda.free_at = plan.end;
                 }
                 (e + completion, phases, false, plan.end_head)
+            }
+        }
+    }
+}
+
+/// Hold the read-ahead just started into segment `s` after a read of `lbn .. lbn + n` (its
+/// blocks available as `avail`, its bus from `b0` to `bus_end`) to the room of a segment of
+/// `size` blocks (`readahead_hold`).
+#[inline]
+fn hold_readahead(
+    hda: &mut Hda,
+    mech: &Mechanics,
+    (size, s, lbn, n, b0, bus_end): (Option<u32>, usize, u64, u32, f64, f64),
+    avail: &Avail,
+    stream: &Stream,
+) {
+    let Some(size) = size else {
+        return;
+    };
+    let end = lbn + n as u64;
+    let head = hda.head;
+    if let Some(ra) = hda.ra_mut().filter(|r| r.seg == s && r.base == end) {
+        let (t, count) = (ra.t_start, (ra.limit - ra.base) as u32);
+        let replan = |p: &mut media::MediaPlan| {
+            media::plan_into(p, mech, head, t, end, count, Op::Read, false, 0, None, None)
+        };
+        readahead_hold::hold(&mut ra.plan, replan, n, size, bus_end, mech.period_ns, || {
+            let mut sent = vec![0.0; n as usize];
+            segment_full::bus_progress(avail, lbn, b0, stream, &mut sent);
+            sent
+        });
+        if std::env::var("RAH_DBG").is_ok() {
+            for p in ra.plan.passes.iter() {
+                eprintln!("pass {} {} {:.3} {:.3}", p.lbn, p.count, p.first_done / 1e6, p.on_track / 1e6);
             }
         }
     }
