@@ -24,23 +24,25 @@
 //! blocks held are counted in LBN order, DiskSim's positional rule (DiskSim never reads out
 //! of order: its controller leaves "Immediate buffer read" inert).
 
-use super::media::MediaPlan;
+use super::mechanics::Mechanics;
+use super::media::{self, MediaPlan};
 use super::num::ceil;
 use super::segment_full::shift_from;
+use crate::request::{HeadPosition, Op};
 
 /// Hold the read-ahead `ra` that starts after a read of `n` blocks into a segment of `size`
 /// blocks: its `k`-th block (in the order the head reads it) may begin only once the read's
 /// block `n + k - size` has crossed the bus (the read's last block for any beyond it).
 /// `bus_end` is when the last block has; `sent` gives every block's time and is asked for only
-/// when the read-ahead could outrun the bus; `replan_in_order` plans the read-ahead again
-/// without zero latency. Returns whether the plan changed.
+/// when the read-ahead could outrun the bus. The read-ahead started at `t_start` with the head
+/// at `head`. Returns whether the plan changed.
 pub(super) fn hold(
     ra: &mut MediaPlan,
-    replan_in_order: impl FnOnce(&mut MediaPlan),
+    mech: &Mechanics,
+    (head, t_start): (HeadPosition, f64),
     n: u32,
     size: u32,
     bus_end: f64,
-    period_ns: f64,
     sent: impl FnOnce() -> Vec<f64>,
 ) -> bool {
     if n == 0 {
@@ -66,10 +68,13 @@ pub(super) fn hold(
     let mut changed = false;
     // A read-ahead that would read a track's tail before its front (zero latency) reads in
     // order instead: a ring segment short of room cannot hold the tail until the front comes.
+    let base = ra.passes.iter().map(|p| p.lbn).min().unwrap_or(0);
+    let count = ra.passes.iter().map(|p| p.count).sum::<u32>();
     if ra.passes.windows(2).any(|w| w[1].lbn != w[0].end_lbn()) {
-        replan_in_order(ra);
+        media::plan_into(ra, mech, head, t_start, base, count, Op::Read, false, 0, None, None);
         changed = true;
     }
+    let period_ns = mech.period_ns;
     let mut c = n;
     let mut pi = 0;
     'passes: while pi < ra.passes.len() {
@@ -104,59 +109,99 @@ pub(super) fn hold(
 mod tests {
     use super::*;
     use crate::device::hdd::media::{Avail, Pass};
-    use crate::request::HeadPosition;
 
-    fn ra_plan(base: u64, n: u32, first_done: f64, step: f64) -> MediaPlan {
+    /// The Atlas III's mechanics (a revolution of 8.33 ms); the plans below are made by hand
+    /// on one track, in microseconds.
+    fn mech() -> Mechanics {
+        Mechanics::new(&crate::device::catalog::lookup("atlas_iii").unwrap()).unwrap()
+    }
+
+    const US: f64 = 1000.0;
+
+    fn ra_plan(base: u64, n: u32, first_done_us: f64) -> MediaPlan {
         let mut plan = MediaPlan::default();
         plan.passes.push(Pass {
             lbn: base,
             count: n,
-            first_done,
-            step,
-            on_track: first_done - step,
+            first_done: first_done_us * US,
+            step: US,
+            on_track: (first_done_us - 1.0) * US,
             track: HeadPosition::default(),
         });
-        plan.end = first_done + (n - 1) as f64 * step;
+        plan.end = (first_done_us + (n - 1) as f64) * US;
         plan
+    }
+
+    fn at() -> (HeadPosition, f64) {
+        (HeadPosition::default(), 0.0)
     }
 
     #[test]
     fn a_read_ahead_that_stays_within_the_segment_is_untouched() {
         // A read of 4 blocks into a segment of 8: the read-ahead's first 4 blocks always fit.
-        let mut plan = ra_plan(4, 4, 5.0, 1.0);
-        assert!(!hold(&mut plan, |_| unreachable!(), 4, 8, 40.0, 100.0, || unreachable!()));
+        let mut plan = ra_plan(4, 4, 5.0);
+        let m = mech();
+        assert!(!hold(&mut plan, &m, at(), 4, 8, 40.0 * US, || unreachable!()));
     }
 
     #[test]
     fn a_read_ahead_begun_after_the_bus_is_done_is_untouched() {
-        let mut plan = ra_plan(4, 20, 50.0, 1.0);
-        assert!(!hold(&mut plan, |_| unreachable!(), 4, 8, 40.0, 100.0, || unreachable!()));
+        let mut plan = ra_plan(4, 20, 50.0);
+        let m = mech();
+        assert!(!hold(&mut plan, &m, at(), 4, 8, 40.0 * US, || unreachable!()));
     }
 
     #[test]
     fn the_read_ahead_waits_a_revolution_for_room_behind_a_slow_bus() {
-        // A read of 6 blocks (bus: block i sent at 10 + 10 i), segment of 8, revolution 100.
-        // The read-ahead reads blocks 6, 7 at once (2 and 3 held beside the read's 6); block
-        // 8 needs the read's block 0 sent (at 10), its sector began at 8: it waits a turn
-        // (done at 109), and so does block 9 behind it; then block 10 needs block 2 (30),
-        // long sent.
-        let mut plan = ra_plan(6, 6, 7.0, 1.0);
-        let sent: Vec<f64> = (0..6).map(|i| 10.0 + 10.0 * i as f64).collect();
-        assert!(hold(&mut plan, |_| unreachable!(), 6, 8, 60.0, 100.0, || sent));
+        // A read of 6 blocks (block i sent at 10 + 10 i us), segment of 8, a block a us on
+        // the media. The read-ahead reads blocks 6 and 7 at once (held beside the read's 6);
+        // block 8 needs the read's block 0 sent (at 10 us), its sector began at 8: it waits a
+        // revolution, and so do the blocks behind it; by then the read is long sent.
+        let m = mech();
+        let period = m.period_ns;
+        let mut plan = ra_plan(6, 6, 7.0);
+        let sent: Vec<f64> = (0..6).map(|i| (10.0 + 10.0 * i as f64) * US).collect();
+        assert!(hold(&mut plan, &m, at(), 6, 8, 60.0 * US, || sent));
         let done: Vec<f64> = (6..12u64)
             .map(|l| Avail::from_plan(&plan, 0.0).time_of(l).unwrap())
             .collect();
-        assert_eq!(done, vec![7.0, 8.0, 109.0, 110.0, 111.0, 112.0]);
-        assert_eq!(plan.end, 112.0);
+        let want: Vec<f64> = [7.0, 8.0, 9.0, 10.0, 11.0, 12.0]
+            .iter()
+            .enumerate()
+            .map(|(i, &d)| d * US + if i >= 2 { period } else { 0.0 })
+            .collect();
+        assert_eq!(done, want);
+        assert_eq!(plan.end, 12.0 * US + period);
     }
 
     #[test]
     fn beyond_the_read_the_read_ahead_waits_for_its_last_block() {
-        // A read of 2 blocks into a segment of 2 whose bus is done at 50: every read-ahead
-        // block holds one beyond the read's, so none begins before 50.
-        let mut plan = ra_plan(2, 3, 3.0, 1.0);
-        assert!(hold(&mut plan, |_| unreachable!(), 2, 2, 50.0, 100.0, || vec![40.0, 50.0]));
-        assert!(plan.passes.iter().all(|p| p.start() >= 50.0), "{plan:?}");
-        assert_eq!(plan.end, 105.0);
+        // A read of 2 blocks into a segment of 2 (sent at 4 and 5 revolutions' worth of us):
+        // the read-ahead's first block needs the read's first block sent, its second the
+        // read's last (any beyond the read needs the read's last block).
+        let m = mech();
+        let period = m.period_ns;
+        let mut plan = ra_plan(2, 3, 3.0);
+        let sent = vec![1.5 * period, 2.5 * period];
+        assert!(hold(&mut plan, &m, at(), 2, 2, sent[1], || sent.clone()));
+        let avail = Avail::from_plan(&plan, 0.0);
+        let begins = |l: u64| avail.time_of(l).unwrap() - US;
+        assert!(begins(2) >= sent[0] && begins(2) < sent[0] + period);
+        assert!(begins(3) >= sent[1] && begins(4) >= sent[1]);
+    }
+
+    #[test]
+    fn a_zero_latency_read_ahead_held_back_reads_in_order() {
+        // A track's tail (blocks 10-14) then its front (5-9): held back, it is planned again
+        // in order from where it started.
+        let m = mech();
+        let mut plan = ra_plan(10, 5, 2.0);
+        plan.passes.push(Pass {
+            lbn: 5,
+            ..ra_plan(5, 5, 20.0).passes[0]
+        });
+        assert!(hold(&mut plan, &m, at(), 5, 6, 1.0e9, || vec![1.0e9; 5]));
+        assert!(plan.passes.windows(2).all(|w| w[1].lbn == w[0].end_lbn()));
+        assert_eq!(plan.passes[0].lbn, 5);
     }
 }

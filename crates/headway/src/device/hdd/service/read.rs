@@ -263,19 +263,11 @@ fn hold_readahead(
     let end = lbn + n as u64;
     let head = hda.head;
     if let Some(ra) = hda.ra_mut().filter(|r| r.seg == s && r.base == end) {
-        let (t, count) = (ra.t_start, (ra.limit - ra.base) as u32);
-        let replan = |p: &mut media::MediaPlan| {
-            media::plan_into(p, mech, head, t, end, count, Op::Read, false, 0, None, None)
-        };
-        readahead_hold::hold(&mut ra.plan, replan, n, size, bus_end, mech.period_ns, || {
+        let from = (head, ra.t_start);
+        readahead_hold::hold(&mut ra.plan, mech, from, n, size, bus_end, || {
             let mut sent = vec![0.0; n as usize];
             segment_full::bus_progress(avail, lbn, b0, stream, &mut sent);
             sent
         });
-        if std::env::var("RAH_DBG").is_ok() {
-            for p in ra.plan.passes.iter() {
-                eprintln!("pass {} {} {:.3} {:.3}", p.lbn, p.count, p.first_done / 1e6, p.on_track / 1e6);
-            }
-        }
     }
 }
