@@ -15,9 +15,9 @@ pub mod media;
 mod num;
 pub mod overheads;
 pub mod readahead;
+mod readahead_hold;
 pub mod seek;
 mod segment_full;
-mod readahead_hold;
 pub mod service;
 pub mod spec;
 

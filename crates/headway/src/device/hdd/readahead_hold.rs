@@ -71,7 +71,19 @@ pub(super) fn hold(
     let base = ra.passes.iter().map(|p| p.lbn).min().unwrap_or(0);
     let count = ra.passes.iter().map(|p| p.count).sum::<u32>();
     if ra.passes.windows(2).any(|w| w[1].lbn != w[0].end_lbn()) {
-        media::plan_into(ra, mech, head, t_start, base, count, Op::Read, false, 0, None, None);
+        media::plan_into(
+            ra,
+            mech,
+            head,
+            t_start,
+            base,
+            count,
+            Op::Read,
+            false,
+            0,
+            None,
+            None,
+        );
         changed = true;
     }
     let period_ns = mech.period_ns;
@@ -141,14 +153,30 @@ mod tests {
         // A read of 4 blocks into a segment of 8: the read-ahead's first 4 blocks always fit.
         let mut plan = ra_plan(4, 4, 5.0);
         let m = mech();
-        assert!(!hold(&mut plan, &m, at(), 4, 8, 40.0 * US, || unreachable!()));
+        assert!(!hold(
+            &mut plan,
+            &m,
+            at(),
+            4,
+            8,
+            40.0 * US,
+            || unreachable!()
+        ));
     }
 
     #[test]
     fn a_read_ahead_begun_after_the_bus_is_done_is_untouched() {
         let mut plan = ra_plan(4, 20, 50.0);
         let m = mech();
-        assert!(!hold(&mut plan, &m, at(), 4, 8, 40.0 * US, || unreachable!()));
+        assert!(!hold(
+            &mut plan,
+            &m,
+            at(),
+            4,
+            8,
+            40.0 * US,
+            || unreachable!()
+        ));
     }
 
     #[test]
