@@ -15,6 +15,7 @@ pub mod media;
 mod num;
 pub mod overheads;
 pub mod readahead;
+mod readahead_hold;
 pub mod seek;
 mod segment_full;
 pub mod service;

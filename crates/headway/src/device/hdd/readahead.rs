@@ -340,6 +340,12 @@ impl ReadAhead {
         self.base + n
     }
 
+    /// Its plan was changed in place (held back for room): forget the count kept for
+    /// [`ReadAhead::end_by`].
+    pub fn plan_changed(&mut self) {
+        self.counted.set((f64::NAN, 0));
+    }
+
     /// When each block it reads is in the buffer.
     pub fn avail(&self) -> Avail {
         Avail::from_plan(&self.plan, self.t_start)

@@ -29,7 +29,10 @@ use crate::request::{HeadPosition, Op};
 /// Stall the media passes of a read of `lbn .. lbn + n` (the first `held` blocks already in
 /// the segment, the plan reading the rest) so that no block is read while `size` blocks wait
 /// for the bus, the bus starting at `bus_start` with the rules of `stream`. `replan_in_order`
-/// plans the media part again without zero latency. Returns whether the plan changed.
+/// plans the media part again without zero latency. The plan may go on past the request (the
+/// read-ahead under way that brings it): a block beyond waits for the request's last block
+/// to be sent. Blocks whose sector began before `settled` were read already and stay.
+/// Returns whether the plan changed.
 #[allow(clippy::too_many_arguments)]
 #[cold]
 #[inline(never)]
@@ -44,8 +47,10 @@ pub(super) fn stall_read(
     not_before: f64,
     bus_start: f64,
     stream: &Stream,
+    settled: f64,
 ) -> bool {
-    if n <= size || plan.passes.is_empty() {
+    let planned: u32 = plan.passes.iter().map(|p| p.count).sum();
+    if held + planned <= size || plan.passes.is_empty() {
         return false;
     }
     let media_lbn = lbn + held as u64;
@@ -66,9 +71,9 @@ pub(super) fn stall_read(
         let mut found = None;
         'walk: for (pi, p) in plan.passes.iter().enumerate() {
             for q in 0..p.count {
-                if c >= size as usize {
-                    let begins = p.first_done + (q as f64 - 1.0) * p.step;
-                    let room_at = sent[c - size as usize];
+                let begins = p.first_done + (q as f64 - 1.0) * p.step;
+                if c >= size as usize && begins >= settled {
+                    let room_at = sent[(c - size as usize).min(n as usize - 1)];
                     if room_at > begins {
                         let turns = ceil((room_at - begins) / period_ns).max(1.0);
                         found = Some((pi, q, turns * period_ns));
@@ -88,7 +93,7 @@ pub(super) fn stall_read(
 
 /// When each block of the request has crossed the bus (`sent[i]` for block `lbn + i`): the
 /// per-block form of [`super::bus::transfer_end`].
-fn bus_progress(avail: &Avail, lbn: u64, start: f64, s: &Stream, sent: &mut [f64]) {
+pub(super) fn bus_progress(avail: &Avail, lbn: u64, start: f64, s: &Stream, sent: &mut [f64]) {
     let end = lbn + sent.len() as u64;
     let held = s.hold || (s.disconnect_ns == 0.0 && s.reconnect_ns == 0.0 && s.watermark <= 1);
     let mut e = start;
@@ -110,7 +115,7 @@ fn bus_progress(avail: &Avail, lbn: u64, start: f64, s: &Stream, sent: &mut [f64
 
 /// Delay block `q` of pass `pi` and everything the plan does after it by `shift` (whole
 /// revolutions): the head waits on the track for the sector to come round again.
-fn shift_from(plan: &mut MediaPlan, pi: usize, q: u32, shift: f64) {
+pub(super) fn shift_from(plan: &mut MediaPlan, pi: usize, q: u32, shift: f64) {
     let mut from = pi;
     if q > 0 {
         let p = plan.passes[pi];
@@ -279,7 +284,8 @@ mod tests {
             100.0,
             0.0,
             0.0,
-            &held_bus(10.0)
+            &held_bus(10.0),
+            f64::NEG_INFINITY
         ));
         assert_eq!(plan.passes, before);
     }
@@ -300,7 +306,8 @@ mod tests {
             100.0,
             0.0,
             0.0,
-            &held_bus(10.0)
+            &held_bus(10.0),
+            f64::NEG_INFINITY
         ));
         let done: Vec<f64> = (0..6u64)
             .map(|l| Avail::from_plan(&plan, 0.0).time_of(l).unwrap())
@@ -335,7 +342,8 @@ mod tests {
             1000.0,
             0.0,
             0.0,
-            &held_bus(1.0)
+            &held_bus(1.0),
+            f64::NEG_INFINITY
         ));
         assert_eq!(plan.passes, before);
     }
@@ -356,7 +364,8 @@ mod tests {
             100.0,
             0.0,
             50.0,
-            &held_bus(10.0)
+            &held_bus(10.0),
+            f64::NEG_INFINITY
         ));
         assert_eq!(plan.passes[0].count, 2);
         assert_eq!(plan.passes[1].first_done, 103.0);

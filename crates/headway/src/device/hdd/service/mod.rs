@@ -498,10 +498,6 @@ impl Drive {
         self.hda.head = plan.end_head;
         self.hda.free_at = plan.end;
         self.hda.destage = None;
-        if let Some(c) = &mut self.cache {
-            c.extend(s, end);
-        }
-        self.touch(s);
         // The plan located the request's first block (when it started there) and the block
         // after it.
         let first = if plan.passes.first().is_some_and(|p| p.lbn == lbn) {
@@ -509,7 +505,14 @@ impl Drive {
         } else {
             None
         };
+        // The read-ahead's reach is set when the request takes its segment, as DiskSim does,
+        // before a request larger than the segment has wrapped its start past the first
+        // block (DEC's scheme reads one more track when that start is on an earlier track).
         let maxra = self.raise_max_ra(s, lbn, n, (first, plan.next_loc));
+        if let Some(c) = &mut self.cache {
+            c.extend(s, end);
+        }
+        self.touch(s);
         self.erase_request_data(s, end);
         if self.pol.readahead.enabled() && maxra > end {
             let limit = self

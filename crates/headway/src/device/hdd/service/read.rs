@@ -2,12 +2,16 @@
 
 use super::super::bus::{self, Stream};
 use super::super::cache::ReadHit;
-use super::super::media::{self, Avail, Piece};
+use super::super::mechanics::Mechanics;
+use super::super::media::{self, Avail, Pass, Piece};
 use super::super::num::{f64_of, ns_of};
+use super::super::readahead::ReadAhead;
+use super::super::readahead_hold;
 use super::super::segment_full;
-use super::{free_blocks_start, Drive};
+use super::{free_blocks_start, Drive, Hda};
 use crate::request::{HeadPosition, Op, Phases};
 use crate::time::SimTime;
+use smallvec::SmallVec;
 
 impl Drive {
     pub(super) fn read(&mut self, t0: f64, lbn: u64, n: u32) -> (f64, Phases, bool, HeadPosition) {
@@ -74,8 +78,13 @@ impl Drive {
                     .readahead
                     .background_limit(&self.mech, end - 1, maxra);
                 let zl = self.pol.zero_latency_read;
+                let size = self.cache.as_ref().map_or(u32::MAX, |c| c.size);
                 let ra = self.hda.ra_mut().expect("reading");
                 ra.extend(&self.mech, bg.max(end), zl);
+                if n > size && ra.base < end {
+                    let period = self.mech.period_ns;
+                    stall_ongoing(ra, (lbn, n, size, period), t0, hit_go, &stream);
+                }
                 let mut avail = Avail::default();
                 if lbn < ra.base {
                     avail.push(Piece {
@@ -145,7 +154,17 @@ impl Drive {
                     };
                     let period = self.mech.period_ns;
                     segment_full::stall_read(
-                        &mut plan, replan, lbn, held, n, size, period, t0, b0, &stream,
+                        &mut plan,
+                        replan,
+                        lbn,
+                        held,
+                        n,
+                        size,
+                        period,
+                        t0,
+                        b0,
+                        &stream,
+                        f64::NEG_INFINITY,
                     );
                 }
                 let mut avail = Avail::ready(lbn, held, t0);
@@ -155,6 +174,9 @@ impl Drive {
                 let e = bus::transfer_end(&avail, lbn, n, b0, &stream);
                 self.fill_phases(&mut phases, &plan, start, e);
                 self.after_media_read(s, lbn, n, &plan);
+                let size = self.cache.as_ref().map(|c| c.size);
+                let hold = (size, s, lbn, n, b0, e);
+                hold_readahead(&mut self.hda, &self.mech, hold, &avail, &stream);
                 (e + completion, phases, false, plan.end_head)
             }
             ReadHit::Miss => {
@@ -209,7 +231,17 @@ impl Drive {
                     };
                     let period = self.mech.period_ns;
                     if segment_full::stall_read(
-                        &mut plan, replan, lbn, 0, n, size, period, start, b0, &stream,
+                        &mut plan,
+                        replan,
+                        lbn,
+                        0,
+                        n,
+                        size,
+                        period,
+                        start,
+                        b0,
+                        &stream,
+                        f64::NEG_INFINITY,
                     ) {
                         self.avail.fill_from_plan(&plan, start);
                     }
@@ -228,6 +260,9 @@ impl Drive {
                         }
                     }
                     self.after_media_read(s, lbn, n, &plan);
+                    let size = self.cache.as_ref().map(|c| c.size);
+                    let hold = (size, s, lbn, n, b0, e);
+                    hold_readahead(&mut self.hda, &self.mech, hold, &self.avail, &stream);
                 } else {
                     self.hda.head = plan.end_head;
                     self.hda.free_at = plan.end;
@@ -235,5 +270,92 @@ impl Drive {
                 (e + completion, phases, false, plan.end_head)
             }
         }
+    }
+}
+
+/// Hold the read-ahead just started into segment `s` after a read of `lbn .. lbn + n` (its
+/// blocks available as `avail`, its bus from `b0` to `bus_end`) to the room of a segment of
+/// `size` blocks (`readahead_hold`).
+#[inline]
+fn hold_readahead(
+    hda: &mut Hda,
+    mech: &Mechanics,
+    (size, s, lbn, n, b0, bus_end): (Option<u32>, usize, u64, u32, f64, f64),
+    avail: &Avail,
+    stream: &Stream,
+) {
+    let Some(size) = size else {
+        return;
+    };
+    let end = lbn + n as u64;
+    let head = hda.head;
+    if let Some(ra) = hda.ra_mut().filter(|r| r.seg == s && r.base == end) {
+        let from = (head, ra.t_start);
+        readahead_hold::hold(&mut ra.plan, mech, from, n, size, bus_end, || {
+            let mut sent = vec![0.0; n as usize];
+            segment_full::bus_progress(avail, lbn, b0, stream, &mut sent);
+            sent
+        });
+    }
+}
+
+/// A request larger than its segment found the read-ahead under way bringing its blocks: the
+/// request owns the segment now, so the read-ahead brings them, and any beyond, no more than
+/// a segment ahead of its bus (`segment_full`), from `t0` (what it read before stays). Blocks
+/// it reads before the request's first count for nobody. Only for a read-ahead read in LBN
+/// order (the one a segment short of room reads).
+fn stall_ongoing(
+    ra: &mut ReadAhead,
+    (lbn, n, size, period_ns): (u64, u32, u32, f64),
+    t0: f64,
+    bus_start: f64,
+    stream: &Stream,
+) {
+    let passes = &ra.plan.passes;
+    if passes.windows(2).any(|w| w[1].lbn != w[0].end_lbn()) {
+        return;
+    }
+    let held = ra.base.saturating_sub(lbn) as u32;
+    // The passes before the request's first block are set aside while the rest is stalled.
+    let mut front: SmallVec<[Pass; 4]> = SmallVec::new();
+    if ra.base < lbn {
+        let all = std::mem::take(&mut ra.plan.passes);
+        for p in all {
+            if p.end_lbn() <= lbn {
+                front.push(p);
+            } else if p.lbn >= lbn {
+                ra.plan.passes.push(p);
+            } else {
+                let k = (lbn - p.lbn) as u32;
+                front.push(Pass { count: k, ..p });
+                ra.plan.passes.push(Pass {
+                    lbn,
+                    count: p.count - k,
+                    first_done: p.first_done + k as f64 * p.step,
+                    on_track: p.first_done + (k - 1) as f64 * p.step,
+                    ..p
+                });
+            }
+        }
+    }
+    let changed = segment_full::stall_read(
+        &mut ra.plan,
+        |_| {},
+        lbn,
+        held,
+        n,
+        size,
+        period_ns,
+        t0,
+        bus_start,
+        stream,
+        t0,
+    );
+    if !front.is_empty() {
+        front.extend(ra.plan.passes.drain(..));
+        ra.plan.passes = front;
+    }
+    if changed {
+        ra.plan_changed();
     }
 }
