@@ -546,6 +546,18 @@ pub struct Piece {
 }
 
 impl Piece {
+    /// Pass `p`'s blocks, none usable before `floor`.
+    #[inline(always)]
+    pub fn of_pass(p: &Pass, floor: f64) -> Piece {
+        Piece {
+            lbn: p.lbn,
+            count: p.count,
+            first_done: p.first_done,
+            step: p.step,
+            floor,
+        }
+    }
+
     #[inline]
     pub fn at(&self, k: u32) -> f64 {
         (self.first_done + k as f64 * self.step).max(self.floor)
@@ -574,7 +586,13 @@ impl Avail {
     /// commands: returning a new one moves its inline pieces).
     pub fn fill_from_plan(&mut self, plan: &MediaPlan, not_before: f64) {
         self.pieces.clear();
-        self.pieces.extend(pieces(&plan.passes, not_before));
+        if let [p] = plan.passes[..] {
+            // One pass (nearly every read): its own piece, as `pieces` makes it, without the
+            // iterator and `extend`'s bookkeeping.
+            self.pieces.push(Piece::of_pass(&p, not_before));
+        } else {
+            self.pieces.extend(pieces(&plan.passes, not_before));
+        }
     }
 
     /// Every block of `lbn .. lbn + n` usable at `t` (already in the buffer); no piece at all
@@ -685,6 +703,18 @@ pub fn pieces(ps: &[Pass], not_before: f64) -> impl Iterator<Item = Piece> + '_ 
         floor = floor.max(p.last_done());
         Some(piece)
     })
+}
+
+/// How many blocks of `passes` (a plan's, in time order) from the first in LBN order are
+/// usable at `t`, none before `not_before`: [`count_by`] of their [`pieces`], a one-pass
+/// plan (nearly every read-ahead) without the iterator.
+#[inline]
+pub fn count_passes_by(passes: &[Pass], not_before: f64, t: f64) -> u64 {
+    if let [p] = passes {
+        count_by(std::iter::once(Piece::of_pass(p, not_before)), t)
+    } else {
+        count_by(pieces(passes, not_before), t)
+    }
 }
 
 /// How many blocks from the first of `pieces` are usable at `t`.

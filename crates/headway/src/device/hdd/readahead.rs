@@ -335,7 +335,7 @@ impl ReadAhead {
         if at == t {
             return self.base + n;
         }
-        let n = media::count_by(media::pieces(&self.plan.passes, self.t_start), t);
+        let n = media::count_passes_by(&self.plan.passes, self.t_start, t);
         self.counted.set((t, n));
         self.base + n
     }
