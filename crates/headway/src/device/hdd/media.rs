@@ -773,6 +773,60 @@ mod tests {
         assert_eq!(lbns(&in_order), vec![(0, 0.0), (4, 4.0)]);
     }
 
+    /// The one-pass shortcuts (`Avail::fill_from_plan`, `count_passes_by`) give
+    /// the pieces and counts of the `pieces` iterator, in and out of LBN order, at every
+    /// instant around each block.
+    #[test]
+    fn the_short_plan_shortcuts_match_the_pieces_iterator() {
+        let pass = |lbn: u64, count: u32, first_done: f64, step: f64| Pass {
+            lbn,
+            count,
+            first_done,
+            step,
+            on_track: 0.0,
+            track: HeadPosition::default(),
+        };
+        let plans: Vec<Vec<Pass>> = vec![
+            vec![pass(100, 8, 10.0, 2.0)],
+            vec![pass(100, 1, 10.0, 2.0)],
+            vec![pass(100, 8, 10.0, 0.0)],
+            // A wrap: the tail first, the front a revolution later.
+            vec![pass(105, 3, 10.0, 2.0), pass(100, 5, 50.0, 2.0)],
+            vec![pass(105, 3, 10.0, 2.0), pass(100, 5, 11.0, 2.0)],
+            // In LBN order (a second track).
+            vec![pass(100, 5, 10.0, 2.0), pass(105, 3, 40.0, 3.0)],
+            vec![pass(100, 5, 10.0, 2.0), pass(105, 3, 12.0, 3.0)],
+            vec![
+                pass(100, 5, 10.0, 2.0),
+                pass(105, 3, 40.0, 3.0),
+                pass(108, 2, 60.0, 1.0),
+            ],
+        ];
+        let mut checked = 0;
+        for ps in &plans {
+            let plan = MediaPlan {
+                passes: ps.iter().copied().collect(),
+                ..MediaPlan::default()
+            };
+            for not_before in [0.0, 9.0, 15.0, 30.0, 100.0] {
+                let want: Vec<Piece> = pieces(ps, not_before).collect();
+                let mut got = Avail::default();
+                got.fill_from_plan(&plan, not_before);
+                assert_eq!(&got.pieces[..], &want[..], "{ps:?} from {not_before}");
+                for i in 0..1300 {
+                    let t = i as f64 * 0.1 - 10.0;
+                    assert_eq!(
+                        count_passes_by(ps, not_before, t),
+                        count_by(pieces(ps, not_before), t),
+                        "{ps:?} from {not_before} at {t}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert_eq!(checked, 8 * 5 * 1300);
+    }
+
     /// The one-run plan is the general plan's passes, end and head, to the bit, wherever the
     /// head starts and whenever (zero-latency splits included).
     #[test]
