@@ -260,15 +260,14 @@ impl Cache {
         });
         // Whatever a segment can answer (a hit from `start`, an almost hit at `end`, free
         // blocks at most `max_free_back` before `start` reached by this read) lies in
-        // `start - back ..= end` of the segment; one test passes over the others (nearly
-        // all): `lbn + back < start` or `lbn > end` (where `start - back` would fall below 0
-        // the first never holds, as with a window from 0), the two compared against memory
-        // and joined without a branch.
+        // `lo ..= end` of the segment; one range test passes over the others (nearly all).
+        // (`lbn - lo > end - lo` with `lo = start - back`, in wrapping arithmetic: where
+        // `lo` would fall below 0 the test is `lbn > end`, as with `lo = 0`.)
         let back = n as u64 + self.max_free_back;
-        let from = lbn + back;
+        let from = lbn.wrapping_add(back);
         for (i, s) in self.segs.iter_mut().enumerate() {
             victim.offer_key(i, s.victim_key);
-            if (from < s.start) | (lbn > s.end) {
+            if from.wrapping_sub(s.start) > (s.end - s.start).wrapping_add(back) {
                 debug_assert!(
                     !(lbn >= s.start && lbn < s.end)
                         && s.end != lbn
