@@ -92,7 +92,7 @@ impl Policy {
         lbn: u64,
         n: u32,
         seg_start: u64,
-        known: (Option<&Location>, Option<&Location>),
+        known: (Option<Location>, Option<Location>),
     ) -> u64 {
         let cap = mech.layout.capacity_sectors();
         let end = lbn + n as u64;
@@ -120,7 +120,7 @@ impl Policy {
         lbn: u64,
         n: u32,
         seg_start: u64,
-        known: (Option<&Location>, Option<&Location>),
+        known: (Option<Location>, Option<Location>),
     ) -> u64 {
         let cap = mech.layout.capacity_sectors();
         let end = lbn + n as u64;
@@ -131,14 +131,11 @@ impl Policy {
                 if end >= cap {
                     return cap;
                 }
-                let at_end = match known.1 {
-                    Some(l) => *l,
-                    None => mech.layout.locate(end),
-                };
+                let at_end = known.1.unwrap_or_else(|| mech.layout.locate(end));
                 let track_end = track_end_from(mech, end, &at_end);
                 // The segment began on an earlier track than the block after the request.
                 let start = match known.0 {
-                    Some(l) if seg_start == lbn => *l,
+                    Some(l) if seg_start == lbn => l,
                     _ => mech.layout.locate(seg_start),
                 };
                 if (start.cylinder, start.surface) != (at_end.cylinder, at_end.surface) {
@@ -185,11 +182,11 @@ impl Policy {
         }
         let end = lbn + n as u64;
         let first = if plan.passes.first().is_some_and(|p| p.lbn == lbn) {
-            plan.first_loc.as_ref()
+            plan.first_loc
         } else {
             None
         };
-        let maxra = self.max_lbn(mech, lbn, n, lbn, (first, plan.next_loc.as_ref()));
+        let maxra = self.max_lbn(mech, lbn, n, lbn, (first, plan.next_loc));
         if maxra <= end {
             return None;
         }
@@ -204,7 +201,7 @@ impl Policy {
             end,
             limit,
             zero_latency,
-            plan.next_loc.as_ref(),
+            plan.next_loc,
         );
         let (stop, head, _) = slot?.stop(t, self.stop_in_sector);
         Some((stop, head))
@@ -222,7 +219,7 @@ impl Policy {
             .unwrap_or(lbn)
             .min(lbn);
         let end = lbn + n as u64;
-        let maxra = self.max_lbn(mech, lbn, n, lbn, (Some(&l), None)).max(end);
+        let maxra = self.max_lbn(mech, lbn, n, lbn, (Some(l), None)).max(end);
         (
             first,
             self.background_limit(mech, end.max(1) - 1, maxra).max(end),
@@ -318,7 +315,7 @@ impl ReadAhead {
         base: u64,
         limit: u64,
         zero_latency: bool,
-        first: Option<&Location>,
+        first: Option<Location>,
     ) {
         if limit <= base {
             *slot = None;
@@ -338,10 +335,7 @@ impl ReadAhead {
         ra.limit = base + n as u64;
         ra.t_start = t;
         ra.counted.set((f64::NAN, 0));
-        let loc = match first {
-            Some(l) => *l,
-            None => mech.layout.locate(base),
-        };
+        let loc = first.unwrap_or_else(|| mech.layout.locate(base));
         if n <= loc.run_sectors {
             // The common case (DEC's read-ahead runs to the end of the request's track).
             media::plan_run_into(&mut ra.plan, mech, head, t, base, n, zero_latency, loc);
@@ -464,11 +458,7 @@ mod tests {
                 // the run on the same track.
                 let next = (n < first.run_sectors && end < cap).then(|| mech.layout.locate(end));
                 for seg_start in [lbn, lbn.saturating_sub(5)] {
-                    for known in [
-                        (Some(&first), next.as_ref()),
-                        (None, next.as_ref()),
-                        (Some(&first), None),
-                    ] {
+                    for known in [(Some(first), next), (None, next), (Some(first), None)] {
                         let fast = pol.max_lbn(&mech, lbn, n, seg_start, known);
                         let general = pol.max_lbn_general(&mech, lbn, n, seg_start, known);
                         assert_eq!(fast, general, "{drive} lbn {lbn} n {n} from {seg_start}");

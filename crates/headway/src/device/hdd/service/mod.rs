@@ -127,7 +127,7 @@ impl Hda {
         base: u64,
         limit: u64,
         zero_latency: bool,
-        first: Option<&Location>,
+        first: Option<Location>,
     ) {
         ReadAhead::start_in(
             &mut self.ra_slot,
@@ -467,7 +467,7 @@ impl Drive {
         s: usize,
         lbn: u64,
         n: u32,
-        known: (Option<&Location>, Option<&Location>),
+        known: (Option<Location>, Option<Location>),
     ) -> u64 {
         let Some(c) = &mut self.cache else {
             return lbn + n as u64;
@@ -505,11 +505,11 @@ impl Drive {
         // The plan located the request's first block (when it started there) and the block
         // after it.
         let first = if plan.passes.first().is_some_and(|p| p.lbn == lbn) {
-            plan.first_loc.as_ref()
+            plan.first_loc
         } else {
             None
         };
-        let maxra = self.raise_max_ra(s, lbn, n, (first, plan.next_loc.as_ref()));
+        let maxra = self.raise_max_ra(s, lbn, n, (first, plan.next_loc));
         self.erase_request_data(s, end);
         if self.pol.readahead.enabled() && maxra > end {
             let limit = self
@@ -524,7 +524,7 @@ impl Drive {
                 end,
                 limit,
                 self.pol.zero_latency_read,
-                plan.next_loc.as_ref(),
+                plan.next_loc,
             );
         }
     }
