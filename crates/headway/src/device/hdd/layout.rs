@@ -228,9 +228,7 @@ impl ZoneMap {
 
     /// [`ZoneMap::home`], and the index in `slips` of the first slip after the home slot
     /// (the slips the home slot was counted past, so `locate` need not search for it).
-    /// Always inlined: as a call (which the fat LTO left it) its tuple came back through
-    /// memory and it saved and restored its registers, every lookup.
-    #[inline(always)]
+    #[inline]
     fn home_next_slip(&self, q: u64) -> (u64, u64, usize) {
         let full_lbns = self.full_units * self.unit_lbns;
         if self.slip_to_end {
