@@ -546,6 +546,18 @@ pub struct Piece {
 }
 
 impl Piece {
+    /// Pass `p`'s blocks, none usable before `floor`.
+    #[inline(always)]
+    pub fn of_pass(p: &Pass, floor: f64) -> Piece {
+        Piece {
+            lbn: p.lbn,
+            count: p.count,
+            first_done: p.first_done,
+            step: p.step,
+            floor,
+        }
+    }
+
     #[inline]
     pub fn at(&self, k: u32) -> f64 {
         (self.first_done + k as f64 * self.step).max(self.floor)
@@ -574,7 +586,13 @@ impl Avail {
     /// commands: returning a new one moves its inline pieces).
     pub fn fill_from_plan(&mut self, plan: &MediaPlan, not_before: f64) {
         self.pieces.clear();
-        self.pieces.extend(pieces(&plan.passes, not_before));
+        if let [p] = plan.passes[..] {
+            // One pass (nearly every read): its own piece, as `pieces` makes it, without the
+            // iterator and `extend`'s bookkeeping.
+            self.pieces.push(Piece::of_pass(&p, not_before));
+        } else {
+            self.pieces.extend(pieces(&plan.passes, not_before));
+        }
     }
 
     /// Every block of `lbn .. lbn + n` usable at `t` (already in the buffer); no piece at all
@@ -687,6 +705,18 @@ pub fn pieces(ps: &[Pass], not_before: f64) -> impl Iterator<Item = Piece> + '_ 
     })
 }
 
+/// How many blocks of `passes` (a plan's, in time order) from the first in LBN order are
+/// usable at `t`, none before `not_before`: [`count_by`] of their [`pieces`], a one-pass
+/// plan (nearly every read-ahead) without the iterator.
+#[inline]
+pub fn count_passes_by(passes: &[Pass], not_before: f64, t: f64) -> u64 {
+    if let [p] = passes {
+        count_by(std::iter::once(Piece::of_pass(p, not_before)), t)
+    } else {
+        count_by(pieces(passes, not_before), t)
+    }
+}
+
 /// How many blocks from the first of `pieces` are usable at `t`.
 pub fn count_by(pieces: impl Iterator<Item = Piece>, t: f64) -> u64 {
     let mut n = 0u64;
@@ -741,6 +771,60 @@ mod tests {
         assert_eq!(lbns(&split_tail), vec![(0, 0.0), (10, 116.0), (13, 116.0)]);
         let in_order = [pass(0, 4, 1.0), pass(4, 6, 9.0)];
         assert_eq!(lbns(&in_order), vec![(0, 0.0), (4, 4.0)]);
+    }
+
+    /// The one-pass shortcuts (`Avail::fill_from_plan`, `count_passes_by`) give
+    /// the pieces and counts of the `pieces` iterator, in and out of LBN order, at every
+    /// instant around each block.
+    #[test]
+    fn the_short_plan_shortcuts_match_the_pieces_iterator() {
+        let pass = |lbn: u64, count: u32, first_done: f64, step: f64| Pass {
+            lbn,
+            count,
+            first_done,
+            step,
+            on_track: 0.0,
+            track: HeadPosition::default(),
+        };
+        let plans: Vec<Vec<Pass>> = vec![
+            vec![pass(100, 8, 10.0, 2.0)],
+            vec![pass(100, 1, 10.0, 2.0)],
+            vec![pass(100, 8, 10.0, 0.0)],
+            // A wrap: the tail first, the front a revolution later.
+            vec![pass(105, 3, 10.0, 2.0), pass(100, 5, 50.0, 2.0)],
+            vec![pass(105, 3, 10.0, 2.0), pass(100, 5, 11.0, 2.0)],
+            // In LBN order (a second track).
+            vec![pass(100, 5, 10.0, 2.0), pass(105, 3, 40.0, 3.0)],
+            vec![pass(100, 5, 10.0, 2.0), pass(105, 3, 12.0, 3.0)],
+            vec![
+                pass(100, 5, 10.0, 2.0),
+                pass(105, 3, 40.0, 3.0),
+                pass(108, 2, 60.0, 1.0),
+            ],
+        ];
+        let mut checked = 0;
+        for ps in &plans {
+            let plan = MediaPlan {
+                passes: ps.iter().copied().collect(),
+                ..MediaPlan::default()
+            };
+            for not_before in [0.0, 9.0, 15.0, 30.0, 100.0] {
+                let want: Vec<Piece> = pieces(ps, not_before).collect();
+                let mut got = Avail::default();
+                got.fill_from_plan(&plan, not_before);
+                assert_eq!(&got.pieces[..], &want[..], "{ps:?} from {not_before}");
+                for i in 0..1300 {
+                    let t = i as f64 * 0.1 - 10.0;
+                    assert_eq!(
+                        count_passes_by(ps, not_before, t),
+                        count_by(pieces(ps, not_before), t),
+                        "{ps:?} from {not_before} at {t}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert_eq!(checked, 8 * 5 * 1300);
     }
 
     /// The one-run plan is the general plan's passes, end and head, to the bit, wherever the

@@ -85,8 +85,36 @@ impl Policy {
     /// DiskSim's maximum read-ahead block (exclusive) for a read of `n` blocks at `lbn` into
     /// a segment that starts at `seg_start`. `known` may hold the locations of `lbn` and of
     /// the block after the request, when the caller has them.
-    #[inline]
+    #[inline(always)]
     pub fn max_lbn(
+        &self,
+        mech: &Mechanics,
+        lbn: u64,
+        n: u32,
+        seg_start: u64,
+        known: (Option<Location>, Option<Location>),
+    ) -> u64 {
+        let cap = mech.layout.capacity_sectors();
+        let end = lbn + n as u64;
+        // DEC's after a read miss that ends inside the track it started on, the run after it
+        // reaching the track's last slot (nearly every random read): the end of that run, as
+        // the general arm below works it out, without its locations and calls.
+        if let (ContinuousRead::Dec, (Some(first), Some(next))) = (self.mode, known) {
+            let l = end + next.run_sectors as u64;
+            if seg_start == lbn
+                && l < cap
+                && next.sector + next.run_sectors == next.spt
+                && (first.cylinder, first.surface) == (next.cylinder, next.surface)
+            {
+                return l;
+            }
+        }
+        self.max_lbn_general(mech, lbn, n, seg_start, known)
+    }
+
+    /// [`Policy::max_lbn`] in every case.
+    #[inline(never)]
+    fn max_lbn_general(
         &self,
         mech: &Mechanics,
         lbn: u64,
@@ -335,7 +363,7 @@ impl ReadAhead {
         if at == t {
             return self.base + n;
         }
-        let n = media::count_by(media::pieces(&self.plan.passes, self.t_start), t);
+        let n = media::count_passes_by(&self.plan.passes, self.t_start, t);
         self.counted.set((t, n));
         self.base + n
     }
@@ -403,5 +431,54 @@ impl ReadAhead {
             }
         }
         (t, self.plan.end_head, self.end_by(t))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::device::catalog;
+
+    /// The DEC limit's shortcut gives what the general arm gives, for reads of every size at
+    /// sampled places (run ends, track ends, slips, the disk's end), whether the segment began
+    /// with the read or earlier, with and without the locations a media plan found.
+    #[test]
+    fn the_dec_limit_shortcut_matches_the_general_arm() {
+        let mut shortcut = 0;
+        for drive in ["atlas10k", "hp_c3323a", "st41601n"] {
+            let spec = catalog::lookup(drive).unwrap();
+            let mech = Mechanics::new(&spec).unwrap();
+            let pol = Policy {
+                mode: ContinuousRead::Dec,
+                ..Policy::from_spec(spec.cache.as_ref().unwrap())
+            };
+            let cap = mech.layout.capacity_sectors();
+            let mut lbns: Vec<u64> = (0..4000u64).map(|i| (i * 7_919 + 13) % cap).collect();
+            lbns.extend((1..40).map(|k| cap - k));
+            for (i, &lbn) in lbns.iter().enumerate() {
+                let first = mech.layout.locate(lbn);
+                let n = 1 + (i as u32 * 31) % (first.run_sectors + 3);
+                let end = (lbn + n as u64).min(cap);
+                let n = (end - lbn) as u32;
+                // What the media plan hands on: the block after the read, when it continues
+                // the run on the same track.
+                let next = (n < first.run_sectors && end < cap).then(|| mech.layout.locate(end));
+                for seg_start in [lbn, lbn.saturating_sub(5)] {
+                    for known in [(Some(first), next), (None, next), (Some(first), None)] {
+                        let fast = pol.max_lbn(&mech, lbn, n, seg_start, known);
+                        let general = pol.max_lbn_general(&mech, lbn, n, seg_start, known);
+                        assert_eq!(fast, general, "{drive} lbn {lbn} n {n} from {seg_start}");
+                        shortcut += matches!(known, (Some(f), Some(x))
+                            if seg_start == lbn
+                                && end + (x.run_sectors as u64) < cap
+                                && x.sector + x.run_sectors == x.spt
+                                && (f.cylinder, f.surface) == (x.cylinder, x.surface))
+                            as u32;
+                    }
+                }
+            }
+        }
+        // The shortcut's own case was among them.
+        assert!(shortcut > 1000, "{shortcut}");
     }
 }
