@@ -178,7 +178,7 @@ impl Simulation {
                 }
                 Event::DeviceWake { dev, token } => {
                     self.devices[dev as usize].wake(self.now, token, &mut self.io);
-                    self.drain_io(dev)?;
+                    self.drain_io(dev, false)?;
                 }
                 Event::Deliver(cmd) => self.submit(*cmd)?,
                 Event::Notify(c) => self.complete(&c)?,
@@ -346,18 +346,23 @@ impl Simulation {
     fn submit(&mut self, cmd: Command) -> Result<()> {
         let dev = cmd.device;
         self.devices[dev as usize].submit(self.now, cmd, &mut self.io);
-        self.drain_io(dev)
+        self.drain_io(dev, true)
     }
 
-    fn drain_io(&mut self, dev: u16) -> Result<()> {
+    /// Take what device `dev` asked for during its last call: wake-ups, completions, and its
+    /// busy level for utilisation. After a `submit` that completed nothing, the device holds
+    /// the command it accepted, so it is busy without asking it (`outstanding` is a call
+    /// through the trait object, twice per request).
+    fn drain_io(&mut self, dev: u16, submitted: bool) -> Result<()> {
         for (at, token) in self.io.wakeups.drain(..) {
             self.events.push(at, Event::DeviceWake { dev, token });
         }
-        self.stats.device_level(
-            self.now,
-            dev as usize,
-            self.devices[dev as usize].outstanding(),
-        );
+        let outstanding = if submitted && self.io.completions.is_empty() {
+            1
+        } else {
+            self.devices[dev as usize].outstanding()
+        };
+        self.stats.device_level(self.now, dev as usize, outstanding);
         if self.io.completions.is_empty() {
             return Ok(());
         }
