@@ -388,19 +388,8 @@ impl Simulation {
     /// the command it accepted, so it is busy without asking it (`outstanding` is a call
     /// through the trait object, twice per request).
     fn drain_io(&mut self, dev: u16, submitted: bool) -> Result<()> {
-        // Nearly always none or one: taken without a draining iterator then.
-        match self.io.wakeups.len() {
-            0 => {}
-            1 => {
-                if let Some((at, token)) = self.io.wakeups.pop() {
-                    self.events.push(at, Event::DeviceWake { dev, token });
-                }
-            }
-            _ => {
-                for (at, token) in self.io.wakeups.drain(..) {
-                    self.events.push(at, Event::DeviceWake { dev, token });
-                }
-            }
+        for (at, token) in self.io.wakeups.drain(..) {
+            self.events.push(at, Event::DeviceWake { dev, token });
         }
         let outstanding = if submitted && self.io.completions.is_empty() {
             1
