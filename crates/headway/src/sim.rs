@@ -262,82 +262,48 @@ impl Simulation {
     }
 
     fn schedule_pending_arrivals(&mut self) -> Result<()> {
-        // A trace replay asks for one arrival at a time: taken without a draining iterator.
-        if self.arrivals.pending.len() == 1 {
-            if let Some(req) = self.arrivals.pending.pop() {
-                return self.schedule_arrival(req);
+        for mut req in self.arrivals.drain() {
+            if req.arrival_ns < self.now {
+                return Err(HeadwayError::Invariant(format!(
+                    "workload `{}` scheduled an arrival at {} ns, before now ({} ns)",
+                    self.workload.name(),
+                    req.arrival_ns,
+                    self.now
+                )));
             }
-        }
-        // Taken out so that each arrival can be scheduled with `self` (its capacity kept).
-        let mut pending = std::mem::take(&mut self.arrivals.pending);
-        let mut result = Ok(());
-        for req in pending.drain(..) {
-            if let Err(e) = self.schedule_arrival(req) {
-                result = Err(e);
-                break;
+            let dev = req.device as usize;
+            let Some(&cap) = self.capacity_sectors.get(dev) else {
+                return Err(HeadwayError::config(
+                    "device",
+                    format!(
+                        "request for device {dev}, but the system has {} device(s)",
+                        self.devices.len()
+                    ),
+                ));
+            };
+            if req.sectors == 0 || req.end_lbn() > cap {
+                return Err(HeadwayError::config(
+                    "workload",
+                    format!(
+                        "request at sector {} of {} sectors does not fit device {dev} ({} sectors)",
+                        req.lbn, req.sectors, cap
+                    ),
+                ));
             }
+            req.id = self.host.next_request_id();
+            let slot = match self.free_slots.pop() {
+                Some(slot) => {
+                    self.arriving[slot as usize] = req;
+                    slot
+                }
+                None => {
+                    self.arriving.push(req);
+                    (self.arriving.len() - 1) as u32
+                }
+            };
+            self.events.push(req.arrival_ns, Event::Arrival(slot));
         }
-        pending.clear();
-        self.arrivals.pending = pending;
-        result
-    }
-
-    #[inline(always)]
-    fn schedule_arrival(&mut self, mut req: Request) -> Result<()> {
-        if req.arrival_ns < self.now {
-            return Err(self.arrival_in_the_past(&req));
-        }
-        let dev = req.device as usize;
-        match self.capacity_sectors.get(dev) {
-            Some(&cap) if req.sectors != 0 && req.end_lbn() <= cap => {}
-            _ => return Err(self.arrival_outside(&req)),
-        }
-        req.id = self.host.next_request_id();
-        let slot = match self.free_slots.pop() {
-            Some(slot) => {
-                self.arriving[slot as usize] = req;
-                slot
-            }
-            None => {
-                self.arriving.push(req);
-                (self.arriving.len() - 1) as u32
-            }
-        };
-        self.events.push(req.arrival_ns, Event::Arrival(slot));
         Ok(())
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn arrival_in_the_past(&self, req: &Request) -> HeadwayError {
-        HeadwayError::Invariant(format!(
-            "workload `{}` scheduled an arrival at {} ns, before now ({} ns)",
-            self.workload.name(),
-            req.arrival_ns,
-            self.now
-        ))
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn arrival_outside(&self, req: &Request) -> HeadwayError {
-        let dev = req.device as usize;
-        let Some(&cap) = self.capacity_sectors.get(dev) else {
-            return HeadwayError::config(
-                "device",
-                format!(
-                    "request for device {dev}, but the system has {} device(s)",
-                    self.devices.len()
-                ),
-            );
-        };
-        HeadwayError::config(
-            "workload",
-            format!(
-                "request at sector {} of {} sectors does not fit device {dev} ({} sectors)",
-                req.lbn, req.sectors, cap
-            ),
-        )
     }
 
     /// Let the host dispatch until its scheduler says wait or idle.
