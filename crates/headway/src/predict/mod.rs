@@ -46,6 +46,39 @@ impl Estimate {
     pub fn service_ns(&self) -> SimTime {
         self.positioning_ns() + self.transfer_ns
     }
+    /// This estimate (made for a start `margin_ns` later) with its seek `margin_ns` longer:
+    /// see [`Predictor::estimate_with_margin`].
+    #[inline]
+    pub fn with_seek_margin(mut self, margin_ns: SimTime) -> Estimate {
+        self.seek_ns += margin_ns;
+        self
+    }
+}
+
+/// A command's estimate with what it leaves to the command queued behind it at the device
+/// (see [`Predictor::release`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Release {
+    /// The command's own estimate.
+    pub estimate: Estimate,
+    /// Time from its media end until the device can begin the next command: the bus
+    /// transfer the media did not overlap and the completion (see [`Predictor::tail_ns`]),
+    /// or, with the bus modelled, until a read-ahead after it has been stopped.
+    pub tail_ns: SimTime,
+    /// Where the head is when the device can begin the next command: where the media
+    /// transfer ends, or where stopping a read-ahead after a read leaves it.
+    pub head: HeadPosition,
+    /// When the command completes, for a predictor that models the device's bus (it can
+    /// be before the next command can begin: the device may first stop a read-ahead).
+    pub done_ns: Option<SimTime>,
+}
+
+impl Release {
+    /// When the device can begin the next command, for this command started at `start_ns`.
+    #[inline]
+    pub fn next_start_ns(&self, start_ns: SimTime) -> SimTime {
+        start_ns + self.estimate.service_ns() + self.tail_ns
+    }
 }
 
 /// A request's target as one predictor sees it, computed once (at arrival) so that repeated
@@ -100,55 +133,34 @@ pub trait Predictor {
         0
     }
 
-    /// Whether [`Predictor::tail_at`] is the device's own tail (then no margin over it is
-    /// needed) rather than [`Predictor::tail_ns`]'s learned one.
+    /// Whether [`Predictor::release`]'s tail is the device's own (then no margin over it
+    /// is needed) rather than [`Predictor::tail_ns`]'s learned one.
     fn exact_tail(&self) -> bool {
         false
     }
 
-    /// [`Predictor::tail_ns`] for one command estimated from `from` at `start_ns`: a
-    /// predictor that models the device's bus computes it for this command (where the
-    /// media transfer meets the bus); by default the learned tail.
-    fn tail_at(
+    /// A command dispatched at `start_ns` with the head at `from`: its estimate, and when
+    /// and where the device can begin the command queued behind it (a scheduler planning a
+    /// command while another is still at the device, a two-deep pipeline, starts it
+    /// there). By default the learned tail [`Predictor::tail_ns`], the head where the media
+    /// transfer ends, and no completion time; a predictor that models the device's bus
+    /// computes the tail for this command (where its media transfer meets the bus), its
+    /// completion, and where stopping the read-ahead after a read leaves the head.
+    fn release(
         &self,
-        _from: HeadPosition,
-        _start_ns: SimTime,
-        _lbn: u64,
+        from: HeadPosition,
+        start_ns: SimTime,
+        lbn: u64,
         sectors: u32,
         op: Op,
-    ) -> SimTime {
-        self.tail_ns(sectors, op)
-    }
-
-    /// When the command (estimated from `from` at `start_ns`, see [`Predictor::tail_at`])
-    /// completes, for a predictor that models the device's bus; `None` otherwise. It can
-    /// differ from when the next command can begin (the device may first stop a
-    /// read-ahead).
-    fn completion_at(
-        &self,
-        _from: HeadPosition,
-        _start_ns: SimTime,
-        _lbn: u64,
-        _sectors: u32,
-        _op: Op,
-    ) -> Option<SimTime> {
-        None
-    }
-
-    /// Where the head is when the device can begin the command queued after this one
-    /// (estimated from `from` at `start_ns`, see [`Predictor::tail_at`]): by default
-    /// `end`, where its media transfer ends; a predictor that models the read-ahead after a
-    /// read says where stopping it leaves the head.
-    fn head_at(
-        &self,
-        _from: HeadPosition,
-        _start_ns: SimTime,
-        _lbn: u64,
-        _sectors: u32,
-        _op: Op,
-        end: HeadPosition,
-    ) -> HeadPosition {
-        end
+    ) -> Release {
+        let estimate = self.estimate(from, start_ns, lbn, sectors, op);
+        Release {
+            estimate,
+            tail_ns: self.tail_ns(sectors, op),
+            head: estimate.end,
+            done_ns: None,
+        }
     }
 
     /// The LBN range the device's buffer may hold after it serves this command, for a
@@ -209,14 +221,10 @@ pub trait Predictor {
         op: Op,
         seek_margin_ns: SimTime,
     ) -> Estimate {
-        if seek_margin_ns == 0 {
-            return self.estimate(from, start_ns, lbn, sectors, op);
-        }
         // Overheads do not depend on the start time, so starting `margin` later is the same
         // as seeking `margin` longer.
-        let mut e = self.estimate(from, start_ns + seek_margin_ns, lbn, sectors, op);
-        e.seek_ns += seek_margin_ns;
-        e
+        self.estimate(from, start_ns + seek_margin_ns, lbn, sectors, op)
+            .with_seek_margin(seek_margin_ns)
     }
 
     // Geometry: what the host believes about tracks. A predictor that does not know the

@@ -1,7 +1,7 @@
 use std::sync::Arc;
 
-use super::oracle_bus::{ReadBus, ReadRelease};
-use super::{Estimate, Predictor, Target, TrackInfo};
+use super::oracle_bus::ReadBus;
+use super::{Estimate, Predictor, Release, Target, TrackInfo};
 use crate::device::hdd::layout::Location;
 use crate::device::hdd::{plan_service, Mechanics, Overheads};
 use crate::error::Result;
@@ -24,21 +24,35 @@ pub struct OraclePredictor {
     link_ns: SimTime,
     head: HeadPosition,
     last_op: Op,
+    /// By the next command's op: the overhead before its mechanism starts after a command
+    /// of `last_op`, plus the link (refreshed when `last_op` changes), and its least move
+    /// (DiskSim's minimum seek delay for writes). What every positioning estimate of a
+    /// search reads, one load each instead of a selection by operation.
+    start_ovh_ns: [SimTime; 2],
+    min_move_ns: [SimTime; 2],
+    /// The mechanics' revolutions per nanosecond, bit for bit (see [`OraclePredictor::new`]).
+    turns_per_ns: f64,
     /// Per op, the last completion that went to the media: its sectors and the time from
     /// its media end to its completion (see [`Predictor::tail_ns`]). The bus side is
     /// learned rather than modelled: the oracle shares the drive's mechanics and overheads,
     /// not its bus and buffer.
     tails: [Option<(u32, SimTime)>; 2],
     /// The drive's read-side bus rules: with them a read's tail is computed exactly
-    /// ([`Predictor::tail_at`]) instead of learned.
+    /// ([`Predictor::release`]) instead of learned.
     read_bus: Option<ReadBus>,
 }
 
 impl OraclePredictor {
     pub fn new(mech: Arc<Mechanics>, ovh: Overheads, link_ns: SimTime) -> Self {
+        let start_ovh_ns =
+            [Op::Read, Op::Write].map(|next| ovh.mechanical_start_ns(Op::Read, next) + link_ns);
+        let turns_per_ns = mech.turns_per_ns();
         OraclePredictor {
             mech,
+            turns_per_ns,
             floor_ovh_ns: ovh.min_mechanical_start_ns() + link_ns,
+            start_ovh_ns,
+            min_move_ns: [0, ovh.min_write_seek_ns],
             ovh,
             link_ns,
             head: HeadPosition::default(),
@@ -48,30 +62,27 @@ impl OraclePredictor {
         }
     }
 
+    /// `Mechanics::angle_at` for `0 <= t` below 2^52 revolutions: the whole turns found by
+    /// rounding through 2^52 (where an `f64` has no fraction bits) and stepping down if that
+    /// rounded up, the same value as the mechanics' truncation through `i64` without the
+    /// saturating conversion and back (about a dozen instructions).
+    #[inline(always)]
+    fn angle_at(&self, t: f64) -> f64 {
+        const TWO_52: f64 = (1u64 << 52) as f64;
+        let turns = t * self.turns_per_ns;
+        let mut whole = (turns + TWO_52) - TWO_52;
+        if whole > turns {
+            whole -= 1.0;
+        }
+        turns - whole
+    }
+
     /// Also share the drive's bus rules, so that a read's tail is the drive's own
-    /// ([`Predictor::tail_at`]) rather than learned from completions (which free reads
+    /// ([`Predictor::release`]) rather than learned from completions (which free reads
     /// would then also steer).
     pub fn with_read_bus(mut self, bus: ReadBus) -> Self {
         self.read_bus = Some(bus);
         self
-    }
-
-    /// A read miss's estimate and the drive's release after it, when the bus is modelled.
-    fn release(
-        &self,
-        from: HeadPosition,
-        start_ns: SimTime,
-        lbn: u64,
-        sectors: u32,
-        op: Op,
-    ) -> Option<(Estimate, ReadRelease)> {
-        let bus = self.read_bus.filter(|_| op == Op::Read && sectors > 0)?;
-        let e = self.estimate(from, start_ns, lbn, sectors, op);
-        let mech_start = start_ns + e.overhead_ns;
-        Some((
-            e,
-            bus.read_release(&self.mech, from, mech_start as f64, lbn, sectors),
-        ))
     }
 }
 
@@ -146,22 +157,34 @@ impl Predictor for OraclePredictor {
                 .estimate(from, start_ns, t.lbn, 0, t.op)
                 .positioning_ns();
         }
-        let overhead = self.ovh.mechanical_start_ns(self.last_op, t.op) + self.link_ns;
-        let min_move = if t.op == Op::Write {
-            self.ovh.min_write_seek_ns
-        } else {
-            0
-        };
-        overhead
-            + self.mech.positioning_to(
-                from,
-                start_ns + overhead,
-                t.cylinder,
-                t.surface,
-                t.angle,
-                t.op,
-                min_move,
-            )
+        let overhead = self.start_ovh_ns[t.op as usize];
+        let seek_ns = self
+            .mech
+            .move_ns(from, t.cylinder, t.surface, t.op)
+            .max(self.min_move_ns[t.op as usize]);
+        // `Mechanics::positioning_to`'s arithmetic, with the integer-float conversions
+        // through `i64` (the same values below 2^63 ns; one instruction each on x86-64
+        // where `u64`'s take five), the angle as `angle_at` below, and no clamp of the
+        // rounded wait at zero (a wait is never negative). The debug assertion holds it to
+        // the mechanics' own function.
+        let t_arrive = (start_ns + overhead) as i64 as f64 + seek_ns as i64 as f64;
+        let wait = self.mech.wait_from(self.angle_at(t_arrive), t.angle);
+        let wait_ns = (wait + 0.5) as i64 as SimTime;
+        let positioning = overhead + seek_ns + wait_ns;
+        debug_assert_eq!(
+            positioning,
+            overhead
+                + self.mech.positioning_to(
+                    from,
+                    start_ns + overhead,
+                    t.cylinder,
+                    t.surface,
+                    t.angle,
+                    t.op,
+                    self.min_move_ns[t.op as usize],
+                )
+        );
+        positioning
     }
     fn observe(&mut self, c: &Completion) {
         if !c.cache_hit {
@@ -173,7 +196,11 @@ impl Predictor for OraclePredictor {
                     Some((c.command.sectors, c.done_ns - media_end));
             }
         }
-        self.last_op = c.command.op;
+        if c.command.op != self.last_op {
+            self.last_op = c.command.op;
+            self.start_ovh_ns = [Op::Read, Op::Write]
+                .map(|next| self.ovh.mechanical_start_ns(self.last_op, next) + self.link_ns);
+        }
     }
     fn tail_ns(&self, sectors: u32, op: Op) -> SimTime {
         // The completion overhead is fixed; the rest (the bus) scales with the sectors.
@@ -192,56 +219,39 @@ impl Predictor for OraclePredictor {
     fn exact_tail(&self) -> bool {
         self.read_bus.is_some()
     }
-    fn tail_at(
+    fn release(
         &self,
         from: HeadPosition,
         start_ns: SimTime,
         lbn: u64,
         sectors: u32,
         op: Op,
-    ) -> SimTime {
-        let Some((e, r)) = self.release(from, start_ns, lbn, sectors, op) else {
-            return self.tail_ns(sectors, op);
+    ) -> Release {
+        let estimate = self.estimate(from, start_ns, lbn, sectors, op);
+        let Some(bus) = self.read_bus.filter(|_| op == Op::Read && sectors > 0) else {
+            return Release {
+                estimate,
+                tail_ns: self.tail_ns(sectors, op),
+                head: estimate.end,
+                done_ns: None,
+            };
         };
+        let mech_start = start_ns + estimate.overhead_ns;
+        let r = bus.read_release(&self.mech, from, mech_start as f64, lbn, sectors);
+        let done_ns = r.done_ns as SimTime;
         // The next command's mechanism starts at the completion (its overhead overlapped
         // this one, as in `tail_ns`), or later if the read-ahead must first be stopped.
-        let free_ns = match r.next {
-            Some((stop, _)) => (stop.ceil() as SimTime).max(r.done_ns as SimTime),
-            None => r.done_ns as SimTime,
+        let (free_ns, head) = match r.next {
+            Some((stop, head)) => ((stop.ceil() as SimTime).max(done_ns), head),
+            None => (done_ns, estimate.end),
         };
-        free_ns
-            .saturating_sub(start_ns + e.service_ns())
-            .saturating_sub(self.ovh.mechanical_start_ns(op, Op::Read))
-    }
-    fn completion_at(
-        &self,
-        from: HeadPosition,
-        start_ns: SimTime,
-        lbn: u64,
-        sectors: u32,
-        op: Op,
-    ) -> Option<SimTime> {
-        self.release(from, start_ns, lbn, sectors, op)
-            .map(|(_, r)| r.done_ns as SimTime)
-    }
-    fn head_at(
-        &self,
-        from: HeadPosition,
-        start_ns: SimTime,
-        lbn: u64,
-        sectors: u32,
-        op: Op,
-        end: HeadPosition,
-    ) -> HeadPosition {
-        match self.release(from, start_ns, lbn, sectors, op) {
-            Some((
-                _,
-                ReadRelease {
-                    next: Some((_, head)),
-                    ..
-                },
-            )) => head,
-            _ => end,
+        Release {
+            estimate,
+            tail_ns: free_ns
+                .saturating_sub(start_ns + estimate.service_ns())
+                .saturating_sub(self.ovh.mechanical_start_ns(op, Op::Read)),
+            head,
+            done_ns: Some(done_ns),
         }
     }
 
@@ -311,5 +321,66 @@ fn located(l: Location, lbn: u64, sectors: u32, op: Op) -> Target {
         surface: l.surface,
         angle: l.angle,
         transfer_ns: 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn atlas() -> OraclePredictor {
+        let spec = crate::config::resolve_drive("atlas10k", None).unwrap();
+        let mech = Arc::new(Mechanics::new(&spec).unwrap());
+        let mut ovh = Overheads::from_spec(&spec);
+        // Different overheads by previous op and op, and a least write move, so that every
+        // entry of the by-op tables is exercised.
+        ovh.read_miss_ns = [150_000, 120_000];
+        ovh.write_miss_ns = [300_000, 450_000];
+        ovh.min_write_seek_ns = 200_000;
+        OraclePredictor::new(mech, ovh, 7_000)
+    }
+
+    fn after(p: &mut OraclePredictor, op: Op, head: HeadPosition) {
+        use crate::request::{Command, Phases, Request};
+        p.observe(&Completion {
+            command: Command::single(Request::new(0, 0, 1, op)),
+            done_ns: 0,
+            phases: Phases::default(),
+            cache_hit: false,
+            head,
+            head_lbn: 0,
+        });
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+        /// The search's own arithmetic (the by-op tables, the conversions, the angle) gives
+        /// the estimate's positioning time exactly, after reads and after writes.
+        #[test]
+        fn positioning_to_a_target_is_the_estimates(
+            cylinder in 0u32..10_042, surface in 0u32..6, prev_write in any::<bool>(),
+            start_ns in 0u64..20_000_000_000_000, lbn in 0u64..17_938_000,
+            sectors in 1u32..64, write in any::<bool>(),
+        ) {
+            let mut p = atlas();
+            let from = HeadPosition { cylinder, surface };
+            after(&mut p, if prev_write { Op::Write } else { Op::Read }, from);
+            let op = if write { Op::Write } else { Op::Read };
+            let want = p.estimate(from, start_ns, lbn, sectors, op).positioning_ns();
+            prop_assert_eq!(p.positioning_to(from, start_ns, &p.positioning_target(lbn, sectors, op)), want);
+            prop_assert_eq!(p.positioning_to(from, start_ns, &p.target(lbn, sectors, op)), want);
+        }
+
+        /// The angle by rounding through 2^52 is the mechanics' bit for bit, at any instant
+        /// and at whole revolutions (where the two ways of taking whole turns off could
+        /// differ by one).
+        #[test]
+        fn the_angle_is_the_mechanics(t in 0u64..40_000_000_000_000, turns in 0u64..5_000_000) {
+            let p = atlas();
+            for t in [t as f64, (turns as f64 * p.mech.period_ns).round(), turns as f64 * p.mech.period_ns] {
+                prop_assert_eq!(p.angle_at(t).to_bits(), p.mech.angle_at(t).to_bits(), "t = {}", t);
+            }
+        }
     }
 }

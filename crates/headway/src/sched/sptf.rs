@@ -83,15 +83,22 @@ impl Sptf {
             from: p.head(),
             start_ns: now,
         };
-        let obj = self.objective;
-        let (key, _) = self.q.argmin_with(
-            p,
-            origin,
-            0,
-            u32::MAX,
-            |floor| floor,
-            |_, t, pos| obj.of(pos, t),
-        )?;
+        // One search per objective, so that the walk does not choose the objective per
+        // candidate (the drive's SPTF is always by positioning).
+        let (key, _) = match self.objective {
+            Objective::Positioning => {
+                self.q
+                    .argmin_with(p, origin, 0, u32::MAX, |floor| floor, |_, _, pos| pos)?
+            }
+            Objective::Service => self.q.argmin_with(
+                p,
+                origin,
+                0,
+                u32::MAX,
+                |floor| floor,
+                |_, t, pos| pos + t.transfer_ns,
+            )?,
+        };
         Some(self.q.take(key))
     }
 }

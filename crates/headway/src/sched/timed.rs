@@ -11,7 +11,7 @@
 
 use std::collections::BTreeMap;
 
-use super::cyl_index::{CylIndex, Walk};
+use super::cyl_index::{CylIndex, Entry, Walk};
 use super::proposal::{not_proposed, ProposalSlot};
 use super::sweep::Key;
 use super::{Placement, SchedCtx};
@@ -211,16 +211,9 @@ impl TimedQueue {
     ) -> Option<(Key, C)> {
         let held = &self.held[..];
         let (best, winner, evals) = match self.queue.walk(origin.from.cylinder, lo, hi) {
-            Walk::Flat(up, down) => nearest_first(
-                held,
-                up.iter().map(|e| ((e.cylinder, e.id), e.slot)),
-                down.iter().rev().map(|e| ((e.cylinder, e.id), e.slot)),
-                p,
-                origin,
-                self.prune,
-                bound,
-                cost,
-            ),
+            Walk::Flat(up, down) => {
+                nearest_first_flat(held, up, down, p, origin, self.prune, bound, cost)
+            }
             Walk::Tree(up, down) => nearest_first(
                 held,
                 up.map(|(k, s)| (*k, *s)),
@@ -245,18 +238,19 @@ impl TimedQueue {
             Some(f) if f.id == key.1 => f,
             _ => self.held[self.queue.get(key) as usize].0,
         };
-        let p = ctx.predictor(self.device);
-        let e = p.estimate(origin.from, origin.start_ns, r.lbn, r.sectors, r.op);
-        // When the device can begin the command after this one (what the next search plans
-        // from while this one is outstanding): its media end plus the bus and completion
-        // tail.
-        let free_ns = origin.start_ns
-            + e.service_ns()
-            + p.tail_at(origin.from, origin.start_ns, r.lbn, r.sectors, r.op);
-        let head = p.head_at(origin.from, origin.start_ns, r.lbn, r.sectors, r.op, e.end);
+        // When and where the device can begin the command after this one (what the next
+        // search plans from while this one is outstanding): its media end plus the bus and
+        // completion tail.
+        let release = ctx.predictor(self.device).release(
+            origin.from,
+            origin.start_ns,
+            r.lbn,
+            r.sectors,
+            r.op,
+        );
+        let end = (release.head, release.next_start_ns(origin.start_ns));
         let cmd = Command::single(r);
-        self.proposal
-            .set(&cmd, (key, (head, free_ns), self.search_evaluations));
+        self.proposal.set(&cmd, (key, end, self.search_evaluations));
         cmd
     }
 
@@ -301,6 +295,64 @@ impl TimedQueue {
     }
 }
 
+/// The state of a walk: the best (cost, id, key) so far, the winner itself (so that
+/// proposing it needs no second search of the queue), and the estimates made.
+struct Best<'a, C> {
+    best: Option<(C, u64, Key)>,
+    winner: Option<&'a Request>,
+    evals: u64,
+}
+
+impl<'a, C: Ord + Copy> Best<'a, C> {
+    fn new() -> Self {
+        Best {
+            best: None,
+            winner: None,
+            evals: 0,
+        }
+    }
+
+    /// Whether no request `dist` or more cylinders from the head can beat the best.
+    #[inline(always)]
+    fn bounded_out<P: Predictor + ?Sized>(
+        &self,
+        p: &P,
+        dist: u32,
+        bound: &impl Fn(SimTime) -> C,
+    ) -> bool {
+        matches!(self.best, Some((bc, ..)) if bound(p.positioning_floor_ns(dist)) > bc)
+    }
+
+    /// Estimate the request held in `slot` and keep it if it is better (ties to the older).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn consider<P: Predictor + ?Sized>(
+        &mut self,
+        held: &'a [(Request, Target)],
+        key: Key,
+        slot: u32,
+        p: &P,
+        origin: Origin,
+        cost: &mut impl FnMut(&Request, &Target, SimTime) -> C,
+    ) {
+        let (r, t) = &held[slot as usize];
+        self.evals += 1;
+        let c = cost(r, t, p.positioning_to(origin.from, origin.start_ns, t));
+        let better = match self.best {
+            None => true,
+            Some((bc, bid, _)) => c < bc || (c == bc && r.id < bid),
+        };
+        if better {
+            self.best = Some((c, r.id, key));
+            self.winner = Some(r);
+        }
+    }
+
+    fn done(self) -> (Option<(C, u64, Key)>, Option<Request>, u64) {
+        (self.best, self.winner.copied(), self.evals)
+    }
+}
+
 /// [`TimedQueue::argmin`]'s walk over the requests at or above the head's cylinder (`up`)
 /// and below it (`down`), each nearest first: the best (cost, id, key), the winner, and the
 /// estimates made. Each step takes the nearer side (up on a tie), so the distances walked
@@ -317,12 +369,8 @@ fn nearest_first<P: Predictor + ?Sized, C: Ord + Copy>(
     bound: impl Fn(SimTime) -> C,
     mut cost: impl FnMut(&Request, &Target, SimTime) -> C,
 ) -> (Option<(C, u64, Key)>, Option<Request>, u64) {
-    let Origin { from, start_ns } = origin;
-    let hc = from.cylinder;
-    let mut best: Option<(C, u64, Key)> = None;
-    // The winner itself, so that proposing it needs no second search of the queue.
-    let mut winner: Option<&Request> = None;
-    let mut evals = 0u64;
+    let hc = origin.from.cylinder;
+    let mut w = Best::new();
     let mut up = up.peekable();
     let mut down = down.peekable();
     loop {
@@ -336,11 +384,9 @@ fn nearest_first<P: Predictor + ?Sized, C: Ord + Copy>(
         };
         if prune {
             let dist = if go_up { du.unwrap() } else { dd.unwrap() };
-            if let Some((bc, ..)) = best {
-                if bound(p.positioning_floor_ns(dist)) > bc {
-                    // The nearest remaining candidate either way is at least this far.
-                    break;
-                }
+            if w.bounded_out(p, dist, &bound) {
+                // The nearest remaining candidate either way is at least this far.
+                break;
             }
         }
         let (key, slot) = if go_up {
@@ -348,19 +394,52 @@ fn nearest_first<P: Predictor + ?Sized, C: Ord + Copy>(
         } else {
             down.next().unwrap()
         };
-        let (r, t) = &held[slot as usize];
-        evals += 1;
-        let c = cost(r, t, p.positioning_to(from, start_ns, t));
-        let better = match best {
-            None => true,
-            Some((bc, bid, _)) => c < bc || (c == bc && r.id < bid),
-        };
-        if better {
-            best = Some((c, r.id, key));
-            winner = Some(r);
-        }
+        w.consider(held, key, slot, p, origin, &mut cost);
     }
-    (best, winner.copied(), evals)
+    w.done()
+}
+
+/// [`nearest_first`] over the flat index's two slices (`up` in ascending cylinder order
+/// from the head's, `down` ascending below it, walked from its end), the same steps in the
+/// same order: each side's next distance is read from its slice by position, without an
+/// iterator's state to peek through.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn nearest_first_flat<P: Predictor + ?Sized, C: Ord + Copy>(
+    held: &[(Request, Target)],
+    up: &[Entry],
+    down: &[Entry],
+    p: &P,
+    origin: Origin,
+    prune: bool,
+    bound: impl Fn(SimTime) -> C,
+    mut cost: impl FnMut(&Request, &Target, SimTime) -> C,
+) -> (Option<(C, u64, Key)>, Option<Request>, u64) {
+    let hc = origin.from.cylinder;
+    let mut w = Best::new();
+    let (mut next_up, mut next_down) = (0, down.len());
+    loop {
+        // A side that is done is `u32::MAX` away, beyond any cylinder distance.
+        let du = up.get(next_up).map_or(u32::MAX, |e| e.cylinder - hc);
+        let dd = match next_down {
+            0 => u32::MAX,
+            i => hc - down[i - 1].cylinder,
+        };
+        let go_up = du <= dd;
+        let dist = du.min(dd);
+        if dist == u32::MAX || (prune && w.bounded_out(p, dist, &bound)) {
+            break;
+        }
+        let e = if go_up {
+            next_up += 1;
+            &up[next_up - 1]
+        } else {
+            next_down -= 1;
+            &down[next_down]
+        };
+        w.consider(held, (e.cylinder, e.id), e.slot, p, origin, &mut cost);
+    }
+    w.done()
 }
 
 /// What an STF-family scheduler minimises.

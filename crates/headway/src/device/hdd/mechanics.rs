@@ -126,6 +126,13 @@ impl Mechanics {
         })
     }
 
+    /// Spindle turns per nanosecond: the factor `angle_at` multiplies by, for callers that
+    /// must reproduce its arithmetic bit for bit (the host oracle's search).
+    #[inline]
+    pub fn turns_per_ns(&self) -> f64 {
+        self.inv_period
+    }
+
     /// Spindle angle at time `t`, in revolutions [0, 1). The index mark passes at t = 0.
     #[inline]
     pub fn angle_at(&self, t: f64) -> f64 {

@@ -161,23 +161,23 @@ fn exact_errors_ms(cmds: &[(u64, u64, u64, u64, bool, bool, u64)], p: &dyn Predi
         state = match state {
             Some((from_p, o_p)) => {
                 let n_p = (prev.3 - prev.2) as u32;
-                let e_p = p.estimate(from_p, o_p, prev.2, n_p, Op::Read);
-                let d_p = p.completion_at(from_p, o_p, prev.2, n_p, Op::Read);
-                let rel_p = o_p + e_p.service_ns() + p.tail_at(from_p, o_p, prev.2, n_p, Op::Read);
+                let r_p = p.release(from_p, o_p, prev.2, n_p, Op::Read);
+                let d_p = r_p.done_ns;
+                let rel_p = r_p.next_start_ns(o_p);
                 // Queued at the drive: it begins at the one ahead's actual completion (its
-                // overhead done while it waited, as `tail_at` says) where stopping the
+                // overhead done while it waited, as `release` says) where stopping the
                 // read-ahead leaves the head; otherwise when it came, from where the one
                 // ahead reported the head (the schedulers' own view of an idle drive). A
                 // drive whose clock drifts reports starts a little off its completions.
                 let (from, o) = if start <= prev.1 {
                     (
-                        p.head_at(from_p, o_p, prev.2, n_p, Op::Read, e_p.end),
+                        r_p.head,
                         (prev.1 as i64 + rel_p as i64 - d_p.unwrap_or(rel_p) as i64).max(0) as u64,
                     )
                 } else {
-                    (e_p.end, start)
+                    (r_p.estimate.end, start)
                 };
-                if let Some(d) = p.completion_at(from, o, lbn, n, Op::Read) {
+                if let Some(d) = p.release(from, o, lbn, n, Op::Read).done_ns {
                     out.push((done as f64 - d as f64) / 1e6);
                 }
                 Some((from, o))

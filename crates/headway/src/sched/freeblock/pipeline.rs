@@ -350,17 +350,8 @@ impl Freeblock {
             },
         );
         // Where the inner scheduler, planning alone, puts the next command's start.
-        let end = (
-            p.head_at(
-                pair.from,
-                early_ns,
-                b.lbn,
-                b.sectors,
-                b.op,
-                d_early.b_end_track,
-            ),
-            d_early.b_end_ns + p.tail_at(pair.from, early_ns, b.lbn, b.sectors, b.op),
-        );
+        let release = p.release(pair.from, early_ns, b.lbn, b.sectors, b.op);
+        let end = (release.head, d_early.b_end_ns + release.tail_ns);
         if d.b_start_ns != d_early.b_start_ns {
             return Ok((Decision::Dispatch(b.clone()), Proposed::Plain { end }));
         }
@@ -517,14 +508,12 @@ impl Freeblock {
         let (mut from, mut early) = (p.head(), ctx.now);
         let (mut late_from, mut late) = (from, early);
         for &(_, lbn, sectors, op) in &self.at_drive {
-            let e = p.estimate(from, early, lbn, sectors, op);
-            let tail = p.tail_at(from, early, lbn, sectors, op);
-            from = p.head_at(from, early, lbn, sectors, op, e.end);
-            early += e.service_ns() + tail;
-            let e = p.estimate(late_from, late, lbn, sectors, op);
-            let tail = p.tail_at(late_from, late, lbn, sectors, op);
-            late_from = p.head_at(late_from, late, lbn, sectors, op, e.end);
-            late += e.service_ns() + tail + self.slack_ns(ctx, sectors, op);
+            let r = p.release(from, early, lbn, sectors, op);
+            from = r.head;
+            early = r.next_start_ns(early);
+            let r = p.release(late_from, late, lbn, sectors, op);
+            late_from = r.head;
+            late = r.next_start_ns(late) + self.slack_ns(ctx, sectors, op);
         }
         self.last_end = Some((from, early));
         self.last_slack_ns = late.saturating_sub(early);
@@ -767,10 +756,8 @@ impl Scheduler for Freeblock {
                 self.stats.idle_sectors += got;
                 self.idle_cursor = free.lbn + free.sectors as u64;
                 let p = ctx.predictor(self.device);
-                let e = p.estimate(p.head(), ctx.now, free.lbn, free.sectors, Op::Read);
-                let tail = p.tail_at(p.head(), ctx.now, free.lbn, free.sectors, Op::Read);
-                let head = p.head_at(p.head(), ctx.now, free.lbn, free.sectors, Op::Read, e.end);
-                self.last_end = Some((head, ctx.now + e.service_ns() + tail));
+                let r = p.release(p.head(), ctx.now, free.lbn, free.sectors, Op::Read);
+                self.last_end = Some((r.head, r.next_start_ns(ctx.now)));
                 self.last_slack_ns = self.slack_ns(ctx, free.sectors, Op::Read);
             }
         }

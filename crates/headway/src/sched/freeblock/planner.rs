@@ -344,37 +344,32 @@ fn feasible_prefix(
 /// alone would.
 fn feasible_prepend(p: &dyn Predictor, pair: &Pair, d: &Direct, lbn: u64, c: SimTime) -> bool {
     let n = (pair.b_lbn + pair.b_sectors as u64 - lbn) as u32;
-    let e = p.estimate_with_margin(pair.from, pair.start_ns, lbn, n, Op::Read, c);
-    // B's completion is reported after the whole command crossed the bus.
-    let (merged_tail, b_tail) = if p.exact_tail() {
-        (
-            p.tail_at(pair.from, pair.start_ns + c, lbn, n, Op::Read),
-            p.tail_at(
-                pair.from,
-                pair.start_ns,
-                pair.b_lbn,
-                pair.b_sectors,
-                pair.b_op,
-            ),
-        )
-    } else {
-        (pair.tail_ns(n as u64), pair.tail_ns(pair.b_sectors as u64))
-    };
-    // The command after B may begin no later, and (with the device's own bus model, where
-    // that begin can wait for the read-ahead's stop after the completion) B's completion
-    // is no later either.
-    let done_ok = match (
-        p.completion_at(pair.from, pair.start_ns + c, lbn, n, Op::Read),
-        p.completion_at(
+    let merged = p.release(pair.from, pair.start_ns + c, lbn, n, Op::Read);
+    let e = merged.estimate.with_seek_margin(c);
+    // B's completion is reported after the whole command crossed the bus. The command
+    // after B may begin no later, and (with the device's own bus model, where that begin
+    // can wait for the read-ahead's stop after the completion) B's completion is no later
+    // either.
+    let (merged_tail, b_tail, done_ok) = if p.exact_tail() {
+        let b = p.release(
             pair.from,
             pair.start_ns,
             pair.b_lbn,
             pair.b_sectors,
             pair.b_op,
-        ),
-    ) {
-        (Some(merged), Some(b)) => merged <= b,
-        _ => true,
+        );
+        let done_ok = match (merged.done_ns, b.done_ns) {
+            (Some(merged), Some(b)) => merged <= b,
+            _ => true,
+        };
+        (merged.tail_ns, b.tail_ns, done_ok)
+    } else {
+        // Completion times come only with the device's own bus model (an exact tail).
+        (
+            pair.tail_ns(n as u64),
+            pair.tail_ns(pair.b_sectors as u64),
+            true,
+        )
     };
     done_ok && pair.start_ns + e.service_ns() + merged_tail <= d.b_end_ns + b_tail
 }
@@ -391,14 +386,15 @@ pub fn feasible_between(
     let FreeRead::Between { lbn, sectors } = cand.read else {
         return false;
     };
-    let f = p.estimate_with_margin(pair.from, pair.start_ns, lbn, sectors, Op::Read, c);
+    let r = p.release(pair.from, pair.start_ns + c, lbn, sectors, Op::Read);
+    let f = r.estimate.with_seek_margin(c);
     let tail = if p.exact_tail() {
-        p.tail_at(pair.from, pair.start_ns + c, lbn, sectors, Op::Read)
+        r.tail_ns
     } else {
         pair.tail_ns(sectors as u64)
     };
     let f_end = pair.start_ns + f.service_ns() + tail;
-    let f_head = p.head_at(pair.from, pair.start_ns + c, lbn, sectors, Op::Read, f.end);
+    let f_head = r.head;
     let b = p.estimate_with_margin(f_head, f_end, pair.b_lbn, pair.b_sectors, pair.b_op, c);
     f_end + b.positioning_ns() <= d.b_start_ns
 }
