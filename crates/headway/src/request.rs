@@ -114,7 +114,8 @@ impl Command {
             op: req.op,
             dispatch_ns: 0,
             predicted_ns: None,
-            requests: smallvec::smallvec![req],
+            // Built whole: `smallvec!` pushes, checking the capacity.
+            requests: SmallVec::from_buf([req]),
         }
     }
 

@@ -3,9 +3,10 @@
 use crate::device::{Device, DeviceIo};
 use crate::engine::EventQueue;
 use crate::error::{HeadwayError, Result};
-use crate::host::{Host, HostAction};
+use crate::host::Host;
 use crate::link::Link;
 use crate::request::{Command, Completion, Request};
+use crate::sched::Decision;
 use crate::stats::{Names, RequestRecords, SeriesRow, Stats, StatsOptions, Summary};
 use crate::time::{SimTime, NEVER};
 use crate::workload::{Arrivals, TraceReport, Workload};
@@ -177,7 +178,7 @@ impl Simulation {
                 }
                 Event::DeviceWake { dev, token } => {
                     self.devices[dev as usize].wake(self.now, token, &mut self.io);
-                    self.drain_io(dev)?;
+                    self.drain_io(dev, false)?;
                 }
                 Event::Deliver(cmd) => self.submit(*cmd)?,
                 Event::Notify(c) => self.complete(&c)?,
@@ -308,13 +309,11 @@ impl Simulation {
     /// Let the host dispatch until its scheduler says wait or idle.
     fn pump(&mut self) -> Result<()> {
         loop {
-            let action = self.host.decide(self.now);
+            let decision = self.host.decide(self.now);
             self.count_host_work();
-            let Some(action) = action? else {
-                break;
-            };
-            match action {
-                HostAction::Serve(reqs) => {
+            match decision? {
+                Decision::Idle => break,
+                Decision::Serve(reqs) => {
                     self.stats.served(self.now, &reqs);
                     for r in reqs.iter().filter(|r| !r.is_host_work()) {
                         self.workload
@@ -322,7 +321,7 @@ impl Simulation {
                     }
                     self.schedule_arrivals()?;
                 }
-                HostAction::Dispatch(cmd) => {
+                Decision::Dispatch(cmd) => {
                     self.stats.dispatch(self.now, &cmd);
                     // The command leaves the host once its decision's CPU time is spent
                     // (`dispatch_ns`), then crosses the link.
@@ -333,7 +332,8 @@ impl Simulation {
                         self.events.push(at, Event::Deliver(Box::new(cmd)));
                     }
                 }
-                HostAction::ArmTimer { at, generation } => {
+                Decision::WaitUntil(at) => {
+                    let generation = self.host.timer_generation();
                     self.events.push(at, Event::HostTimer { generation });
                     break;
                 }
@@ -342,21 +342,27 @@ impl Simulation {
         Ok(())
     }
 
+    #[inline]
     fn submit(&mut self, cmd: Command) -> Result<()> {
         let dev = cmd.device;
         self.devices[dev as usize].submit(self.now, cmd, &mut self.io);
-        self.drain_io(dev)
+        self.drain_io(dev, true)
     }
 
-    fn drain_io(&mut self, dev: u16) -> Result<()> {
+    /// Take what device `dev` asked for during its last call: wake-ups, completions, and its
+    /// busy level for utilisation. After a `submit` that completed nothing, the device holds
+    /// the command it accepted, so it is busy without asking it (`outstanding` is a call
+    /// through the trait object, twice per request).
+    fn drain_io(&mut self, dev: u16, submitted: bool) -> Result<()> {
         for (at, token) in self.io.wakeups.drain(..) {
             self.events.push(at, Event::DeviceWake { dev, token });
         }
-        self.stats.device_level(
-            self.now,
-            dev as usize,
-            self.devices[dev as usize].outstanding(),
-        );
+        let outstanding = if submitted && self.io.completions.is_empty() {
+            1
+        } else {
+            self.devices[dev as usize].outstanding()
+        };
+        self.stats.device_level(self.now, dev as usize, outstanding);
         if self.io.completions.is_empty() {
             return Ok(());
         }

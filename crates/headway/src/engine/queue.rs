@@ -26,10 +26,16 @@ impl<E> PartialOrd for Scheduled<E> {
 impl<E> Ord for Scheduled<E> {
     fn cmp(&self, other: &Self) -> Ordering {
         // BinaryHeap is a max-heap: reverse so the earliest (then lowest seq) is on top.
-        other
-            .at
-            .cmp(&self.at)
-            .then_with(|| other.seq.cmp(&self.seq))
+        other.key().cmp(&self.key())
+    }
+}
+
+impl<E> Scheduled<E> {
+    /// Time, then sequence, as one number: the same order as comparing the two in turn,
+    /// in one wide comparison without a branch between them.
+    #[inline(always)]
+    fn key(&self) -> u128 {
+        (self.at as u128) << 64 | self.seq as u128
     }
 }
 

@@ -4,8 +4,6 @@
 
 pub mod flash_backed;
 
-use smallvec::SmallVec;
-
 use crate::error::{HeadwayError, Result};
 use crate::predict::Predictor;
 use crate::request::{Command, Completion, Request};
@@ -38,17 +36,6 @@ pub struct Host {
     /// `Scheduler::acts_only_with_a_free_slot`), so it is not asked then.
     only_with_slot: bool,
     idle_when_empty: bool,
-}
-
-/// What the host wants the engine to do after a decision round.
-pub enum HostAction {
-    Dispatch(Command),
-    ArmTimer {
-        at: SimTime,
-        generation: u64,
-    },
-    /// Complete these requests now, from host memory.
-    Serve(SmallVec<[Request; 1]>),
 }
 
 /// A scheduler context over the host's fields (a macro: a method would borrow the whole
@@ -161,11 +148,15 @@ impl Host {
         Ok(true)
     }
 
-    /// Ask the scheduler once. `Dispatch` is checked (device exists and has a slot) and
-    /// accounted; `WaitUntil` arms the timer unless an earlier one is armed.
-    pub fn decide(&mut self, now: SimTime) -> Result<Option<HostAction>> {
+    /// Ask the scheduler once, and check and account its decision in place: the engine
+    /// gets the scheduler's own `Decision` back (a command is about a hundred bytes, and
+    /// rewrapping it in another enum copied it twice per request). `Dispatch` is checked
+    /// (device exists and has a slot) and accounted; `WaitUntil` comes back only when it
+    /// armed the timer (generation [`Host::timer_generation`]), which an earlier armed one
+    /// prevents; `Idle` when there is nothing to do.
+    pub fn decide(&mut self, now: SimTime) -> Result<Decision> {
         if self.idle_when_empty && self.scheduler.pending() == 0 {
-            return Ok(None);
+            return Ok(Decision::Idle);
         }
         if self.only_with_slot
             && !self
@@ -174,11 +165,11 @@ impl Host {
                 .zip(&self.max_outstanding)
                 .any(|(o, m)| o < m)
         {
-            return Ok(None);
+            return Ok(Decision::Idle);
         }
         // Declared first so that the decision is returned straight into its place (a command
         // is large; this is the host's hottest call).
-        let decision;
+        let mut decision;
         let estimates;
         let failure;
         {
@@ -191,8 +182,8 @@ impl Host {
         if let Some(e) = failure.or_else(|| self.scheduler.take_failure()) {
             return Err(e.at_time(now));
         }
-        match decision {
-            Decision::Idle => Ok(None),
+        match &mut decision {
+            Decision::Idle => {}
             Decision::Serve(reqs) => {
                 if reqs.is_empty() {
                     return Err(HeadwayError::Invariant(format!(
@@ -200,79 +191,86 @@ impl Host {
                         self.scheduler.name()
                     )));
                 }
-                Ok(Some(HostAction::Serve(reqs)))
             }
-            Decision::WaitUntil(at) => {
+            &mut Decision::WaitUntil(at) => {
                 if at <= now {
                     return Err(HeadwayError::Invariant(format!(
                         "scheduler `{}` asked to wait until {at} ns, which is not after now ({now} ns)",
                         self.scheduler.name()
                     )));
                 }
-                if at < self.timer_at || self.timer_at == NEVER {
-                    self.timer_gen += 1;
-                    self.timer_at = at;
-                    return Ok(Some(HostAction::ArmTimer {
-                        at,
-                        generation: self.timer_gen,
-                    }));
+                if !(at < self.timer_at || self.timer_at == NEVER) {
+                    return Ok(Decision::Idle);
                 }
-                Ok(None)
+                self.timer_gen += 1;
+                self.timer_at = at;
             }
-            Decision::Dispatch(mut cmd) => {
-                let dev = cmd.device as usize;
-                if dev >= self.outstanding.len() {
-                    return Err(HeadwayError::Invariant(format!(
-                        "scheduler `{}` dispatched to device {dev}, which does not exist",
-                        self.scheduler.name()
-                    )));
-                }
-                if self.outstanding[dev] >= self.max_outstanding[dev] {
-                    return Err(HeadwayError::Invariant(format!(
-                        "scheduler `{}` dispatched to device {dev}, which already has {} of {} commands outstanding",
-                        self.scheduler.name(),
-                        self.outstanding[dev],
-                        self.max_outstanding[dev]
-                    )));
-                }
-                // Every command must hold each of its requests (merged, spanning and
-                // plug-in-built ones are not so by construction) and fit the device.
-                let cap = self.capacity[dev];
-                let outside = cmd.requests.iter().any(|r| {
-                    r.lbn < cmd.lbn
-                        || r.end_lbn() > cmd.end_lbn()
-                        || r.op != cmd.op
-                        || r.device != cmd.device
-                });
-                if outside || cmd.end_lbn() > cap {
-                    return Err(HeadwayError::Invariant(format!(
-                        "scheduler `{}` dispatched sectors {}..{} ({:?}) to device {dev} \
-                         ({cap} sectors), which do not hold all of its requests or do not fit",
-                        self.scheduler.name(),
-                        cmd.lbn,
-                        cmd.end_lbn(),
-                        cmd.op
-                    )));
-                }
-                let send_ns = if self.ns_per_estimate > 0 {
-                    let cpu = estimates.saturating_mul(self.ns_per_estimate);
-                    self.cpu_free_ns = self.cpu_free_ns.max(now).saturating_add(cpu);
-                    self.cpu_free_ns
-                } else {
-                    now
-                };
-                // The prediction is only meaningful from a known starting point: an idle
-                // device whose head the predictor has seen.
-                if self.track_predictions && self.outstanding[dev] == 0 && cmd.sectors > 0 {
-                    let p = &self.predictors[dev];
-                    let e = p.estimate(p.head(), send_ns, cmd.lbn, cmd.sectors, cmd.op);
-                    cmd.predicted_ns = Some(e.service_ns());
-                }
-                self.outstanding[dev] += 1;
-                cmd.dispatch_ns = send_ns;
-                Ok(Some(HostAction::Dispatch(cmd)))
-            }
+            Decision::Dispatch(cmd) => self.check_dispatch(now, cmd, estimates)?,
         }
+        Ok(decision)
+    }
+
+    /// The generation of the timer the last `WaitUntil` from [`Host::decide`] armed.
+    #[inline]
+    pub fn timer_generation(&self) -> u64 {
+        self.timer_gen
+    }
+
+    /// Check a dispatched command against the devices and account it (its send time, its
+    /// prediction, the device's slot).
+    #[inline]
+    fn check_dispatch(&mut self, now: SimTime, cmd: &mut Command, estimates: u64) -> Result<()> {
+        let dev = cmd.device as usize;
+        if dev >= self.outstanding.len() {
+            return Err(HeadwayError::Invariant(format!(
+                "scheduler `{}` dispatched to device {dev}, which does not exist",
+                self.scheduler.name()
+            )));
+        }
+        if self.outstanding[dev] >= self.max_outstanding[dev] {
+            return Err(HeadwayError::Invariant(format!(
+                "scheduler `{}` dispatched to device {dev}, which already has {} of {} commands outstanding",
+                self.scheduler.name(),
+                self.outstanding[dev],
+                self.max_outstanding[dev]
+            )));
+        }
+        // Every command must hold each of its requests (merged, spanning and
+        // plug-in-built ones are not so by construction) and fit the device.
+        let cap = self.capacity[dev];
+        let outside = cmd.requests.iter().any(|r| {
+            r.lbn < cmd.lbn
+                || r.end_lbn() > cmd.end_lbn()
+                || r.op != cmd.op
+                || r.device != cmd.device
+        });
+        if outside || cmd.end_lbn() > cap {
+            return Err(HeadwayError::Invariant(format!(
+                "scheduler `{}` dispatched sectors {}..{} ({:?}) to device {dev} \
+                 ({cap} sectors), which do not hold all of its requests or do not fit",
+                self.scheduler.name(),
+                cmd.lbn,
+                cmd.end_lbn(),
+                cmd.op
+            )));
+        }
+        let send_ns = if self.ns_per_estimate > 0 {
+            let cpu = estimates.saturating_mul(self.ns_per_estimate);
+            self.cpu_free_ns = self.cpu_free_ns.max(now).saturating_add(cpu);
+            self.cpu_free_ns
+        } else {
+            now
+        };
+        // The prediction is only meaningful from a known starting point: an idle
+        // device whose head the predictor has seen.
+        if self.track_predictions && self.outstanding[dev] == 0 && cmd.sectors > 0 {
+            let p = &self.predictors[dev];
+            let e = p.estimate(p.head(), send_ns, cmd.lbn, cmd.sectors, cmd.op);
+            cmd.predicted_ns = Some(e.service_ns());
+        }
+        self.outstanding[dev] += 1;
+        cmd.dispatch_ns = send_ns;
+        Ok(())
     }
 
     pub fn pending(&self) -> usize {
