@@ -93,9 +93,8 @@ impl HddDevice {
         let mut queue_ovh = drive.ovh;
         if !drive.bus.never_disconnect {
             queue_ovh.read_miss_ns = [0; 2];
-            // A queued write's command overhead is done while it waits too.
+            // A queued fast write's command overhead is done while it waits too.
             queue_ovh.write_hit_ns = [0; 2];
-            queue_ovh.write_miss_ns = [0; 2];
         }
         let queue = FirmwareQueue::new(name, mech.clone(), queue_ovh, queue_depth)?;
         Ok(HddDevice {
@@ -127,9 +126,8 @@ impl HddDevice {
         let mut ovh = self.drive.ovh;
         if !self.drive.bus.never_disconnect {
             ovh.read_miss_ns = [0; 2];
-            // A queued write's command overhead is done while it waits too.
+            // A queued fast write's command overhead is done while it waits too.
             ovh.write_hit_ns = [0; 2];
-            ovh.write_miss_ns = [0; 2];
         }
         ovh
     }

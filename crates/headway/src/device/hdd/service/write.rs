@@ -19,11 +19,16 @@ impl Drive {
         } else {
             o.write_miss_ns[prev]
         } as f64;
-        // A write that waited in the drive's queue had its command overhead done meanwhile
-        // and disconnected (DiskSim's `disk_write_arrive`): it reconnects for its data when
-        // taken up, and its mechanism may start at once.
-        let queued = self.queued_ns > 0.0;
-        let cmd_ovh = (cmd_ovh - self.queued_ns).max(0.0);
+        // A fast write that waited in the drive's queue had its command overhead done
+        // meanwhile and disconnected (DiskSim's `disk_write_arrive`): it reconnects for its
+        // data when taken up, and its mechanism may start at once. (DiskSim never completes
+        // a queued write-through write, so there is nothing to follow for those.)
+        let queued = fast && self.queued_ns > 0.0;
+        let cmd_ovh = if queued {
+            (cmd_ovh - self.queued_ns).max(0.0)
+        } else {
+            cmd_ovh
+        };
         let reading = self.hda.ra().map(|r| r.seg);
         // A write must see every cached copy of its blocks to invalidate it.
         self.resolve_free_blocks(lbn, n);
