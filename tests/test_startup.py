@@ -77,10 +77,13 @@ def test_the_quick_exit_keeps_status_output_and_exit_handlers():
 
 
 def test_a_command_that_leaves_threads_running_exits_the_usual_way():
-    # The interpreter's own exit waits for them; a quick exit would cut them off.
+    # The interpreter's own exit waits for them; a quick exit would cut them off. The thread
+    # waits for the main thread to finish (not for a fixed time, which a loaded machine can
+    # outlast before the command has printed anything), so it is always running at exit.
     before = (
-        "import threading, time\n"
-        "threading.Thread(target=lambda: (time.sleep(0.3), print('thread finished'))).start()"
+        "import threading\n"
+        "main = threading.main_thread()\n"
+        "threading.Thread(target=lambda: (main.join(), print('thread finished'))).start()"
     )
     r = run_script(["schedulers"], before)
     assert r.returncode == 0 and r.stdout.endswith("thread finished\n")

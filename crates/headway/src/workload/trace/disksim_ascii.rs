@@ -156,17 +156,27 @@ impl<R: BufRead> DisksimAsciiReader<R> {
 /// bytes it used (newline included), or `None` for anything else (comments, blank lines,
 /// exponents, errors, a line cut by the end of the buffer), which [`parse_line`] then handles
 /// with full checks and messages. The two must agree wherever this one answers.
+///
+/// Each number is read eight bytes at a time ([`Word`]): its digits found and converted
+/// in a few word-wide operations rather than a loop and two tests per byte.
 #[inline(always)]
 fn fast_record(buf: &[u8]) -> Option<(TraceRecord, usize)> {
-    let mut p = Scan { s: buf, i: 0 };
-    p.skip_blanks();
-    let time_ns = p.time_ns()?;
-    let device = p.field_uint()?;
-    let lbn = p.field_uint()?;
-    let sectors = p.field_uint()?;
-    let flags = p.field_hex()?;
-    p.skip_blanks();
-    if p.s.get(p.i) != Some(&b'\n')
+    let mut i = skip_blanks(buf, 0);
+    let (time_ns, at) = time_ns(buf, i)?;
+    i = field_end(buf, at)?;
+    let (device, at) = uint(buf, i)?;
+    i = field_end(buf, at)?;
+    let (lbn, at) = uint(buf, i)?;
+    i = field_end(buf, at)?;
+    let (sectors, at) = uint(buf, i)?;
+    i = field_end(buf, at)?;
+    let (flags, at) = hex_digits(buf, i)?;
+    i = if buf.get(at) == Some(&b'\n') {
+        at
+    } else {
+        skip_blanks(buf, at)
+    };
+    if buf.get(i) != Some(&b'\n')
         || device > u16::MAX as u64
         || sectors == 0
         || sectors > u32::MAX as u64
@@ -183,105 +193,196 @@ fn fast_record(buf: &[u8]) -> Option<(TraceRecord, usize)> {
             process: 0,
             response_ns: None,
         },
-        p.i + 1,
+        i + 1,
     ))
 }
 
-/// Whitespace inside a line, as C's `isspace` has it, less the newline that ends the line.
+/// Whitespace inside a line, as C's `isspace` has it, less the newline that ends the line:
+/// space, tab, vertical tab, form feed and carriage return.
 #[inline(always)]
 fn is_blank(b: u8) -> bool {
-    b == b' ' || (b'\t'..=b'\r').contains(&b) && b != b'\n'
+    const BLANKS: u64 = 1 << b' ' | 1 << b'\t' | 1 << 0x0b | 1 << 0x0c | 1 << b'\r';
+    b < 64 && BLANKS >> b & 1 == 1
 }
 
-struct Scan<'a> {
-    s: &'a [u8],
-    i: usize,
+#[inline(always)]
+fn skip_blanks(s: &[u8], mut i: usize) -> usize {
+    while s.get(i).is_some_and(|&b| is_blank(b)) {
+        i += 1;
+    }
+    i
 }
 
-impl Scan<'_> {
+/// A field ended at `i` (a blank follows it: a field is never last on a line here): where
+/// the next one starts, or a blank of a longer run of them, which the next field's parser
+/// skips (one space between fields is the usual case, and only it is tested here).
+#[inline(always)]
+fn field_end(s: &[u8], i: usize) -> Option<usize> {
+    s.get(i).is_some_and(|&b| is_blank(b)).then_some(i + 1)
+}
+
+/// Eight bytes of the input as one little-endian word (the first byte lowest), digits
+/// turned into their values (`b ^ b'0'`). Bytes past the end of the input read as zero,
+/// which is no digit, blank or newline, so a number is never read past the end.
+#[derive(Clone, Copy)]
+struct Word(u64);
+
+impl Word {
     #[inline(always)]
-    fn skip_blanks(&mut self) {
-        while self.i < self.s.len() && is_blank(self.s[self.i]) {
-            self.i += 1;
-        }
+    fn at(s: &[u8], i: usize) -> Word {
+        let w = match s.get(i..i + 8) {
+            Some(b) => u64::from_le_bytes(b.try_into().unwrap()),
+            None => {
+                let mut w = [0u8; 8];
+                let rest = s.get(i..).unwrap_or(&[]);
+                w[..rest.len()].copy_from_slice(rest);
+                u64::from_le_bytes(w)
+            }
+        };
+        Word(w ^ 0x3030_3030_3030_3030)
     }
 
-    /// Decimal digits from the cursor, at most 19 (so no overflow check is needed), and how
-    /// many there were.
+    /// How many of the bytes, from the first, are decimal digits (0 to 8). A digit's byte
+    /// is 0 to 9 here; adding 0x76 sets the top bit of any byte from 10 to 0x7f, and the
+    /// bytes from 0x80 up have it already. A carry out of a byte only reaches later bytes,
+    /// so the first byte flagged is the first that is not a digit.
     #[inline(always)]
-    fn digits(&mut self) -> Option<(u64, usize)> {
-        let start = self.i;
-        let mut v = 0u64;
-        while let Some(&b) = self.s.get(self.i) {
-            let d = b.wrapping_sub(b'0');
-            if d > 9 {
-                break;
-            }
-            if self.i - start == 19 {
-                return None;
-            }
-            v = v * 10 + d as u64;
-            self.i += 1;
-        }
-        Some((v, self.i - start))
+    fn digits(self) -> usize {
+        let x = self.0;
+        let not_digit = (x.wrapping_add(0x7676_7676_7676_7676) | x) & 0x8080_8080_8080_8080;
+        (not_digit.trailing_zeros() / 8) as usize
     }
 
-    /// The field has ended: a blank follows (a field is never last on a line here).
+    /// The value of the first `n` bytes (0 to 8), all digits, as a decimal number: the
+    /// digits moved to the top of the word (zeros, leading, fill its bottom), then paired,
+    /// paired again and again, each step one multiply.
     #[inline(always)]
-    fn ended(&self) -> Option<()> {
-        self.s
-            .get(self.i)
-            .copied()
-            .filter(|&b| is_blank(b))
-            .map(drop)
+    fn value(self, n: usize) -> u64 {
+        debug_assert!(n <= 8);
+        // No digits: a shift by 64, out of range, is zero.
+        let x = self.0.checked_shl(64 - 8 * n as u32).unwrap_or(0);
+        let x = ((x & 0x0f0f_0f0f_0f0f_0f0f).wrapping_mul(10 << 8 | 1)) >> 8;
+        let x = ((x & 0x00ff_00ff_00ff_00ff).wrapping_mul(100 << 16 | 1)) >> 16;
+        ((x & 0x0000_ffff_0000_ffff).wrapping_mul(10_000 << 32 | 1)) >> 32
     }
+}
 
-    #[inline(always)]
-    fn time_ns(&mut self) -> Option<SimTime> {
-        let (ms, n_int) = self.digits()?;
-        let mut sub_ns = 0;
-        let mut n_frac = 0;
-        if self.s.get(self.i) == Some(&b'.') {
-            self.i += 1;
-            let start = self.i;
-            let (f, n) = self.digits()?;
-            if n > 6 {
-                return None;
-            }
-            sub_ns = f * 10u64.pow(6 - n as u32);
-            n_frac = self.i - start;
+const POW10: [u64; 9] = [
+    1,
+    10,
+    100,
+    1_000,
+    10_000,
+    100_000,
+    1_000_000,
+    10_000_000,
+    100_000_000,
+];
+
+/// The run of decimal digits at `i`: its value and where it ends. At most 19 digits (so no
+/// overflow check is needed); a longer run is `None`.
+#[inline(always)]
+fn digit_run(s: &[u8], i: usize) -> Option<(u64, usize)> {
+    let w = Word::at(s, i);
+    match w.digits() {
+        0 => Some((0, i)),
+        8 if s.get(i + 8).is_some_and(u8::is_ascii_digit) => long_digits(s, i, w.value(8)),
+        n => Some((w.value(n), i + n)),
+    }
+}
+
+/// Runs of nine digits or more (large block numbers, nanosecond times).
+#[inline(never)]
+fn long_digits(s: &[u8], i: usize, first8: u64) -> Option<(u64, usize)> {
+    let mut v = first8;
+    let mut n = 8;
+    loop {
+        let w = Word::at(s, i + n);
+        let k = w.digits().min(19 - n);
+        v = v * POW10[k] + w.value(k);
+        n += k;
+        if k < 8 || n == 19 {
+            // A 20th digit is too many.
+            let more = s.get(i + n).is_some_and(u8::is_ascii_digit);
+            return (!more).then_some((v, i + n));
         }
-        if n_int + n_frac == 0 {
+    }
+}
+
+/// A non-empty run of decimal digits, after any blanks.
+#[inline(always)]
+fn uint(s: &[u8], i: usize) -> Option<(u64, usize)> {
+    let (v, end) = digit_run(s, i)?;
+    if end > i {
+        Some((v, end))
+    } else {
+        uint_after_blanks(s, i)
+    }
+}
+
+#[inline(never)]
+fn uint_after_blanks(s: &[u8], i: usize) -> Option<(u64, usize)> {
+    let start = skip_blanks(s, i);
+    let (v, end) = digit_run(s, start)?;
+    (start > i && end > start).then_some((v, end))
+}
+
+/// `digits[.digits]` milliseconds, at most six digits after the point (whole
+/// nanoseconds; more are left to the general parser, which rounds), as nanoseconds.
+#[inline(always)]
+fn time_ns(s: &[u8], i: usize) -> Option<(SimTime, usize)> {
+    let (ms, mut end) = digit_run(s, i)?;
+    let mut sub_ns = 0;
+    if s.get(end) == Some(&b'.') {
+        let w = Word::at(s, end + 1);
+        let n = w.digits();
+        if n > 6 {
             return None;
         }
-        self.ended()?;
-        ms.checked_mul(1_000_000)?.checked_add(sub_ns)
-    }
-
-    #[inline(always)]
-    fn field_uint(&mut self) -> Option<u64> {
-        self.skip_blanks();
-        let (v, n) = self.digits()?;
-        if n == 0 {
-            return None;
+        if n > 0 {
+            sub_ns = w.value(n) * POW10[6 - n];
         }
-        self.ended()
-            .or_else(|| (self.s.get(self.i) == Some(&b'\n')).then_some(()))?;
-        Some(v)
-    }
-
-    #[inline(always)]
-    fn field_hex(&mut self) -> Option<u64> {
-        self.skip_blanks();
-        let start = self.i;
-        let mut v = 0u64;
-        while let Some(d) = self.s.get(self.i).and_then(|&b| (b as char).to_digit(16)) {
-            v = (v << 4) | d as u64;
-            self.i += 1;
+        end += 1 + n;
+        if end == i + 1 {
+            return None; // a lone `.`
         }
-        // `0x` prefixes and more than 16 digits are left to the general parser.
-        let n = self.i - start;
-        (n > 0 && n <= 16).then_some(v)
+    } else if end == i {
+        return None;
+    }
+    Some((ms.checked_mul(1_000_000)?.checked_add(sub_ns)?, end))
+}
+
+/// One to sixteen hexadecimal digits, after any blanks (`0x` prefixes and longer runs are
+/// left to the general parser).
+#[inline(always)]
+fn hex_digits(s: &[u8], i: usize) -> Option<(u64, usize)> {
+    let (v, end) = hex_run(s, i);
+    if end > i {
+        (end - i <= 16).then_some((v, end))
+    } else {
+        let start = skip_blanks(s, i);
+        let (v, end) = hex_run(s, start);
+        (start > i && end > start && end - start <= 16).then_some((v, end))
+    }
+}
+
+#[inline(always)]
+fn hex_run(s: &[u8], mut i: usize) -> (u64, usize) {
+    let mut v = 0u64;
+    while let Some(d) = s.get(i).and_then(|&b| hex_value(b)) {
+        v = (v << 4) | d as u64;
+        i += 1;
+    }
+    (v, i)
+}
+
+#[inline(always)]
+fn hex_value(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        _ => None,
     }
 }
 
@@ -567,6 +668,65 @@ mod tests {
         assert_eq!(
             got,
             vec![(500_000, 8, 1), (1_250_000, 16, 4), (2_000_000, 24, 5)]
+        );
+    }
+
+    /// The word-at-a-time fast path at its edges: digit runs around the 8-byte word and the
+    /// 19-digit limit, records ending right at the end of the input (words padded with
+    /// zeros), several blanks between fields.
+    #[test]
+    fn fast_path_edges_agree_with_the_general_parser() {
+        let mut lines = Vec::new();
+        for n in [1, 7, 8, 9, 15, 16, 17, 18, 19, 20, 21] {
+            let run = "9".repeat(n);
+            let ones = "1".repeat(n);
+            lines.push(format!("0 0 {run} 8 1"));
+            lines.push(format!("{ones} 0 8 8 1"));
+            lines.push(format!("{ones}.5 0 8 8 1"));
+            lines.push(format!("1.{} 0 8 8 1", "5".repeat(n.min(9))));
+            lines.push(format!("0 0 8 {ones} 1"));
+            lines.push(format!("0 0 8 8 {}", "f".repeat(n)));
+        }
+        lines.extend(
+            [
+                "0 0 8 8 1",
+                "  0.5 \t 1  16\t\t8 \t 0  ",
+                "5. 0 8 8 1",
+                ".5 0 8 8 1",
+                ". 0 8 8 1",
+                "0 65535 8 8 1",
+                "0 65536 8 8 1",
+                "0 0 8 4294967295 1",
+                "0 0 8 4294967296 1",
+                "0 0 8 0 1",
+                "0 0 8 8 0x1",
+                "0 0 8 8",
+                "0 0 8 8 1 2",
+                "18446744073709.551615 0 8 8 1",
+                "18446744073709.551616 0 8 8 1",
+            ]
+            .map(String::from),
+        );
+        for l in &lines {
+            // At the very end of the input, and followed by more.
+            for text in [format!("{l}\n"), format!("{l}\n0 0 0 8 1\n")] {
+                if let Some((rec, used)) = fast_record(text.as_bytes()) {
+                    assert_eq!(used, l.len() + 1, "{l:?}");
+                    assert_eq!(parse_line(l.as_bytes()), Ok(Some(rec)), "{l:?}");
+                }
+            }
+        }
+        // And the ordinary ones are the fast path's to take.
+        for l in [
+            "0 0 8 8 1",
+            "1.5 0 99999999 8 1",
+            "1.123456 0 1234567890123456789 8 f",
+        ] {
+            assert!(fast_record(format!("{l}\n").as_bytes()).is_some(), "{l:?}");
+        }
+        assert_eq!(
+            fast_record(b"12345678.5 0 123456789 16 1\n").unwrap().0.lbn,
+            123_456_789
         );
     }
 

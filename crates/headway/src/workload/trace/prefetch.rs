@@ -12,20 +12,29 @@ use std::thread::JoinHandle;
 use super::{TraceReader, TraceRecord};
 use crate::error::{HeadwayError, Result};
 
-/// Records sent at a time: large enough that the channel's cost per record is negligible.
-pub const BATCH_RECORDS: usize = 1024;
+/// Records sent at a time. Every hand-over of a batch costs the two threads a wake-up and a
+/// sleep (the reader, far faster than the simulation, waits on a full channel): about 3,500
+/// context switches per million records at 1,024 records a batch, 280 at 8,192, and 2-3%
+/// of the whole replay's CPU time with them (docs/performance.md, fourth sitting).
+pub const BATCH_RECORDS: usize = 8192;
 /// Batches the reader may run ahead of the simulation.
 pub const BATCHES_AHEAD: usize = 4;
 
-/// What the reader said, with what the consumer must be able to ask afterwards.
-enum Item {
-    Record {
-        rec: TraceRecord,
-        line: usize,
-        skipped: u64,
-    },
-    // Boxed: errors are rare and large; records should stay small in the channel.
-    Error(Box<ReadError>),
+/// A record with what the consumer must be able to ask after it.
+#[derive(Clone, Copy)]
+struct Slot {
+    rec: TraceRecord,
+    line: usize,
+    skipped: u64,
+}
+
+/// What the reader said, in order: records, then the error that ended the batch early, if
+/// one did. Records are plain data read in place, so a used batch goes back to the reader
+/// whole, its allocation kept.
+struct Batch {
+    slots: Vec<Slot>,
+    // Boxed: errors are rare and large.
+    error: Option<Box<ReadError>>,
 }
 
 struct ReadError {
@@ -37,10 +46,12 @@ struct ReadError {
 
 /// A [`TraceReader`] whose reading happens on its own thread.
 pub struct Prefetch {
-    rx: Option<Receiver<Vec<Item>>>,
-    batch: std::vec::IntoIter<Item>,
-    // Recycled batch buffers go back to the reader so steady state allocates nothing.
-    spare: SyncSender<Vec<Item>>,
+    rx: Option<Receiver<Batch>>,
+    batch: Batch,
+    /// The next slot of `batch` to hand out.
+    next: usize,
+    // Used batches go back to the reader so steady state allocates nothing.
+    spare: SyncSender<Batch>,
     line: usize,
     skipped: u64,
     can_continue: bool,
@@ -64,7 +75,11 @@ impl Prefetch {
             })?;
         Ok(Prefetch {
             rx: Some(rx),
-            batch: Vec::new().into_iter(),
+            batch: Batch {
+                slots: Vec::new(),
+                error: None,
+            },
+            next: 0,
             spare: spare_tx,
             line: 0,
             skipped: 0,
@@ -73,18 +88,25 @@ impl Prefetch {
         })
     }
 
-    /// The next batch, or `None` once the reader has finished (its panic, if it panicked,
-    /// is raised here as it would have been had it run on this thread).
+    /// The batch's error if it has one, else the next batch: `Ok(true)` when there is more
+    /// to read, `Ok(false)` once the reader has finished (its panic, if it panicked, is
+    /// raised here as it would have been had it run on this thread).
     #[cold]
-    fn refill(&mut self) -> bool {
-        let Some(rx) = &self.rx else { return false };
+    fn refill(&mut self) -> Result<bool> {
+        if let Some(e) = self.batch.error.take() {
+            self.line = e.line;
+            self.skipped = e.skipped;
+            self.can_continue = e.can_continue;
+            return Err(e.err);
+        }
+        let Some(rx) = &self.rx else { return Ok(false) };
         match rx.recv() {
             Ok(batch) => {
-                let old = std::mem::replace(&mut self.batch, batch.into_iter());
-                let mut buf: Vec<Item> = old.collect();
-                buf.clear();
-                let _ = self.spare.try_send(buf);
-                true
+                let mut used = std::mem::replace(&mut self.batch, batch);
+                self.next = 0;
+                used.slots.clear();
+                let _ = self.spare.try_send(used);
+                Ok(true)
             }
             Err(_) => {
                 self.rx = None;
@@ -93,21 +115,22 @@ impl Prefetch {
                         std::panic::resume_unwind(panic);
                     }
                 }
-                false
+                Ok(false)
             }
         }
     }
 }
 
-fn produce<R: TraceReader>(mut reader: R, tx: SyncSender<Vec<Item>>, spare: Receiver<Vec<Item>>) {
+fn produce<R: TraceReader>(mut reader: R, tx: SyncSender<Batch>, spare: Receiver<Batch>) {
     loop {
-        let mut batch = spare
-            .try_recv()
-            .unwrap_or_else(|_| Vec::with_capacity(BATCH_RECORDS));
+        let mut batch = spare.try_recv().unwrap_or_else(|_| Batch {
+            slots: Vec::with_capacity(BATCH_RECORDS),
+            error: None,
+        });
         let mut finished = false;
-        while batch.len() < BATCH_RECORDS {
+        while batch.slots.len() < BATCH_RECORDS {
             match reader.next_record() {
-                Ok(Some(rec)) => batch.push(Item::Record {
+                Ok(Some(rec)) => batch.slots.push(Slot {
                     rec,
                     line: reader.line(),
                     skipped: reader.skipped(),
@@ -118,21 +141,20 @@ fn produce<R: TraceReader>(mut reader: R, tx: SyncSender<Vec<Item>>, spare: Rece
                 }
                 Err(err) => {
                     let can_continue = reader.can_continue();
-                    batch.push(Item::Error(Box::new(ReadError {
+                    batch.error = Some(Box::new(ReadError {
                         err,
                         line: reader.line(),
                         skipped: reader.skipped(),
                         can_continue,
-                    })));
-                    if !can_continue {
-                        finished = true;
-                        break;
-                    }
+                    }));
+                    finished = !can_continue;
+                    break;
                 }
             }
         }
+        let empty = batch.slots.is_empty() && batch.error.is_none();
         // A closed channel means the replay stopped early (a limit, an error): stop too.
-        if (!batch.is_empty() && tx.send(batch).is_err()) || finished {
+        if (!empty && tx.send(batch).is_err()) || finished {
             return;
         }
     }
@@ -142,23 +164,14 @@ impl TraceReader for Prefetch {
     #[inline]
     fn next_record(&mut self) -> Result<Option<TraceRecord>> {
         loop {
-            match self.batch.next() {
-                Some(Item::Record { rec, line, skipped }) => {
-                    self.line = line;
-                    self.skipped = skipped;
-                    return Ok(Some(rec));
-                }
-                Some(Item::Error(e)) => {
-                    self.line = e.line;
-                    self.skipped = e.skipped;
-                    self.can_continue = e.can_continue;
-                    return Err(e.err);
-                }
-                None => {
-                    if !self.refill() {
-                        return Ok(None);
-                    }
-                }
+            if let Some(slot) = self.batch.slots.get(self.next) {
+                self.next += 1;
+                self.line = slot.line;
+                self.skipped = slot.skipped;
+                return Ok(Some(slot.rec));
+            }
+            if !self.refill()? {
+                return Ok(None);
             }
         }
     }
