@@ -45,11 +45,17 @@ struct InService {
 /// asking for terabytes.
 pub const MAX_QUEUE_DEPTH: usize = 1 << 16;
 
+/// The wake-up token of a choice the firmware held until a write-back's end.
+const PICK_TOKEN: u64 = 1;
+
 pub struct HddDevice {
     info: DeviceInfo,
     drive: Drive,
     queue: FirmwareQueue,
     current: Option<InService>,
+    /// When the firmware will choose its next command, if it is holding the choice until a
+    /// write-back under way ends (see `pick_next`).
+    pick_at: Option<SimTime>,
     /// Free reads planned in the firmware (`firmware_freeblock`); `None`: off.
     freeblock: Option<FirmwareFreeblock>,
 }
@@ -88,6 +94,8 @@ impl HddDevice {
         let mut queue_ovh = drive.ovh;
         if !drive.bus.never_disconnect {
             queue_ovh.read_miss_ns = [0; 2];
+            // A queued fast write's command overhead is done while it waits too.
+            queue_ovh.write_hit_ns = [0; 2];
         }
         let queue = FirmwareQueue::new(name, mech.clone(), queue_ovh, queue_depth)?;
         Ok(HddDevice {
@@ -99,6 +107,7 @@ impl HddDevice {
             drive,
             queue,
             current: None,
+            pick_at: None,
             freeblock: None,
         })
     }
@@ -118,6 +127,8 @@ impl HddDevice {
         let mut ovh = self.drive.ovh;
         if !self.drive.bus.never_disconnect {
             ovh.read_miss_ns = [0; 2];
+            // A queued fast write's command overhead is done while it waits too.
+            ovh.write_hit_ns = [0; 2];
         }
         ovh
     }
@@ -168,6 +179,31 @@ impl HddDevice {
         io.wake_at(served.done, 0);
         self.current = Some(InService { cmd, served });
     }
+
+    /// Take up the next queued command, if any. FCFS takes the oldest wherever the head is:
+    /// spare it working that out (a read-ahead under way would have to be followed to its
+    /// stop). A scheduling firmware chooses when its mechanism is free: while a write-back
+    /// is under way it holds the choice until the write-back ends, so that the commands
+    /// arriving meanwhile are candidates too, as in DiskSim (docs/fidelity.md).
+    fn pick_next(&mut self, now: SimTime, io: &mut DeviceIo) {
+        if self.queue.is_empty() {
+            return;
+        }
+        let (free, head) = if self.queue.in_arrival_order() {
+            (now, self.drive.head())
+        } else {
+            let free = self.drive.positioning_free_at(now);
+            if free > now {
+                self.pick_at = Some(free);
+                io.wake_at(free, PICK_TOKEN);
+                return;
+            }
+            (free, self.drive.head_at(free))
+        };
+        if let Some((next, arrived)) = self.queue.pop(free, head, self.drive.last_op()) {
+            self.start(now, arrived, next, io);
+        }
+    }
 }
 
 /// The oracle's model of a command: what the drive's own firmware would predict for a command
@@ -217,14 +253,24 @@ impl Device for HddDevice {
     }
 
     fn submit(&mut self, now: SimTime, cmd: Command, io: &mut DeviceIo) {
-        if self.current.is_none() {
-            self.start(now, now, cmd, io);
-        } else {
+        if self.current.is_some() || self.pick_at.is_some() {
             self.queue.push(now, cmd);
+        } else if !self.queue.in_arrival_order() && self.drive.positioning_free_at(now) > now {
+            // The mechanism is writing back: the command waits to be chosen with whatever
+            // else arrives before the write-back ends.
+            self.queue.push(now, cmd);
+            self.pick_next(now, io);
+        } else {
+            self.start(now, now, cmd, io);
         }
     }
 
-    fn wake(&mut self, now: SimTime, _token: u64, io: &mut DeviceIo) {
+    fn wake(&mut self, now: SimTime, token: u64, io: &mut DeviceIo) {
+        if token == PICK_TOKEN {
+            self.pick_at = None;
+            self.pick_next(now, io);
+            return;
+        }
         let Some(done) = self.current.take() else {
             return;
         };
@@ -238,19 +284,7 @@ impl Device for HddDevice {
             head: done.served.head,
             head_lbn,
         });
-        if !self.queue.is_empty() {
-            // FCFS takes the oldest wherever the head is: spare it working that out (a
-            // read-ahead under way would have to be followed to its stop).
-            let (free, head) = if self.queue.in_arrival_order() {
-                (now, self.drive.head())
-            } else {
-                let free = self.drive.positioning_free_at(now);
-                (free, self.drive.head_at(free))
-            };
-            if let Some((next, arrived)) = self.queue.pop(free, head, self.drive.last_op()) {
-                self.start(now, arrived, next, io);
-            }
-        }
+        self.pick_next(now, io);
     }
 
     fn outstanding(&self) -> usize {

@@ -19,6 +19,16 @@ impl Drive {
         } else {
             o.write_miss_ns[prev]
         } as f64;
+        // A fast write that waited in the drive's queue had its command overhead done
+        // meanwhile and disconnected (DiskSim's `disk_write_arrive`): it reconnects for its
+        // data when taken up, and its mechanism may start at once. (DiskSim never completes
+        // a queued write-through write, so there is nothing to follow for those.)
+        let queued = fast && self.queued_ns > 0.0;
+        let cmd_ovh = if queued {
+            (cmd_ovh - self.queued_ns).max(0.0)
+        } else {
+            cmd_ovh
+        };
         let reading = self.hda.ra().map(|r| r.seg);
         // A write must see every cached copy of its blocks to invalidate it.
         self.resolve_free_blocks(lbn, n);
@@ -70,6 +80,15 @@ impl Drive {
                 };
             let f = self.stop_readahead(t0);
             (disc.max(f) + reconnect, f, t0 + cmd_ovh)
+        } else if queued {
+            let disc = t0
+                + cmd_ovh
+                + if fast {
+                    o.write_disconnect_ns as f64
+                } else {
+                    0.0
+                };
+            (disc + reconnect, self.stop_readahead(t0), t0 + cmd_ovh)
         } else if let Some(x) = extra {
             let go = t0
                 + (x.command_ns + x.first_disconnect_ns + x.inter_disconnect_ns) as f64
@@ -84,7 +103,7 @@ impl Drive {
             )
         };
         // DiskSim drops the extra disconnect of a write that had to disconnect anyway.
-        let extra = if must_wait || behind_readahead {
+        let extra = if must_wait || behind_readahead || queued {
             None
         } else {
             extra
