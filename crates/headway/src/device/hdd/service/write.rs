@@ -60,34 +60,22 @@ impl Drive {
         let behind_readahead = self.hda.ra().is_some()
             && self.pol.readahead.stop_in_sector
             && !self.bus.never_disconnect;
+        // When the drive would disconnect after the command's overhead (a fast write's
+        // disconnect included), for the three cases that wait for the mechanism.
+        let disc = t0
+            + cmd_ovh
+            + if fast {
+                o.write_disconnect_ns as f64
+            } else {
+                0.0
+            };
         let (b0, mech_free, overhead_done) = if must_wait {
-            let disc = t0
-                + cmd_ovh
-                + if fast {
-                    o.write_disconnect_ns as f64
-                } else {
-                    0.0
-                };
             let f = self.hda.free_at;
             (disc.max(f) + reconnect, f, t0 + cmd_ovh)
         } else if behind_readahead {
-            let disc = t0
-                + cmd_ovh
-                + if fast {
-                    o.write_disconnect_ns as f64
-                } else {
-                    0.0
-                };
             let f = self.stop_readahead(t0);
             (disc.max(f) + reconnect, f, t0 + cmd_ovh)
         } else if queued {
-            let disc = t0
-                + cmd_ovh
-                + if fast {
-                    o.write_disconnect_ns as f64
-                } else {
-                    0.0
-                };
             (disc + reconnect, self.stop_readahead(t0), t0 + cmd_ovh)
         } else if let Some(x) = extra {
             let go = t0
