@@ -87,17 +87,7 @@ impl HddDevice {
             Some(n) => n,
             None => policy_name(spec.queue.policy)?,
         };
-        // The commands the firmware chooses among have waited in its queue, their read-miss
-        // overhead done meanwhile (see `Drive::serve_queued`): its model starts their
-        // mechanism at once, or the rotational positions it ranks them by are off by the
-        // overhead.
-        let mut queue_ovh = drive.ovh;
-        if !drive.bus.never_disconnect {
-            queue_ovh.read_miss_ns = [0; 2];
-            // A queued fast write's command overhead is done while it waits too.
-            queue_ovh.write_hit_ns = [0; 2];
-        }
-        let queue = FirmwareQueue::new(name, mech.clone(), queue_ovh, queue_depth)?;
+        let queue = FirmwareQueue::new(name, mech.clone(), queue_overheads(&drive), queue_depth)?;
         Ok(HddDevice {
             info: DeviceInfo {
                 name: spec.name.clone(),
@@ -118,19 +108,9 @@ impl HddDevice {
         self.freeblock = Some(FirmwareFreeblock::new(
             cfg,
             self.drive.mech.clone(),
-            self.queue_overheads(),
+            queue_overheads(&self.drive),
         )?);
         Ok(self)
-    }
-
-    fn queue_overheads(&self) -> Overheads {
-        let mut ovh = self.drive.ovh;
-        if !self.drive.bus.never_disconnect {
-            ovh.read_miss_ns = [0; 2];
-            // A queued fast write's command overhead is done while it waits too.
-            ovh.write_hit_ns = [0; 2];
-        }
-        ovh
     }
 
     pub fn mechanics(&self) -> &Arc<Mechanics> {
@@ -204,6 +184,19 @@ impl HddDevice {
             self.start(now, arrived, next, io);
         }
     }
+}
+
+/// The overheads the firmware ranks its queued commands by. They have waited in its queue,
+/// their read-miss overhead (and a fast write's command overhead) done meanwhile (see
+/// `Drive::serve_queued`): its model starts their mechanism at once, or the rotational
+/// positions it ranks them by are off by the overhead.
+fn queue_overheads(drive: &Drive) -> Overheads {
+    let mut ovh = drive.ovh;
+    if !drive.bus.never_disconnect {
+        ovh.read_miss_ns = [0; 2];
+        ovh.write_hit_ns = [0; 2];
+    }
+    ovh
 }
 
 /// The oracle's model of a command: what the drive's own firmware would predict for a command
