@@ -49,8 +49,10 @@ ran_shared=no
 if [ -d "$shared/reference" ]; then
     shared="$(cd "$shared" && pwd)"
     echo "== cargo test: the tests that need the reference data ($shared)"
+    # --workspace, as above: with -p the features unify differently and every test binary
+    # is built a second time (twice the disk and the time).
     HEADWAY_SHARED="$shared" run_logged "$logs/shared" \
-        cargo test -p headway --no-fail-fast -- --ignored shared_data::
+        cargo test --workspace --no-fail-fast -- --ignored shared_data::
     ran_shared=yes
 fi
 
