@@ -49,9 +49,12 @@
 //! * **Exported capacity.** When [`LayoutSpec::exported_sectors`] is set, LBNs from it on are
 //!   not exported (see its doc).
 
+mod closed_form;
+
 use super::num::floor;
 use super::spec::{LayoutSpec, Sparing, ZoneSpec};
 use crate::error::{HeadwayError, Result};
+use closed_form::ZoneForm;
 
 /// Where one logical block lives.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -328,13 +331,16 @@ impl ZoneMap {
 }
 
 /// The logical-to-physical mapping of one drive. Immutable after construction; `locate` is
-/// the simulator's hot path (no allocation, two binary searches at most without defects).
+/// the simulator's hot path (no allocation; a closed form per zone, `closed_form.rs`, with
+/// [`Layout::locate_general`] behind it).
 #[derive(Clone, Debug)]
 pub struct Layout {
     surfaces: u32,
     serpentine: Serpentine,
     zones: Vec<ZoneInfo>,
     maps: Vec<ZoneMap>,
+    /// Each zone's closed form, by zone.
+    forms: Vec<ZoneForm>,
     mapped: u64,
     capacity: u64,
     /// The zone holding the first LBN of each run of `2^zone_shift` LBNs: where the search
@@ -459,11 +465,13 @@ impl Layout {
         let zone_from = (0..=capacity >> zone_shift)
             .map(|b| zones.partition_point(|z| z.end_lbn <= b << zone_shift) as u32)
             .collect();
+        let forms = maps.iter().map(|m| ZoneForm::new(m, serpentine)).collect();
         let layout = Layout {
             surfaces,
             serpentine,
             zones,
             maps,
+            forms,
             mapped,
             capacity,
             zone_from,
@@ -528,10 +536,10 @@ impl Layout {
         }
     }
 
-    /// Physical location of `lbn`, which must be below the capacity (larger values are
-    /// clamped to the last LBN rather than panicking).
-    #[inline]
-    pub fn locate(&self, lbn: u64) -> Location {
+    /// [`Layout::locate`] by the zone's general tables, whatever its spares and defects: what
+    /// the closed form falls back to, and what it is checked against.
+    #[inline(never)]
+    pub fn locate_general(&self, lbn: u64) -> Location {
         debug_assert!(
             lbn < self.capacity,
             "lbn {lbn} beyond capacity {}",
@@ -920,6 +928,10 @@ mod tests {
         let mut seen = std::collections::HashSet::new();
         for lbn in 0..l.capacity_sectors() {
             let loc = l.locate(lbn);
+            // The closed form is the general lookup, the angle to the bit.
+            let general = l.locate_general(lbn);
+            assert_eq!(loc, general, "lbn {lbn}");
+            assert_eq!(loc.angle.to_bits(), general.angle.to_bits(), "lbn {lbn}");
             assert!(
                 seen.insert((loc.cylinder, loc.surface, loc.sector)),
                 "lbn {lbn} collides"
