@@ -15,8 +15,9 @@
 //!   tracks' skews, slips that push the rest of the zone along in a zone of several units).
 //!
 //! Every shape computes the general lookup's result bit for bit: the same integers, and the
-//! angle from the same float operations in the same order (conversions from integers through
-//! `i64`, which gives the same value for anything below 2^63 in one instruction on x86-64).
+//! angle from the same float operations in the same order, on the same values (the integers
+//! converted from 32 bits, which x86-64 does in one instruction where 64 unsigned bits take
+//! several). A zone of more than 2^32 slots takes the general path.
 //! `tests` checks it against [`Layout::locate_general`] for every LBN of several catalog
 //! drives and for random layouts with every sparing scheme, slips and remapped defects.
 
@@ -65,15 +66,16 @@ pub(super) struct ZoneForm {
     first_cyl: u32,
     /// 1 when the surfaces are visited in reverse on odd cylinders, else 0; `flip_from` is
     /// the parity of the cylinder the count starts from (the zone's first, or 0).
-    flip_mask: u64,
-    flip_from: u64,
+    flip_mask: u32,
+    flip_from: u32,
     shape: Shape,
 }
 
 impl ZoneForm {
     pub(super) fn new(m: &ZoneMap, serpentine: Serpentine) -> ZoneForm {
-        let general =
-            !m.remap_from.is_empty() || (!m.slips.is_empty() && m.skew_slips != SkewSlips::None);
+        let general = !m.remap_from.is_empty()
+            || (!m.slips.is_empty() && m.skew_slips != SkewSlips::None)
+            || m.total_slots() > u32::MAX as u64;
         let whole = m.full_units == 1 && m.tail_slots == 0 && m.front_spares == 0;
         let shape = if general {
             Shape::General
@@ -115,7 +117,7 @@ impl ZoneForm {
         let (flip_mask, flip_from) = match serpentine {
             Serpentine::None => (0, 0),
             Serpentine::ZoneRelative => (1, 0),
-            Serpentine::Absolute => (1, m.first_cyl as u64 % 2),
+            Serpentine::Absolute => (1, m.first_cyl % 2),
         };
         ZoneForm {
             q_base: m.first_lbn.wrapping_sub(m.dead),
@@ -211,19 +213,20 @@ impl Layout {
         let Some((home, unit_run)) = f.slot(q) else {
             return self.locate_general(lbn);
         };
-        let spt = f.spt;
-        let track = home / spt;
-        let sector = home % spt;
-        let run = (spt - sector).min(unit_run).min(f.end_lbn - lbn);
-        let s = self.surfaces as u64;
+        // In 32 bits (the zone's slots fit, `ZoneForm::new`): a 64-bit division costs more,
+        // even where the compiler tests for small operands first.
+        let spt = f.spt as u32;
+        let track = home as u32 / spt;
+        let sector = home as u32 % spt;
+        let run = ((spt - sector) as u64).min(unit_run).min(f.end_lbn - lbn);
+        let s = self.surfaces;
         let cyl = track / s;
         let head = track % s;
         // `ZoneMap::track_start_sectors` and `locate_general`'s angle, operation for
         // operation.
         let switches = head + (s - 1) * cyl;
-        let start =
-            f.offset + switches as i64 as f64 * f.track_skew + cyl as i64 as f64 * f.cyl_skew;
-        let turns = (start + sector as i64 as f64) / f.spt_f;
+        let start = f.offset + switches as f64 * f.track_skew + cyl as f64 * f.cyl_skew;
+        let turns = (start + sector as f64) / f.spt_f;
         let mut angle = turns - floor(turns);
         if angle >= 1.0 {
             angle = 0.0;
@@ -231,10 +234,10 @@ impl Layout {
         let flip = (cyl + f.flip_from) & f.flip_mask == 1;
         let surface = if flip { s - 1 - head } else { head };
         let loc = Location {
-            cylinder: f.first_cyl + cyl as u32,
-            surface: surface as u32,
-            sector: sector as u32,
-            spt: spt as u32,
+            cylinder: f.first_cyl + cyl,
+            surface,
+            sector,
+            spt,
             run_sectors: run.max(1) as u32,
             angle,
         };
