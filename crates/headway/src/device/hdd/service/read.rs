@@ -118,9 +118,8 @@ impl Drive {
                 };
                 self.finish_destage();
                 let start = overhead_done.max(mech_free);
-                let mut plan = media::MediaPlan::default();
                 media::plan_into(
-                    &mut plan,
+                    &mut self.plan,
                     &self.mech,
                     self.hda.head,
                     start,
@@ -154,7 +153,7 @@ impl Drive {
                     };
                     let period = self.mech.period_ns;
                     segment_full::stall_read(
-                        &mut plan,
+                        &mut self.plan,
                         replan,
                         lbn,
                         held,
@@ -168,16 +167,16 @@ impl Drive {
                     );
                 }
                 let mut avail = Avail::ready(lbn, held, t0);
-                for p in Avail::from_plan(&plan, start).pieces {
+                for p in Avail::from_plan(&self.plan, start).pieces {
                     avail.push(p);
                 }
                 let e = bus::transfer_end(&avail, lbn, n, b0, &stream);
-                self.fill_phases(&mut phases, &plan, start, e);
-                self.after_media_read(s, lbn, n, &plan);
+                self.fill_phases(&mut phases, &self.plan, start, e);
+                self.after_media_read(s, lbn, n);
                 let size = self.cache.as_ref().map(|c| c.size);
                 let hold = (size, s, lbn, n, b0, e);
                 hold_readahead(&mut self.hda, &self.mech, hold, &avail, &stream);
-                (e + completion, phases, false, plan.end_head)
+                (e + completion, phases, false, self.plan.end_head)
             }
             ReadHit::Miss => {
                 self.stats.read_misses += 1;
@@ -189,9 +188,8 @@ impl Drive {
                 };
                 self.finish_destage();
                 let start = overhead_done.max(mech_free);
-                let mut plan = media::MediaPlan::default();
                 media::plan_into(
-                    &mut plan,
+                    &mut self.plan,
                     &self.mech,
                     self.hda.head,
                     start,
@@ -203,7 +201,7 @@ impl Drive {
                     None,
                     None,
                 );
-                self.avail.fill_from_plan(&plan, start);
+                self.avail.fill_from_plan(&self.plan, start);
                 let b0 = if self.bus.never_disconnect {
                     overhead_done + data_prep
                 } else {
@@ -231,7 +229,7 @@ impl Drive {
                     };
                     let period = self.mech.period_ns;
                     if segment_full::stall_read(
-                        &mut plan,
+                        &mut self.plan,
                         replan,
                         lbn,
                         0,
@@ -243,31 +241,31 @@ impl Drive {
                         &stream,
                         f64::NEG_INFINITY,
                     ) {
-                        self.avail.fill_from_plan(&plan, start);
+                        self.avail.fill_from_plan(&self.plan, start);
                     }
                 }
                 let e = bus::transfer_end(&self.avail, lbn, n, b0, &stream);
-                self.fill_phases(&mut phases, &plan, start, e);
+                self.fill_phases(&mut phases, &self.plan, start, e);
                 if let Some(s) = seg {
                     if let Some(c) = &mut self.cache {
                         c.reset(s, lbn);
                         if self.pol.read_any_free_blocks {
                             if let (Some((cy, su, slot)), Some(at)) =
-                                (plan.landing(), plan.first_loc)
+                                (self.plan.landing(), self.plan.first_loc)
                             {
                                 c.set_free_from(s, (cy, su, slot, at.sector));
                             }
                         }
                     }
-                    self.after_media_read(s, lbn, n, &plan);
+                    self.after_media_read(s, lbn, n);
                     let size = self.cache.as_ref().map(|c| c.size);
                     let hold = (size, s, lbn, n, b0, e);
                     hold_readahead(&mut self.hda, &self.mech, hold, &self.avail, &stream);
                 } else {
-                    self.hda.head = plan.end_head;
-                    self.hda.free_at = plan.end;
+                    self.hda.head = self.plan.end_head;
+                    self.hda.free_at = self.plan.end;
                 }
-                (e + completion, phases, false, plan.end_head)
+                (e + completion, phases, false, self.plan.end_head)
             }
         }
     }
