@@ -876,10 +876,10 @@ mod tests {
         assert_eq!(checked, 3 * 6000);
     }
 
-    /// A plan kept and planned again (as the drive plans every read in the plan it keeps) is
-    /// field for field the plan made fresh, whatever the kept plan held before: one-run reads,
-    /// reads over several tracks, writes waiting for their data, and pure seeks, one after
-    /// another in one plan.
+    /// A plan kept and planned again (as the read-ahead's kept slot is, and the hold's
+    /// replanning in order) is field for field the plan made fresh, whatever the kept plan
+    /// held before: one-run reads, reads over several tracks, writes waiting for their data,
+    /// and pure seeks, one after another in one plan.
     #[test]
     fn a_kept_plan_planned_again_is_a_fresh_plan() {
         let spec = crate::device::catalog::lookup("atlas10k").unwrap();

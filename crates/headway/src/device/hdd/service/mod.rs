@@ -164,10 +164,6 @@ pub struct Drive {
     queued_ns: f64,
     /// When a read miss's blocks are in, refilled by every miss (kept to spare the move).
     avail: media::Avail,
-    /// The media plan of the read in hand, planned in place by every read from the media
-    /// (a plan is a few hundred bytes: a fresh one per read was built, cleared again by the
-    /// planner, and its figures copied on from the stack).
-    plan: media::MediaPlan,
     pub stats: BufferStats,
 }
 
@@ -217,7 +213,6 @@ impl Drive {
             last_seg: None,
             queued_ns: 0.0,
             avail: media::Avail::default(),
-            plan: media::MediaPlan::default(),
             stats: BufferStats::default(),
         }
     }
@@ -496,24 +491,24 @@ impl Drive {
         }
     }
 
-    /// A read whose blocks came off the media into segment `s` (planned in `self.plan`): the
-    /// mechanism goes on reading ahead from where the request ended.
-    fn after_media_read(&mut self, s: usize, lbn: u64, n: u32) {
+    /// A read whose blocks came off the media into segment `s`: the mechanism goes on reading
+    /// ahead from where the request ended.
+    fn after_media_read(&mut self, s: usize, lbn: u64, n: u32, plan: &media::MediaPlan) {
         let end = lbn + n as u64;
-        self.hda.head = self.plan.end_head;
-        self.hda.free_at = self.plan.end;
+        self.hda.head = plan.end_head;
+        self.hda.free_at = plan.end;
         self.hda.destage = None;
         // The plan located the request's first block (when it started there) and the block
         // after it.
-        let first = if self.plan.passes.first().is_some_and(|p| p.lbn == lbn) {
-            self.plan.first_loc
+        let first = if plan.passes.first().is_some_and(|p| p.lbn == lbn) {
+            plan.first_loc
         } else {
             None
         };
         // The read-ahead's reach is set when the request takes its segment, as DiskSim does,
         // before a request larger than the segment has wrapped its start past the first
         // block (DEC's scheme reads one more track when that start is on an earlier track).
-        let maxra = self.raise_max_ra(s, lbn, n, (first, self.plan.next_loc));
+        let maxra = self.raise_max_ra(s, lbn, n, (first, plan.next_loc));
         if let Some(c) = &mut self.cache {
             c.extend(s, end);
         }
@@ -527,12 +522,12 @@ impl Drive {
             self.hda.start_ra(
                 &self.mech,
                 s,
-                self.plan.end_head,
-                self.plan.end,
+                plan.end_head,
+                plan.end,
                 end,
                 limit,
                 self.pol.zero_latency_read,
-                self.plan.next_loc,
+                plan.next_loc,
             );
         }
     }

@@ -118,8 +118,9 @@ impl Drive {
                 };
                 self.finish_destage();
                 let start = overhead_done.max(mech_free);
+                let mut plan = media::MediaPlan::default();
                 media::plan_into(
-                    &mut self.plan,
+                    &mut plan,
                     &self.mech,
                     self.hda.head,
                     start,
@@ -153,7 +154,7 @@ impl Drive {
                     };
                     let period = self.mech.period_ns;
                     segment_full::stall_read(
-                        &mut self.plan,
+                        &mut plan,
                         replan,
                         lbn,
                         held,
@@ -167,16 +168,16 @@ impl Drive {
                     );
                 }
                 let mut avail = Avail::ready(lbn, held, t0);
-                for p in Avail::from_plan(&self.plan, start).pieces {
+                for p in Avail::from_plan(&plan, start).pieces {
                     avail.push(p);
                 }
                 let e = bus::transfer_end(&avail, lbn, n, b0, &stream);
-                self.fill_phases(&mut phases, &self.plan, start, e);
-                self.after_media_read(s, lbn, n);
+                self.fill_phases(&mut phases, &plan, start, e);
+                self.after_media_read(s, lbn, n, &plan);
                 let size = self.cache.as_ref().map(|c| c.size);
                 let hold = (size, s, lbn, n, b0, e);
                 hold_readahead(&mut self.hda, &self.mech, hold, &avail, &stream);
-                (e + completion, phases, false, self.plan.end_head)
+                (e + completion, phases, false, plan.end_head)
             }
             ReadHit::Miss => {
                 self.stats.read_misses += 1;
@@ -188,8 +189,9 @@ impl Drive {
                 };
                 self.finish_destage();
                 let start = overhead_done.max(mech_free);
+                let mut plan = media::MediaPlan::default();
                 media::plan_into(
-                    &mut self.plan,
+                    &mut plan,
                     &self.mech,
                     self.hda.head,
                     start,
@@ -201,7 +203,7 @@ impl Drive {
                     None,
                     None,
                 );
-                self.avail.fill_from_plan(&self.plan, start);
+                self.avail.fill_from_plan(&plan, start);
                 let b0 = if self.bus.never_disconnect {
                     overhead_done + data_prep
                 } else {
@@ -229,7 +231,7 @@ impl Drive {
                     };
                     let period = self.mech.period_ns;
                     if segment_full::stall_read(
-                        &mut self.plan,
+                        &mut plan,
                         replan,
                         lbn,
                         0,
@@ -241,31 +243,31 @@ impl Drive {
                         &stream,
                         f64::NEG_INFINITY,
                     ) {
-                        self.avail.fill_from_plan(&self.plan, start);
+                        self.avail.fill_from_plan(&plan, start);
                     }
                 }
                 let e = bus::transfer_end(&self.avail, lbn, n, b0, &stream);
-                self.fill_phases(&mut phases, &self.plan, start, e);
+                self.fill_phases(&mut phases, &plan, start, e);
                 if let Some(s) = seg {
                     if let Some(c) = &mut self.cache {
                         c.reset(s, lbn);
                         if self.pol.read_any_free_blocks {
                             if let (Some((cy, su, slot)), Some(at)) =
-                                (self.plan.landing(), self.plan.first_loc)
+                                (plan.landing(), plan.first_loc)
                             {
                                 c.set_free_from(s, (cy, su, slot, at.sector));
                             }
                         }
                     }
-                    self.after_media_read(s, lbn, n);
+                    self.after_media_read(s, lbn, n, &plan);
                     let size = self.cache.as_ref().map(|c| c.size);
                     let hold = (size, s, lbn, n, b0, e);
                     hold_readahead(&mut self.hda, &self.mech, hold, &self.avail, &stream);
                 } else {
-                    self.hda.head = self.plan.end_head;
-                    self.hda.free_at = self.plan.end;
+                    self.hda.head = plan.end_head;
+                    self.hda.free_at = plan.end;
                 }
-                (e + completion, phases, false, self.plan.end_head)
+                (e + completion, phases, false, plan.end_head)
             }
         }
     }
