@@ -1,21 +1,24 @@
-"""The summary's printer (rich) imported on a thread of its own while a long run simulates
-(``headway.cli.report.PrinterImport``), and not for a short one."""
+"""rich (the summary's printer, the progress bar) imported on a thread of its own while a
+long run simulates (``headway._preload.Preload``), and not for a short one."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
+import threading
+
+from headway._preload import FIRST_REPORT, Preload
 
 # In a fresh interpreter, so that whether rich is loaded, and by which thread, is the
 # run's doing alone.
 PROBE = r"""
 import json, sys, threading
 import headway
-from headway.cli.report import PrinterImport
+from headway.cli.report import preload_printer
 
 requests = int(sys.argv[1])
-hook = PrinterImport()
+hook = preload_printer()
 seen = []
 
 def progress(completed, now_ns):
@@ -30,8 +33,8 @@ print(json.dumps({"before": before, "seen": seen, "after": "rich.table" in sys.m
 """
 
 
-def probe(requests: int) -> dict:
-    out = subprocess.run([sys.executable, "-c", PROBE, str(requests)], capture_output=True,
+def probe(requests: int, script: str = PROBE) -> dict:
+    out = subprocess.run([sys.executable, "-c", script, str(requests)], capture_output=True,
                          text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout)
@@ -68,3 +71,46 @@ def test_the_command_prints_the_same_summary_either_way(cli, tmp_path):
     for label in ("requests", "40,000", "response p99.9", f"{s['p99_response_ms']:,.3f}",
                   "queue length max"):
         assert label in out.stdout, label
+
+
+def test_preload_starts_its_thread_at_the_first_report_and_says_when_done():
+    ran = []
+    gate = threading.Event()
+
+    def load():
+        gate.wait(10)
+        ran.append(threading.current_thread().name)
+
+    hook = Preload(load, "probe-loader")
+    assert hook(FIRST_REPORT - 1) is False and threading.active_count() == 1
+    assert hook(FIRST_REPORT) is False  # started, not finished
+    assert threading.active_count() == 2
+    assert hook(2 * FIRST_REPORT) is False
+    gate.set()
+    hook.join()
+    assert hook(3 * FIRST_REPORT) is True
+    assert ran == ["probe-loader"]
+
+
+def test_a_failing_load_leaves_the_caller_to_import_as_usual():
+    def load():
+        raise ImportError("no such module")
+
+    hook = Preload(load, "probe-loader")
+    hook(FIRST_REPORT)
+    hook.join()
+    assert hook(2 * FIRST_REPORT) is True
+
+
+BAR_PROBE = r"""
+import json, sys
+import headway
+r = headway.run({"drive": {"name": "elite3"}, "workload": {"requests": int(sys.argv[1])}},
+                progress=True)
+print(json.dumps({"requests": r.summary.requests, "rich": "rich.progress" in sys.modules}))
+"""
+
+
+def test_the_progress_bar_loads_rich_only_for_a_run_that_reaches_its_first_report():
+    assert probe(1_000, BAR_PROBE) == {"requests": 1_000, "rich": False}
+    assert probe(3 * FIRST_REPORT, BAR_PROBE) == {"requests": 3 * FIRST_REPORT, "rich": True}

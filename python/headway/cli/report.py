@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import csv
 import sys
-import threading
 from pathlib import Path
 from typing import Optional
 
 import click
 
+from headway._preload import Preload
 from headway._write import replacing, write_text
 from headway.cli.paths import json_option, output_file
 from headway.result import Result
@@ -93,46 +93,19 @@ def write_outputs(
                 result.requests.to_csv(tmp, index=False)
 
 
-class PrinterImport:
-    """A run's progress hook that imports what :func:`print_summary` needs (rich: about a
-    twentieth of a 1M-request replay's time) on a thread of its own once the run has
-    completed ``AFTER`` requests. The simulation holds no lock of the interpreter while it
-    runs, so where a core is free the import takes nothing from the run. A short run (whose
-    only call of the hook comes at its end) imports after it, on the calling thread: a thread
-    would cost it more than it saves (docs/performance.md, fifth sitting).
-
-    :meth:`join` must be called after the run, before anything of rich is imported on the
-    calling thread: two threads importing one package at once can meet half-made modules."""
-
-    AFTER = 32_768
-
-    def __init__(self) -> None:
-        self._thread: Optional[threading.Thread] = None
-
-    def __call__(self, completed: int, now_ns: int) -> None:
-        if self._thread is None and completed >= self.AFTER:
-            thread = threading.Thread(target=_import_printer, name="import-summary-printer")
-            try:
-                thread.start()
-            except RuntimeError:  # no thread to be had: print_summary imports rich itself
-                return
-            self._thread = thread
-
-    def join(self) -> None:
-        if self._thread is not None:
-            self._thread.join()
+def preload_printer() -> Preload:
+    """A progress hook that imports what :func:`print_summary` needs while a long run
+    simulates (rich: about a twentieth of a 1M-request replay's time); join it before
+    printing."""
+    return Preload(_import_printer, "import-summary-printer")
 
 
 def _import_printer() -> None:
-    try:
-        import rich.markup  # noqa: F401
+    import rich.markup  # noqa: F401
 
-        from headway.cli.tables import import_rich
+    from headway.cli.tables import import_rich
 
-        import_rich()
-    except Exception:
-        # print_summary imports the same modules again and reports a failure as usual.
-        pass
+    import_rich()
 
 
 def print_summary(result: Result) -> None:

@@ -11,8 +11,8 @@ import click
 
 from headway.api import run as run_experiment
 from headway.cli.report import (
-    PrinterImport,
     output_options,
+    preload_printer,
     print_summary,
     show_progress,
     write_outputs,
@@ -24,9 +24,9 @@ def _run_and_report(
     config, seed, json_path, csv_path, parquet_path, records_path, quiet, no_progress, overrides=None
 ) -> None:
     progress = show_progress(quiet, no_progress)
-    # A progress bar imports rich itself before the run; without one, a long run imports the
-    # summary's printer while it simulates (see PrinterImport).
-    printer = None if quiet or progress else PrinterImport()
+    # A progress bar loads rich while the run simulates; without one, so does the summary's
+    # printer (headway._preload).
+    printer = None if quiet or progress else preload_printer()
     try:
         result = run_experiment(
             config,
