@@ -90,7 +90,7 @@ impl OraclePredictor {
     /// Where `lbn` is, and the target [`Predictor::target`] (`with_transfer`) or
     /// [`Predictor::positioning_target`] gives for it, from one lookup: for a caller that
     /// keeps the location to plan the command from later (the drive's firmware queue).
-    #[inline(always)]
+    #[inline]
     pub fn locate_target(
         &self,
         lbn: u64,

@@ -70,7 +70,6 @@ impl Sptf {
     /// location (the drive's firmware queue, which plans the command from it later): `t` is
     /// what the predictor's `target` gives when [`Sptf::wants_transfer`], else its
     /// `positioning_target`.
-    #[inline(always)]
     pub fn arrive_targeted(&mut self, req: Request, t: Target) {
         self.q.insert_target(req, t);
     }

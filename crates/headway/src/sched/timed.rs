@@ -121,7 +121,7 @@ impl TimedQueue {
 
     /// [`TimedQueue::insert_with`] with the target already worked out, as the predictor's
     /// `target` or `positioning_target` gives it ([`TimedQueue::with_transfer`] says which).
-    #[inline(always)]
+    #[inline]
     pub fn insert_target(&mut self, req: Request, t: Target) {
         self.device = req.device;
         if let Some(ages) = &mut self.by_age {
