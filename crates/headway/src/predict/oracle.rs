@@ -86,27 +86,6 @@ impl OraclePredictor {
     }
 }
 
-impl OraclePredictor {
-    /// Where `lbn` is, and the target [`Predictor::target`] (`with_transfer`) or
-    /// [`Predictor::positioning_target`] gives for it, from one lookup: for a caller that
-    /// keeps the location to plan the command from later (the drive's firmware queue).
-    #[inline]
-    pub fn locate_target(
-        &self,
-        lbn: u64,
-        sectors: u32,
-        op: Op,
-        with_transfer: bool,
-    ) -> (Location, Target) {
-        let l = self.mech.layout.locate(lbn);
-        let mut t = located(l, lbn, sectors, op);
-        if with_transfer {
-            t.transfer_ns = self.mech.transfer_ns_at(l, lbn, sectors, op);
-        }
-        (l, t)
-    }
-}
-
 impl Predictor for OraclePredictor {
     fn name(&self) -> &str {
         "oracle"

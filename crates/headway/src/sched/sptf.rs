@@ -2,7 +2,7 @@ use super::options::OptionReader;
 use super::timed::{Objective, Origin, TimedQueue};
 use super::{Decision, Placement, SchedCtx, Scheduler};
 use crate::error::Result;
-use crate::predict::{Predictor, Target};
+use crate::predict::Predictor;
 use crate::request::{Command, Request};
 use crate::time::SimTime;
 
@@ -64,19 +64,6 @@ impl Sptf {
     /// firmware queue, which owns its model: see [`Sptf::take_unpipelined`]).
     pub fn arrive_with<P: Predictor>(&mut self, req: Request, p: &P) {
         self.q.insert_with(req, p);
-    }
-
-    /// [`Sptf::arrive_with`] for a caller that located the request itself and keeps the
-    /// location (the drive's firmware queue, which plans the command from it later): `t` is
-    /// what the predictor's `target` gives when [`Sptf::wants_transfer`], else its
-    /// `positioning_target`.
-    pub fn arrive_targeted(&mut self, req: Request, t: Target) {
-        self.q.insert_target(req, t);
-    }
-
-    /// Whether targets for [`Sptf::arrive_targeted`] carry their transfer time.
-    pub fn wants_transfer(&self) -> bool {
-        self.q.with_transfer()
     }
 
     /// Choose and take the request to serve next, with the mechanism free at `now` and the

@@ -105,25 +105,12 @@ impl TimedQueue {
     /// its predictor (the drive's firmware queue) passes it as its own type, so the target
     /// is worked out without a dynamic call.
     pub fn insert_with<P: Predictor + ?Sized>(&mut self, req: Request, p: &P) {
+        self.device = req.device;
         let t = if self.with_transfer {
             p.target(req.lbn, req.sectors, req.op)
         } else {
             p.positioning_target(req.lbn, req.sectors, req.op)
         };
-        self.insert_target(req, t);
-    }
-
-    /// Whether the targets carry their transfer time ([`Predictor::target`] rather than
-    /// [`Predictor::positioning_target`]).
-    pub fn with_transfer(&self) -> bool {
-        self.with_transfer
-    }
-
-    /// [`TimedQueue::insert_with`] with the target already worked out, as the predictor's
-    /// `target` or `positioning_target` gives it ([`TimedQueue::with_transfer`] says which).
-    #[inline]
-    pub fn insert_target(&mut self, req: Request, t: Target) {
-        self.device = req.device;
         if let Some(ages) = &mut self.by_age {
             ages.insert((req.arrival_ns, req.id), t.cylinder);
         }

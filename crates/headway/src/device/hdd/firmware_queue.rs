@@ -8,7 +8,6 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use super::layout::Location;
 use super::mechanics::Mechanics;
 use super::overheads::Overheads;
 use crate::error::{HeadwayError, Result};
@@ -82,10 +81,8 @@ enum Picker {
 
 struct Scheduled {
     sched: Picker,
-    /// Queued commands by slot, with where the first block is when the scheduler located it
-    /// on arrival (SPTF), so that planning the command does not look it up again; a
-    /// request's id is its slot.
-    slots: Vec<Option<(Command, SimTime, Option<Location>)>>,
+    /// Queued commands by slot; a request's id is its slot.
+    slots: Vec<Option<(Command, SimTime)>>,
     free: Vec<u64>,
     pending: usize,
 }
@@ -163,36 +160,29 @@ impl FirmwareQueue {
                 };
                 let mut r = Request::new(now, cmd.lbn, cmd.sectors, cmd.op);
                 r.id = slot;
+                s.slots[slot as usize] = Some((cmd, now));
                 s.pending += 1;
-                let at = match &mut s.sched {
-                    Picker::Sptf(p, model) => {
-                        let (at, t) =
-                            model.locate_target(cmd.lbn, cmd.sectors, cmd.op, p.wants_transfer());
-                        p.arrive_targeted(r, t);
-                        Some(at)
-                    }
+                match &mut s.sched {
+                    Picker::Sptf(p, model) => p.arrive_with(r, model),
                     Picker::Any(p, preds) => {
-                        p.on_arrival(r, &SchedCtx::new(now, preds, &[0], &[1]));
-                        None
+                        p.on_arrival(r, &SchedCtx::new(now, preds, &[0], &[1]))
                     }
-                };
-                s.slots[slot as usize] = Some((cmd, now, at));
+                }
             }
         }
     }
 
     /// The next command to serve, chosen for the arm being free at `now` with the head at
     /// `head` and `last_op` the last
-    /// command's direction, with the instant it reached the drive and where its first block
-    /// is when the scheduler located it on arrival.
+    /// command's direction, with the instant it reached the drive.
     pub fn pop(
         &mut self,
         now: SimTime,
         head: HeadPosition,
         last_op: Op,
-    ) -> Option<(Command, SimTime, Option<Location>)> {
+    ) -> Option<(Command, SimTime)> {
         match &mut self.kind {
-            Kind::Fifo(q) => q.pop_front().map(|(c, t)| (c, t, None)),
+            Kind::Fifo(q) => q.pop_front(),
             Kind::Sched(s) => {
                 if s.pending == 0 {
                     return None;

@@ -372,22 +372,6 @@ impl Drive {
         n: u32,
         op: Op,
     ) -> Served {
-        self.serve_located(t, arrived, lbn, n, op, None)
-    }
-
-    /// [`Drive::serve_queued`] with `at`, where `lbn` is, when the caller already located it
-    /// (the firmware queue's SPTF, on the command's arrival): a read that misses the buffer
-    /// plans from it instead of looking it up again.
-    pub fn serve_located(
-        &mut self,
-        t: SimTime,
-        arrived: SimTime,
-        lbn: u64,
-        n: u32,
-        op: Op,
-        at: Option<Location>,
-    ) -> Served {
-        debug_assert!(at.is_none_or(|l| l == self.mech.layout.locate(lbn)));
         let t0 = f64_of(t + self.ovh.per_request_ns);
         // A drive that never disconnects holds the bus from command to completion: no other
         // command reaches it before then, so none has its overhead done early.
@@ -399,7 +383,7 @@ impl Drive {
         self.settle(t0);
         let (done, mut phases, hit, head) = match op {
             _ if n == 0 => self.seek_only(t0, lbn, op),
-            Op::Read => self.read(t0, lbn, n, at),
+            Op::Read => self.read(t0, lbn, n),
             Op::Write => self.write(t0, lbn, n),
         };
         self.last_op = op;
