@@ -96,7 +96,12 @@ fn trace_text(w: &Value) -> String {
 /// mixes 2 to 15 of 2,000, the busiest: on ibm18es's FCFS mix the 15 left out took 147-152
 /// ms in headway, and counting them put headway's mean 3.7% above the one over the requests
 /// DiskSim counted). `None` for the others.
-fn run_headway(drive: &str, w: &Value, dir: &std::path::Path) -> Vec<Option<f64>> {
+fn run_headway(
+    drive: &str,
+    drive_name: &str,
+    w: &Value,
+    dir: &std::path::Path,
+) -> Vec<Option<f64>> {
     let name = w["name"].as_str().unwrap();
     let text = trace_text(w);
     let last_arrival_ms: f64 = text
@@ -106,7 +111,7 @@ fn run_headway(drive: &str, w: &Value, dir: &std::path::Path) -> Vec<Option<f64>
         .map_or(0.0, |t| t.parse().unwrap());
     let trace = dir.join(format!("{drive}_{name}.trace"));
     std::fs::write(&trace, text).unwrap();
-    run_trace_done(drive, w, &trace)
+    run_trace_done(drive_name, w, &trace)
         .into_iter()
         .map(|(resp, done)| (done <= last_arrival_ms).then_some(resp))
         .collect()
@@ -208,13 +213,28 @@ fn histogram(uppers: &[i64], times_ms: &[f64]) -> Vec<u64> {
 /// (mean, demerit) tolerances in ms. One command at the drive, the two models are the same
 /// machine and must agree closely: the mean within 5% (or 0.05 ms for sub-millisecond
 /// means), the distribution within 10% of the mean (at least 0.25 ms: a bin of DiskSim's
-/// distribution is 20 us to 1% wide and a hit's time sits on a few bins). With a queue a
-/// request's time adds its wait behind every request before it, so a small per-request
-/// difference accumulates: 15% and 25%.
+/// distribution is 20 us to 1% wide and a hit's time sits on a few bins).
+///
+/// With a queue a request's time adds its wait behind every request before it, so a small
+/// per-request difference accumulates; still, where headway follows DiskSim's rules the
+/// queues agree as closely: the queue of four (FCFS and SPTF mixes) and the deep queue in
+/// arrival order (FCFS) or in one sweep (C-LOOK) within 5% on the mean and 10% on the
+/// demerit, the same as one command. Measured: the q4 mixes without combining within 1.6%
+/// (demerit at most 3.7% of the mean), the q4 SPTF mixes within 2.6% but the Atlas 10K's,
+/// q64 FCFS and C-LOOK within 4.5% but the HP C2490A's (docs/fidelity.md). A 5% mean and
+/// a 10% demerit leave room for the bus the two model differently (`ArrivalHoldsBus`:
+/// up to 1.8% here) and catch any 10% error. The deep queues ordered by SPTF, LOOK and SSTF
+/// keep 15% and 25%: their rankings differ from DiskSim's for reasons shown apart (`Sptf`,
+/// `Cylinder`), whose size varies with the drive.
 fn tolerance(w: &Value, disksim_mean_ms: f64) -> (f64, f64) {
     let m = disksim_mean_ms;
-    match w["queue_depth"].as_u64().unwrap() {
-        1 => ((0.05 * m).max(0.05), (0.10 * m).max(0.25)),
+    let tight = (0.05 * m, 0.10 * m);
+    match (
+        w["queue_depth"].as_u64().unwrap(),
+        w["policy"].as_str().unwrap(),
+    ) {
+        (1, _) => ((0.05 * m).max(0.05), (0.10 * m).max(0.25)),
+        (4, _) | (_, "fcfs") | (_, "clook") => tight,
         _ => (0.15 * m, 0.25 * m),
     }
 }
@@ -224,15 +244,21 @@ fn tolerance(w: &Value, disksim_mean_ms: f64) -> (f64, f64) {
 enum Why {
     /// headway joins a sequential fast write to the write-back under way ("Combine seq
     /// writes"); DiskSim waits for it. The real Cheetah 4LP served such writes in 0.9 and
-    /// 1.7 ms, DiskSim in 6.5 and 7.2 (fidelity.md point 9): DiskSim is wrong here.
+    /// 1.7 ms, DiskSim in 6.5 and 7.2 (fidelity.md point 9): DiskSim is wrong here. In a
+    /// queue in arrival order the same: a write queued behind the write it continues is
+    /// taken up as that write's data is in and joins its write-back in headway, while DiskSim
+    /// (which matches a write to a segment only when it reaches the drive) waits for the
+    /// write-back to end, a lost revolution. Without combining, the q4 FCFS mixes agree
+    /// within 1.6% on every drive (`without_combining_headway_follows_disksim_on_the_fcfs_mixes`).
     Combine,
     /// DiskSim's LOOK, C-LOOK and SSTF give identical results on every drive (with the real
     /// cylinder mapping too): they do not order as their names say in the disk's queue.
     Cylinder,
-    /// headway's SPTF serves a deep queue 6-35% faster than DiskSim's: DiskSim's
-    /// estimate (disk_buffer_estimate_servtime) ranks requests from the angle the disk had at
-    /// its last media event. Shown by changing that one thing in DiskSim:
-    /// `headway_sptf_follows_disksim_ranking_from_the_decision_time`.
+    /// headway's SPTF serves a deep queue 6-35% faster than DiskSim's (and the Atlas 10K's
+    /// queue of four 6.4%): DiskSim's estimate (disk_buffer_estimate_servtime) ranks requests
+    /// from the angle the disk had at its last media event. Shown by changing that one thing
+    /// in DiskSim: `headway_sptf_follows_disksim_ranking_from_the_decision_time` (the Atlas
+    /// 10K's queue of four -2.5% there).
     Sptf,
     /// A command taken up while the read-ahead is switching tracks starts once the head switch
     /// is done in headway; DiskSim waits until the read-ahead's next event, the first sector
@@ -245,7 +271,7 @@ enum Why {
     /// DiskSim's controller holds the bus for an arriving command's whole overhead (3.6 ms on
     /// the HP C2490A), so the command in service cannot reconnect to send its data meanwhile;
     /// headway processes a queued command's overhead without taking the bus. With a 0.5 ms
-    /// read-miss overhead in both the two agree (SPTF +3.7%, FCFS -0.7%).
+    /// read-miss overhead in both the two agree (SPTF +3.7%; FCFS +0.2%, from -8.7%).
     ArrivalHoldsBus,
     /// Zero-latency reads ("Immediate buffer read"): DiskSim's controller leaves the parameter
     /// inert, headway reads from where the head lands. On the RZ26's 256 KiB sequential reads
@@ -261,6 +287,7 @@ enum Why {
 use Why::*;
 const KNOWN: &[(&str, &str, Why)] = &[
     ("atlas10k", "q1_seq_write_4k", Combine),
+    ("atlas10k", "q4_mixed_sptf", Sptf),
     ("atlas10k", "q64_rand_rw_4k_sptf", Sptf),
     ("atlas_iii", "q1_seq_write_4k", Combine),
     ("atlas_iii", "q64_rand_read_4k_sstf", Cylinder),
@@ -269,12 +296,15 @@ const KNOWN: &[(&str, &str, Why)] = &[
     ("barracuda", "q64_rand_read_4k_sstf", Cylinder),
     ("barracuda", "q64_rand_rw_4k_sptf", ReadAheadWait),
     ("cheetah4lp", "q1_seq_write_4k", Combine),
+    ("cheetah4lp", "q4_mixed_fcfs", Combine),
     ("cheetah4lp", "q64_rand_read_4k_look", Cylinder),
     ("cheetah4lp", "q64_rand_read_4k_sstf", Cylinder),
     ("cheetah9lp", "q1_seq_write_4k", Combine),
+    ("cheetah9lp", "q4_mixed_fcfs", Combine),
     ("cheetah9lp", "q64_rand_read_4k_sstf", Cylinder),
     ("dec_rz26", "q1_seq_read_256k", ZeroLatency),
     ("hp_c2247a", "q64_rand_read_4k_sptf", Sptf),
+    ("hp_c2490a", "q64_rand_read_4k_fcfs", ArrivalHoldsBus),
     ("hp_c2490a", "q64_rand_read_4k_clook", Cylinder),
     ("hp_c2490a", "q64_rand_read_4k_look", Cylinder),
     ("hp_c2490a", "q64_rand_read_4k_sptf", Sptf),
@@ -301,7 +331,34 @@ fn fixtures_dir(name: &str) -> PathBuf {
 
 #[test]
 fn headway_follows_disksim_on_every_synthetic_workload() {
-    compare_with(&fixtures_dir("disksim"), KNOWN);
+    compare_with(&fixtures_dir("disksim"), KNOWN, &|_| true, &|d, _| {
+        d.to_string()
+    });
+}
+
+/// The `Combine` entries of `KNOWN` on the queue of four in arrival order, tested: with
+/// "Combine seq writes" off in headway, its q4 FCFS mixes are within the queue's tolerance of
+/// DiskSim on every drive. (DiskSim combines only a write that reaches the drive while the
+/// write-back it continues is under way, which a queue in arrival order rarely lets happen:
+/// with the parameter off in DiskSim its means move by 0.1% at most, 23.598 to 23.622 ms on
+/// the Atlas 10K, 25.137 to 25.161 on the Cheetah 9LP.)
+#[test]
+fn without_combining_headway_follows_disksim_on_the_fcfs_mixes() {
+    compare_with(
+        &fixtures_dir("disksim"),
+        &[],
+        &|name| name == "q4_mixed_fcfs",
+        &without_combining,
+    );
+}
+
+/// The catalog drive `drive` with "Combine seq writes" off, as a drive file in `dir`.
+fn without_combining(drive: &str, dir: &std::path::Path) -> String {
+    let mut spec = headway::device::catalog::lookup(drive).unwrap();
+    spec.cache.as_mut().unwrap().combine_sequential_writes = false;
+    let path = dir.join(format!("{drive}_without_combining.toml"));
+    std::fs::write(&path, toml::to_string(&spec).unwrap()).unwrap();
+    path.display().to_string()
 }
 
 /// The `Sptf` entries of `KNOWN`, tested: with DiskSim's estimate taken at the decision time,
@@ -311,12 +368,24 @@ fn headway_sptf_follows_disksim_ranking_from_the_decision_time() {
     compare_with(
         &fixtures_dir("disksim_decision_angle"),
         KNOWN_DECISION_ANGLE,
+        &|_| true,
+        &|d, _| d.to_string(),
     );
 }
 
-fn compare_with(dir: &std::path::Path, known_list: &[(&str, &str, Why)]) {
+/// Every workload of the fixtures in `dir` that `only` takes (by name), on the drive
+/// `drive_name` makes of a catalog name (a drive file it may write in the scratch folder).
+fn compare_with(
+    dir: &std::path::Path,
+    known_list: &[(&str, &str, Why)],
+    only: &dyn Fn(&str) -> bool,
+    drive_name: &dyn Fn(&str, &std::path::Path) -> String,
+) {
+    // Tests run side by side in one process: each call its own scratch folder.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let tag = dir.file_name().unwrap().to_string_lossy().to_string();
-    let tmp = std::env::temp_dir().join(format!("headway_{tag}_{}", std::process::id()));
+    let tmp = std::env::temp_dir().join(format!("headway_{tag}_{}_{call}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();
     let mut report = String::new();
     let mut failures = Vec::new();
@@ -332,6 +401,9 @@ fn compare_with(dir: &std::path::Path, known_list: &[(&str, &str, Why)]) {
         for entry in fx["workloads"].as_array().unwrap() {
             let w = &entry["workload"];
             let name = w["name"].as_str().unwrap();
+            if !only(name) {
+                continue;
+            }
             let ds = &entry["disksim"];
             if let Some(e) = ds.get("error") {
                 writeln!(report, "{drive:10} {name:24} DiskSim fails: {e}").unwrap();
@@ -344,7 +416,7 @@ fn compare_with(dir: &std::path::Path, known_list: &[(&str, &str, Why)]) {
                 let i = uppers.iter().position(|&u| u == us).unwrap();
                 ds_counts[i] = b[1].as_u64().unwrap();
             }
-            let counted = run_headway(drive, w, &tmp);
+            let counted = run_headway(drive, &drive_name(drive, &tmp), w, &tmp);
             let hw: Vec<f64> = counted.iter().flatten().copied().collect();
             let hw_mean = hw.iter().sum::<f64>() / hw.len() as f64;
             let d = binned_demerit(&uppers, &ds_counts, &histogram(&uppers, &hw));
