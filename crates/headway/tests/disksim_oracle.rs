@@ -212,7 +212,10 @@ enum Why {
     /// DiskSim's controller holds the bus for an arriving command's whole overhead (3.6 ms on
     /// the HP C2490A), so the command in service cannot reconnect to send its data meanwhile;
     /// headway processes a queued command's overhead without taking the bus. With a 0.5 ms
-    /// read-miss overhead in both the two agree (SPTF +3.7%, FCFS -0.7%).
+    /// read-miss overhead in both the two agree (SPTF +3.7%, FCFS -0.7%). No real trace can
+    /// say which is right (validate mode never has a command arrive while another is in
+    /// service), so by issue 17's rule headway should follow DiskSim; not built yet
+    /// (docs/fidelity.md, "Found with the oracle and followed: the read-ahead's track switch").
     ArrivalHoldsBus,
     /// Zero-latency reads ("Immediate buffer read"): DiskSim's controller leaves the parameter
     /// inert, headway reads from where the head lands. On the RZ26's 256 KiB sequential reads
