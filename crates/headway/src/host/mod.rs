@@ -36,9 +36,6 @@ pub struct Host {
     /// `Scheduler::acts_only_with_a_free_slot`), so it is not asked then.
     only_with_slot: bool,
     idle_when_empty: bool,
-    /// The scheduler's `on_completion` does nothing (see
-    /// `Scheduler::ignores_completions`), so it is not called.
-    ignores_completions: bool,
 }
 
 /// A scheduler context over the host's fields (a macro: a method would borrow the whole
@@ -66,7 +63,6 @@ impl Host {
         let capacity = predictors.iter().map(|p| p.capacity_sectors()).collect();
         let only_with_slot = scheduler.acts_only_with_a_free_slot();
         let idle_when_empty = scheduler.idle_when_empty();
-        let ignores_completions = scheduler.ignores_completions();
         Host {
             scheduler,
             predictors,
@@ -82,7 +78,6 @@ impl Host {
             capacity,
             only_with_slot,
             idle_when_empty,
-            ignores_completions,
         }
     }
 
@@ -134,9 +129,6 @@ impl Host {
         let dev = c.command.device as usize;
         self.outstanding[dev] -= 1;
         self.predictors[dev].observe(c);
-        if self.ignores_completions {
-            return Ok(());
-        }
         let ctx = ctx!(self, now);
         self.scheduler.on_completion(c, &ctx);
         let f = ctx.take_failure();

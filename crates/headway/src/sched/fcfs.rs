@@ -57,9 +57,6 @@ impl Scheduler for Fcfs {
     fn idle_when_empty(&self) -> bool {
         true
     }
-    fn ignores_completions(&self) -> bool {
-        true
-    }
     fn pending(&self) -> usize {
         self.queue.len()
     }

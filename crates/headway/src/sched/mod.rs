@@ -175,12 +175,6 @@ pub trait Scheduler {
     fn idle_when_empty(&self) -> bool {
         false
     }
-    /// Whether this scheduler's [`Scheduler::on_completion`] does nothing (the default
-    /// method's body). The host then skips the call, and the context it would build for
-    /// it, at every completion. Default false: a plug-in is always told.
-    fn ignores_completions(&self) -> bool {
-        false
-    }
     /// Requests held by the scheduler and not yet dispatched.
     fn pending(&self) -> usize;
     /// A failure the scheduler could not report through the calls above (a plug-in written
