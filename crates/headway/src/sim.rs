@@ -178,7 +178,7 @@ impl Simulation {
                 }
                 Event::DeviceWake { dev, token } => {
                     self.devices[dev as usize].wake(self.now, token, &mut self.io);
-                    self.drain_io(dev)?;
+                    self.drain_io(dev, false)?;
                 }
                 Event::Deliver(cmd) => self.submit(*cmd)?,
                 Event::Notify(c) => self.complete(&c)?,
@@ -350,26 +350,22 @@ impl Simulation {
     fn submit(&mut self, cmd: Command) -> Result<()> {
         let dev = cmd.device;
         self.devices[dev as usize].submit(self.now, cmd, &mut self.io);
-        if !self.io.completions.is_empty() {
-            return self.drain_io(dev);
-        }
-        // The usual case, taken here rather than through `drain_io`'s whole call: nothing
-        // completed, so the device holds the command it accepted and is busy without asking
-        // it (`outstanding` is a call through the trait object).
-        for (at, token) in self.io.wakeups.drain(..) {
-            self.events.push(at, Event::DeviceWake { dev, token });
-        }
-        self.stats.device_level(self.now, dev as usize, 1);
-        Ok(())
+        self.drain_io(dev, true)
     }
 
     /// Take what device `dev` asked for during its last call: wake-ups, completions, and its
-    /// busy level for utilisation.
-    fn drain_io(&mut self, dev: u16) -> Result<()> {
+    /// busy level for utilisation. After a `submit` that completed nothing, the device holds
+    /// the command it accepted, so it is busy without asking it (`outstanding` is a call
+    /// through the trait object, twice per request).
+    fn drain_io(&mut self, dev: u16, submitted: bool) -> Result<()> {
         for (at, token) in self.io.wakeups.drain(..) {
             self.events.push(at, Event::DeviceWake { dev, token });
         }
-        let outstanding = self.devices[dev as usize].outstanding();
+        let outstanding = if submitted && self.io.completions.is_empty() {
+            1
+        } else {
+            self.devices[dev as usize].outstanding()
+        };
         self.stats.device_level(self.now, dev as usize, outstanding);
         if self.io.completions.is_empty() {
             return Ok(());
