@@ -6,6 +6,8 @@ import contextlib
 import sys
 from typing import Callable, Iterator, Optional
 
+from headway._preload import Preload
+
 try:  # Python 3.11+
     import tomllib
 except ImportError:  # pragma: no cover - older Pythons
@@ -46,7 +48,35 @@ def expected_requests(text: Optional[str], origin: Optional[str]) -> Optional[in
 
 @contextlib.contextmanager
 def progress_bar(total: Optional[int], label: str = "simulating") -> Iterator[ProgressFn]:
-    """Yield a callback ``(completed, now_ns)`` that drives a bar on stderr."""
+    """Yield a callback ``(completed, now_ns)`` that drives a bar on stderr.
+
+    rich is imported while the run goes on (:class:`headway._preload.Preload`), and the bar
+    is drawn from the first report after that. A run that ends before its first report
+    shows no bar: the bar is erased at the end anyway."""
+    loaded = Preload(_import_bar, "import-progress-bar")
+    with contextlib.ExitStack() as stack:
+        draw: Optional[ProgressFn] = None
+
+        def update(completed: int, now_ns: int) -> None:
+            nonlocal draw
+            if draw is None:
+                if not loaded(completed):
+                    return
+                draw = stack.enter_context(_rich_bar(total, label))
+            draw(completed, now_ns)
+
+        try:
+            yield update
+        finally:
+            loaded.join()
+
+
+def _import_bar() -> None:
+    import rich.progress  # noqa: F401
+
+
+@contextlib.contextmanager
+def _rich_bar(total: Optional[int], label: str) -> Iterator[ProgressFn]:
     from rich.console import Console
     from rich.progress import (
         BarColumn,

@@ -36,7 +36,8 @@ def run(
     request (``result.requests``). ``scheduler`` overrides the configured one: a built-in
     name, or a Python object with ``on_arrival(req, ctx)`` and ``decide(ctx)`` (optionally
     ``on_completion(done, ctx)``, ``on_timer(ctx)``, ``name``). ``progress=True`` shows a
-    progress bar on stderr; a callable is called with ``(completed, now_ns)`` every ~32k
+    progress bar on stderr (from the first report on, once rich is loaded: a run over in a
+    few milliseconds shows none); a callable is called with ``(completed, now_ns)`` every ~32k
     completions. Ctrl-C stops a run with ``KeyboardInterrupt``. ``overrides`` sets settings by
     dotted key on top of ``config`` (``{"drive.firmware_scheduler": "sptf"}``).
     ``class_schedulers`` (with ``[host] scheduler = "cello"``) maps class names to Cello

@@ -10,20 +10,34 @@ from typing import Optional
 import click
 
 from headway.api import run as run_experiment
-from headway.cli.report import output_options, print_summary, show_progress, write_outputs
+from headway.cli.report import (
+    output_options,
+    preload_printer,
+    print_summary,
+    show_progress,
+    write_outputs,
+)
 from headway.cli.trace_options import filter_options, parse_devices, source_options
 
 
 def _run_and_report(
     config, seed, json_path, csv_path, parquet_path, records_path, quiet, no_progress, overrides=None
 ) -> None:
-    result = run_experiment(
-        config,
-        seed=seed,
-        records=records_path is not None,
-        progress=show_progress(quiet, no_progress),
-        overrides=overrides,
-    )
+    progress = show_progress(quiet, no_progress)
+    # A progress bar loads rich while the run simulates; without one, so does the summary's
+    # printer (headway._preload).
+    printer = None if quiet or progress else preload_printer()
+    try:
+        result = run_experiment(
+            config,
+            seed=seed,
+            records=records_path is not None,
+            progress=printer or progress,
+            overrides=overrides,
+        )
+    finally:
+        if printer is not None:
+            printer.join()
     write_outputs(result, json_path, csv_path, parquet_path, records_path)
     if not quiet:
         print_summary(result)

@@ -26,6 +26,13 @@ def table(columns: Sequence[Column], title: Optional[str] = None, caption: Optio
     return t
 
 
+def import_rich() -> None:
+    """Import the modules :func:`table` and :func:`console` use."""
+    from rich import box  # noqa: F401
+    from rich.console import Console  # noqa: F401
+    from rich.table import Table  # noqa: F401
+
+
 def console():
     """A console for stdout; its width is the terminal's (or $COLUMNS, else 80 when piped).
 

@@ -187,7 +187,10 @@ pub fn plan_into(
     first: Option<Location>,
 ) {
     let first_lbn = lbn;
-    plan.clear();
+    // Every path below sets the plan's other fields (the seek, the landing, the wait, the
+    // end, the head); a plan kept and planned again needs only these two forgotten.
+    plan.passes.clear();
+    plan.next_loc = None;
     let mut loc = first.unwrap_or_else(|| mech.layout.locate(lbn));
     plan.first_loc = Some(loc);
     let first_move = mech
@@ -195,6 +198,8 @@ pub fn plan_into(
         .max(min_move_ns);
     plan.seek_ns = first_move;
     if n == 0 {
+        plan.rotate_ns = 0;
+        plan.landing_sectors = None;
         // A pure seek (SCAN's trip to the edge): the head moves, nothing is transferred.
         plan.end = t + first_move as f64;
         plan.end_head = HeadPosition {
@@ -869,6 +874,59 @@ mod tests {
             });
         }
         assert_eq!(checked, 3 * 6000);
+    }
+
+    /// A plan kept and planned again (as the read-ahead's kept slot is, and the hold's
+    /// replanning in order) is field for field the plan made fresh, whatever the kept plan
+    /// held before: one-run reads, reads over several tracks, writes waiting for their data,
+    /// and pure seeks, one after another in one plan.
+    #[test]
+    fn a_kept_plan_planned_again_is_a_fresh_plan() {
+        let spec = crate::device::catalog::lookup("atlas10k").unwrap();
+        let mech = Mechanics::new(&spec).unwrap();
+        let cap = mech.layout.capacity_sectors();
+        let mut kept = MediaPlan::default();
+        let (mut seeks, mut tracks) = (0, 0);
+        for i in 0..3000u64 {
+            let lbn = (i * 7_919 + 13) % (cap - 2000);
+            // Every fifth a pure seek, every seventh a write, sizes up to three tracks.
+            let n = if i % 5 == 0 {
+                0
+            } else {
+                1 + (i as u32 * 131) % 1000
+            };
+            let op = if i % 7 == 0 { Op::Write } else { Op::Read };
+            let data = (op == Op::Write).then_some(DataReady {
+                base: i as f64 * 1e5,
+                step: 5e4,
+                min_blocks: 1,
+            });
+            let from = HeadPosition {
+                cylinder: (i as u32 * 97) % 9000,
+                surface: (i % 3) as u32,
+            };
+            let (t, zl) = (i as f64 * 123_456.789, i % 2 == 0);
+            let mut fresh = MediaPlan::default();
+            plan_into(&mut fresh, &mech, from, t, lbn, n, op, zl, 0, data, None);
+            plan_into(&mut kept, &mech, from, t, lbn, n, op, zl, 0, data, None);
+            assert_eq!(kept.passes, fresh.passes, "{i}");
+            assert_eq!(kept.seek_ns, fresh.seek_ns);
+            assert_eq!(kept.rotate_ns, fresh.rotate_ns);
+            assert_eq!(kept.end.to_bits(), fresh.end.to_bits());
+            assert_eq!(kept.end_head, fresh.end_head);
+            assert_eq!(
+                kept.landing_sectors.map(f64::to_bits),
+                fresh.landing_sectors.map(f64::to_bits)
+            );
+            assert_eq!(kept.first_loc, fresh.first_loc);
+            assert_eq!(kept.next_loc, fresh.next_loc, "{i}");
+            seeks += (n == 0) as u32;
+            tracks += (fresh.passes.len() > 2) as u32;
+        }
+        assert!(
+            seeks > 500 && tracks > 500,
+            "{seeks} seeks, {tracks} over tracks"
+        );
     }
 
     /// [`plan_into`] through its general loop: data that is always in hand changes nothing

@@ -30,6 +30,17 @@ use super::num::ceil;
 use super::segment_full::shift_from;
 use crate::request::{HeadPosition, Op};
 
+/// Whether a read of `n` blocks and the read-ahead of `ra_blocks` after it fit a segment of
+/// `size` blocks together: then no read-ahead block can find the segment full and [`hold`]
+/// changes nothing (its first block at risk, the `size - n`-th, is beyond the read-ahead's
+/// last), whatever the timing. One comparison, made after every read from the media before
+/// the walk over the read-ahead's passes (a random 4 KiB read and DEC's read-ahead to its
+/// track's end fit the Atlas 10K's 374-block segments unless the read crosses a track).
+#[inline(always)]
+pub(super) fn fits(n: u32, ra_blocks: u64, size: u32) -> bool {
+    n as u64 + ra_blocks <= size as u64
+}
+
 /// Hold the read-ahead `ra` that starts after a read of `n` blocks into a segment of `size`
 /// blocks: its `k`-th block (in the order the head reads it) may begin only once the read's
 /// block `n + k - size` has crossed the bus (the read's last block for any beyond it).
@@ -146,6 +157,72 @@ mod tests {
 
     fn at() -> (HeadPosition, f64) {
         (HeadPosition::default(), 0.0)
+    }
+
+    /// The gate ([`fits`]) is exact on both sides: a read-ahead that fits the segment with
+    /// its read is left as it is without asking for the bus's progress, even behind the
+    /// slowest bus; one block more and the walk holds it back (the read-ahead reads a block
+    /// a microsecond from 2 us, the read's blocks cross the bus a millisecond apart).
+    #[test]
+    fn the_gate_passes_over_exactly_the_read_aheads_that_fit() {
+        let m = mech();
+        let (mut passed, mut walked) = (0, 0);
+        for (n, size) in [
+            (1u32, 8u32),
+            (4, 8),
+            (7, 8),
+            (8, 8),
+            (12, 8),
+            (8, 374),
+            (6, 20),
+        ] {
+            let sent: Vec<f64> = (0..n).map(|i| (1000.0 + 1000.0 * i as f64) * US).collect();
+            let bus_end = sent[n as usize - 1];
+            let room = size.saturating_sub(n);
+            for count in [
+                room.saturating_sub(2),
+                room.saturating_sub(1),
+                room,
+                room + 1,
+                room + 3,
+            ] {
+                if count == 0 {
+                    continue;
+                }
+                // One pass in LBN order, and the same blocks as a zero-latency track's tail then
+                // front (two passes, out of LBN order).
+                let one = ra_plan(n as u64, count, 2.0);
+                let mut two = ra_plan(n as u64 + count as u64 / 2, count - count / 2, 2.0);
+                if count >= 2 {
+                    two.passes.push(Pass {
+                        lbn: n as u64,
+                        ..ra_plan(n as u64, count / 2, 2.0 + (count - count / 2) as f64).passes[0]
+                    });
+                }
+                for plan in [one, two] {
+                    let mut held_plan = plan.clone();
+                    if fits(n, count as u64, size) {
+                        passed += 1;
+                        let held = hold(&mut held_plan, &m, at(), n, size, bus_end, || {
+                            unreachable!("a read-ahead that fits needs no bus progress")
+                        });
+                        assert!(!held, "n {n} size {size} count {count}");
+                        assert_eq!(held_plan.passes, plan.passes);
+                        assert_eq!(held_plan.end, plan.end);
+                    } else {
+                        walked += 1;
+                        let held =
+                            hold(&mut held_plan, &m, at(), n, size, bus_end, || sent.clone());
+                        assert!(held, "n {n} size {size} count {count}");
+                        assert!(held_plan.end > plan.end);
+                    }
+                }
+            }
+        }
+        assert!(
+            passed >= 20 && walked >= 20,
+            "{passed} passed, {walked} walked"
+        );
     }
 
     #[test]

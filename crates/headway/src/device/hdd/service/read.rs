@@ -275,8 +275,10 @@ impl Drive {
 
 /// Hold the read-ahead just started into segment `s` after a read of `lbn .. lbn + n` (its
 /// blocks available as `avail`, its bus from `b0` to `bus_end`) to the room of a segment of
-/// `size` blocks (`readahead_hold`).
-#[inline]
+/// `size` blocks (`readahead_hold`). Runs after every read from the media; nearly every one
+/// fits its segment with its read-ahead ([`readahead_hold::fits`]), which is decided here,
+/// inline, before the general walk.
+#[inline(always)]
 fn hold_readahead(
     hda: &mut Hda,
     mech: &Mechanics,
@@ -289,14 +291,45 @@ fn hold_readahead(
     };
     let end = lbn + n as u64;
     let head = hda.head;
-    if let Some(ra) = hda.ra_mut().filter(|r| r.seg == s && r.base == end) {
-        let from = (head, ra.t_start);
-        readahead_hold::hold(&mut ra.plan, mech, from, n, size, bus_end, || {
-            let mut sent = vec![0.0; n as usize];
-            segment_full::bus_progress(avail, lbn, b0, stream, &mut sent);
-            sent
-        });
+    let Some(ra) = hda.ra_mut().filter(|r| r.seg == s && r.base == end) else {
+        return;
+    };
+    if readahead_hold::fits(n, ra.limit - ra.base, size) {
+        #[cfg(debug_assertions)]
+        {
+            let planned: u64 = ra.plan.passes.iter().map(|p| p.count as u64).sum();
+            debug_assert_eq!(planned, ra.limit - ra.base, "read-ahead plan and reach");
+            let mut plan = ra.plan.clone();
+            let from = (head, ra.t_start);
+            let held = readahead_hold::hold(&mut plan, mech, from, n, size, bus_end, || {
+                unreachable!("the gate passed over a read-ahead that needs the bus's progress")
+            });
+            debug_assert!(
+                !held,
+                "the gate passed over a read-ahead the room holds back"
+            );
+        }
+        return;
     }
+    hold_readahead_walk(ra, head, mech, (lbn, n, size, b0, bus_end), avail, stream);
+}
+
+/// [`hold_readahead`] past its gate: the read and its read-ahead overfill the segment.
+#[inline(never)]
+fn hold_readahead_walk(
+    ra: &mut ReadAhead,
+    head: HeadPosition,
+    mech: &Mechanics,
+    (lbn, n, size, b0, bus_end): (u64, u32, u32, f64, f64),
+    avail: &Avail,
+    stream: &Stream,
+) {
+    let from = (head, ra.t_start);
+    readahead_hold::hold(&mut ra.plan, mech, from, n, size, bus_end, || {
+        let mut sent = vec![0.0; n as usize];
+        segment_full::bus_progress(avail, lbn, b0, stream, &mut sent);
+        sent
+    });
 }
 
 /// A request larger than its segment found the read-ahead under way bringing its blocks: the
