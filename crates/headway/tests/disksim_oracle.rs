@@ -90,17 +90,44 @@ fn trace_text(w: &Value) -> String {
     out
 }
 
-/// headway's response times (ms) for workload `w` on `drive`.
-fn run_headway(drive: &str, w: &Value, dir: &std::path::Path) -> Vec<f64> {
+/// headway's response times (ms) for workload `w` on `drive`, in the trace's order, of the
+/// requests DiskSim counts: those complete by the trace's last arrival. DiskSim ends its run
+/// there, with the last requests still in flight and left out of its statistics (on the q4
+/// mixes 2 to 15 of 2,000, the busiest: on ibm18es's FCFS mix the 15 left out took 147-152
+/// ms in headway, and counting them put headway's mean 3.7% above the one over the requests
+/// DiskSim counted). `None` for the others.
+fn run_headway(
+    drive: &str,
+    drive_name: &str,
+    w: &Value,
+    dir: &std::path::Path,
+) -> Vec<Option<f64>> {
     let name = w["name"].as_str().unwrap();
+    let text = trace_text(w);
+    let last_arrival_ms: f64 = text
+        .lines()
+        .last()
+        .and_then(|l| l.split(' ').next())
+        .map_or(0.0, |t| t.parse().unwrap());
     let trace = dir.join(format!("{drive}_{name}.trace"));
-    std::fs::write(&trace, trace_text(w)).unwrap();
-    run_trace(drive, w, &trace)
+    std::fs::write(&trace, text).unwrap();
+    run_trace_done(drive_name, w, &trace)
+        .into_iter()
+        .map(|(resp, done)| (done <= last_arrival_ms).then_some(resp))
+        .collect()
 }
 
 /// headway's response times (ms) for the DiskSim ASCII trace at `trace` on `drive`, with the
 /// drive queue and firmware policy of `w`, in the trace's order.
 fn run_trace(drive: &str, w: &Value, trace: &std::path::Path) -> Vec<f64> {
+    run_trace_done(drive, w, trace)
+        .into_iter()
+        .map(|p| p.0)
+        .collect()
+}
+
+/// [`run_trace`]'s response times with each request's completion time (ms).
+fn run_trace_done(drive: &str, w: &Value, trace: &std::path::Path) -> Vec<(f64, f64)> {
     let name = w["name"].as_str().unwrap();
     let toml = format!(
         "[drive]\nname = \"{drive}\"\nqueue_depth = {}\nfirmware_scheduler = \"{}\"\n\
@@ -119,11 +146,14 @@ fn run_trace(drive: &str, w: &Value, trace: &std::path::Path) -> Vec<f64> {
         .unwrap();
     let rec = r.records.unwrap();
     // Records come in the order of completion; the trace's order is the requests' ids.
-    let mut by_id: Vec<(u64, f64)> = (0..rec.len())
-        .map(|i| (rec.id[i], (rec.done_ns[i] - rec.arrival_ns[i]) as f64 / 1e6))
+    let mut by_id: Vec<(u64, f64, f64)> = (0..rec.len())
+        .map(|i| {
+            let done = rec.done_ns[i] as f64 / 1e6;
+            (rec.id[i], done - rec.arrival_ns[i] as f64 / 1e6, done)
+        })
         .collect();
     by_id.sort_unstable_by_key(|p| p.0);
-    by_id.into_iter().map(|p| p.1).collect()
+    by_id.into_iter().map(|p| (p.1, p.2)).collect()
 }
 
 /// DiskSim's bins: row label = exclusive upper edge (us); the row before gives the lower.
@@ -180,16 +210,32 @@ fn histogram(uppers: &[i64], times_ms: &[f64]) -> Vec<u64> {
     c
 }
 
-/// (mean, demerit) tolerances in ms. One command at the drive, the two models are the same
+/// (mean, demerit) tolerances in ms; the reads' and the writes' means are each held to the
+/// mean's relative tolerance too. One command at the drive, the two models are the same
 /// machine and must agree closely: the mean within 5% (or 0.05 ms for sub-millisecond
 /// means), the distribution within 10% of the mean (at least 0.25 ms: a bin of DiskSim's
-/// distribution is 20 us to 1% wide and a hit's time sits on a few bins). With a queue a
-/// request's time adds its wait behind every request before it, so a small per-request
-/// difference accumulates: 15% and 25%.
+/// distribution is 20 us to 1% wide and a hit's time sits on a few bins).
+///
+/// With a queue a request's time adds its wait behind every request before it, so a small
+/// per-request difference accumulates; still, where headway follows DiskSim's rules the
+/// queues agree as closely: the queue of four (FCFS and SPTF mixes) and the deep queue in
+/// arrival order (FCFS) or in one sweep (C-LOOK) within 5% on the mean and 10% on the
+/// demerit, the same as one command. Measured: the q4 mixes without combining within 1.6%
+/// (demerit at most 3.7% of the mean), the q4 SPTF mixes within 2.6% but the Atlas 10K's,
+/// q64 FCFS and C-LOOK within 4.5% but the HP C2490A's (docs/fidelity.md). A 5% mean and
+/// a 10% demerit leave room for the bus the two model differently (`ArrivalHoldsBus`:
+/// up to 1.8% here) and catch any 10% error. The deep queues ordered by SPTF, LOOK and SSTF
+/// keep 15% and 25%: their rankings differ from DiskSim's for reasons shown apart (`Sptf`,
+/// `Cylinder`), whose size varies with the drive.
 fn tolerance(w: &Value, disksim_mean_ms: f64) -> (f64, f64) {
     let m = disksim_mean_ms;
-    match w["queue_depth"].as_u64().unwrap() {
-        1 => ((0.05 * m).max(0.05), (0.10 * m).max(0.25)),
+    let tight = (0.05 * m, 0.10 * m);
+    match (
+        w["queue_depth"].as_u64().unwrap(),
+        w["policy"].as_str().unwrap(),
+    ) {
+        (1, _) => ((0.05 * m).max(0.05), (0.10 * m).max(0.25)),
+        (4, _) | (_, "fcfs") | (_, "clook") => tight,
         _ => (0.15 * m, 0.25 * m),
     }
 }
@@ -199,28 +245,29 @@ fn tolerance(w: &Value, disksim_mean_ms: f64) -> (f64, f64) {
 enum Why {
     /// headway joins a sequential fast write to the write-back under way ("Combine seq
     /// writes"); DiskSim waits for it. The real Cheetah 4LP served such writes in 0.9 and
-    /// 1.7 ms, DiskSim in 6.5 and 7.2 (fidelity.md point 9): DiskSim is wrong here.
+    /// 1.7 ms, DiskSim in 6.5 and 7.2 (fidelity.md point 9): DiskSim is wrong here. In a
+    /// queue in arrival order the same: a write queued behind the write it continues is
+    /// taken up as that write's data is in and joins its write-back in headway, while DiskSim
+    /// (which matches a write to a segment only when it reaches the drive) waits for the
+    /// write-back to end, a lost revolution. Without combining, the q4 FCFS mixes agree
+    /// within 1.6% on every drive (`without_combining_headway_follows_disksim_on_the_fcfs_mixes`).
     Combine,
     /// DiskSim's LOOK, C-LOOK and SSTF give identical results on every drive (with the real
     /// cylinder mapping too): they do not order as their names say in the disk's queue.
     Cylinder,
-    /// headway's SPTF serves a deep queue 6-35% faster than DiskSim's: DiskSim's
-    /// estimate (disk_buffer_estimate_servtime) ranks requests from the angle the disk had at
-    /// its last media event. Shown by changing that one thing in DiskSim:
-    /// `headway_sptf_follows_disksim_ranking_from_the_decision_time`.
+    /// headway's SPTF serves a deep queue 6-35% faster than DiskSim's (and the Atlas 10K's
+    /// queue of four 6.4%): DiskSim's estimate (disk_buffer_estimate_servtime) ranks requests
+    /// from the angle the disk had at its last media event. Shown by changing that one thing
+    /// in DiskSim: `headway_sptf_follows_disksim_ranking_from_the_decision_time` (the Atlas
+    /// 10K's queue of four -2.6% there).
     Sptf,
-    /// A command taken up while the read-ahead is switching tracks starts once the head switch
-    /// is done in headway; DiskSim waits until the read-ahead's next event, the first sector
-    /// on the new track coming round (the skew, ~1.2 ms on the Barracuda), as for point 8 of
-    /// docs/fidelity.md ("A read-ahead waiting for the rotation is abandoned at once"). Made to
-    /// wait as DiskSim does, headway is within 4% of it on the read queue (0.1% at a lighter
-    /// load). On the Barracuda's queue of reads and writes DiskSim makes 170 of 2,991 seeks
-    /// wait over 0.5 ms for it (267 of 2,988 on the read queue; 5 on the Cheetah 9LP's).
-    ReadAheadWait,
     /// DiskSim's controller holds the bus for an arriving command's whole overhead (3.6 ms on
     /// the HP C2490A), so the command in service cannot reconnect to send its data meanwhile;
     /// headway processes a queued command's overhead without taking the bus. With a 0.5 ms
-    /// read-miss overhead in both the two agree (SPTF +3.7%, FCFS -0.7%).
+    /// read-miss overhead in both the two agree (SPTF +3.7%; FCFS +0.2%, from -8.7%). No real
+    /// trace can say which is right (validate mode never has a command arrive while another is
+    /// in service), so by issue 17's rule headway should follow DiskSim; not built yet
+    /// (docs/fidelity.md, "Found with the oracle and followed: the read-ahead's track switch").
     ArrivalHoldsBus,
     /// Zero-latency reads ("Immediate buffer read"): DiskSim's controller leaves the parameter
     /// inert, headway reads from where the head lands. On the RZ26's 256 KiB sequential reads
@@ -236,25 +283,31 @@ enum Why {
 use Why::*;
 const KNOWN: &[(&str, &str, Why)] = &[
     ("atlas10k", "q1_seq_write_4k", Combine),
+    ("atlas10k", "q4_mixed_fcfs", Combine),
+    ("atlas10k", "q4_mixed_sptf", Sptf),
     ("atlas10k", "q64_rand_rw_4k_sptf", Sptf),
     ("atlas_iii", "q1_seq_write_4k", Combine),
+    ("atlas_iii", "q4_mixed_fcfs", Combine),
     ("atlas_iii", "q64_rand_read_4k_sstf", Cylinder),
     ("barracuda", "q1_seq_write_4k", Combine),
-    ("barracuda", "q64_rand_read_4k_sptf", Sptf),
+    ("barracuda", "q4_mixed_fcfs", Combine),
     ("barracuda", "q64_rand_read_4k_sstf", Cylinder),
-    ("barracuda", "q64_rand_rw_4k_sptf", ReadAheadWait),
     ("cheetah4lp", "q1_seq_write_4k", Combine),
+    ("cheetah4lp", "q4_mixed_fcfs", Combine),
     ("cheetah4lp", "q64_rand_read_4k_look", Cylinder),
     ("cheetah4lp", "q64_rand_read_4k_sstf", Cylinder),
     ("cheetah9lp", "q1_seq_write_4k", Combine),
+    ("cheetah9lp", "q4_mixed_fcfs", Combine),
     ("cheetah9lp", "q64_rand_read_4k_sstf", Cylinder),
     ("dec_rz26", "q1_seq_read_256k", ZeroLatency),
     ("hp_c2247a", "q64_rand_read_4k_sptf", Sptf),
+    ("hp_c2490a", "q64_rand_read_4k_fcfs", ArrivalHoldsBus),
     ("hp_c2490a", "q64_rand_read_4k_clook", Cylinder),
     ("hp_c2490a", "q64_rand_read_4k_look", Cylinder),
     ("hp_c2490a", "q64_rand_read_4k_sptf", Sptf),
     ("hp_c2490a", "q64_rand_read_4k_sstf", Cylinder),
     ("ibm18es", "q1_seq_write_4k", Combine),
+    ("ibm18es", "q4_mixed_fcfs", Combine),
     ("ibm18es", "q64_rand_read_4k_sstf", Cylinder),
     ("st41601n", "q64_rand_read_4k_sstf", Cylinder),
 ];
@@ -262,11 +315,8 @@ const KNOWN: &[(&str, &str, Why)] = &[
 /// DiskSim with its SPTF ranking requests from the head's angle at the decision, not at the
 /// disk's last media event (scripts/disksim_fixtures.py --variant decision-angle): SPTF
 /// workloads still beyond tolerance against it.
-const KNOWN_DECISION_ANGLE: &[(&str, &str, Why)] = &[
-    ("barracuda", "q64_rand_read_4k_sptf", ReadAheadWait),
-    ("barracuda", "q64_rand_rw_4k_sptf", ReadAheadWait),
-    ("hp_c2490a", "q64_rand_read_4k_sptf", ArrivalHoldsBus),
-];
+const KNOWN_DECISION_ANGLE: &[(&str, &str, Why)] =
+    &[("hp_c2490a", "q64_rand_read_4k_sptf", ArrivalHoldsBus)];
 
 fn fixtures_dir(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -276,7 +326,34 @@ fn fixtures_dir(name: &str) -> PathBuf {
 
 #[test]
 fn headway_follows_disksim_on_every_synthetic_workload() {
-    compare_with(&fixtures_dir("disksim"), KNOWN);
+    compare_with(&fixtures_dir("disksim"), KNOWN, &|_| true, &|d, _| {
+        d.to_string()
+    });
+}
+
+/// The `Combine` entries of `KNOWN` on the queue of four in arrival order, tested: with
+/// "Combine seq writes" off in headway, its q4 FCFS mixes are within the queue's tolerance of
+/// DiskSim on every drive. (DiskSim combines only a write that reaches the drive while the
+/// write-back it continues is under way, which a queue in arrival order rarely lets happen:
+/// with the parameter off in DiskSim its means move by 0.1% at most, 23.598 to 23.622 ms on
+/// the Atlas 10K, 25.137 to 25.161 on the Cheetah 9LP.)
+#[test]
+fn without_combining_headway_follows_disksim_on_the_fcfs_mixes() {
+    compare_with(
+        &fixtures_dir("disksim"),
+        &[],
+        &|name| name == "q4_mixed_fcfs",
+        &without_combining,
+    );
+}
+
+/// The catalog drive `drive` with "Combine seq writes" off, as a drive file in `dir`.
+fn without_combining(drive: &str, dir: &std::path::Path) -> String {
+    let mut spec = headway::device::catalog::lookup(drive).unwrap();
+    spec.cache.as_mut().unwrap().combine_sequential_writes = false;
+    let path = dir.join(format!("{drive}_without_combining.toml"));
+    std::fs::write(&path, toml::to_string(&spec).unwrap()).unwrap();
+    path.display().to_string()
 }
 
 /// The `Sptf` entries of `KNOWN`, tested: with DiskSim's estimate taken at the decision time,
@@ -286,12 +363,24 @@ fn headway_sptf_follows_disksim_ranking_from_the_decision_time() {
     compare_with(
         &fixtures_dir("disksim_decision_angle"),
         KNOWN_DECISION_ANGLE,
+        &|_| true,
+        &|d, _| d.to_string(),
     );
 }
 
-fn compare_with(dir: &std::path::Path, known_list: &[(&str, &str, Why)]) {
+/// Every workload of the fixtures in `dir` that `only` takes (by name), on the drive
+/// `drive_name` makes of a catalog name (a drive file it may write in the scratch folder).
+fn compare_with(
+    dir: &std::path::Path,
+    known_list: &[(&str, &str, Why)],
+    only: &dyn Fn(&str) -> bool,
+    drive_name: &dyn Fn(&str, &std::path::Path) -> String,
+) {
+    // Tests run side by side in one process: each call its own scratch folder.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let tag = dir.file_name().unwrap().to_string_lossy().to_string();
-    let tmp = std::env::temp_dir().join(format!("headway_{tag}_{}", std::process::id()));
+    let tmp = std::env::temp_dir().join(format!("headway_{tag}_{}_{call}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();
     let mut report = String::new();
     let mut failures = Vec::new();
@@ -307,6 +396,9 @@ fn compare_with(dir: &std::path::Path, known_list: &[(&str, &str, Why)]) {
         for entry in fx["workloads"].as_array().unwrap() {
             let w = &entry["workload"];
             let name = w["name"].as_str().unwrap();
+            if !only(name) {
+                continue;
+            }
             let ds = &entry["disksim"];
             if let Some(e) = ds.get("error") {
                 writeln!(report, "{drive:10} {name:24} DiskSim fails: {e}").unwrap();
@@ -319,7 +411,8 @@ fn compare_with(dir: &std::path::Path, known_list: &[(&str, &str, Why)]) {
                 let i = uppers.iter().position(|&u| u == us).unwrap();
                 ds_counts[i] = b[1].as_u64().unwrap();
             }
-            let hw = run_headway(drive, w, &tmp);
+            let counted = run_headway(drive, &drive_name(drive, &tmp), w, &tmp);
+            let hw: Vec<f64> = counted.iter().flatten().copied().collect();
             let hw_mean = hw.iter().sum::<f64>() / hw.len() as f64;
             let d = binned_demerit(&uppers, &ds_counts, &histogram(&uppers, &hw));
             let (tol_mean, tol_dem) = tolerance(w, ds_mean);
@@ -327,20 +420,33 @@ fn compare_with(dir: &std::path::Path, known_list: &[(&str, &str, Why)]) {
             // Reads' and writes' means against DiskSim's, where it printed both.
             let reads: Vec<bool> = trace_text(w).lines().map(|l| l.ends_with(" 1")).collect();
             let mut by_dir = String::new();
+            // Reads and writes each held to the mean's relative tolerance too: a model can
+            // get the mix's mean right with one side fast and the other slow.
+            let mut dirs_ok = true;
             for (key, want) in [("read", true), ("write", false)] {
-                let t: Vec<f64> = hw
+                let t: Vec<f64> = counted
                     .iter()
                     .zip(&reads)
-                    .filter(|(_, &r)| r == want)
-                    .map(|(t, _)| *t)
+                    .filter_map(|(t, &r)| t.filter(|_| r == want))
                     .collect();
                 if let (Some(m), false) = (ds[key]["mean_ms"].as_f64(), t.is_empty()) {
                     let h = t.iter().sum::<f64>() / t.len() as f64;
+                    dirs_ok &= (h / m - 1.0).abs() <= tol_mean / ds_mean;
                     write!(by_dir, " {key}s {:+.1}%", 100.0 * (h / m - 1.0)).unwrap();
                 }
             }
-            let ok = (hw_mean - ds_mean).abs() <= tol_mean && d <= tol_dem;
+            // The requests each counts (the rule of `run_headway`): the same but for the
+            // few that complete near the trace's end in one and not the other (more where
+            // a listed mechanism makes one faster).
+            let completed = ds["completed"].as_u64().unwrap() as usize;
             let known = known_list.iter().find(|k| k.0 == *drive && k.1 == name);
+            if hw.len().abs_diff(completed) > 3 && known.is_none() {
+                failures.push(format!(
+                    "{drive} {name}: headway counts {} requests, DiskSim {completed}",
+                    hw.len()
+                ));
+            }
+            let ok = (hw_mean - ds_mean).abs() <= tol_mean && d <= tol_dem && dirs_ok;
             writeln!(
                 report,
                 "{drive:10} {name:24} DiskSim {ds_mean:10.3} headway {hw_mean:10.3} ms ({:+6.1}%) demerit {d:8.3} {}{by_dir}",

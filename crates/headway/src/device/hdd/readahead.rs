@@ -409,18 +409,30 @@ impl ReadAhead {
 
     /// Preempted by a command at `t`: when the mechanism is free for it, where the head is
     /// then, and one past the last block left in the buffer. The mechanism finishes the seek
-    /// or the sector in progress; a rotational wait is abandoned at once (DiskSim waits it out,
-    /// which costs a random workload up to a revolution per command for nothing).
+    /// or the sector in progress. A wait for the rotation before the read-ahead's first pass
+    /// is abandoned at once (DiskSim waits it out, which costs a random workload up to a
+    /// revolution per command for nothing: point 8 of docs/fidelity.md, which the real traces
+    /// support). After a track switch between two of its passes the read-ahead is stopped at
+    /// its next event, as DiskSim stops it (`disk_seek_stoptime`): the end of the first sector
+    /// on the new track, the skew after the switch ("The read-ahead's track switch" in
+    /// docs/fidelity.md; no request of the five real traces moves with it).
     pub fn stop(&self, t: f64, in_sector: bool) -> (f64, HeadPosition, u64) {
         if t >= self.plan.end {
             return (t, self.plan.end_head, self.limit);
         }
         // Passes are in time order.
+        let mut prev_track = None;
         for p in self.plan.passes.iter() {
             let head = p.track;
             if t < p.start() {
-                // A seek or head switch under way is finished; a wait for the rotation is
-                // simply abandoned.
+                // A seek or head switch under way is finished.
+                let switched = prev_track.is_some_and(|tr| tr != p.track);
+                if switched && t >= p.on_track {
+                    // Waiting for the first sector on the track it has just switched to.
+                    let stop = p.first_done;
+                    let counted = if in_sector { stop } else { t };
+                    return (stop, head, self.end_by(counted));
+                }
                 return (t.max(p.on_track), head, self.end_by(t));
             }
             if t < p.last_done() {
@@ -429,6 +441,7 @@ impl ReadAhead {
                 let counted = if in_sector { stop } else { t };
                 return (stop, head, self.end_by(counted));
             }
+            prev_track = Some(p.track);
         }
         (t, self.plan.end_head, self.end_by(t))
     }

@@ -235,9 +235,14 @@ impl Drive {
     /// When the mechanism can start positioning for a command chosen at `t`: after a
     /// write-back under way (a queued command waits for it; ranking the queue as if the arm
     /// were free at `t` puts every rotational estimate off by the rest of the write-back).
+    /// Rounded down to the nanosecond, not up: the write-back ends at a fraction of a
+    /// nanosecond, where the sector after its last passes under the head, and a choice made
+    /// even a fraction later would rank that sector (a read continuing the write, DiskSim's
+    /// cheapest candidate) a whole revolution away; the command chosen still waits for the
+    /// exact end (`destaging` holds until then).
     pub fn positioning_free_at(&self, t: SimTime) -> SimTime {
         if self.destaging(t as f64) {
-            self.hda.free_at.ceil() as SimTime
+            self.hda.free_at.floor() as SimTime
         } else {
             t
         }

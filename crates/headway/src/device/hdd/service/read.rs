@@ -40,11 +40,19 @@ impl Drive {
             reconnect_ns: reconnect,
             watermark: self.watermark(n, self.pol.read_water),
         };
-        let hit_go = t0 + f64_of(o.read_hit_ns[prev] + o.data_prep_ns);
         // A command that waited in the drive's queue had its overhead processed meanwhile.
         let overhead_done = t0 + (f64_of(o.read_miss_ns[prev]) - self.queued_ns).max(0.0);
         // A command that cannot start at once disconnects and comes back when it can.
         let disconnected = overhead_done + f64_of(o.read_disconnect_ns[prev]);
+        // When a hit's data may start over the bus. A command that waited in the queue had
+        // disconnected after its command overhead, so a hit only reconnects, with no hit
+        // overhead of its own (DiskSim's `disk_read_arrive` charges the read-miss overhead
+        // and disconnects; the read then comes back when chosen, reselection only).
+        let hit_go = if self.queued_ns > 0.0 {
+            disconnected + reconnect
+        } else {
+            t0 + f64_of(o.read_hit_ns[prev] + o.data_prep_ns)
+        };
         let completion = f64_of(o.completion_ns[0]);
         let data_prep = f64_of(o.data_prep_ns);
         let mut phases = Phases::default();
