@@ -309,11 +309,7 @@ impl Simulation {
     /// Let the host dispatch until its scheduler says wait or idle.
     fn pump(&mut self) -> Result<()> {
         loop {
-            // The scheduler is not called, so it made no host work to count.
-            if self.host.nothing_to_decide() {
-                break;
-            }
-            let decision = self.host.decide_pending(self.now);
+            let decision = self.host.decide(self.now);
             self.count_host_work();
             match decision? {
                 Decision::Idle => break,

@@ -155,23 +155,9 @@ impl Host {
     /// armed the timer (generation [`Host::timer_generation`]), which an earlier armed one
     /// prevents; `Idle` when there is nothing to do.
     pub fn decide(&mut self, now: SimTime) -> Result<Decision> {
-        if self.nothing_to_decide() {
+        if self.idle_when_empty && self.scheduler.pending() == 0 {
             return Ok(Decision::Idle);
         }
-        self.decide_pending(now)
-    }
-
-    /// Whether [`Host::decide`] would return `Idle` without asking the scheduler (it says
-    /// it idles when empty, and it holds nothing). Inlined into the engine's loop: two of
-    /// every request's three decisions find the queue empty, and this keeps them out of
-    /// the full decision's call.
-    #[inline]
-    pub fn nothing_to_decide(&self) -> bool {
-        self.idle_when_empty && self.scheduler.pending() == 0
-    }
-
-    /// [`Host::decide`] once [`Host::nothing_to_decide`] has said no.
-    pub fn decide_pending(&mut self, now: SimTime) -> Result<Decision> {
         if self.only_with_slot
             && !self
                 .outstanding
