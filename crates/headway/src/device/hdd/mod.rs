@@ -37,6 +37,8 @@ pub use spec::HddSpec;
 struct InService {
     cmd: Command,
     served: Served,
+    /// The wake-up token of its completion (a new one when an arrival moves it).
+    token: u64,
 }
 
 /// A simulated hard disk.
@@ -47,6 +49,9 @@ pub const MAX_QUEUE_DEPTH: usize = 1 << 16;
 
 /// The wake-up token of a choice the firmware held until a write-back's end.
 const PICK_TOKEN: u64 = 1;
+/// Completions wake with tokens from here up, one per (re)scheduling, so that a completion
+/// moved by an arrival ignores its earlier wake-up.
+const FIRST_DONE_TOKEN: u64 = 2;
 
 pub struct HddDevice {
     info: DeviceInfo,
@@ -58,6 +63,11 @@ pub struct HddDevice {
     pick_at: Option<SimTime>,
     /// Free reads planned in the firmware (`firmware_freeblock`); `None`: off.
     freeblock: Option<FirmwareFreeblock>,
+    /// The next completion token.
+    next_token: u64,
+    /// Until when the arriving commands' overheads hold the bus (ns), while a read miss is
+    /// in service (`arrival_on_bus`).
+    held_until: SimTime,
 }
 
 impl HddDevice {
@@ -99,6 +109,8 @@ impl HddDevice {
             current: None,
             pick_at: None,
             freeblock: None,
+            next_token: FIRST_DONE_TOKEN,
+            held_until: 0,
         })
     }
 
@@ -156,8 +168,55 @@ impl HddDevice {
             // would only cost this gap its free reads.
             let _ = fb.fill_gap(mech_start, head, last_op, &cmd, ph, served.cache_hit);
         }
-        io.wake_at(served.done, 0);
-        self.current = Some(InService { cmd, served });
+        let token = self.token();
+        io.wake_at(served.done, token);
+        self.held_until = 0;
+        self.current = Some(InService { cmd, served, token });
+    }
+
+    fn token(&mut self) -> u64 {
+        let t = self.next_token;
+        self.next_token += 1;
+        t
+    }
+
+    /// When a read arriving at `now` while a read miss is in service reaches the drive, as
+    /// DiskSim's controller has it (docs/fidelity.md, `ArrivalHoldsBus`): the bus carries
+    /// commands and data alike, so an arrival waits while the drive holds it (to send the
+    /// read's data and completion, or for an earlier arrival's overhead), then holds it for
+    /// its own command overhead and disconnect; the read in service gets the bus back for
+    /// its data only after that, and completes later by as much as its transfer shifts.
+    fn arrival_on_bus(&mut self, now: SimTime, cmd: &Command, io: &mut DeviceIo) -> SimTime {
+        if cmd.op != Op::Read {
+            return now;
+        }
+        let Some(cur) = &mut self.current else {
+            return now;
+        };
+        let Some(asks) = self.drive.bus_asked_at() else {
+            return now;
+        };
+        // Requests for the bus are served in the order they are made.
+        if now >= asks {
+            return now.max(cur.served.done);
+        }
+        let at = now.max(self.held_until);
+        let p = self.drive.last_op() as usize;
+        let ovh = &self.drive.ovh;
+        let until = at + ovh.read_miss_ns[p] + ovh.read_disconnect_ns[p];
+        self.held_until = until;
+        if asks < until {
+            if let Some(done) = self.drive.rebus(until) {
+                let later = done.saturating_sub(cur.served.done);
+                cur.served.done += later;
+                cur.served.phases.overhead_ns += later;
+                let t = self.next_token;
+                self.next_token += 1;
+                cur.token = t;
+                io.wake_at(cur.served.done, t);
+            }
+        }
+        at
     }
 
     /// Take up the next queued command, if any. FCFS takes the oldest wherever the head is:
@@ -247,7 +306,8 @@ impl Device for HddDevice {
 
     fn submit(&mut self, now: SimTime, cmd: Command, io: &mut DeviceIo) {
         if self.current.is_some() || self.pick_at.is_some() {
-            self.queue.push(now, cmd);
+            let at = self.arrival_on_bus(now, &cmd, io);
+            self.queue.push(at, cmd);
         } else if !self.queue.in_arrival_order() && self.drive.positioning_free_at(now) > now {
             // The mechanism is writing back: the command waits to be chosen with whatever
             // else arrives before the write-back ends.
@@ -262,6 +322,9 @@ impl Device for HddDevice {
         if token == PICK_TOKEN {
             self.pick_at = None;
             self.pick_next(now, io);
+            return;
+        }
+        if self.current.as_ref().is_none_or(|c| c.token != token) {
             return;
         }
         let Some(done) = self.current.take() else {

@@ -12,7 +12,7 @@ mod write;
 
 use std::sync::Arc;
 
-use super::bus::Bus;
+use super::bus::{self, Bus};
 use super::cache::{Cache, SegState, Segment};
 use super::layout::Location;
 use super::mechanics::Mechanics;
@@ -164,7 +164,21 @@ pub struct Drive {
     queued_ns: f64,
     /// When a read miss's blocks are in, refilled by every miss (kept to spare the move).
     avail: media::Avail,
+    /// How the last command served, a read miss that disconnected, comes back for the bus:
+    /// an arriving command may hold the bus then, and it reconnects later (`rebus`).
+    bus_back: Option<BusBack>,
     pub stats: BufferStats,
+}
+
+/// A read miss's return to the bus: when it asks for it, and what it then moves.
+#[derive(Clone, Copy, Debug)]
+struct BusBack {
+    asks_at: f64,
+    lbn: u64,
+    n: u32,
+    stream: bus::Stream,
+    reconnect: f64,
+    completion: f64,
 }
 
 impl Drive {
@@ -213,6 +227,7 @@ impl Drive {
             last_seg: None,
             queued_ns: 0.0,
             avail: media::Avail::default(),
+            bus_back: None,
             stats: BufferStats::default(),
         }
     }
@@ -386,6 +401,7 @@ impl Drive {
             f64_of(t.saturating_sub(arrived))
         };
         self.settle(t0);
+        self.bus_back = None;
         let (done, mut phases, hit, head) = match op {
             _ if n == 0 => self.seek_only(t0, lbn, op),
             Op::Read => self.read(t0, lbn, n),
@@ -403,6 +419,20 @@ impl Drive {
             cache_hit: hit,
             head,
         }
+    }
+
+    /// When the command last served, a read miss that disconnected from the bus, asks for
+    /// it back to send its data (ns); `None` for any other command.
+    pub fn bus_asked_at(&self) -> Option<SimTime> {
+        self.bus_back.map(|b| ns_of(b.asks_at))
+    }
+
+    /// When that read completes if it gets the bus back only at `at` (an arriving command
+    /// held it: DiskSim's controller keeps the bus for an arrival's command overhead).
+    pub fn rebus(&self, at: SimTime) -> Option<SimTime> {
+        let b = self.bus_back.as_ref()?;
+        let e = bus::transfer_end(&self.avail, b.lbn, b.n, f64_of(at) + b.reconnect, &b.stream);
+        Some(ns_of(e + b.completion + 0.5))
     }
 
     /// A command that only moves the head (a host scheduler's sweep to the edge).

@@ -220,6 +220,16 @@ impl Drive {
                     ready.max(disconnected) + reconnect
                 };
                 let size = self.cache.as_ref().map_or(u32::MAX, |c| c.size);
+                if !self.bus.never_disconnect && n <= size {
+                    self.bus_back = Some(super::BusBack {
+                        asks_at: b0 - reconnect,
+                        lbn,
+                        n,
+                        stream,
+                        reconnect,
+                        completion,
+                    });
+                }
                 if n > size {
                     let (mech, head) = (&self.mech, self.hda.head);
                     let replan = |p: &mut media::MediaPlan| {
