@@ -223,8 +223,8 @@ fn histogram(uppers: &[i64], times_ms: &[f64]) -> Vec<u64> {
 /// demerit, the same as one command. Measured: the q4 mixes without combining within 1.6%
 /// (demerit at most 3.7% of the mean), the q4 SPTF mixes within 2.6% but the Atlas 10K's,
 /// q64 FCFS and C-LOOK within 4.5% but the HP C2490A's (docs/fidelity.md). A 5% mean and
-/// a 10% demerit leave room for the bus the two model differently (`ArrivalHoldsBus`:
-/// up to 1.8% here) and catch any 10% error. The deep queues ordered by SPTF, LOOK and SSTF
+/// a 10% demerit leave room for the bus the two model differently (an arriving write's
+/// bus hold, not modelled: up to 1.8% here) and catch any 10% error. The deep queues ordered by SPTF, LOOK and SSTF
 /// keep 15% and 25%: their rankings differ from DiskSim's for reasons shown apart (`Sptf`,
 /// `Cylinder`), whose size varies with the drive.
 fn tolerance(w: &Value, disksim_mean_ms: f64) -> (f64, f64) {
@@ -261,14 +261,13 @@ enum Why {
     /// in DiskSim: `headway_sptf_follows_disksim_ranking_from_the_decision_time` (the Atlas
     /// 10K's queue of four -2.6% there).
     Sptf,
-    /// DiskSim's controller holds the bus for an arriving command's whole overhead (3.6 ms on
-    /// the HP C2490A), so the command in service cannot reconnect to send its data meanwhile;
-    /// headway processes a queued command's overhead without taking the bus. With a 0.5 ms
-    /// read-miss overhead in both the two agree (SPTF +3.7%; FCFS +0.2%, from -8.7%). No real
-    /// trace can say which is right (validate mode never has a command arrive while another is
-    /// in service), so by issue 17's rule headway should follow DiskSim; not built yet
-    /// (docs/fidelity.md, "Found with the oracle and followed: the read-ahead's track switch").
-    ArrivalHoldsBus,
+    /// A deep SPTF queue at saturation (arrivals at 0.6 times the light-load response): the
+    /// queue is a critical random walk, and a fraction of a millisecond of service per
+    /// command moves the mean by tens of percent. The HP C2247A against DiskSim ranking from
+    /// the decision-time angle: +13.0% before an arriving read held the bus for its
+    /// overhead, +15.5% with it (that mechanism checked per request on the HP C2490A,
+    /// `tests/firmware_arrival_bus.rs`); not traced per request on this drive.
+    Saturated,
     /// Zero-latency reads ("Immediate buffer read"): DiskSim's controller leaves the parameter
     /// inert, headway reads from where the head lands. On the RZ26's 256 KiB sequential reads
     /// the rest of each read after its partial hit starts behind the head, so DiskSim waits
@@ -291,7 +290,6 @@ const KNOWN: &[(&str, &str, Why)] = &[
     ("atlas_iii", "q64_rand_read_4k_sstf", Cylinder),
     ("barracuda", "q1_seq_write_4k", Combine),
     ("barracuda", "q4_mixed_fcfs", Combine),
-    ("barracuda", "q64_rand_read_4k_sstf", Cylinder),
     ("cheetah4lp", "q1_seq_write_4k", Combine),
     ("cheetah4lp", "q4_mixed_fcfs", Combine),
     ("cheetah4lp", "q64_rand_read_4k_look", Cylinder),
@@ -301,11 +299,6 @@ const KNOWN: &[(&str, &str, Why)] = &[
     ("cheetah9lp", "q64_rand_read_4k_sstf", Cylinder),
     ("dec_rz26", "q1_seq_read_256k", ZeroLatency),
     ("hp_c2247a", "q64_rand_read_4k_sptf", Sptf),
-    ("hp_c2490a", "q64_rand_read_4k_fcfs", ArrivalHoldsBus),
-    ("hp_c2490a", "q64_rand_read_4k_clook", Cylinder),
-    ("hp_c2490a", "q64_rand_read_4k_look", Cylinder),
-    ("hp_c2490a", "q64_rand_read_4k_sptf", Sptf),
-    ("hp_c2490a", "q64_rand_read_4k_sstf", Cylinder),
     ("ibm18es", "q1_seq_write_4k", Combine),
     ("ibm18es", "q4_mixed_fcfs", Combine),
     ("ibm18es", "q64_rand_read_4k_sstf", Cylinder),
@@ -316,7 +309,7 @@ const KNOWN: &[(&str, &str, Why)] = &[
 /// disk's last media event (scripts/disksim_fixtures.py --variant decision-angle): SPTF
 /// workloads still beyond tolerance against it.
 const KNOWN_DECISION_ANGLE: &[(&str, &str, Why)] =
-    &[("hp_c2490a", "q64_rand_read_4k_sptf", ArrivalHoldsBus)];
+    &[("hp_c2247a", "q64_rand_read_4k_sptf", Saturated)];
 
 fn fixtures_dir(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -437,10 +430,13 @@ fn compare_with(
             }
             // The requests each counts (the rule of `run_headway`): the same but for the
             // few that complete near the trace's end in one and not the other (more where
-            // a listed mechanism makes one faster).
+            // a listed mechanism makes one faster, and up to 0.25% on a queue at saturation:
+            // the HP C2490A's SPTF queue against the decision-angle DiskSim, +1.0% on the
+            // mean, leaves 6 of 3,000 more in flight at the trace's end).
             let completed = ds["completed"].as_u64().unwrap() as usize;
             let known = known_list.iter().find(|k| k.0 == *drive && k.1 == name);
-            if hw.len().abs_diff(completed) > 3 && known.is_none() {
+            let slack = 3.max(completed / 400);
+            if hw.len().abs_diff(completed) > slack && known.is_none() {
                 failures.push(format!(
                     "{drive} {name}: headway counts {} requests, DiskSim {completed}",
                     hw.len()
