@@ -3,7 +3,7 @@
 //! requests of the oracle's `q4_mixed_*` workloads on the IBM 18ES, a drive queue of 4):
 //! docs/fidelity.md, "Found with the oracle and fixed: the queue of four".
 
-use headway::config::{build_simulation, ExperimentConfig};
+mod common;
 
 /// Completion times (ms) by request id of `trace` (DiskSim ASCII) on the IBM 18ES, the drive
 /// queue of 4 ordered by `policy`.
@@ -15,27 +15,12 @@ fn done_ms(trace_text: &str, policy: &str) -> Vec<f64> {
     std::fs::create_dir_all(&dir).unwrap();
     let trace = dir.join("ibm18es.trace");
     std::fs::write(&trace, trace_text).unwrap();
-    let toml = format!(
-        "[drive]\nname = \"ibm18es\"\nqueue_depth = 4\nfirmware_scheduler = \"{policy}\"\n\
-         [host]\nscheduler = \"fcfs\"\n\
-         [workload]\nkind = \"trace\"\npath = \"{}\"\nformat = \"disksim-ascii\"\n\
-         [output]\nrecords = true\n",
-        trace.display()
-    );
-    let cfg = ExperimentConfig::from_toml_str(&toml, None).unwrap();
-    let rec = build_simulation(&cfg, None)
-        .unwrap()
-        .simulation
-        .run()
-        .unwrap()
-        .records
-        .unwrap();
-    std::fs::remove_dir_all(&dir).ok();
-    let mut by_id: Vec<(u64, f64)> = (0..rec.len())
-        .map(|i| (rec.id[i], rec.done_ns[i] as f64 / 1e6))
+    let done = common::replay_by_id("ibm18es", 4, policy, &trace)
+        .into_iter()
+        .map(|(_, done_ns)| done_ns as f64 / 1e6)
         .collect();
-    by_id.sort_unstable_by_key(|p| p.0);
-    by_id.into_iter().map(|p| p.1).collect()
+    std::fs::remove_dir_all(&dir).ok();
+    done
 }
 
 /// Each (request, DiskSim's completion) within 0.01 ms. DiskSim's clock runs up to a

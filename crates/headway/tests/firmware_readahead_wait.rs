@@ -7,29 +7,14 @@
 //! are its printed read mean over both, less the first's alone (13.840812 ms), each run with
 //! a later request DiskSim leaves in flight (`scripts/disksim_fixtures.py`'s `run_one`).
 
-use headway::config::{build_simulation, ExperimentConfig};
+mod common;
 
 /// Response times (ms) of a DiskSim ASCII trace replayed on `drive`, in trace order.
 fn run_trace(drive: &str, trace: &std::path::Path) -> Vec<f64> {
-    let toml = format!(
-        "[drive]\nname = \"{drive}\"\nqueue_depth = 1\nfirmware_scheduler = \"fcfs\"\n\
-         [host]\nscheduler = \"fcfs\"\n\
-         [workload]\nkind = \"trace\"\npath = \"{}\"\nformat = \"disksim-ascii\"\n\
-         [output]\nrecords = true\n",
-        trace.display()
-    );
-    let cfg = ExperimentConfig::from_toml_str(&toml, None).unwrap();
-    let r = build_simulation(&cfg, None)
-        .unwrap()
-        .simulation
-        .run()
-        .unwrap();
-    let rec = r.records.unwrap();
-    let mut by_id: Vec<(u64, f64)> = (0..rec.len())
-        .map(|i| (rec.id[i], (rec.done_ns[i] - rec.arrival_ns[i]) as f64 / 1e6))
-        .collect();
-    by_id.sort_unstable_by_key(|p| p.0);
-    by_id.into_iter().map(|p| p.1).collect()
+    common::replay_by_id(drive, 1, "fcfs", trace)
+        .into_iter()
+        .map(|(arrival_ns, done_ns)| (done_ns - arrival_ns) as f64 / 1e6)
+        .collect()
 }
 
 /// Arriving at 23.4 and 23.7 ms the second read finds the read-ahead waiting for its first

@@ -74,3 +74,37 @@ pub fn shared_path(rel: &str) -> std::path::PathBuf {
     );
     p
 }
+
+/// (arrival ns, completion ns) of each request of `trace` (DiskSim ASCII) replayed on the
+/// catalog drive `drive`, by request id: the host passes commands on in arrival order, and
+/// the drive holds `queue_depth` of them, ordered by `firmware_scheduler`. The per-request
+/// comparisons with DiskSim's printed times are written against this.
+pub fn replay_by_id(
+    drive: &str,
+    queue_depth: usize,
+    firmware_scheduler: &str,
+    trace: &std::path::Path,
+) -> Vec<(u64, u64)> {
+    use headway::config::{build_simulation, ExperimentConfig};
+    let toml = format!(
+        "[drive]\nname = \"{drive}\"\nqueue_depth = {queue_depth}\n\
+         firmware_scheduler = \"{firmware_scheduler}\"\n\
+         [host]\nscheduler = \"fcfs\"\n\
+         [workload]\nkind = \"trace\"\npath = \"{}\"\nformat = \"disksim-ascii\"\n\
+         [output]\nrecords = true\n",
+        trace.display()
+    );
+    let cfg = ExperimentConfig::from_toml_str(&toml, None).unwrap();
+    let rec = build_simulation(&cfg, None)
+        .unwrap()
+        .simulation
+        .run()
+        .unwrap()
+        .records
+        .unwrap();
+    let mut by_id: Vec<(u64, u64, u64)> = (0..rec.len())
+        .map(|i| (rec.id[i], rec.arrival_ns[i], rec.done_ns[i]))
+        .collect();
+    by_id.sort_unstable_by_key(|r| r.0);
+    by_id.into_iter().map(|r| (r.1, r.2)).collect()
+}

@@ -134,11 +134,16 @@ struct ZoneMap {
 
 /// Count of `slips[j]` (sorted, all `>= base`) that precede the `n`-th free slot after `base`:
 /// `slips[j]` has `slips[j] - base - j` free slots before it, which never decreases in `j`.
-/// Branch-free halving: the hot path should not pay for mispredicted branches.
 #[inline]
 fn slips_before_free(slips: &[u64], base: u64, n: u64) -> u64 {
-    let before = |j: usize| slips[j] - base - j as u64 <= n;
-    let mut size = slips.len();
+    prefix_len(slips.len(), |j| slips[j] - base - j as u64 <= n)
+}
+
+/// How many of the indices `0..len` satisfy `holds`, which holds on a prefix of them.
+/// Branch-free halving: the hot path should not pay for mispredicted branches.
+#[inline(always)]
+fn prefix_len(len: usize, holds: impl Fn(usize) -> bool) -> u64 {
+    let mut size = len;
     if size == 0 {
         return 0;
     }
@@ -146,10 +151,10 @@ fn slips_before_free(slips: &[u64], base: u64, n: u64) -> u64 {
     while size > 1 {
         let half = size / 2;
         let mid = lo + half;
-        lo = if before(mid) { mid } else { lo };
+        lo = if holds(mid) { mid } else { lo };
         size -= half;
     }
-    (lo + before(lo) as usize) as u64
+    (lo + holds(lo) as usize) as u64
 }
 
 impl ZoneMap {

@@ -178,21 +178,10 @@ impl ZoneForm {
     }
 }
 
-/// How many of `sorted` are at or below `q`: branch-free halving, as `slips_before_free`.
+/// How many of `sorted` are at or below `q`.
 #[inline(always)]
 fn count_at_or_below(sorted: &[u64], q: u64) -> u64 {
-    let mut size = sorted.len();
-    if size == 0 {
-        return 0;
-    }
-    let mut lo = 0usize;
-    while size > 1 {
-        let half = size / 2;
-        let mid = lo + half;
-        lo = if sorted[mid] <= q { mid } else { lo };
-        size -= half;
-    }
-    (lo + (sorted[lo] <= q) as usize) as u64
+    super::prefix_len(sorted.len(), |j| sorted[j] <= q)
 }
 
 impl Layout {
