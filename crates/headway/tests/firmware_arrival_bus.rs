@@ -6,30 +6,15 @@
 //! private copy whose `disksim_exectrace` writes to stderr, each run with a later request
 //! DiskSim leaves in flight (`scripts/disksim_fixtures.py`'s `run_one`).
 
-use headway::config::{build_simulation, ExperimentConfig};
+mod common;
 
 /// Completion times (ms) of a DiskSim ASCII trace replayed on `drive` with a queue of 64 at
-/// the drive, in trace order.
+/// the drive ordered FCFS, in trace order.
 fn completions(drive: &str, trace: &std::path::Path) -> Vec<f64> {
-    let toml = format!(
-        "[drive]\nname = \"{drive}\"\nqueue_depth = 64\nfirmware_scheduler = \"fcfs\"\n\
-         [host]\nscheduler = \"fcfs\"\n\
-         [workload]\nkind = \"trace\"\npath = \"{}\"\nformat = \"disksim-ascii\"\n\
-         [output]\nrecords = true\n",
-        trace.display()
-    );
-    let cfg = ExperimentConfig::from_toml_str(&toml, None).unwrap();
-    let r = build_simulation(&cfg, None)
-        .unwrap()
-        .simulation
-        .run()
-        .unwrap();
-    let rec = r.records.unwrap();
-    let mut by_id: Vec<(u64, f64)> = (0..rec.len())
-        .map(|i| (rec.id[i], rec.done_ns[i] as f64 / 1e6))
-        .collect();
-    by_id.sort_unstable_by_key(|p| p.0);
-    by_id.into_iter().map(|p| p.1).collect()
+    common::replay_by_id(drive, 64, "fcfs", trace)
+        .into_iter()
+        .map(|(_, done_ns)| done_ns as f64 / 1e6)
+        .collect()
 }
 
 /// The first read asks for the bus back at about 13.46 ms (once its blocks are in). A read
