@@ -17,6 +17,9 @@ fn completions(drive: &str, trace: &std::path::Path) -> Vec<f64> {
         .collect()
 }
 
+/// The later reads (arrival in ms, block) and DiskSim's completions (ms) in trace order.
+type Case = (&'static [(&'static str, u64)], &'static [f64]);
+
 /// The first read asks for the bus back at about 13.46 ms (once its blocks are in). A read
 /// arriving before then holds the bus for its overhead and disconnect (3.616 ms), and the
 /// first read sends its data and completion (1.268 ms) only after: it completes 4.884 ms
@@ -30,7 +33,7 @@ fn an_arriving_read_holds_the_bus_for_its_overhead() {
     let tmp = std::env::temp_dir().join(format!("headway_arrbus_{}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();
     // (the later reads' arrivals in ms and blocks, DiskSim's completions in trace order)
-    let cases: [(&[(&str, u64)], &[f64]); 6] = [
+    let cases: [Case; 6] = [
         (&[], &[14.727345]),
         (&[("10", 500_000)], &[14.884280, 26.787068]),
         (&[("12", 500_000)], &[16.884280, 26.787081]),
