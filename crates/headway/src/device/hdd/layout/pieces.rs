@@ -1,0 +1,202 @@
+//! The LBN lookup by a table of pieces: [`Layout::locate`]'s hot path.
+//!
+//! A *piece* is a range of LBNs over which the home slot is the LBN less a constant: a zone
+//! that is one sparing unit (the closed form's [`Shape::Whole`](super::closed_form), every
+//! zone of the benchmark's Atlas 10K) breaks into one piece per run of LBNs between its
+//! slips. All the pieces of a layout sit in one array in LBN order, found from a bucket of
+//! `2^shift` LBNs as the zone is (`Layout::zone_index`): one short walk replaces the zone's
+//! walk, the shape's dispatch and the slip count, and the piece carries the zone's constants
+//! the rest of the lookup needs, in one cache line. The divisions by sectors per track and
+//! by surfaces are multiplications by precomputed reciprocals (`strength_reduce`, exact for
+//! every 32-bit numerator). A zone of another shape, or beyond the table's bound, is one
+//! piece that sends its LBNs to the zone's closed form ([`Layout::locate_in_zone`]), as
+//! before the table.
+//!
+//! Every lookup computes the general lookup's result bit for bit (the same integers, the
+//! angle from the same float operations on the same values); `locate` checks itself against
+//! [`Layout::locate_general`] by a debug assertion, and `closed_form::tests` checks all three
+//! paths against each other.
+
+use super::super::num::floor;
+use super::closed_form::ZoneForm;
+use super::{Layout, Location, ZoneMap};
+use strength_reduce::StrengthReducedU32;
+
+/// Pieces the table holds at most, besides one per zone left to its closed form: 256 KiB of
+/// pieces. A zone whose pieces would pass it is left to its closed form (the catalog's
+/// largest table is far below: `tests`).
+pub(super) const MAX_PIECES: usize = 4096;
+
+/// At least this many buckets (as [`super::ZONE_BUCKETS`]), and at least two per piece, so
+/// that the walk from a bucket's first piece is seldom more than a step.
+const MIN_BUCKETS: u64 = 1024;
+
+/// One piece: the LBNs from the previous piece's `end_lbn` to its own.
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(64))]
+pub(super) struct Piece {
+    end_lbn: u64,
+    /// The home slot is `lbn - base` (wrapping); in a piece left to its zone's closed form,
+    /// the zone's index.
+    base: u64,
+    spt: StrengthReducedU32,
+    first_cyl: u32,
+    flip_mask: u8,
+    flip_from: u8,
+    in_zone: bool,
+    offset: f64,
+    track_skew: f64,
+    cyl_skew: f64,
+}
+
+impl Piece {
+    fn new(end_lbn: u64, base: u64, f: &ZoneForm) -> Piece {
+        Piece {
+            end_lbn,
+            base,
+            spt: StrengthReducedU32::new(f.spt as u32),
+            first_cyl: f.first_cyl,
+            flip_mask: f.flip_mask as u8,
+            flip_from: f.flip_from as u8,
+            in_zone: false,
+            offset: f.offset,
+            track_skew: f.track_skew,
+            cyl_skew: f.cyl_skew,
+        }
+    }
+
+    fn in_zone(end_lbn: u64, zone: usize, f: &ZoneForm) -> Piece {
+        Piece {
+            in_zone: true,
+            ..Piece::new(end_lbn, zone as u64, f)
+        }
+    }
+}
+
+/// The pieces of a layout and the bucket table that finds them.
+#[derive(Clone, Debug)]
+pub(super) struct PieceTable {
+    pieces: Vec<Piece>,
+    /// The piece holding the first LBN of each run of `2^shift` LBNs.
+    from: Vec<u32>,
+    shift: u32,
+    surfaces: StrengthReducedU32,
+}
+
+impl PieceTable {
+    /// The table of zones `maps` (with their closed forms `forms`), holding at most
+    /// `max_pieces` pieces of split zones.
+    pub(super) fn new(
+        maps: &[ZoneMap],
+        forms: &[ZoneForm],
+        capacity: u64,
+        surfaces: u32,
+        max_pieces: usize,
+    ) -> PieceTable {
+        let mut pieces = Vec::new();
+        let mut split = 0;
+        for (zi, (m, f)) in maps.iter().zip(forms).enumerate() {
+            if m.end_lbn <= m.first_lbn {
+                continue;
+            }
+            match f.pieces(m.first_lbn, m.end_lbn, m.dead) {
+                Some(list) if split + list.len() <= max_pieces => {
+                    split += list.len();
+                    pieces.extend(list.into_iter().map(|(end, base)| Piece::new(end, base, f)));
+                }
+                _ => pieces.push(Piece::in_zone(m.end_lbn, zi, f)),
+            }
+        }
+        let buckets = MIN_BUCKETS.max(2 * pieces.len() as u64);
+        let mut shift = 0;
+        while capacity >> shift > buckets {
+            shift += 1;
+        }
+        let from = (0..=capacity >> shift)
+            .map(|b| pieces.partition_point(|p| p.end_lbn <= b << shift) as u32)
+            .collect();
+        PieceTable {
+            pieces,
+            from,
+            shift,
+            surfaces: StrengthReducedU32::new(surfaces),
+        }
+    }
+
+    /// Pieces in the table and the bytes it takes (pieces and buckets).
+    #[cfg(test)]
+    pub(super) fn size(&self) -> (usize, usize) {
+        (
+            self.pieces.len(),
+            self.pieces.len() * std::mem::size_of::<Piece>()
+                + self.from.len() * std::mem::size_of::<u32>(),
+        )
+    }
+
+    /// Pieces left to their zone's closed form.
+    #[cfg(test)]
+    pub(super) fn in_zone(&self) -> usize {
+        self.pieces.iter().filter(|p| p.in_zone).count()
+    }
+}
+
+impl Layout {
+    /// Physical location of `lbn`, which must be below the capacity (larger values are
+    /// clamped to the last LBN rather than panicking): its piece, or the zone's closed form
+    /// (and [`Layout::locate_general`] behind it) where the zone has no pieces.
+    #[inline]
+    pub fn locate(&self, lbn: u64) -> Location {
+        debug_assert!(
+            lbn < self.capacity,
+            "lbn {lbn} beyond capacity {}",
+            self.capacity
+        );
+        let lbn = lbn.min(self.capacity - 1);
+        let t = &self.pieces;
+        // Pieces end in LBN order and the last ends at the capacity, so the walk stops inside
+        // the table.
+        let mut i = t.from[(lbn >> t.shift) as usize] as usize;
+        while t.pieces[i].end_lbn <= lbn {
+            i += 1;
+        }
+        let p = &t.pieces[i];
+        if p.in_zone {
+            return self.locate_in_zone(lbn, p.base as usize);
+        }
+        // In 32 bits: a split zone's slots fit (`ZoneForm::new`).
+        let home = lbn.wrapping_sub(p.base) as u32;
+        let (track, sector) = StrengthReducedU32::div_rem(home, p.spt);
+        let (cyl, head) = StrengthReducedU32::div_rem(track, t.surfaces);
+        let spt = p.spt.get();
+        let run = ((spt - sector) as u64).min(p.end_lbn - lbn);
+        let s = self.surfaces;
+        // `ZoneMap::track_start_sectors` and `locate_general`'s angle, operation for
+        // operation.
+        let switches = head + (s - 1) * cyl;
+        let start = p.offset + switches as f64 * p.track_skew + cyl as f64 * p.cyl_skew;
+        let turns = (start + sector as f64) / spt as f64;
+        let mut angle = turns - floor(turns);
+        if angle >= 1.0 {
+            angle = 0.0;
+        }
+        let flip = (cyl + p.flip_from as u32) & p.flip_mask as u32 == 1;
+        let surface = if flip { s - 1 - head } else { head };
+        let loc = Location {
+            cylinder: p.first_cyl + cyl,
+            surface,
+            sector,
+            spt,
+            run_sectors: run as u32,
+            angle,
+        };
+        debug_assert!(
+            {
+                let g = self.locate_general(lbn);
+                loc == g && loc.angle.to_bits() == g.angle.to_bits()
+            },
+            "piece {i} of lbn {lbn}: {loc:?}, general {:?}",
+            self.locate_general(lbn)
+        );
+        loc
+    }
+}
