@@ -140,7 +140,12 @@ impl ZoneForm {
     /// `None` unless the zone is one unit ([`Shape::Whole`]), whose pieces break at its
     /// slips alone. `first_lbn..end_lbn` is the zone's exported range and `dead` its empty
     /// positions.
-    pub(super) fn pieces(&self, first_lbn: u64, end_lbn: u64, dead: u64) -> Option<Vec<(u64, u64)>> {
+    pub(super) fn pieces(
+        &self,
+        first_lbn: u64,
+        end_lbn: u64,
+        dead: u64,
+    ) -> Option<Vec<(u64, u64)>> {
         let Shape::Whole {
             unit_lbns,
             slip_to_end,
@@ -306,7 +311,7 @@ mod tests {
     /// so that the zones past the bound take their closed form.
     fn bounded(l: &Layout, max_pieces: usize) -> Layout {
         let mut l = l.clone();
-        l.pieces = PieceTable::new(&l.maps, &l.forms, l.capacity, l.surfaces, max_pieces);
+        l.pieces = PieceTable::new(&l.maps, &l.forms, l.capacity, max_pieces);
         l
     }
 
@@ -382,9 +387,19 @@ mod tests {
         for name in crate::device::catalog::names() {
             let l = catalog(&name);
             let (n, bytes) = l.pieces.size();
-            println!("{name}: {n} pieces, {} in zone, {bytes} bytes", l.pieces.in_zone());
-            assert!(n <= pieces::MAX_PIECES + l.zones.len(), "{name}: {n} pieces");
-            assert_eq!(l.pieces.in_zone() > 0, shapes(&l)[0] < l.zones.len(), "{name}");
+            println!(
+                "{name}: {n} pieces, {} in zone, {bytes} bytes",
+                l.pieces.in_zone()
+            );
+            assert!(
+                n <= pieces::MAX_PIECES + l.zones.len(),
+                "{name}: {n} pieces"
+            );
+            assert_eq!(
+                l.pieces.in_zone() > 0,
+                shapes(&l)[0] < l.zones.len(),
+                "{name}"
+            );
             if bytes > largest.1 {
                 largest = (n, bytes, name);
             }

@@ -6,9 +6,7 @@
 //! slips. All the pieces of a layout sit in one array in LBN order, found from a bucket of
 //! `2^shift` LBNs as the zone is (`Layout::zone_index`): one short walk replaces the zone's
 //! walk, the shape's dispatch and the slip count, and the piece carries the zone's constants
-//! the rest of the lookup needs, in one cache line. The divisions by sectors per track and
-//! by surfaces are multiplications by precomputed reciprocals (`strength_reduce`, exact for
-//! every 32-bit numerator). A zone of another shape, or beyond the table's bound, is one
+//! the rest of the lookup needs, in one cache line. A zone of another shape, or beyond the table's bound, is one
 //! piece that sends its LBNs to the zone's closed form ([`Layout::locate_in_zone`]), as
 //! before the table.
 //!
@@ -20,7 +18,6 @@
 use super::super::num::floor;
 use super::closed_form::ZoneForm;
 use super::{Layout, Location, ZoneMap};
-use strength_reduce::StrengthReducedU32;
 
 /// Pieces the table holds at most, besides one per zone left to its closed form: 256 KiB of
 /// pieces. A zone whose pieces would pass it is left to its closed form (the catalog's
@@ -39,11 +36,12 @@ pub(super) struct Piece {
     /// The home slot is `lbn - base` (wrapping); in a piece left to its zone's closed form,
     /// the zone's index.
     base: u64,
-    spt: StrengthReducedU32,
+    spt: u32,
     first_cyl: u32,
     flip_mask: u8,
     flip_from: u8,
     in_zone: bool,
+    spt_f: f64,
     offset: f64,
     track_skew: f64,
     cyl_skew: f64,
@@ -54,7 +52,8 @@ impl Piece {
         Piece {
             end_lbn,
             base,
-            spt: StrengthReducedU32::new(f.spt as u32),
+            spt: f.spt as u32,
+            spt_f: f.spt_f,
             first_cyl: f.first_cyl,
             flip_mask: f.flip_mask as u8,
             flip_from: f.flip_from as u8,
@@ -80,7 +79,6 @@ pub(super) struct PieceTable {
     /// The piece holding the first LBN of each run of `2^shift` LBNs.
     from: Vec<u32>,
     shift: u32,
-    surfaces: StrengthReducedU32,
 }
 
 impl PieceTable {
@@ -90,7 +88,6 @@ impl PieceTable {
         maps: &[ZoneMap],
         forms: &[ZoneForm],
         capacity: u64,
-        surfaces: u32,
         max_pieces: usize,
     ) -> PieceTable {
         let mut pieces = Vec::new();
@@ -119,7 +116,6 @@ impl PieceTable {
             pieces,
             from,
             shift,
-            surfaces: StrengthReducedU32::new(surfaces),
         }
     }
 
@@ -165,16 +161,16 @@ impl Layout {
         }
         // In 32 bits: a split zone's slots fit (`ZoneForm::new`).
         let home = lbn.wrapping_sub(p.base) as u32;
-        let (track, sector) = StrengthReducedU32::div_rem(home, p.spt);
-        let (cyl, head) = StrengthReducedU32::div_rem(track, t.surfaces);
-        let spt = p.spt.get();
-        let run = ((spt - sector) as u64).min(p.end_lbn - lbn);
+        let spt = p.spt;
+        let (track, sector) = (home / spt, home % spt);
         let s = self.surfaces;
+        let (cyl, head) = (track / s, track % s);
+        let run = ((spt - sector) as u64).min(p.end_lbn - lbn);
         // `ZoneMap::track_start_sectors` and `locate_general`'s angle, operation for
         // operation.
         let switches = head + (s - 1) * cyl;
         let start = p.offset + switches as f64 * p.track_skew + cyl as f64 * p.cyl_skew;
-        let turns = (start + sector as f64) / spt as f64;
+        let turns = (start + sector as f64) / p.spt_f;
         let mut angle = turns - floor(turns);
         if angle >= 1.0 {
             angle = 0.0;
