@@ -1,4 +1,5 @@
-//! The LBN lookup by a per-zone closed form: [`Layout::locate`]'s hot path.
+//! The LBN lookup by a per-zone closed form: [`Layout::locate`]'s path in the zones the
+//! piece table (`pieces.rs`) leaves to it, and where the pieces come from.
 //!
 //! Inside a zone whose LBNs fill the slots in order, an LBN's slot is its logical position
 //! plus the spares and slips before it, and the track, cylinder and sector follow by integer

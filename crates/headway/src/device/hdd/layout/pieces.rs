@@ -6,9 +6,12 @@
 //! slips. All the pieces of a layout sit in one array in LBN order, found from a bucket of
 //! `2^shift` LBNs as the zone is (`Layout::zone_index`): one short walk replaces the zone's
 //! walk, the shape's dispatch and the slip count, and the piece carries the zone's constants
-//! the rest of the lookup needs, in one cache line. A zone of another shape, or beyond the table's bound, is one
-//! piece that sends its LBNs to the zone's closed form ([`Layout::locate_in_zone`]), as
-//! before the table.
+//! the rest of the lookup needs, in one cache line. A zone of another shape, or beyond the
+//! table's bound, is one piece that sends its LBNs to the zone's closed form
+//! ([`Layout::locate_in_zone`]), as before the table. The divisions by sectors per track and
+//! by surfaces stay the processor's 32-bit ones: multiplications by precomputed reciprocals
+//! took fewer cycles on paper and more CPU time measured (docs/performance.md, "Sixth
+//! sitting: the LBN lookup's pieces").
 //!
 //! Every lookup computes the general lookup's result bit for bit (the same integers, the
 //! angle from the same float operations on the same values); `locate` checks itself against
