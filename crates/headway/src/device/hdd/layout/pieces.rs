@@ -23,12 +23,13 @@ use super::closed_form::ZoneForm;
 use super::{Layout, Location, ZoneMap};
 
 /// Pieces the table holds at most, besides one per zone left to its closed form: 256 KiB of
-/// pieces. A zone whose pieces would pass it is left to its closed form (the catalog's
+/// pieces and at most 32 KiB of buckets (plus 72 bytes a zone). A zone whose pieces would pass it is left to its closed form (the catalog's
 /// largest table is far below: `tests`).
 pub(super) const MAX_PIECES: usize = 4096;
 
-/// At least this many buckets (as [`super::ZONE_BUCKETS`]), and at least two per piece, so
-/// that the walk from a bucket's first piece is seldom more than a step.
+/// The bucket size is the least power of two that leaves at most this many buckets (as
+/// [`super::ZONE_BUCKETS`]) or two per piece, whichever is more: between half that and that,
+/// so that the walk from a bucket's first piece is seldom more than a step.
 const MIN_BUCKETS: u64 = 1024;
 
 /// One piece: the LBNs from the previous piece's `end_lbn` to its own.
