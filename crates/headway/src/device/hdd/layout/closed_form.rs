@@ -219,6 +219,24 @@ impl ZoneForm {
     }
 }
 
+/// The angle of slot `sector` of a zone's track `switches` head switches and `cyl` cylinder
+/// switches from the zone's first, where `zone` is the zone's offset, track skew, cylinder
+/// skew and sectors per track: `ZoneMap::track_start_sectors` and `locate_general`'s angle,
+/// operation for operation (the integers converted from 32 bits), for the closed form and the
+/// pieces alike.
+#[inline(always)]
+pub(super) fn angle_of(switches: u32, cyl: u32, sector: u32, zone: [f64; 4]) -> f64 {
+    let [offset, track_skew, cyl_skew, spt_f] = zone;
+    let start = offset + switches as f64 * track_skew + cyl as f64 * cyl_skew;
+    let turns = (start + sector as f64) / spt_f;
+    let angle = turns - floor(turns);
+    if angle >= 1.0 {
+        0.0
+    } else {
+        angle
+    }
+}
+
 /// How many of `sorted` are at or below `q`.
 #[inline(always)]
 fn count_at_or_below(sorted: &[u64], q: u64) -> u64 {
@@ -245,15 +263,12 @@ impl Layout {
         let s = self.surfaces;
         let cyl = track / s;
         let head = track % s;
-        // `ZoneMap::track_start_sectors` and `locate_general`'s angle, operation for
-        // operation.
-        let switches = head + (s - 1) * cyl;
-        let start = f.offset + switches as f64 * f.track_skew + cyl as f64 * f.cyl_skew;
-        let turns = (start + sector as f64) / f.spt_f;
-        let mut angle = turns - floor(turns);
-        if angle >= 1.0 {
-            angle = 0.0;
-        }
+        let angle = angle_of(
+            head + (s - 1) * cyl,
+            cyl,
+            sector,
+            [f.offset, f.track_skew, f.cyl_skew, f.spt_f],
+        );
         let flip = (cyl + f.flip_from) & f.flip_mask == 1;
         let surface = if flip { s - 1 - head } else { head };
         let loc = Location {

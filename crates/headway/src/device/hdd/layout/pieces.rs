@@ -18,8 +18,7 @@
 //! [`Layout::locate_general`] by a debug assertion, and `closed_form::tests` checks all three
 //! paths against each other.
 
-use super::super::num::floor;
-use super::closed_form::ZoneForm;
+use super::closed_form::{angle_of, ZoneForm};
 use super::{Layout, Location, ZoneMap};
 
 /// Pieces the table holds at most, besides one per zone left to its closed form: 256 KiB of
@@ -170,15 +169,12 @@ impl Layout {
         let s = self.surfaces;
         let (cyl, head) = (track / s, track % s);
         let run = ((spt - sector) as u64).min(p.end_lbn - lbn);
-        // `ZoneMap::track_start_sectors` and `locate_general`'s angle, operation for
-        // operation.
-        let switches = head + (s - 1) * cyl;
-        let start = p.offset + switches as f64 * p.track_skew + cyl as f64 * p.cyl_skew;
-        let turns = (start + sector as f64) / p.spt_f;
-        let mut angle = turns - floor(turns);
-        if angle >= 1.0 {
-            angle = 0.0;
-        }
+        let angle = angle_of(
+            head + (s - 1) * cyl,
+            cyl,
+            sector,
+            [p.offset, p.track_skew, p.cyl_skew, p.spt_f],
+        );
         let flip = (cyl + p.flip_from as u32) & p.flip_mask as u32 == 1;
         let surface = if flip { s - 1 - head } else { head };
         let loc = Location {
