@@ -491,9 +491,17 @@ fn compare_with(
 ///   read-ahead under way finished its sector before the next seek although the drive's
 ///   "Stop prefetch in sector" lets it give way at once;
 /// * the Cheetah 4LP's C-LOOK queue: requests 81-84 6-12 ms late, the first reason.
+/// (fixtures folder, drive, workload, DiskSim's completions: (request index, ms)).
+type PerRequest = (
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static [(usize, f64)],
+);
+
 #[test]
 fn the_firmware_choice_and_the_read_ahead_stop_follow_disksim_per_request() {
-    let cases: &[(&str, &str, &str, &[(usize, f64)])] = &[
+    let cases: &[PerRequest] = &[
         (
             "disksim_decision_angle",
             "hp_c2247a",
