@@ -477,20 +477,6 @@ fn compare_with(
     );
 }
 
-/// Per request against DiskSim 4.0, on two deep queues of the fixtures, DiskSim's completion
-/// times (ms) of requests by their index in the trace, printed by a private DiskSim copy
-/// (`iodriver_access_complete`, under an environment variable; the decision-angle change of
-/// `scripts/disksim_fixtures.py` for the SPTF queue), taken where the earlier code went
-/// astray (docs/fidelity.md, "Found with the oracle and followed: the firmware's choice and
-/// the bus"):
-///
-/// * the HP C2247A's random reads under SPTF (decision-angle fixture): requests 12-17 came
-///   out 11-22 ms off, one to two revolutions, because a read that reached the drive only
-///   after the completion it waited behind on the bus was a candidate for the choice made
-///   at that completion; requests 10, 23, 28 and 25 a revolution late, because the
-///   read-ahead under way finished its sector before the next seek although the drive's
-///   "Stop prefetch in sector" lets it give way at once;
-/// * the Cheetah 4LP's C-LOOK queue: requests 81-84 6-12 ms late, the first reason.
 /// (fixtures folder, drive, workload, DiskSim's completions: (request index, ms)).
 type PerRequest = (
     &'static str,
@@ -499,6 +485,20 @@ type PerRequest = (
     &'static [(usize, f64)],
 );
 
+/// Per request against DiskSim 4.0, on two deep queues of the fixtures, DiskSim's completion
+/// times (ms) of requests by their index in the trace, printed by a private DiskSim copy
+/// (`iodriver_access_complete`, under an environment variable; the decision-angle change of
+/// `scripts/disksim_fixtures.py` for the SPTF queue), taken where the earlier code went
+/// astray (docs/fidelity.md, "Found with the oracle and followed: the choice at a completion,
+/// and the read-ahead's stop in a sector"):
+///
+/// * the HP C2247A's random reads under SPTF (decision-angle fixture): requests 12-17 came
+///   out 11-22 ms off, one to two revolutions, because a read that reached the drive only
+///   after the completion it waited behind on the bus was a candidate for the choice made
+///   at that completion; requests 10, 23, 28 and 25 a revolution late, because the
+///   read-ahead under way finished its sector before the next seek although the drive's
+///   "Stop prefetch in sector" lets it give way at once;
+/// * the Cheetah 4LP's C-LOOK queue: requests 81-84 6-12 ms late, the first reason.
 #[test]
 fn the_firmware_choice_and_the_read_ahead_stop_follow_disksim_per_request() {
     let cases: &[PerRequest] = &[
