@@ -65,8 +65,12 @@ fn run(cfg: &ExperimentConfig, plugin: bool) -> Summary {
 }
 
 fn assert_consistent(s: &Summary, what: &str) {
-    let sections: [(&str, &[GroupSummary]); 2] =
-        [("by_device", &s.by_device), ("by_origin", &s.by_origin)];
+    let sections: [(&str, &[GroupSummary]); 4] = [
+        ("by_device", &s.by_device),
+        ("by_origin", &s.by_origin),
+        ("by_class", &s.by_class),
+        ("by_process", &s.by_process),
+    ];
     for (name, groups) in sections {
         let total: u64 = groups.iter().map(|g| g.requests).sum();
         assert_eq!(total, s.requests, "{what}: {name} counts sum to the run's");
@@ -89,7 +93,11 @@ fn a_plugin_fcfs_is_summarised_as_the_builtin_fcfs() {
     let plugin = run(&cfg, true);
     assert_eq!(builtin.requests, 3000);
     // The load is high enough for the long tail the bug needs.
-    assert!(builtin.response.max_ms > 1000.0, "{}", builtin.response.max_ms);
+    assert!(
+        builtin.response.max_ms > 1000.0,
+        "{}",
+        builtin.response.max_ms
+    );
     assert_consistent(&builtin, "built-in");
     assert_consistent(&plugin, "plug-in");
     assert_eq!(plugin.by_device, builtin.by_device);
@@ -115,5 +123,6 @@ fn two_drives_breakdowns_stay_within_the_totals() {
     assert_eq!(builtin.by_origin.len(), 2);
     assert_consistent(&builtin, "built-in");
     assert_consistent(&plugin, "plug-in");
-    assert_eq!(plugin, builtin);
+    // No equality here: the built-in FCFS keeps a queue per device, this plug-in one queue
+    // for both (its head blocks the other drive), so the runs differ by design.
 }

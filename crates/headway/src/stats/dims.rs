@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use hdrhistogram::Histogram;
 use serde::Serialize;
 
+use super::latency::{highest_equivalent, HIGHEST, LOWEST, SIGNIFICANT_DIGITS};
 use crate::request::Request;
 use crate::time::{SimTime, NEVER};
 
@@ -53,18 +54,27 @@ pub(crate) struct Group {
     pub requests: u64,
     pub bytes: u64,
     response: Histogram<u32>,
+    /// Two-digit histogram: the max is reported from `max_ns` at the run's precision.
+    coarse: bool,
+    max_ns: u64,
     pub busy_ns: u128,
     pub deadline_misses: u64,
 }
 
 impl Group {
-    fn new() -> Self {
+    /// Classes, devices and origins (a few groups) keep the run histogram's buckets, so a
+    /// group's figures are read off the same buckets as the run's: a group holding every
+    /// request gives the run's figures, and no group's max exceeds the run's (a coarser
+    /// bucket's highest value can). Processes (there may be thousands) use two significant
+    /// digits (1%): enough for a p99 per process, and a tenth of the memory.
+    fn new(coarse: bool) -> Self {
+        let digits = if coarse { 2 } else { SIGNIFICANT_DIGITS };
         Group {
             requests: 0,
             bytes: 0,
-            // Two significant digits (1%): enough for a p99 per group, and a tenth of the
-            // memory of the run's main histogram, since there may be thousands of processes.
-            response: Histogram::new_with_bounds(1, 1 << 52, 2).expect("valid bounds"),
+            response: Histogram::new_with_bounds(LOWEST, HIGHEST, digits).expect("valid bounds"),
+            coarse,
+            max_ns: 0,
             busy_ns: 0,
             deadline_misses: 0,
         }
@@ -75,6 +85,7 @@ impl Group {
         self.requests += 1;
         self.bytes += r.sectors as u64 * 512;
         self.response.saturating_record(response_ns.max(1));
+        self.max_ns = self.max_ns.max(response_ns);
         self.busy_ns += busy_ns;
         self.deadline_misses += (r.deadline_ns != NEVER && done_ns > r.deadline_ns) as u64;
     }
@@ -92,7 +103,14 @@ impl Group {
             } else {
                 ms(h.value_at_quantile(0.99))
             },
-            max_response_ms: if h.is_empty() { 0.0 } else { ms(h.max()) },
+            max_response_ms: if h.is_empty() {
+                0.0
+            } else if self.coarse {
+                // A two-digit bucket's highest value can exceed the run's max.
+                ms(highest_equivalent(self.max_ns))
+            } else {
+                ms(h.max())
+            },
             busy_s: self.busy_ns as f64 / 1e9,
             utilisation: None,
             deadline_misses: None,
@@ -104,6 +122,8 @@ impl Group {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct GroupVec {
     groups: Vec<Option<Group>>,
+    /// Two-digit histograms (processes), else the run's precision.
+    coarse: bool,
 }
 
 impl GroupVec {
@@ -112,7 +132,8 @@ impl GroupVec {
         if i >= self.groups.len() {
             self.groups.resize_with(i + 1, || None);
         }
-        self.groups[i].get_or_insert_with(Group::new)
+        let coarse = self.coarse;
+        self.groups[i].get_or_insert_with(|| Group::new(coarse))
     }
     /// The groups that saw at least one request, with their index.
     pub fn iter(&self) -> impl Iterator<Item = (usize, &Group)> {
@@ -166,6 +187,10 @@ impl Dims {
     pub fn new(opts: DimsOptions) -> Self {
         Dims {
             opts,
+            processes: GroupVec {
+                coarse: true,
+                ..Default::default()
+            },
             ..Default::default()
         }
     }

@@ -14,9 +14,9 @@
 use hdrhistogram::Histogram;
 
 /// Lowest and highest trackable values and significant digits of every run histogram.
-const LOWEST: u64 = 1;
-const HIGHEST: u64 = 1 << 52;
-const SIGNIFICANT_DIGITS: u8 = 3;
+pub(crate) const LOWEST: u64 = 1;
+pub(crate) const HIGHEST: u64 = 1 << 52;
+pub(crate) const SIGNIFICANT_DIGITS: u8 = 3;
 
 /// The bucket layout `hdrhistogram` derives from the bounds above: the lowest value is 1, so
 /// the unit magnitude is 0; 3 digits need 2 * 10^3 distinct values per bucket, rounded up to
@@ -60,6 +60,12 @@ fn value_for(index: usize) -> u64 {
         (index & (SUB_BUCKET_HALF_COUNT - 1)) + SUB_BUCKET_HALF_COUNT
     };
     sub_bucket << bucket
+}
+
+/// The highest value in `value`'s bucket: what a run histogram reports as the max when
+/// `value` is the largest recorded.
+pub(crate) fn highest_equivalent(value: u64) -> u64 {
+    value_for(index_for(value.clamp(LOWEST, HIGHEST)) + 1) - 1
 }
 
 impl Latencies {
@@ -123,6 +129,7 @@ mod tests {
             let v = value_for(i);
             assert_eq!(index_for(v), i, "value {v}");
             assert_eq!(h.lowest_equivalent(v), v, "index {i} starts a bucket");
+            assert_eq!(highest_equivalent(v), h.highest_equivalent(v), "value {v}");
             if v > 1 {
                 assert_eq!(index_for(v - 1), i - 1, "value {}", v - 1);
             }
