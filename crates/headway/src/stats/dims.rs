@@ -85,7 +85,8 @@ impl Group {
         self.requests += 1;
         self.bytes += r.sectors as u64 * 512;
         self.response.saturating_record(response_ns.max(1));
-        self.max_ns = self.max_ns.max(response_ns);
+        // Clamped as the histograms clamp a value beyond their range.
+        self.max_ns = self.max_ns.max(response_ns.min(HIGHEST));
         self.busy_ns += busy_ns;
         self.deadline_misses += (r.deadline_ns != NEVER && done_ns > r.deadline_ns) as u64;
     }

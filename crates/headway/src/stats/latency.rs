@@ -65,7 +65,7 @@ fn value_for(index: usize) -> u64 {
 /// The highest value in `value`'s bucket: what a run histogram reports as the max when
 /// `value` is the largest recorded.
 pub(crate) fn highest_equivalent(value: u64) -> u64 {
-    value_for(index_for(value.clamp(LOWEST, HIGHEST)) + 1) - 1
+    value_for(index_for(value.max(LOWEST)) + 1) - 1
 }
 
 impl Latencies {
