@@ -180,20 +180,21 @@ impl HddDevice {
         t
     }
 
-    /// When a read arriving at `now` while a read miss is in service reaches the drive, as
+    /// When a command arriving at `now` while a read miss is in service reaches the drive, as
     /// DiskSim's controller has it (docs/fidelity.md, `ArrivalHoldsBus`): the bus carries
     /// commands and data alike, so an arrival waits while the drive holds it (to send the
     /// read's data and completion, or for an earlier arrival's overhead), then holds it for
-    /// its own command overhead and disconnect; the read in service gets the bus back for
-    /// its data only after that, and completes later by as much as its transfer shifts.
+    /// its own command overhead and disconnect (`arrival_hold_ns`); the read in service gets
+    /// the bus back for its data only after that, and completes later by as much as its
+    /// transfer shifts.
     fn arrival_on_bus(&mut self, now: SimTime, cmd: &Command, io: &mut DeviceIo) -> SimTime {
-        if cmd.op != Op::Read {
-            return now;
-        }
         let Some(cur) = &mut self.current else {
             return now;
         };
         let Some(asks) = self.drive.bus_asked_at() else {
+            return now;
+        };
+        let Some(hold) = arrival_hold_ns(&self.drive.ovh, self.drive.last_op(), cmd.op) else {
             return now;
         };
         // Requests for the bus are served in the order they are made.
@@ -201,9 +202,7 @@ impl HddDevice {
             return now.max(cur.served.done);
         }
         let at = now.max(self.held_until);
-        let p = self.drive.last_op() as usize;
-        let ovh = &self.drive.ovh;
-        let until = at + ovh.read_miss_ns[p] + ovh.read_disconnect_ns[p];
+        let until = at + hold;
         self.held_until = until;
         if asks < until {
             if let Some(done) = self.drive.rebus(until) {
@@ -242,6 +241,24 @@ impl HddDevice {
         if let Some((next, arrived)) = self.queue.pop(free, head, self.drive.last_op()) {
             self.start(now, arrived, next, io);
         }
+    }
+}
+
+/// How long a command reaching a busy drive holds the bus before it disconnects, as
+/// DiskSim's controller charges it (`disk_read_arrive`, `disk_write_arrive`): a read its
+/// read-miss overhead and the read disconnect, a write taken into the buffer (fast writes)
+/// its write-hit overhead and the write disconnect, both after the previous command's op
+/// (`last_op`, the command in service). `None` where headway does not follow DiskSim: a
+/// write on a drive without fast writes (DiskSim never sends that disconnect, and its runs
+/// stop completing requests: docs/fidelity.md) and a drive with extra write disconnects.
+pub fn arrival_hold_ns(ovh: &Overheads, last_op: Op, op: Op) -> Option<SimTime> {
+    let p = last_op as usize;
+    match op {
+        Op::Read => Some(ovh.read_miss_ns[p] + ovh.read_disconnect_ns[p]),
+        Op::Write if ovh.fast_write && ovh.extra_disconnect.is_none() => {
+            Some(ovh.write_hit_ns[p] + ovh.write_disconnect_ns)
+        }
+        Op::Write => None,
     }
 }
 
