@@ -104,3 +104,56 @@ fn an_arriving_fast_write_holds_the_bus_for_its_overhead() {
     }
     std::fs::remove_dir_all(&tmp).ok();
 }
+
+/// A command arriving while a whole buffer hit is being sent waits for it: the hit holds the
+/// bus from its arrival to its completion (DiskSim's `disk_read_arrive` sends it at once,
+/// without disconnecting), so the arrival reaches the drive only then and pays its whole
+/// command overhead from there. DiskSim runs as above: a read of 8 blocks at block 100,000
+/// at 0, a read of the next 8 (read ahead) at 20 ms, and a command of 8 blocks at block
+/// 500,000 during that hit. Before, headway counted the arrival's overhead as done while it
+/// waited: the Cheetah 4LP's write completed 0.474 ms early (21.764 against 22.238 ms).
+#[test]
+fn a_command_arriving_during_a_buffer_hit_waits_for_it() {
+    let tmp = std::env::temp_dir().join(format!("headway_arrbus_h_{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    // (drive, the third command's arrival in ms and whether it reads, DiskSim's completions)
+    let cases: [(&str, &str, bool, [f64; 3]); 5] = [
+        (
+            "cheetah4lp",
+            "20.1",
+            false,
+            [4.558826, 20.916000, 22.238000],
+        ),
+        ("cheetah4lp", "20.5", true, [4.558826, 20.916000, 31.516129]),
+        ("atlas10k", "20.05", false, [7.619239, 20.976000, 21.954000]),
+        (
+            "barracuda",
+            "20.2",
+            false,
+            [14.064826, 21.154000, 23.236000],
+        ),
+        (
+            "cheetah9lp",
+            "20.2",
+            false,
+            [8.741449, 20.906000, 22.494000],
+        ),
+    ];
+    for (i, (drive, at, read, disksim_ms)) in cases.into_iter().enumerate() {
+        let trace = tmp.join(format!("{drive}_arrbus_h{i}.trace"));
+        let text = format!(
+            "0.0 0 100000 8 1\n20 0 100008 8 1\n{at} 0 500000 8 {}\n",
+            read as u8
+        );
+        std::fs::write(&trace, text).unwrap();
+        let got = completions(drive, &trace);
+        assert_eq!(got.len(), 3);
+        for (k, (g, d)) in got.iter().zip(disksim_ms).enumerate() {
+            assert!(
+                (g - d).abs() < 0.0002,
+                "{drive}, command at {at} ms: request {k} completes at {g} ms, DiskSim {d}"
+            );
+        }
+    }
+    std::fs::remove_dir_all(&tmp).ok();
+}

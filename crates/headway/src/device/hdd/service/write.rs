@@ -180,6 +180,13 @@ impl Drive {
             phases.rotate_ns = 0;
             phases.transfer_ns = 0;
             phases.bus_ns = (e - b0) as SimTime;
+            if !(must_wait || behind_readahead || queued || extra.is_some())
+                && !self.bus.never_disconnect
+                && n <= size
+            {
+                // Taken in at once: the write holds the bus from its arrival to its end.
+                self.bus_whole = Some((t0, e + completion));
+            }
             (e + completion, phases, true, plan.end_head)
         } else {
             self.stats.write_throughs += 1;
