@@ -157,3 +157,64 @@ fn a_command_arriving_during_a_buffer_hit_waits_for_it() {
     }
     std::fs::remove_dir_all(&tmp).ok();
 }
+
+/// A read that asked for the bus after the read in service did reaches the drive only after
+/// that read's completion, and DiskSim's firmware SPTF chooses the next command at that
+/// completion without it: here the far read queued earlier is served first, though the late
+/// read lies next to the head (headway served it first before: on the Cheetah 4LP the far
+/// read completed at 24.737 ms and the near one at 11.919, DiskSim 18.757 and 29.860). DiskSim
+/// runs as above, SPTF over a queue of 64: a read of 8 blocks at block 100,000 at 0, a far
+/// one at 1 ms, a near one late in the first read's service.
+#[test]
+fn sptf_chooses_before_a_read_waiting_for_the_bus_reaches_the_drive() {
+    let tmp = std::env::temp_dir().join(format!("headway_arrbus_s_{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    // (drive, the far read's block, the near read's arrival and block, DiskSim's completions)
+    let cases: [(&str, u64, &str, u64, [f64; 3]); 4] = [
+        (
+            "cheetah4lp",
+            3_000_000,
+            "4.5",
+            99_000,
+            [4.558826, 18.756822, 29.859964],
+        ),
+        (
+            "cheetah4lp",
+            3_000_000,
+            "4.5",
+            101_000,
+            [4.558826, 18.756822, 33.080107],
+        ),
+        (
+            "atlas10k",
+            3_000_000,
+            "7.5",
+            101_000,
+            [7.619239, 17.934340, 23.836212],
+        ),
+        (
+            "hp_c2490a",
+            1_000_000,
+            "14",
+            101_000,
+            [14.727345, 25.182001, 34.351544],
+        ),
+    ];
+    for (i, (drive, far, at, near, disksim_ms)) in cases.into_iter().enumerate() {
+        let trace = tmp.join(format!("{drive}_arrbus_s{i}.trace"));
+        let text = format!("0.0 0 100000 8 1\n1 0 {far} 8 1\n{at} 0 {near} 8 1\n");
+        std::fs::write(&trace, text).unwrap();
+        let got: Vec<f64> = common::replay_by_id(drive, 64, "sptf", &trace)
+            .into_iter()
+            .map(|(_, done_ns)| done_ns as f64 / 1e6)
+            .collect();
+        assert_eq!(got.len(), 3);
+        for (k, (g, d)) in got.iter().zip(disksim_ms).enumerate() {
+            assert!(
+                (g - d).abs() < 0.0001,
+                "{drive}, near read at {at} ms: request {k} completes at {g} ms, DiskSim {d}"
+            );
+        }
+    }
+    std::fs::remove_dir_all(&tmp).ok();
+}

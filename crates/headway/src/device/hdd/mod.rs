@@ -68,6 +68,10 @@ pub struct HddDevice {
     /// Until when the arriving commands' overheads hold the bus (ns), while a read miss is
     /// in service (`arrival_on_bus`).
     held_until: SimTime,
+    /// Commands that asked for the bus after the command in service did: they reach the
+    /// drive at its completion, once the firmware has chosen the next command without them
+    /// (`arrival_on_bus`), in the order they asked.
+    on_bus: Vec<Command>,
 }
 
 impl HddDevice {
@@ -111,6 +115,7 @@ impl HddDevice {
             freeblock: None,
             next_token: FIRST_DONE_TOKEN,
             held_until: 0,
+            on_bus: Vec::new(),
         })
     }
 
@@ -186,20 +191,28 @@ impl HddDevice {
     /// read's data and completion, or for an earlier arrival's overhead), then holds it for
     /// its own command overhead and disconnect (`arrival_hold_ns`); the read in service gets
     /// the bus back for its data only after that, and completes later by as much as its
-    /// transfer shifts.
-    fn arrival_on_bus(&mut self, now: SimTime, cmd: &Command, io: &mut DeviceIo) -> SimTime {
+    /// transfer shifts. `None`: the arrival asked for the bus after the command in service
+    /// and reaches the drive at its completion, after the firmware's choice there (DiskSim
+    /// picks the next command as the completion releases the bus, before the waiting
+    /// arrival gets it).
+    fn arrival_on_bus(
+        &mut self,
+        now: SimTime,
+        cmd: &Command,
+        io: &mut DeviceIo,
+    ) -> Option<SimTime> {
         let Some(cur) = &mut self.current else {
-            return now;
+            return Some(now);
         };
         let Some(asks) = self.drive.bus_asked_at() else {
-            return now;
+            return Some(now);
         };
         let Some(hold) = arrival_hold_ns(&self.drive.ovh, self.drive.last_op(), cmd.op) else {
-            return now;
+            return Some(now);
         };
         // Requests for the bus are served in the order they are made.
         if now >= asks {
-            return now.max(cur.served.done);
+            return (now >= cur.served.done).then_some(now);
         }
         let at = now.max(self.held_until);
         let until = at + hold;
@@ -215,7 +228,7 @@ impl HddDevice {
                 io.wake_at(cur.served.done, t);
             }
         }
-        at
+        Some(at)
     }
 
     /// Take up the next queued command, if any. FCFS takes the oldest wherever the head is:
@@ -323,8 +336,10 @@ impl Device for HddDevice {
 
     fn submit(&mut self, now: SimTime, cmd: Command, io: &mut DeviceIo) {
         if self.current.is_some() || self.pick_at.is_some() {
-            let at = self.arrival_on_bus(now, &cmd, io);
-            self.queue.push(at, cmd);
+            match self.arrival_on_bus(now, &cmd, io) {
+                Some(at) => self.queue.push(at, cmd),
+                None => self.on_bus.push(cmd),
+            }
         } else if !self.queue.in_arrival_order() && self.drive.positioning_free_at(now) > now {
             // The mechanism is writing back: the command waits to be chosen with whatever
             // else arrives before the write-back ends.
@@ -358,10 +373,18 @@ impl Device for HddDevice {
             head_lbn,
         });
         self.pick_next(now, io);
+        // The commands that waited for the bus reach the drive now, after the choice.
+        let mut waiting = std::mem::take(&mut self.on_bus);
+        for cmd in waiting.drain(..) {
+            self.submit(now, cmd, io);
+        }
+        if self.on_bus.is_empty() {
+            self.on_bus = waiting;
+        }
     }
 
     fn outstanding(&self) -> usize {
-        self.queue.len() + self.current.is_some() as usize
+        self.queue.len() + self.on_bus.len() + self.current.is_some() as usize
     }
 
     fn firmware_free(&self) -> Option<FirmwareFreeReport> {
