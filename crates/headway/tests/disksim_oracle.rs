@@ -268,6 +268,13 @@ enum Why {
     /// overhead, +15.5% with it (that mechanism checked per request on the HP C2490A,
     /// `tests/firmware_arrival_bus.rs`); not traced per request on this drive.
     Saturated,
+    /// Moved beyond tolerance by a rule checked per request elsewhere and not traced on
+    /// this workload: the IBM 18ES's SPTF queue of reads and fast writes against DiskSim
+    /// ranking from the decision-time angle, writes -8.5% to -15.3% (mean -7.4% to -9.7%)
+    /// when commands waiting for the bus reached the drive after the firmware's choice at a
+    /// completion (`sptf_chooses_before_a_read_waiting_for_the_bus_reaches_the_drive`);
+    /// against DiskSim 4.0 itself within tolerance (writes -12.7%).
+    Untraced,
     /// Zero-latency reads ("Immediate buffer read"): DiskSim's controller leaves the parameter
     /// inert, headway reads from where the head lands. On the RZ26's 256 KiB sequential reads
     /// the rest of each read after its partial hit starts behind the head, so DiskSim waits
@@ -284,7 +291,6 @@ const KNOWN: &[(&str, &str, Why)] = &[
     ("atlas10k", "q1_seq_write_4k", Combine),
     ("atlas10k", "q4_mixed_fcfs", Combine),
     ("atlas10k", "q4_mixed_sptf", Sptf),
-    ("atlas10k", "q64_rand_rw_4k_sptf", Sptf),
     ("atlas_iii", "q1_seq_write_4k", Combine),
     ("atlas_iii", "q4_mixed_fcfs", Combine),
     ("atlas_iii", "q64_rand_read_4k_sstf", Cylinder),
@@ -296,7 +302,6 @@ const KNOWN: &[(&str, &str, Why)] = &[
     ("cheetah4lp", "q64_rand_read_4k_sstf", Cylinder),
     ("cheetah9lp", "q1_seq_write_4k", Combine),
     ("cheetah9lp", "q4_mixed_fcfs", Combine),
-    ("cheetah9lp", "q64_rand_read_4k_sstf", Cylinder),
     ("dec_rz26", "q1_seq_read_256k", ZeroLatency),
     ("hp_c2247a", "q64_rand_read_4k_sptf", Sptf),
     ("ibm18es", "q1_seq_write_4k", Combine),
@@ -308,8 +313,10 @@ const KNOWN: &[(&str, &str, Why)] = &[
 /// DiskSim with its SPTF ranking requests from the head's angle at the decision, not at the
 /// disk's last media event (scripts/disksim_fixtures.py --variant decision-angle): SPTF
 /// workloads still beyond tolerance against it.
-const KNOWN_DECISION_ANGLE: &[(&str, &str, Why)] =
-    &[("hp_c2247a", "q64_rand_read_4k_sptf", Saturated)];
+const KNOWN_DECISION_ANGLE: &[(&str, &str, Why)] = &[
+    ("hp_c2247a", "q64_rand_read_4k_sptf", Saturated),
+    ("ibm18es", "q64_rand_rw_4k_sptf", Untraced),
+];
 
 fn fixtures_dir(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
