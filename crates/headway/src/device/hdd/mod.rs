@@ -173,10 +173,30 @@ impl HddDevice {
             // would only cost this gap its free reads.
             let _ = fb.fill_gap(mech_start, head, last_op, &cmd, ph, served.cache_hit);
         }
+        let mut served = served;
+        // An arrival's overhead may still hold the bus (it came while the firmware waited
+        // for a write-back to end): the command taken up gets the bus only after it.
+        if self.held_until > now {
+            if let Some(done) = self.bus_delayed_done(self.held_until) {
+                let later = done.saturating_sub(served.done);
+                served.done += later;
+                served.phases.overhead_ns += later;
+            }
+        }
         let token = self.token();
         io.wake_at(served.done, token);
-        self.held_until = 0;
         self.current = Some(InService { cmd, served, token });
+    }
+
+    /// When the command just served completes if the bus is held until `until`: later
+    /// only if it asks for the bus before then (`Drive::bus_asked_at`, `Drive::rebus`).
+    fn bus_delayed_done(&self, until: SimTime) -> Option<SimTime> {
+        let asks = self.drive.bus_asked_at()?;
+        if asks < until {
+            self.drive.rebus(until)
+        } else {
+            None
+        }
     }
 
     fn token(&mut self) -> u64 {
@@ -202,6 +222,13 @@ impl HddDevice {
         io: &mut DeviceIo,
     ) -> Option<SimTime> {
         let Some(cur) = &mut self.current else {
+            // The firmware waits for a write-back to end before it chooses: the arrival
+            // holds the bus meanwhile, and the command chosen then waits for it (`start`).
+            if let Some(hold) = arrival_hold_ns(&self.drive.ovh, self.drive.last_op(), cmd.op) {
+                let at = now.max(self.held_until);
+                self.held_until = at + hold;
+                return Some(at);
+            }
             return Some(now);
         };
         let Some(asks) = self.drive.bus_asked_at() else {
