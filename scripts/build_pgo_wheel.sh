@@ -77,7 +77,10 @@ mkdir -p "$profraw"
 echo "== 2/4 training run ($requests requests a trace)"
 train() {
     echo "   headway $*"
-    PYTHONPATH="$work/site" HEADWAY_CACHE_DIR="$work/cache" "$python" -m headway "$@" >/dev/null
+    # Not `python -m headway`: the command ends by os._exit, which skips the C exit handler
+    # that writes the profile; headway.cli.main ends by SystemExit, a normal exit.
+    PYTHONPATH="$work/site" HEADWAY_CACHE_DIR="$work/cache" \
+        "$python" -c 'from headway.cli import main; main()' "$@" >/dev/null
 }
 # The reference benchmark (FCFS moderate, SPTF moderate and heavy), as DiskSim's setup
 # (the drive's queue of 64) and with the host's queue; these are the hot paths users time.
@@ -96,6 +99,10 @@ done
 
 echo "== 3/4 merging the profiles"
 # A name that changes with the profile's content, so cargo rebuilds when the profile changes.
+if [ -z "$(ls -A "$profraw")" ]; then
+    echo "build_pgo_wheel: the training run wrote no profile to $profraw" >&2
+    exit 1
+fi
 "$LLVM_PROFDATA" merge -o "$work/merged.profdata" "$profraw"
 sum="$(sha256sum "$work/merged.profdata" | cut -c1-16)"
 profdata="$gen/headway-$sum.profdata"
