@@ -2,6 +2,7 @@
 //! the gap between the two is what external-scheduling research studies, so it is a
 //! first-class, configurable thing. `oracle` (the device's own model) is the default.
 
+mod arrivals;
 mod calibrated;
 mod geometry;
 mod lbn_curve;
@@ -9,6 +10,7 @@ mod options;
 mod oracle;
 mod oracle_bus;
 
+pub use arrivals::{Arrival, ArrivalCosts, BusWhileMiss};
 pub use geometry::{no_geometry, passing_runs, LbnRun, TrackInfo};
 
 pub use calibrated::CalibratedPredictor;
@@ -71,6 +73,18 @@ pub struct Release {
     /// When the command completes, for a predictor that models the device's bus (it can
     /// be before the next command can begin: the device may first stop a read-ahead).
     pub done_ns: Option<SimTime>,
+    /// When the command, a read miss that disconnected, asks for the bus back, for a
+    /// predictor that models the device's bus: a read reaching the device before then holds
+    /// the bus (see [`Predictor::release_among`]) and has its command overhead done by the
+    /// completion; one reaching it later waits for the completion, its overhead not begun.
+    pub bus_asked_ns: Option<SimTime>,
+    /// When a command that waited in the device's queue behind this one begins, in the
+    /// convention of `start_ns` (its overhead counted on top), for a predictor that models
+    /// the device's bus: its command overhead was done while it waited, so it may begin
+    /// before this one's media end plus tail ([`Release::next_start_ns`] floors the tail at
+    /// zero, which holds when the overhead is shorter than the tail, as on the Atlas 10K,
+    /// and predicts a whole overhead late when it is longer, 3.1 ms on the HP C2490A).
+    pub queued_next_ns: Option<SimTime>,
 }
 
 impl Release {
@@ -160,7 +174,27 @@ pub trait Predictor {
             tail_ns: self.tail_ns(sectors, op),
             head: estimate.end,
             done_ns: None,
+            bus_asked_ns: None,
+            queued_next_ns: None,
         }
+    }
+
+    /// [`Predictor::release`] with the commands that reach the device while this one is in
+    /// service (`arrivals`, in order; the host knows them, it sends them): with commands
+    /// queued at the device they can hold its bus and move this one's completion. By
+    /// default they are ignored.
+    #[allow(clippy::too_many_arguments)]
+    fn release_among(
+        &self,
+        from: HeadPosition,
+        start_ns: SimTime,
+        lbn: u64,
+        sectors: u32,
+        op: Op,
+        arrivals: &[Arrival],
+    ) -> Release {
+        let _ = arrivals;
+        self.release(from, start_ns, lbn, sectors, op)
     }
 
     /// The LBN range the device's buffer may hold after it serves this command, for a

@@ -1,7 +1,7 @@
 use std::sync::Arc;
 
 use super::oracle_bus::ReadBus;
-use super::{Estimate, Predictor, Release, Target, TrackInfo};
+use super::{Arrival, Estimate, Predictor, Release, Target, TrackInfo};
 use crate::device::hdd::layout::Location;
 use crate::device::hdd::{plan_service, Mechanics, Overheads};
 use crate::error::Result;
@@ -227,6 +227,17 @@ impl Predictor for OraclePredictor {
         sectors: u32,
         op: Op,
     ) -> Release {
+        self.release_among(from, start_ns, lbn, sectors, op, &[])
+    }
+    fn release_among(
+        &self,
+        from: HeadPosition,
+        start_ns: SimTime,
+        lbn: u64,
+        sectors: u32,
+        op: Op,
+        arrivals: &[Arrival],
+    ) -> Release {
         let estimate = self.estimate(from, start_ns, lbn, sectors, op);
         let Some(bus) = self.read_bus.filter(|_| op == Op::Read && sectors > 0) else {
             return Release {
@@ -234,10 +245,12 @@ impl Predictor for OraclePredictor {
                 tail_ns: self.tail_ns(sectors, op),
                 head: estimate.end,
                 done_ns: None,
+                bus_asked_ns: None,
+                queued_next_ns: None,
             };
         };
         let mech_start = start_ns + estimate.overhead_ns;
-        let r = bus.read_release(&self.mech, from, mech_start as f64, lbn, sectors);
+        let r = bus.read_release(&self.mech, from, mech_start as f64, lbn, sectors, arrivals);
         let done_ns = r.done_ns as SimTime;
         // The next command's mechanism starts at the completion (its overhead overlapped
         // this one, as in `tail_ns`), or later if the read-ahead must first be stopped.
@@ -245,13 +258,14 @@ impl Predictor for OraclePredictor {
             Some((stop, head)) => ((stop.ceil() as SimTime).max(done_ns), head),
             None => (done_ns, estimate.end),
         };
+        let queued_next = free_ns.saturating_sub(self.ovh.mechanical_start_ns(op, Op::Read));
         Release {
             estimate,
-            tail_ns: free_ns
-                .saturating_sub(start_ns + estimate.service_ns())
-                .saturating_sub(self.ovh.mechanical_start_ns(op, Op::Read)),
+            tail_ns: queued_next.saturating_sub(start_ns + estimate.service_ns()),
             head,
             done_ns: Some(done_ns),
+            bus_asked_ns: r.asks_ns.map(|a| a as i64 as SimTime),
+            queued_next_ns: Some(queued_next),
         }
     }
 

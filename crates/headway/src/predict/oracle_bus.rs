@@ -4,6 +4,7 @@
 //! lands mid-request fetches its first sector last, so its bus starts late (measured on the
 //! atlas10k, docs/freeblock.md: 7,193 of 7,194 read misses' tails reproduced to the ns).
 
+use super::arrivals::{Arrival, ArrivalCosts, BusWhileMiss};
 use crate::device::hdd::bus::{self, Bus, Stream};
 use crate::device::hdd::media::{self, Avail, MediaPlan};
 use crate::device::hdd::readahead::Policy;
@@ -28,6 +29,8 @@ pub struct ReadBus {
     per_request_ns: f64,
     /// Buffer segments: how many recent commands' blocks the buffer can still hold.
     segments: u32,
+    /// What arrivals during a read miss cost it (`super::arrivals`).
+    arrival_costs: ArrivalCosts,
 }
 
 /// When a read miss completes, and when and where the mechanism is free for a command
@@ -37,6 +40,9 @@ pub struct ReadRelease {
     pub done_ns: f64,
     /// The read-ahead's stop: (when, head); `None` when no read-ahead follows.
     pub next: Option<(f64, HeadPosition)>,
+    /// When it asks for the bus back (`None`: it never gave it up, or the drive does not
+    /// keep it, a read larger than its segment).
+    pub asks_ns: Option<f64>,
 }
 
 impl ReadBus {
@@ -62,6 +68,10 @@ impl ReadBus {
             readahead: c.map(Policy::from_spec),
             per_request_ns: ovh.per_request_ns as f64,
             segments: c.map_or(0, |c| c.segments),
+            arrival_costs: ArrivalCosts {
+                read_hold_ns: ovh.read_miss_ns[Op::Read as usize]
+                    + ovh.read_disconnect_ns[Op::Read as usize],
+            },
         }
     }
 
@@ -93,7 +103,8 @@ impl ReadBus {
 
     /// When a read miss of `lbn .. lbn + n` completes, its mechanism starting at
     /// `mech_start_ns` with the head at `from` (the command overhead done), and what the
-    /// read-ahead after it leaves for the next command; `n` > 0.
+    /// read-ahead after it leaves for the next command; `n` > 0. `arrivals`: the commands
+    /// reaching the drive while it is in service, in order (`super::arrivals`).
     pub fn read_release(
         &self,
         mech: &Mechanics,
@@ -101,6 +112,7 @@ impl ReadBus {
         mech_start_ns: f64,
         lbn: u64,
         n: u32,
+        arrivals: &[Arrival],
     ) -> ReadRelease {
         let mut plan = MediaPlan::default();
         media::plan_into(
@@ -121,17 +133,26 @@ impl ReadBus {
             watermark: self.watermark(n),
             ..self.stream
         };
-        let e = if self.never_disconnect {
-            bus::transfer_end(&avail, lbn, n, mech_start_ns + self.data_prep_ns, &s)
+        let (e, asks) = if self.never_disconnect {
+            let e = bus::transfer_end(&avail, lbn, n, mech_start_ns + self.data_prep_ns, &s);
+            (e, None)
         } else {
             let w = s.watermark.min(n).max(1);
             let ready = avail.time_of(lbn + w as u64 - 1).unwrap_or(mech_start_ns);
-            let b0 = ready.max(mech_start_ns + s.disconnect_ns) + s.reconnect_ns;
-            bus::transfer_end(&avail, lbn, n, b0, &s)
+            let asks = ready.max(mech_start_ns + s.disconnect_ns);
+            let e = bus::transfer_end(&avail, lbn, n, asks + s.reconnect_ns, &s);
+            // The drive keeps when a read that fits its segment asks for the bus back.
+            (
+                e,
+                (n <= self.segment_sectors.unwrap_or(u32::MAX)).then_some(asks),
+            )
         };
         let done = e + self.completion_ns;
         // The next command reaches the drive at the reported (rounded) completion.
-        let done_ns = (done.max(mech_start_ns) + 0.5).floor();
+        let mut done_ns = (done.max(mech_start_ns) + 0.5).floor();
+        if let (Some(asks), false) = (asks, arrivals.is_empty()) {
+            done_ns = self.held_done(&avail, &s, lbn, n, asks, done_ns, arrivals);
+        }
         let next = self.readahead.and_then(|ra| {
             ra.release_after_miss(
                 mech,
@@ -142,6 +163,41 @@ impl ReadBus {
                 done_ns + self.per_request_ns,
             )
         });
-        ReadRelease { done_ns, next }
+        ReadRelease {
+            done_ns,
+            next,
+            asks_ns: asks,
+        }
+    }
+
+    /// The completion `done_ns` of a read miss that asks for the bus back at `asks`, moved
+    /// by the `arrivals` that hold the bus past it, as `HddDevice::arrival_on_bus` moves it
+    /// (`Drive::rebus`: the transfer recomputed from the later reconnection).
+    #[allow(clippy::too_many_arguments)]
+    #[cold]
+    fn held_done(
+        &self,
+        avail: &Avail,
+        s: &Stream,
+        lbn: u64,
+        n: u32,
+        asks: f64,
+        mut done_ns: f64,
+        arrivals: &[Arrival],
+    ) -> f64 {
+        let mut bus = BusWhileMiss::new(asks as i64 as u64);
+        for a in arrivals {
+            let d = done_ns as u64;
+            if a.at_ns >= d {
+                break;
+            }
+            let back = bus.back_ns;
+            bus.arrive(*a, d, &self.arrival_costs);
+            if let Some(at) = bus.back_ns.filter(|&b| Some(b) != back) {
+                let e = bus::transfer_end(avail, lbn, n, at as i64 as f64 + s.reconnect_ns, s);
+                done_ns = done_ns.max((e + self.completion_ns + 0.5).floor());
+            }
+        }
+        done_ns
     }
 }

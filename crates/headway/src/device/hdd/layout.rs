@@ -50,11 +50,13 @@
 //!   not exported (see its doc).
 
 mod closed_form;
+mod pieces;
 
 use super::num::floor;
 use super::spec::{LayoutSpec, Sparing, ZoneSpec};
 use crate::error::{HeadwayError, Result};
 use closed_form::ZoneForm;
+use pieces::PieceTable;
 
 /// Where one logical block lives.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -336,8 +338,8 @@ impl ZoneMap {
 }
 
 /// The logical-to-physical mapping of one drive. Immutable after construction; `locate` is
-/// the simulator's hot path (no allocation; a closed form per zone, `closed_form.rs`, with
-/// [`Layout::locate_general`] behind it).
+/// the simulator's hot path (no allocation; a table of pieces, `pieces.rs`, and a closed form
+/// per zone, `closed_form.rs`, with [`Layout::locate_general`] behind them).
 #[derive(Clone, Debug)]
 pub struct Layout {
     surfaces: u32,
@@ -346,6 +348,8 @@ pub struct Layout {
     maps: Vec<ZoneMap>,
     /// Each zone's closed form, by zone.
     forms: Vec<ZoneForm>,
+    /// The LBN ranges `locate` finds the home slot of by a constant (`pieces.rs`).
+    pieces: PieceTable,
     mapped: u64,
     capacity: u64,
     /// The zone holding the first LBN of each run of `2^zone_shift` LBNs: where the search
@@ -470,13 +474,15 @@ impl Layout {
         let zone_from = (0..=capacity >> zone_shift)
             .map(|b| zones.partition_point(|z| z.end_lbn <= b << zone_shift) as u32)
             .collect();
-        let forms = maps.iter().map(|m| ZoneForm::new(m, serpentine)).collect();
+        let forms: Vec<ZoneForm> = maps.iter().map(|m| ZoneForm::new(m, serpentine)).collect();
+        let pieces = PieceTable::new(&maps, &forms, capacity, pieces::MAX_PIECES);
         let layout = Layout {
             surfaces,
             serpentine,
             zones,
             maps,
             forms,
+            pieces,
             mapped,
             capacity,
             zone_from,

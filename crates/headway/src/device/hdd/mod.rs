@@ -68,6 +68,10 @@ pub struct HddDevice {
     /// Until when the arriving commands' overheads hold the bus (ns), while a read miss is
     /// in service (`arrival_on_bus`).
     held_until: SimTime,
+    /// Reads that arrived while the drive held the bus to send the command in service's
+    /// data and completion: they reach the drive after that completion, once the firmware
+    /// has chosen its next command (`arrival_on_bus`).
+    after_completion: Vec<Command>,
 }
 
 impl HddDevice {
@@ -111,6 +115,7 @@ impl HddDevice {
             freeblock: None,
             next_token: FIRST_DONE_TOKEN,
             held_until: 0,
+            after_completion: Vec::new(),
         })
     }
 
@@ -186,19 +191,29 @@ impl HddDevice {
     /// read's data and completion, or for an earlier arrival's overhead), then holds it for
     /// its own command overhead and disconnect; the read in service gets the bus back for
     /// its data only after that, and completes later by as much as its transfer shifts.
-    fn arrival_on_bus(&mut self, now: SimTime, cmd: &Command, io: &mut DeviceIo) -> SimTime {
+    /// `None`: the read waits for the bus the drive holds to send the read in service's data
+    /// and completion, and reaches the drive after that completion, too late for the choice
+    /// the firmware makes there (DiskSim chooses as it sends the completion, and the command
+    /// waiting for the bus is on it only after; a real drive's choice does not wait for a
+    /// command that has not come over the bus either).
+    fn arrival_on_bus(
+        &mut self,
+        now: SimTime,
+        cmd: &Command,
+        io: &mut DeviceIo,
+    ) -> Option<SimTime> {
         if cmd.op != Op::Read {
-            return now;
+            return Some(now);
         }
         let Some(cur) = &mut self.current else {
-            return now;
+            return Some(now);
         };
         let Some(asks) = self.drive.bus_asked_at() else {
-            return now;
+            return Some(now);
         };
         // Requests for the bus are served in the order they are made.
         if now >= asks {
-            return now.max(cur.served.done);
+            return None;
         }
         let at = now.max(self.held_until);
         let p = self.drive.last_op() as usize;
@@ -216,7 +231,7 @@ impl HddDevice {
                 io.wake_at(cur.served.done, t);
             }
         }
-        at
+        Some(at)
     }
 
     /// Take up the next queued command, if any. FCFS takes the oldest wherever the head is:
@@ -306,8 +321,10 @@ impl Device for HddDevice {
 
     fn submit(&mut self, now: SimTime, cmd: Command, io: &mut DeviceIo) {
         if self.current.is_some() || self.pick_at.is_some() {
-            let at = self.arrival_on_bus(now, &cmd, io);
-            self.queue.push(at, cmd);
+            match self.arrival_on_bus(now, &cmd, io) {
+                Some(at) => self.queue.push(at, cmd),
+                None => self.after_completion.push(cmd),
+            }
         } else if !self.queue.in_arrival_order() && self.drive.positioning_free_at(now) > now {
             // The mechanism is writing back: the command waits to be chosen with whatever
             // else arrives before the write-back ends.
@@ -341,10 +358,16 @@ impl Device for HddDevice {
             head_lbn,
         });
         self.pick_next(now, io);
+        // The reads that waited for the bus reach the drive now, after the choice, each
+        // as an arrival at the drive as it stands (busy with the command just chosen, or
+        // idle).
+        for cmd in std::mem::take(&mut self.after_completion) {
+            self.submit(now, cmd, io);
+        }
     }
 
     fn outstanding(&self) -> usize {
-        self.queue.len() + self.current.is_some() as usize
+        self.queue.len() + self.current.is_some() as usize + self.after_completion.len()
     }
 
     fn firmware_free(&self) -> Option<FirmwareFreeReport> {

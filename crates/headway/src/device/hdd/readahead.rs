@@ -409,13 +409,18 @@ impl ReadAhead {
 
     /// Preempted by a command at `t`: when the mechanism is free for it, where the head is
     /// then, and one past the last block left in the buffer. The mechanism finishes the seek
-    /// or the sector in progress. A wait for the rotation before the read-ahead's first pass
+    /// in progress; a sector in progress is finished, and not kept, unless `in_sector` ("Stop
+    /// prefetch in sector": the read-ahead may be aborted in the middle of a sector), when
+    /// it gives way at once (DiskSim's `disk_buffer_stopable_access`: with the parameter set
+    /// a sector's pending event is dropped and the next seek starts at once; without it the
+    /// seek waits for the sector's end, `disk_seek_stoptime`; in neither case does the
+    /// sector reach the segment). A wait for the rotation before the read-ahead's first pass
     /// is abandoned at once (DiskSim waits it out, which costs a random workload up to a
     /// revolution per command for nothing: point 8 of docs/fidelity.md, which the real traces
     /// support). After a track switch between two of its passes the read-ahead is stopped at
-    /// its next event, as DiskSim stops it (`disk_seek_stoptime`): the end of the first sector
-    /// on the new track, the skew after the switch ("The read-ahead's track switch" in
-    /// docs/fidelity.md; no request of the five real traces moves with it).
+    /// its next event, as DiskSim stops it: the end of the first sector on the new track, the
+    /// skew after the switch ("The read-ahead's track switch" in docs/fidelity.md; no request
+    /// of the five real traces moves with it), or at once if it may stop in a sector.
     pub fn stop(&self, t: f64, in_sector: bool) -> (f64, HeadPosition, u64) {
         if t >= self.plan.end {
             return (t, self.plan.end_head, self.limit);
@@ -429,17 +434,18 @@ impl ReadAhead {
                 let switched = prev_track.is_some_and(|tr| tr != p.track);
                 if switched && t >= p.on_track {
                     // Waiting for the first sector on the track it has just switched to.
-                    let stop = p.first_done;
-                    let counted = if in_sector { stop } else { t };
-                    return (stop, head, self.end_by(counted));
+                    let stop = if in_sector { t } else { p.first_done };
+                    return (stop, head, self.end_by(t));
                 }
                 return (t.max(p.on_track), head, self.end_by(t));
             }
             if t < p.last_done() {
+                if in_sector {
+                    return (t, head, self.end_by(t));
+                }
                 let k = (((t - p.start()) / p.step) as i64 + 1) as f64;
                 let stop = p.start() + k * p.step;
-                let counted = if in_sector { stop } else { t };
-                return (stop, head, self.end_by(counted));
+                return (stop, head, self.end_by(t));
             }
             prev_track = Some(p.track);
         }

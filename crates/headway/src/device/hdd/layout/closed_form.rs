@@ -1,4 +1,5 @@
-//! The LBN lookup by a per-zone closed form: [`Layout::locate`]'s hot path.
+//! The LBN lookup by a per-zone closed form: [`Layout::locate`]'s path in the zones the
+//! piece table (`pieces.rs`) leaves to it, and where the pieces come from.
 //!
 //! Inside a zone whose LBNs fill the slots in order, an LBN's slot is its logical position
 //! plus the spares and slips before it, and the track, cylinder and sector follow by integer
@@ -56,18 +57,18 @@ enum Shape {
 #[derive(Clone, Debug)]
 pub(super) struct ZoneForm {
     /// `first_lbn - dead` (wrapping): an LBN's logical position is `lbn - q_base`.
-    q_base: u64,
-    end_lbn: u64,
-    spt: u64,
-    spt_f: f64,
-    offset: f64,
-    track_skew: f64,
-    cyl_skew: f64,
-    first_cyl: u32,
+    pub(super) q_base: u64,
+    pub(super) end_lbn: u64,
+    pub(super) spt: u64,
+    pub(super) spt_f: f64,
+    pub(super) offset: f64,
+    pub(super) track_skew: f64,
+    pub(super) cyl_skew: f64,
+    pub(super) first_cyl: u32,
     /// 1 when the surfaces are visited in reverse on odd cylinders, else 0; `flip_from` is
     /// the parity of the cylinder the count starts from (the zone's first, or 0).
-    flip_mask: u32,
-    flip_from: u32,
+    pub(super) flip_mask: u32,
+    pub(super) flip_from: u32,
     shape: Shape,
 }
 
@@ -134,6 +135,46 @@ impl ZoneForm {
         }
     }
 
+    /// The zone's pieces, for [`super::pieces`]: `(end_lbn, base)` for each LBN range over
+    /// which the home slot is `lbn - base` (wrapping) and the LBNs stay consecutive up to
+    /// `end_lbn` (before the track's end is counted), in LBN order, empty ranges left out;
+    /// `None` unless the zone is one unit ([`Shape::Whole`]), whose pieces break at its
+    /// slips alone. `first_lbn..end_lbn` is the zone's exported range and `dead` its empty
+    /// positions.
+    pub(super) fn pieces(
+        &self,
+        first_lbn: u64,
+        end_lbn: u64,
+        dead: u64,
+    ) -> Option<Vec<(u64, u64)>> {
+        let Shape::Whole {
+            unit_lbns,
+            slip_to_end,
+            thresholds,
+        } = &self.shape
+        else {
+            return None;
+        };
+        let n = thresholds.len() as u64;
+        let mut out = Vec::new();
+        let mut from = first_lbn;
+        for k in 0..=n {
+            // `slot`'s bound on the run for a position counting `k` slips: the next threshold,
+            // or the unit's end.
+            let q_end = match thresholds.get(k as usize) {
+                Some(&t) => t.min(unit_lbns - (k & slip_to_end)),
+                None => unit_lbns - (k & slip_to_end),
+            };
+            let to = (first_lbn + q_end.saturating_sub(dead)).min(end_lbn);
+            if to > from {
+                out.push((to, self.q_base.wrapping_sub(k)));
+                from = to;
+            }
+        }
+        debug_assert_eq!(from, end_lbn, "the pieces cover the zone");
+        Some(out)
+    }
+
     /// Home slot of position `q` and how many slots from it the LBNs stay consecutive
     /// (before the track's end is counted), or `None` for the general path.
     #[inline(always)]
@@ -178,6 +219,24 @@ impl ZoneForm {
     }
 }
 
+/// The angle of slot `sector` of a zone's track `switches` head switches and `cyl` cylinder
+/// switches from the zone's first, where `zone` is the zone's offset, track skew, cylinder
+/// skew and sectors per track: `ZoneMap::track_start_sectors` and `locate_general`'s angle,
+/// operation for operation (the integers converted from 32 bits), for the closed form and the
+/// pieces alike.
+#[inline(always)]
+pub(super) fn angle_of(switches: u32, cyl: u32, sector: u32, zone: [f64; 4]) -> f64 {
+    let [offset, track_skew, cyl_skew, spt_f] = zone;
+    let start = offset + switches as f64 * track_skew + cyl as f64 * cyl_skew;
+    let turns = (start + sector as f64) / spt_f;
+    let angle = turns - floor(turns);
+    if angle >= 1.0 {
+        0.0
+    } else {
+        angle
+    }
+}
+
 /// How many of `sorted` are at or below `q`.
 #[inline(always)]
 fn count_at_or_below(sorted: &[u64], q: u64) -> u64 {
@@ -185,18 +244,11 @@ fn count_at_or_below(sorted: &[u64], q: u64) -> u64 {
 }
 
 impl Layout {
-    /// Physical location of `lbn`, which must be below the capacity (larger values are
-    /// clamped to the last LBN rather than panicking): the zone's closed form, or
-    /// [`Layout::locate_general`] where it has none.
-    #[inline]
-    pub fn locate(&self, lbn: u64) -> Location {
-        debug_assert!(
-            lbn < self.capacity,
-            "lbn {lbn} beyond capacity {}",
-            self.capacity
-        );
-        let lbn = lbn.min(self.capacity - 1);
-        let zi = self.zone_index(lbn);
+    /// [`Layout::locate`] in zone `zi` (which holds `lbn`, below the capacity) by the zone's
+    /// closed form, or [`Layout::locate_general`] where it has none: the path of the zones
+    /// the piece table leaves to their closed form.
+    #[inline(never)]
+    pub(super) fn locate_in_zone(&self, lbn: u64, zi: usize) -> Location {
         let f = &self.forms[zi];
         let q = lbn.wrapping_sub(f.q_base);
         let Some((home, unit_run)) = f.slot(q) else {
@@ -211,15 +263,12 @@ impl Layout {
         let s = self.surfaces;
         let cyl = track / s;
         let head = track % s;
-        // `ZoneMap::track_start_sectors` and `locate_general`'s angle, operation for
-        // operation.
-        let switches = head + (s - 1) * cyl;
-        let start = f.offset + switches as f64 * f.track_skew + cyl as f64 * f.cyl_skew;
-        let turns = (start + sector as f64) / f.spt_f;
-        let mut angle = turns - floor(turns);
-        if angle >= 1.0 {
-            angle = 0.0;
-        }
+        let angle = angle_of(
+            head + (s - 1) * cyl,
+            cyl,
+            sector,
+            [f.offset, f.track_skew, f.cyl_skew, f.spt_f],
+        );
         let flip = (cyl + f.flip_from) & f.flip_mask == 1;
         let surface = if flip { s - 1 - head } else { head };
         let loc = Location {
@@ -230,10 +279,13 @@ impl Layout {
             run_sectors: run.max(1) as u32,
             angle,
         };
-        debug_assert_eq!(
-            loc,
-            self.locate_general(lbn),
-            "closed form of lbn {lbn} (zone {zi})"
+        debug_assert!(
+            {
+                let g = self.locate_general(lbn);
+                loc == g && loc.angle.to_bits() == g.angle.to_bits()
+            },
+            "closed form of lbn {lbn} (zone {zi}): {loc:?}, general {:?}",
+            self.locate_general(lbn)
         );
         loc
     }
@@ -242,7 +294,12 @@ impl Layout {
 #[cfg(test)]
 mod tests {
     use super::super::super::spec::{LayoutSpec, Sparing, ZoneSpec};
+    use super::super::pieces::{self, PieceTable};
     use super::*;
+
+    /// The catalog's largest piece table (cheetah9lp's 489 pieces and its buckets: 33,484
+    /// bytes) with some room for new drives.
+    const LARGEST_TABLE_BYTES: usize = 40 << 10;
     use proptest::prelude::*;
 
     fn catalog(name: &str) -> Layout {
@@ -250,14 +307,28 @@ mod tests {
         Layout::new(&spec.layout, spec.surfaces, spec.cylinders).unwrap()
     }
 
-    /// `locate` and `locate_general` agree on `lbn`, the angle to the bit.
+    /// `locate` (by its piece), the zone's closed form and `locate_general` agree on `lbn`,
+    /// the angle to the bit.
     fn same(l: &Layout, lbn: u64) -> std::result::Result<(), String> {
-        let (a, b) = (l.locate(lbn), l.locate_general(lbn));
-        if a == b && a.angle.to_bits() == b.angle.to_bits() {
+        let a = l.locate(lbn);
+        let c = l.locate_in_zone(lbn, l.zone_index(lbn));
+        let b = l.locate_general(lbn);
+        let bits = |x: &Location| x.angle.to_bits();
+        if a == b && c == b && bits(&a) == bits(&b) && bits(&c) == bits(&b) {
             Ok(())
         } else {
-            Err(format!("lbn {lbn}: closed form {a:?}, general {b:?}"))
+            Err(format!(
+                "lbn {lbn}: piece {a:?}, closed form {c:?}, general {b:?}"
+            ))
         }
+    }
+
+    /// `l` with its piece table rebuilt to hold at most `max_pieces` pieces of split zones,
+    /// so that the zones past the bound take their closed form.
+    fn bounded(l: &Layout, max_pieces: usize) -> Layout {
+        let mut l = l.clone();
+        l.pieces = PieceTable::new(&l.maps, &l.forms, l.capacity, max_pieces);
+        l
     }
 
     fn shapes(l: &Layout) -> [usize; 3] {
@@ -279,18 +350,29 @@ mod tests {
     /// (st41601n: its zones with slips take the general path).
     #[test]
     fn the_closed_form_matches_the_general_lookup_for_every_lbn_of_catalog_drives() {
+        // Zones by shape, and the piece table: pieces, those left to their zone's closed
+        // form.
         let drives = [
-            ("atlas10k", [24, 0, 0]),
-            ("cheetah9lp", [11, 0, 0]),
-            ("hp_c2247a", [8, 0, 0]),
-            ("atlas_iii", [9, 0, 0]),
-            ("cheetah4lp", [0, 7, 0]),
-            ("dec_rz26", [0, 1, 0]),
-            ("st41601n", [0, 7, 7]),
+            ("atlas10k", [24, 0, 0], (77, 0)),
+            ("cheetah9lp", [11, 0, 0], (489, 0)),
+            ("hp_c2247a", [8, 0, 0], (41, 0)),
+            ("atlas_iii", [9, 0, 0], (60, 0)),
+            ("cheetah4lp", [0, 7, 0], (7, 7)),
+            ("dec_rz26", [0, 1, 0], (1, 1)),
+            ("st41601n", [0, 7, 7], (14, 14)),
         ];
-        for (name, expect) in drives {
+        for (name, expect, pieces) in drives {
             let l = catalog(name);
             assert_eq!(shapes(&l), expect, "{name}'s zones by shape");
+            assert_eq!(
+                (l.pieces.size().0, l.pieces.in_zone()),
+                pieces,
+                "{name}'s pieces"
+            );
+            // The same lookups with the table bounded below the drive's pieces: the zones
+            // past the bound take their closed form (checked at random LBNs below).
+            let half = bounded(&l, l.pieces.size().0 / 2);
+            assert!(half.pieces.in_zone() > pieces.1 || expect[0] == 0, "{name}");
             // Every LBN, in steps of a run: the general path's run says how far the next
             // LBNs are consecutive, so the LBNs inside it are checked against it directly
             // (one general lookup a run keeps the debug build's test to seconds).
@@ -308,9 +390,38 @@ mod tests {
                 // The angle bit for bit at the run's first LBN (inside it the general path
                 // computes it afresh, checked at random places below).
                 same(&l, lbn).unwrap();
+                same(&half, lbn).unwrap();
                 lbn += g.run_sectors as u64;
             }
         }
+    }
+
+    /// The piece table of every catalog drive stays within its bound, and what it costs.
+    #[test]
+    fn the_piece_tables_of_the_catalog_are_bounded() {
+        let mut largest = (0, 0, String::new());
+        for name in crate::device::catalog::names() {
+            let l = catalog(&name);
+            let (n, bytes) = l.pieces.size();
+            println!(
+                "{name}: {n} pieces, {} in zone, {bytes} bytes",
+                l.pieces.in_zone()
+            );
+            assert!(
+                n <= pieces::MAX_PIECES + l.zones.len(),
+                "{name}: {n} pieces"
+            );
+            assert_eq!(
+                l.pieces.in_zone() > 0,
+                shapes(&l)[0] < l.zones.len(),
+                "{name}"
+            );
+            if bytes > largest.1 {
+                largest = (n, bytes, name);
+            }
+        }
+        println!("largest piece table: {largest:?}");
+        assert!(largest.1 <= LARGEST_TABLE_BYTES, "{largest:?}");
     }
 
     proptest! {
@@ -389,8 +500,12 @@ mod tests {
                 spec.exported_sectors = Some(((l.capacity_sectors() as f64 * f) as u64).max(1));
             }
             let l = Layout::new(&spec, surfaces, cyl).unwrap();
+            // And with the table bounded to one piece of a split zone: the rest take their
+            // closed form.
+            let one = bounded(&l, 1);
             for lbn in 0..l.capacity_sectors() {
                 prop_assert_eq!(same(&l, lbn), Ok(()));
+                prop_assert_eq!(same(&one, lbn), Ok(()));
             }
         }
     }

@@ -1,0 +1,137 @@
+//! What commands reaching the drive while a read miss is in service do to it, as the
+//! drive's own rules have it (`HddDevice::arrival_on_bus`), for the oracle: with commands
+//! queued at the drive, a read miss's completion depends on what the host sends meanwhile,
+//! which the host knows (it sends them).
+//!
+//! One function per rule. [`BusWhileMiss::arrive`] picks the rule by the arriving
+//! command; a rule the drive gains (an arriving write's overhead, an arrival while a hit is
+//! in service) is one more function here and one more arm there, with the figures it needs
+//! in [`ArrivalCosts`].
+
+use crate::request::Op;
+use crate::time::SimTime;
+
+/// A command that reaches the drive (after the link) while another is in service.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Arrival {
+    pub at_ns: SimTime,
+    pub op: Op,
+}
+
+/// The figures the rules read, resolved once from the drive's overheads.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ArrivalCosts {
+    /// How long an arriving read holds the bus: its read-miss overhead and disconnect after
+    /// the read in service (the drive's `last_op` while a read miss is in service).
+    pub read_hold_ns: SimTime,
+}
+
+/// The bus while a read miss that disconnected is in service: when it asks for the bus back
+/// (its blocks in, DiskSim's watermark), until when arrivals hold the bus, and when (if they
+/// did) the read gets it back.
+#[derive(Clone, Copy, Debug)]
+pub struct BusWhileMiss {
+    /// When the read asks for the bus back, in whole ns as the drive compares it
+    /// (`Drive::bus_asked_at` truncates).
+    pub asks_ns: SimTime,
+    held_until_ns: SimTime,
+    /// When the read gets the bus back, if an arrival held it past `asks_ns`.
+    pub back_ns: Option<SimTime>,
+}
+
+impl BusWhileMiss {
+    pub fn new(asks_ns: SimTime) -> Self {
+        BusWhileMiss {
+            asks_ns,
+            held_until_ns: 0,
+            back_ns: None,
+        }
+    }
+
+    /// Apply one arrival (arrivals in the order they reach the drive); `done_ns` is the
+    /// read's completion as the arrivals so far leave it. Returns when the arrival enters
+    /// the drive's queue (its command overhead counts from then).
+    #[inline]
+    pub fn arrive(&mut self, a: Arrival, done_ns: SimTime, c: &ArrivalCosts) -> SimTime {
+        match a.op {
+            Op::Read => self.read_arrives(a.at_ns, done_ns, c.read_hold_ns),
+            // The drive does not (yet) hold the bus for an arriving write.
+            Op::Write => a.at_ns,
+        }
+    }
+
+    /// An arriving read (`HddDevice::arrival_on_bus`): requests for the bus are served in
+    /// the order made, so one made after the read asked for it back waits for the read's
+    /// completion and changes nothing; one made before waits for any earlier arrival's hold,
+    /// then holds the bus for its own overhead and disconnect, and the read reconnects only
+    /// after the last hold that began before it asked.
+    #[inline]
+    fn read_arrives(&mut self, now: SimTime, done_ns: SimTime, hold_ns: SimTime) -> SimTime {
+        if now >= self.asks_ns {
+            return now.max(done_ns);
+        }
+        let at = now.max(self.held_until_ns);
+        let until = at + hold_ns;
+        self.held_until_ns = until;
+        if self.asks_ns < until {
+            self.back_ns = Some(until);
+        }
+        at
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const C: ArrivalCosts = ArrivalCosts {
+        read_hold_ns: 3_616_000,
+    };
+
+    fn read(at_ns: SimTime) -> Arrival {
+        Arrival {
+            at_ns,
+            op: Op::Read,
+        }
+    }
+
+    #[test]
+    fn a_read_before_the_ask_holds_the_bus_past_it() {
+        let mut b = BusWhileMiss::new(13_460_000);
+        assert_eq!(b.arrive(read(10_000_000), 14_727_345, &C), 10_000_000);
+        assert_eq!(b.back_ns, Some(13_616_000));
+    }
+
+    #[test]
+    fn a_read_after_the_ask_waits_for_the_completion() {
+        let mut b = BusWhileMiss::new(13_460_000);
+        assert_eq!(b.arrive(read(13_500_000), 14_727_345, &C), 14_727_345);
+        assert_eq!(b.back_ns, None);
+    }
+
+    #[test]
+    fn a_hold_that_ends_before_the_ask_changes_nothing_for_the_read() {
+        let mut b = BusWhileMiss::new(13_460_000);
+        assert_eq!(b.arrive(read(1_000_000), 14_727_345, &C), 1_000_000);
+        assert_eq!(b.back_ns, None);
+    }
+
+    #[test]
+    fn a_second_read_during_a_hold_waits_and_holds_in_turn() {
+        let mut b = BusWhileMiss::new(13_460_000);
+        b.arrive(read(11_000_000), 14_727_345, &C);
+        assert_eq!(b.arrive(read(12_000_000), 16_000_000, &C), 14_616_000);
+        assert_eq!(b.back_ns, Some(18_232_000));
+    }
+
+    #[test]
+    fn a_write_holds_nothing_yet() {
+        let mut b = BusWhileMiss::new(13_460_000);
+        let w = Arrival {
+            at_ns: 10_000_000,
+            op: Op::Write,
+        };
+        assert_eq!(b.arrive(w, 14_727_345, &C), 10_000_000);
+        assert_eq!(b.back_ns, None);
+    }
+}

@@ -1,0 +1,389 @@
+//! The oracle's prediction error per request with commands queued at the drive: a host
+//! queue (closed workload, FCFS host) over a drive queue of 2, 4 and 8, on several drives.
+//!
+//! Each read miss that the drive took up at the completion of a read miss (so where and
+//! when it began is the oracle's to say: `Predictor::release` of the one ahead, anchored at
+//! that one's actual completion, as `freeblock::measure` chains them) is predicted twice:
+//! by `release` (the read alone at the drive's bus) and by `release_among` (with the
+//! commands that reached the drive while it was in service, which the host sent and so
+//! knows). Each prediction error is the measured minus the predicted completion, filed
+//! under the mechanism that can move it (see `Class`).
+//!
+//! Run with `--nocapture` for the table (docs/fidelity.md, "The oracle with commands queued
+//! at the drive").
+
+use std::sync::Arc;
+
+use headway::config::{build_simulation, resolve_drive, ExperimentConfig};
+use headway::device::hdd::{Mechanics, Overheads};
+use headway::predict::{Arrival, OraclePredictor, Predictor, ReadBus};
+use headway::request::{HeadPosition, Op};
+use headway::stats::RequestRecords;
+
+/// The mechanism that can move a read miss's completion away from the one-command
+/// prediction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Class {
+    /// Nothing queued changes its prediction.
+    Alone,
+    /// Its command overhead, done while it waited in the drive's queue, is longer than the
+    /// tail of the read ahead of it: it begins before that one's media end plus tail.
+    QueuedOverhead,
+    /// A read that reached the drive while it or the read ahead of it was in service held
+    /// the bus past when that one asked for it back (`HddDevice::arrival_on_bus`).
+    BusHold,
+    /// Larger than its buffer segment (the full-segment stall, `segment_full`).
+    OverSegment,
+}
+
+/// The oracle's predictions compared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Model {
+    /// As the host chains it before this work: `Release::next_start_ns`, no arrivals.
+    Before,
+    /// With the queued command's overhead overlapped (`Release::queued_next_ns`, the
+    /// overhead counted from its arrival), no arrivals.
+    Overlap,
+    /// And the arrivals' bus holds (`Predictor::release_among`).
+    Full,
+}
+
+/// One command at the drive, from the records.
+#[derive(Clone, Copy, Debug)]
+struct Cmd {
+    arrived: u64,
+    start: u64,
+    done: u64,
+    lbn: u64,
+    n: u32,
+    read: bool,
+    hit: bool,
+    /// The drive's phases (overhead, seek, rotation, transfer), for the debug print.
+    phases: [u64; 4],
+}
+
+/// Per class: the count, and per model the largest and the summed absolute error (ns).
+#[derive(Default, Debug)]
+struct Errors {
+    by_class: std::collections::BTreeMap<Class, (u64, [(u64, u64); 3])>,
+}
+
+impl Errors {
+    fn push(&mut self, c: Class, errors_ns: [i64; 3]) {
+        let e = self.by_class.entry(c).or_default();
+        e.0 += 1;
+        for (m, err) in e.1.iter_mut().zip(errors_ns) {
+            m.0 = m.0.max(err.unsigned_abs());
+            m.1 += err.unsigned_abs();
+        }
+    }
+    /// The largest absolute error of `model` over every class but `except`.
+    fn max_ns(&self, model: Model, except: &[Class]) -> u64 {
+        self.by_class
+            .iter()
+            .filter(|(c, _)| !except.contains(c))
+            .map(|(_, e)| e.1[model as usize].0)
+            .max()
+            .unwrap_or(0)
+    }
+    fn count(&self, c: Class) -> u64 {
+        self.by_class.get(&c).map_or(0, |e| e.0)
+    }
+}
+
+fn workload(kind: &str) -> &'static str {
+    match kind {
+        "random" => {
+            "read_fraction = 1.0\nalign_sectors = 8\nsize = { kind = \"fixed\", sectors = 8 }\n"
+        }
+        "large" => "read_fraction = 1.0\nsize = { kind = \"fixed\", sectors = 128 }\n",
+        "sequential" => {
+            "read_fraction = 1.0\nsize = { kind = \"fixed\", sectors = 16 }\n\
+             locality = { kind = \"sequential\", run_length = 8 }\n"
+        }
+        "mixed" => {
+            "read_fraction = 0.67\nalign_sectors = 8\n\
+             size = { kind = \"exponential\", mean_sectors = 16.0 }\n"
+        }
+        _ => unreachable!(),
+    }
+}
+
+fn records(drive: &str, depth: usize, kind: &str, requests: u64) -> RequestRecords {
+    // Over a drive queue of 2 the firmware's order is the host's; deeper, the drive's SPTF
+    // reorders (the chain follows the order the drive took the commands up in).
+    let firmware = if depth > 2 { "sptf" } else { "fcfs" };
+    let toml = format!(
+        "seed = 7\n[drive]\nname = \"{drive}\"\nqueue_depth = {depth}\n\
+         firmware_scheduler = \"{firmware}\"\n[host]\nscheduler = \"fcfs\"\n\
+         [workload]\nkind = \"closed\"\nprocesses = 16\nthink_ms = 0.0\nrequests = {requests}\n{}\
+         [output]\nrecords = true\n",
+        workload(kind)
+    );
+    let cfg = ExperimentConfig::from_toml_str(&toml, None).unwrap();
+    build_simulation(&cfg, None)
+        .unwrap()
+        .simulation
+        .run()
+        .unwrap()
+        .records
+        .unwrap()
+}
+
+fn oracle(drive: &str) -> (OraclePredictor, u32) {
+    let spec = resolve_drive(drive, None).unwrap();
+    let mech = Arc::new(Mechanics::new(&spec).unwrap());
+    let ovh = Overheads::from_spec(&spec);
+    let bus = ReadBus::from_spec(&spec, &ovh);
+    let seg = spec
+        .cache
+        .as_ref()
+        .filter(|c| c.enabled)
+        .map_or(u32::MAX, |c| c.segment_sectors);
+    (OraclePredictor::new(mech, ovh, 0).with_read_bus(bus), seg)
+}
+
+/// The prediction errors of every read miss queued behind a read miss (ns).
+fn errors(drive: &str, depth: usize, kind: &str, requests: u64) -> Errors {
+    let rec = records(drive, depth, kind, requests);
+    let (p, seg) = oracle(drive);
+    let mut cmds: Vec<Cmd> = (0..rec.len())
+        .map(|i| Cmd {
+            arrived: rec.dispatch_ns[i],
+            start: rec.start_ns[i],
+            done: rec.done_ns[i],
+            lbn: rec.lbn[i],
+            n: rec.sectors[i],
+            read: rec.is_read[i],
+            hit: rec.cache_hit[i],
+            phases: [
+                rec.overhead_ns[i],
+                rec.seek_ns[i],
+                rec.rotate_ns[i],
+                rec.transfer_ns[i],
+            ],
+        })
+        .collect();
+    cmds.sort_by_key(|c| (c.start, c.done));
+    // (arrival, place in `cmds`), in the order they reached the drive.
+    let mut by_arrival: Vec<(Arrival, usize)> = cmds
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let op = if c.read { Op::Read } else { Op::Write };
+            (
+                Arrival {
+                    at_ns: c.arrived,
+                    op,
+                },
+                i,
+            )
+        })
+        .collect();
+    by_arrival.sort_by_key(|a| (a.0.at_ns, a.1));
+    // The other commands reaching the drive while the `i`-th is in service (from its start
+    // on: those at its very start reached it after it was taken up, the host's dispatch at
+    // the completion before).
+    let during = |i: usize| -> Vec<Arrival> {
+        let c = &cmds[i];
+        let lo = by_arrival.partition_point(|a| a.0.at_ns < c.start);
+        let hi = by_arrival.partition_point(|a| a.0.at_ns < c.done);
+        by_arrival[lo..hi]
+            .iter()
+            .filter(|a| a.1 != i)
+            .map(|a| a.0)
+            .collect()
+    };
+    let miss = |c: &Cmd| c.read && !c.hit && c.n > 0;
+    let mut out = Errors::default();
+    // The previous command's origin (head, start) as each model predicts it, if it was a
+    // read miss.
+    let mut state: Option<[(HeadPosition, u64); 3]> = None;
+    for k in 1..cmds.len() {
+        let (prev, c) = (cmds[k - 1], cmds[k]);
+        if !miss(&c) {
+            state = None;
+            continue;
+        }
+        let next = match state {
+            Some(origins) if c.start == prev.done => {
+                let (arr_p, arr) = (during(k - 1), during(k));
+                let mut d = [0u64; 3];
+                let mut next = origins;
+                let mut hold_moved = false;
+                for m in [Model::Before, Model::Overlap, Model::Full] {
+                    let (from, o) = origins[m as usize];
+                    let among: &[Arrival] = if m == Model::Full { &arr_p } else { &[] };
+                    let r = p.release_among(from, o, prev.lbn, prev.n, Op::Read, among);
+                    let d_p = r.done_ns.unwrap();
+                    let q = if m == Model::Before {
+                        r.next_start_ns(o)
+                    } else {
+                        r.queued_next_ns.unwrap()
+                    };
+                    // Anchored at the one ahead's actual completion.
+                    let mut o_c = (prev.done as i64 + q as i64 - d_p as i64).max(0) as u64;
+                    if m != Model::Before {
+                        // Its command overhead counts from when it entered the drive's queue:
+                        // a read reaching the drive after the one ahead asked for the bus
+                        // back waits for its completion (and one sent at that completion
+                        // reaches an idle drive).
+                        let late = r.bus_asked_ns.is_some_and(|a| c.arrived >= a);
+                        o_c = o_c.max(c.arrived).max(if late { prev.done } else { 0 });
+                    }
+                    next[m as usize] = (r.head, o_c);
+                    let among: &[Arrival] = if m == Model::Full { &arr } else { &[] };
+                    let rc = p.release_among(r.head, o_c, c.lbn, c.n, Op::Read, among);
+                    d[m as usize] = rc.done_ns.unwrap();
+                    if m == Model::Full {
+                        let alone_p = p.release(from, o, prev.lbn, prev.n, Op::Read);
+                        let alone = p.release(r.head, o_c, c.lbn, c.n, Op::Read);
+                        hold_moved = alone_p.done_ns != Some(d_p) || alone.done_ns != rc.done_ns;
+                    }
+                }
+                let class = if c.n > seg {
+                    Class::OverSegment
+                } else if hold_moved {
+                    Class::BusHold
+                } else if d[Model::Overlap as usize] != d[Model::Before as usize] {
+                    Class::QueuedOverhead
+                } else {
+                    Class::Alone
+                };
+                if std::env::var("ORACLE_QUEUED_DEBUG").is_ok() && c.done != d[2] {
+                    println!(
+                        "k {k} {class:?} prev {prev:?}\n  c {c:?}\n  arr {arr:?} predicted {d:?}"
+                    );
+                }
+                out.push(class, d.map(|d| c.done as i64 - d as i64));
+                Some(next)
+            }
+            _ => {
+                // Anchor: where the head is after the one ahead (a write, a hit, or an idle
+                // drive) is not the chain's to say; start from its last block, when it came.
+                let from = p.track_of(prev.lbn + prev.n.max(1) as u64 - 1).unwrap();
+                if miss(&prev) {
+                    Some([(from, c.start); 3])
+                } else {
+                    None
+                }
+            }
+        };
+        state = next;
+    }
+    out
+}
+
+fn ms(ns: u64) -> f64 {
+    ns as f64 / 1e6
+}
+
+/// The table of docs/fidelity.md: every drive, depth and workload, per class, the old and
+/// the new oracle's max and mean absolute error.
+/// Every read miss queued behind a read miss, on three drives, over drive queues of 2 and 8:
+/// the oracle with the queued overhead and the arrivals' bus holds predicts each completion
+/// to the ns, where the chain as the host made it before was a whole revolution late on the
+/// HP C2490A and the Cheetah 4LP (the queued overhead) and the overlap alone left the bus
+/// holds (HP C2490A, 128-block reads). Reads larger than their segment are not modelled
+/// (`Class::OverSegment`, none here). Left out, not traced: the Atlas 10K's 128-block reads
+/// and its sequential reads under the drive's SPTF (a few reads in 1,498 late by up to a
+/// revolution under every model, none of these mechanisms).
+#[test]
+fn the_oracle_predicts_queued_reads_to_the_ns() {
+    for drive in ["hp_c2490a", "atlas10k", "cheetah4lp"] {
+        for depth in [2, 8] {
+            for kind in ["random", "sequential", "mixed", "large"] {
+                if drive == "atlas10k" && (kind == "large" || (depth == 8 && kind == "sequential"))
+                {
+                    continue;
+                }
+                let e = errors(drive, depth, kind, 600);
+                let at = format!("{drive} depth {depth} {kind}: {e:?}");
+                assert!(
+                    e.count(Class::Alone) + e.count(Class::QueuedOverhead) > 100,
+                    "{at}"
+                );
+                assert_eq!(e.count(Class::OverSegment), 0, "{at}");
+                assert_eq!(e.max_ns(Model::Full, &[]), 0, "{at}");
+                if e.count(Class::QueuedOverhead) > 0 {
+                    assert!(
+                        e.max_ns(Model::Before, &[Class::Alone, Class::BusHold]) > 5_000_000,
+                        "{at}"
+                    );
+                }
+                if e.count(Class::BusHold) > 0 {
+                    assert!(
+                        e.max_ns(Model::Overlap, &[Class::Alone, Class::QueuedOverhead]) > 0,
+                        "{at}"
+                    );
+                }
+            }
+        }
+    }
+    // Each mechanism is met: the overlap on both drives with a long read overhead, the
+    // bus hold on the HP's large reads.
+    assert!(errors("hp_c2490a", 2, "random", 600).count(Class::QueuedOverhead) > 100);
+    assert!(errors("cheetah4lp", 2, "random", 600).count(Class::QueuedOverhead) > 0);
+    assert!(errors("hp_c2490a", 2, "large", 600).count(Class::BusHold) > 0);
+}
+
+#[test]
+#[ignore = "prints the table of docs/fidelity.md (run with --ignored --nocapture)"]
+fn report_the_errors_by_mechanism() {
+    if let Ok(v) = std::env::var("ORACLE_QUEUED_DEBUG") {
+        let v: Vec<&str> = v.split(',').collect();
+        errors(v[0], v[1].parse().unwrap(), v[2], 60);
+        return;
+    }
+    println!("drive depth workload class count | max, mean |error| ms: before; overlap; full");
+    for drive in ["hp_c2490a", "atlas10k", "cheetah4lp"] {
+        for depth in [2, 4, 8] {
+            for kind in ["random", "sequential", "mixed", "large"] {
+                let e = errors(drive, depth, kind, 1_500);
+                for (c, (n, m)) in &e.by_class {
+                    let cell = |(max, sum): (u64, u64)| {
+                        format!("{:.4} {:.4}", ms(max), ms(sum) / *n as f64)
+                    };
+                    println!(
+                        "{drive} {depth} {kind} {c:?} {n} | {}; {}; {}",
+                        cell(m[0]),
+                        cell(m[1]),
+                        cell(m[2])
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn debug_replay() {
+    let Ok(v) = std::env::var("ORACLE_REPLAY") else {
+        return;
+    };
+    let v: Vec<&str> = v.split(',').collect();
+    let (drive, depth, kind, upto): (&str, usize, &str, usize) =
+        (v[0], v[1].parse().unwrap(), v[2], v[3].parse().unwrap());
+    let rec = records(drive, depth, kind, 60);
+    let mut idx: Vec<usize> = (0..rec.len()).collect();
+    idx.sort_by_key(|&i| (rec.start_ns[i], rec.done_ns[i]));
+    let spec = resolve_drive(drive, None).unwrap();
+    let mech = Arc::new(Mechanics::new(&spec).unwrap());
+    let mut d = headway::device::hdd::Drive::new(&spec, mech);
+    for (k, &i) in idx.iter().enumerate().take(upto + 1) {
+        println!("k {k} before: {}", d.describe(rec.start_ns[i]));
+        let op = if rec.is_read[i] { Op::Read } else { Op::Write };
+        let s = d.serve_queued(
+            rec.start_ns[i],
+            rec.dispatch_ns[i],
+            rec.lbn[i],
+            rec.sectors[i],
+            op,
+        );
+        println!(
+            "k {k} served done {} (rec {}) phases {:?} head {:?}",
+            s.done, rec.done_ns[i], s.phases, s.head
+        );
+        println!("   after at done: {}", d.describe(rec.done_ns[i]));
+    }
+}
