@@ -72,8 +72,11 @@ def test_bench_command(cli, tmp_path, monkeypatch):
 
 def test_bench_in_the_drive_and_in_the_host_do_the_same_work(tmp_path):
     """DiskSim's setup (the drive orders a queue of 64) and host ordering simulate the same
-    requests; at moderate load the queue never fills, so the two SPTFs give the same
-    response times."""
+    requests; at moderate load the queue never fills, so the two FCFS runs give the same
+    response times to the ns. The two SPTFs differ by design: a read still coming over the
+    bus as the drive sends a completion is no candidate for the drive's choice there (as in
+    DiskSim, docs/fidelity.md, "the choice at a completion"), while the host sees every
+    arrived request; measured +1.9% (18.417 against 18.076 ms), held to 3%."""
     from headway import run
     from headway.bench import replay_config
 
@@ -82,7 +85,12 @@ def test_bench_in_the_drive_and_in_the_host_do_the_same_work(tmp_path):
         drive = run(replay_config(trace, sched, "drive")).summary
         host = run(replay_config(trace, sched, "host")).summary
         assert drive.requests == host.requests == 3000
-        assert abs(drive.mean_response_ms - host.mean_response_ms) < 1e-6, sched
+        if sched == "fcfs":
+            assert abs(drive.mean_response_ms - host.mean_response_ms) < 1e-6
+        else:
+            # Not equal: the drive chooses without the reads still on the bus.
+            assert drive.mean_response_ms != host.mean_response_ms
+            assert abs(drive.mean_response_ms / host.mean_response_ms - 1) < 0.03
     out = subprocess.run(
         [sys.executable, "-m", "headway", "bench", "--requests", "500", "--repeat", "1", "--queue", "host"],
         capture_output=True, text=True,

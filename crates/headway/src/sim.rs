@@ -309,10 +309,20 @@ impl Simulation {
     /// Let the host dispatch until its scheduler says wait or idle.
     fn pump(&mut self) -> Result<()> {
         loop {
+            // Two questions in three per request find the scheduler empty (after the
+            // dispatch, and after the completion): answered here without the call.
+            if self.host.nothing_to_decide() {
+                break;
+            }
             let decision = self.host.decide(self.now);
             self.count_host_work();
-            match decision? {
-                Decision::Idle => break,
+            match decision {
+                Decision::Idle => {
+                    if let Some(e) = self.host.take_error() {
+                        return Err(e);
+                    }
+                    break;
+                }
                 Decision::Serve(reqs) => {
                     self.stats.served(self.now, &reqs);
                     for r in reqs.iter().filter(|r| !r.is_host_work()) {
@@ -346,6 +356,12 @@ impl Simulation {
     fn submit(&mut self, cmd: Command) -> Result<()> {
         let dev = cmd.device;
         self.devices[dev as usize].submit(self.now, cmd, &mut self.io);
+        // The usual case: the device holds the command and asked for nothing (a wake-up or
+        // completion of its own), so it is busy, and `drain_io` has nothing to take.
+        if self.io.wakeups.is_empty() && self.io.completions.is_empty() {
+            self.stats.device_level(self.now, dev as usize, 1);
+            return Ok(());
+        }
         self.drain_io(dev, true)
     }
 

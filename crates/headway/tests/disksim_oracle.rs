@@ -294,7 +294,6 @@ const KNOWN: &[(&str, &str, Why)] = &[
     ("atlas10k", "q1_seq_write_4k", Combine),
     ("atlas10k", "q4_mixed_fcfs", Combine),
     ("atlas10k", "q4_mixed_sptf", Sptf),
-    ("atlas10k", "q64_rand_rw_4k_sptf", Sptf),
     ("atlas_iii", "q1_seq_write_4k", Combine),
     ("atlas_iii", "q4_mixed_fcfs", Combine),
     ("atlas_iii", "q64_rand_read_4k_sstf", Cylinder),

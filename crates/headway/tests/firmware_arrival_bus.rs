@@ -1,4 +1,4 @@
-//! A read arriving while a read miss is in service holds the bus for its command overhead,
+//! A command arriving while a read miss is in service holds the bus for its command overhead,
 //! as in DiskSim 4.0 (its controller owns the bus from a command's arrival until it
 //! disconnects; docs/fidelity.md, `ArrivalHoldsBus`). Per request on the HP C2490A (3.6 ms
 //! read-miss overhead), queue of 64, FCFS: a read of 8 blocks at 0 (14.727345 ms alone in
@@ -60,6 +60,195 @@ fn an_arriving_read_holds_the_bus_for_its_overhead() {
             assert!(
                 (g - d).abs() < 0.0001,
                 "arrivals {later:?}: read {k} completes at {g} ms, DiskSim {d}"
+            );
+        }
+    }
+    std::fs::remove_dir_all(&tmp).ok();
+}
+
+/// A write arriving on a fast-write drive while a read miss is in service (DiskSim runs as
+/// above, the first request a read of 8 blocks at block 100,000 at 0, the write 8 blocks at
+/// block 500,000). DiskSim's `disk_write_arrive` holds the bus for the write-hit overhead
+/// and the write disconnect, then the write waits to be taken up with its overhead done.
+/// Before the read asks for the bus back the hold delays the read when it ends after that
+/// ask (the Cheetah 4LP at 3.6 ms: the read completes 0.363 ms later, headway gave 4.5588 ms
+/// and 5.4068 ms before); after the ask the write reaches the drive only once the read has
+/// completed, and pays its whole overhead then (3.8 ms: 5.8808 ms, headway 5.4068 before).
+/// On the Atlas 10K (no disconnect overheads, 0.186 ms write-hit overhead) the same three.
+/// (A write reaching the HP C2490A, without fast writes, during a read miss stops DiskSim
+/// from completing anything: its `disk_write_arrive` never sends that disconnect.)
+#[test]
+fn an_arriving_fast_write_holds_the_bus_for_its_overhead() {
+    let tmp = std::env::temp_dir().join(format!("headway_arrbus_w_{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    // (drive, the write's arrival in ms, DiskSim's completions of the read and the write)
+    let cases: [(&str, &str, [f64; 2]); 6] = [
+        ("cheetah4lp", "1", [4.558826, 5.406826]),
+        ("cheetah4lp", "3.6", [4.922000, 5.770000]),
+        ("cheetah4lp", "3.8", [4.558826, 5.880826]),
+        ("atlas10k", "6", [7.619239, 8.411239]),
+        ("atlas10k", "6.8", [7.778000, 8.570000]),
+        ("atlas10k", "7.2", [7.619239, 8.597239]),
+    ];
+    for (i, (drive, at, disksim_ms)) in cases.into_iter().enumerate() {
+        let trace = tmp.join(format!("{drive}_arrbus_w{i}.trace"));
+        std::fs::write(&trace, format!("0.0 0 100000 8 1\n{at} 0 500000 8 0\n")).unwrap();
+        let got = completions(drive, &trace);
+        assert_eq!(got.len(), 2);
+        for (k, (g, d)) in got.iter().zip(disksim_ms).enumerate() {
+            assert!(
+                (g - d).abs() < 0.0001,
+                "{drive}, write at {at} ms: request {k} completes at {g} ms, DiskSim {d}"
+            );
+        }
+    }
+    std::fs::remove_dir_all(&tmp).ok();
+}
+
+/// A command arriving while a whole buffer hit is being sent waits for it: the hit holds the
+/// bus from its arrival to its completion (DiskSim's `disk_read_arrive` sends it at once,
+/// without disconnecting), so the arrival reaches the drive only then and pays its whole
+/// command overhead from there. DiskSim runs as above: a read of 8 blocks at block 100,000
+/// at 0, a read of the next 8 (read ahead) at 20 ms, and a command of 8 blocks at block
+/// 500,000 during that hit. Before, headway counted the arrival's overhead as done while it
+/// waited: the Cheetah 4LP's write completed 0.474 ms early (21.764 against 22.238 ms).
+#[test]
+fn a_command_arriving_during_a_buffer_hit_waits_for_it() {
+    let tmp = std::env::temp_dir().join(format!("headway_arrbus_h_{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    // (drive, the third command's arrival in ms and whether it reads, DiskSim's completions)
+    let cases: [(&str, &str, bool, [f64; 3]); 5] = [
+        (
+            "cheetah4lp",
+            "20.1",
+            false,
+            [4.558826, 20.916000, 22.238000],
+        ),
+        ("cheetah4lp", "20.5", true, [4.558826, 20.916000, 31.516129]),
+        ("atlas10k", "20.05", false, [7.619239, 20.976000, 21.954000]),
+        (
+            "barracuda",
+            "20.2",
+            false,
+            [14.064826, 21.154000, 23.236000],
+        ),
+        (
+            "cheetah9lp",
+            "20.2",
+            false,
+            [8.741449, 20.906000, 22.494000],
+        ),
+    ];
+    for (i, (drive, at, read, disksim_ms)) in cases.into_iter().enumerate() {
+        let trace = tmp.join(format!("{drive}_arrbus_h{i}.trace"));
+        let text = format!(
+            "0.0 0 100000 8 1\n20 0 100008 8 1\n{at} 0 500000 8 {}\n",
+            read as u8
+        );
+        std::fs::write(&trace, text).unwrap();
+        let got = completions(drive, &trace);
+        assert_eq!(got.len(), 3);
+        for (k, (g, d)) in got.iter().zip(disksim_ms).enumerate() {
+            assert!(
+                (g - d).abs() < 0.0002,
+                "{drive}, command at {at} ms: request {k} completes at {g} ms, DiskSim {d}"
+            );
+        }
+    }
+    std::fs::remove_dir_all(&tmp).ok();
+}
+
+/// A read that asked for the bus after the read in service did reaches the drive only after
+/// that read's completion, and DiskSim's firmware SPTF chooses the next command at that
+/// completion without it: here the far read queued earlier is served first, though the late
+/// read lies next to the head (headway served it first before: on the Cheetah 4LP the far
+/// read completed at 24.737 ms and the near one at 11.919, DiskSim 18.757 and 29.860). DiskSim
+/// runs as above, SPTF over a queue of 64: a read of 8 blocks at block 100,000 at 0, a far
+/// one at 1 ms, a near one late in the first read's service.
+#[test]
+fn sptf_chooses_before_a_read_waiting_for_the_bus_reaches_the_drive() {
+    let tmp = std::env::temp_dir().join(format!("headway_arrbus_s_{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    // (drive, the far read's block, the near read's arrival and block, DiskSim's completions)
+    let cases: [(&str, u64, &str, u64, [f64; 3]); 4] = [
+        (
+            "cheetah4lp",
+            3_000_000,
+            "4.5",
+            99_000,
+            [4.558826, 18.756822, 29.859964],
+        ),
+        (
+            "cheetah4lp",
+            3_000_000,
+            "4.5",
+            101_000,
+            [4.558826, 18.756822, 33.080107],
+        ),
+        (
+            "atlas10k",
+            3_000_000,
+            "7.5",
+            101_000,
+            [7.619239, 17.934340, 23.836212],
+        ),
+        (
+            "hp_c2490a",
+            1_000_000,
+            "14",
+            101_000,
+            [14.727345, 25.182001, 34.351544],
+        ),
+    ];
+    for (i, (drive, far, at, near, disksim_ms)) in cases.into_iter().enumerate() {
+        let trace = tmp.join(format!("{drive}_arrbus_s{i}.trace"));
+        let text = format!("0.0 0 100000 8 1\n1 0 {far} 8 1\n{at} 0 {near} 8 1\n");
+        std::fs::write(&trace, text).unwrap();
+        let got: Vec<f64> = common::replay_by_id(drive, 64, "sptf", &trace)
+            .into_iter()
+            .map(|(_, done_ns)| done_ns as f64 / 1e6)
+            .collect();
+        assert_eq!(got.len(), 3);
+        for (k, (g, d)) in got.iter().zip(disksim_ms).enumerate() {
+            assert!(
+                (g - d).abs() < 0.0001,
+                "{drive}, near read at {at} ms: request {k} completes at {g} ms, DiskSim {d}"
+            );
+        }
+    }
+    std::fs::remove_dir_all(&tmp).ok();
+}
+
+/// A read arriving while the firmware waits for a write-back to end before it chooses
+/// holds the bus for its overhead all the same, and the command chosen at the write-back's
+/// end reconnects for its data only after that. DiskSim runs as above, SPTF over a queue of
+/// 64 on the Cheetah 9LP: a write of 8 blocks at block 100,000 at 0 (its write-back ends at
+/// 8.066 ms), a write of 8 at block 100,200 at 1.5 ms (chosen at that end), a read of 8 at
+/// block 900,000 late in the write-back. Arriving at 8.0 or 8.05 ms the read delays the
+/// second write to 8.927 and 8.977 ms (headway gave 8.906 before, as at 7.9 ms, where the
+/// hold ends before the write asks for the bus).
+#[test]
+fn an_arrival_during_a_write_back_holds_the_bus_for_the_command_chosen_after_it() {
+    let tmp = std::env::temp_dir().join(format!("headway_arrbus_wb_{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let cases: [(&str, [f64; 3]); 3] = [
+        ("7.9", [1.588000, 8.906051, 13.867990]),
+        ("8.0", [1.588000, 8.926730, 13.867990]),
+        ("8.05", [1.588000, 8.976730, 13.867990]),
+    ];
+    for (i, (at, disksim_ms)) in cases.into_iter().enumerate() {
+        let trace = tmp.join(format!("cheetah9lp_arrbus_wb{i}.trace"));
+        let text = format!("0.0 0 100000 8 0\n1.5 0 100200 8 0\n{at} 0 900000 8 1\n");
+        std::fs::write(&trace, text).unwrap();
+        let got: Vec<f64> = common::replay_by_id("cheetah9lp", 64, "sptf", &trace)
+            .into_iter()
+            .map(|(_, done_ns)| done_ns as f64 / 1e6)
+            .collect();
+        assert_eq!(got.len(), 3);
+        for (k, (g, d)) in got.iter().zip(disksim_ms).enumerate() {
+            assert!(
+                (g - d).abs() < 0.0001,
+                "read at {at} ms: request {k} completes at {g} ms, DiskSim {d}"
             );
         }
     }

@@ -58,8 +58,6 @@ struct Cmd {
     n: u32,
     read: bool,
     hit: bool,
-    /// The drive's phases (overhead, seek, rotation, transfer), for the debug print.
-    phases: [u64; 4],
 }
 
 /// Per class: the count, and per model the largest and the summed absolute error (ns).
@@ -156,12 +154,6 @@ fn errors(drive: &str, depth: usize, kind: &str, requests: u64) -> Errors {
             n: rec.sectors[i],
             read: rec.is_read[i],
             hit: rec.cache_hit[i],
-            phases: [
-                rec.overhead_ns[i],
-                rec.seek_ns[i],
-                rec.rotate_ns[i],
-                rec.transfer_ns[i],
-            ],
         })
         .collect();
     cmds.sort_by_key(|c| (c.start, c.done));

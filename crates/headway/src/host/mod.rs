@@ -36,6 +36,14 @@ pub struct Host {
     /// `Scheduler::acts_only_with_a_free_slot`), so it is not asked then.
     only_with_slot: bool,
     idle_when_empty: bool,
+    /// The scheduler's `on_completion` does nothing (`Scheduler::ignores_completions`).
+    ignores_completions: bool,
+    /// Devices whose `outstanding` has reached `max_outstanding` (kept as commands leave and
+    /// complete, so that "every device full" is one comparison, not a loop).
+    full_devices: usize,
+    /// A failed decision's error, for the engine (see [`Host::decide`]); boxed, so that the
+    /// empty case costs one word.
+    error: Option<Box<HeadwayError>>,
 }
 
 /// A scheduler context over the host's fields (a macro: a method would borrow the whole
@@ -63,6 +71,8 @@ impl Host {
         let capacity = predictors.iter().map(|p| p.capacity_sectors()).collect();
         let only_with_slot = scheduler.acts_only_with_a_free_slot();
         let idle_when_empty = scheduler.idle_when_empty();
+        let ignores_completions = scheduler.ignores_completions();
+        let full_devices = max_outstanding.iter().filter(|&&m| m == 0).count();
         Host {
             scheduler,
             predictors,
@@ -78,6 +88,9 @@ impl Host {
             capacity,
             only_with_slot,
             idle_when_empty,
+            ignores_completions,
+            full_devices,
+            error: None,
         }
     }
 
@@ -127,8 +140,12 @@ impl Host {
 
     pub fn completion(&mut self, now: SimTime, c: &Completion) -> Result<()> {
         let dev = c.command.device as usize;
+        self.full_devices -= (self.outstanding[dev] == self.max_outstanding[dev]) as usize;
         self.outstanding[dev] -= 1;
         self.predictors[dev].observe(c);
+        if self.ignores_completions {
+            return Ok(());
+        }
         let ctx = ctx!(self, now);
         self.scheduler.on_completion(c, &ctx);
         let f = ctx.take_failure();
@@ -148,27 +165,28 @@ impl Host {
         Ok(true)
     }
 
-    /// Ask the scheduler once, and check and account its decision in place: the engine
-    /// gets the scheduler's own `Decision` back (a command is about a hundred bytes, and
-    /// rewrapping it in another enum copied it twice per request). `Dispatch` is checked
-    /// (device exists and has a slot) and accounted; `WaitUntil` comes back only when it
-    /// armed the timer (generation [`Host::timer_generation`]), which an earlier armed one
-    /// prevents; `Idle` when there is nothing to do.
-    pub fn decide(&mut self, now: SimTime) -> Result<Decision> {
-        if self.idle_when_empty && self.scheduler.pending() == 0 {
-            return Ok(Decision::Idle);
-        }
-        if self.only_with_slot
-            && !self
-                .outstanding
-                .iter()
-                .zip(&self.max_outstanding)
-                .any(|(o, m)| o < m)
-        {
-            return Ok(Decision::Idle);
-        }
-        // Declared first so that the decision is returned straight into its place (a command
-        // is large; this is the host's hottest call).
+    /// Whether asking the scheduler now is sure to find nothing to do: it holds no request
+    /// and promised to stay idle then (`Scheduler::idle_when_empty`), or it acts only with a
+    /// free device slot and every device is full. Inline, so that the engine's two questions
+    /// per request that find the queue empty cost a check, not a call of [`Host::decide`].
+    #[inline]
+    pub fn nothing_to_decide(&self) -> bool {
+        (self.idle_when_empty && self.scheduler.pending() == 0)
+            || (self.only_with_slot && self.full_devices == self.outstanding.len())
+    }
+
+    /// Ask the scheduler once (the engine first checks [`Host::nothing_to_decide`]), and
+    /// check and account its decision in place: the engine gets the scheduler's own
+    /// `Decision` back, not wrapped in a `Result` (a command is about a hundred bytes, and
+    /// each wrapping and unwrapping copied it). `Dispatch` is checked (device exists and has
+    /// a slot) and accounted; `WaitUntil` comes back only when it armed the timer
+    /// (generation [`Host::timer_generation`]), which an earlier armed one prevents; `Idle`
+    /// when there is nothing to do, or when the decision failed: the failure is then kept
+    /// for [`Host::take_error`], which the engine asks at every `Idle`.
+    #[inline]
+    pub fn decide(&mut self, now: SimTime) -> Decision {
+        // Every path returns this one local, so that the scheduler's decision is written
+        // straight into the engine's place.
         let mut decision;
         let estimates;
         let failure;
@@ -180,34 +198,64 @@ impl Host {
             failure = ctx.take_failure();
         }
         if let Some(e) = failure.or_else(|| self.scheduler.take_failure()) {
-            return Err(e.at_time(now));
+            self.error = Some(Box::new(e.at_time(now)));
+            decision = Decision::Idle;
+            return decision;
         }
-        match &mut decision {
-            Decision::Idle => {}
-            Decision::Serve(reqs) => {
-                if reqs.is_empty() {
-                    return Err(HeadwayError::Invariant(format!(
-                        "scheduler `{}` served an empty list of requests from host memory",
-                        self.scheduler.name()
-                    )));
+        let checked = match &mut decision {
+            Decision::Idle => Ok(()),
+            Decision::Serve(reqs) => self.check_served(reqs),
+            &mut Decision::WaitUntil(at) => match self.check_wait(now, at) {
+                Ok(true) => Ok(()),
+                Ok(false) => {
+                    decision = Decision::Idle;
+                    return decision;
                 }
-            }
-            &mut Decision::WaitUntil(at) => {
-                if at <= now {
-                    return Err(HeadwayError::Invariant(format!(
-                        "scheduler `{}` asked to wait until {at} ns, which is not after now ({now} ns)",
-                        self.scheduler.name()
-                    )));
-                }
-                if !(at < self.timer_at || self.timer_at == NEVER) {
-                    return Ok(Decision::Idle);
-                }
-                self.timer_gen += 1;
-                self.timer_at = at;
-            }
-            Decision::Dispatch(cmd) => self.check_dispatch(now, cmd, estimates)?,
+                Err(e) => Err(e),
+            },
+            Decision::Dispatch(cmd) => self.check_dispatch(now, cmd, estimates),
+        };
+        if let Err(e) = checked {
+            self.error = Some(Box::new(e));
+            decision = Decision::Idle;
         }
-        Ok(decision)
+        decision
+    }
+
+    /// The failure of the last [`Host::decide`] that answered `Idle` because of it.
+    #[inline]
+    pub fn take_error(&mut self) -> Option<HeadwayError> {
+        match self.error.take() {
+            None => None,
+            Some(e) => Some(*e),
+        }
+    }
+
+    #[cold]
+    fn check_served(&self, reqs: &crate::sched::Served) -> Result<()> {
+        if reqs.is_empty() {
+            return Err(HeadwayError::Invariant(format!(
+                "scheduler `{}` served an empty list of requests from host memory",
+                self.scheduler.name()
+            )));
+        }
+        Ok(())
+    }
+
+    /// Arm the timer for a `WaitUntil(at)`; false if an earlier armed one prevents it.
+    fn check_wait(&mut self, now: SimTime, at: SimTime) -> Result<bool> {
+        if at <= now {
+            return Err(HeadwayError::Invariant(format!(
+                "scheduler `{}` asked to wait until {at} ns, which is not after now ({now} ns)",
+                self.scheduler.name()
+            )));
+        }
+        if !(at < self.timer_at || self.timer_at == NEVER) {
+            return Ok(false);
+        }
+        self.timer_gen += 1;
+        self.timer_at = at;
+        Ok(true)
     }
 
     /// The generation of the timer the last `WaitUntil` from [`Host::decide`] armed.
@@ -269,6 +317,7 @@ impl Host {
             cmd.predicted_ns = Some(e.service_ns());
         }
         self.outstanding[dev] += 1;
+        self.full_devices += (self.outstanding[dev] == self.max_outstanding[dev]) as usize;
         cmd.dispatch_ns = send_ns;
         Ok(())
     }

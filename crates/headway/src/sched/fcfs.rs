@@ -57,6 +57,9 @@ impl Scheduler for Fcfs {
     fn idle_when_empty(&self) -> bool {
         true
     }
+    fn ignores_completions(&self) -> bool {
+        true
+    }
     fn pending(&self) -> usize {
         self.queue.len()
     }

@@ -175,6 +175,12 @@ pub trait Scheduler {
     fn idle_when_empty(&self) -> bool {
         false
     }
+    /// Whether [`Scheduler::on_completion`] is the default no-op (and [`Scheduler::take_failure`]
+    /// cannot change because of it): the host then neither builds a context nor calls it at
+    /// each completion. Default false: a plug-in is always called.
+    fn ignores_completions(&self) -> bool {
+        false
+    }
     /// Requests held by the scheduler and not yet dispatched.
     fn pending(&self) -> usize;
     /// A failure the scheduler could not report through the calls above (a plug-in written

@@ -68,10 +68,10 @@ pub struct HddDevice {
     /// Until when the arriving commands' overheads hold the bus (ns), while a read miss is
     /// in service (`arrival_on_bus`).
     held_until: SimTime,
-    /// Reads that arrived while the drive held the bus to send the command in service's
-    /// data and completion: they reach the drive after that completion, once the firmware
-    /// has chosen its next command (`arrival_on_bus`).
-    after_completion: Vec<Command>,
+    /// Commands that asked for the bus after the command in service did: they reach the
+    /// drive at its completion, once the firmware has chosen the next command without them
+    /// (`arrival_on_bus`), in the order they asked.
+    on_bus: Vec<Command>,
 }
 
 impl HddDevice {
@@ -115,7 +115,7 @@ impl HddDevice {
             freeblock: None,
             next_token: FIRST_DONE_TOKEN,
             held_until: 0,
-            after_completion: Vec::new(),
+            on_bus: Vec::new(),
         })
     }
 
@@ -173,10 +173,30 @@ impl HddDevice {
             // would only cost this gap its free reads.
             let _ = fb.fill_gap(mech_start, head, last_op, &cmd, ph, served.cache_hit);
         }
+        let mut served = served;
+        // An arrival's overhead may still hold the bus (it came while the firmware waited
+        // for a write-back to end): the command taken up gets the bus only after it.
+        if self.held_until > now {
+            if let Some(done) = self.bus_delayed_done(self.held_until) {
+                let later = done.saturating_sub(served.done);
+                served.done += later;
+                served.phases.overhead_ns += later;
+            }
+        }
         let token = self.token();
         io.wake_at(served.done, token);
-        self.held_until = 0;
         self.current = Some(InService { cmd, served, token });
+    }
+
+    /// When the command just served completes if the bus is held until `until`: later
+    /// only if it asks for the bus before then (`Drive::bus_asked_at`, `Drive::rebus`).
+    fn bus_delayed_done(&self, until: SimTime) -> Option<SimTime> {
+        let asks = self.drive.bus_asked_at()?;
+        if asks < until {
+            self.drive.rebus(until)
+        } else {
+            None
+        }
     }
 
     fn token(&mut self) -> u64 {
@@ -185,40 +205,44 @@ impl HddDevice {
         t
     }
 
-    /// When a read arriving at `now` while a read miss is in service reaches the drive, as
+    /// When a command arriving at `now` while a read miss is in service reaches the drive, as
     /// DiskSim's controller has it (docs/fidelity.md, `ArrivalHoldsBus`): the bus carries
     /// commands and data alike, so an arrival waits while the drive holds it (to send the
     /// read's data and completion, or for an earlier arrival's overhead), then holds it for
-    /// its own command overhead and disconnect; the read in service gets the bus back for
-    /// its data only after that, and completes later by as much as its transfer shifts.
-    /// `None`: the read waits for the bus the drive holds to send the read in service's data
-    /// and completion, and reaches the drive after that completion, too late for the choice
-    /// the firmware makes there (DiskSim chooses as it sends the completion, and the command
-    /// waiting for the bus is on it only after; a real drive's choice does not wait for a
-    /// command that has not come over the bus either).
+    /// its own command overhead and disconnect (`arrival_hold_ns`); the read in service gets
+    /// the bus back for its data only after that, and completes later by as much as its
+    /// transfer shifts. `None`: the arrival asked for the bus after the command in service
+    /// and reaches the drive at its completion, after the firmware's choice there (DiskSim
+    /// picks the next command as the completion releases the bus, before the waiting
+    /// arrival gets it).
     fn arrival_on_bus(
         &mut self,
         now: SimTime,
         cmd: &Command,
         io: &mut DeviceIo,
     ) -> Option<SimTime> {
-        if cmd.op != Op::Read {
-            return Some(now);
-        }
         let Some(cur) = &mut self.current else {
+            // The firmware waits for a write-back to end before it chooses: the arrival
+            // holds the bus meanwhile, and the command chosen then waits for it (`start`).
+            if let Some(hold) = arrival_hold_ns(&self.drive.ovh, self.drive.last_op(), cmd.op) {
+                let at = now.max(self.held_until);
+                self.held_until = at + hold;
+                return Some(at);
+            }
             return Some(now);
         };
         let Some(asks) = self.drive.bus_asked_at() else {
             return Some(now);
         };
+        let Some(hold) = arrival_hold_ns(&self.drive.ovh, self.drive.last_op(), cmd.op) else {
+            return Some(now);
+        };
         // Requests for the bus are served in the order they are made.
         if now >= asks {
-            return None;
+            return (now >= cur.served.done).then_some(now);
         }
         let at = now.max(self.held_until);
-        let p = self.drive.last_op() as usize;
-        let ovh = &self.drive.ovh;
-        let until = at + ovh.read_miss_ns[p] + ovh.read_disconnect_ns[p];
+        let until = at + hold;
         self.held_until = until;
         if asks < until {
             if let Some(done) = self.drive.rebus(until) {
@@ -257,6 +281,24 @@ impl HddDevice {
         if let Some((next, arrived)) = self.queue.pop(free, head, self.drive.last_op()) {
             self.start(now, arrived, next, io);
         }
+    }
+}
+
+/// How long a command reaching a busy drive holds the bus before it disconnects, as
+/// DiskSim's controller charges it (`disk_read_arrive`, `disk_write_arrive`): a read its
+/// read-miss overhead and the read disconnect, a write taken into the buffer (fast writes)
+/// its write-hit overhead and the write disconnect, both after the previous command's op
+/// (`last_op`, the command in service). `None` where headway does not follow DiskSim: a
+/// write on a drive without fast writes (DiskSim never sends that disconnect, and its runs
+/// stop completing requests: docs/fidelity.md) and a drive with extra write disconnects.
+pub fn arrival_hold_ns(ovh: &Overheads, last_op: Op, op: Op) -> Option<SimTime> {
+    let p = last_op as usize;
+    match op {
+        Op::Read => Some(ovh.read_miss_ns[p] + ovh.read_disconnect_ns[p]),
+        Op::Write if ovh.fast_write && ovh.extra_disconnect.is_none() => {
+            Some(ovh.write_hit_ns[p] + ovh.write_disconnect_ns)
+        }
+        Op::Write => None,
     }
 }
 
@@ -323,7 +365,7 @@ impl Device for HddDevice {
         if self.current.is_some() || self.pick_at.is_some() {
             match self.arrival_on_bus(now, &cmd, io) {
                 Some(at) => self.queue.push(at, cmd),
-                None => self.after_completion.push(cmd),
+                None => self.on_bus.push(cmd),
             }
         } else if !self.queue.in_arrival_order() && self.drive.positioning_free_at(now) > now {
             // The mechanism is writing back: the command waits to be chosen with whatever
@@ -358,16 +400,18 @@ impl Device for HddDevice {
             head_lbn,
         });
         self.pick_next(now, io);
-        // The reads that waited for the bus reach the drive now, after the choice, each
-        // as an arrival at the drive as it stands (busy with the command just chosen, or
-        // idle).
-        for cmd in std::mem::take(&mut self.after_completion) {
+        // The commands that waited for the bus reach the drive now, after the choice.
+        let mut waiting = std::mem::take(&mut self.on_bus);
+        for cmd in waiting.drain(..) {
             self.submit(now, cmd, io);
+        }
+        if self.on_bus.is_empty() {
+            self.on_bus = waiting;
         }
     }
 
     fn outstanding(&self) -> usize {
-        self.queue.len() + self.current.is_some() as usize + self.after_completion.len()
+        self.queue.len() + self.on_bus.len() + self.current.is_some() as usize
     }
 
     fn firmware_free(&self) -> Option<FirmwareFreeReport> {

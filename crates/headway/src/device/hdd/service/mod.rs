@@ -167,6 +167,11 @@ pub struct Drive {
     /// How the last command served, a read miss that disconnected, comes back for the bus:
     /// an arriving command may hold the bus then, and it reconnects later (`rebus`).
     bus_back: Option<BusBack>,
+    /// The last command served, if it sends a whole buffer hit or takes a fast write's data
+    /// without waiting for the media: when it holds the bus from, and its completion then
+    /// (ns, unrounded). It keeps the bus to its completion, and a command arriving before
+    /// that moves its transfer as a whole (`rebus`).
+    bus_whole: Option<(f64, f64)>,
     pub stats: BufferStats,
 }
 
@@ -228,6 +233,7 @@ impl Drive {
             queued_ns: 0.0,
             avail: media::Avail::default(),
             bus_back: None,
+            bus_whole: None,
             stats: BufferStats::default(),
         }
     }
@@ -402,6 +408,7 @@ impl Drive {
         };
         self.settle(t0);
         self.bus_back = None;
+        self.bus_whole = None;
         let (done, mut phases, hit, head) = match op {
             _ if n == 0 => self.seek_only(t0, lbn, op),
             Op::Read => self.read(t0, lbn, n),
@@ -424,12 +431,19 @@ impl Drive {
     /// When the command last served, a read miss that disconnected from the bus, asks for
     /// it back to send its data (ns); `None` for any other command.
     pub fn bus_asked_at(&self) -> Option<SimTime> {
-        self.bus_back.map(|b| ns_of(b.asks_at))
+        match (self.bus_back, self.bus_whole) {
+            (Some(b), _) => Some(ns_of(b.asks_at)),
+            (None, Some((asks, _))) => Some(ns_of(asks)),
+            (None, None) => None,
+        }
     }
 
     /// When that read completes if it gets the bus back only at `at` (an arriving command
     /// held it: DiskSim's controller keeps the bus for an arrival's command overhead).
     pub fn rebus(&self, at: SimTime) -> Option<SimTime> {
+        if let (None, Some((asks, done))) = (self.bus_back, self.bus_whole) {
+            return Some(ns_of(done + (f64_of(at) - asks).max(0.0) + 0.5));
+        }
         let b = self.bus_back.as_ref()?;
         let e = bus::transfer_end(&self.avail, b.lbn, b.n, f64_of(at) + b.reconnect, &b.stream);
         Some(ns_of(e + b.completion + 0.5))

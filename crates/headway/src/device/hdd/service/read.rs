@@ -73,6 +73,16 @@ impl Drive {
                 };
                 let e = b0 + n as f64 * blk;
                 phases.bus_ns = (e - b0) as SimTime;
+                if !self.bus.never_disconnect {
+                    // A hit sent at once keeps the bus from its arrival; one that waited
+                    // (in the queue, or for the mechanism) takes it back to reconnect.
+                    let asks = if b0 == hit_go && self.queued_ns == 0.0 {
+                        t0
+                    } else {
+                        b0 - reconnect
+                    };
+                    self.bus_whole = Some((asks, e + completion));
+                }
                 self.after_hit(s, lbn, n, reading == Some(s), overhead_done);
                 let head = self.hda.head;
                 (e + completion, phases, true, head)

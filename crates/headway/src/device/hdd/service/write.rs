@@ -180,6 +180,16 @@ impl Drive {
             phases.rotate_ns = 0;
             phases.transfer_ns = 0;
             phases.bus_ns = (e - b0) as SimTime;
+            if extra.is_none() && !self.bus.never_disconnect && n <= size {
+                // Taken in at once, the write holds the bus from its arrival to its end;
+                // one that disconnected takes it back to reconnect for its data.
+                let asks = if must_wait || behind_readahead || queued {
+                    b0 - reconnect
+                } else {
+                    t0
+                };
+                self.bus_whole = Some((asks, e + completion));
+            }
             (e + completion, phases, true, plan.end_head)
         } else {
             self.stats.write_throughs += 1;
