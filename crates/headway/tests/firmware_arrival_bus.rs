@@ -8,13 +8,40 @@
 
 mod common;
 
-/// Completion times (ms) of a DiskSim ASCII trace replayed on `drive` with a queue of 64 at
-/// the drive ordered FCFS, in trace order.
-fn completions(drive: &str, trace: &std::path::Path) -> Vec<f64> {
-    common::replay_by_id(drive, 64, "fcfs", trace)
+/// Replays `text` (a DiskSim ASCII trace) on `drive` with a queue of 64 ordered by
+/// `scheduler` and checks every completion against DiskSim's (ms, trace order) within
+/// `tol_ms`; `what` names the case in a failure.
+fn follows_disksim(
+    drive: &str,
+    scheduler: &str,
+    text: &str,
+    disksim_ms: &[f64],
+    tol_ms: f64,
+    what: &str,
+) {
+    let dir = std::env::temp_dir().join(format!("headway_arrbus_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let trace = dir.join(format!("{drive}_{scheduler}_{:016x}.trace", fnv(text)));
+    std::fs::write(&trace, text).unwrap();
+    let got: Vec<f64> = common::replay_by_id(drive, 64, scheduler, &trace)
         .into_iter()
         .map(|(_, done_ns)| done_ns as f64 / 1e6)
-        .collect()
+        .collect();
+    std::fs::remove_file(&trace).ok();
+    assert_eq!(got.len(), disksim_ms.len(), "{drive}, {what}: completions");
+    for (k, (g, d)) in got.iter().zip(disksim_ms).enumerate() {
+        assert!(
+            (g - d).abs() < tol_ms,
+            "{drive}, {what}: request {k} completes at {g} ms, DiskSim {d}"
+        );
+    }
+}
+
+/// A file name per trace text, so parallel tests never share one.
+fn fnv(text: &str) -> u64 {
+    text.bytes().fold(0xcbf29ce484222325, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x100000001b3)
+    })
 }
 
 /// The later reads (arrival in ms, block) and DiskSim's completions (ms) in trace order.
@@ -30,8 +57,6 @@ type Case = (&'static [(&'static str, u64)], &'static [f64]);
 /// nothing for it. The arrivals' own times follow from when they reached the drive.
 #[test]
 fn an_arriving_read_holds_the_bus_for_its_overhead() {
-    let tmp = std::env::temp_dir().join(format!("headway_arrbus_{}", std::process::id()));
-    std::fs::create_dir_all(&tmp).unwrap();
     // (the later reads' arrivals in ms and blocks, DiskSim's completions in trace order)
     let cases: [Case; 6] = [
         (&[], &[14.727345]),
@@ -47,23 +72,14 @@ fn an_arriving_read_holds_the_bus_for_its_overhead() {
             &[16.884280, 26.787081, 33.656895],
         ),
     ];
-    for (i, (later, disksim_ms)) in cases.into_iter().enumerate() {
-        let trace = tmp.join(format!("hp_c2490a_arrbus{i}.trace"));
+    for (later, disksim_ms) in cases.into_iter() {
         let mut text = String::from("0.000000 0 100000 8 1\n");
         for (at, lbn) in later {
             text += &format!("{at} 0 {lbn} 8 1\n");
         }
-        std::fs::write(&trace, text).unwrap();
-        let got = completions("hp_c2490a", &trace);
-        assert_eq!(got.len(), disksim_ms.len());
-        for (k, (g, d)) in got.iter().zip(disksim_ms).enumerate() {
-            assert!(
-                (g - d).abs() < 0.0001,
-                "arrivals {later:?}: read {k} completes at {g} ms, DiskSim {d}"
-            );
-        }
+        let what = format!("arrivals {later:?}");
+        follows_disksim("hp_c2490a", "fcfs", &text, disksim_ms, 0.0001, &what);
     }
-    std::fs::remove_dir_all(&tmp).ok();
 }
 
 /// A write arriving on a fast-write drive while a read miss is in service (DiskSim runs as
@@ -79,8 +95,6 @@ fn an_arriving_read_holds_the_bus_for_its_overhead() {
 /// from completing anything: its `disk_write_arrive` never sends that disconnect.)
 #[test]
 fn an_arriving_fast_write_holds_the_bus_for_its_overhead() {
-    let tmp = std::env::temp_dir().join(format!("headway_arrbus_w_{}", std::process::id()));
-    std::fs::create_dir_all(&tmp).unwrap();
     // (drive, the write's arrival in ms, DiskSim's completions of the read and the write)
     let cases: [(&str, &str, [f64; 2]); 6] = [
         ("cheetah4lp", "1", [4.558826, 5.406826]),
@@ -90,19 +104,11 @@ fn an_arriving_fast_write_holds_the_bus_for_its_overhead() {
         ("atlas10k", "6.8", [7.778000, 8.570000]),
         ("atlas10k", "7.2", [7.619239, 8.597239]),
     ];
-    for (i, (drive, at, disksim_ms)) in cases.into_iter().enumerate() {
-        let trace = tmp.join(format!("{drive}_arrbus_w{i}.trace"));
-        std::fs::write(&trace, format!("0.0 0 100000 8 1\n{at} 0 500000 8 0\n")).unwrap();
-        let got = completions(drive, &trace);
-        assert_eq!(got.len(), 2);
-        for (k, (g, d)) in got.iter().zip(disksim_ms).enumerate() {
-            assert!(
-                (g - d).abs() < 0.0001,
-                "{drive}, write at {at} ms: request {k} completes at {g} ms, DiskSim {d}"
-            );
-        }
+    for (drive, at, disksim_ms) in cases.into_iter() {
+        let text = format!("0.0 0 100000 8 1\n{at} 0 500000 8 0\n");
+        let what = format!("write at {at} ms");
+        follows_disksim(drive, "fcfs", &text, &disksim_ms, 0.0001, &what);
     }
-    std::fs::remove_dir_all(&tmp).ok();
 }
 
 /// A command arriving while a whole buffer hit is being sent waits for it: the hit holds the
@@ -114,8 +120,6 @@ fn an_arriving_fast_write_holds_the_bus_for_its_overhead() {
 /// waited: the Cheetah 4LP's write completed 0.474 ms early (21.764 against 22.238 ms).
 #[test]
 fn a_command_arriving_during_a_buffer_hit_waits_for_it() {
-    let tmp = std::env::temp_dir().join(format!("headway_arrbus_h_{}", std::process::id()));
-    std::fs::create_dir_all(&tmp).unwrap();
     // (drive, the third command's arrival in ms and whether it reads, DiskSim's completions)
     let cases: [(&str, &str, bool, [f64; 3]); 5] = [
         (
@@ -139,23 +143,14 @@ fn a_command_arriving_during_a_buffer_hit_waits_for_it() {
             [8.741449, 20.906000, 22.494000],
         ),
     ];
-    for (i, (drive, at, read, disksim_ms)) in cases.into_iter().enumerate() {
-        let trace = tmp.join(format!("{drive}_arrbus_h{i}.trace"));
+    for (drive, at, read, disksim_ms) in cases.into_iter() {
         let text = format!(
             "0.0 0 100000 8 1\n20 0 100008 8 1\n{at} 0 500000 8 {}\n",
             read as u8
         );
-        std::fs::write(&trace, text).unwrap();
-        let got = completions(drive, &trace);
-        assert_eq!(got.len(), 3);
-        for (k, (g, d)) in got.iter().zip(disksim_ms).enumerate() {
-            assert!(
-                (g - d).abs() < 0.0002,
-                "{drive}, command at {at} ms: request {k} completes at {g} ms, DiskSim {d}"
-            );
-        }
+        let what = format!("command at {at} ms");
+        follows_disksim(drive, "fcfs", &text, &disksim_ms, 0.0002, &what);
     }
-    std::fs::remove_dir_all(&tmp).ok();
 }
 
 /// A read that asked for the bus after the read in service did reaches the drive only after
@@ -167,8 +162,6 @@ fn a_command_arriving_during_a_buffer_hit_waits_for_it() {
 /// one at 1 ms, a near one late in the first read's service.
 #[test]
 fn sptf_chooses_before_a_read_waiting_for_the_bus_reaches_the_drive() {
-    let tmp = std::env::temp_dir().join(format!("headway_arrbus_s_{}", std::process::id()));
-    std::fs::create_dir_all(&tmp).unwrap();
     // (drive, the far read's block, the near read's arrival and block, DiskSim's completions)
     let cases: [(&str, u64, &str, u64, [f64; 3]); 4] = [
         (
@@ -200,23 +193,11 @@ fn sptf_chooses_before_a_read_waiting_for_the_bus_reaches_the_drive() {
             [14.727345, 25.182001, 34.351544],
         ),
     ];
-    for (i, (drive, far, at, near, disksim_ms)) in cases.into_iter().enumerate() {
-        let trace = tmp.join(format!("{drive}_arrbus_s{i}.trace"));
+    for (drive, far, at, near, disksim_ms) in cases.into_iter() {
         let text = format!("0.0 0 100000 8 1\n1 0 {far} 8 1\n{at} 0 {near} 8 1\n");
-        std::fs::write(&trace, text).unwrap();
-        let got: Vec<f64> = common::replay_by_id(drive, 64, "sptf", &trace)
-            .into_iter()
-            .map(|(_, done_ns)| done_ns as f64 / 1e6)
-            .collect();
-        assert_eq!(got.len(), 3);
-        for (k, (g, d)) in got.iter().zip(disksim_ms).enumerate() {
-            assert!(
-                (g - d).abs() < 0.0001,
-                "{drive}, near read at {at} ms: request {k} completes at {g} ms, DiskSim {d}"
-            );
-        }
+        let what = format!("near read at {at} ms");
+        follows_disksim(drive, "sptf", &text, &disksim_ms, 0.0001, &what);
     }
-    std::fs::remove_dir_all(&tmp).ok();
 }
 
 /// A read arriving while the firmware waits for a write-back to end before it chooses
@@ -229,28 +210,14 @@ fn sptf_chooses_before_a_read_waiting_for_the_bus_reaches_the_drive() {
 /// hold ends before the write asks for the bus).
 #[test]
 fn an_arrival_during_a_write_back_holds_the_bus_for_the_command_chosen_after_it() {
-    let tmp = std::env::temp_dir().join(format!("headway_arrbus_wb_{}", std::process::id()));
-    std::fs::create_dir_all(&tmp).unwrap();
     let cases: [(&str, [f64; 3]); 3] = [
         ("7.9", [1.588000, 8.906051, 13.867990]),
         ("8.0", [1.588000, 8.926730, 13.867990]),
         ("8.05", [1.588000, 8.976730, 13.867990]),
     ];
-    for (i, (at, disksim_ms)) in cases.into_iter().enumerate() {
-        let trace = tmp.join(format!("cheetah9lp_arrbus_wb{i}.trace"));
+    for (at, disksim_ms) in cases.into_iter() {
         let text = format!("0.0 0 100000 8 0\n1.5 0 100200 8 0\n{at} 0 900000 8 1\n");
-        std::fs::write(&trace, text).unwrap();
-        let got: Vec<f64> = common::replay_by_id("cheetah9lp", 64, "sptf", &trace)
-            .into_iter()
-            .map(|(_, done_ns)| done_ns as f64 / 1e6)
-            .collect();
-        assert_eq!(got.len(), 3);
-        for (k, (g, d)) in got.iter().zip(disksim_ms).enumerate() {
-            assert!(
-                (g - d).abs() < 0.0001,
-                "read at {at} ms: request {k} completes at {g} ms, DiskSim {d}"
-            );
-        }
+        let what = format!("read at {at} ms");
+        follows_disksim("cheetah9lp", "sptf", &text, &disksim_ms, 0.0001, &what);
     }
-    std::fs::remove_dir_all(&tmp).ok();
 }
