@@ -9,7 +9,7 @@ use crate::device::hdd::bus::{self, Bus, Stream};
 use crate::device::hdd::media::{self, Avail, MediaPlan};
 use crate::device::hdd::readahead::Policy;
 use crate::device::hdd::spec::HddSpec;
-use crate::device::hdd::{Mechanics, Overheads};
+use crate::device::hdd::{arrival_hold_ns, Mechanics, Overheads};
 use crate::request::{HeadPosition, Op};
 
 /// The drive's read-side bus rules, resolved as the drive resolves them.
@@ -68,9 +68,10 @@ impl ReadBus {
             readahead: c.map(Policy::from_spec),
             per_request_ns: ovh.per_request_ns as f64,
             segments: c.map_or(0, |c| c.segments),
+            // The drive's own rule, after the read miss in service.
             arrival_costs: ArrivalCosts {
-                read_hold_ns: ovh.read_miss_ns[Op::Read as usize]
-                    + ovh.read_disconnect_ns[Op::Read as usize],
+                read_hold_ns: arrival_hold_ns(ovh, Op::Read, Op::Read).unwrap_or(0),
+                write_hold_ns: arrival_hold_ns(ovh, Op::Read, Op::Write),
             },
         }
     }
