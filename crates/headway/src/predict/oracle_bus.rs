@@ -7,7 +7,7 @@
 use super::arrivals::{Arrival, ArrivalCosts, BusWhileMiss};
 use crate::device::hdd::bus::{self, Bus, Stream};
 use crate::device::hdd::media::{self, Avail, MediaPlan};
-use crate::device::hdd::readahead::Policy;
+use crate::device::hdd::readahead::{Policy, Room};
 use crate::device::hdd::spec::HddSpec;
 use crate::device::hdd::{arrival_hold_ns, Mechanics, Overheads};
 use crate::request::{HeadPosition, Op};
@@ -134,26 +134,35 @@ impl ReadBus {
             watermark: self.watermark(n),
             ..self.stream
         };
-        let (e, asks) = if self.never_disconnect {
-            let e = bus::transfer_end(&avail, lbn, n, mech_start_ns + self.data_prep_ns, &s);
-            (e, None)
+        let (b0, asks) = if self.never_disconnect {
+            (mech_start_ns + self.data_prep_ns, None)
         } else {
             let w = s.watermark.min(n).max(1);
             let ready = avail.time_of(lbn + w as u64 - 1).unwrap_or(mech_start_ns);
             let asks = ready.max(mech_start_ns + s.disconnect_ns);
-            let e = bus::transfer_end(&avail, lbn, n, asks + s.reconnect_ns, &s);
             // The drive keeps when a read that fits its segment asks for the bus back.
             (
-                e,
+                asks + s.reconnect_ns,
                 (n <= self.segment_sectors.unwrap_or(u32::MAX)).then_some(asks),
             )
         };
+        let e = bus::transfer_end(&avail, lbn, n, b0, &s);
         let done = e + self.completion_ns;
         // The next command reaches the drive at the reported (rounded) completion.
         let mut done_ns = (done.max(mech_start_ns) + 0.5).floor();
         if let (Some(asks), false) = (asks, arrivals.is_empty()) {
             done_ns = self.held_done(&avail, &s, lbn, n, asks, done_ns, arrivals);
         }
+        // The read-ahead is held to its segment's room while the read's own blocks wait for
+        // the bus (on the bus as the read alone would have it: the drive holds it when the
+        // read is served, before any arrival moves its transfer).
+        let room = self.segment_sectors.map(|size| Room {
+            size,
+            avail: &avail,
+            bus_start: b0,
+            bus_end: e,
+            stream: &s,
+        });
         let next = self.readahead.and_then(|ra| {
             ra.release_after_miss(
                 mech,
@@ -162,6 +171,7 @@ impl ReadBus {
                 &plan,
                 self.zero_latency,
                 done_ns + self.per_request_ns,
+                room,
             )
         });
         ReadRelease {
