@@ -3,10 +3,12 @@
 //! queued at the drive, a read miss's completion depends on what the host sends meanwhile,
 //! which the host knows (it sends them).
 //!
-//! One function per rule. [`BusWhileMiss::arrive`] picks the rule by the arriving
-//! command; a rule the drive gains (an arriving write's overhead, an arrival while a hit is
-//! in service) is one more function here and one more arm there, with the figures it needs
-//! in [`ArrivalCosts`].
+//! [`BusWhileMiss::arrive`] picks the hold by the arriving command: a read holds the bus for
+//! its read-miss overhead and disconnect, a fast write for its write-hit overhead and the
+//! write disconnect, a write the drive does not take into its buffer for nothing (the
+//! drive's `arrival_hold_ns`, resolved into [`ArrivalCosts`]). A rule the drive gains (an
+//! arrival while a hit is in service) is one more function here and one more arm there,
+//! with the figures it needs in [`ArrivalCosts`].
 
 use crate::request::Op;
 use crate::time::SimTime;

@@ -3,6 +3,9 @@
 //! and head arrival. A read's tail is not a function of its size: a zero-latency read that
 //! lands mid-request fetches its first sector last, so its bus starts late (measured on the
 //! atlas10k, docs/freeblock.md: 7,193 of 7,194 read misses' tails reproduced to the ns).
+//! The read-ahead that follows is held to its segment's room while the read's blocks wait
+//! for the bus, as the drive holds it (`readahead_hold`): where and when it is stopped for
+//! the next command depends on it for reads that overfill their segment with it.
 
 use super::arrivals::{Arrival, ArrivalCosts, BusWhileMiss};
 use crate::device::hdd::bus::{self, Bus, Stream};
