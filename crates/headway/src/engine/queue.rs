@@ -124,6 +124,34 @@ mod tests {
         assert_eq!(order, vec!["a", "x", "b1", "b2", "b3"]);
     }
 
+    /// Against a plain sort by (time, push order), over pushes and pops interleaved at
+    /// random (many ties: times drawn from a few values).
+    #[test]
+    fn pops_in_time_then_push_order_whatever_the_interleaving() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(7);
+        let mut q = EventQueue::new();
+        let mut model: Vec<(SimTime, u64)> = vec![];
+        let mut pushed = 0u64;
+        for _ in 0..20_000 {
+            if rng.random_bool(0.55) {
+                let at = rng.random_range(0..8u64);
+                q.push(at, pushed);
+                model.push((at, pushed));
+                pushed += 1;
+            } else {
+                model.sort();
+                let want = (!model.is_empty()).then(|| model.remove(0));
+                assert_eq!(q.peek_time(), want.map(|w| w.0));
+                let key = q.peek_key();
+                assert_eq!(key == u128::MAX, want.is_none());
+                assert_eq!(q.pop().map(|s| (s.at, s.event)), want);
+            }
+            assert_eq!(q.len(), model.len());
+            assert_eq!(q.is_empty(), model.is_empty());
+        }
+    }
+
     #[test]
     fn an_event_kept_outside_takes_its_place_by_its_key() {
         let mut q = EventQueue::new();
