@@ -216,8 +216,9 @@ def parse_args(argv: Optional[List[str]]) -> argparse.Namespace:
 def main(argv: Optional[List[str]] = None) -> int:
     args = parse_args(argv)
     try:
-        valgrind = find_valgrind()
-        binary = check_binary(args.binary) if args.binary else build_example()
+        given = check_binary(args.binary) if args.binary else None
+        valgrind = find_valgrind()  # before a build of minutes that could not be measured
+        binary = given or build_example()
         with tempfile.TemporaryDirectory(prefix="headway_ipr_") as scratch:
             folder = args.keep or Path(scratch)
             folder.mkdir(parents=True, exist_ok=True)

@@ -102,8 +102,6 @@ def test_bad_arguments_are_refused(args, message):
 
 
 def test_missing_binary_is_one_line(tmp_path):
-    if shutil.which("valgrind") is None:
-        pytest.skip("valgrind is not installed: the script stops at that first")
     done = _run("--binary", str(tmp_path / "no_such_replay"))
     assert done.returncode == 2
     assert (
