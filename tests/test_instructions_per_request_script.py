@@ -146,3 +146,16 @@ def test_callgrind_run_end_to_end(tmp_path):
         # millions, not a handful: the replay ran and the difference took out the start-up.
         assert 1_000 < per_request < 50_000
     assert len(list(tmp_path.glob("callgrind.*.out"))) == 4
+
+
+@pytest.mark.skipif(
+    shutil.which("valgrind") is None, reason="valgrind is not installed: the script stops at that first"
+)
+def test_missing_cargo_without_a_binary_is_one_clear_line(tmp_path):
+    (tmp_path / "valgrind").symlink_to(shutil.which("valgrind"))  # valgrind, and no cargo
+    done = _run(env=dict(os.environ, PATH=str(tmp_path)))
+    assert done.returncode == 3
+    assert done.stderr.strip() == (
+        "instructions_per_request: cargo not found on PATH: install Rust, "
+        "or pass --binary PATH of a built replay_trace"
+    )
