@@ -49,6 +49,7 @@ mod sweep;
 #[cfg(test)]
 mod testkit;
 mod timed;
+mod timed_chain;
 mod timeslice;
 mod vscan;
 mod wstf;
@@ -77,6 +78,7 @@ pub use registry::{
 };
 pub use scan::Scan;
 pub use sptf::Sptf;
+pub use timed_chain::{walk as plan_behind_queue, Sent as SentCommand};
 pub use sptf_sw::SptfSw;
 pub use sstf::Sstf;
 pub use timeslice::TimeSlice;

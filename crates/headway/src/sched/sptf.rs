@@ -82,6 +82,7 @@ impl Sptf {
         let origin = Origin {
             from: p.head(),
             start_ns: now,
+            sent_ns: now,
         };
         // One search per objective, so that the walk does not choose the objective per
         // candidate (the drive's SPTF is always by positioning).
