@@ -78,9 +78,11 @@ pub use registry::{
 };
 pub use scan::Scan;
 pub use sptf::Sptf;
-pub use timed_chain::{walk as plan_behind_queue, Sent as SentCommand};
 pub use sptf_sw::SptfSw;
 pub use sstf::Sstf;
+pub use timed_chain::{
+    completed as queued_plan_completed, walk as plan_behind_queue, Sent as SentCommand,
+};
 pub use timeslice::TimeSlice;
 pub use vscan::VScan;
 pub use wstf::Wstf;

@@ -3,7 +3,7 @@ use super::timed::{Objective, Origin, TimedQueue};
 use super::{Decision, Placement, SchedCtx, Scheduler};
 use crate::error::Result;
 use crate::predict::Predictor;
-use crate::request::{Command, Request};
+use crate::request::{Command, Completion, Request};
 use crate::time::SimTime;
 
 /// Shortest time first: dispatch the request the predictor says can start its media
@@ -116,6 +116,9 @@ impl Scheduler for Sptf {
     }
     fn on_arrival(&mut self, req: Request, ctx: &SchedCtx) {
         self.q.insert(req, ctx);
+    }
+    fn on_completion(&mut self, done: &Completion, _: &SchedCtx) {
+        self.q.completed(done);
     }
     fn propose(&mut self, ctx: &SchedCtx) -> Decision {
         if self.q.is_empty() || !ctx.has_slot(self.q.device) {

@@ -18,7 +18,7 @@ use super::timed_chain::{self, Sent};
 use super::{Placement, SchedCtx};
 use crate::error::Result;
 use crate::predict::{Arrival, Predictor, Target};
-use crate::request::{Command, DeviceId, HeadPosition, Op, Request};
+use crate::request::{Command, Completion, DeviceId, HeadPosition, Op, Request};
 use crate::time::SimTime;
 
 /// Where and when the command being chosen would begin.
@@ -183,7 +183,10 @@ impl TimedQueue {
                     at_ns: sent,
                     op: Op::Read,
                 };
-                match self.at_device(outstanding) {
+                match self
+                    .at_device(outstanding)
+                    .filter(|_| std::env::var("HOSTQ_OLD").is_err())
+                {
                     Some(chain) => {
                         let p = ctx.predictor(self.device);
                         let (from, start_ns, _) =
@@ -232,6 +235,7 @@ impl TimedQueue {
             start_ns: origin.start_ns,
             taken_ns: origin.sent_ns,
             arrives_ns: origin.sent_ns,
+            id: r.id,
             lbn: r.lbn,
             sectors: r.sectors,
             op: r.op,
@@ -263,6 +267,15 @@ impl TimedQueue {
             };
         }
         self.proposed_chain.push(sent);
+    }
+
+    /// A command completed: the chain of commands at the device follows it
+    /// ([`timed_chain::completed`]).
+    pub fn completed(&mut self, c: &Completion) {
+        if let Some(r) = c.command.requests.first() {
+            let read_miss = c.command.op == Op::Read && !c.cache_hit;
+            timed_chain::completed(&mut self.chain, r.id, read_miss, c.done_ns);
+        }
     }
 
     /// Requests on cylinders `lo..=hi`.

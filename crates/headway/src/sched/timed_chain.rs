@@ -31,6 +31,8 @@ pub struct Sent {
     pub taken_ns: SimTime,
     /// When it reaches the drive (the host sent it).
     pub arrives_ns: SimTime,
+    /// Its first request's id (to find it again at its completion), 0 for none.
+    pub id: u64,
     pub lbn: u64,
     pub sectors: u32,
     pub op: Op,
@@ -81,4 +83,27 @@ pub fn walk<P: Predictor + ?Sized>(
         };
     }
     (from, start, taken)
+}
+
+/// `done` completed at `done_ns`, as the host sees it: the commands of `chain` up to it
+/// leave, and if it was a read miss (whose completion the drive reports when its bus
+/// transfer ends, not before its work is done, as a fast write's is), the command taken up
+/// behind it is re-anchored at the completion: moved by the prediction's error, so that a
+/// mechanism the predictor does not model moves the plan once instead of every plan after
+/// it.
+pub fn completed(chain: &mut Vec<Sent>, id: u64, read_miss: bool, done_ns: SimTime) {
+    let Some(i) = chain.iter().position(|s| s.id == id) else {
+        return;
+    };
+    chain.drain(..=i);
+    let Some(next) = chain.first_mut().filter(|_| read_miss) else {
+        return;
+    };
+    // It was planned to be taken up at the predicted completion (or on arrival, if later).
+    let taken = done_ns.max(next.arrives_ns);
+    if taken != next.taken_ns {
+        let moved = next.start_ns as i64 + (taken as i64 - next.taken_ns as i64);
+        next.start_ns = (moved.max(0) as SimTime).max(next.arrives_ns);
+        next.taken_ns = taken;
+    }
 }
