@@ -183,10 +183,7 @@ impl TimedQueue {
                     at_ns: sent,
                     op: Op::Read,
                 };
-                match self
-                    .at_device(outstanding)
-                    .filter(|_| std::env::var("HOSTQ_OLD").is_err())
-                {
+                match self.at_device(outstanding) {
                     Some(chain) => {
                         let p = ctx.predictor(self.device);
                         let (from, start_ns, _) =
