@@ -40,6 +40,9 @@ impl Scheduler for AgedSptf {
     fn on_arrival(&mut self, req: Request, ctx: &SchedCtx) {
         self.q.insert(req, ctx);
     }
+    fn set_queued_planning(&mut self, on: bool) {
+        self.q.queued_planning = on;
+    }
     fn on_completion(&mut self, done: &Completion, _: &SchedCtx) {
         self.q.completed(done);
     }

@@ -133,6 +133,12 @@ impl Scheduler for Gstf {
             }
         }
     }
+    fn set_queued_planning(&mut self, on: bool) {
+        match &mut self.groups {
+            Groups::Bands { q, .. } => q.queued_planning = on,
+            Groups::Batches { batch, .. } => batch.queued_planning = on,
+        }
+    }
     fn on_completion(&mut self, done: &Completion, _: &SchedCtx) {
         match &mut self.groups {
             Groups::Bands { q, .. } => q.completed(done),

@@ -58,6 +58,9 @@ pub(crate) struct TimedQueue {
     chain: Vec<Sent>,
     /// The chain as committing the current proposal leaves it.
     proposed_chain: Vec<Sent>,
+    /// Whether to plan with the chain when the predictor has the queued rules
+    /// ([`crate::sched::Scheduler::set_queued_planning`]).
+    pub queued_planning: bool,
     /// Estimates the previous pruned decision made: the best guess of this one's CPU time.
     last_evaluations: u64,
     /// Estimates the latest search made (becomes `last_evaluations` when its choice is
@@ -85,6 +88,7 @@ impl TimedQueue {
             last: None,
             chain: Vec::new(),
             proposed_chain: Vec::new(),
+            queued_planning: true,
             last_evaluations: 0,
             search_evaluations: 0,
             found: None,
@@ -223,7 +227,7 @@ impl TimedQueue {
     fn plan_chain(&mut self, ctx: &SchedCtx, origin: Origin, r: &Request) {
         self.proposed_chain.clear();
         let p = ctx.predictor(self.device);
-        if !p.exact_tail() {
+        if !(self.queued_planning && p.exact_tail()) {
             return;
         }
         let outstanding = ctx.outstanding[self.device as usize];
