@@ -5,7 +5,7 @@ use super::sweep::Dir;
 use super::timed::{Objective, TimedQueue};
 use super::{Decision, Placement, SchedCtx, Scheduler};
 use crate::error::{HeadwayError, Result};
-use crate::request::{Command, Request};
+use crate::request::{Command, Completion, Request};
 
 /// Grouped shortest time first: STF within the current group; the next group only once the
 /// current one is empty. Two readings of "group" (the paper's is ambiguous):
@@ -131,6 +131,18 @@ impl Scheduler for Gstf {
                     waiting.push_back(req)
                 }
             }
+        }
+    }
+    fn set_queued_planning(&mut self, on: bool) {
+        match &mut self.groups {
+            Groups::Bands { q, .. } => q.queued_planning = on,
+            Groups::Batches { batch, .. } => batch.queued_planning = on,
+        }
+    }
+    fn on_completion(&mut self, done: &Completion, _: &SchedCtx) {
+        match &mut self.groups {
+            Groups::Bands { q, .. } => q.completed(done),
+            Groups::Batches { batch, .. } => batch.completed(done),
         }
     }
     fn propose(&mut self, ctx: &SchedCtx) -> Decision {

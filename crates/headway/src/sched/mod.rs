@@ -49,6 +49,7 @@ mod sweep;
 #[cfg(test)]
 mod testkit;
 mod timed;
+mod timed_chain;
 mod timeslice;
 mod vscan;
 mod wstf;
@@ -79,6 +80,9 @@ pub use scan::Scan;
 pub use sptf::Sptf;
 pub use sptf_sw::SptfSw;
 pub use sstf::Sstf;
+pub use timed_chain::{
+    completed as queued_plan_completed, walk as plan_behind_queue, Sent as SentCommand,
+};
 pub use timeslice::TimeSlice;
 pub use vscan::VScan;
 pub use wstf::Wstf;
@@ -175,6 +179,13 @@ pub trait Scheduler {
     fn idle_when_empty(&self) -> bool {
         false
     }
+    /// Whether a timed scheduler plans a command behind the ones at the drive with the
+    /// predictor's queued rules (`sched::plan_behind_queue`; default on), or from the last
+    /// one's media end plus tail as before. A wrapper that plans the drive's queue itself
+    /// from `Predictor::release` (freeblock, whose pipeline and free reads are planned from
+    /// the inner scheduler's chain) turns it off so that both plan alike. Default: nothing
+    /// to set.
+    fn set_queued_planning(&mut self, _on: bool) {}
     /// Whether [`Scheduler::on_completion`] is the default no-op (and [`Scheduler::take_failure`]
     /// cannot change because of it): the host then neither builds a context nor calls it at
     /// each completion. Default false: a plug-in is always called.

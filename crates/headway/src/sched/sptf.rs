@@ -3,7 +3,7 @@ use super::timed::{Objective, Origin, TimedQueue};
 use super::{Decision, Placement, SchedCtx, Scheduler};
 use crate::error::Result;
 use crate::predict::Predictor;
-use crate::request::{Command, Request};
+use crate::request::{Command, Completion, Request};
 use crate::time::SimTime;
 
 /// Shortest time first: dispatch the request the predictor says can start its media
@@ -82,6 +82,7 @@ impl Sptf {
         let origin = Origin {
             from: p.head(),
             start_ns: now,
+            sent_ns: now,
         };
         // One search per objective, so that the walk does not choose the objective per
         // candidate (the drive's SPTF is always by positioning).
@@ -115,6 +116,12 @@ impl Scheduler for Sptf {
     }
     fn on_arrival(&mut self, req: Request, ctx: &SchedCtx) {
         self.q.insert(req, ctx);
+    }
+    fn set_queued_planning(&mut self, on: bool) {
+        self.q.queued_planning = on;
+    }
+    fn on_completion(&mut self, done: &Completion, _: &SchedCtx) {
+        self.q.completed(done);
     }
     fn propose(&mut self, ctx: &SchedCtx) -> Decision {
         if self.q.is_empty() || !ctx.has_slot(self.q.device) {

@@ -2,7 +2,7 @@ use super::options::OptionReader;
 use super::timed::TimedQueue;
 use super::{Decision, Placement, SchedCtx, Scheduler};
 use crate::error::Result;
-use crate::request::{Command, Request};
+use crate::request::{Command, Completion, Request};
 use crate::time::SimTime;
 
 /// SPTF-SW(n), SPTF with a seek window: among the requests whose positioning time is within
@@ -33,6 +33,12 @@ impl Scheduler for SptfSw {
     }
     fn on_arrival(&mut self, req: Request, ctx: &SchedCtx) {
         self.q.insert(req, ctx);
+    }
+    fn set_queued_planning(&mut self, on: bool) {
+        self.q.queued_planning = on;
+    }
+    fn on_completion(&mut self, done: &Completion, _: &SchedCtx) {
+        self.q.completed(done);
     }
     fn propose(&mut self, ctx: &SchedCtx) -> Decision {
         if self.q.is_empty() || !ctx.has_slot(self.q.device) {

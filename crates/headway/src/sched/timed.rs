@@ -14,10 +14,11 @@ use std::collections::BTreeMap;
 use super::cyl_index::{CylIndex, Entry, Walk};
 use super::proposal::{not_proposed, ProposalSlot};
 use super::sweep::Key;
+use super::timed_chain::{self, Sent};
 use super::{Placement, SchedCtx};
 use crate::error::Result;
-use crate::predict::{Predictor, Target};
-use crate::request::{Command, DeviceId, HeadPosition, Request};
+use crate::predict::{Arrival, Predictor, Target};
+use crate::request::{Command, Completion, DeviceId, HeadPosition, Op, Request};
 use crate::time::SimTime;
 
 /// Where and when the command being chosen would begin.
@@ -25,6 +26,9 @@ use crate::time::SimTime;
 pub(crate) struct Origin {
     pub from: HeadPosition,
     pub start_ns: SimTime,
+    /// When the command leaves the host (and, the link aside, reaches the device): after
+    /// the decision's CPU time.
+    pub sent_ns: SimTime,
 }
 
 pub(crate) struct TimedQueue {
@@ -47,6 +51,16 @@ pub(crate) struct TimedQueue {
     /// Predicted head position and completion time of the last command dispatched, for
     /// choosing the next one while it is still outstanding (a two-deep pipeline).
     last: Option<(HeadPosition, SimTime)>,
+    /// With a predictor that has the drive's queued rules ([`Predictor::exact_tail`]): the
+    /// commands sent and perhaps still at the device, oldest first, as planned
+    /// ([`timed_chain`]); the ones at the device are the last `outstanding` (the drive
+    /// completes them in the order sent when it keeps that order).
+    chain: Vec<Sent>,
+    /// The chain as committing the current proposal leaves it.
+    proposed_chain: Vec<Sent>,
+    /// Whether to plan with the chain when the predictor has the queued rules
+    /// ([`crate::sched::Scheduler::set_queued_planning`]).
+    pub queued_planning: bool,
     /// Estimates the previous pruned decision made: the best guess of this one's CPU time.
     last_evaluations: u64,
     /// Estimates the latest search made (becomes `last_evaluations` when its choice is
@@ -72,6 +86,9 @@ impl TimedQueue {
             prune,
             with_transfer: true,
             last: None,
+            chain: Vec::new(),
+            proposed_chain: Vec::new(),
+            queued_planning: true,
             last_evaluations: 0,
             search_evaluations: 0,
             found: None,
@@ -159,15 +176,106 @@ impl TimedQueue {
             candidates as u64
         };
         let sent = ctx.now + planned * ctx.ns_per_estimate;
+        let outstanding = ctx.outstanding[self.device as usize];
         match self.last {
-            Some((end, done)) if ctx.outstanding[self.device as usize] > 0 => Origin {
-                from: end,
-                start_ns: done.max(sent),
-            },
+            Some((end, done)) if outstanding > 0 => {
+                // Planned behind the commands at the drive with its queued rules, the
+                // command being chosen reaching it as a read (the arrival rules' common
+                // case: a write holds no bus yet); otherwise after the last one's media end
+                // and tail.
+                let next = Arrival {
+                    at_ns: sent,
+                    op: Op::Read,
+                };
+                match self.at_device(outstanding) {
+                    Some(chain) => {
+                        let p = ctx.predictor(self.device);
+                        let (from, start_ns, _) =
+                            timed_chain::walk(p, chain, next, |_, _, _, _| {});
+                        Origin {
+                            from,
+                            start_ns,
+                            sent_ns: sent,
+                        }
+                    }
+                    None => Origin {
+                        from: end,
+                        start_ns: done.max(sent),
+                        sent_ns: sent,
+                    },
+                }
+            }
             _ => Origin {
                 from: ctx.predictor(self.device).head(),
                 start_ns: sent,
+                sent_ns: sent,
             },
+        }
+    }
+
+    /// The commands of the chain still at the device, if the host plans with the drive's
+    /// queued rules (the chain is kept only then).
+    fn at_device(&self, outstanding: usize) -> Option<&[Sent]> {
+        let n = self.chain.len();
+        (n > 0).then(|| &self.chain[n - outstanding.min(n)..])
+    }
+
+    /// The chain as it stands once `r` is sent at `origin`: the commands still at the
+    /// device, each planned again with `r` among the arrivals, and `r` behind them (or `r`
+    /// alone, sent to an idle device). Empty unless the predictor has the drive's queued
+    /// rules.
+    fn plan_chain(&mut self, ctx: &SchedCtx, origin: Origin, r: &Request) {
+        self.proposed_chain.clear();
+        let p = ctx.predictor(self.device);
+        if !(self.queued_planning && p.exact_tail()) {
+            return;
+        }
+        let outstanding = ctx.outstanding[self.device as usize];
+        let mut sent = Sent {
+            from: origin.from,
+            start_ns: origin.start_ns,
+            taken_ns: origin.sent_ns,
+            arrives_ns: origin.sent_ns,
+            id: r.id,
+            lbn: r.lbn,
+            sectors: r.sectors,
+            op: r.op,
+        };
+        let n = self.chain.len();
+        if self.last.is_some() && outstanding > 0 && n > 0 {
+            // The chain's commands still at the device (see `at_device`).
+            let chain = &self.chain[n - outstanding.min(n)..];
+            let next = Arrival {
+                at_ns: origin.sent_ns,
+                op: r.op,
+            };
+            let planned = &mut self.proposed_chain;
+            planned.extend_from_slice(chain);
+            let (from, start_ns, taken_ns) =
+                timed_chain::walk(p, chain, next, |i, from, start_ns, taken_ns| {
+                    planned[i] = Sent {
+                        from,
+                        start_ns,
+                        taken_ns,
+                        ..planned[i]
+                    }
+                });
+            sent = Sent {
+                from,
+                start_ns,
+                taken_ns,
+                ..sent
+            };
+        }
+        self.proposed_chain.push(sent);
+    }
+
+    /// A command completed: the chain of commands at the device follows it
+    /// ([`timed_chain::completed`]).
+    pub fn completed(&mut self, c: &Completion) {
+        if let Some(r) = c.command.requests.first() {
+            let read_miss = c.command.op == Op::Read && !c.cache_hit;
+            timed_chain::completed(&mut self.chain, r.id, read_miss, c.done_ns);
         }
     }
 
@@ -249,6 +357,7 @@ impl TimedQueue {
             r.op,
         );
         let end = (release.head, release.next_start_ns(origin.start_ns));
+        self.plan_chain(ctx, origin, &r);
         let cmd = Command::single(r);
         self.proposal.set(&cmd, (key, end, self.search_evaluations));
         cmd
@@ -290,6 +399,7 @@ impl TimedQueue {
         }
         if placement == Placement::Device {
             self.last = Some(end);
+            std::mem::swap(&mut self.chain, &mut self.proposed_chain);
         }
         Ok(())
     }

@@ -188,6 +188,12 @@ impl Freeblock {
         } else {
             TaskKind::FullScan
         };
+        // The pipeline plans B from the inner scheduler's chain and the free reads from
+        // its own (`last_end`, on `Predictor::release`): the inner keeps that rule, so that
+        // both agree (on the Atlas 10K the queued rules give the same plan for a read
+        // miss; docs/fidelity.md, "The host plans with the queued rules").
+        let mut inner = inner;
+        inner.set_queued_planning(false);
         Ok(Freeblock {
             inner,
             device: stack_device.unwrap_or(0),
