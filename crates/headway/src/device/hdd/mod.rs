@@ -72,6 +72,9 @@ pub struct HddDevice {
     /// drive at its completion, once the firmware has chosen the next command without them
     /// (`arrival_on_bus`), in the order they asked.
     on_bus: Vec<Command>,
+    /// The op of the last command completed: an arrival's command overhead follows it, not
+    /// the op of the command in service (DiskSim's `lastflags` is set at a completion).
+    completed_op: Op,
 }
 
 impl HddDevice {
@@ -116,6 +119,7 @@ impl HddDevice {
             next_token: FIRST_DONE_TOKEN,
             held_until: 0,
             on_bus: Vec::new(),
+            completed_op: Op::Read,
         })
     }
 
@@ -224,7 +228,7 @@ impl HddDevice {
         let Some(cur) = &mut self.current else {
             // The firmware waits for a write-back to end before it chooses: the arrival
             // holds the bus meanwhile, and the command chosen then waits for it (`start`).
-            if let Some(hold) = arrival_hold_ns(&self.drive.ovh, self.drive.last_op(), cmd.op) {
+            if let Some(hold) = arrival_hold_ns(&self.drive.ovh, self.completed_op, cmd.op) {
                 let at = now.max(self.held_until);
                 self.held_until = at + hold;
                 return Some(at);
@@ -234,14 +238,15 @@ impl HddDevice {
         let Some(asks) = self.drive.bus_asked_at() else {
             return Some(now);
         };
-        let Some(hold) = arrival_hold_ns(&self.drive.ovh, self.drive.last_op(), cmd.op) else {
+        let Some(hold) = arrival_hold_ns(&self.drive.ovh, self.completed_op, cmd.op) else {
             return Some(now);
         };
         // Requests for the bus are served in the order they are made.
         if now >= asks {
             return (now >= cur.served.done).then_some(now);
         }
-        let at = now.max(self.held_until);
+        // The command in service may still hold the bus for its own command phase.
+        let at = now.max(self.held_until).max(self.drive.bus_released_at());
         let until = at + hold;
         self.held_until = until;
         if asks < until {
@@ -288,7 +293,8 @@ impl HddDevice {
 /// DiskSim's controller charges it (`disk_read_arrive`, `disk_write_arrive`): a read its
 /// read-miss overhead and the read disconnect, a write taken into the buffer (fast writes)
 /// its write-hit overhead and the write disconnect, both after the previous command's op
-/// (`last_op`, the command in service). `None` where headway does not follow DiskSim: a
+/// (`last_op`: the last command completed, not the one in service, as DiskSim's `lastflags`).
+/// `None` where headway does not follow DiskSim: a
 /// write on a drive without fast writes (DiskSim never sends that disconnect, and its runs
 /// stop completing requests: docs/fidelity.md) and a drive with extra write disconnects.
 pub fn arrival_hold_ns(ovh: &Overheads, last_op: Op, op: Op) -> Option<SimTime> {
@@ -390,6 +396,7 @@ impl Device for HddDevice {
             return;
         };
         debug_assert_eq!(done.served.done, now);
+        self.completed_op = done.cmd.op;
         let head_lbn = done.cmd.end_lbn();
         io.complete(Completion {
             command: done.cmd,

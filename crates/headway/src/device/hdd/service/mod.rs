@@ -172,6 +172,11 @@ pub struct Drive {
     /// (ns, unrounded). It keeps the bus to its completion, and a command arriving before
     /// that moves its transfer as a whole (`rebus`).
     bus_whole: Option<(f64, f64)>,
+    /// When the last command served, if it reached an idle bus and disconnects after its
+    /// command phase (a read miss, a write-through write), lets go of the bus (ns,
+    /// unrounded): a command arriving before then waits for it (DiskSim's controller keeps
+    /// the bus from a command's arrival to its disconnect). Minus infinity for the others.
+    bus_released: f64,
     pub stats: BufferStats,
 }
 
@@ -234,6 +239,7 @@ impl Drive {
             avail: media::Avail::default(),
             bus_back: None,
             bus_whole: None,
+            bus_released: f64::NEG_INFINITY,
             stats: BufferStats::default(),
         }
     }
@@ -409,6 +415,7 @@ impl Drive {
         self.settle(t0);
         self.bus_back = None;
         self.bus_whole = None;
+        self.bus_released = f64::NEG_INFINITY;
         let (done, mut phases, hit, head) = match op {
             _ if n == 0 => self.seek_only(t0, lbn, op),
             Op::Read => self.read(t0, lbn, n),
@@ -435,6 +442,16 @@ impl Drive {
             (Some(b), _) => Some(ns_of(b.asks_at)),
             (None, Some((asks, _))) => Some(ns_of(asks)),
             (None, None) => None,
+        }
+    }
+
+    /// When the command last served lets go of the bus after its command phase, if it
+    /// holds it then (ns): an arriving command reaches the drive no earlier.
+    pub fn bus_released_at(&self) -> SimTime {
+        if self.bus_released > 0.0 {
+            ns_of(self.bus_released + 0.5)
+        } else {
+            0
         }
     }
 
