@@ -183,6 +183,7 @@ impl HddDevice {
         if self.held_until > now {
             if let Some(done) = self.bus_delayed_done(self.held_until) {
                 let later = done.saturating_sub(served.done);
+                self.drive.delay_write_data(later);
                 served.done += later;
                 served.phases.overhead_ns += later;
             }
@@ -252,6 +253,7 @@ impl HddDevice {
         if asks < until {
             if let Some(done) = self.drive.rebus(until) {
                 let later = done.saturating_sub(cur.served.done);
+                self.drive.delay_write_data(later);
                 cur.served.done += later;
                 cur.served.phases.overhead_ns += later;
                 let t = self.next_token;

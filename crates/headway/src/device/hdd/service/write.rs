@@ -133,6 +133,15 @@ impl Drive {
                 &mut plan, &self.mech, head, start, lbn, n, zl, ms, data, loads,
             );
         } else {
+            if fast && seg.is_some() && (must_wait || behind_readahead || queued) {
+                self.write_back = Some(super::WriteBack {
+                    head: self.hda.head,
+                    start,
+                    lbn,
+                    n,
+                    data,
+                });
+            }
             media::plan_into(
                 &mut plan,
                 &self.mech,
