@@ -71,7 +71,7 @@ pub struct HddDevice {
     /// Commands that asked for the bus after the command in service did: they reach the
     /// drive at its completion, once the firmware has chosen the next command without them
     /// (`arrival_on_bus`), in the order they asked.
-    on_bus: Vec<Command>,
+    on_bus: Vec<(SimTime, Command)>,
     /// The op of the last command completed: an arrival's command overhead follows it, not
     /// the op of the command in service (DiskSim's `lastflags` is set at a completion).
     completed_op: Op,
@@ -223,6 +223,7 @@ impl HddDevice {
     fn arrival_on_bus(
         &mut self,
         now: SimTime,
+        asked: SimTime,
         cmd: &Command,
         io: &mut DeviceIo,
     ) -> Option<SimTime> {
@@ -242,8 +243,10 @@ impl HddDevice {
         let Some(hold) = arrival_hold_ns(&self.drive.ovh, self.completed_op, cmd.op) else {
             return Some(now);
         };
-        // Requests for the bus are served in the order they are made.
-        if now >= asks {
+        // Requests for the bus are served in the order they are made: a command that
+        // waited for the bus since before the command now in service asked for it (it
+        // reached the drive at the last completion) holds it first.
+        if asked >= asks {
             return (now >= cur.served.done).then_some(now);
         }
         // The command in service may still hold the bus for its own command phase.
@@ -287,6 +290,24 @@ impl HddDevice {
         };
         if let Some((next, arrived)) = self.queue.pop(free, head, self.drive.last_op()) {
             self.start(now, arrived, next, io);
+        }
+    }
+
+    /// A command reaching the drive at `now`, having asked for the bus at `asked` (earlier
+    /// when it waited for the bus through the last completion: `on_bus`).
+    fn arrive(&mut self, now: SimTime, asked: SimTime, cmd: Command, io: &mut DeviceIo) {
+        if self.current.is_some() || self.pick_at.is_some() {
+            match self.arrival_on_bus(now, asked, &cmd, io) {
+                Some(at) => self.queue.push(at, cmd),
+                None => self.on_bus.push((asked, cmd)),
+            }
+        } else if !self.queue.in_arrival_order() && self.drive.positioning_free_at(now) > now {
+            // The mechanism is writing back: the command waits to be chosen with whatever
+            // else arrives before the write-back ends.
+            self.queue.push(now, cmd);
+            self.pick_next(now, io);
+        } else {
+            self.start(now, now, cmd, io);
         }
     }
 }
@@ -370,21 +391,8 @@ impl Device for HddDevice {
     }
 
     fn submit(&mut self, now: SimTime, cmd: Command, io: &mut DeviceIo) {
-        if self.current.is_some() || self.pick_at.is_some() {
-            match self.arrival_on_bus(now, &cmd, io) {
-                Some(at) => self.queue.push(at, cmd),
-                None => self.on_bus.push(cmd),
-            }
-        } else if !self.queue.in_arrival_order() && self.drive.positioning_free_at(now) > now {
-            // The mechanism is writing back: the command waits to be chosen with whatever
-            // else arrives before the write-back ends.
-            self.queue.push(now, cmd);
-            self.pick_next(now, io);
-        } else {
-            self.start(now, now, cmd, io);
-        }
+        self.arrive(now, now, cmd, io);
     }
-
     fn wake(&mut self, now: SimTime, token: u64, io: &mut DeviceIo) {
         if token == PICK_TOKEN {
             self.pick_at = None;
@@ -411,8 +419,8 @@ impl Device for HddDevice {
         self.pick_next(now, io);
         // The commands that waited for the bus reach the drive now, after the choice.
         let mut waiting = std::mem::take(&mut self.on_bus);
-        for cmd in waiting.drain(..) {
-            self.submit(now, cmd, io);
+        for (asked, cmd) in waiting.drain(..) {
+            self.arrive(now, asked, cmd, io);
         }
         if self.on_bus.is_empty() {
             self.on_bus = waiting;
