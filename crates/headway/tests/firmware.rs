@@ -359,6 +359,13 @@ fn last_done_ns(spec: &HddSpec, depth: usize) -> u64 {
         .unwrap()
 }
 
+/// From the first completion to the last (ns): the commands served after the first.
+fn span_after_first_ns(spec: &HddSpec, depth: usize) -> u64 {
+    let rec = run_queue(spec, depth, false, "fcfs");
+    let first = rec.done_ns.iter().min().unwrap();
+    rec.done_ns.iter().max().unwrap() - first
+}
+
 #[test]
 fn a_read_queued_in_the_drive_has_its_overhead_done_while_it_waits() {
     // Same commands, same order (FCFS): with every command queued in the drive, each
@@ -372,8 +379,14 @@ fn a_read_queued_in_the_drive_has_its_overhead_done_while_it_waits() {
     spec.overheads.read_miss_after_read_ms = 9.0;
     spec.overheads.read_miss_after_write_ms = 9.0;
     let host = last_done_ns(&spec, 1);
-    let drive = last_done_ns(&spec, 64);
     assert!(host > base_host, "{host} {base_host}");
+    // The forty commands arrive at once: in the drive the reads' command phases take the
+    // bus one after another while the first command is in service (DiskSim's controller
+    // rule, `tests/firmware_arrival_bus.rs`), so the first completion comes late; after
+    // it every queued read has its overhead done, and the rest go faster than one at a
+    // time.
+    let host = span_after_first_ns(&spec, 1);
+    let drive = span_after_first_ns(&spec, 64);
     assert!(
         drive < host,
         "queued in the drive {drive} vs one at a time {host}"

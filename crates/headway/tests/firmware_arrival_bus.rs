@@ -221,3 +221,134 @@ fn an_arrival_during_a_write_back_holds_the_bus_for_the_command_chosen_after_it(
         follows_disksim("cheetah9lp", "sptf", &text, &disksim_ms, 0.0001, &what);
     }
 }
+
+/// The command in service keeps the bus through its own command phase, and a later holder
+/// delays what it sends after. DiskSim runs as above (FCFS over a queue of 64; completions
+/// from a private copy printing `disk_request_complete`'s times, each run ending with a far
+/// later read so nothing is left in flight). On the HP C2490A:
+/// - a write-through write of 8 blocks at block 100,000 at 0 (14.067 ms alone): a read
+///   arriving once the write has asked for the bus back to send its completion holds the bus
+///   for its overhead after the last *completed* op, a read (3.616 ms, DiskSim's `lastflags`
+///   is set at a completion): the write completes at the hold's end (headway ignored it);
+/// - a read larger than its segment (400 blocks): it asks for the bus back as any read miss,
+///   and its whole transfer moves with a hold (headway let the arrival through at once);
+/// - a partial hit (blocks 100,120..100,160 after a read of 8 at 100,000 left its read-ahead
+///   in the segment) and three reads in a row behind a read miss: an arrival during the
+///   command's own overhead waits for its disconnect before holding the bus in turn (the
+///   partial hit completed 0.227 ms early, the first read 1.005 ms early).
+#[test]
+fn the_command_in_service_keeps_the_bus_through_its_own_command_phase() {
+    let cases: [(&str, &[f64], f64); 8] = [
+        (
+            "0 0 100000 8 0\n10.5 0 500000 8 1\n",
+            &[14.116000, 26.787071],
+            0.0001,
+        ),
+        (
+            "0 0 100000 8 0\n12 0 500000 8 1\n",
+            &[15.616000, 26.787068],
+            0.0001,
+        ),
+        (
+            "0 0 100000 8 0\n9 0 500000 8 1\n",
+            &[14.066894, 26.787073],
+            0.0001,
+        ),
+        (
+            "0 0 100000 400 1\n11 0 500000 8 1\n",
+            &[74.061000, 83.054945],
+            0.0005,
+        ),
+        (
+            "0 0 100000 400 1\n13.3 0 500000 8 1\n",
+            &[76.361000, 92.432878],
+            0.0005,
+        ),
+        (
+            "0 0 100000 400 1\n15 0 500000 8 1\n",
+            &[73.974442, 92.432876],
+            0.0005,
+        ),
+        (
+            "0 0 100000 8 1\n20 0 100120 40 1\n20.5 0 500000 8 1\n",
+            &[14.727345, 33.249400, 45.543002],
+            0.0002,
+        ),
+        (
+            "0 0 100000 8 1\n1 0 300000 8 1\n4 0 500000 8 1\n7 0 700000 8 1\n",
+            &[15.732280, 24.278949, 36.165015, 46.444673],
+            0.0001,
+        ),
+    ];
+    for (text, disksim_ms, tol) in cases {
+        follows_disksim("hp_c2490a", "fcfs", text, disksim_ms, tol, text);
+    }
+}
+
+/// A fast write that waited for a write-back and reconnects for its data while an arrival
+/// holds the bus takes its data later, and its own write-back waits for that data: on the
+/// Cheetah 4LP (DiskSim as above) a write of 8 blocks at 100,000 at 0, one at 1 ms (it
+/// waits for the first's write-back and asks for the bus at about 3.9 ms), a read arriving
+/// at 3.9 ms (it delays the second write's data 0.543 ms) and reading 40 blocks past it.
+/// With the second write at 100,040 or 100,208 the late data misses its sector and the read
+/// completes a revolution later (headway 7.687 and 6.859 ms before); at 100,016 and 100,232
+/// nothing is lost.
+#[test]
+fn a_disconnected_fast_write_takes_its_data_and_writes_it_back_after_a_hold() {
+    let cases: [(u64, [f64; 3]); 4] = [
+        (100_016, [1.322000, 5.316830, 12.256577]),
+        (100_040, [1.322000, 5.316830, 13.667305]),
+        (100_208, [1.322000, 5.316830, 12.839270]),
+        (100_232, [1.322000, 5.316830, 8.043669]),
+    ];
+    for (second, disksim_ms) in cases {
+        let text = format!(
+            "0 0 100000 8 0\n1 0 {second} 8 0\n3.9 0 {} 8 1\n",
+            second + 40
+        );
+        let what = format!("second write at {second}");
+        follows_disksim("cheetah4lp", "fcfs", &text, &disksim_ms, 0.0001, &what);
+    }
+}
+
+/// A read that waited for the bus through a completion asked for it before the command
+/// chosen there: it holds the bus for its overhead first, and the chosen command's own
+/// reselection comes after. Cheetah 4LP (DiskSim as above): a read of 8 at 100,000 at 0, a
+/// read of the next 8 at 1 ms (queued, a hit on the read-ahead, chosen at 4.559 ms), a read
+/// far away at 4.3 or 4.5 ms (after the first asked for the bus back): the hit completes at
+/// 6.015 ms (headway 5.407 before, the arrival waiting through the hit too); arriving at
+/// 4.6 ms, after the hit asked, it waits. On the HP C2490A with the second read a miss the
+/// arrival during its service holds the bus as in the first test.
+#[test]
+fn a_read_waiting_for_the_bus_through_a_completion_holds_it_before_the_next_command() {
+    let cases: [(&str, &str, [f64; 3]); 5] = [
+        (
+            "cheetah4lp",
+            "0 0 100000 8 1\n1 0 100008 8 1\n4.3 0 500000 8 1\n",
+            [4.558826, 6.014556, 13.575256],
+        ),
+        (
+            "cheetah4lp",
+            "0 0 100000 8 1\n1 0 100008 8 1\n4.5 0 500000 8 1\n",
+            [4.558826, 6.014556, 13.575256],
+        ),
+        (
+            "cheetah4lp",
+            "0 0 100000 8 1\n1 0 100008 8 1\n4.6 0 500000 8 1\n",
+            [4.558826, 5.406826, 13.575245],
+        ),
+        (
+            "hp_c2490a",
+            "0 0 100000 8 1\n1 0 300000 8 1\n20 0 500000 8 1\n",
+            [14.727345, 24.884280, 36.165015],
+        ),
+        (
+            "hp_c2490a",
+            "0 0 100000 8 1\n1 0 300000 8 1\n24 0 500000 8 1\n",
+            [14.727345, 24.278943, 36.165012],
+        ),
+    ];
+    for (drive, text, disksim_ms) in cases {
+        follows_disksim(drive, "fcfs", text, &disksim_ms, 0.0001, text);
+    }
+}

@@ -71,7 +71,10 @@ pub struct HddDevice {
     /// Commands that asked for the bus after the command in service did: they reach the
     /// drive at its completion, once the firmware has chosen the next command without them
     /// (`arrival_on_bus`), in the order they asked.
-    on_bus: Vec<Command>,
+    on_bus: Vec<(SimTime, Command)>,
+    /// The op of the last command completed: an arrival's command overhead follows it, not
+    /// the op of the command in service (DiskSim's `lastflags` is set at a completion).
+    completed_op: Op,
 }
 
 impl HddDevice {
@@ -116,6 +119,7 @@ impl HddDevice {
             next_token: FIRST_DONE_TOKEN,
             held_until: 0,
             on_bus: Vec::new(),
+            completed_op: Op::Read,
         })
     }
 
@@ -179,6 +183,7 @@ impl HddDevice {
         if self.held_until > now {
             if let Some(done) = self.bus_delayed_done(self.held_until) {
                 let later = done.saturating_sub(served.done);
+                self.drive.delay_write_data(later);
                 served.done += later;
                 served.phases.overhead_ns += later;
             }
@@ -218,13 +223,14 @@ impl HddDevice {
     fn arrival_on_bus(
         &mut self,
         now: SimTime,
+        asked: SimTime,
         cmd: &Command,
         io: &mut DeviceIo,
     ) -> Option<SimTime> {
         let Some(cur) = &mut self.current else {
             // The firmware waits for a write-back to end before it chooses: the arrival
             // holds the bus meanwhile, and the command chosen then waits for it (`start`).
-            if let Some(hold) = arrival_hold_ns(&self.drive.ovh, self.drive.last_op(), cmd.op) {
+            if let Some(hold) = arrival_hold_ns(&self.drive.ovh, self.completed_op, cmd.op) {
                 let at = now.max(self.held_until);
                 self.held_until = at + hold;
                 return Some(at);
@@ -234,19 +240,23 @@ impl HddDevice {
         let Some(asks) = self.drive.bus_asked_at() else {
             return Some(now);
         };
-        let Some(hold) = arrival_hold_ns(&self.drive.ovh, self.drive.last_op(), cmd.op) else {
+        let Some(hold) = arrival_hold_ns(&self.drive.ovh, self.completed_op, cmd.op) else {
             return Some(now);
         };
-        // Requests for the bus are served in the order they are made.
-        if now >= asks {
+        // Requests for the bus are served in the order they are made: a command that
+        // waited for the bus since before the command now in service asked for it (it
+        // reached the drive at the last completion) holds it first.
+        if asked >= asks {
             return (now >= cur.served.done).then_some(now);
         }
-        let at = now.max(self.held_until);
+        // The command in service may still hold the bus for its own command phase.
+        let at = now.max(self.held_until).max(self.drive.bus_released_at());
         let until = at + hold;
         self.held_until = until;
         if asks < until {
             if let Some(done) = self.drive.rebus(until) {
                 let later = done.saturating_sub(cur.served.done);
+                self.drive.delay_write_data(later);
                 cur.served.done += later;
                 cur.served.phases.overhead_ns += later;
                 let t = self.next_token;
@@ -282,13 +292,32 @@ impl HddDevice {
             self.start(now, arrived, next, io);
         }
     }
+
+    /// A command reaching the drive at `now`, having asked for the bus at `asked` (earlier
+    /// when it waited for the bus through the last completion: `on_bus`).
+    fn arrive(&mut self, now: SimTime, asked: SimTime, cmd: Command, io: &mut DeviceIo) {
+        if self.current.is_some() || self.pick_at.is_some() {
+            match self.arrival_on_bus(now, asked, &cmd, io) {
+                Some(at) => self.queue.push(at, cmd),
+                None => self.on_bus.push((asked, cmd)),
+            }
+        } else if !self.queue.in_arrival_order() && self.drive.positioning_free_at(now) > now {
+            // The mechanism is writing back: the command waits to be chosen with whatever
+            // else arrives before the write-back ends.
+            self.queue.push(now, cmd);
+            self.pick_next(now, io);
+        } else {
+            self.start(now, now, cmd, io);
+        }
+    }
 }
 
 /// How long a command reaching a busy drive holds the bus before it disconnects, as
 /// DiskSim's controller charges it (`disk_read_arrive`, `disk_write_arrive`): a read its
 /// read-miss overhead and the read disconnect, a write taken into the buffer (fast writes)
 /// its write-hit overhead and the write disconnect, both after the previous command's op
-/// (`last_op`, the command in service). `None` where headway does not follow DiskSim: a
+/// (`last_op`: the last command completed, not the one in service, as DiskSim's `lastflags`).
+/// `None` where headway does not follow DiskSim: a
 /// write on a drive without fast writes (DiskSim never sends that disconnect, and its runs
 /// stop completing requests: docs/fidelity.md) and a drive with extra write disconnects.
 pub fn arrival_hold_ns(ovh: &Overheads, last_op: Op, op: Op) -> Option<SimTime> {
@@ -362,21 +391,8 @@ impl Device for HddDevice {
     }
 
     fn submit(&mut self, now: SimTime, cmd: Command, io: &mut DeviceIo) {
-        if self.current.is_some() || self.pick_at.is_some() {
-            match self.arrival_on_bus(now, &cmd, io) {
-                Some(at) => self.queue.push(at, cmd),
-                None => self.on_bus.push(cmd),
-            }
-        } else if !self.queue.in_arrival_order() && self.drive.positioning_free_at(now) > now {
-            // The mechanism is writing back: the command waits to be chosen with whatever
-            // else arrives before the write-back ends.
-            self.queue.push(now, cmd);
-            self.pick_next(now, io);
-        } else {
-            self.start(now, now, cmd, io);
-        }
+        self.arrive(now, now, cmd, io);
     }
-
     fn wake(&mut self, now: SimTime, token: u64, io: &mut DeviceIo) {
         if token == PICK_TOKEN {
             self.pick_at = None;
@@ -390,6 +406,7 @@ impl Device for HddDevice {
             return;
         };
         debug_assert_eq!(done.served.done, now);
+        self.completed_op = done.cmd.op;
         let head_lbn = done.cmd.end_lbn();
         io.complete(Completion {
             command: done.cmd,
@@ -402,8 +419,8 @@ impl Device for HddDevice {
         self.pick_next(now, io);
         // The commands that waited for the bus reach the drive now, after the choice.
         let mut waiting = std::mem::take(&mut self.on_bus);
-        for cmd in waiting.drain(..) {
-            self.submit(now, cmd, io);
+        for (asked, cmd) in waiting.drain(..) {
+            self.arrive(now, asked, cmd, io);
         }
         if self.on_bus.is_empty() {
             self.on_bus = waiting;

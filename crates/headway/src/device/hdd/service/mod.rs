@@ -172,7 +172,25 @@ pub struct Drive {
     /// (ns, unrounded). It keeps the bus to its completion, and a command arriving before
     /// that moves its transfer as a whole (`rebus`).
     bus_whole: Option<(f64, f64)>,
+    /// When the last command served, if it reached an idle bus and disconnects after its
+    /// command phase (a read miss, a write-through write), lets go of the bus (ns,
+    /// unrounded): a command arriving before then waits for it (DiskSim's controller keeps
+    /// the bus from a command's arrival to its disconnect). Minus infinity for the others.
+    bus_released: f64,
+    /// The write-back of the fast write last served, if it disconnected and takes its data
+    /// when it reconnects: planned again if that reconnection is delayed (`delay_write_data`).
+    write_back: Option<WriteBack>,
     pub stats: BufferStats,
+}
+
+/// What a fast write's write-back was planned from, to plan it again with later data.
+#[derive(Clone, Copy, Debug)]
+struct WriteBack {
+    head: HeadPosition,
+    start: f64,
+    lbn: u64,
+    n: u32,
+    data: media::DataReady,
 }
 
 /// A read miss's return to the bus: when it asks for it, and what it then moves.
@@ -234,6 +252,8 @@ impl Drive {
             avail: media::Avail::default(),
             bus_back: None,
             bus_whole: None,
+            bus_released: f64::NEG_INFINITY,
+            write_back: None,
             stats: BufferStats::default(),
         }
     }
@@ -409,6 +429,8 @@ impl Drive {
         self.settle(t0);
         self.bus_back = None;
         self.bus_whole = None;
+        self.bus_released = f64::NEG_INFINITY;
+        self.write_back = None;
         let (done, mut phases, hit, head) = match op {
             _ if n == 0 => self.seek_only(t0, lbn, op),
             Op::Read => self.read(t0, lbn, n),
@@ -436,6 +458,43 @@ impl Drive {
             (None, Some((asks, _))) => Some(ns_of(asks)),
             (None, None) => None,
         }
+    }
+
+    /// When the command last served lets go of the bus after its command phase, if it
+    /// holds it then (ns): an arriving command reaches the drive no earlier.
+    pub fn bus_released_at(&self) -> SimTime {
+        if self.bus_released > 0.0 {
+            ns_of(self.bus_released + 0.5)
+        } else {
+            0
+        }
+    }
+
+    /// The command last served gets the bus back `by_ns` later than planned: a fast write's
+    /// data comes that much later, and its write-back, which waits for the data, is planned
+    /// again (DiskSim's media access follows the blocks' arrival in the buffer).
+    pub fn delay_write_data(&mut self, by_ns: SimTime) {
+        let Some(w) = &mut self.write_back else {
+            return;
+        };
+        w.data.base += f64_of(by_ns);
+        let w = *w;
+        let mut plan = media::MediaPlan::default();
+        media::plan_into(
+            &mut plan,
+            &self.mech,
+            w.head,
+            w.start,
+            w.lbn,
+            w.n,
+            Op::Write,
+            self.pol.zero_latency_write,
+            self.ovh.min_write_seek_ns,
+            Some(w.data),
+            None,
+        );
+        self.hda.head = plan.end_head;
+        self.hda.free_at = plan.end;
     }
 
     /// When that read completes if it gets the bus back only at `at` (an arriving command

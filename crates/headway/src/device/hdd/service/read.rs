@@ -230,7 +230,16 @@ impl Drive {
                     ready.max(disconnected) + reconnect
                 };
                 let size = self.cache.as_ref().map_or(u32::MAX, |c| c.size);
-                if !self.bus.never_disconnect && n <= size {
+                if !self.bus.never_disconnect {
+                    // A read that reached an idle bus keeps it through its command overhead
+                    // and disconnect; one taken from the queue had disconnected already.
+                    if self.queued_ns == 0.0 {
+                        self.bus_released = disconnected;
+                    }
+                    // A read larger than its segment asks for the bus back as any other;
+                    // its return is worked out on the media plan as stalled for the bus it
+                    // was given (a later bus would stall the media further, which matters
+                    // only where the media, not the bus, is the slower).
                     self.bus_back = Some(super::BusBack {
                         asks_at: b0 - reconnect,
                         lbn,

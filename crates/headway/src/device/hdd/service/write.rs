@@ -133,6 +133,15 @@ impl Drive {
                 &mut plan, &self.mech, head, start, lbn, n, zl, ms, data, loads,
             );
         } else {
+            if fast && seg.is_some() && (must_wait || behind_readahead || queued) {
+                self.write_back = Some(super::WriteBack {
+                    head: self.hda.head,
+                    start,
+                    lbn,
+                    n,
+                    data,
+                });
+            }
             media::plan_into(
                 &mut plan,
                 &self.mech,
@@ -203,7 +212,17 @@ impl Drive {
                 Some(x) => (x.second_disconnect_ns, o.reselect_other_ns),
                 None => (o.write_disconnect_ns, o.reselect_first_ns),
             };
-            let done = plan.end.max(e + disc as f64) + back as f64 + completion;
+            let asks = plan.end.max(e + disc as f64);
+            let done = asks + back as f64 + completion;
+            if extra.is_none() && !self.bus.never_disconnect && !(must_wait || behind_readahead) {
+                // Taken in at once, the write holds the bus through its overhead and data,
+                // disconnects, and asks for the bus back to send its completion once its
+                // blocks are on the media: an arrival before the disconnect waits for it,
+                // and one holding the bus when the write asks for it delays the completion
+                // as a whole (`rebus`).
+                self.bus_released = e + disc as f64;
+                self.bus_whole = Some((asks, done));
+            }
             (done, phases, false, plan.end_head)
         }
     }
