@@ -72,6 +72,10 @@ pub struct HddDevice {
     /// drive at its completion, once the firmware has chosen the next command without them
     /// (`arrival_on_bus`), in the order they asked.
     on_bus: Vec<Command>,
+    /// The op of the last command the drive completed. An arriving command's overhead is
+    /// the one after that op (DiskSim's `lastflags`, set at each completion), not after the
+    /// command still in service (`Drive::last_op`).
+    done_op: Op,
 }
 
 impl HddDevice {
@@ -116,6 +120,7 @@ impl HddDevice {
             next_token: FIRST_DONE_TOKEN,
             held_until: 0,
             on_bus: Vec::new(),
+            done_op: Op::Read,
         })
     }
 
@@ -224,7 +229,7 @@ impl HddDevice {
         let Some(cur) = &mut self.current else {
             // The firmware waits for a write-back to end before it chooses: the arrival
             // holds the bus meanwhile, and the command chosen then waits for it (`start`).
-            if let Some(hold) = arrival_hold_ns(&self.drive.ovh, self.drive.last_op(), cmd.op) {
+            if let Some(hold) = arrival_hold_ns(&self.drive.ovh, self.done_op, cmd.op) {
                 let at = now.max(self.held_until);
                 self.held_until = at + hold;
                 return Some(at);
@@ -234,7 +239,7 @@ impl HddDevice {
         let Some(asks) = self.drive.bus_asked_at() else {
             return Some(now);
         };
-        let Some(hold) = arrival_hold_ns(&self.drive.ovh, self.drive.last_op(), cmd.op) else {
+        let Some(hold) = arrival_hold_ns(&self.drive.ovh, self.done_op, cmd.op) else {
             return Some(now);
         };
         // Requests for the bus are served in the order they are made.
@@ -287,10 +292,11 @@ impl HddDevice {
 /// How long a command reaching a busy drive holds the bus before it disconnects, as
 /// DiskSim's controller charges it (`disk_read_arrive`, `disk_write_arrive`): a read its
 /// read-miss overhead and the read disconnect, a write taken into the buffer (fast writes)
-/// its write-hit overhead and the write disconnect, both after the previous command's op
-/// (`last_op`, the command in service). `None` where headway does not follow DiskSim: a
-/// write on a drive without fast writes (DiskSim never sends that disconnect, and its runs
-/// stop completing requests: docs/fidelity.md) and a drive with extra write disconnects.
+/// its write-hit overhead and the write disconnect, both after `last_op`: the op of the last
+/// command the drive *completed* (DiskSim's `lastflags`), not the one still in service.
+/// `None` where headway does not follow DiskSim: a write on a drive without fast writes
+/// (DiskSim never sends that disconnect, and its runs stop completing requests:
+/// docs/fidelity.md) and a drive with extra write disconnects.
 pub fn arrival_hold_ns(ovh: &Overheads, last_op: Op, op: Op) -> Option<SimTime> {
     let p = last_op as usize;
     match op {
@@ -391,6 +397,7 @@ impl Device for HddDevice {
         };
         debug_assert_eq!(done.served.done, now);
         let head_lbn = done.cmd.end_lbn();
+        self.done_op = done.cmd.op;
         io.complete(Completion {
             command: done.cmd,
             done_ns: now,
