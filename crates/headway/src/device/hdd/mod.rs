@@ -39,6 +39,8 @@ struct InService {
     served: Served,
     /// The wake-up token of its completion (a new one when an arrival moves it).
     token: u64,
+    /// When it asks for the bus back if it asked during an arrival's hold: that hold's end.
+    ask_at_ns: Option<SimTime>,
 }
 
 /// A simulated hard disk.
@@ -76,6 +78,9 @@ pub struct HddDevice {
     /// the one after that op (DiskSim's `lastflags`, set at each completion), not after the
     /// command still in service (`Drive::last_op`).
     done_op: Op,
+    /// When the last command that held the bus for its overhead reached the drive: the
+    /// host passes commands one at a time, so the next arrival asks for the bus from then.
+    last_on_bus: SimTime,
 }
 
 impl HddDevice {
@@ -121,6 +126,7 @@ impl HddDevice {
             held_until: 0,
             on_bus: Vec::new(),
             done_op: Op::Read,
+            last_on_bus: 0,
         })
     }
 
@@ -190,7 +196,12 @@ impl HddDevice {
         }
         let token = self.token();
         io.wake_at(served.done, token);
-        self.current = Some(InService { cmd, served, token });
+        self.current = Some(InService {
+            cmd,
+            served,
+            token,
+            ask_at_ns: None,
+        });
     }
 
     /// When the command just served completes if the bus is held until `until`: later
@@ -232,6 +243,7 @@ impl HddDevice {
             if let Some(hold) = arrival_hold_ns(&self.drive.ovh, self.done_op, cmd.op) {
                 let at = now.max(self.held_until);
                 self.held_until = at + hold;
+                self.last_on_bus = at;
                 return Some(at);
             }
             return Some(now);
@@ -242,13 +254,22 @@ impl HddDevice {
         let Some(hold) = arrival_hold_ns(&self.drive.ovh, self.done_op, cmd.op) else {
             return Some(now);
         };
-        // Requests for the bus are served in the order they are made.
-        if now >= asks {
+        // Requests for the bus are served in the order they are made, with two rules of
+        // DiskSim's controller. The command in service cannot ask while an arrival's
+        // overhead holds the bus: asking during a hold, it asks at the hold's end
+        // (`ask_at_ns`). And the host passes one command at a time: an arrival asks only
+        // once the one before it has reached the drive (`last_on_bus`).
+        let asked = now.max(self.last_on_bus);
+        if asked >= cur.ask_at_ns.unwrap_or(asks) {
             return (now >= cur.served.done).then_some(now);
         }
         let at = now.max(self.held_until);
         let until = at + hold;
         self.held_until = until;
+        self.last_on_bus = at;
+        if cur.ask_at_ns.is_none() && (at..until).contains(&asks) {
+            cur.ask_at_ns = Some(until);
+        }
         if asks < until {
             if let Some(done) = self.drive.rebus(until) {
                 let later = done.saturating_sub(cur.served.done);
@@ -379,7 +400,17 @@ impl Device for HddDevice {
             self.queue.push(now, cmd);
             self.pick_next(now, io);
         } else {
+            let (op, misses) = (cmd.op, self.drive.stats.read_misses);
             self.start(now, now, cmd, io);
+            // A read miss taken up at its arrival holds the bus for its own overhead and
+            // disconnect, as an arrival during it does (DiskSim's `disk_read_arrive` on an
+            // idle drive): a command arriving meanwhile waits for that hold first.
+            if self.drive.stats.read_misses > misses && self.drive.bus_asked_at().is_some() {
+                if let Some(hold) = arrival_hold_ns(&self.drive.ovh, self.done_op, op) {
+                    self.held_until = now + hold;
+                    self.last_on_bus = now;
+                }
+            }
         }
     }
 
