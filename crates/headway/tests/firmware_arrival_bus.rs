@@ -247,3 +247,48 @@ fn an_arrivals_hold_follows_the_last_command_completed() {
         follows_disksim("cheetah9lp", "sptf", &text, &disksim_ms, 0.0001, &what);
     }
 }
+
+/// Who gets the bus when several arrivals and the read in service want it, as DiskSim's
+/// controller and host have it (found per request on the HP C2490A's SPTF queue of reads,
+/// its 3rd and 27th completions; DiskSim runs as above, FCFS, a read of 8 blocks at block
+/// 100,000 at 0 that asks for the bus back at about 13.46 ms, later reads of 8 blocks):
+/// * a read miss taken up at once holds the bus for its own overhead and disconnect (0 to
+///   3.616 ms), so reads arriving at 1, 2, 3 and 4 ms hold it from 3.616 ms on, one after
+///   another; the third hold covers the first read's ask;
+/// * the read in service cannot ask while an arrival's overhead holds the bus: asking at 13.46
+///   ms during a hold from 11 ms, it asks at the hold's end (14.616), after a read that
+///   arrived at 13.8 ms, which holds the bus first (headway before sent the first read's
+///   data at 14.616: 15.884 against DiskSim's 19.500);
+/// * the host passes one command at a time: of reads arriving at 13 and 13.2 ms, the second
+///   asks only once the first reached the drive (14.616 ms), with the read in service, which
+///   goes first.
+#[test]
+fn the_bus_goes_to_arrivals_and_the_read_in_service_in_disksims_order() {
+    let cases: [Case; 3] = [
+        (
+            &[
+                ("1", 500_000),
+                ("2", 300_000),
+                ("3", 700_000),
+                ("4", 900_000),
+            ],
+            &[19.348280, 36.165026, 43.034840, 55.822627, 66.102294],
+        ),
+        (
+            &[("11", 500_000), ("13.8", 300_000)],
+            &[19.500280, 36.165022, 43.034836],
+        ),
+        (
+            &[("11", 500_000), ("13", 300_000), ("13.2", 700_000)],
+            &[19.500280, 36.165022, 43.034836, 55.822632],
+        ),
+    ];
+    for (later, disksim_ms) in cases.into_iter() {
+        let mut text = String::from("0.000000 0 100000 8 1\n");
+        for (at, lbn) in later {
+            text += &format!("{at} 0 {lbn} 8 1\n");
+        }
+        let what = format!("arrivals {later:?}");
+        follows_disksim("hp_c2490a", "fcfs", &text, disksim_ms, 0.0001, &what);
+    }
+}
