@@ -258,13 +258,10 @@ fn an_arrivals_hold_follows_the_last_command_completed() {
 /// * the read in service cannot ask while an arrival's overhead holds the bus: asking at 13.46
 ///   ms during a hold from 11 ms, it asks at the hold's end (14.616), after a read that
 ///   arrived at 13.8 ms, which holds the bus first (headway before sent the first read's
-///   data at 14.616: 15.884 against DiskSim's 19.500);
-/// * the host passes one command at a time: of reads arriving at 13 and 13.2 ms, the second
-///   asks only once the first reached the drive (14.616 ms), with the read in service, which
-///   goes first.
+///   data at 14.616: 15.884 against DiskSim's 19.500).
 #[test]
 fn the_bus_goes_to_arrivals_and_the_read_in_service_in_disksims_order() {
-    let cases: [Case; 3] = [
+    let cases: [Case; 2] = [
         (
             &[
                 ("1", 500_000),
@@ -278,12 +275,31 @@ fn the_bus_goes_to_arrivals_and_the_read_in_service_in_disksims_order() {
             &[("11", 500_000), ("13.8", 300_000)],
             &[19.500280, 36.165022, 43.034836],
         ),
-        (
-            &[("11", 500_000), ("13", 300_000), ("13.2", 700_000)],
-            &[19.500280, 36.165022, 43.034836, 55.822632],
-        ),
     ];
-    for (later, disksim_ms) in cases.into_iter() {
+    replay_cases(&cases);
+}
+
+/// DiskSim's host passes one command at a time: of reads arriving at 13 and 13.2 ms (DiskSim
+/// runs as above), the second asks for the bus only once the first has reached the drive
+/// (14.616 ms), with the read in service, which goes first (19.500 ms in DiskSim; headway
+/// 23.116, the second arrival holding the bus before the read too). Traced, not followed:
+/// with it a command can wait on the bus across a completion and hold it during the next
+/// command, which the host's oracle does not see (`tests/oracle_queued.rs` then misses one
+/// read of 600 by 1.091 ms, in its opening burst of 16 commands at once).
+#[test]
+#[ignore = "DiskSim's one-command-at-a-time host is traced but not followed (docs/fidelity.md, \"who gets the bus first\")"]
+fn the_host_passes_one_command_at_a_time_as_in_disksim() {
+    let cases: [Case; 1] = [(
+        &[("11", 500_000), ("13", 300_000), ("13.2", 700_000)],
+        &[19.500280, 36.165022, 43.034836, 55.822632],
+    )];
+    replay_cases(&cases);
+}
+
+/// Replays each case on the HP C2490A, FCFS: a read of 8 blocks at block 100,000 at 0, then
+/// the case's reads.
+fn replay_cases(cases: &[Case]) {
+    for &(later, disksim_ms) in cases {
         let mut text = String::from("0.000000 0 100000 8 1\n");
         for (at, lbn) in later {
             text += &format!("{at} 0 {lbn} 8 1\n");

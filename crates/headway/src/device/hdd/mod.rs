@@ -78,9 +78,6 @@ pub struct HddDevice {
     /// the one after that op (DiskSim's `lastflags`, set at each completion), not after the
     /// command still in service (`Drive::last_op`).
     done_op: Op,
-    /// When the last command that held the bus for its overhead reached the drive: the
-    /// host passes commands one at a time, so the next arrival asks for the bus from then.
-    last_on_bus: SimTime,
 }
 
 impl HddDevice {
@@ -126,7 +123,6 @@ impl HddDevice {
             held_until: 0,
             on_bus: Vec::new(),
             done_op: Op::Read,
-            last_on_bus: 0,
         })
     }
 
@@ -243,7 +239,6 @@ impl HddDevice {
             if let Some(hold) = arrival_hold_ns(&self.drive.ovh, self.done_op, cmd.op) {
                 let at = now.max(self.held_until);
                 self.held_until = at + hold;
-                self.last_on_bus = at;
                 return Some(at);
             }
             return Some(now);
@@ -254,19 +249,16 @@ impl HddDevice {
         let Some(hold) = arrival_hold_ns(&self.drive.ovh, self.done_op, cmd.op) else {
             return Some(now);
         };
-        // Requests for the bus are served in the order they are made, with two rules of
-        // DiskSim's controller. The command in service cannot ask while an arrival's
-        // overhead holds the bus: asking during a hold, it asks at the hold's end
-        // (`ask_at_ns`). And the host passes one command at a time: an arrival asks only
-        // once the one before it has reached the drive (`last_on_bus`).
-        let asked = now.max(self.last_on_bus);
-        if asked >= cur.ask_at_ns.unwrap_or(asks) {
+        // Requests for the bus are served in the order they are made. The command in service
+        // cannot ask while an arrival's overhead holds the bus (DiskSim's controller sends
+        // the reconnection up once the arrival's disconnect has gone): asking during a
+        // hold, it asks at the hold's end (`ask_at_ns`), after whatever arrived meanwhile.
+        if now >= cur.ask_at_ns.unwrap_or(asks) {
             return (now >= cur.served.done).then_some(now);
         }
         let at = now.max(self.held_until);
         let until = at + hold;
         self.held_until = until;
-        self.last_on_bus = at;
         if cur.ask_at_ns.is_none() && (at..until).contains(&asks) {
             cur.ask_at_ns = Some(until);
         }
@@ -408,7 +400,6 @@ impl Device for HddDevice {
             if self.drive.stats.read_misses > misses && self.drive.bus_asked_at().is_some() {
                 if let Some(hold) = arrival_hold_ns(&self.drive.ovh, self.done_op, op) {
                     self.held_until = now + hold;
-                    self.last_on_bus = now;
                 }
             }
         }
