@@ -17,6 +17,7 @@ MODULES = [
     "headway.testing",
     "headway.errors",
     "headway.bench",
+    "headway._bench_trace",
     "headway.validation",
     "headway.sweeps",
     "headway.sweeps.plot",

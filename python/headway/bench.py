@@ -5,40 +5,24 @@ simulated per second of wall time.
 
 The traces are generated with the same algorithm and random stream as the project's
 DiskSim input generator (``gen_ascii_trace.py``, Python's ``random.Random(seed)``), so the
-files are byte-identical to the ones DiskSim 4.0 ran for its published figures.
+files are byte-identical to the ones DiskSim 4.0 ran for its published figures; the
+generator lives in ``headway._bench_trace`` (standard library only, so the instruction-count
+script can use it without the compiled extension).
 """
 
 from __future__ import annotations
 
 import os
-import random
 import statistics
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, TextIO
+from typing import Callable, List, Optional
 
+from headway._bench_trace import LOADS, Load, write_trace
 from headway._write import replacing
 from headway.api import run
 
 __all__ = ["Load", "LOADS", "CASES", "QUEUES", "SETUPS", "CaseResult", "write_trace", "cached_trace", "run_bench"]
-
-# Sectors exported by the Quantum Atlas 10K (the generator's disk).
-ATLAS10K_SECTORS = 17_938_986
-
-
-@dataclass(frozen=True)
-class Load:
-    """A benchmark load: mean inter-arrival time and the generator's seed."""
-
-    name: str
-    interarrival_ms: float
-    seed: int
-
-
-LOADS: Dict[str, Load] = {
-    "moderate": Load("moderate", 12.0, 1),
-    "heavy": Load("heavy", 5.5, 2),
-}
 
 # (scheduler, load, DiskSim 4.0's requests/s): DiskSim 4.0 (64-bit, gcc -O2, one thread)
 # on the same 1M-request traces, median of 3 runs, on another machine (a 2-core VM; runs
@@ -54,30 +38,6 @@ SETUPS = {
     "drive": "atlas10k, drive queue of 64 ordered by the drive's own scheduler, host FCFS (DiskSim's setup)",
     "host": "atlas10k, host queue unbounded, drive queue depth 1",
 }
-
-
-def write_trace(out: TextIO, requests: int, interarrival_ms: float, seed: int) -> None:
-    """Write ``requests`` random 4 KiB reads in DiskSim ASCII format, exactly as
-    ``gen_ascii_trace.py N IA SEED`` does.
-
-    >>> import io
-    >>> buf = io.StringIO()
-    >>> write_trace(buf, 2, 12.0, 1)
-    >>> print(buf.getvalue(), end="")
-    1.731493 0 2117512 8 1
-    5.265057 0 16624040 8 1
-    """
-    rng = random.Random(seed)
-    blocks = ATLAS10K_SECTORS // 8
-    t = 0.0
-    lines: List[str] = []
-    for _ in range(requests):
-        t += rng.expovariate(1.0 / interarrival_ms)
-        lines.append(f"{t:.6f} 0 {rng.randrange(blocks) * 8} 8 1\n")
-        if len(lines) == 65536:
-            out.write("".join(lines))
-            lines.clear()
-    out.write("".join(lines))
 
 
 def cache_dir() -> Path:

@@ -5,5 +5,5 @@
 mod queue;
 mod rng;
 
-pub use queue::{EventQueue, Scheduled};
+pub use queue::{order_key, EventQueue, Scheduled};
 pub use rng::RngStreams;

@@ -38,6 +38,12 @@ pub struct Host {
     idle_when_empty: bool,
     /// The scheduler's `on_completion` does nothing (`Scheduler::ignores_completions`).
     ignores_completions: bool,
+    /// The scheduler dispatches an arrival that finds it empty at once
+    /// (`Scheduler::passes_through_when_empty`).
+    passes_through: bool,
+    /// Such an arrival, held for the engine's next decision instead of being handed to
+    /// the scheduler (see [`Host::arrival`]).
+    through: Option<Request>,
     /// Devices whose `outstanding` has reached `max_outstanding` (kept as commands leave and
     /// complete, so that "every device full" is one comparison, not a loop).
     full_devices: usize,
@@ -72,6 +78,7 @@ impl Host {
         let only_with_slot = scheduler.acts_only_with_a_free_slot();
         let idle_when_empty = scheduler.idle_when_empty();
         let ignores_completions = scheduler.ignores_completions();
+        let passes_through = scheduler.passes_through_when_empty();
         let full_devices = max_outstanding.iter().filter(|&&m| m == 0).count();
         Host {
             scheduler,
@@ -89,6 +96,8 @@ impl Host {
             only_with_slot,
             idle_when_empty,
             ignores_completions,
+            passes_through,
+            through: None,
             full_devices,
             error: None,
         }
@@ -115,6 +124,21 @@ impl Host {
     }
 
     pub fn arrival(&mut self, now: SimTime, req: Request) -> Result<()> {
+        // A scheduler that would dispatch this arrival at once, alone and unchanged, is
+        // not called: the request waits here for the engine's decision after the arrival
+        // (nothing between the two changes the host), which sends it as the scheduler
+        // would have. Its device must have a slot now, or the request would wait here
+        // beside the scheduler's queue, out of order.
+        let dev = req.device as usize;
+        if self.passes_through
+            && self.through.is_none()
+            && dev < self.outstanding.len()
+            && self.outstanding[dev] < self.max_outstanding[dev]
+            && self.scheduler.pending() == 0
+        {
+            self.through = Some(req);
+            return Ok(());
+        }
         let ctx = ctx!(self, now);
         self.scheduler.on_arrival(req, &ctx);
         let f = ctx.take_failure();
@@ -171,8 +195,9 @@ impl Host {
     /// per request that find the queue empty cost a check, not a call of [`Host::decide`].
     #[inline]
     pub fn nothing_to_decide(&self) -> bool {
-        (self.idle_when_empty && self.scheduler.pending() == 0)
-            || (self.only_with_slot && self.full_devices == self.outstanding.len())
+        self.through.is_none()
+            && ((self.idle_when_empty && self.scheduler.pending() == 0)
+                || (self.only_with_slot && self.full_devices == self.outstanding.len()))
     }
 
     /// Ask the scheduler once (the engine first checks [`Host::nothing_to_decide`]), and
@@ -185,6 +210,17 @@ impl Host {
     /// for [`Host::take_error`], which the engine asks at every `Idle`.
     #[inline]
     pub fn decide(&mut self, now: SimTime) -> Decision {
+        if let Some(req) = self.through.take() {
+            // What the scheduler would have decided (its decision made no estimate).
+            let mut decision = Decision::Dispatch(Command::single(req));
+            if let Decision::Dispatch(cmd) = &mut decision {
+                if let Err(e) = self.check_dispatch(now, cmd, 0) {
+                    self.error = Some(Box::new(e));
+                    decision = Decision::Idle;
+                }
+            }
+            return decision;
+        }
         // Every path returns this one local, so that the scheduler's decision is written
         // straight into the engine's place.
         let mut decision;
@@ -323,6 +359,6 @@ impl Host {
     }
 
     pub fn pending(&self) -> usize {
-        self.scheduler.pending()
+        self.scheduler.pending() + self.through.is_some() as usize
     }
 }

@@ -3,10 +3,12 @@
 //! queued at the drive, a read miss's completion depends on what the host sends meanwhile,
 //! which the host knows (it sends them).
 //!
-//! One function per rule. [`BusWhileMiss::arrive`] picks the rule by the arriving
-//! command; a rule the drive gains (an arriving write's overhead, an arrival while a hit is
-//! in service) is one more function here and one more arm there, with the figures it needs
-//! in [`ArrivalCosts`].
+//! [`BusWhileMiss::arrive`] picks the hold by the arriving command: a read holds the bus for
+//! its read-miss overhead and disconnect, a fast write for its write-hit overhead and the
+//! write disconnect, a write the drive does not take into its buffer for nothing (the
+//! drive's `arrival_hold_ns`, resolved into [`ArrivalCosts`]). A rule the drive gains (an
+//! arrival while a hit is in service) is one more function here and one more arm there,
+//! with the figures it needs in [`ArrivalCosts`].
 
 use crate::request::Op;
 use crate::time::SimTime;
@@ -24,6 +26,11 @@ pub struct ArrivalCosts {
     /// How long an arriving read holds the bus: its read-miss overhead and disconnect after
     /// the read in service (the drive's `last_op` while a read miss is in service).
     pub read_hold_ns: SimTime,
+    /// How long an arriving write holds the bus: on a fast-write drive its write-hit
+    /// overhead and the write disconnect after the read in service; `None` where the drive
+    /// does not hold the bus for it (no fast writes, or the extra write disconnect:
+    /// `device::hdd::arrival_hold_ns`), and it enters the queue as it arrives.
+    pub write_hold_ns: Option<SimTime>,
 }
 
 /// The bus while a read miss that disconnected is in service: when it asks for the bus back
@@ -54,19 +61,22 @@ impl BusWhileMiss {
     #[inline]
     pub fn arrive(&mut self, a: Arrival, done_ns: SimTime, c: &ArrivalCosts) -> SimTime {
         match a.op {
-            Op::Read => self.read_arrives(a.at_ns, done_ns, c.read_hold_ns),
-            // The drive does not (yet) hold the bus for an arriving write.
-            Op::Write => a.at_ns,
+            Op::Read => self.holds(a.at_ns, done_ns, c.read_hold_ns),
+            Op::Write => match c.write_hold_ns {
+                Some(hold_ns) => self.holds(a.at_ns, done_ns, hold_ns),
+                None => a.at_ns,
+            },
         }
     }
 
-    /// An arriving read (`HddDevice::arrival_on_bus`): requests for the bus are served in
-    /// the order made, so one made after the read asked for it back waits for the read's
-    /// completion and changes nothing; one made before waits for any earlier arrival's hold,
-    /// then holds the bus for its own overhead and disconnect, and the read reconnects only
-    /// after the last hold that began before it asked.
+    /// An arriving command that holds the bus for `hold_ns` (`HddDevice::arrival_on_bus`, a
+    /// read or a fast write alike): requests for the bus are served in the order made, so
+    /// one made after the read asked for it back waits for the read's completion and changes
+    /// nothing; one made before waits for any earlier arrival's hold, then holds the bus for
+    /// its own overhead and disconnect, and the read reconnects only after the last hold
+    /// that began before it asked.
     #[inline]
-    fn read_arrives(&mut self, now: SimTime, done_ns: SimTime, hold_ns: SimTime) -> SimTime {
+    fn holds(&mut self, now: SimTime, done_ns: SimTime, hold_ns: SimTime) -> SimTime {
         if now >= self.asks_ns {
             return now.max(done_ns);
         }
@@ -86,6 +96,12 @@ mod tests {
 
     const C: ArrivalCosts = ArrivalCosts {
         read_hold_ns: 3_616_000,
+        write_hold_ns: None,
+    };
+    /// A fast-write drive's costs (the Atlas 10K's write-hit overhead after a read).
+    const FAST: ArrivalCosts = ArrivalCosts {
+        read_hold_ns: 0,
+        write_hold_ns: Some(186_000),
     };
 
     fn read(at_ns: SimTime) -> Arrival {
@@ -124,14 +140,30 @@ mod tests {
         assert_eq!(b.back_ns, Some(18_232_000));
     }
 
-    #[test]
-    fn a_write_holds_nothing_yet() {
-        let mut b = BusWhileMiss::new(13_460_000);
-        let w = Arrival {
-            at_ns: 10_000_000,
+    fn write(at_ns: SimTime) -> Arrival {
+        Arrival {
+            at_ns,
             op: Op::Write,
-        };
-        assert_eq!(b.arrive(w, 14_727_345, &C), 10_000_000);
+        }
+    }
+
+    #[test]
+    fn a_write_without_fast_writes_holds_nothing() {
+        let mut b = BusWhileMiss::new(13_460_000);
+        assert_eq!(b.arrive(write(13_400_000), 14_727_345, &C), 13_400_000);
+        assert_eq!(b.back_ns, None);
+        // Nor does it wait for the completion when it comes after the ask.
+        assert_eq!(b.arrive(write(13_500_000), 14_727_345, &C), 13_500_000);
+    }
+
+    #[test]
+    fn a_fast_write_just_before_the_ask_holds_the_bus_past_it() {
+        let mut b = BusWhileMiss::new(13_460_000);
+        assert_eq!(b.arrive(write(13_400_000), 14_727_345, &FAST), 13_400_000);
+        assert_eq!(b.back_ns, Some(13_586_000));
+        // A fast write after the ask waits for the completion, as a read does.
+        let mut b = BusWhileMiss::new(13_460_000);
+        assert_eq!(b.arrive(write(13_460_000), 14_727_345, &FAST), 14_727_345);
         assert_eq!(b.back_ns, None);
     }
 }

@@ -3,13 +3,16 @@
 //! and head arrival. A read's tail is not a function of its size: a zero-latency read that
 //! lands mid-request fetches its first sector last, so its bus starts late (measured on the
 //! atlas10k, docs/freeblock.md: 7,193 of 7,194 read misses' tails reproduced to the ns).
+//! The read-ahead that follows is held to its segment's room while the read's blocks wait
+//! for the bus, as the drive holds it (`readahead_hold`): where and when it is stopped for
+//! the next command depends on it for reads that overfill their segment with it.
 
 use super::arrivals::{Arrival, ArrivalCosts, BusWhileMiss};
 use crate::device::hdd::bus::{self, Bus, Stream};
 use crate::device::hdd::media::{self, Avail, MediaPlan};
-use crate::device::hdd::readahead::Policy;
+use crate::device::hdd::readahead::{Policy, Room};
 use crate::device::hdd::spec::HddSpec;
-use crate::device::hdd::{Mechanics, Overheads};
+use crate::device::hdd::{arrival_hold_ns, Mechanics, Overheads};
 use crate::request::{HeadPosition, Op};
 
 /// The drive's read-side bus rules, resolved as the drive resolves them.
@@ -68,9 +71,10 @@ impl ReadBus {
             readahead: c.map(Policy::from_spec),
             per_request_ns: ovh.per_request_ns as f64,
             segments: c.map_or(0, |c| c.segments),
+            // The drive's own rule, after the read miss in service.
             arrival_costs: ArrivalCosts {
-                read_hold_ns: ovh.read_miss_ns[Op::Read as usize]
-                    + ovh.read_disconnect_ns[Op::Read as usize],
+                read_hold_ns: arrival_hold_ns(ovh, Op::Read, Op::Read).unwrap_or(0),
+                write_hold_ns: arrival_hold_ns(ovh, Op::Read, Op::Write),
             },
         }
     }
@@ -133,26 +137,35 @@ impl ReadBus {
             watermark: self.watermark(n),
             ..self.stream
         };
-        let (e, asks) = if self.never_disconnect {
-            let e = bus::transfer_end(&avail, lbn, n, mech_start_ns + self.data_prep_ns, &s);
-            (e, None)
+        let (b0, asks) = if self.never_disconnect {
+            (mech_start_ns + self.data_prep_ns, None)
         } else {
             let w = s.watermark.min(n).max(1);
             let ready = avail.time_of(lbn + w as u64 - 1).unwrap_or(mech_start_ns);
             let asks = ready.max(mech_start_ns + s.disconnect_ns);
-            let e = bus::transfer_end(&avail, lbn, n, asks + s.reconnect_ns, &s);
             // The drive keeps when a read that fits its segment asks for the bus back.
             (
-                e,
+                asks + s.reconnect_ns,
                 (n <= self.segment_sectors.unwrap_or(u32::MAX)).then_some(asks),
             )
         };
+        let e = bus::transfer_end(&avail, lbn, n, b0, &s);
         let done = e + self.completion_ns;
         // The next command reaches the drive at the reported (rounded) completion.
         let mut done_ns = (done.max(mech_start_ns) + 0.5).floor();
         if let (Some(asks), false) = (asks, arrivals.is_empty()) {
             done_ns = self.held_done(&avail, &s, lbn, n, asks, done_ns, arrivals);
         }
+        // The read-ahead is held to its segment's room while the read's own blocks wait for
+        // the bus (on the bus as the read alone would have it: the drive holds it when the
+        // read is served, before any arrival moves its transfer).
+        let room = self.segment_sectors.map(|size| Room {
+            size,
+            avail: &avail,
+            bus_start: b0,
+            bus_end: e,
+            stream: &s,
+        });
         let next = self.readahead.and_then(|ra| {
             ra.release_after_miss(
                 mech,
@@ -161,6 +174,7 @@ impl ReadBus {
                 &plan,
                 self.zero_latency,
                 done_ns + self.per_request_ns,
+                room,
             )
         });
         ReadRelease {

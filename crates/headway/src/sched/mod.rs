@@ -181,6 +181,14 @@ pub trait Scheduler {
     fn ignores_completions(&self) -> bool {
         false
     }
+    /// Whether an arrival that finds this scheduler empty ([`Scheduler::pending`] is 0) and
+    /// its device with a free slot would be dispatched by the next decision at once, alone
+    /// and unchanged (`Command::single`), the scheduler keeping no record of it (FCFS). The
+    /// host then sends it without calling the scheduler at all: with a drive ordering a
+    /// deep queue, that is nearly every request. Default false: a plug-in is always called.
+    fn passes_through_when_empty(&self) -> bool {
+        false
+    }
     /// Requests held by the scheduler and not yet dispatched.
     fn pending(&self) -> usize;
     /// A failure the scheduler could not report through the calls above (a plug-in written

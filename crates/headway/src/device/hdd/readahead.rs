@@ -166,8 +166,11 @@ impl Policy {
     /// is then, after a read miss of `lbn .. lbn + n` into a fresh segment whose media plan
     /// is `plan`: the read-ahead that follows it (as `Drive::after_media_read` starts it) is
     /// stopped as `Drive::stop_readahead` stops it. `None`: no read-ahead follows, the
-    /// mechanism is free at the plan's end with the head at `plan.end_head`. A pure query,
-    /// for a predictor that shares the drive's model.
+    /// mechanism is free at the plan's end with the head at `plan.end_head`. With `room`,
+    /// the read-ahead is held to its segment's room until the read's data has crossed the
+    /// bus, as the drive holds it (`readahead_hold`). A pure query, for a predictor that
+    /// shares the drive's model.
+    #[allow(clippy::too_many_arguments)]
     pub fn release_after_miss(
         &self,
         mech: &Mechanics,
@@ -176,6 +179,7 @@ impl Policy {
         plan: &MediaPlan,
         zero_latency: bool,
         t: f64,
+        room: Option<Room<'_>>,
     ) -> Option<(f64, HeadPosition)> {
         if !self.enabled() || n == 0 {
             return None;
@@ -203,7 +207,19 @@ impl Policy {
             zero_latency,
             plan.next_loc,
         );
-        let (stop, head, _) = slot?.stop(t, self.stop_in_sector);
+        let ra = slot.as_mut()?;
+        if let Some(r) =
+            room.filter(|r| !super::readahead_hold::fits(n, ra.limit - ra.base, r.size))
+        {
+            let from = (plan.end_head, plan.end);
+            super::readahead_hold::hold(&mut ra.plan, mech, from, n, r.size, r.bus_end, || {
+                let mut sent = vec![0.0; n as usize];
+                super::segment_full::bus_progress(r.avail, lbn, r.bus_start, r.stream, &mut sent);
+                sent
+            });
+            ra.plan_changed();
+        }
+        let (stop, head, _) = ra.stop(t, self.stop_in_sector);
         Some((stop, head))
     }
 
@@ -282,6 +298,18 @@ pub fn cylinder_end(mech: &Mechanics, lbn: u64) -> u64 {
         l = track_end(mech, l);
     }
     l
+}
+
+/// What holds a read-ahead back after a read miss (`readahead_hold`): its segment's size and
+/// the read's bus (when each of its blocks is in, and its transfer from `bus_start` to
+/// `bus_end`), for [`Policy::release_after_miss`].
+#[derive(Clone, Copy, Debug)]
+pub struct Room<'a> {
+    pub size: u32,
+    pub avail: &'a Avail,
+    pub bus_start: f64,
+    pub bus_end: f64,
+    pub stream: &'a super::bus::Stream,
 }
 
 /// Read-ahead in progress.
