@@ -273,8 +273,11 @@ enum Why {
     /// DiskSim ranking from the decision-time angle: -6.5% (writes -6.9%) until a read still
     /// on the bus at a completion stopped being a candidate for the choice made there,
     /// -11.5% (writes -15.6%) since, while the read queue of the same drive moved towards
-    /// DiskSim (-10.0% to -7.1%). Per request the two first differ at request 6, a read
-    /// taken up as a write-back ends, 0.17 ms earlier in headway; not traced further. (The
+    /// DiskSim (-10.0% to -7.1%). Per request the two first differed at the 4th completion
+    /// (an arrival's overhead taken after the command in service, not the last completed:
+    /// followed since, tests/firmware_arrival_bus.rs), and now at the 40th: a queued write
+    /// chosen at a completion reconnects after an arrival that waited for that completion
+    /// in DiskSim (0.083 ms), a reselection rule headway does not follow yet. (The
     /// HP C2247A's read queue, listed here at +15.5% before, was two mechanisms found per
     /// request and followed: it is within, +3.4%, and tested per request.)
     Saturated,

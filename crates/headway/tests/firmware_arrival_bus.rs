@@ -352,3 +352,90 @@ fn a_read_waiting_for_the_bus_through_a_completion_holds_it_before_the_next_comm
         follows_disksim(drive, "fcfs", text, &disksim_ms, 0.0001, text);
     }
 }
+
+/// An arriving command's overhead, and so its hold on the bus, is the one after the last
+/// command the drive *completed* (DiskSim sets `lastflags` in `disk_request_complete`, and
+/// `disk_read_arrive` / `disk_write_arrive` read it), not after the command still in service.
+/// DiskSim runs as above, SPTF over a queue of 64 on the Cheetah 9LP: a fast write of 8 blocks
+/// at block 100,000 at 0 (written back by 8.1 ms), a read of 8 at block 900,000 at 10 ms
+/// (it asks for the bus back at about 13.2 ms), and a command of 8 at block 500,000 arriving
+/// before that ask. A write holds the bus for the write-hit overhead after a write (0.500 ms),
+/// not after a read (0.748); a read the read-miss overhead after a write (0.087 ms), not after
+/// a read (0.284). headway before charged the overhead after the read in service: the read
+/// completed 0.248 and 0.197 ms late. Found per request on the Cheetah 9LP's queue of reads and
+/// writes, its 42nd completion (a write arriving during a read taken up after a write-back).
+#[test]
+fn an_arrivals_hold_follows_the_last_command_completed() {
+    // (the arrival's time in ms and op, DiskSim's completions in trace order)
+    let cases: [(&str, u8, [f64; 3]); 3] = [
+        ("12.8", 0, [1.588000, 14.140000, 14.980000]),
+        ("13", 0, [1.588000, 14.340000, 15.180000]),
+        ("13", 1, [1.588000, 13.926730, 20.711223]),
+    ];
+    for (at, read, disksim_ms) in cases.into_iter() {
+        let text = format!("0.0 0 100000 8 0\n10 0 900000 8 1\n{at} 0 500000 8 {read}\n");
+        let what = format!("command (read {read}) at {at} ms");
+        follows_disksim("cheetah9lp", "sptf", &text, &disksim_ms, 0.0001, &what);
+    }
+}
+
+/// Who gets the bus when several arrivals and the read in service want it, as DiskSim's
+/// controller and host have it (found per request on the HP C2490A's SPTF queue of reads,
+/// its 3rd and 27th completions; DiskSim runs as above, FCFS, a read of 8 blocks at block
+/// 100,000 at 0 that asks for the bus back at about 13.46 ms, later reads of 8 blocks):
+/// * a read miss taken up at once holds the bus for its own overhead and disconnect (0 to
+///   3.616 ms), so reads arriving at 1, 2, 3 and 4 ms hold it from 3.616 ms on, one after
+///   another; the third hold covers the first read's ask;
+/// * the read in service cannot ask while an arrival's overhead holds the bus: asking at 13.46
+///   ms during a hold from 11 ms, it asks at the hold's end (14.616), after a read that
+///   arrived at 13.8 ms, which holds the bus first (headway before sent the first read's
+///   data at 14.616: 15.884 against DiskSim's 19.500).
+#[test]
+fn the_bus_goes_to_arrivals_and_the_read_in_service_in_disksims_order() {
+    let cases: [Case; 2] = [
+        (
+            &[
+                ("1", 500_000),
+                ("2", 300_000),
+                ("3", 700_000),
+                ("4", 900_000),
+            ],
+            &[19.348280, 36.165026, 43.034840, 55.822627, 66.102294],
+        ),
+        (
+            &[("11", 500_000), ("13.8", 300_000)],
+            &[19.500280, 36.165022, 43.034836],
+        ),
+    ];
+    replay_cases(&cases);
+}
+
+/// DiskSim's host passes one command at a time: of reads arriving at 13 and 13.2 ms (DiskSim
+/// runs as above), the second asks for the bus only once the first has reached the drive
+/// (14.616 ms), with the read in service, which goes first (19.500 ms in DiskSim; headway
+/// 23.116, the second arrival holding the bus before the read too). Traced, not followed:
+/// with it a command can wait on the bus across a completion and hold it during the next
+/// command, which the host's oracle does not see (`tests/oracle_queued.rs` then misses one
+/// read of 600 by 1.091 ms, in its opening burst of 16 commands at once).
+#[test]
+#[ignore = "DiskSim's one-command-at-a-time host is traced but not followed (docs/fidelity.md, \"who gets the bus first\")"]
+fn the_host_passes_one_command_at_a_time_as_in_disksim() {
+    let cases: [Case; 1] = [(
+        &[("11", 500_000), ("13", 300_000), ("13.2", 700_000)],
+        &[19.500280, 36.165022, 43.034836, 55.822632],
+    )];
+    replay_cases(&cases);
+}
+
+/// Replays each case on the HP C2490A, FCFS: a read of 8 blocks at block 100,000 at 0, then
+/// the case's reads.
+fn replay_cases(cases: &[Case]) {
+    for &(later, disksim_ms) in cases {
+        let mut text = String::from("0.000000 0 100000 8 1\n");
+        for (at, lbn) in later {
+            text += &format!("{at} 0 {lbn} 8 1\n");
+        }
+        let what = format!("arrivals {later:?}");
+        follows_disksim("hp_c2490a", "fcfs", &text, disksim_ms, 0.0001, &what);
+    }
+}

@@ -39,6 +39,8 @@ struct InService {
     served: Served,
     /// The wake-up token of its completion (a new one when an arrival moves it).
     token: u64,
+    /// When it asks for the bus back if it asked during an arrival's hold: that hold's end.
+    ask_at_ns: Option<SimTime>,
 }
 
 /// A simulated hard disk.
@@ -190,7 +192,12 @@ impl HddDevice {
         }
         let token = self.token();
         io.wake_at(served.done, token);
-        self.current = Some(InService { cmd, served, token });
+        self.current = Some(InService {
+            cmd,
+            served,
+            token,
+            ask_at_ns: None,
+        });
     }
 
     /// When the command just served completes if the bus is held until `until`: later
@@ -245,14 +252,20 @@ impl HddDevice {
         };
         // Requests for the bus are served in the order they are made: a command that
         // waited for the bus since before the command now in service asked for it (it
-        // reached the drive at the last completion) holds it first.
-        if asked >= asks {
+        // reached the drive at the last completion) holds it first. The command in service
+        // cannot ask while an arrival's overhead holds the bus (DiskSim's controller sends
+        // the reconnection up once the arrival's disconnect has gone): asking during a
+        // hold, it asks at the hold's end (`ask_at_ns`), after whatever arrived meanwhile.
+        if asked >= cur.ask_at_ns.unwrap_or(asks) {
             return (now >= cur.served.done).then_some(now);
         }
         // The command in service may still hold the bus for its own command phase.
         let at = now.max(self.held_until).max(self.drive.bus_released_at());
         let until = at + hold;
         self.held_until = until;
+        if cur.ask_at_ns.is_none() && (at..until).contains(&asks) {
+            cur.ask_at_ns = Some(until);
+        }
         if asks < until {
             if let Some(done) = self.drive.rebus(until) {
                 let later = done.saturating_sub(cur.served.done);
