@@ -255,8 +255,15 @@ fn errors(drive: &str, depth: usize, kind: &str, requests: u64) -> Errors {
                 let mut ahead_ns = [0u64; 4];
                 for m in MODELS {
                     let (from, o) = origins[m as usize];
-                    let r =
-                        p.release_among(from, o, prev.lbn, prev.n, Op::Read, &arrivals(m, &arr_p));
+                    let r = p.release_among(
+                        from,
+                        o,
+                        prev.lbn,
+                        prev.n,
+                        Op::Read,
+                        &arrivals(m, &arr_p),
+                        false,
+                    );
                     let d_p = r.done_ns.unwrap();
                     ahead_ns[m as usize] = d_p;
                     let q = if m == Model::Before {
@@ -275,7 +282,15 @@ fn errors(drive: &str, depth: usize, kind: &str, requests: u64) -> Errors {
                         o_c = o_c.max(c.arrived).max(if late { prev.done } else { 0 });
                     }
                     next[m as usize] = (r.head, o_c);
-                    let rc = p.release_among(r.head, o_c, c.lbn, c.n, Op::Read, &arrivals(m, &arr));
+                    let rc = p.release_among(
+                        r.head,
+                        o_c,
+                        c.lbn,
+                        c.n,
+                        Op::Read,
+                        &arrivals(m, &arr),
+                        false,
+                    );
                     d[m as usize] = rc.done_ns.unwrap();
                     if m == Model::ReadHolds {
                         let alone_p = p.release(from, o, prev.lbn, prev.n, Op::Read);

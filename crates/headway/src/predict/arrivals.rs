@@ -55,6 +55,12 @@ impl BusWhileMiss {
         }
     }
 
+    /// The bus is held until `at_ns` before any arrival's hold can begin: the read's own
+    /// command phase, when it reached an idle bus.
+    pub fn held_until(&mut self, at_ns: SimTime) {
+        self.held_until_ns = self.held_until_ns.max(at_ns);
+    }
+
     /// Apply one arrival (arrivals in the order they reach the drive); `done_ns` is the
     /// read's completion as the arrivals so far leave it. Returns when the arrival enters
     /// the drive's queue (its command overhead counts from then).
@@ -138,6 +144,19 @@ mod tests {
         b.arrive(read(11_000_000), 14_727_345, &C);
         assert_eq!(b.arrive(read(12_000_000), 16_000_000, &C), 14_616_000);
         assert_eq!(b.back_ns, Some(18_232_000));
+    }
+
+    #[test]
+    fn a_read_begun_on_an_idle_bus_holds_it_through_its_command_phase() {
+        // An arrival's hold ends before the read asks when it begins at the arrival; begun
+        // after the read's own overhead and disconnect, it runs past the ask.
+        let mut b = BusWhileMiss::new(5_000_000);
+        assert_eq!(b.arrive(read(1_000_000), 14_727_345, &C), 1_000_000);
+        assert_eq!(b.back_ns, None);
+        let mut b = BusWhileMiss::new(5_000_000);
+        b.held_until(3_616_000);
+        assert_eq!(b.arrive(read(1_000_000), 14_727_345, &C), 3_616_000);
+        assert_eq!(b.back_ns, Some(7_232_000));
     }
 
     fn write(at_ns: SimTime) -> Arrival {

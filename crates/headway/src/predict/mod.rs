@@ -182,7 +182,9 @@ pub trait Predictor {
     /// [`Predictor::release`] with the commands that reach the device while this one is in
     /// service (`arrivals`, in order; the host knows them, it sends them): with commands
     /// queued at the device they can hold its bus and move this one's completion. By
-    /// default they are ignored.
+    /// default they are ignored. `began_idle`: the command reached an idle drive and began
+    /// at once (not taken from the drive's queue); a read miss that did keeps the bus
+    /// through its own command phase, and an arrival's hold begins after it.
     #[allow(clippy::too_many_arguments)]
     fn release_among(
         &self,
@@ -192,8 +194,9 @@ pub trait Predictor {
         sectors: u32,
         op: Op,
         arrivals: &[Arrival],
+        began_idle: bool,
     ) -> Release {
-        let _ = arrivals;
+        let _ = (arrivals, began_idle);
         self.release(from, start_ns, lbn, sectors, op)
     }
 

@@ -227,7 +227,7 @@ impl Predictor for OraclePredictor {
         sectors: u32,
         op: Op,
     ) -> Release {
-        self.release_among(from, start_ns, lbn, sectors, op, &[])
+        self.release_among(from, start_ns, lbn, sectors, op, &[], false)
     }
     fn release_among(
         &self,
@@ -237,6 +237,7 @@ impl Predictor for OraclePredictor {
         sectors: u32,
         op: Op,
         arrivals: &[Arrival],
+        began_idle: bool,
     ) -> Release {
         let estimate = self.estimate(from, start_ns, lbn, sectors, op);
         let Some(bus) = self.read_bus.filter(|_| op == Op::Read && sectors > 0) else {
@@ -250,7 +251,15 @@ impl Predictor for OraclePredictor {
             };
         };
         let mech_start = start_ns + estimate.overhead_ns;
-        let r = bus.read_release(&self.mech, from, mech_start as f64, lbn, sectors, arrivals);
+        let r = bus.read_release(
+            &self.mech,
+            from,
+            mech_start as f64,
+            lbn,
+            sectors,
+            arrivals,
+            began_idle,
+        );
         let done_ns = r.done_ns as SimTime;
         // The next command's mechanism starts at the completion (its overhead overlapped
         // this one, as in `tail_ns`), or later if the read-ahead must first be stopped.

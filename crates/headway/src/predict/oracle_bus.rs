@@ -14,6 +14,7 @@ use crate::device::hdd::readahead::{Policy, Room};
 use crate::device::hdd::spec::HddSpec;
 use crate::device::hdd::{arrival_hold_ns, Mechanics, Overheads};
 use crate::request::{HeadPosition, Op};
+use crate::time::SimTime;
 
 /// The drive's read-side bus rules, resolved as the drive resolves them.
 #[derive(Clone, Copy, Debug)]
@@ -108,7 +109,10 @@ impl ReadBus {
     /// When a read miss of `lbn .. lbn + n` completes, its mechanism starting at
     /// `mech_start_ns` with the head at `from` (the command overhead done), and what the
     /// read-ahead after it leaves for the next command; `n` > 0. `arrivals`: the commands
-    /// reaching the drive while it is in service, in order (`super::arrivals`).
+    /// reaching the drive while it is in service, in order (`super::arrivals`);
+    /// `began_idle`: the read reached an idle drive and began at once, so it holds the bus
+    /// through its command overhead and disconnect (`Drive::bus_released_at`).
+    #[allow(clippy::too_many_arguments)]
     pub fn read_release(
         &self,
         mech: &Mechanics,
@@ -117,6 +121,7 @@ impl ReadBus {
         lbn: u64,
         n: u32,
         arrivals: &[Arrival],
+        began_idle: bool,
     ) -> ReadRelease {
         let mut plan = MediaPlan::default();
         media::plan_into(
@@ -154,7 +159,11 @@ impl ReadBus {
         // The next command reaches the drive at the reported (rounded) completion.
         let mut done_ns = (done.max(mech_start_ns) + 0.5).floor();
         if let (Some(asks), false) = (asks, arrivals.is_empty()) {
-            done_ns = self.held_done(&avail, &s, lbn, n, asks, done_ns, arrivals);
+            // A read that reached an idle bus holds it until it disconnects; one taken from
+            // the queue had disconnected while it waited.
+            let released = (began_idle && !self.never_disconnect)
+                .then(|| (mech_start_ns + s.disconnect_ns + 0.5) as i64 as SimTime);
+            done_ns = self.held_done(&avail, &s, lbn, n, asks, done_ns, arrivals, released);
         }
         // The read-ahead is held to its segment's room while the read's own blocks wait for
         // the bus (on the bus as the read alone would have it: the drive holds it when the
@@ -198,8 +207,12 @@ impl ReadBus {
         asks: f64,
         mut done_ns: f64,
         arrivals: &[Arrival],
+        released: Option<SimTime>,
     ) -> f64 {
         let mut bus = BusWhileMiss::new(asks as i64 as u64);
+        if let Some(at) = released {
+            bus.held_until(at);
+        }
         for a in arrivals {
             let d = done_ns as u64;
             if a.at_ns >= d {

@@ -63,7 +63,9 @@ pub fn walk<P: Predictor + ?Sized>(
             .chain(std::iter::once(next))
             .filter(|a| a.at_ns >= taken)
             .collect();
-        let r = p.release_among(from, start, s.lbn, s.sectors, s.op, &arrivals);
+        // It began at its own arrival, the drive idle: not taken from the drive's queue.
+        let began_idle = start == s.arrives_ns && taken == s.arrives_ns;
+        let r = p.release_among(from, start, s.lbn, s.sectors, s.op, &arrivals, began_idle);
         let behind = chain.get(i + 1).map_or(next.at_ns, |t| t.arrives_ns);
         (from, start, taken) = match (r.queued_next_ns, r.done_ns) {
             (Some(queued), Some(done)) => {
