@@ -216,8 +216,7 @@ impl TimedQueue {
     /// The commands of the chain still at the device, if the host plans with the drive's
     /// queued rules (the chain is kept only then).
     fn at_device(&self, outstanding: usize) -> Option<&[Sent]> {
-        let n = self.chain.len();
-        (n > 0).then(|| &self.chain[n - outstanding.min(n)..])
+        at_device(&self.chain, outstanding)
     }
 
     /// The chain as it stands once `r` is sent at `origin`: the commands still at the
@@ -241,10 +240,8 @@ impl TimedQueue {
             sectors: r.sectors,
             op: r.op,
         };
-        let n = self.chain.len();
-        if self.last.is_some() && outstanding > 0 && n > 0 {
-            // The chain's commands still at the device (see `at_device`).
-            let chain = &self.chain[n - outstanding.min(n)..];
+        let at = at_device(&self.chain, outstanding);
+        if let Some(chain) = at.filter(|_| self.last.is_some() && outstanding > 0) {
             let next = Arrival {
                 at_ns: origin.sent_ns,
                 op: r.op,
@@ -581,4 +578,11 @@ impl Objective {
             Objective::Service => positioning_ns + t.transfer_ns,
         }
     }
+}
+
+/// The last `outstanding` commands of `chain`, the ones still at the device (it completes
+/// them in the order sent); `None` for an empty chain (not planning with the queued rules).
+fn at_device(chain: &[Sent], outstanding: usize) -> Option<&[Sent]> {
+    let n = chain.len();
+    (n > 0).then(|| &chain[n - outstanding.min(n)..])
 }

@@ -31,7 +31,7 @@ pub struct Sent {
     pub taken_ns: SimTime,
     /// When it reaches the drive (the host sent it).
     pub arrives_ns: SimTime,
-    /// Its first request's id (to find it again at its completion), 0 for none.
+    /// Its first request's id, to find it again at its completion.
     pub id: u64,
     pub lbn: u64,
     pub sectors: u32,

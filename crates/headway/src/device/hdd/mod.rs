@@ -329,10 +329,10 @@ impl HddDevice {
 /// DiskSim's controller charges it (`disk_read_arrive`, `disk_write_arrive`): a read its
 /// read-miss overhead and the read disconnect, a write taken into the buffer (fast writes)
 /// its write-hit overhead and the write disconnect, both after the previous command's op
-/// (`last_op`: the last command completed, not the one in service, as DiskSim's `lastflags`).
-/// `None` where headway does not follow DiskSim: a
-/// write on a drive without fast writes (DiskSim never sends that disconnect, and its runs
-/// stop completing requests: docs/fidelity.md) and a drive with extra write disconnects.
+/// (`last_op`: the last command completed, not the one in service, as DiskSim's
+/// `lastflags`). `None` where headway does not follow DiskSim: a write on a drive without
+/// fast writes (DiskSim never sends that disconnect, and its runs stop completing requests:
+/// docs/fidelity.md) and a drive with extra write disconnects.
 pub fn arrival_hold_ns(ovh: &Overheads, last_op: Op, op: Op) -> Option<SimTime> {
     let p = last_op as usize;
     match op {
