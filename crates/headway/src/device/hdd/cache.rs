@@ -36,10 +36,13 @@ pub struct Segment {
     /// pays no layout lookups for it.
     pub free_from: Option<(u32, u32, u32, u32)>,
     /// What a read miss makes of the segment, as [`Victim`]'s key ([`read_victim_value`]
-    /// above the age), kept up to date by every change of `state`, `stamp` and `write_only`
-    /// (all through [`Cache`]) so that the lookup, which every read makes, reads it instead of
-    /// working it out per segment.
+    /// above the age above the index), kept up to date by every change of `state`, `stamp`
+    /// and `write_only` (all through [`Cache`]) so that the lookup, which every read makes,
+    /// reads it instead of working it out per segment.
     victim_key: u64,
+    /// The key's bits below the value: the age (from `stamp`) above the segment's place in
+    /// [`Cache::segs`] counted down from the last ([`Victim`]), set by [`Cache::touch`].
+    age_index: u64,
 }
 
 impl Segment {
@@ -53,14 +56,8 @@ impl Segment {
             max_ra_lbn: 0,
             free_from: None,
             victim_key: 0,
+            age_index: 0,
         }
-        .keyed()
-    }
-
-    /// With `victim_key` worked out from the other fields.
-    fn keyed(mut self) -> Self {
-        self.rekey();
-        self
     }
 
     /// Work `victim_key` out again after a change of state, stamp or write reservation (as
@@ -124,49 +121,58 @@ fn read_victim_value(i: usize, s: &Segment, reading: usize) -> u8 {
     v - (v == SegState::Clean as u8 && i == reading) as u8
 }
 
-/// The best segment so far: highest value, least recently used among equals (the first of
-/// those), value 0 unusable. Value and age share one key (the value above the age) so that
-/// each segment costs one comparison; stamps count commands, far below 2^61.
+/// The best segment so far: highest value, least recently used among equals, the first of
+/// those, value 0 unusable. Value, age and index share one key (the value above the age
+/// above the index counted down from the last: [`Victim::age_index`]) so that each segment
+/// costs one maximum and no two keys are equal: the largest is the choice, and names its
+/// segment.
 struct Victim {
     key: u64,
-    index: usize,
 }
 
 impl Victim {
+    /// Where the value starts; the age and the index share the bits below.
     const AGE_BITS: u32 = 61;
     const AGE_MASK: u64 = (1 << Self::AGE_BITS) - 1;
 
+    /// Bits the index takes in the key of a cache of `n` segments: stamps count touches, far
+    /// below the 2^(61 - bits) left to the age (2^57 with 16 segments).
+    fn index_bits(n: usize) -> u32 {
+        usize::BITS - (n.max(2) - 1).leading_zeros()
+    }
+
+    /// The key's bits below the value for segment `i` last used at `stamp`: older (smaller
+    /// stamp) above newer, then lower index above higher.
+    fn age_index(stamp: u64, i: usize, index_bits: u32) -> u64 {
+        debug_assert!(stamp < 1 << (Self::AGE_BITS - index_bits));
+        Self::AGE_MASK - (stamp << index_bits) - i as u64
+    }
+
     #[inline(always)]
     fn new() -> Self {
-        // Value 0 and the newest age: every usable segment's key is above it.
-        Victim {
-            key: Self::AGE_MASK,
-            index: usize::MAX,
-        }
+        // Below every usable segment's key (value 1 or more).
+        Victim { key: 0 }
     }
 
     #[inline(always)]
     fn key(value: u8, s: &Segment) -> u64 {
-        debug_assert!(s.stamp <= Self::AGE_MASK);
-        ((value as u64) << Self::AGE_BITS) | (Self::AGE_MASK - s.stamp)
+        ((value as u64) << Self::AGE_BITS) | s.age_index
     }
 
     #[inline(always)]
-    fn offer(&mut self, i: usize, s: &Segment, value: u8) {
-        self.offer_key(i, Self::key(value, s));
+    fn offer(&mut self, s: &Segment, value: u8) {
+        self.offer_key(Self::key(value, s));
     }
 
     #[inline(always)]
-    fn offer_key(&mut self, i: usize, key: u64) {
-        if key > self.key {
-            self.key = key;
-            self.index = i;
-        }
+    fn offer_key(&mut self, key: u64) {
+        self.key = self.key.max(key);
     }
 
     #[inline(always)]
-    fn chosen(&self) -> Option<usize> {
-        (self.key > Self::AGE_MASK).then_some(self.index)
+    fn chosen(&self, index_bits: u32) -> Option<usize> {
+        let index_mask = (1 << index_bits) - 1;
+        (self.key >> Self::AGE_BITS != 0).then_some((index_mask - (self.key & index_mask)) as usize)
     }
 }
 
@@ -187,6 +193,8 @@ pub struct Cache {
     pub size: u32,
     pub max_write_segments: u32,
     clock: u64,
+    /// Bits a segment's index takes in its victim key ([`Victim::index_bits`]).
+    index_bits: u32,
     /// How many segments have `free_from` set, so the common case skips looking.
     pub free_pending: u32,
     /// The largest `at` (slot of a segment's start on its landing track) any segment's
@@ -201,13 +209,18 @@ impl Cache {
         let mut segs = vec![Segment::empty(false); n];
         if spec.separate_write_segment && n > 1 {
             segs[n - 1].write_only = true;
-            segs[n - 1].rekey();
+        }
+        let index_bits = Victim::index_bits(n);
+        for (i, s) in segs.iter_mut().enumerate() {
+            s.age_index = Victim::age_index(0, i, index_bits);
+            s.rekey();
         }
         Cache {
             segs,
             size: spec.segment_sectors.max(1),
             max_write_segments: spec.max_write_segments.max(1),
             clock: 0,
+            index_bits,
             free_pending: 0,
             max_free_back: 0,
         }
@@ -217,6 +230,7 @@ impl Cache {
     pub fn touch(&mut self, i: usize) {
         self.clock += 1;
         self.segs[i].stamp = self.clock;
+        self.segs[i].age_index = Victim::age_index(self.clock, i, self.index_bits);
         self.segs[i].rekey();
     }
 
@@ -265,8 +279,8 @@ impl Cache {
         // `lo` would fall below 0 the test is `lbn > end`, as with `lo = 0`.)
         let back = n as u64 + self.max_free_back;
         let from = lbn.wrapping_add(back);
-        for (i, s) in self.segs.iter_mut().enumerate() {
-            victim.offer_key(i, s.victim_key);
+        for s in self.segs.iter_mut() {
+            victim.offer_key(s.victim_key);
             if from.wrapping_sub(s.start) > (s.end - s.start).wrapping_add(back) {
                 debug_assert!(
                     !(lbn >= s.start && lbn < s.end)
@@ -274,10 +288,12 @@ impl Cache {
                         && !s
                             .free_from
                             .is_some_and(|f| lbn < s.start && end + f.3 as u64 > s.start),
-                    "segment {i} passed over"
+                    "segment passed over"
                 );
                 continue;
             }
+            let i = ((1 << self.index_bits) - 1 - (s.age_index & ((1 << self.index_bits) - 1)))
+                as usize;
             if resolve_free {
                 if let Some((_, _, _, at)) = s.free_from {
                     // The free blocks lie at most `at` blocks before the start (slots before
@@ -303,7 +319,7 @@ impl Cache {
         if let Some(kept) = demoted {
             self.segs[reading].victim_key = kept;
         }
-        (best.1, victim.chosen())
+        (best.1, victim.chosen(self.index_bits))
     }
 
     /// The segment a read miss takes: empty before clean before the one being read ahead,
@@ -340,9 +356,9 @@ impl Cache {
     fn pick(&self, value: impl Fn(usize, &Segment) -> u8) -> Option<usize> {
         let mut v = Victim::new();
         for (i, s) in self.segs.iter().enumerate() {
-            v.offer(i, s, value(i, s));
+            v.offer(s, value(i, s));
         }
-        v.chosen()
+        v.chosen(self.index_bits)
     }
 
     /// Start a segment afresh at `lbn` (empty range, clean).
@@ -510,5 +526,65 @@ mod tests {
         c.extend(w, 6);
         assert_eq!(hit(&mut c, 5, 1, None, false), ReadHit::Miss);
         assert_eq!(c.victim_for_read(None), Some(1 - w));
+    }
+
+    /// The choice as it was made before the index joined the key: highest value, then the
+    /// smallest stamp, then the first index; value 0 unusable.
+    fn pick_by_fields(c: &Cache, value: impl Fn(usize, &Segment) -> u8) -> Option<usize> {
+        let mut best: Option<(u8, u64, usize)> = None;
+        for (i, s) in c.segs.iter().enumerate() {
+            let v = value(i, s);
+            if v == 0 {
+                continue;
+            }
+            if best.is_none_or(|(bv, bs, _)| v > bv || (v == bv && s.stamp < bs)) {
+                best = Some((v, s.stamp, i));
+            }
+        }
+        best.map(|b| b.2)
+    }
+
+    proptest::proptest! {
+        /// Random uses of caches of 1 to 40 segments: every choice (the lookup's, a read
+        /// miss's, a write's) is the one the fields say, whatever the segments' count.
+        #[test]
+        fn victims_are_chosen_by_value_then_age_then_index(
+            n in 1u32..40,
+            write_seg in proptest::bool::ANY,
+            ops in proptest::collection::vec((0u8..4, 0usize..40, 0u64..64), 0..60),
+            reading in proptest::option::of(0usize..40),
+        ) {
+            let mut c = cache(n, write_seg);
+            let segs = c.segs.len();
+            for (op, i, lbn) in ops {
+                let i = i % segs;
+                match op {
+                    0 => c.reset(i, lbn * 10),
+                    1 => c.touch(i),
+                    2 => c.set_state(i, [SegState::Empty, SegState::Clean, SegState::Dirty][lbn as usize % 3]),
+                    _ => c.extend(i, c.segs[i].start + lbn),
+                }
+            }
+            let reading = reading.map(|r| r % segs);
+            let r = reading.unwrap_or(usize::MAX);
+            let want = pick_by_fields(&c, |i, s| read_victim_value(i, s, r));
+            proptest::prop_assert_eq!(c.victim_for_read(reading), want);
+            proptest::prop_assert_eq!(c.lookup_read(7, 1, reading, false, false, |s| s.start).1, want);
+            if !write_seg {
+                let dirty = c.segs.iter().filter(|s| s.state == SegState::Dirty).count() as u32;
+                let want = if dirty >= c.max_write_segments {
+                    None
+                } else {
+                    pick_by_fields(&c, |i, s| match s.state {
+                        SegState::Empty => 3,
+                        SegState::Clean if reading == Some(i) => 1,
+                        SegState::Clean if s.overlaps(7, 1) => 4,
+                        SegState::Clean => 2,
+                        SegState::Dirty => 0,
+                    })
+                };
+                proptest::prop_assert_eq!(c.victim_for_write(7, 1, reading), want);
+            }
+        }
     }
 }
