@@ -171,28 +171,21 @@ fn plan_errors(drive: &str, rec: &RequestRecords, rule: Rule) -> Errors {
             });
         }
         let outstanding = at_drive.len();
-        let (from, start, taken) = match rule {
-            _ if outstanding == 0 => (p.head(), t, t),
+        let (from, start, taken, enters) = match rule {
+            _ if outstanding == 0 => (p.head(), t, t, t),
             Rule::Before => {
                 let (h, next) = last.unwrap();
-                (h, next.max(t), t)
+                (h, next.max(t), t, t)
             }
             Rule::After => {
                 let k = chain.len() - outstanding.min(chain.len());
                 chain.drain(..k);
-                let next = Arrival {
-                    at_ns: t,
-                    op: op(c),
-                };
+                let next = Arrival::new(t, op(c));
                 let links = chain.clone();
-                plan_behind_queue(&p, &links, next, |i, from, s, tk| {
-                    chain[i] = SentCommand {
-                        from,
-                        start_ns: s,
-                        taken_ns: tk,
-                        ..chain[i]
-                    };
-                })
+                let last = plan_behind_queue(&p, &links, next, |i, at| {
+                    chain[i] = chain[i].planned(at);
+                });
+                (last.from, last.start_ns, last.taken_ns, last.enters_ns)
             }
         };
         let r = p.release(from, start, rec.lbn[c], rec.sectors[c], op(c));
@@ -225,6 +218,7 @@ fn plan_errors(drive: &str, rec: &RequestRecords, rule: Rule) -> Errors {
             start_ns: start,
             taken_ns: taken,
             arrives_ns: t,
+            enters_ns: enters,
             id: c as u64,
             lbn: rec.lbn[c],
             sectors: rec.sectors[c],
@@ -306,7 +300,8 @@ fn the_host_plan_does_not_drift_with_writes() {
 fn report_the_plan_errors() {
     println!(
         "drive sched depth workload | mean response ms | covered n, completion max/mean ms \
-         before -> after | not covered n, completion max/mean ms before -> after"
+         before -> after | not covered n, completion max/mean ms before -> after | the \
+         opening burst's (`Errors::fresh_hold`) n, the same"
     );
     for drive in DRIVES {
         for sched in ["sptf", "aged-sptf"] {
@@ -328,9 +323,10 @@ fn report_the_plan_errors() {
                         )
                     };
                     println!(
-                        "{drive} {sched} {depth} {kind} | {mean:.3} | {} | {}",
+                        "{drive} {sched} {depth} {kind} | {mean:.3} | {} | {} | fresh hold {}",
                         cell(b.done[0], a.done[0]),
-                        cell(b.done[1], a.done[1])
+                        cell(b.done[1], a.done[1]),
+                        cell(b.fresh_hold, a.fresh_hold)
                     );
                 }
             }
