@@ -278,13 +278,17 @@ fn errors(drive: &str, depth: usize, kind: &str, requests: u64) -> Errors {
                         // one ahead asked for the bus back, that one's completion (and one
                         // sent at that completion reaches an idle drive).
                         let entered = arr_m.iter().zip(&enters).find(|(a, _)| a.1 == k);
-                        let entered = entered.map_or(c.arrived, |(_, &e)| {
-                            if e >= d_p {
-                                prev.done
-                            } else {
-                                e
-                            }
-                        });
+                        let entered =
+                            entered.map_or(
+                                c.arrived,
+                                |(_, &e)| {
+                                    if e >= d_p {
+                                        prev.done
+                                    } else {
+                                        e
+                                    }
+                                },
+                            );
                         o_c = o_c.max(entered);
                     }
                     next[m as usize] = (r.head, o_c);

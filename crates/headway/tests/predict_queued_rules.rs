@@ -56,7 +56,10 @@ fn drive(reads: &[(f64, u64, u32)]) -> RequestRecords {
     std::fs::remove_file(&trace).ok();
     let mut order: Vec<usize> = (0..rec.len()).collect();
     order.sort_by_key(|&i| rec.id[i]);
-    assert!(order.iter().enumerate().all(|(k, &i)| i == k), "records in id order");
+    assert!(
+        order.iter().enumerate().all(|(k, &i)| i == k),
+        "records in id order"
+    );
     rec
 }
 
@@ -112,7 +115,16 @@ fn the_read_in_service_asks_for_the_bus_at_the_end_of_the_hold_it_fell_in() {
     // Without the rule: the read at 13.8 ms asked after the ask and changes nothing.
     let only_first = Arrival::new(rec.dispatch_ns[1], Op::Read);
     let mut e = [0];
-    let r = p.release_among(p.head(), 0, 100_000, 8, Op::Read, &[only_first], true, &mut e);
+    let r = p.release_among(
+        p.head(),
+        0,
+        100_000,
+        8,
+        Op::Read,
+        &[only_first],
+        true,
+        &mut e,
+    );
     assert_eq!(r.done_ns, Some(15_884_280));
 }
 
@@ -144,7 +156,10 @@ fn planned_vs_drive(p: &OraclePredictor, rec: &RequestRecords) -> Vec<(u64, u64)
     for i in 0..rec.len() {
         let s = match chain.is_empty() {
             true => sent(i),
-            false => sent(i).planned(replan(&mut chain, Arrival::new(rec.dispatch_ns[i], Op::Read))),
+            false => sent(i).planned(replan(
+                &mut chain,
+                Arrival::new(rec.dispatch_ns[i], Op::Read),
+            )),
         };
         chain.push(s);
     }
@@ -155,7 +170,9 @@ fn planned_vs_drive(p: &OraclePredictor, rec: &RequestRecords) -> Vec<(u64, u64)
     let alone = p.release(last.from, last.start_ns, last.lbn, last.sectors, last.op);
     (0..rec.len())
         .map(|i| {
-            let done = chain.get(i + 1).map_or(alone.done_ns.unwrap(), |s| s.taken_ns);
+            let done = chain
+                .get(i + 1)
+                .map_or(alone.done_ns.unwrap(), |s| s.taken_ns);
             (done, rec.done_ns[i])
         })
         .collect()
@@ -177,4 +194,32 @@ fn a_queued_read_begins_its_overhead_when_its_own_hold_begins() {
     for (k, (planned, drive)) in got.iter().enumerate() {
         assert_eq!(planned, drive, "read {k}: {got:?}");
     }
+}
+
+/// Two reads reaching the drive after the read in service asked for the bus back (at 14.0
+/// and 14.1 ms; the first read asks at 13.46 and completes at 14.727 ms) wait for the bus
+/// through its completion (the drive's `on_bus`). Then the first of them is taken up with
+/// its whole command overhead to do, holding the bus through it, and the second reaches the
+/// drive as it is taken up, before it asks for the bus: it holds the bus after that command
+/// phase (3.616 ms and 3.616 ms more), which moves the first's completion when its sectors
+/// come soon. The walk passed neither: the second had reached the drive before the first
+/// was taken up, so it was no arrival during it. Over 40 places of the first of them on the
+/// track after the read in service, the hold moves the drive's completion for some, and
+/// the walk follows the drive at every one.
+#[test]
+fn reads_that_waited_for_the_bus_through_a_completion_hold_it_in_the_next_service() {
+    let p = oracle();
+    let mut moved = 0;
+    for k in 0..40u64 {
+        let lbn = 100_008 + 8 * k;
+        let with = drive(&[(0.0, 100_000, 8), (14.0, lbn, 8), (14.1, 500_000, 8)]);
+        // The same first two, the third sent long after.
+        let without = drive(&[(0.0, 100_000, 8), (14.0, lbn, 8), (200.0, 500_000, 8)]);
+        assert!(with.done_ns[0] < 14_800_000, "{with:?}");
+        moved += u32::from(with.done_ns[1] != without.done_ns[1]);
+        for (i, (planned, drive)) in planned_vs_drive(&p, &with).into_iter().enumerate() {
+            assert_eq!(planned, drive, "block {lbn}, read {i}");
+        }
+    }
+    assert!(moved > 0, "the hold never moved the completion");
 }
