@@ -411,7 +411,10 @@ fn the_oracle_predicts_queued_reads_to_the_ns() {
     assert!(e.count(Class::OverSegment) > 40, "{at}");
     assert_eq!(e.max_in(Model::Full, Class::OverSegment), 0, "{at}");
     assert_eq!(e.max_in(Model::ReadHolds, Class::OverSegment), 0, "{at}");
-    assert!(e.max_in(Model::Overlap, Class::OverSegment) > 2_000_000, "{at}");
+    assert!(
+        e.max_in(Model::Overlap, Class::OverSegment) > 2_000_000,
+        "{at}"
+    );
     // The read-ahead hold: without it two of the Atlas 10K's 128-block reads at depth 8
     // were predicted a revolution early (it is inside `release`, so every model has it; the
     // case is asserted exact above and fails without it: 5.985 ms).

@@ -8,9 +8,11 @@
 //! and must give the drive's completion to the ns; each case also shows what the predictor
 //! said without the rule.
 
+mod common;
+
 use std::sync::Arc;
 
-use headway::config::{build_simulation, resolve_drive, ExperimentConfig};
+use headway::config::resolve_drive;
 use headway::device::hdd::{Mechanics, Overheads};
 use headway::predict::{Arrival, OraclePredictor, Predictor, ReadBus};
 use headway::request::Op;
@@ -38,21 +40,7 @@ fn drive(reads: &[(f64, u64, u32)]) -> RequestRecords {
     std::fs::create_dir_all(&dir).unwrap();
     let trace = dir.join(format!("{:016x}.trace", fnv(&text)));
     std::fs::write(&trace, &text).unwrap();
-    let toml = format!(
-        "[drive]\nname = \"{DRIVE}\"\nqueue_depth = 64\nfirmware_scheduler = \"fcfs\"\n\
-         [host]\nscheduler = \"fcfs\"\n\
-         [workload]\nkind = \"trace\"\npath = \"{}\"\nformat = \"disksim-ascii\"\n\
-         [output]\nrecords = true\n",
-        trace.display()
-    );
-    let cfg = ExperimentConfig::from_toml_str(&toml, None).unwrap();
-    let rec = build_simulation(&cfg, None)
-        .unwrap()
-        .simulation
-        .run()
-        .unwrap()
-        .records
-        .unwrap();
+    let rec = common::replay_records(DRIVE, 64, "fcfs", &trace);
     std::fs::remove_file(&trace).ok();
     let mut order: Vec<usize> = (0..rec.len()).collect();
     order.sort_by_key(|&i| rec.id[i]);
@@ -149,7 +137,7 @@ fn planned_vs_drive(p: &OraclePredictor, rec: &RequestRecords) -> Vec<(u64, u64)
             op: Op::Read,
         }
     };
-    let mut replan = |chain: &mut Vec<SentCommand>, next: Arrival| {
+    let replan = |chain: &mut Vec<SentCommand>, next: Arrival| {
         let links = chain.clone();
         plan_behind_queue(p, &links, next, |k, at| chain[k] = chain[k].planned(at))
     };
