@@ -20,6 +20,12 @@ pub struct Arrival {
     pub op: Op,
 }
 
+impl Arrival {
+    pub fn new(at_ns: SimTime, op: Op) -> Self {
+        Arrival { at_ns, op }
+    }
+}
+
 /// The figures the rules read, resolved once from the drive's overheads.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ArrivalCosts {
@@ -41,6 +47,10 @@ pub struct BusWhileMiss {
     /// When the read asks for the bus back, in whole ns as the drive compares it
     /// (`Drive::bus_asked_at` truncates).
     pub asks_ns: SimTime,
+    /// When it asks in fact, if an arrival's hold covered `asks_ns`: the read cannot ask
+    /// while an arrival's overhead holds the bus, so it asks at that hold's end, after
+    /// whatever arrived meanwhile (the drive's `InService::ask_at_ns`).
+    ask_at_ns: Option<SimTime>,
     held_until_ns: SimTime,
     /// When the read gets the bus back, if an arrival held it past `asks_ns`.
     pub back_ns: Option<SimTime>,
@@ -50,6 +60,7 @@ impl BusWhileMiss {
     pub fn new(asks_ns: SimTime) -> Self {
         BusWhileMiss {
             asks_ns,
+            ask_at_ns: None,
             held_until_ns: 0,
             back_ns: None,
         }
@@ -63,13 +74,14 @@ impl BusWhileMiss {
 
     /// Apply one arrival (arrivals in the order they reach the drive); `done_ns` is the
     /// read's completion as the arrivals so far leave it. Returns when the arrival enters
-    /// the drive's queue (its command overhead counts from then).
+    /// the drive's queue (its command overhead counts from then): the start of its hold,
+    /// or the completion for one that asked for the bus after the read did.
     #[inline]
     pub fn arrive(&mut self, a: Arrival, done_ns: SimTime, c: &ArrivalCosts) -> SimTime {
         match a.op {
-            Op::Read => self.holds(a.at_ns, done_ns, c.read_hold_ns),
+            Op::Read => self.holds(a, done_ns, c.read_hold_ns),
             Op::Write => match c.write_hold_ns {
-                Some(hold_ns) => self.holds(a.at_ns, done_ns, hold_ns),
+                Some(hold_ns) => self.holds(a, done_ns, hold_ns),
                 None => a.at_ns,
             },
         }
@@ -80,15 +92,20 @@ impl BusWhileMiss {
     /// one made after the read asked for it back waits for the read's completion and changes
     /// nothing; one made before waits for any earlier arrival's hold, then holds the bus for
     /// its own overhead and disconnect, and the read reconnects only after the last hold
-    /// that began before it asked.
+    /// that began before it asked. A command that waited for the bus through the last
+    /// completion reaches the drive at the start of the read's service, before anything the
+    /// read asks: the host's walk passes it so (`sched::timed_chain`).
     #[inline]
-    fn holds(&mut self, now: SimTime, done_ns: SimTime, hold_ns: SimTime) -> SimTime {
-        if now >= self.asks_ns {
-            return now.max(done_ns);
+    fn holds(&mut self, a: Arrival, done_ns: SimTime, hold_ns: SimTime) -> SimTime {
+        if a.at_ns >= self.ask_at_ns.unwrap_or(self.asks_ns) {
+            return a.at_ns.max(done_ns);
         }
-        let at = now.max(self.held_until_ns);
+        let at = a.at_ns.max(self.held_until_ns);
         let until = at + hold_ns;
         self.held_until_ns = until;
+        if self.ask_at_ns.is_none() && (at..until).contains(&self.asks_ns) {
+            self.ask_at_ns = Some(until);
+        }
         if self.asks_ns < until {
             self.back_ns = Some(until);
         }
@@ -111,10 +128,7 @@ mod tests {
     };
 
     fn read(at_ns: SimTime) -> Arrival {
-        Arrival {
-            at_ns,
-            op: Op::Read,
-        }
+        Arrival::new(at_ns, Op::Read)
     }
 
     #[test]
@@ -160,10 +174,22 @@ mod tests {
     }
 
     fn write(at_ns: SimTime) -> Arrival {
-        Arrival {
-            at_ns,
-            op: Op::Write,
-        }
+        Arrival::new(at_ns, Op::Write)
+    }
+
+    #[test]
+    fn a_read_arriving_during_the_hold_that_covered_the_ask_holds_the_bus_too() {
+        // The read asks at 13.46 ms, inside the hold of a read that arrived at 11 ms: it
+        // asks at that hold's end (14.616 ms), so a read arriving at 13.8 ms asked first and
+        // holds the bus after it (the drive's case of
+        // `the_bus_goes_to_arrivals_and_the_read_in_service_in_disksims_order`).
+        let mut b = BusWhileMiss::new(13_460_000);
+        assert_eq!(b.arrive(read(11_000_000), 14_727_345, &C), 11_000_000);
+        assert_eq!(b.arrive(read(13_800_000), 15_900_000, &C), 14_616_000);
+        assert_eq!(b.back_ns, Some(18_232_000));
+        // After that hold's end it waits for the completion.
+        assert_eq!(b.arrive(read(15_000_000), 19_500_000, &C), 19_500_000);
+        assert_eq!(b.back_ns, Some(18_232_000));
     }
 
     #[test]

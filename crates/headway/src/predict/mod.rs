@@ -184,7 +184,11 @@ pub trait Predictor {
     /// queued at the device they can hold its bus and move this one's completion. By
     /// default they are ignored. `began_idle`: the command reached an idle drive and began
     /// at once (not taken from the drive's queue); a read miss that did keeps the bus
-    /// through its own command phase, and an arrival's hold begins after it.
+    /// through its own command phase, and an arrival's hold begins after it. `enters_ns` (as
+    /// long as `arrivals`) gets when each arrival enters the device's queue, its command
+    /// overhead counted from then: by default its arrival; with the bus modelled, the start
+    /// of its own hold of the bus, or this command's completion for one that asked for the
+    /// bus after this one did ([`BusWhileMiss::arrive`]).
     #[allow(clippy::too_many_arguments)]
     fn release_among(
         &self,
@@ -195,8 +199,12 @@ pub trait Predictor {
         op: Op,
         arrivals: &[Arrival],
         began_idle: bool,
+        enters_ns: &mut [SimTime],
     ) -> Release {
-        let _ = (arrivals, began_idle);
+        let _ = began_idle;
+        for (e, a) in enters_ns.iter_mut().zip(arrivals) {
+            *e = a.at_ns;
+        }
         self.release(from, start_ns, lbn, sectors, op)
     }
 

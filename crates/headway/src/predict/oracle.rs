@@ -227,7 +227,7 @@ impl Predictor for OraclePredictor {
         sectors: u32,
         op: Op,
     ) -> Release {
-        self.release_among(from, start_ns, lbn, sectors, op, &[], false)
+        self.release_among(from, start_ns, lbn, sectors, op, &[], false, &mut [])
     }
     fn release_among(
         &self,
@@ -238,9 +238,13 @@ impl Predictor for OraclePredictor {
         op: Op,
         arrivals: &[Arrival],
         began_idle: bool,
+        enters_ns: &mut [SimTime],
     ) -> Release {
         let estimate = self.estimate(from, start_ns, lbn, sectors, op);
         let Some(bus) = self.read_bus.filter(|_| op == Op::Read && sectors > 0) else {
+            for (e, a) in enters_ns.iter_mut().zip(arrivals) {
+                *e = a.at_ns;
+            }
             return Release {
                 estimate,
                 tail_ns: self.tail_ns(sectors, op),
@@ -259,6 +263,7 @@ impl Predictor for OraclePredictor {
             sectors,
             arrivals,
             began_idle,
+            enters_ns,
         );
         let done_ns = r.done_ns as SimTime;
         // The next command's mechanism starts at the completion (its overhead overlapped

@@ -44,8 +44,7 @@ pub struct ReadRelease {
     pub done_ns: f64,
     /// The read-ahead's stop: (when, head); `None` when no read-ahead follows.
     pub next: Option<(f64, HeadPosition)>,
-    /// When it asks for the bus back (`None`: it never gave it up, or the drive does not
-    /// keep it, a read larger than its segment).
+    /// When it asks for the bus back (`None`: it never gave it up).
     pub asks_ns: Option<f64>,
 }
 
@@ -111,7 +110,10 @@ impl ReadBus {
     /// read-ahead after it leaves for the next command; `n` > 0. `arrivals`: the commands
     /// reaching the drive while it is in service, in order (`super::arrivals`);
     /// `began_idle`: the read reached an idle drive and began at once, so it holds the bus
-    /// through its command overhead and disconnect (`Drive::bus_released_at`).
+    /// through its command overhead and disconnect (`Drive::bus_released_at`). `enters_ns`
+    /// (as long as `arrivals`, or shorter for a caller that wants fewer) gets when each arrival enters the drive's queue
+    /// ([`BusWhileMiss::arrive`]; its arrival if it holds nothing or comes after the
+    /// completion).
     #[allow(clippy::too_many_arguments)]
     pub fn read_release(
         &self,
@@ -122,7 +124,11 @@ impl ReadBus {
         n: u32,
         arrivals: &[Arrival],
         began_idle: bool,
+        enters_ns: &mut [SimTime],
     ) -> ReadRelease {
+        for (e, a) in enters_ns.iter_mut().zip(arrivals) {
+            *e = a.at_ns;
+        }
         let mut plan = MediaPlan::default();
         media::plan_into(
             &mut plan,
@@ -147,12 +153,11 @@ impl ReadBus {
         } else {
             let w = s.watermark.min(n).max(1);
             let ready = avail.time_of(lbn + w as u64 - 1).unwrap_or(mech_start_ns);
+            // A read larger than its segment asks for the bus back as any other (the
+            // drive's `bus_back`; its transfer after a later reconnection is bus-bound on
+            // every drive here, so the media plan unstalled gives its end).
             let asks = ready.max(mech_start_ns + s.disconnect_ns);
-            // The drive keeps when a read that fits its segment asks for the bus back.
-            (
-                asks + s.reconnect_ns,
-                (n <= self.segment_sectors.unwrap_or(u32::MAX)).then_some(asks),
-            )
+            (asks + s.reconnect_ns, Some(asks))
         };
         let e = bus::transfer_end(&avail, lbn, n, b0, &s);
         let done = e + self.completion_ns;
@@ -163,7 +168,9 @@ impl ReadBus {
             // the queue had disconnected while it waited.
             let released = (began_idle && !self.never_disconnect)
                 .then(|| (mech_start_ns + s.disconnect_ns + 0.5) as i64 as SimTime);
-            done_ns = self.held_done(&avail, &s, lbn, n, asks, done_ns, arrivals, released);
+            done_ns = self.held_done(
+                &avail, &s, lbn, n, asks, done_ns, arrivals, released, enters_ns,
+            );
         }
         // The read-ahead is held to its segment's room while the read's own blocks wait for
         // the bus (on the bus as the read alone would have it: the drive holds it when the
@@ -208,18 +215,22 @@ impl ReadBus {
         mut done_ns: f64,
         arrivals: &[Arrival],
         released: Option<SimTime>,
+        enters_ns: &mut [SimTime],
     ) -> f64 {
         let mut bus = BusWhileMiss::new(asks as i64 as u64);
         if let Some(at) = released {
             bus.held_until(at);
         }
-        for a in arrivals {
+        for (k, a) in arrivals.iter().enumerate() {
             let d = done_ns as u64;
             if a.at_ns >= d {
                 break;
             }
             let back = bus.back_ns;
-            bus.arrive(*a, d, &self.arrival_costs);
+            let entered = bus.arrive(*a, d, &self.arrival_costs);
+            if let Some(e) = enters_ns.get_mut(k) {
+                *e = entered;
+            }
             if let Some(at) = bus.back_ns.filter(|&b| Some(b) != back) {
                 let e = bus::transfer_end(avail, lbn, n, at as i64 as f64 + s.reconnect_ns, s);
                 done_ns = done_ns.max((e + self.completion_ns + 0.5).floor());

@@ -81,7 +81,8 @@ pub use sptf::Sptf;
 pub use sptf_sw::SptfSw;
 pub use sstf::Sstf;
 pub use timed_chain::{
-    completed as queued_plan_completed, walk as plan_behind_queue, Sent as SentCommand,
+    completed as queued_plan_completed, walk as plan_behind_queue, Planned as PlannedCommand,
+    Sent as SentCommand,
 };
 pub use timeslice::TimeSlice;
 pub use vscan::VScan;

@@ -183,18 +183,14 @@ impl TimedQueue {
                 // command being chosen reaching it as a read (the arrival rules' common
                 // case: a write holds no bus yet); otherwise after the last one's media end
                 // and tail.
-                let next = Arrival {
-                    at_ns: sent,
-                    op: Op::Read,
-                };
+                let next = Arrival::new(sent, Op::Read);
                 match self.at_device(outstanding) {
                     Some(chain) => {
                         let p = ctx.predictor(self.device);
-                        let (from, start_ns, _) =
-                            timed_chain::walk(p, chain, next, |_, _, _, _| {});
+                        let planned = timed_chain::walk(p, chain, next, |_, _| {});
                         Origin {
-                            from,
-                            start_ns,
+                            from: planned.from,
+                            start_ns: planned.start_ns,
                             sent_ns: sent,
                         }
                     }
@@ -235,6 +231,7 @@ impl TimedQueue {
             start_ns: origin.start_ns,
             taken_ns: origin.sent_ns,
             arrives_ns: origin.sent_ns,
+            enters_ns: origin.sent_ns,
             id: r.id,
             lbn: r.lbn,
             sectors: r.sectors,
@@ -242,27 +239,13 @@ impl TimedQueue {
         };
         let at = at_device(&self.chain, outstanding);
         if let Some(chain) = at.filter(|_| self.last.is_some() && outstanding > 0) {
-            let next = Arrival {
-                at_ns: origin.sent_ns,
-                op: r.op,
-            };
+            let next = Arrival::new(origin.sent_ns, r.op);
             let planned = &mut self.proposed_chain;
             planned.extend_from_slice(chain);
-            let (from, start_ns, taken_ns) =
-                timed_chain::walk(p, chain, next, |i, from, start_ns, taken_ns| {
-                    planned[i] = Sent {
-                        from,
-                        start_ns,
-                        taken_ns,
-                        ..planned[i]
-                    }
-                });
-            sent = Sent {
-                from,
-                start_ns,
-                taken_ns,
-                ..sent
-            };
+            let last = timed_chain::walk(p, chain, next, |i, at| {
+                planned[i] = planned[i].planned(at);
+            });
+            sent = sent.planned(last);
         }
         self.proposed_chain.push(sent);
     }

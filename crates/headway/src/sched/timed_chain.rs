@@ -31,6 +31,12 @@ pub struct Sent {
     pub taken_ns: SimTime,
     /// When it reaches the drive (the host sent it).
     pub arrives_ns: SimTime,
+    /// When it enters the drive's queue, its command overhead done from then on: its
+    /// arrival, the start of its own hold of the bus (which may wait for earlier holds), or
+    /// the completion of the read ahead of it when it asked for the bus after that read
+    /// did (`Predictor::release_among`'s `enters_ns`). Equal to `taken_ns` when its whole
+    /// overhead is still to do when it is taken up: then it holds the bus through it.
+    pub enters_ns: SimTime,
     /// Its first request's id, to find it again at its completion.
     pub id: u64,
     pub lbn: u64,
@@ -38,44 +44,97 @@ pub struct Sent {
     pub op: Op,
 }
 
+/// Where and when the walk plans a command to begin (the fields of [`Sent`] it sets).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Planned {
+    pub from: HeadPosition,
+    pub start_ns: SimTime,
+    pub taken_ns: SimTime,
+    pub enters_ns: SimTime,
+}
+
+impl Sent {
+    /// This command planned as `p` says.
+    pub fn planned(self, p: Planned) -> Sent {
+        Sent {
+            from: p.from,
+            start_ns: p.start_ns,
+            taken_ns: p.taken_ns,
+            enters_ns: p.enters_ns,
+            ..self
+        }
+    }
+}
+
 /// Walk `chain` (the commands at the device, oldest first, the first's origin as planned)
-/// with `next` reaching the device behind them: returns where and when `next` begins and
-/// when the drive takes it up. `plan` gets each command's (index, from, start, taken) as
-/// the walk finds them (the first's as given), for a caller that keeps them.
+/// with `next` reaching the device behind them: returns where and when `next` begins, when
+/// the drive takes it up and when it enters the drive's queue. `plan` gets each command's
+/// index and plan as the walk finds them (the first's as given), for a caller that keeps
+/// them.
 pub fn walk<P: Predictor + ?Sized>(
     p: &P,
     chain: &[Sent],
     next: Arrival,
-    mut plan: impl FnMut(usize, HeadPosition, SimTime, SimTime),
-) -> (HeadPosition, SimTime, SimTime) {
+    mut plan: impl FnMut(usize, Planned),
+) -> Planned {
+    let n = chain.len();
+    let arrives = |j: usize| chain.get(j).map_or(next.at_ns, |t| t.arrives_ns);
+    // When each command (`next` last) enters the drive's queue: found by the walk at the
+    // service during which it arrived.
+    let mut enters: SmallVec<[SimTime; 9]> = chain
+        .iter()
+        .map(|t| t.enters_ns)
+        .chain(std::iter::once(next.at_ns))
+        .collect();
     let (mut from, mut start, mut taken) = (chain[0].from, chain[0].start_ns, chain[0].taken_ns);
     for (i, s) in chain.iter().enumerate() {
-        plan(i, from, start, taken);
-        // The commands sent after this one that reach the drive once it is taken up (in
-        // the order sent, which is the order they arrive); `release_among` stops at its
-        // completion.
-        let arrivals: SmallVec<[Arrival; 8]> = chain[i + 1..]
-            .iter()
-            .map(|t| Arrival {
-                at_ns: t.arrives_ns,
-                op: t.op,
-            })
-            .chain(std::iter::once(next))
-            .filter(|a| a.at_ns >= taken)
-            .collect();
-        // It began at its own arrival, the drive idle: not taken from the drive's queue.
-        let began_idle = start == s.arrives_ns && taken == s.arrives_ns;
-        let r = p.release_among(from, start, s.lbn, s.sectors, s.op, &arrivals, began_idle);
-        let behind = chain.get(i + 1).map_or(next.at_ns, |t| t.arrives_ns);
+        plan(
+            i,
+            Planned {
+                from,
+                start_ns: start,
+                taken_ns: taken,
+                enters_ns: enters[i],
+            },
+        );
+        // The commands that reach the drive once this one is taken up, in the order sent:
+        // those arriving from then on, and those that waited for the bus through the
+        // completion ahead (entered at it), which reach the drive as this one is taken up
+        // and hold the bus before it asks for it (the drive's reselection of its `on_bus`).
+        let mut arrivals: SmallVec<[Arrival; 8]> = SmallVec::new();
+        let mut who: SmallVec<[usize; 8]> = SmallVec::new();
+        for j in i + 1..=n {
+            let at_ns = match arrives(j) {
+                a if a >= taken => a,
+                _ if enters[j] >= taken => taken,
+                _ => continue,
+            };
+            let op = chain.get(j).map_or(next.op, |t| t.op);
+            arrivals.push(Arrival { at_ns, op });
+            who.push(j);
+        }
+        // It began with its whole command overhead to do (at its arrival at an idle drive,
+        // or taken up as it entered): it holds the bus through it.
+        let began_idle = enters[i] == taken;
+        let mut entered: SmallVec<[SimTime; 8]> = SmallVec::from_elem(0, arrivals.len());
+        let r = p.release_among(
+            from,
+            start,
+            s.lbn,
+            s.sectors,
+            s.op,
+            &arrivals,
+            began_idle,
+            &mut entered,
+        );
+        for (&j, &e) in who.iter().zip(&entered) {
+            enters[j] = e;
+        }
+        let behind = arrives(i + 1);
         (from, start, taken) = match (r.queued_next_ns, r.done_ns) {
-            (Some(queued), Some(done)) => {
-                // Its overhead was done while it waited, counted from when it arrived; one
-                // reaching the drive after this one asked for the bus back waits for the
-                // completion, its overhead not begun.
-                let late = r.bus_asked_ns.is_some_and(|asked| behind >= asked);
-                let begins = queued.max(behind).max(if late { done } else { 0 });
-                (r.head, begins, done.max(behind))
-            }
+            // Its overhead was done while it waited, counted from when it entered the
+            // queue: the end of the holds ahead of it, or this one's completion.
+            (Some(queued), Some(done)) => (r.head, queued.max(enters[i + 1]), done.max(behind)),
             // No queued rule for this command: after its media end and tail, as a command
             // sent to an idle drive would be planned.
             _ => {
@@ -84,7 +143,12 @@ pub fn walk<P: Predictor + ?Sized>(
             }
         };
     }
-    (from, start, taken)
+    Planned {
+        from,
+        start_ns: start,
+        taken_ns: taken,
+        enters_ns: enters[n],
+    }
 }
 
 /// `done` completed at `done_ns`, as the host sees it: the commands of `chain` up to it
@@ -103,9 +167,14 @@ pub fn completed(chain: &mut Vec<Sent>, id: u64, read_miss: bool, done_ns: SimTi
     };
     // It was planned to be taken up at the predicted completion (or on arrival, if later).
     let taken = done_ns.max(next.arrives_ns);
-    if taken != next.taken_ns {
-        let moved = next.start_ns as i64 + (taken as i64 - next.taken_ns as i64);
+    let planned = next.taken_ns;
+    if taken != planned {
+        let moved = next.start_ns as i64 + (taken as i64 - planned as i64);
         next.start_ns = (moved.max(0) as SimTime).max(next.arrives_ns);
         next.taken_ns = taken;
+        // Those that waited for the bus through that completion enter at the actual one.
+        for s in chain.iter_mut().filter(|s| s.enters_ns == planned) {
+            s.enters_ns = taken;
+        }
     }
 }

@@ -85,6 +85,21 @@ pub fn replay_by_id(
     firmware_scheduler: &str,
     trace: &std::path::Path,
 ) -> Vec<(u64, u64)> {
+    let rec = replay_records(drive, queue_depth, firmware_scheduler, trace);
+    let mut by_id: Vec<(u64, u64, u64)> = (0..rec.len())
+        .map(|i| (rec.id[i], rec.arrival_ns[i], rec.done_ns[i]))
+        .collect();
+    by_id.sort_unstable_by_key(|r| r.0);
+    by_id.into_iter().map(|r| (r.1, r.2)).collect()
+}
+
+/// The records of [`replay_by_id`]'s run, in the order the simulation wrote them.
+pub fn replay_records(
+    drive: &str,
+    queue_depth: usize,
+    firmware_scheduler: &str,
+    trace: &std::path::Path,
+) -> headway::stats::RequestRecords {
     use headway::config::{build_simulation, ExperimentConfig};
     let toml = format!(
         "[drive]\nname = \"{drive}\"\nqueue_depth = {queue_depth}\n\
@@ -95,16 +110,11 @@ pub fn replay_by_id(
         trace.display()
     );
     let cfg = ExperimentConfig::from_toml_str(&toml, None).unwrap();
-    let rec = build_simulation(&cfg, None)
+    build_simulation(&cfg, None)
         .unwrap()
         .simulation
         .run()
         .unwrap()
         .records
-        .unwrap();
-    let mut by_id: Vec<(u64, u64, u64)> = (0..rec.len())
-        .map(|i| (rec.id[i], rec.arrival_ns[i], rec.done_ns[i]))
-        .collect();
-    by_id.sort_unstable_by_key(|r| r.0);
-    by_id.into_iter().map(|r| (r.1, r.2)).collect()
+        .unwrap()
 }
