@@ -4,8 +4,6 @@
 //! progress is a function of time, worked out from one media plan when it starts, so neither
 //! its progress nor its preemption costs an event per sector.
 
-use std::cell::Cell;
-
 use super::layout::Location;
 use super::mechanics::Mechanics;
 use super::media::{self, Avail, MediaPlan};
@@ -217,7 +215,6 @@ impl Policy {
                 super::segment_full::bus_progress(r.avail, lbn, r.bus_start, r.stream, &mut sent);
                 sent
             });
-            ra.plan_changed();
         }
         let (stop, head, _) = ra.stop(t, self.stop_in_sector);
         Some((stop, head))
@@ -323,9 +320,6 @@ pub struct ReadAhead {
     pub plan: MediaPlan,
     /// When the mechanism was free to start it.
     pub t_start: f64,
-    /// The last [`ReadAhead::end_by`] asked, as (t, blocks in): a command asks twice at its
-    /// arrival (to bring the segment up to date, then to stop the read-ahead).
-    counted: Cell<(f64, u64)>,
 }
 
 impl ReadAhead {
@@ -356,13 +350,11 @@ impl ReadAhead {
             limit: base,
             plan: MediaPlan::default(),
             t_start: t,
-            counted: Cell::new((f64::NAN, 0)),
         });
         ra.seg = seg;
         ra.base = base;
         ra.limit = base + n as u64;
         ra.t_start = t;
-        ra.counted.set((f64::NAN, 0));
         let loc = first.unwrap_or_else(|| mech.layout.locate(base));
         if n <= loc.run_sectors {
             // The common case (DEC's read-ahead runs to the end of the request's track).
@@ -387,19 +379,7 @@ impl ReadAhead {
     /// One past the last block in the buffer at `t`.
     #[inline]
     pub fn end_by(&self, t: f64) -> u64 {
-        let (at, n) = self.counted.get();
-        if at == t {
-            return self.base + n;
-        }
-        let n = media::count_passes_by(&self.plan.passes, self.t_start, t);
-        self.counted.set((t, n));
-        self.base + n
-    }
-
-    /// Its plan was changed in place (held back for room): forget the count kept for
-    /// [`ReadAhead::end_by`].
-    pub fn plan_changed(&mut self) {
-        self.counted.set((f64::NAN, 0));
+        self.base + media::count_passes_by(&self.plan.passes, self.t_start, t)
     }
 
     /// When each block it reads is in the buffer.
@@ -432,7 +412,6 @@ impl ReadAhead {
         self.plan.end = more.end;
         self.plan.end_head = more.end_head;
         self.limit += n as u64;
-        self.counted.set((f64::NAN, 0));
     }
 
     /// Preempted by a command at `t`: when the mechanism is free for it, where the head is
@@ -450,9 +429,30 @@ impl ReadAhead {
     /// skew after the switch ("The read-ahead's track switch" in docs/fidelity.md; no request
     /// of the five real traces moves with it), or at once if it may stop in a sector.
     pub fn stop(&self, t: f64, in_sector: bool) -> (f64, HeadPosition, u64) {
-        if t >= self.plan.end {
-            return (t, self.plan.end_head, self.limit);
+        match self.at(t, in_sector) {
+            (end, Some((stop, head))) => (stop, head, end),
+            (_, None) => (t, self.plan.end_head, self.limit),
         }
+    }
+
+    /// What a command reaching the drive at `t` finds, asked once: one past the last block in
+    /// the buffer ([`ReadAhead::end_by`]), and, unless the read-ahead is over by then, when
+    /// its stop frees the mechanism and where the head is then ([`ReadAhead::stop`]). Every
+    /// command after a read asks both at the same `t`, to bring the segment up to date and to
+    /// stop the read-ahead: one walk answers both.
+    #[inline]
+    pub fn at(&self, t: f64, in_sector: bool) -> (u64, Option<(f64, HeadPosition)>) {
+        let end = self.end_by(t);
+        if t >= self.plan.end {
+            return (end, None);
+        }
+        (end, Some(self.stop_running(t, in_sector)))
+    }
+
+    /// [`ReadAhead::stop`] before the read-ahead's end: when the mechanism is free, and where
+    /// the head is.
+    #[inline]
+    fn stop_running(&self, t: f64, in_sector: bool) -> (f64, HeadPosition) {
         // Passes are in time order.
         let mut prev_track = None;
         for p in self.plan.passes.iter() {
@@ -463,21 +463,21 @@ impl ReadAhead {
                 if switched && t >= p.on_track {
                     // Waiting for the first sector on the track it has just switched to.
                     let stop = if in_sector { t } else { p.first_done };
-                    return (stop, head, self.end_by(t));
+                    return (stop, head);
                 }
-                return (t.max(p.on_track), head, self.end_by(t));
+                return (t.max(p.on_track), head);
             }
             if t < p.last_done() {
                 if in_sector {
-                    return (t, head, self.end_by(t));
+                    return (t, head);
                 }
                 let k = (((t - p.start()) / p.step) as i64 + 1) as f64;
                 let stop = p.start() + k * p.step;
-                return (stop, head, self.end_by(t));
+                return (stop, head);
             }
             prev_track = Some(p.track);
         }
-        (t, self.plan.end_head, self.end_by(t))
+        (t, self.plan.end_head)
     }
 }
 

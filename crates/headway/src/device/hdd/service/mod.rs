@@ -87,6 +87,10 @@ struct Hda {
     /// building a new one moves a whole media plan).
     ra_slot: Option<ReadAhead>,
     ra_live: bool,
+    /// The read-ahead's stop as `settle` worked it out for a command at `.0` (when the
+    /// mechanism is free, the head, one past the last block in): the command stops it at
+    /// the same time, if at all. Forgotten whenever the read-ahead changes.
+    ra_stop: Option<(f64, f64, HeadPosition, u64)>,
 }
 
 impl Hda {
@@ -102,6 +106,7 @@ impl Hda {
 
     #[inline]
     fn ra_mut(&mut self) -> Option<&mut ReadAhead> {
+        self.ra_stop = None;
         if self.ra_live {
             self.ra_slot.as_mut()
         } else {
@@ -113,6 +118,7 @@ impl Hda {
     #[inline]
     fn end_ra(&mut self) {
         self.ra_live = false;
+        self.ra_stop = None;
     }
 
     /// Start a read-ahead ([`ReadAhead::start_in`]) in the kept slot.
@@ -141,6 +147,7 @@ impl Hda {
             first,
         );
         self.ra_live = self.ra_slot.is_some();
+        self.ra_stop = None;
     }
 }
 
@@ -372,15 +379,18 @@ impl Drive {
             self.finish_destage();
         }
         if let Some(ra) = self.hda.ra() {
-            let end = ra.end_by(t);
+            let (end, running) = ra.at(t, self.pol.readahead.stop_in_sector);
             let (seg, done, head) = (ra.seg, ra.done_at(), ra.plan.end_head);
             if let Some(c) = &mut self.cache {
                 c.extend(seg, end);
             }
-            if done <= t {
-                self.hda.head = head;
-                self.hda.free_at = self.hda.free_at.max(done);
-                self.hda.end_ra();
+            match running {
+                None => {
+                    self.hda.head = head;
+                    self.hda.free_at = self.hda.free_at.max(done);
+                    self.hda.end_ra();
+                }
+                Some((stop, head)) => self.hda.ra_stop = Some((t, stop, head, end)),
             }
         }
     }
@@ -388,7 +398,10 @@ impl Drive {
     /// Stop any read-ahead for a command at `t`; returns when the mechanism is free.
     fn stop_readahead(&mut self, t: f64) -> f64 {
         if let Some(ra) = self.hda.ra() {
-            let (stop, head, end) = ra.stop(t, self.pol.readahead.stop_in_sector);
+            let (stop, head, end) = match self.hda.ra_stop {
+                Some((at, stop, head, end)) if at == t => (stop, head, end),
+                _ => ra.stop(t, self.pol.readahead.stop_in_sector),
+            };
             if let Some(c) = &mut self.cache {
                 c.extend(ra.seg, end);
             }
