@@ -6,7 +6,7 @@
 
 use super::layout::Location;
 use super::mechanics::Mechanics;
-use super::media::{self, Avail, MediaPlan};
+use super::media::{self, Avail, MediaPlan, Piece};
 use super::spec::CacheSpec;
 use crate::request::{HeadPosition, Op};
 
@@ -297,6 +297,28 @@ pub fn cylinder_end(mech: &Mechanics, lbn: u64) -> u64 {
     l
 }
 
+/// [`media::count_passes_by`] for the plans nearly every read-ahead has, one pass (DEC's to
+/// the end of the read's track, in order) or two (the same, zero latency: the run's tail, then
+/// its front a revolution later), with their pieces made here as `media::pieces` makes them
+/// (the front first when the second pass ends where the first begins; the second piece
+/// usable no earlier than the first's last block), without its iterator.
+#[inline(always)]
+fn count_by(passes: &[media::Pass], not_before: f64, t: f64) -> u64 {
+    match passes {
+        [p] => media::count_by(std::iter::once(Piece::of_pass(p, not_before)), t),
+        [a, b] => {
+            let (first, second) = if b.end_lbn() == a.lbn { (b, a) } else { (a, b) };
+            let floor = not_before.max(first.last_done());
+            let pieces = [
+                Piece::of_pass(first, not_before),
+                Piece::of_pass(second, floor),
+            ];
+            media::count_by(pieces.into_iter(), t)
+        }
+        ps => media::count_passes_by(ps, not_before, t),
+    }
+}
+
 /// What holds a read-ahead back after a read miss (`readahead_hold`): its segment's size and
 /// the read's bus (when each of its blocks is in, and its transfer from `bus_start` to
 /// `bus_end`), for [`Policy::release_after_miss`].
@@ -379,7 +401,7 @@ impl ReadAhead {
     /// One past the last block in the buffer at `t`.
     #[inline]
     pub fn end_by(&self, t: f64) -> u64 {
-        self.base + media::count_passes_by(&self.plan.passes, self.t_start, t)
+        self.base + count_by(&self.plan.passes, self.t_start, t)
     }
 
     /// When each block it reads is in the buffer.
@@ -442,16 +464,25 @@ impl ReadAhead {
     /// stop the read-ahead: one walk answers both.
     #[inline]
     pub fn at(&self, t: f64, in_sector: bool) -> (u64, Option<(f64, HeadPosition)>) {
-        let end = self.end_by(t);
+        let end = self.base + count_by(&self.plan.passes, self.t_start, t);
         if t >= self.plan.end {
             return (end, None);
         }
         (end, Some(self.stop_running(t, in_sector)))
     }
 
+    /// Where [`ReadAhead::stop`] leaves the head at `t`, without the count a stop also gives
+    /// (a scheduler inside the drive asks this at every choice).
+    pub fn head_at(&self, t: f64) -> HeadPosition {
+        if t >= self.plan.end {
+            return self.plan.end_head;
+        }
+        self.stop_running(t, true).1
+    }
+
     /// [`ReadAhead::stop`] before the read-ahead's end: when the mechanism is free, and where
     /// the head is.
-    #[inline]
+    #[inline(always)]
     fn stop_running(&self, t: f64, in_sector: bool) -> (f64, HeadPosition) {
         // Passes are in time order.
         let mut prev_track = None;

@@ -275,7 +275,7 @@ impl Drive {
     /// read-ahead under way moves it).
     pub fn head_at(&self, t: SimTime) -> HeadPosition {
         match self.hda.ra() {
-            Some(ra) => ra.stop(t as f64, true).1,
+            Some(ra) => ra.head_at(t as f64),
             None => self.hda.head,
         }
     }
