@@ -517,6 +517,122 @@ mod tests {
     use super::*;
     use crate::device::catalog;
 
+    /// [`ReadAhead::stop`] as it was before [`ReadAhead::at`] answered the count and the stop
+    /// in one call: the pass walk with the count of `media::count_passes_by` (every pass
+    /// through `media::pieces`).
+    fn stop_eager(ra: &ReadAhead, t: f64, in_sector: bool) -> (f64, HeadPosition, u64) {
+        let end_by = |t: f64| ra.base + media::count_passes_by(&ra.plan.passes, ra.t_start, t);
+        if t >= ra.plan.end {
+            return (t, ra.plan.end_head, ra.limit);
+        }
+        let mut prev_track = None;
+        for p in ra.plan.passes.iter() {
+            if t < p.start() {
+                let switched = prev_track.is_some_and(|tr| tr != p.track);
+                if switched && t >= p.on_track {
+                    let stop = if in_sector { t } else { p.first_done };
+                    return (stop, p.track, end_by(t));
+                }
+                return (t.max(p.on_track), p.track, end_by(t));
+            }
+            if t < p.last_done() {
+                if in_sector {
+                    return (t, p.track, end_by(t));
+                }
+                let k = (((t - p.start()) / p.step) as i64 + 1) as f64;
+                return (p.start() + k * p.step, p.track, end_by(t));
+            }
+            prev_track = Some(p.track);
+        }
+        (t, ra.plan.end_head, end_by(t))
+    }
+
+    /// What a command finds in one call ([`ReadAhead::at`], its one- and two-pass counts made
+    /// without `media::pieces`) and the head a scheduler asks for ([`ReadAhead::head_at`]) are,
+    /// bit for bit, what the count and the stop asked one after the other gave, over read-aheads
+    /// of every shape the drive makes: one pass, a zero-latency tail and front, several tracks
+    /// (a read-ahead extended past its track), asked at times before, inside and after them.
+    #[test]
+    fn the_count_and_stop_asked_at_once_are_the_eager_ones() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut shapes = [0u32; 4];
+        for drive in ["atlas10k", "hp_c3323a", "st41601n"] {
+            let spec = catalog::lookup(drive).unwrap();
+            let mech = Mechanics::new(&spec).unwrap();
+            let cap = mech.layout.capacity_sectors();
+            let period = mech.period_ns;
+            for _ in 0..3000 {
+                let base = next() % (cap - 2000);
+                let loc = mech.layout.locate(base);
+                let zl = next() % 2 == 0;
+                // Within the run mostly (DEC's read-ahead), sometimes across tracks.
+                let n = if next() % 4 == 0 {
+                    loc.run_sectors + 1 + (next() % 600) as u32
+                } else {
+                    1 + (next() % loc.run_sectors as u64) as u32
+                };
+                let head = if next() % 3 == 0 {
+                    HeadPosition::default()
+                } else {
+                    HeadPosition {
+                        cylinder: loc.cylinder,
+                        surface: loc.surface,
+                    }
+                };
+                let t0 = (next() % 1_000_000_000) as f64 + (next() % 1000) as f64 / 1024.0;
+                let mut slot = None;
+                let first = (next() % 2 == 0).then_some(loc);
+                ReadAhead::start_in(
+                    &mut slot,
+                    &mech,
+                    0,
+                    head,
+                    t0,
+                    base,
+                    base + n as u64,
+                    zl,
+                    first,
+                );
+                let mut ra = slot.unwrap();
+                if next() % 5 == 0 {
+                    ra.extend(&mech, ra.limit + 1 + next() % 200, zl);
+                }
+                shapes[ra.plan.passes.len().min(3)] += 1;
+                let span = ra.plan.end - t0 + 2.0 * period;
+                for k in 0..24 {
+                    let t = match k {
+                        0 => t0,
+                        1 => ra.plan.end,
+                        2 => ra.plan.passes[0].first_done,
+                        3 => ra.plan.passes[0].start(),
+                        _ => t0 - period + (next() % 1_000_000) as f64 / 1e6 * span,
+                    };
+                    for in_sector in [false, true] {
+                        let (stop, head, end) = stop_eager(&ra, t, in_sector);
+                        let eager_end =
+                            ra.base + media::count_passes_by(&ra.plan.passes, ra.t_start, t);
+                        let want = (eager_end, (t < ra.plan.end).then_some((stop, head)));
+                        assert_eq!(ra.at(t, in_sector), want, "{drive} {base}+{n} at {t}");
+                        assert_eq!(ra.stop(t, in_sector), (stop, head, end));
+                        assert_eq!(ra.end_by(t), eager_end);
+                    }
+                    assert_eq!(ra.head_at(t), stop_eager(&ra, t, true).1);
+                }
+            }
+        }
+        // Every shape was among them.
+        assert!(
+            shapes[1] > 1000 && shapes[2] > 100 && shapes[3] > 100,
+            "{shapes:?}"
+        );
+    }
+
     /// The DEC limit's shortcut gives what the general arm gives, for reads of every size at
     /// sampled places (run ends, track ends, slips, the disk's end), whether the segment began
     /// with the read or earlier, with and without the locations a media plan found.
