@@ -90,7 +90,7 @@ impl Policy {
         lbn: u64,
         n: u32,
         seg_start: u64,
-        known: (Option<Location>, Option<Location>),
+        known: (Option<&Location>, Option<&Location>),
     ) -> u64 {
         let cap = mech.layout.capacity_sectors();
         let end = lbn + n as u64;
@@ -118,7 +118,7 @@ impl Policy {
         lbn: u64,
         n: u32,
         seg_start: u64,
-        known: (Option<Location>, Option<Location>),
+        known: (Option<&Location>, Option<&Location>),
     ) -> u64 {
         let cap = mech.layout.capacity_sectors();
         let end = lbn + n as u64;
@@ -129,11 +129,11 @@ impl Policy {
                 if end >= cap {
                     return cap;
                 }
-                let at_end = known.1.unwrap_or_else(|| mech.layout.locate(end));
+                let at_end = known.1.copied().unwrap_or_else(|| mech.layout.locate(end));
                 let track_end = track_end_from(mech, end, &at_end);
                 // The segment began on an earlier track than the block after the request.
                 let start = match known.0 {
-                    Some(l) if seg_start == lbn => l,
+                    Some(l) if seg_start == lbn => *l,
                     _ => mech.layout.locate(seg_start),
                 };
                 if (start.cylinder, start.surface) != (at_end.cylinder, at_end.surface) {
@@ -188,7 +188,7 @@ impl Policy {
         } else {
             None
         };
-        let maxra = self.max_lbn(mech, lbn, n, lbn, (first, plan.next_loc));
+        let maxra = self.max_lbn(mech, lbn, n, lbn, (first.as_ref(), plan.next_loc.as_ref()));
         if maxra <= end {
             return None;
         }
@@ -232,7 +232,7 @@ impl Policy {
             .unwrap_or(lbn)
             .min(lbn);
         let end = lbn + n as u64;
-        let maxra = self.max_lbn(mech, lbn, n, lbn, (Some(l), None)).max(end);
+        let maxra = self.max_lbn(mech, lbn, n, lbn, (Some(&l), None)).max(end);
         (
             first,
             self.background_limit(mech, end.max(1) - 1, maxra).max(end),
@@ -658,7 +658,11 @@ mod tests {
                 // the run on the same track.
                 let next = (n < first.run_sectors && end < cap).then(|| mech.layout.locate(end));
                 for seg_start in [lbn, lbn.saturating_sub(5)] {
-                    for known in [(Some(first), next), (None, next), (Some(first), None)] {
+                    for known in [
+                        (Some(&first), next.as_ref()),
+                        (None, next.as_ref()),
+                        (Some(&first), None),
+                    ] {
                         let fast = pol.max_lbn(&mech, lbn, n, seg_start, known);
                         let general = pol.max_lbn_general(&mech, lbn, n, seg_start, known);
                         assert_eq!(fast, general, "{drive} lbn {lbn} n {n} from {seg_start}");

@@ -588,7 +588,7 @@ impl Drive {
         s: usize,
         lbn: u64,
         n: u32,
-        known: (Option<Location>, Option<Location>),
+        known: (Option<&Location>, Option<&Location>),
     ) -> u64 {
         let Some(c) = &mut self.cache else {
             return lbn + n as u64;
@@ -622,14 +622,14 @@ impl Drive {
         // The plan located the request's first block (when it started there) and the block
         // after it.
         let first = if plan.passes.first().is_some_and(|p| p.lbn == lbn) {
-            plan.first_loc
+            plan.first_loc.as_ref()
         } else {
             None
         };
         // The read-ahead's reach is set when the request takes its segment, as DiskSim does,
         // before a request larger than the segment has wrapped its start past the first
         // block (DEC's scheme reads one more track when that start is on an earlier track).
-        let maxra = self.raise_max_ra(s, lbn, n, (first, plan.next_loc));
+        let maxra = self.raise_max_ra(s, lbn, n, (first, plan.next_loc.as_ref()));
         if let Some(c) = &mut self.cache {
             c.extend(s, end);
         }
