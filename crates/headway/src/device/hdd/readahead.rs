@@ -4,11 +4,9 @@
 //! progress is a function of time, worked out from one media plan when it starts, so neither
 //! its progress nor its preemption costs an event per sector.
 
-use std::cell::Cell;
-
 use super::layout::Location;
 use super::mechanics::Mechanics;
-use super::media::{self, Avail, MediaPlan};
+use super::media::{self, Avail, MediaPlan, Piece};
 use super::spec::CacheSpec;
 use crate::request::{HeadPosition, Op};
 
@@ -92,7 +90,7 @@ impl Policy {
         lbn: u64,
         n: u32,
         seg_start: u64,
-        known: (Option<Location>, Option<Location>),
+        known: (Option<&Location>, Option<&Location>),
     ) -> u64 {
         let cap = mech.layout.capacity_sectors();
         let end = lbn + n as u64;
@@ -120,7 +118,7 @@ impl Policy {
         lbn: u64,
         n: u32,
         seg_start: u64,
-        known: (Option<Location>, Option<Location>),
+        known: (Option<&Location>, Option<&Location>),
     ) -> u64 {
         let cap = mech.layout.capacity_sectors();
         let end = lbn + n as u64;
@@ -131,11 +129,11 @@ impl Policy {
                 if end >= cap {
                     return cap;
                 }
-                let at_end = known.1.unwrap_or_else(|| mech.layout.locate(end));
+                let at_end = known.1.copied().unwrap_or_else(|| mech.layout.locate(end));
                 let track_end = track_end_from(mech, end, &at_end);
                 // The segment began on an earlier track than the block after the request.
                 let start = match known.0 {
-                    Some(l) if seg_start == lbn => l,
+                    Some(l) if seg_start == lbn => *l,
                     _ => mech.layout.locate(seg_start),
                 };
                 if (start.cylinder, start.surface) != (at_end.cylinder, at_end.surface) {
@@ -190,7 +188,7 @@ impl Policy {
         } else {
             None
         };
-        let maxra = self.max_lbn(mech, lbn, n, lbn, (first, plan.next_loc));
+        let maxra = self.max_lbn(mech, lbn, n, lbn, (first.as_ref(), plan.next_loc.as_ref()));
         if maxra <= end {
             return None;
         }
@@ -217,7 +215,6 @@ impl Policy {
                 super::segment_full::bus_progress(r.avail, lbn, r.bus_start, r.stream, &mut sent);
                 sent
             });
-            ra.plan_changed();
         }
         let (stop, head, _) = ra.stop(t, self.stop_in_sector);
         Some((stop, head))
@@ -235,7 +232,7 @@ impl Policy {
             .unwrap_or(lbn)
             .min(lbn);
         let end = lbn + n as u64;
-        let maxra = self.max_lbn(mech, lbn, n, lbn, (Some(l), None)).max(end);
+        let maxra = self.max_lbn(mech, lbn, n, lbn, (Some(&l), None)).max(end);
         (
             first,
             self.background_limit(mech, end.max(1) - 1, maxra).max(end),
@@ -300,6 +297,28 @@ pub fn cylinder_end(mech: &Mechanics, lbn: u64) -> u64 {
     l
 }
 
+/// [`media::count_passes_by`] for the plans nearly every read-ahead has, one pass (DEC's to
+/// the end of the read's track, in order) or two (the same, zero latency: the run's tail, then
+/// its front a revolution later), with their pieces made here as `media::pieces` makes them
+/// (the front first when the second pass ends where the first begins; the second piece
+/// usable no earlier than the first's last block), without its iterator.
+#[inline(always)]
+fn count_by(passes: &[media::Pass], not_before: f64, t: f64) -> u64 {
+    match passes {
+        [p] => media::count_by(std::iter::once(Piece::of_pass(p, not_before)), t),
+        [a, b] => {
+            let (first, second) = if b.end_lbn() == a.lbn { (b, a) } else { (a, b) };
+            let floor = not_before.max(first.last_done());
+            let pieces = [
+                Piece::of_pass(first, not_before),
+                Piece::of_pass(second, floor),
+            ];
+            media::count_by(pieces.into_iter(), t)
+        }
+        ps => media::count_passes_by(ps, not_before, t),
+    }
+}
+
 /// What holds a read-ahead back after a read miss (`readahead_hold`): its segment's size and
 /// the read's bus (when each of its blocks is in, and its transfer from `bus_start` to
 /// `bus_end`), for [`Policy::release_after_miss`].
@@ -323,9 +342,6 @@ pub struct ReadAhead {
     pub plan: MediaPlan,
     /// When the mechanism was free to start it.
     pub t_start: f64,
-    /// The last [`ReadAhead::end_by`] asked, as (t, blocks in): a command asks twice at its
-    /// arrival (to bring the segment up to date, then to stop the read-ahead).
-    counted: Cell<(f64, u64)>,
 }
 
 impl ReadAhead {
@@ -356,13 +372,11 @@ impl ReadAhead {
             limit: base,
             plan: MediaPlan::default(),
             t_start: t,
-            counted: Cell::new((f64::NAN, 0)),
         });
         ra.seg = seg;
         ra.base = base;
         ra.limit = base + n as u64;
         ra.t_start = t;
-        ra.counted.set((f64::NAN, 0));
         let loc = first.unwrap_or_else(|| mech.layout.locate(base));
         if n <= loc.run_sectors {
             // The common case (DEC's read-ahead runs to the end of the request's track).
@@ -387,19 +401,7 @@ impl ReadAhead {
     /// One past the last block in the buffer at `t`.
     #[inline]
     pub fn end_by(&self, t: f64) -> u64 {
-        let (at, n) = self.counted.get();
-        if at == t {
-            return self.base + n;
-        }
-        let n = media::count_passes_by(&self.plan.passes, self.t_start, t);
-        self.counted.set((t, n));
-        self.base + n
-    }
-
-    /// Its plan was changed in place (held back for room): forget the count kept for
-    /// [`ReadAhead::end_by`].
-    pub fn plan_changed(&mut self) {
-        self.counted.set((f64::NAN, 0));
+        self.base + count_by(&self.plan.passes, self.t_start, t)
     }
 
     /// When each block it reads is in the buffer.
@@ -432,7 +434,6 @@ impl ReadAhead {
         self.plan.end = more.end;
         self.plan.end_head = more.end_head;
         self.limit += n as u64;
-        self.counted.set((f64::NAN, 0));
     }
 
     /// Preempted by a command at `t`: when the mechanism is free for it, where the head is
@@ -450,9 +451,39 @@ impl ReadAhead {
     /// skew after the switch ("The read-ahead's track switch" in docs/fidelity.md; no request
     /// of the five real traces moves with it), or at once if it may stop in a sector.
     pub fn stop(&self, t: f64, in_sector: bool) -> (f64, HeadPosition, u64) {
-        if t >= self.plan.end {
-            return (t, self.plan.end_head, self.limit);
+        match self.at(t, in_sector) {
+            (end, Some((stop, head))) => (stop, head, end),
+            (_, None) => (t, self.plan.end_head, self.limit),
         }
+    }
+
+    /// What a command reaching the drive at `t` finds, asked once: one past the last block in
+    /// the buffer ([`ReadAhead::end_by`]), and, unless the read-ahead is over by then, when
+    /// its stop frees the mechanism and where the head is then ([`ReadAhead::stop`]). Every
+    /// command after a read asks both at the same `t`, to bring the segment up to date and to
+    /// stop the read-ahead: one walk answers both.
+    #[inline]
+    pub fn at(&self, t: f64, in_sector: bool) -> (u64, Option<(f64, HeadPosition)>) {
+        let end = self.base + count_by(&self.plan.passes, self.t_start, t);
+        if t >= self.plan.end {
+            return (end, None);
+        }
+        (end, Some(self.stop_running(t, in_sector)))
+    }
+
+    /// Where [`ReadAhead::stop`] leaves the head at `t`, without the count a stop also gives
+    /// (a scheduler inside the drive asks this at every choice).
+    pub fn head_at(&self, t: f64) -> HeadPosition {
+        if t >= self.plan.end {
+            return self.plan.end_head;
+        }
+        self.stop_running(t, true).1
+    }
+
+    /// [`ReadAhead::stop`] before the read-ahead's end: when the mechanism is free, and where
+    /// the head is.
+    #[inline(always)]
+    fn stop_running(&self, t: f64, in_sector: bool) -> (f64, HeadPosition) {
         // Passes are in time order.
         let mut prev_track = None;
         for p in self.plan.passes.iter() {
@@ -463,21 +494,21 @@ impl ReadAhead {
                 if switched && t >= p.on_track {
                     // Waiting for the first sector on the track it has just switched to.
                     let stop = if in_sector { t } else { p.first_done };
-                    return (stop, head, self.end_by(t));
+                    return (stop, head);
                 }
-                return (t.max(p.on_track), head, self.end_by(t));
+                return (t.max(p.on_track), head);
             }
             if t < p.last_done() {
                 if in_sector {
-                    return (t, head, self.end_by(t));
+                    return (t, head);
                 }
                 let k = (((t - p.start()) / p.step) as i64 + 1) as f64;
                 let stop = p.start() + k * p.step;
-                return (stop, head, self.end_by(t));
+                return (stop, head);
             }
             prev_track = Some(p.track);
         }
-        (t, self.plan.end_head, self.end_by(t))
+        (t, self.plan.end_head)
     }
 }
 
@@ -485,6 +516,122 @@ impl ReadAhead {
 mod tests {
     use super::*;
     use crate::device::catalog;
+
+    /// [`ReadAhead::stop`] as it was before [`ReadAhead::at`] answered the count and the stop
+    /// in one call: the pass walk with the count of `media::count_passes_by` (every pass
+    /// through `media::pieces`).
+    fn stop_eager(ra: &ReadAhead, t: f64, in_sector: bool) -> (f64, HeadPosition, u64) {
+        let end_by = |t: f64| ra.base + media::count_passes_by(&ra.plan.passes, ra.t_start, t);
+        if t >= ra.plan.end {
+            return (t, ra.plan.end_head, ra.limit);
+        }
+        let mut prev_track = None;
+        for p in ra.plan.passes.iter() {
+            if t < p.start() {
+                let switched = prev_track.is_some_and(|tr| tr != p.track);
+                if switched && t >= p.on_track {
+                    let stop = if in_sector { t } else { p.first_done };
+                    return (stop, p.track, end_by(t));
+                }
+                return (t.max(p.on_track), p.track, end_by(t));
+            }
+            if t < p.last_done() {
+                if in_sector {
+                    return (t, p.track, end_by(t));
+                }
+                let k = (((t - p.start()) / p.step) as i64 + 1) as f64;
+                return (p.start() + k * p.step, p.track, end_by(t));
+            }
+            prev_track = Some(p.track);
+        }
+        (t, ra.plan.end_head, end_by(t))
+    }
+
+    /// What a command finds in one call ([`ReadAhead::at`], its one- and two-pass counts made
+    /// without `media::pieces`) and the head a scheduler asks for ([`ReadAhead::head_at`]) are,
+    /// bit for bit, what the count and the stop asked one after the other gave, over read-aheads
+    /// of every shape the drive makes: one pass, a zero-latency tail and front, several tracks
+    /// (a read-ahead extended past its track), asked at times before, inside and after them.
+    #[test]
+    fn the_count_and_stop_asked_at_once_are_the_eager_ones() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut shapes = [0u32; 4];
+        for drive in ["atlas10k", "hp_c3323a", "st41601n"] {
+            let spec = catalog::lookup(drive).unwrap();
+            let mech = Mechanics::new(&spec).unwrap();
+            let cap = mech.layout.capacity_sectors();
+            let period = mech.period_ns;
+            for _ in 0..3000 {
+                let base = next() % (cap - 2000);
+                let loc = mech.layout.locate(base);
+                let zl = next() % 2 == 0;
+                // Within the run mostly (DEC's read-ahead), sometimes across tracks.
+                let n = if next() % 4 == 0 {
+                    loc.run_sectors + 1 + (next() % 600) as u32
+                } else {
+                    1 + (next() % loc.run_sectors as u64) as u32
+                };
+                let head = if next() % 3 == 0 {
+                    HeadPosition::default()
+                } else {
+                    HeadPosition {
+                        cylinder: loc.cylinder,
+                        surface: loc.surface,
+                    }
+                };
+                let t0 = (next() % 1_000_000_000) as f64 + (next() % 1000) as f64 / 1024.0;
+                let mut slot = None;
+                let first = (next() % 2 == 0).then_some(loc);
+                ReadAhead::start_in(
+                    &mut slot,
+                    &mech,
+                    0,
+                    head,
+                    t0,
+                    base,
+                    base + n as u64,
+                    zl,
+                    first,
+                );
+                let mut ra = slot.unwrap();
+                if next() % 5 == 0 {
+                    ra.extend(&mech, ra.limit + 1 + next() % 200, zl);
+                }
+                shapes[ra.plan.passes.len().min(3)] += 1;
+                let span = ra.plan.end - t0 + 2.0 * period;
+                for k in 0..24 {
+                    let t = match k {
+                        0 => t0,
+                        1 => ra.plan.end,
+                        2 => ra.plan.passes[0].first_done,
+                        3 => ra.plan.passes[0].start(),
+                        _ => t0 - period + (next() % 1_000_000) as f64 / 1e6 * span,
+                    };
+                    for in_sector in [false, true] {
+                        let (stop, head, end) = stop_eager(&ra, t, in_sector);
+                        let eager_end =
+                            ra.base + media::count_passes_by(&ra.plan.passes, ra.t_start, t);
+                        let want = (eager_end, (t < ra.plan.end).then_some((stop, head)));
+                        assert_eq!(ra.at(t, in_sector), want, "{drive} {base}+{n} at {t}");
+                        assert_eq!(ra.stop(t, in_sector), (stop, head, end));
+                        assert_eq!(ra.end_by(t), eager_end);
+                    }
+                    assert_eq!(ra.head_at(t), stop_eager(&ra, t, true).1);
+                }
+            }
+        }
+        // Every shape was among them.
+        assert!(
+            shapes[1] > 1000 && shapes[2] > 100 && shapes[3] > 100,
+            "{shapes:?}"
+        );
+    }
 
     /// The DEC limit's shortcut gives what the general arm gives, for reads of every size at
     /// sampled places (run ends, track ends, slips, the disk's end), whether the segment began
@@ -511,7 +658,11 @@ mod tests {
                 // the run on the same track.
                 let next = (n < first.run_sectors && end < cap).then(|| mech.layout.locate(end));
                 for seg_start in [lbn, lbn.saturating_sub(5)] {
-                    for known in [(Some(first), next), (None, next), (Some(first), None)] {
+                    for known in [
+                        (Some(&first), next.as_ref()),
+                        (None, next.as_ref()),
+                        (Some(&first), None),
+                    ] {
                         let fast = pol.max_lbn(&mech, lbn, n, seg_start, known);
                         let general = pol.max_lbn_general(&mech, lbn, n, seg_start, known);
                         assert_eq!(fast, general, "{drive} lbn {lbn} n {n} from {seg_start}");

@@ -87,6 +87,10 @@ struct Hda {
     /// building a new one moves a whole media plan).
     ra_slot: Option<ReadAhead>,
     ra_live: bool,
+    /// The read-ahead's stop as `settle` worked it out for a command at `.0` (when the
+    /// mechanism is free, the head, one past the last block in): the command stops it at
+    /// the same time, if at all. Forgotten whenever the read-ahead changes.
+    ra_stop: Option<(f64, f64, HeadPosition, u64)>,
 }
 
 impl Hda {
@@ -102,6 +106,7 @@ impl Hda {
 
     #[inline]
     fn ra_mut(&mut self) -> Option<&mut ReadAhead> {
+        self.ra_stop = None;
         if self.ra_live {
             self.ra_slot.as_mut()
         } else {
@@ -113,6 +118,7 @@ impl Hda {
     #[inline]
     fn end_ra(&mut self) {
         self.ra_live = false;
+        self.ra_stop = None;
     }
 
     /// Start a read-ahead ([`ReadAhead::start_in`]) in the kept slot.
@@ -141,6 +147,7 @@ impl Hda {
             first,
         );
         self.ra_live = self.ra_slot.is_some();
+        self.ra_stop = None;
     }
 }
 
@@ -268,7 +275,7 @@ impl Drive {
     /// read-ahead under way moves it).
     pub fn head_at(&self, t: SimTime) -> HeadPosition {
         match self.hda.ra() {
-            Some(ra) => ra.stop(t as f64, true).1,
+            Some(ra) => ra.head_at(t as f64),
             None => self.hda.head,
         }
     }
@@ -372,15 +379,18 @@ impl Drive {
             self.finish_destage();
         }
         if let Some(ra) = self.hda.ra() {
-            let end = ra.end_by(t);
+            let (end, running) = ra.at(t, self.pol.readahead.stop_in_sector);
             let (seg, done, head) = (ra.seg, ra.done_at(), ra.plan.end_head);
             if let Some(c) = &mut self.cache {
                 c.extend(seg, end);
             }
-            if done <= t {
-                self.hda.head = head;
-                self.hda.free_at = self.hda.free_at.max(done);
-                self.hda.end_ra();
+            match running {
+                None => {
+                    self.hda.head = head;
+                    self.hda.free_at = self.hda.free_at.max(done);
+                    self.hda.end_ra();
+                }
+                Some((stop, head)) => self.hda.ra_stop = Some((t, stop, head, end)),
             }
         }
     }
@@ -388,7 +398,10 @@ impl Drive {
     /// Stop any read-ahead for a command at `t`; returns when the mechanism is free.
     fn stop_readahead(&mut self, t: f64) -> f64 {
         if let Some(ra) = self.hda.ra() {
-            let (stop, head, end) = ra.stop(t, self.pol.readahead.stop_in_sector);
+            let (stop, head, end) = match self.hda.ra_stop {
+                Some((at, stop, head, end)) if at == t => (stop, head, end),
+                _ => ra.stop(t, self.pol.readahead.stop_in_sector),
+            };
             if let Some(c) = &mut self.cache {
                 c.extend(ra.seg, end);
             }
@@ -575,7 +588,7 @@ impl Drive {
         s: usize,
         lbn: u64,
         n: u32,
-        known: (Option<Location>, Option<Location>),
+        known: (Option<&Location>, Option<&Location>),
     ) -> u64 {
         let Some(c) = &mut self.cache else {
             return lbn + n as u64;
@@ -609,14 +622,14 @@ impl Drive {
         // The plan located the request's first block (when it started there) and the block
         // after it.
         let first = if plan.passes.first().is_some_and(|p| p.lbn == lbn) {
-            plan.first_loc
+            plan.first_loc.as_ref()
         } else {
             None
         };
         // The read-ahead's reach is set when the request takes its segment, as DiskSim does,
         // before a request larger than the segment has wrapped its start past the first
         // block (DEC's scheme reads one more track when that start is on an earlier track).
-        let maxra = self.raise_max_ra(s, lbn, n, (first, plan.next_loc));
+        let maxra = self.raise_max_ra(s, lbn, n, (first, plan.next_loc.as_ref()));
         if let Some(c) = &mut self.cache {
             c.extend(s, end);
         }

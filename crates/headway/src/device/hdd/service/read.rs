@@ -408,7 +408,7 @@ fn stall_ongoing(
             }
         }
     }
-    let changed = segment_full::stall_read(
+    segment_full::stall_read(
         &mut ra.plan,
         |_| {},
         lbn,
@@ -424,8 +424,5 @@ fn stall_ongoing(
     if !front.is_empty() {
         front.extend(ra.plan.passes.drain(..));
         ra.plan.passes = front;
-    }
-    if changed {
-        ra.plan_changed();
     }
 }
