@@ -272,7 +272,10 @@ impl HddDevice {
         let at = from.max(self.held_until).max(self.drive.bus_released_at());
         let until = at + hold;
         self.held_until = until;
-        if cur.ask_at_ns.is_none() && (at..until).contains(&asks) {
+        // Asking as the hold begins (the command chosen at a completion, while a command
+        // that waited through it gets the bus) it waits for the bus ahead of later arrivals:
+        // DiskSim's bus arbitration prefers the drive's slot to the host's.
+        if cur.ask_at_ns.is_none() && (at + 1..until).contains(&asks) {
             cur.ask_at_ns = Some(until);
         }
         if asks < until {
