@@ -422,24 +422,32 @@ fn the_bus_goes_to_arrivals_and_the_read_in_service_in_disksims_order() {
 /// at 15.9 or 16.0 its hold ends after the read asks again, and the read's last blocks move
 /// later (17.446, 17.546; before 17.150); at 16.7, after that ask, it waits for the
 /// completion in both. A read arriving at 16.1 holds the bus for the read-miss overhead
-/// (0.613 ms) in the gap. Found per request on the Barracuda's SPTF queue of reads and
-/// writes, its 7th completion (a queued write 1.010 ms late in headway: a write that had
-/// arrived during such a gap held the bus at the completion).
+/// (0.613 ms) in the gap. The Cheetah 9LP (0.748 ms write-hit and 0.284 ms read-miss
+/// overheads after a read), a read of 8 at block 100,072 (connected 3.621-4.041 ms, free
+/// until 5.997): a write at 3.8 ms changes nothing for the read, one at 5.5 ms delays it to
+/// 6.668, a read at 5.8 ms to 6.504 (headway before 6.417 in all three). Found per request
+/// on the Barracuda's SPTF queue of reads and writes, its 7th completion (a queued write
+/// 1.010 ms late in headway: a write that had arrived during such a gap held the bus at the
+/// completion).
 #[test]
 fn a_command_takes_the_bus_while_the_read_in_service_waits_for_the_media() {
-    // (the arrival's time in ms, its op (1 read), DiskSim's completions in trace order)
-    let cases: [(&str, u8, [f64; 2]); 6] = [
-        ("15.0", 0, [17.149580, 18.221580]),
-        ("15.5", 0, [17.149580, 18.221580]),
-        ("15.9", 0, [17.446000, 18.518000]),
-        ("16.0", 0, [17.546000, 18.618000]),
-        ("16.7", 0, [17.149580, 19.231580]),
-        ("16.1", 1, [17.249070, 38.796020]),
+    // (drive, the first read's block, the arrival's time in ms and op (1 read), DiskSim's
+    // completions in trace order)
+    let cases: [(&str, u64, &str, u8, [f64; 2]); 9] = [
+        ("barracuda", 3_162_792, "15.0", 0, [17.149580, 18.221580]),
+        ("barracuda", 3_162_792, "15.5", 0, [17.149580, 18.221580]),
+        ("barracuda", 3_162_792, "15.9", 0, [17.446000, 18.518000]),
+        ("barracuda", 3_162_792, "16.0", 0, [17.546000, 18.618000]),
+        ("barracuda", 3_162_792, "16.7", 0, [17.149580, 19.231580]),
+        ("barracuda", 3_162_792, "16.1", 1, [17.249070, 38.796020]),
+        ("cheetah9lp", 100_072, "3.8", 0, [6.416634, 7.256634]),
+        ("cheetah9lp", 100_072, "5.5", 0, [6.668000, 7.508000]),
+        ("cheetah9lp", 100_072, "5.8", 1, [6.503620, 14.738097]),
     ];
-    for (at, read, disksim_ms) in cases {
-        let text = format!("0 0 3162792 8 1\n{at} 0 500000 8 {read}\n");
+    for (drive, lbn, at, read, disksim_ms) in cases {
+        let text = format!("0 0 {lbn} 8 1\n{at} 0 500000 8 {read}\n");
         let what = format!("command (read {read}) at {at} ms");
-        follows_disksim("barracuda", "fcfs", &text, &disksim_ms, 0.0001, &what);
+        follows_disksim(drive, "fcfs", &text, &disksim_ms, 0.0001, &what);
     }
 }
 
