@@ -410,6 +410,77 @@ fn the_bus_goes_to_arrivals_and_the_read_in_service_in_disksims_order() {
     replay_cases(&cases);
 }
 
+/// A read whose bus catches up with the media lets go of the bus until more blocks are in
+/// (DiskSim's drive disconnects when it has nothing to send, unless it holds the bus for the
+/// whole read), and a command waiting for the bus gets it then, before the read reconnects.
+/// Barracuda (no disconnect overheads, 1.010 ms write-hit overhead after a read), FCFS: a
+/// read of 8 blocks at block 3,162,792 at 0 crosses a track: connected 14.756-15.292 ms, free
+/// until 16.614 (DiskSim's bus events, printed by the private copy). A write of 8 at block
+/// 500,000 arriving at 15.0 ms (while the read sends its first blocks) or 15.5 (in the gap)
+/// holds the bus for its overhead and is taken up at the read's completion with it done
+/// (18.222 ms; headway before 19.232, the write waiting through the read for its overhead);
+/// at 15.9 or 16.0 its hold ends after the read asks again, and the read's last blocks move
+/// later (17.446, 17.546; before 17.150); at 16.7, after that ask, it waits for the
+/// completion in both. A read arriving at 16.1 holds the bus for the read-miss overhead
+/// (0.613 ms) in the gap. The Cheetah 9LP (0.748 ms write-hit and 0.284 ms read-miss
+/// overheads after a read), a read of 8 at block 100,072 (connected 3.621-4.041 ms, free
+/// until 5.997): a write at 3.8 ms changes nothing for the read, one at 5.5 ms delays it to
+/// 6.668, a read at 5.8 ms to 6.504 (headway before 6.417 in all three). Found per request
+/// on the Barracuda's SPTF queue of reads and writes, its 7th completion (a queued write
+/// 1.010 ms late in headway: a write that had arrived during such a gap held the bus at the
+/// completion).
+#[test]
+fn a_command_takes_the_bus_while_the_read_in_service_waits_for_the_media() {
+    // (drive, the first read's block, the arrival's time in ms and op (1 read), DiskSim's
+    // completions in trace order)
+    let cases: [(&str, u64, &str, u8, [f64; 2]); 9] = [
+        ("barracuda", 3_162_792, "15.0", 0, [17.149580, 18.221580]),
+        ("barracuda", 3_162_792, "15.5", 0, [17.149580, 18.221580]),
+        ("barracuda", 3_162_792, "15.9", 0, [17.446000, 18.518000]),
+        ("barracuda", 3_162_792, "16.0", 0, [17.546000, 18.618000]),
+        ("barracuda", 3_162_792, "16.7", 0, [17.149580, 19.231580]),
+        ("barracuda", 3_162_792, "16.1", 1, [17.249070, 38.796020]),
+        ("cheetah9lp", 100_072, "3.8", 0, [6.416634, 7.256634]),
+        ("cheetah9lp", 100_072, "5.5", 0, [6.668000, 7.508000]),
+        ("cheetah9lp", 100_072, "5.8", 1, [6.503620, 14.738097]),
+    ];
+    for (drive, lbn, at, read, disksim_ms) in cases {
+        let text = format!("0 0 {lbn} 8 1\n{at} 0 500000 8 {read}\n");
+        let what = format!("command (read {read}) at {at} ms");
+        follows_disksim(drive, "fcfs", &text, &disksim_ms, 0.0001, &what);
+    }
+}
+
+/// The command chosen at a completion asks for the bus at that completion, as the command
+/// that waited through it gets the bus: it waits for that command's overhead, but ahead of
+/// whatever arrives meanwhile (DiskSim's bus arbitration, "Arbitration type = 1", prefers the
+/// drive's slot to the host's controller when both wait). Only a drive busy with an arrival's
+/// overhead when it would ask asks after it (`the_bus_goes_to_arrivals_and_the_read_in_service_in_disksims_order`).
+/// Cheetah 9LP, FCFS: a read of 8 at block 100,000 at 0 (asks for the bus at 7.901 ms), a
+/// fast write at 1 ms (queued, chosen at 8.741), a read at 8 ms (it waits through the
+/// completion and holds the bus 0.284 ms), a command at 8.9 ms during that hold: the write
+/// completes at 9.865 ms in every case (headway before 10.613 with a write at 8.9, whose
+/// 0.748 ms hold went first). Found per request on the Cheetah 9LP's SPTF queue of reads and
+/// writes, its 83rd completion.
+#[test]
+fn the_command_chosen_at_a_completion_gets_the_bus_before_later_arrivals() {
+    let cases: [(&str, &[f64]); 3] = [
+        ("", &[8.741449, 9.865069, 20.711223]),
+        (
+            "8.9 0 700000 8 0\n",
+            &[8.741449, 9.865069, 20.711223, 21.551223],
+        ),
+        (
+            "8.9 0 700000 8 1\n",
+            &[8.741449, 9.865069, 20.711223, 27.648523],
+        ),
+    ];
+    for (later, disksim_ms) in cases {
+        let text = format!("0 0 100000 8 1\n1 0 900000 8 0\n8 0 500000 8 1\n{later}");
+        follows_disksim("cheetah9lp", "fcfs", &text, disksim_ms, 0.0001, &text);
+    }
+}
+
 /// DiskSim's host passes one command at a time: of reads arriving at 13 and 13.2 ms (DiskSim
 /// runs as above), the second asks for the bus only once the first has reached the drive
 /// (14.616 ms), with the read in service, which goes first (19.500 ms in DiskSim; headway

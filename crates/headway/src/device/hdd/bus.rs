@@ -106,6 +106,49 @@ fn held_through(e: f64, p: &Piece, lbn: u64, end: u64, blk: f64) -> f64 {
         .max(a + (m - 1.0) * p.step + blk)
 }
 
+/// A stretch of a transfer where the drive lets go of the bus to wait for the media.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Gap {
+    /// When the bus is free for another command (no earlier than the time asked about).
+    pub free_at: f64,
+    /// The first block still to move.
+    pub lbn: u64,
+    /// When the drive asks for the bus back for it.
+    pub asks_at: f64,
+}
+
+/// The first gap of [`transfer_end`]'s transfer (connected from `start`) that a command
+/// asking for the bus at `t` can use: DiskSim's drive disconnects when its bus catches up
+/// with the media (unless it holds the bus) and asks again when the watermark's blocks are
+/// in; a command waiting then gets the bus as it is released. `None`: the drive keeps the
+/// bus from `t` to its last block.
+pub fn next_gap(avail: &Avail, lbn: u64, n: u32, start: f64, s: &Stream, t: f64) -> Option<Gap> {
+    if s.hold {
+        return None;
+    }
+    let end = lbn + n as u64;
+    let mut e = start;
+    for l in lbn..end {
+        let a = avail.time_of(l).unwrap_or(e);
+        if a <= e {
+            e += s.block_ns;
+            continue;
+        }
+        let free = e + s.disconnect_ns;
+        let w_lbn = (l + s.watermark.max(1) as u64 - 1).min(end - 1);
+        let asks = avail.time_of(w_lbn).unwrap_or(a).max(free);
+        if t < asks {
+            return Some(Gap {
+                free_at: free.max(t),
+                lbn: l,
+                asks_at: asks,
+            });
+        }
+        e = asks + s.reconnect_ns + s.block_ns;
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -224,6 +267,29 @@ mod tests {
             let want = held_loop(&a, from, n, start, blk);
             proptest::prop_assert_eq!(got.to_bits(), want.to_bits());
         }
+    }
+
+    #[test]
+    fn a_bus_that_catches_up_with_the_media_is_free_until_the_next_block_is_in() {
+        // Blocks in at 10, 20, 30; the bus moves one in 2 from 12: connected 12-14, free
+        // 14-20 (asked back at 20), 20-22, free 22-30, 30-32.
+        let a = avail(10.0, 10.0, 3);
+        let mut s = stream(2.0);
+        s.hold = false;
+        let gap = |t| next_gap(&a, 0, 3, 12.0, &s, t);
+        let g = |free_at, lbn, asks_at| {
+            Some(Gap {
+                free_at,
+                lbn,
+                asks_at,
+            })
+        };
+        assert_eq!(gap(13.0), g(14.0, 1, 20.0));
+        assert_eq!(gap(15.0), g(15.0, 1, 20.0));
+        assert_eq!(gap(20.0), g(22.0, 2, 30.0));
+        assert_eq!(gap(30.0), None);
+        s.hold = true;
+        assert_eq!(next_gap(&a, 0, 3, 12.0, &s, 13.0), None);
     }
 
     #[test]

@@ -184,6 +184,7 @@ impl HddDevice {
         // for a write-back to end): the command taken up gets the bus only after it.
         if self.held_until > now {
             if let Some(done) = self.bus_delayed_done(self.held_until) {
+                self.drive.bus_given(self.held_until);
                 let later = done.saturating_sub(served.done);
                 self.drive.delay_write_data(later);
                 served.done += later;
@@ -244,12 +245,13 @@ impl HddDevice {
             }
             return Some(now);
         };
-        let Some(asks) = self.drive.bus_asked_at() else {
+        let Some(mut asks) = self.drive.bus_asked_at() else {
             return Some(now);
         };
         let Some(hold) = arrival_hold_ns(&self.drive.ovh, self.completed_op, cmd.op) else {
             return Some(now);
         };
+        let mut from = now;
         // Requests for the bus are served in the order they are made: a command that
         // waited for the bus since before the command now in service asked for it (it
         // reached the drive at the last completion) holds it first. The command in service
@@ -257,17 +259,28 @@ impl HddDevice {
         // the reconnection up once the arrival's disconnect has gone): asking during a
         // hold, it asks at the hold's end (`ask_at_ns`), after whatever arrived meanwhile.
         if asked >= cur.ask_at_ns.unwrap_or(asks) {
-            return (now >= cur.served.done).then_some(now);
+            // A read whose bus catches up with the media lets go of it until more blocks
+            // are in: the arrival takes the bus then, before the read's next reconnection.
+            let Some(free) = self.drive.bus_gap(now.max(self.held_until)) else {
+                return (now >= cur.served.done).then_some(now);
+            };
+            cur.ask_at_ns = None;
+            asks = self.drive.bus_asked_at().unwrap_or(free);
+            from = free;
         }
         // The command in service may still hold the bus for its own command phase.
-        let at = now.max(self.held_until).max(self.drive.bus_released_at());
+        let at = from.max(self.held_until).max(self.drive.bus_released_at());
         let until = at + hold;
         self.held_until = until;
-        if cur.ask_at_ns.is_none() && (at..until).contains(&asks) {
+        // Asking as the hold begins (the command chosen at a completion, while a command
+        // that waited through it gets the bus) it waits for the bus ahead of later arrivals:
+        // DiskSim's bus arbitration prefers the drive's slot to the host's.
+        if cur.ask_at_ns.is_none() && (at + 1..until).contains(&asks) {
             cur.ask_at_ns = Some(until);
         }
         if asks < until {
             if let Some(done) = self.drive.rebus(until) {
+                self.drive.bus_given(until);
                 let later = done.saturating_sub(cur.served.done);
                 self.drive.delay_write_data(later);
                 cur.served.done += later;

@@ -209,6 +209,8 @@ struct BusBack {
     stream: bus::Stream,
     reconnect: f64,
     completion: f64,
+    /// When it gets the bus back: `asks_at`, or later when an arrival held the bus.
+    given: f64,
 }
 
 impl Drive {
@@ -519,6 +521,28 @@ impl Drive {
         let b = self.bus_back.as_ref()?;
         let e = bus::transfer_end(&self.avail, b.lbn, b.n, f64_of(at) + b.reconnect, &b.stream);
         Some(ns_of(e + b.completion + 0.5))
+    }
+
+    /// The read last served gets the bus back at `at` (`rebus`), not when it asked.
+    pub fn bus_given(&mut self, at: SimTime) {
+        if let Some(b) = &mut self.bus_back {
+            b.given = b.given.max(f64_of(at));
+        }
+    }
+
+    /// When the bus is free at or after `t` for another command while the read last served
+    /// waits for the media in the middle of its transfer ([`bus::next_gap`]); from then on its
+    /// return to the bus is that of the blocks still to move, asked for at the gap's end
+    /// (`bus_asked_at`, `rebus`). `None`: it keeps the bus from `t` to its completion.
+    pub fn bus_gap(&mut self, t: SimTime) -> Option<SimTime> {
+        let b = self.bus_back.as_mut()?;
+        let start = b.given + b.reconnect;
+        let g = bus::next_gap(&self.avail, b.lbn, b.n, start, &b.stream, f64_of(t))?;
+        b.n -= (g.lbn - b.lbn) as u32;
+        b.lbn = g.lbn;
+        b.asks_at = g.asks_at;
+        b.given = g.asks_at;
+        Some(ns_of(g.free_at + 0.5))
     }
 
     /// A command that only moves the head (a host scheduler's sweep to the edge).

@@ -247,6 +247,7 @@ impl Drive {
                         stream,
                         reconnect,
                         completion,
+                        given: b0 - reconnect,
                     });
                 }
                 if n > size {
