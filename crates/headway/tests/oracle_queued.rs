@@ -254,8 +254,8 @@ fn errors(drive: &str, depth: usize, kind: &str, requests: u64) -> Errors {
                 let mut hold_moved = false;
                 let mut ahead_ns = [0u64; 4];
                 let mut after_ask = false;
-                let late_in = |v: &[Arrival], ask: Option<u64>| {
-                    ask.is_some_and(|a| v.iter().any(|x| x.at_ns >= a))
+                let late_in = |v: &[(Arrival, usize)], ask: Option<u64>| {
+                    ask.is_some_and(|a| v.iter().any(|x| x.0.at_ns >= a))
                 };
                 for m in MODELS {
                     let (from, o) = origins[m as usize];
