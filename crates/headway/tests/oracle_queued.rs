@@ -47,8 +47,8 @@ enum Class {
     AheadUnknown,
     /// Mispredicted, and a command reached the drive after this read or the one ahead asked
     /// for the bus back: the drive lets it take the bus while that read waits for the media
-    /// (`bus::next_gap`, docs/fidelity.md "the read's gap on the bus"), which the oracle
-    /// (`predict/oracle_bus.rs`) does not follow yet.
+    /// (`bus::next_gap`, docs/fidelity.md "the read's gap on the bus"). The oracle follows
+    /// it (`predict/oracle_bus.rs`), and the class is asserted empty.
     BusGap,
 }
 
@@ -388,7 +388,7 @@ fn ms(ns: u64) -> f64 {
 /// model) and reads behind a mispredicted anchor (`Class::AheadUnknown`).
 #[test]
 fn the_oracle_predicts_queued_reads_to_the_ns() {
-    let named = [Class::BufferReach, Class::AheadUnknown, Class::BusGap];
+    let named = [Class::BufferReach, Class::AheadUnknown];
     for drive in ["hp_c2490a", "atlas10k", "cheetah4lp"] {
         for depth in [2, 8] {
             for kind in ["random", "sequential", "mixed", "large", "oltp_large"] {
@@ -402,6 +402,7 @@ fn the_oracle_predicts_queued_reads_to_the_ns() {
                     assert_eq!(e.count(Class::OverSegment), 0, "{at}");
                 }
                 assert_eq!(e.max_ns(Model::Full, &named), 0, "{at}");
+                assert_eq!(e.count(Class::BusGap), 0, "{at}");
                 if e.count(Class::QueuedOverhead) > 0 {
                     assert!(
                         e.max_ns(Model::Before, &[Class::Alone, Class::BusHold]) > 5_000_000,
@@ -446,7 +447,11 @@ fn the_oracle_predicts_queued_reads_to_the_ns() {
             e.max_in(Model::ReadHolds, Class::WriteHold) > 100_000,
             "{at}"
         );
-        assert_eq!(e.max_ns(Model::Full, &[Class::BusGap]), 0, "{at}");
+        // The reads a command reached the drive after asked for the bus back, in a gap
+        // where the read waited for the media (1 on the Atlas 10K, 0.182 ms, and 3 on the
+        // Cheetah 4LP, up to 0.406 ms, before the oracle followed the gap): exact.
+        assert_eq!(e.count(Class::BusGap), 0, "{at}");
+        assert_eq!(e.max_ns(Model::Full, &[]), 0, "{at}");
     }
     // The HP C2490A has no fast writes: its arriving writes hold nothing, and the OLTP mix
     // over a drive queue of 2 is exact.

@@ -22,7 +22,11 @@ use headway::stats::RequestRecords;
 const DRIVE: &str = "hp_c2490a";
 
 fn oracle() -> OraclePredictor {
-    let spec = resolve_drive(DRIVE, None).unwrap();
+    oracle_of(DRIVE)
+}
+
+fn oracle_of(name: &str) -> OraclePredictor {
+    let spec = resolve_drive(name, None).unwrap();
     let mech = Arc::new(Mechanics::new(&spec).unwrap());
     let ovh = Overheads::from_spec(&spec);
     let bus = ReadBus::from_spec(&spec, &ovh);
@@ -36,11 +40,17 @@ fn drive(reads: &[(f64, u64, u32)]) -> RequestRecords {
         .iter()
         .map(|(at, lbn, n)| format!("{at} 0 {lbn} {n} 1\n"))
         .collect();
+    records_on(DRIVE, &text)
+}
+
+/// The records of drive `name` (FCFS, a drive queue of 64) for the trace `text`, in the
+/// order its commands arrived.
+fn records_on(name: &str, text: &str) -> RequestRecords {
     let dir = std::env::temp_dir().join(format!("headway_pqr_{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let trace = dir.join(format!("{:016x}.trace", fnv(&text)));
-    std::fs::write(&trace, &text).unwrap();
-    let rec = common::replay_records(DRIVE, 64, "fcfs", &trace);
+    let trace = dir.join(format!("{:016x}.trace", fnv(text)));
+    std::fs::write(&trace, text).unwrap();
+    let rec = common::replay_records(name, 64, "fcfs", &trace);
     std::fs::remove_file(&trace).ok();
     let mut order: Vec<usize> = (0..rec.len()).collect();
     order.sort_by_key(|&i| rec.id[i]);
@@ -59,10 +69,11 @@ fn fnv(text: &str) -> u64 {
 }
 
 /// The first read's completion as the predictor has it, begun at its arrival on an idle
-/// drive, with the later reads of `rec` reaching the drive during it.
+/// drive, with the later commands of `rec` reaching the drive during it; and alone.
 fn first_read_done(p: &OraclePredictor, rec: &RequestRecords) -> (u64, u64) {
+    let op = |i: usize| if rec.is_read[i] { Op::Read } else { Op::Write };
     let arrivals: Vec<Arrival> = (1..rec.len())
-        .map(|i| Arrival::new(rec.dispatch_ns[i], Op::Read))
+        .map(|i| Arrival::new(rec.dispatch_ns[i], op(i)))
         .collect();
     let t = rec.dispatch_ns[0];
     let mut enters = vec![0; arrivals.len()];
@@ -114,6 +125,40 @@ fn the_read_in_service_asks_for_the_bus_at_the_end_of_the_hold_it_fell_in() {
         &mut e,
     );
     assert_eq!(r.done_ns, Some(15_884_280));
+}
+
+/// A read whose bus catches up with the media lets go of the bus until more blocks are in,
+/// and a command arriving after the read asked for the bus takes it then, before the read
+/// reconnects (`bus::next_gap`, the drive's `Drive::bus_gap`): the cases of
+/// `firmware_arrival_bus.rs`'s `a_command_takes_the_bus_while_the_read_in_service_waits_for_the_media`,
+/// where the drive's completions are DiskSim's. Barracuda, a read of 8 at block 3,162,792
+/// (free 15.292-16.614 ms): a write arriving at 15.9 or 16.0 ms, or a read at 16.1, holds
+/// the bus past the read's second ask (17.446, 17.546, 17.249 ms); the predictor let each
+/// wait for the completion (17.150 ms). Cheetah 9LP, a read of 8 at block 100,072 (free
+/// 4.041-5.997 ms): a write at 5.5 ms or a read at 5.8 (6.668, 6.504 ms; the predictor
+/// 6.417). The other arrivals move nothing, in both.
+#[test]
+fn a_command_after_the_ask_takes_the_bus_while_the_read_waits_for_the_media() {
+    // (drive, the first read's block, the arrival's time in ms and op (1 read), whether it
+    // moves the read's completion)
+    let cases: [(&str, u64, &str, u8, bool); 9] = [
+        ("barracuda", 3_162_792, "15.0", 0, false),
+        ("barracuda", 3_162_792, "15.5", 0, false),
+        ("barracuda", 3_162_792, "15.9", 0, true),
+        ("barracuda", 3_162_792, "16.0", 0, true),
+        ("barracuda", 3_162_792, "16.7", 0, false),
+        ("barracuda", 3_162_792, "16.1", 1, true),
+        ("cheetah9lp", 100_072, "3.8", 0, false),
+        ("cheetah9lp", 100_072, "5.5", 0, true),
+        ("cheetah9lp", 100_072, "5.8", 1, true),
+    ];
+    for (name, lbn, at, read, moved) in cases {
+        let rec = records_on(name, &format!("0 0 {lbn} 8 1\n{at} 0 500000 8 {read}\n"));
+        let (done, alone) = first_read_done(&oracle_of(name), &rec);
+        let what = format!("{name}: a command (read {read}) at {at} ms, alone {alone}");
+        assert_eq!(done, rec.done_ns[0], "{what}");
+        assert_eq!(done != alone, moved, "{what}");
+    }
 }
 
 /// Each read of `reads` (sent as they arrive at the drive, with those before it still

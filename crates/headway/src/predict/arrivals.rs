@@ -75,13 +75,23 @@ impl BusWhileMiss {
     /// Apply one arrival (arrivals in the order they reach the drive); `done_ns` is the
     /// read's completion as the arrivals so far leave it. Returns when the arrival enters
     /// the drive's queue (its command overhead counts from then): the start of its hold,
-    /// or the completion for one that asked for the bus after the read did.
+    /// or the completion for one that asked for the bus after the read did and found no
+    /// gap. `gap(t)`: the read's next release of the bus at or after `t` while it waits for
+    /// the media, as (when the bus is free, when the rest of the read asks for it back);
+    /// the caller works it out on the read's transfer (`bus::next_gap`, the drive's
+    /// `Drive::bus_gap`) and moves the rest of the read to the blocks after it.
     #[inline]
-    pub fn arrive(&mut self, a: Arrival, done_ns: SimTime, c: &ArrivalCosts) -> SimTime {
+    pub fn arrive(
+        &mut self,
+        a: Arrival,
+        done_ns: SimTime,
+        c: &ArrivalCosts,
+        gap: impl FnOnce(SimTime) -> Option<(SimTime, SimTime)>,
+    ) -> SimTime {
         match a.op {
-            Op::Read => self.holds(a, done_ns, c.read_hold_ns),
+            Op::Read => self.holds(a, done_ns, c.read_hold_ns, gap),
             Op::Write => match c.write_hold_ns {
-                Some(hold_ns) => self.holds(a, done_ns, hold_ns),
+                Some(hold_ns) => self.holds(a, done_ns, hold_ns, gap),
                 None => a.at_ns,
             },
         }
@@ -90,17 +100,31 @@ impl BusWhileMiss {
     /// An arriving command that holds the bus for `hold_ns` (`HddDevice::arrival_on_bus`, a
     /// read or a fast write alike): requests for the bus are served in the order made, so
     /// one made after the read asked for it back waits for the read's completion and changes
-    /// nothing; one made before waits for any earlier arrival's hold, then holds the bus for
-    /// its own overhead and disconnect, and the read reconnects only after the last hold
+    /// nothing, unless the read lets go of the bus meanwhile to wait for the media (`gap`):
+    /// then it holds the bus from that release, and the rest of the read asks again at the
+    /// gap's end. One made before waits for any earlier arrival's hold, then holds the bus
+    /// for its own overhead and disconnect, and the read reconnects only after the last hold
     /// that began before it asked. A command that waited for the bus through the last
     /// completion reaches the drive at the start of the read's service, before anything the
     /// read asks: the host's walk passes it so (`sched::timed_chain`).
     #[inline]
-    fn holds(&mut self, a: Arrival, done_ns: SimTime, hold_ns: SimTime) -> SimTime {
+    fn holds(
+        &mut self,
+        a: Arrival,
+        done_ns: SimTime,
+        hold_ns: SimTime,
+        gap: impl FnOnce(SimTime) -> Option<(SimTime, SimTime)>,
+    ) -> SimTime {
+        let mut from = a.at_ns;
         if a.at_ns >= self.ask_at_ns.unwrap_or(self.asks_ns) {
-            return a.at_ns.max(done_ns);
+            let Some((free_ns, asks_ns)) = gap(a.at_ns.max(self.held_until_ns)) else {
+                return a.at_ns.max(done_ns);
+            };
+            self.asks_ns = asks_ns;
+            self.ask_at_ns = None;
+            from = free_ns;
         }
-        let at = a.at_ns.max(self.held_until_ns);
+        let at = from.max(self.held_until_ns);
         let until = at + hold_ns;
         self.held_until_ns = until;
         if self.ask_at_ns.is_none() && (at..until).contains(&self.asks_ns) {
@@ -127,6 +151,9 @@ mod tests {
         write_hold_ns: Some(186_000),
     };
 
+    /// A read that keeps the bus from its first reconnection to its last block.
+    const NO_GAP: fn(SimTime) -> Option<(SimTime, SimTime)> = |_| None;
+
     fn read(at_ns: SimTime) -> Arrival {
         Arrival::new(at_ns, Op::Read)
     }
@@ -134,29 +161,38 @@ mod tests {
     #[test]
     fn a_read_before_the_ask_holds_the_bus_past_it() {
         let mut b = BusWhileMiss::new(13_460_000);
-        assert_eq!(b.arrive(read(10_000_000), 14_727_345, &C), 10_000_000);
+        assert_eq!(
+            b.arrive(read(10_000_000), 14_727_345, &C, NO_GAP),
+            10_000_000
+        );
         assert_eq!(b.back_ns, Some(13_616_000));
     }
 
     #[test]
     fn a_read_after_the_ask_waits_for_the_completion() {
         let mut b = BusWhileMiss::new(13_460_000);
-        assert_eq!(b.arrive(read(13_500_000), 14_727_345, &C), 14_727_345);
+        assert_eq!(
+            b.arrive(read(13_500_000), 14_727_345, &C, NO_GAP),
+            14_727_345
+        );
         assert_eq!(b.back_ns, None);
     }
 
     #[test]
     fn a_hold_that_ends_before_the_ask_changes_nothing_for_the_read() {
         let mut b = BusWhileMiss::new(13_460_000);
-        assert_eq!(b.arrive(read(1_000_000), 14_727_345, &C), 1_000_000);
+        assert_eq!(b.arrive(read(1_000_000), 14_727_345, &C, NO_GAP), 1_000_000);
         assert_eq!(b.back_ns, None);
     }
 
     #[test]
     fn a_second_read_during_a_hold_waits_and_holds_in_turn() {
         let mut b = BusWhileMiss::new(13_460_000);
-        b.arrive(read(11_000_000), 14_727_345, &C);
-        assert_eq!(b.arrive(read(12_000_000), 16_000_000, &C), 14_616_000);
+        b.arrive(read(11_000_000), 14_727_345, &C, NO_GAP);
+        assert_eq!(
+            b.arrive(read(12_000_000), 16_000_000, &C, NO_GAP),
+            14_616_000
+        );
         assert_eq!(b.back_ns, Some(18_232_000));
     }
 
@@ -165,11 +201,11 @@ mod tests {
         // An arrival's hold ends before the read asks when it begins at the arrival; begun
         // after the read's own overhead and disconnect, it runs past the ask.
         let mut b = BusWhileMiss::new(5_000_000);
-        assert_eq!(b.arrive(read(1_000_000), 14_727_345, &C), 1_000_000);
+        assert_eq!(b.arrive(read(1_000_000), 14_727_345, &C, NO_GAP), 1_000_000);
         assert_eq!(b.back_ns, None);
         let mut b = BusWhileMiss::new(5_000_000);
         b.held_until(3_616_000);
-        assert_eq!(b.arrive(read(1_000_000), 14_727_345, &C), 3_616_000);
+        assert_eq!(b.arrive(read(1_000_000), 14_727_345, &C, NO_GAP), 3_616_000);
         assert_eq!(b.back_ns, Some(7_232_000));
     }
 
@@ -184,31 +220,75 @@ mod tests {
         // holds the bus after it (the drive's case of
         // `the_bus_goes_to_arrivals_and_the_read_in_service_in_disksims_order`).
         let mut b = BusWhileMiss::new(13_460_000);
-        assert_eq!(b.arrive(read(11_000_000), 14_727_345, &C), 11_000_000);
-        assert_eq!(b.arrive(read(13_800_000), 15_900_000, &C), 14_616_000);
+        assert_eq!(
+            b.arrive(read(11_000_000), 14_727_345, &C, NO_GAP),
+            11_000_000
+        );
+        assert_eq!(
+            b.arrive(read(13_800_000), 15_900_000, &C, NO_GAP),
+            14_616_000
+        );
         assert_eq!(b.back_ns, Some(18_232_000));
         // After that hold's end it waits for the completion.
-        assert_eq!(b.arrive(read(15_000_000), 19_500_000, &C), 19_500_000);
+        assert_eq!(
+            b.arrive(read(15_000_000), 19_500_000, &C, NO_GAP),
+            19_500_000
+        );
         assert_eq!(b.back_ns, Some(18_232_000));
+    }
+
+    #[test]
+    fn a_read_after_the_ask_holds_the_bus_in_the_read_s_gap() {
+        // The read asked at 13.46 ms and lets go of the bus from 14 to 16 ms to wait for
+        // the media: a read arriving at 13.5 ms holds it from 14 ms, past the rest's ask.
+        let mut b = BusWhileMiss::new(13_460_000);
+        let gap = |t: SimTime| {
+            assert_eq!(t, 13_500_000);
+            Some((14_000_000, 16_000_000))
+        };
+        assert_eq!(b.arrive(read(13_500_000), 17_000_000, &C, gap), 14_000_000);
+        assert_eq!(b.back_ns, Some(17_616_000));
+        // The rest asked during that hold: a read arriving before the hold's end comes
+        // before it, and one after waits for the next gap or the completion.
+        assert_eq!(
+            b.arrive(read(17_000_000), 18_800_000, &C, NO_GAP),
+            17_616_000
+        );
+        assert_eq!(
+            b.arrive(read(21_300_000), 22_000_000, &C, NO_GAP),
+            22_000_000
+        );
     }
 
     #[test]
     fn a_write_without_fast_writes_holds_nothing() {
         let mut b = BusWhileMiss::new(13_460_000);
-        assert_eq!(b.arrive(write(13_400_000), 14_727_345, &C), 13_400_000);
+        assert_eq!(
+            b.arrive(write(13_400_000), 14_727_345, &C, NO_GAP),
+            13_400_000
+        );
         assert_eq!(b.back_ns, None);
         // Nor does it wait for the completion when it comes after the ask.
-        assert_eq!(b.arrive(write(13_500_000), 14_727_345, &C), 13_500_000);
+        assert_eq!(
+            b.arrive(write(13_500_000), 14_727_345, &C, NO_GAP),
+            13_500_000
+        );
     }
 
     #[test]
     fn a_fast_write_just_before_the_ask_holds_the_bus_past_it() {
         let mut b = BusWhileMiss::new(13_460_000);
-        assert_eq!(b.arrive(write(13_400_000), 14_727_345, &FAST), 13_400_000);
+        assert_eq!(
+            b.arrive(write(13_400_000), 14_727_345, &FAST, NO_GAP),
+            13_400_000
+        );
         assert_eq!(b.back_ns, Some(13_586_000));
         // A fast write after the ask waits for the completion, as a read does.
         let mut b = BusWhileMiss::new(13_460_000);
-        assert_eq!(b.arrive(write(13_460_000), 14_727_345, &FAST), 14_727_345);
+        assert_eq!(
+            b.arrive(write(13_460_000), 14_727_345, &FAST, NO_GAP),
+            14_727_345
+        );
         assert_eq!(b.back_ns, None);
     }
 }

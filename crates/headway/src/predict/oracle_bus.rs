@@ -221,18 +221,35 @@ impl ReadBus {
         if let Some(at) = released {
             bus.held_until(at);
         }
+        // The blocks still to move when the read next gets the bus, and when it does: the
+        // drive's `BusBack` (`lbn`, `n`, `given`), moved on by each gap an arrival takes.
+        let (mut rest_lbn, mut rest_n, mut given) = (lbn, n, asks);
         for (k, a) in arrivals.iter().enumerate() {
             let d = done_ns as u64;
             if a.at_ns >= d {
                 break;
             }
             let back = bus.back_ns;
-            let entered = bus.arrive(*a, d, &self.arrival_costs);
+            let gap = |t: SimTime| {
+                let start = given + s.reconnect_ns;
+                let g = bus::next_gap(avail, rest_lbn, rest_n, start, s, t as i64 as f64)?;
+                rest_n -= (g.lbn - rest_lbn) as u32;
+                rest_lbn = g.lbn;
+                given = g.asks_at;
+                // Rounded and truncated as the drive's `bus_gap` and `bus_asked_at` give them.
+                Some((
+                    (g.free_at + 0.5) as i64 as SimTime,
+                    g.asks_at as i64 as SimTime,
+                ))
+            };
+            let entered = bus.arrive(*a, d, &self.arrival_costs, gap);
             if let Some(e) = enters_ns.get_mut(k) {
                 *e = entered;
             }
             if let Some(at) = bus.back_ns.filter(|&b| Some(b) != back) {
-                let e = bus::transfer_end(avail, lbn, n, at as i64 as f64 + s.reconnect_ns, s);
+                let at = at as i64 as f64;
+                given = given.max(at);
+                let e = bus::transfer_end(avail, rest_lbn, rest_n, at + s.reconnect_ns, s);
                 done_ns = done_ns.max((e + self.completion_ns + 0.5).floor());
             }
         }
