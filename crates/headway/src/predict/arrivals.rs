@@ -151,8 +151,11 @@ mod tests {
         write_hold_ns: Some(186_000),
     };
 
-    /// A read that keeps the bus from its first reconnection to its last block.
-    const NO_GAP: fn(SimTime) -> Option<(SimTime, SimTime)> = |_| None;
+    /// [`BusWhileMiss::arrive`] for a read that keeps the bus from its first reconnection
+    /// to its last block.
+    fn arrive(b: &mut BusWhileMiss, a: Arrival, done_ns: SimTime, c: &ArrivalCosts) -> SimTime {
+        b.arrive(a, done_ns, c, |_| None)
+    }
 
     fn read(at_ns: SimTime) -> Arrival {
         Arrival::new(at_ns, Op::Read)
@@ -161,38 +164,29 @@ mod tests {
     #[test]
     fn a_read_before_the_ask_holds_the_bus_past_it() {
         let mut b = BusWhileMiss::new(13_460_000);
-        assert_eq!(
-            b.arrive(read(10_000_000), 14_727_345, &C, NO_GAP),
-            10_000_000
-        );
+        assert_eq!(arrive(&mut b, read(10_000_000), 14_727_345, &C), 10_000_000);
         assert_eq!(b.back_ns, Some(13_616_000));
     }
 
     #[test]
     fn a_read_after_the_ask_waits_for_the_completion() {
         let mut b = BusWhileMiss::new(13_460_000);
-        assert_eq!(
-            b.arrive(read(13_500_000), 14_727_345, &C, NO_GAP),
-            14_727_345
-        );
+        assert_eq!(arrive(&mut b, read(13_500_000), 14_727_345, &C), 14_727_345);
         assert_eq!(b.back_ns, None);
     }
 
     #[test]
     fn a_hold_that_ends_before_the_ask_changes_nothing_for_the_read() {
         let mut b = BusWhileMiss::new(13_460_000);
-        assert_eq!(b.arrive(read(1_000_000), 14_727_345, &C, NO_GAP), 1_000_000);
+        assert_eq!(arrive(&mut b, read(1_000_000), 14_727_345, &C), 1_000_000);
         assert_eq!(b.back_ns, None);
     }
 
     #[test]
     fn a_second_read_during_a_hold_waits_and_holds_in_turn() {
         let mut b = BusWhileMiss::new(13_460_000);
-        b.arrive(read(11_000_000), 14_727_345, &C, NO_GAP);
-        assert_eq!(
-            b.arrive(read(12_000_000), 16_000_000, &C, NO_GAP),
-            14_616_000
-        );
+        arrive(&mut b, read(11_000_000), 14_727_345, &C);
+        assert_eq!(arrive(&mut b, read(12_000_000), 16_000_000, &C), 14_616_000);
         assert_eq!(b.back_ns, Some(18_232_000));
     }
 
@@ -201,11 +195,11 @@ mod tests {
         // An arrival's hold ends before the read asks when it begins at the arrival; begun
         // after the read's own overhead and disconnect, it runs past the ask.
         let mut b = BusWhileMiss::new(5_000_000);
-        assert_eq!(b.arrive(read(1_000_000), 14_727_345, &C, NO_GAP), 1_000_000);
+        assert_eq!(arrive(&mut b, read(1_000_000), 14_727_345, &C), 1_000_000);
         assert_eq!(b.back_ns, None);
         let mut b = BusWhileMiss::new(5_000_000);
         b.held_until(3_616_000);
-        assert_eq!(b.arrive(read(1_000_000), 14_727_345, &C, NO_GAP), 3_616_000);
+        assert_eq!(arrive(&mut b, read(1_000_000), 14_727_345, &C), 3_616_000);
         assert_eq!(b.back_ns, Some(7_232_000));
     }
 
@@ -220,20 +214,11 @@ mod tests {
         // holds the bus after it (the drive's case of
         // `the_bus_goes_to_arrivals_and_the_read_in_service_in_disksims_order`).
         let mut b = BusWhileMiss::new(13_460_000);
-        assert_eq!(
-            b.arrive(read(11_000_000), 14_727_345, &C, NO_GAP),
-            11_000_000
-        );
-        assert_eq!(
-            b.arrive(read(13_800_000), 15_900_000, &C, NO_GAP),
-            14_616_000
-        );
+        assert_eq!(arrive(&mut b, read(11_000_000), 14_727_345, &C), 11_000_000);
+        assert_eq!(arrive(&mut b, read(13_800_000), 15_900_000, &C), 14_616_000);
         assert_eq!(b.back_ns, Some(18_232_000));
         // After that hold's end it waits for the completion.
-        assert_eq!(
-            b.arrive(read(15_000_000), 19_500_000, &C, NO_GAP),
-            19_500_000
-        );
+        assert_eq!(arrive(&mut b, read(15_000_000), 19_500_000, &C), 19_500_000);
         assert_eq!(b.back_ns, Some(18_232_000));
     }
 
@@ -250,27 +235,21 @@ mod tests {
         assert_eq!(b.back_ns, Some(17_616_000));
         // The rest asked during that hold: a read arriving before the hold's end comes
         // before it, and one after waits for the next gap or the completion.
-        assert_eq!(
-            b.arrive(read(17_000_000), 18_800_000, &C, NO_GAP),
-            17_616_000
-        );
-        assert_eq!(
-            b.arrive(read(21_300_000), 22_000_000, &C, NO_GAP),
-            22_000_000
-        );
+        assert_eq!(arrive(&mut b, read(17_000_000), 18_800_000, &C), 17_616_000);
+        assert_eq!(arrive(&mut b, read(21_300_000), 22_000_000, &C), 22_000_000);
     }
 
     #[test]
     fn a_write_without_fast_writes_holds_nothing() {
         let mut b = BusWhileMiss::new(13_460_000);
         assert_eq!(
-            b.arrive(write(13_400_000), 14_727_345, &C, NO_GAP),
+            arrive(&mut b, write(13_400_000), 14_727_345, &C),
             13_400_000
         );
         assert_eq!(b.back_ns, None);
         // Nor does it wait for the completion when it comes after the ask.
         assert_eq!(
-            b.arrive(write(13_500_000), 14_727_345, &C, NO_GAP),
+            arrive(&mut b, write(13_500_000), 14_727_345, &C),
             13_500_000
         );
     }
@@ -279,14 +258,14 @@ mod tests {
     fn a_fast_write_just_before_the_ask_holds_the_bus_past_it() {
         let mut b = BusWhileMiss::new(13_460_000);
         assert_eq!(
-            b.arrive(write(13_400_000), 14_727_345, &FAST, NO_GAP),
+            arrive(&mut b, write(13_400_000), 14_727_345, &FAST),
             13_400_000
         );
         assert_eq!(b.back_ns, Some(13_586_000));
         // A fast write after the ask waits for the completion, as a read does.
         let mut b = BusWhileMiss::new(13_460_000);
         assert_eq!(
-            b.arrive(write(13_460_000), 14_727_345, &FAST, NO_GAP),
+            arrive(&mut b, write(13_460_000), 14_727_345, &FAST),
             14_727_345
         );
         assert_eq!(b.back_ns, None);
