@@ -8,6 +8,7 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
+use super::layout::Location;
 use super::mechanics::Mechanics;
 use super::overheads::Overheads;
 use crate::error::{HeadwayError, Result};
@@ -81,8 +82,10 @@ enum Picker {
 
 struct Scheduled {
     sched: Picker,
-    /// Queued commands by slot; a request's id is its slot.
-    slots: Vec<Option<(Command, SimTime)>>,
+    /// Queued commands by slot; a request's id is its slot. SPTF's also keep where their
+    /// first block lies, looked up for the search at their arrival and handed on to the
+    /// command's media plan, which would look it up again.
+    slots: Vec<Option<(Command, SimTime, Option<Location>)>>,
     free: Vec<u64>,
     pending: usize,
 }
@@ -160,29 +163,35 @@ impl FirmwareQueue {
                 };
                 let mut r = Request::new(now, cmd.lbn, cmd.sectors, cmd.op);
                 r.id = slot;
-                s.slots[slot as usize] = Some((cmd, now));
                 s.pending += 1;
-                match &mut s.sched {
-                    Picker::Sptf(p, model) => p.arrive_with(r, model),
-                    Picker::Any(p, preds) => {
-                        p.on_arrival(r, &SchedCtx::new(now, preds, &[0], &[1]))
+                let at = match &mut s.sched {
+                    Picker::Sptf(p, model) => {
+                        let l = model.locate(cmd.lbn);
+                        p.arrive_located(r, model, l);
+                        Some(l)
                     }
-                }
+                    Picker::Any(p, preds) => {
+                        p.on_arrival(r, &SchedCtx::new(now, preds, &[0], &[1]));
+                        None
+                    }
+                };
+                s.slots[slot as usize] = Some((cmd, now, at));
             }
         }
     }
 
     /// The next command to serve, chosen for the arm being free at `now` with the head at
     /// `head` and `last_op` the last
-    /// command's direction, with the instant it reached the drive.
+    /// command's direction, with the instant it reached the drive and, if the queue looked
+    /// it up, where its first block lies.
     pub fn pop(
         &mut self,
         now: SimTime,
         head: HeadPosition,
         last_op: Op,
-    ) -> Option<(Command, SimTime)> {
+    ) -> Option<(Command, SimTime, Option<Location>)> {
         match &mut self.kind {
-            Kind::Fifo(q) => q.pop_front(),
+            Kind::Fifo(q) => q.pop_front().map(|(c, t)| (c, t, None)),
             Kind::Sched(s) => {
                 if s.pending == 0 {
                     return None;

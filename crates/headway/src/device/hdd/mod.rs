@@ -29,6 +29,7 @@ use crate::request::{Command, Completion, HeadPosition, Op, Phases};
 use crate::time::SimTime;
 pub use firmware_freeblock::{FirmwareFreeReport, FirmwareFreeblock, FirmwareFreeblockConfig};
 pub use firmware_queue::{policy_name, FirmwareQueue, FIRMWARE_SCHEDULERS};
+use layout::Location;
 pub use mechanics::{MechAccess, Mechanics};
 pub use overheads::Overheads;
 pub use service::{BufferStats, Drive, Served};
@@ -158,15 +159,22 @@ impl HddDevice {
     }
 
     /// Start `cmd`, which reached the drive at `arrived` (earlier than `now` when it waited in
-    /// the drive's queue).
-    fn start(&mut self, now: SimTime, arrived: SimTime, cmd: Command, io: &mut DeviceIo) {
+    /// the drive's queue, which may have located its first block: `first`).
+    fn start(
+        &mut self,
+        now: SimTime,
+        arrived: SimTime,
+        cmd: Command,
+        first: Option<Location>,
+        io: &mut DeviceIo,
+    ) {
         let before = self.freeblock.as_ref().map(|_| {
             let free = self.drive.positioning_free_at(now);
             (free, self.drive.head_at(free), self.drive.last_op())
         });
         let served = self
             .drive
-            .serve_queued(now, arrived, cmd.lbn, cmd.sectors, cmd.op);
+            .serve_located(now, arrived, cmd.lbn, cmd.sectors, cmd.op, first);
         if let (Some(fb), Some((free, head, last_op))) = (&mut self.freeblock, before) {
             // The phases' overhead is the command's own before its mechanism starts (the
             // arm may also be busy until `free`) plus the completion after it.
@@ -314,8 +322,8 @@ impl HddDevice {
             }
             (free, self.drive.head_at(free))
         };
-        if let Some((next, arrived)) = self.queue.pop(free, head, self.drive.last_op()) {
-            self.start(now, arrived, next, io);
+        if let Some((next, arrived, first)) = self.queue.pop(free, head, self.drive.last_op()) {
+            self.start(now, arrived, next, first, io);
         }
     }
 
@@ -333,7 +341,7 @@ impl HddDevice {
             self.queue.push(now, cmd);
             self.pick_next(now, io);
         } else {
-            self.start(now, now, cmd, io);
+            self.start(now, now, cmd, None, io);
         }
     }
 }
