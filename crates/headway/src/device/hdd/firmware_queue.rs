@@ -225,3 +225,78 @@ impl FirmwareQueue {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// SPTF's queue hands each command on with its first block's location, the layout's
+    /// own, and chooses as an SPTF that looks the target up itself ([`Sptf::arrive_with`]);
+    /// the other policies hand on no location.
+    #[test]
+    fn sptf_hands_on_the_location_it_searched_with() {
+        let mut popped = 0;
+        for drive in ["atlas10k", "hp_c3323a", "st41601n"] {
+            let spec = crate::device::catalog::lookup(drive).unwrap();
+            let mech = Arc::new(Mechanics::new(&spec).unwrap());
+            let ovh = Overheads::from_spec(&spec);
+            let cap = mech.layout.capacity_sectors();
+            let mut q = FirmwareQueue::new("sptf", mech.clone(), ovh, 64).unwrap();
+            let mut others: Vec<FirmwareQueue> = ["fcfs", "sstf"]
+                .iter()
+                .map(|n| FirmwareQueue::new(n, mech.clone(), ovh, 64).unwrap())
+                .collect();
+            let mut reference = Sptf::new();
+            let mut model = OraclePredictor::new(mech.clone(), ovh, 0);
+            let mut ids = Vec::new();
+            let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+            let mut now: SimTime = 0;
+            for i in 0..2_000u64 {
+                x = x
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                let op = if x >> 63 == 0 { Op::Read } else { Op::Write };
+                let sectors = 1 + ((x >> 20) % 64) as u32;
+                let cmd = Command::single(Request::new(
+                    now,
+                    (x >> 24) % (cap - 64),
+                    sectors,
+                    op,
+                ));
+                q.push(now, cmd.clone());
+                for o in &mut others {
+                    o.push(now, cmd.clone());
+                }
+                let mut r = Request::new(now, cmd.lbn, cmd.sectors, cmd.op);
+                r.id = ids.len() as u64;
+                ids.push(cmd.lbn);
+                reference.arrive_with(r, &model);
+                now += 1_000_000 + (x >> 40) % 5_000_000;
+                // Keep about 20 queued: take one for most arrivals.
+                if i % 10 != 0 && q.len() > 20 {
+                    let head = HeadPosition {
+                        cylinder: ((x >> 8) % mech.layout.cylinders() as u64) as u32,
+                        surface: 0,
+                    };
+                    let (c, _, at) = q.pop(now, head, op).unwrap();
+                    assert_eq!(at, Some(mech.layout.locate(c.lbn)));
+                    model.observe(&Completion {
+                        command: Command::single(Request::new(now, 0, 1, op)),
+                        done_ns: now,
+                        phases: Phases::default(),
+                        cache_hit: false,
+                        head,
+                        head_lbn: 0,
+                    });
+                    let chosen = reference.take_unpipelined(&model, now).unwrap();
+                    assert_eq!(ids[chosen.id as usize], c.lbn);
+                    for o in &mut others {
+                        assert_eq!(o.pop(now, head, op).unwrap().2, None);
+                    }
+                    popped += 1;
+                }
+            }
+        }
+        assert!(popped > 4_000, "{popped}");
+    }
+}

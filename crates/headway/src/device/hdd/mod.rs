@@ -174,7 +174,7 @@ impl HddDevice {
         });
         let served = self
             .drive
-            .serve_located(now, arrived, cmd.lbn, cmd.sectors, cmd.op, first);
+            .serve_located(now, arrived, cmd.lbn, cmd.sectors, cmd.op, first.as_ref());
         if let (Some(fb), Some((free, head, last_op))) = (&mut self.freeblock, before) {
             // The phases' overhead is the command's own before its mechanism starts (the
             // arm may also be busy until `free`) plus the completion after it.

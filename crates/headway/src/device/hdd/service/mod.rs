@@ -447,7 +447,7 @@ impl Drive {
         lbn: u64,
         n: u32,
         op: Op,
-        first: Option<Location>,
+        first: Option<&Location>,
     ) -> Served {
         let t0 = f64_of(t + self.ovh.per_request_ns);
         // A drive that never disconnects holds the bus from command to completion: no other
@@ -522,7 +522,7 @@ impl Drive {
             self.pol.zero_latency_write,
             self.ovh.min_write_seek_ns,
             Some(w.data),
-            w.first,
+            w.first.as_ref(),
         );
         self.hda.head = plan.end_head;
         self.hda.free_at = plan.end;

@@ -21,7 +21,7 @@ impl Drive {
         t0: f64,
         lbn: u64,
         n: u32,
-        first: Option<Location>,
+        first: Option<&Location>,
     ) -> (f64, Phases, bool, HeadPosition) {
         let prev = self.last_op as usize;
         let end = lbn + n as u64;

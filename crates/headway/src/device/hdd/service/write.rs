@@ -16,7 +16,7 @@ impl Drive {
         t0: f64,
         lbn: u64,
         n: u32,
-        first: Option<Location>,
+        first: Option<&Location>,
     ) -> (f64, Phases, bool, HeadPosition) {
         let prev = self.last_op as usize;
         let end = lbn + n as u64;
@@ -148,7 +148,7 @@ impl Drive {
                     lbn,
                     n,
                     data,
-                    first,
+                    first: first.copied(),
                 });
             }
             media::plan_into(
@@ -248,7 +248,7 @@ impl Drive {
         lbn: u64,
         n: u32,
         cmd_ovh: f64,
-        first: Option<Location>,
+        first: Option<&Location>,
     ) -> Option<(f64, Phases, bool, HeadPosition)> {
         if !(self.pol.fast_write && self.pol.combine_sequential_writes) || !self.destaging(t0) {
             return None;
