@@ -88,6 +88,8 @@ struct Scheduled {
     slots: Vec<Option<(Command, SimTime, Option<Location>)>>,
     free: Vec<u64>,
     pending: usize,
+    /// Where the command last taken lies, if the search had located it.
+    taken: Option<Location>,
 }
 
 pub struct FirmwareQueue {
@@ -125,6 +127,7 @@ impl FirmwareQueue {
                 slots: Vec::with_capacity(depth),
                 free: Vec::with_capacity(depth),
                 pending: 0,
+                taken: None,
             }))
         };
         Ok(FirmwareQueue { kind, name })
@@ -182,16 +185,16 @@ impl FirmwareQueue {
 
     /// The next command to serve, chosen for the arm being free at `now` with the head at
     /// `head` and `last_op` the last
-    /// command's direction, with the instant it reached the drive and, if the queue looked
-    /// it up, where its first block lies.
+    /// command's direction, with the instant it reached the drive (where its first block
+    /// lies, if the queue looked it up: [`FirmwareQueue::located`]).
     pub fn pop(
         &mut self,
         now: SimTime,
         head: HeadPosition,
         last_op: Op,
-    ) -> Option<(Command, SimTime, Option<Location>)> {
+    ) -> Option<(Command, SimTime)> {
         match &mut self.kind {
-            Kind::Fifo(q) => q.pop_front().map(|(c, t)| (c, t, None)),
+            Kind::Fifo(q) => q.pop_front(),
             Kind::Sched(s) => {
                 if s.pending == 0 {
                     return None;
@@ -220,8 +223,20 @@ impl FirmwareQueue {
                 };
                 s.pending -= 1;
                 s.free.push(slot);
-                s.slots[slot as usize].take()
+                let (cmd, arrived, at) = s.slots[slot as usize].take()?;
+                s.taken = at;
+                Some((cmd, arrived))
             }
+        }
+    }
+
+    /// Where the first block of the command [`FirmwareQueue::pop`] gave last lies, if the
+    /// queue located it for its search (SPTF): its media plan need not look it up again.
+    #[inline]
+    pub fn located(&self) -> Option<&Location> {
+        match &self.kind {
+            Kind::Fifo(_) => None,
+            Kind::Sched(s) => s.taken.as_ref(),
         }
     }
 }
@@ -257,12 +272,7 @@ mod tests {
                     .wrapping_add(1_442_695_040_888_963_407);
                 let op = if x >> 63 == 0 { Op::Read } else { Op::Write };
                 let sectors = 1 + ((x >> 20) % 64) as u32;
-                let cmd = Command::single(Request::new(
-                    now,
-                    (x >> 24) % (cap - 64),
-                    sectors,
-                    op,
-                ));
+                let cmd = Command::single(Request::new(now, (x >> 24) % (cap - 64), sectors, op));
                 q.push(now, cmd.clone());
                 for o in &mut others {
                     o.push(now, cmd.clone());
@@ -278,8 +288,8 @@ mod tests {
                         cylinder: ((x >> 8) % mech.layout.cylinders() as u64) as u32,
                         surface: 0,
                     };
-                    let (c, _, at) = q.pop(now, head, op).unwrap();
-                    assert_eq!(at, Some(mech.layout.locate(c.lbn)));
+                    let (c, _) = q.pop(now, head, op).unwrap();
+                    assert_eq!(q.located(), Some(&mech.layout.locate(c.lbn)));
                     model.observe(&Completion {
                         command: Command::single(Request::new(now, 0, 1, op)),
                         done_ns: now,
@@ -291,7 +301,8 @@ mod tests {
                     let chosen = reference.take_unpipelined(&model, now).unwrap();
                     assert_eq!(ids[chosen.id as usize], c.lbn);
                     for o in &mut others {
-                        assert_eq!(o.pop(now, head, op).unwrap().2, None);
+                        o.pop(now, head, op).unwrap();
+                        assert_eq!(o.located(), None);
                     }
                     popped += 1;
                 }

@@ -29,7 +29,6 @@ use crate::request::{Command, Completion, HeadPosition, Op, Phases};
 use crate::time::SimTime;
 pub use firmware_freeblock::{FirmwareFreeReport, FirmwareFreeblock, FirmwareFreeblockConfig};
 pub use firmware_queue::{policy_name, FirmwareQueue, FIRMWARE_SCHEDULERS};
-use layout::Location;
 pub use mechanics::{MechAccess, Mechanics};
 pub use overheads::Overheads;
 pub use service::{BufferStats, Drive, Served};
@@ -159,22 +158,24 @@ impl HddDevice {
     }
 
     /// Start `cmd`, which reached the drive at `arrived` (earlier than `now` when it waited in
-    /// the drive's queue, which may have located its first block: `first`).
+    /// the drive's queue, and was taken from it: `queued`).
     fn start(
         &mut self,
         now: SimTime,
         arrived: SimTime,
         cmd: Command,
-        first: Option<Location>,
+        queued: bool,
         io: &mut DeviceIo,
     ) {
         let before = self.freeblock.as_ref().map(|_| {
             let free = self.drive.positioning_free_at(now);
             (free, self.drive.head_at(free), self.drive.last_op())
         });
+        // The queue's search may have located the command's first block already.
+        let first = if queued { self.queue.located() } else { None };
         let served = self
             .drive
-            .serve_located(now, arrived, cmd.lbn, cmd.sectors, cmd.op, first.as_ref());
+            .serve_located(now, arrived, cmd.lbn, cmd.sectors, cmd.op, first);
         if let (Some(fb), Some((free, head, last_op))) = (&mut self.freeblock, before) {
             // The phases' overhead is the command's own before its mechanism starts (the
             // arm may also be busy until `free`) plus the completion after it.
@@ -322,8 +323,8 @@ impl HddDevice {
             }
             (free, self.drive.head_at(free))
         };
-        if let Some((next, arrived, first)) = self.queue.pop(free, head, self.drive.last_op()) {
-            self.start(now, arrived, next, first, io);
+        if let Some((next, arrived)) = self.queue.pop(free, head, self.drive.last_op()) {
+            self.start(now, arrived, next, true, io);
         }
     }
 
@@ -341,7 +342,7 @@ impl HddDevice {
             self.queue.push(now, cmd);
             self.pick_next(now, io);
         } else {
-            self.start(now, now, cmd, None, io);
+            self.start(now, now, cmd, false, io);
         }
     }
 }
