@@ -285,7 +285,7 @@ mod tests {
                 // Keep about 20 queued: take one for most arrivals.
                 if i % 10 != 0 && q.len() > 20 {
                     let head = HeadPosition {
-                        cylinder: ((x >> 8) % mech.layout.cylinders() as u64) as u32,
+                        cylinder: ((x >> 8) % spec.cylinders as u64) as u32,
                         surface: 0,
                     };
                     let (c, _) = q.pop(now, head, op).unwrap();
