@@ -263,7 +263,10 @@ mod tests {
                 .collect();
             let mut reference = Sptf::new();
             let mut model = OraclePredictor::new(mech.clone(), ovh, 0);
-            let mut ids = Vec::new();
+            // The queue's ids are its slots, reused: the reference numbers its requests the
+            // same way, so that ties (to the older, then the lower id) fall alike.
+            let mut ids: Vec<u64> = Vec::new();
+            let mut free: Vec<u64> = Vec::new();
             let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
             let mut now: SimTime = 0;
             for i in 0..2_000u64 {
@@ -278,8 +281,16 @@ mod tests {
                     o.push(now, cmd.clone());
                 }
                 let mut r = Request::new(now, cmd.lbn, cmd.sectors, cmd.op);
-                r.id = ids.len() as u64;
-                ids.push(cmd.lbn);
+                r.id = match free.pop() {
+                    Some(i) => {
+                        ids[i as usize] = cmd.lbn;
+                        i
+                    }
+                    None => {
+                        ids.push(cmd.lbn);
+                        ids.len() as u64 - 1
+                    }
+                };
                 reference.arrive_with(r, &model);
                 now += 1_000_000 + (x >> 40) % 5_000_000;
                 // Keep about 20 queued: take one for most arrivals.
@@ -300,6 +311,7 @@ mod tests {
                     });
                     let chosen = reference.take_unpipelined(&model, now).unwrap();
                     assert_eq!(ids[chosen.id as usize], c.lbn);
+                    free.push(chosen.id);
                     for o in &mut others {
                         o.pop(now, head, op).unwrap();
                         assert_eq!(o.located(), None);
