@@ -43,35 +43,6 @@ pub struct OraclePredictor {
 }
 
 impl OraclePredictor {
-    /// Where `lbn` lies on the drive, for a caller that keeps the location beside the target
-    /// it makes of it ([`OraclePredictor::target_at`]): the firmware queue hands it on to the
-    /// command's media plan, which then does not look it up again.
-    #[inline]
-    pub fn locate(&self, lbn: u64) -> Location {
-        self.mech.layout.locate(lbn)
-    }
-
-    /// [`Predictor::target`] (`with_transfer`) or [`Predictor::positioning_target`] of `lbn`,
-    /// which lies at `l` ([`OraclePredictor::locate`]).
-    #[inline]
-    pub fn target_at(
-        &self,
-        l: Location,
-        lbn: u64,
-        sectors: u32,
-        op: Op,
-        with_transfer: bool,
-    ) -> Target {
-        Target {
-            transfer_ns: if with_transfer {
-                self.mech.transfer_ns_at(l, lbn, sectors, op)
-            } else {
-                0
-            },
-            ..located(l, lbn, sectors, op)
-        }
-    }
-
     pub fn new(mech: Arc<Mechanics>, ovh: Overheads, link_ns: SimTime) -> Self {
         let start_ovh_ns =
             [Op::Read, Op::Write].map(|next| ovh.mechanical_start_ns(Op::Read, next) + link_ns);
@@ -167,11 +138,15 @@ impl Predictor for OraclePredictor {
     }
     #[inline]
     fn target(&self, lbn: u64, sectors: u32, op: Op) -> Target {
-        self.target_at(self.locate(lbn), lbn, sectors, op, true)
+        let l = self.mech.layout.locate(lbn);
+        Target {
+            transfer_ns: self.mech.transfer_ns_at(l, lbn, sectors, op),
+            ..located(l, lbn, sectors, op)
+        }
     }
     #[inline]
     fn positioning_target(&self, lbn: u64, sectors: u32, op: Op) -> Target {
-        self.target_at(self.locate(lbn), lbn, sectors, op, false)
+        located(self.mech.layout.locate(lbn), lbn, sectors, op)
     }
     // Always inlined: a search that holds the oracle as its own type (the drive's SPTF) then
     // works out the candidate-independent part once, not per candidate.

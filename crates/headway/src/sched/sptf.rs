@@ -1,9 +1,8 @@
 use super::options::OptionReader;
 use super::timed::{Objective, Origin, TimedQueue};
 use super::{Decision, Placement, SchedCtx, Scheduler};
-use crate::device::hdd::layout::Location;
 use crate::error::Result;
-use crate::predict::{OraclePredictor, Predictor};
+use crate::predict::Predictor;
 use crate::request::{Command, Completion, Request};
 use crate::time::SimTime;
 
@@ -65,12 +64,6 @@ impl Sptf {
     /// firmware queue, which owns its model: see [`Sptf::take_unpipelined`]).
     pub fn arrive_with<P: Predictor>(&mut self, req: Request, p: &P) {
         self.q.insert_with(req, p);
-    }
-
-    /// [`Sptf::arrive_with`] with the drive's own model, `req`'s first block already
-    /// located at `l`: the firmware queue looks it up once and keeps it for the media plan.
-    pub fn arrive_located(&mut self, req: Request, p: &OraclePredictor, l: Location) {
-        self.q.insert_located(req, p, l);
     }
 
     /// Choose and take the request to serve next, with the mechanism free at `now` and the

@@ -16,9 +16,8 @@ use super::proposal::{not_proposed, ProposalSlot};
 use super::sweep::Key;
 use super::timed_chain::{self, Sent};
 use super::{Placement, SchedCtx};
-use crate::device::hdd::layout::Location;
 use crate::error::Result;
-use crate::predict::{Arrival, OraclePredictor, Predictor, Target};
+use crate::predict::{Arrival, Predictor, Target};
 use crate::request::{Command, Completion, DeviceId, HeadPosition, Op, Request};
 use crate::time::SimTime;
 
@@ -123,23 +122,12 @@ impl TimedQueue {
     /// its predictor (the drive's firmware queue) passes it as its own type, so the target
     /// is worked out without a dynamic call.
     pub fn insert_with<P: Predictor + ?Sized>(&mut self, req: Request, p: &P) {
+        self.device = req.device;
         let t = if self.with_transfer {
             p.target(req.lbn, req.sectors, req.op)
         } else {
             p.positioning_target(req.lbn, req.sectors, req.op)
         };
-        self.insert_target(req, t);
-    }
-
-    /// [`TimedQueue::insert_with`] for the drive's own model with `req`'s first block
-    /// already located at `l` (the firmware queue keeps the location for the media plan).
-    pub fn insert_located(&mut self, req: Request, p: &OraclePredictor, l: Location) {
-        let t = p.target_at(l, req.lbn, req.sectors, req.op, self.with_transfer);
-        self.insert_target(req, t);
-    }
-
-    fn insert_target(&mut self, req: Request, t: Target) {
-        self.device = req.device;
         if let Some(ages) = &mut self.by_age {
             ages.insert((req.arrival_ns, req.id), t.cylinder);
         }

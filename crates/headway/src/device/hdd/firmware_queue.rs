@@ -8,7 +8,6 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use super::layout::Location;
 use super::mechanics::Mechanics;
 use super::overheads::Overheads;
 use crate::error::{HeadwayError, Result};
@@ -82,14 +81,10 @@ enum Picker {
 
 struct Scheduled {
     sched: Picker,
-    /// Queued commands by slot; a request's id is its slot. SPTF's also keep where their
-    /// first block lies, looked up for the search at their arrival and handed on to the
-    /// command's media plan, which would look it up again.
-    slots: Vec<Option<(Command, SimTime, Option<Location>)>>,
+    /// Queued commands by slot; a request's id is its slot.
+    slots: Vec<Option<(Command, SimTime)>>,
     free: Vec<u64>,
     pending: usize,
-    /// Where the command last taken lies, if the search had located it.
-    taken: Option<Location>,
 }
 
 pub struct FirmwareQueue {
@@ -127,7 +122,6 @@ impl FirmwareQueue {
                 slots: Vec::with_capacity(depth),
                 free: Vec::with_capacity(depth),
                 pending: 0,
-                taken: None,
             }))
         };
         Ok(FirmwareQueue { kind, name })
@@ -166,27 +160,21 @@ impl FirmwareQueue {
                 };
                 let mut r = Request::new(now, cmd.lbn, cmd.sectors, cmd.op);
                 r.id = slot;
+                s.slots[slot as usize] = Some((cmd, now));
                 s.pending += 1;
-                let at = match &mut s.sched {
-                    Picker::Sptf(p, model) => {
-                        let l = model.locate(cmd.lbn);
-                        p.arrive_located(r, model, l);
-                        Some(l)
-                    }
+                match &mut s.sched {
+                    Picker::Sptf(p, model) => p.arrive_with(r, model),
                     Picker::Any(p, preds) => {
-                        p.on_arrival(r, &SchedCtx::new(now, preds, &[0], &[1]));
-                        None
+                        p.on_arrival(r, &SchedCtx::new(now, preds, &[0], &[1]))
                     }
-                };
-                s.slots[slot as usize] = Some((cmd, now, at));
+                }
             }
         }
     }
 
     /// The next command to serve, chosen for the arm being free at `now` with the head at
     /// `head` and `last_op` the last
-    /// command's direction, with the instant it reached the drive (where its first block
-    /// lies, if the queue looked it up: [`FirmwareQueue::located`]).
+    /// command's direction, with the instant it reached the drive.
     pub fn pop(
         &mut self,
         now: SimTime,
@@ -223,103 +211,8 @@ impl FirmwareQueue {
                 };
                 s.pending -= 1;
                 s.free.push(slot);
-                let (cmd, arrived, at) = s.slots[slot as usize].take()?;
-                s.taken = at;
-                Some((cmd, arrived))
+                s.slots[slot as usize].take()
             }
         }
-    }
-
-    /// Where the first block of the command [`FirmwareQueue::pop`] gave last lies, if the
-    /// queue located it for its search (SPTF): its media plan need not look it up again.
-    #[inline]
-    pub fn located(&self) -> Option<&Location> {
-        match &self.kind {
-            Kind::Fifo(_) => None,
-            Kind::Sched(s) => s.taken.as_ref(),
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// SPTF's queue hands each command on with its first block's location, the layout's
-    /// own, and chooses as an SPTF that looks the target up itself ([`Sptf::arrive_with`]);
-    /// the other policies hand on no location.
-    #[test]
-    fn sptf_hands_on_the_location_it_searched_with() {
-        let mut popped = 0;
-        for drive in ["atlas10k", "hp_c3323a", "st41601n"] {
-            let spec = crate::device::catalog::lookup(drive).unwrap();
-            let mech = Arc::new(Mechanics::new(&spec).unwrap());
-            let ovh = Overheads::from_spec(&spec);
-            let cap = mech.layout.capacity_sectors();
-            let mut q = FirmwareQueue::new("sptf", mech.clone(), ovh, 64).unwrap();
-            let mut others: Vec<FirmwareQueue> = ["fcfs", "sstf"]
-                .iter()
-                .map(|n| FirmwareQueue::new(n, mech.clone(), ovh, 64).unwrap())
-                .collect();
-            let mut reference = Sptf::new();
-            let mut model = OraclePredictor::new(mech.clone(), ovh, 0);
-            // The queue's ids are its slots, reused: the reference numbers its requests the
-            // same way, so that ties (to the older, then the lower id) fall alike.
-            let mut ids: Vec<u64> = Vec::new();
-            let mut free: Vec<u64> = Vec::new();
-            let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
-            let mut now: SimTime = 0;
-            for i in 0..2_000u64 {
-                x = x
-                    .wrapping_mul(6_364_136_223_846_793_005)
-                    .wrapping_add(1_442_695_040_888_963_407);
-                let op = if x >> 63 == 0 { Op::Read } else { Op::Write };
-                let sectors = 1 + ((x >> 20) % 64) as u32;
-                let cmd = Command::single(Request::new(now, (x >> 24) % (cap - 64), sectors, op));
-                q.push(now, cmd.clone());
-                for o in &mut others {
-                    o.push(now, cmd.clone());
-                }
-                let mut r = Request::new(now, cmd.lbn, cmd.sectors, cmd.op);
-                r.id = match free.pop() {
-                    Some(i) => {
-                        ids[i as usize] = cmd.lbn;
-                        i
-                    }
-                    None => {
-                        ids.push(cmd.lbn);
-                        ids.len() as u64 - 1
-                    }
-                };
-                reference.arrive_with(r, &model);
-                now += 1_000_000 + (x >> 40) % 5_000_000;
-                // Keep about 20 queued: take one for most arrivals.
-                if i % 10 != 0 && q.len() > 20 {
-                    let head = HeadPosition {
-                        cylinder: ((x >> 8) % spec.cylinders as u64) as u32,
-                        surface: 0,
-                    };
-                    let (c, _) = q.pop(now, head, op).unwrap();
-                    assert_eq!(q.located(), Some(&mech.layout.locate(c.lbn)));
-                    model.observe(&Completion {
-                        command: Command::single(Request::new(now, 0, 1, op)),
-                        done_ns: now,
-                        phases: Phases::default(),
-                        cache_hit: false,
-                        head,
-                        head_lbn: 0,
-                    });
-                    let chosen = reference.take_unpipelined(&model, now).unwrap();
-                    assert_eq!(ids[chosen.id as usize], c.lbn);
-                    free.push(chosen.id);
-                    for o in &mut others {
-                        o.pop(now, head, op).unwrap();
-                        assert_eq!(o.located(), None);
-                    }
-                    popped += 1;
-                }
-            }
-        }
-        assert!(popped > 4_000, "{popped}");
     }
 }

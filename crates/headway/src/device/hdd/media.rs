@@ -184,17 +184,14 @@ pub fn plan_into(
     zero_latency: bool,
     min_move_ns: SimTime,
     data: Option<DataReady>,
-    first: Option<&Location>,
+    first: Option<Location>,
 ) {
     let first_lbn = lbn;
     // Every path below sets the plan's other fields (the seek, the landing, the wait, the
     // end, the head); a plan kept and planned again needs only these two forgotten.
     plan.passes.clear();
     plan.next_loc = None;
-    let mut loc = match first {
-        Some(l) => *l,
-        None => mech.layout.locate(lbn),
-    };
+    let mut loc = first.unwrap_or_else(|| mech.layout.locate(lbn));
     plan.first_loc = Some(loc);
     let first_move = mech
         .move_ns(from, loc.cylinder, loc.surface, op)

@@ -158,24 +158,15 @@ impl HddDevice {
     }
 
     /// Start `cmd`, which reached the drive at `arrived` (earlier than `now` when it waited in
-    /// the drive's queue, and was taken from it: `queued`).
-    fn start(
-        &mut self,
-        now: SimTime,
-        arrived: SimTime,
-        cmd: Command,
-        queued: bool,
-        io: &mut DeviceIo,
-    ) {
+    /// the drive's queue).
+    fn start(&mut self, now: SimTime, arrived: SimTime, cmd: Command, io: &mut DeviceIo) {
         let before = self.freeblock.as_ref().map(|_| {
             let free = self.drive.positioning_free_at(now);
             (free, self.drive.head_at(free), self.drive.last_op())
         });
-        // The queue's search may have located the command's first block already.
-        let first = if queued { self.queue.located() } else { None };
         let served = self
             .drive
-            .serve_located(now, arrived, cmd.lbn, cmd.sectors, cmd.op, first);
+            .serve_queued(now, arrived, cmd.lbn, cmd.sectors, cmd.op);
         if let (Some(fb), Some((free, head, last_op))) = (&mut self.freeblock, before) {
             // The phases' overhead is the command's own before its mechanism starts (the
             // arm may also be busy until `free`) plus the completion after it.
@@ -324,7 +315,7 @@ impl HddDevice {
             (free, self.drive.head_at(free))
         };
         if let Some((next, arrived)) = self.queue.pop(free, head, self.drive.last_op()) {
-            self.start(now, arrived, next, true, io);
+            self.start(now, arrived, next, io);
         }
     }
 
@@ -342,7 +333,7 @@ impl HddDevice {
             self.queue.push(now, cmd);
             self.pick_next(now, io);
         } else {
-            self.start(now, now, cmd, false, io);
+            self.start(now, now, cmd, io);
         }
     }
 }

@@ -393,7 +393,7 @@ impl ReadAhead {
                 zero_latency,
                 0,
                 None,
-                Some(&loc),
+                Some(loc),
             );
         }
     }

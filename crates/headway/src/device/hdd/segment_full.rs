@@ -197,7 +197,7 @@ pub(super) fn plan_write(
             zero_latency,
             min_move,
             Some(d),
-            None::<&Location>,
+            None::<Location>,
         );
         let bus_end = d.base + len.max(d.min_blocks) as f64 * d.step;
         if c0 > 0 {

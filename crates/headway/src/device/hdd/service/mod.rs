@@ -198,8 +198,6 @@ struct WriteBack {
     lbn: u64,
     n: u32,
     data: media::DataReady,
-    /// Where `lbn` lies, if the queue had looked it up.
-    first: Option<Location>,
 }
 
 /// A read miss's return to the bus: when it asks for it, and what it then moves.
@@ -435,20 +433,6 @@ impl Drive {
         n: u32,
         op: Op,
     ) -> Served {
-        self.serve_located(t, arrived, lbn, n, op, None)
-    }
-
-    /// [`Drive::serve_queued`] with `lbn` already located at `first` (by the firmware
-    /// queue's search): the media plan of a command starting there does not look it up.
-    pub fn serve_located(
-        &mut self,
-        t: SimTime,
-        arrived: SimTime,
-        lbn: u64,
-        n: u32,
-        op: Op,
-        first: Option<&Location>,
-    ) -> Served {
         let t0 = f64_of(t + self.ovh.per_request_ns);
         // A drive that never disconnects holds the bus from command to completion: no other
         // command reaches it before then, so none has its overhead done early.
@@ -464,8 +448,8 @@ impl Drive {
         self.write_back = None;
         let (done, mut phases, hit, head) = match op {
             _ if n == 0 => self.seek_only(t0, lbn, op),
-            Op::Read => self.read(t0, lbn, n, first),
-            Op::Write => self.write(t0, lbn, n, first),
+            Op::Read => self.read(t0, lbn, n),
+            Op::Write => self.write(t0, lbn, n),
         };
         self.last_op = op;
         let done_ns = ns_of(done.max(f64_of(t)) + 0.5);
@@ -522,7 +506,7 @@ impl Drive {
             self.pol.zero_latency_write,
             self.ovh.min_write_seek_ns,
             Some(w.data),
-            w.first.as_ref(),
+            None,
         );
         self.hda.head = plan.end_head;
         self.hda.free_at = plan.end;

@@ -2,7 +2,6 @@
 
 use super::super::bus::{self, Stream};
 use super::super::cache::ReadHit;
-use super::super::layout::Location;
 use super::super::mechanics::Mechanics;
 use super::super::media::{self, Avail, Pass, Piece};
 use super::super::num::{f64_of, ns_of};
@@ -15,14 +14,7 @@ use crate::time::SimTime;
 use smallvec::SmallVec;
 
 impl Drive {
-    /// `first`: where `lbn` lies, if the caller looked it up already.
-    pub(super) fn read(
-        &mut self,
-        t0: f64,
-        lbn: u64,
-        n: u32,
-        first: Option<&Location>,
-    ) -> (f64, Phases, bool, HeadPosition) {
+    pub(super) fn read(&mut self, t0: f64, lbn: u64, n: u32) -> (f64, Phases, bool, HeadPosition) {
         let prev = self.last_op as usize;
         let end = lbn + n as u64;
         // Borrowed, not copied: the arms below need `self` mutably, so every figure they use
@@ -227,7 +219,7 @@ impl Drive {
                     self.pol.zero_latency_read,
                     0,
                     None,
-                    first,
+                    None,
                 );
                 self.avail.fill_from_plan(&plan, start);
                 let b0 = if self.bus.never_disconnect {
@@ -272,7 +264,7 @@ impl Drive {
                             false,
                             0,
                             None,
-                            first,
+                            None,
                         )
                     };
                     let period = self.mech.period_ns;

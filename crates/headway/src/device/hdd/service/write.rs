@@ -2,7 +2,6 @@
 //! writes, the extra write disconnect, and writes that must wait for the mechanism.
 
 use super::super::cache::SegState;
-use super::super::layout::Location;
 use super::super::media;
 use super::super::segment_full;
 use super::Drive;
@@ -10,14 +9,7 @@ use crate::request::{HeadPosition, Op, Phases};
 use crate::time::SimTime;
 
 impl Drive {
-    /// `first`: where `lbn` lies, if the caller looked it up already.
-    pub(super) fn write(
-        &mut self,
-        t0: f64,
-        lbn: u64,
-        n: u32,
-        first: Option<&Location>,
-    ) -> (f64, Phases, bool, HeadPosition) {
+    pub(super) fn write(&mut self, t0: f64, lbn: u64, n: u32) -> (f64, Phases, bool, HeadPosition) {
         let prev = self.last_op as usize;
         let end = lbn + n as u64;
         let o = self.ovh;
@@ -40,7 +32,7 @@ impl Drive {
         let reading = self.hda.ra().map(|r| r.seg);
         // A write must see every cached copy of its blocks to invalidate it.
         self.resolve_free_blocks(lbn, n);
-        if let Some(done) = self.combine_with_destage(t0, lbn, n, cmd_ovh, first) {
+        if let Some(done) = self.combine_with_destage(t0, lbn, n, cmd_ovh) {
             return done;
         }
         // A write waits for the write-back under way, after which its segment is clean.
@@ -148,7 +140,6 @@ impl Drive {
                     lbn,
                     n,
                     data,
-                    first: first.copied(),
                 });
             }
             media::plan_into(
@@ -162,7 +153,7 @@ impl Drive {
                 self.pol.zero_latency_write,
                 o.min_write_seek_ns,
                 Some(data),
-                first,
+                None,
             );
         }
         let mut phases = Phases::default();
@@ -248,7 +239,6 @@ impl Drive {
         lbn: u64,
         n: u32,
         cmd_ovh: f64,
-        first: Option<&Location>,
     ) -> Option<(f64, Phases, bool, HeadPosition)> {
         if !(self.pol.fast_write && self.pol.combine_sequential_writes) || !self.destaging(t0) {
             return None;
@@ -296,7 +286,7 @@ impl Drive {
                 step: blk,
                 min_blocks: 1,
             }),
-            first,
+            None,
         );
         self.touch(d);
         self.last_write = Some((d, end));
