@@ -492,8 +492,8 @@ fn split_run(
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RunPlan {
     /// In time order; the second only when `two`.
-    passes: [Pass; 2],
-    two: bool,
+    pub passes: [Pass; 2],
+    pub two: bool,
     pub seek_ns: SimTime,
     pub end: f64,
     pub end_head: HeadPosition,

@@ -522,11 +522,38 @@ impl ReadAhead {
     /// stop the read-ahead: one walk answers both.
     #[inline]
     pub fn at(&self, t: f64, in_sector: bool) -> (u64, Option<(f64, HeadPosition)>) {
-        let end = self.base + count_by(self.passes(), self.t_start, t);
-        if t >= self.done_at() {
+        // A run's one or two passes as slices of known length, so that the walks over them
+        // are made for that length.
+        if self.is_run {
+            let r = &self.run;
+            if r.two {
+                return self.at_over(&r.passes, r.end, r.end_head, t, in_sector);
+            }
+            let one = std::slice::from_ref(&r.passes[0]);
+            return self.at_over(one, r.end, r.end_head, t, in_sector);
+        }
+        let p = &self.plan;
+        self.at_over(&p.passes, p.end, p.end_head, t, in_sector)
+    }
+
+    /// [`ReadAhead::at`] over its `passes`, which end at `done` with the head at `end_head`.
+    #[inline(always)]
+    fn at_over(
+        &self,
+        passes: &[Pass],
+        done: f64,
+        end_head: HeadPosition,
+        t: f64,
+        in_sector: bool,
+    ) -> (u64, Option<(f64, HeadPosition)>) {
+        let end = self.base + count_by(passes, self.t_start, t);
+        if t >= done {
             return (end, None);
         }
-        (end, Some(self.stop_running(t, in_sector)))
+        (
+            end,
+            Some(Self::stop_running(passes, end_head, t, in_sector)),
+        )
     }
 
     /// Where [`ReadAhead::stop`] leaves the head at `t`, without the count a stop also gives
@@ -535,16 +562,21 @@ impl ReadAhead {
         if t >= self.done_at() {
             return self.end_head();
         }
-        self.stop_running(t, true).1
+        Self::stop_running(self.passes(), self.end_head(), t, true).1
     }
 
-    /// [`ReadAhead::stop`] before the read-ahead's end: when the mechanism is free, and where
-    /// the head is.
+    /// [`ReadAhead::stop`] before the read-ahead's end, over its `passes` (that end with the
+    /// head at `end_head`): when the mechanism is free, and where the head is.
     #[inline(always)]
-    fn stop_running(&self, t: f64, in_sector: bool) -> (f64, HeadPosition) {
+    fn stop_running(
+        passes: &[Pass],
+        end_head: HeadPosition,
+        t: f64,
+        in_sector: bool,
+    ) -> (f64, HeadPosition) {
         // Passes are in time order.
         let mut prev_track = None;
-        for p in self.passes().iter() {
+        for p in passes.iter() {
             let head = p.track;
             if t < p.start() {
                 // A seek or head switch under way is finished.
@@ -566,7 +598,7 @@ impl ReadAhead {
             }
             prev_track = Some(p.track);
         }
-        (t, self.end_head())
+        (t, end_head)
     }
 }
 
