@@ -429,8 +429,8 @@ fn zero_latency_start(
 }
 
 /// The two passes of a zero-latency access that starts at sector `k` of a run of `run`
-/// sectors from `lbn` (the tail, then the front a revolution later), pushed on `plan`;
-/// returns when the last sector is done.
+/// sectors from `lbn` (the tail, then the front a revolution later); returns when the last
+/// sector is done.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn push_split_run(
@@ -444,25 +444,6 @@ fn push_split_run(
     spt: u32,
     track: HeadPosition,
 ) -> f64 {
-    let (a, b, end) = split_run(lbn, run, k, t_arrive, wait_ns, st, spt, track);
-    plan.passes.push(a);
-    plan.passes.push(b);
-    end
-}
-
-/// [`push_split_run`]'s two passes and end, not pushed anywhere.
-#[allow(clippy::too_many_arguments)]
-#[inline(always)]
-fn split_run(
-    lbn: u64,
-    run: u32,
-    k: u32,
-    t_arrive: f64,
-    wait_ns: f64,
-    st: f64,
-    spt: u32,
-    track: HeadPosition,
-) -> (Pass, Pass, f64) {
     let a_first = t_arrive + wait_ns + st;
     let a = Pass {
         lbn: lbn + k as u64,
@@ -472,82 +453,30 @@ fn split_run(
         on_track: t_arrive,
         track,
     };
+    plan.passes.push(a);
     let b_first = t_arrive + wait_ns + (spt - k) as f64 * st + st;
-    let b = Pass {
+    plan.passes.push(Pass {
         lbn,
         count: k,
         first_done: b_first,
         step: st,
         on_track: a.last_done(),
         track,
-    };
-    (a, b, b_first + (k - 1) as f64 * st)
-}
-
-/// The media plan of a read that lies in one run of one track: one pass, or a zero-latency
-/// tail and front (two passes on the same track), kept as those passes and the plan's end
-/// instead of a [`MediaPlan`] (every read miss plans the read-ahead that follows it this
-/// way; clearing and filling a `MediaPlan` cost a third of that plan). [`RunPlan::to_plan`]
-/// makes the `MediaPlan` [`plan_into`] makes, for the rare read-ahead that changes shape.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RunPlan {
-    /// In time order; the second only when `two`.
-    pub passes: [Pass; 2],
-    pub two: bool,
-    pub seek_ns: SimTime,
-    pub end: f64,
-    pub end_head: HeadPosition,
-}
-
-impl Default for RunPlan {
-    fn default() -> Self {
-        let p = Pass {
-            lbn: 0,
-            count: 0,
-            first_done: 0.0,
-            step: 0.0,
-            on_track: 0.0,
-            track: HeadPosition::default(),
-        };
-        RunPlan {
-            passes: [p, p],
-            two: false,
-            seek_ns: 0,
-            end: 0.0,
-            end_head: HeadPosition::default(),
-        }
-    }
-}
-
-impl RunPlan {
-    /// Its passes, in time order.
-    #[inline(always)]
-    pub fn passes(&self) -> &[Pass] {
-        &self.passes[..1 + self.two as usize]
-    }
-
-    /// The [`MediaPlan`] of the same read, into `plan` (what `plan_into` leaves unset for a
-    /// read-ahead, the landing and the locations, left unset).
-    pub fn to_plan(&self, plan: &mut MediaPlan) {
-        plan.clear();
-        plan.seek_ns = self.seek_ns;
-        plan.passes.extend(self.passes().iter().copied());
-        plan.end = self.end;
-        plan.end_head = self.end_head;
-    }
+    });
+    b_first + (k - 1) as f64 * st
 }
 
 /// [`plan_into`] for a read of `n` sectors from `lbn` that lie in one run at `loc`, already
-/// located (`n <= loc.run_sectors`), into a [`RunPlan`]: the same passes, `end`, `end_head`
-/// and `seek_ns` from the same arithmetic, without the general loop's bookkeeping (the
-/// landing slot, the rotational wait reported, the next block's location are not kept).
-/// Every read miss plans the read-ahead that follows it this way. The lines after the move
-/// repeat [`plan_first_run`]'s: sharing the head's arrival through a helper ran the whole
-/// benchmark replay 5-7% slower in CPU time at the same instruction count (code layout), and
-/// calling `plan_first_run` from here 23 instructions a request more and 2% slower, measured.
+/// located (`n <= loc.run_sectors`): the same passes, `end`, `end_head` and `seek_ns`
+/// from the same arithmetic, without the general loop's bookkeeping (the landing slot, the
+/// rotational wait reported, the next block's location are left unset). Every read miss
+/// plans the read-ahead that follows it this way. The lines after the move repeat
+/// [`plan_first_run`]'s: sharing the head's arrival through a helper ran the whole benchmark
+/// replay 5-7% slower in CPU time at the same instruction count (code layout), and calling
+/// `plan_first_run` from here 23 instructions a request more and 2% slower, measured.
 #[allow(clippy::too_many_arguments)]
 pub fn plan_run_into(
-    plan: &mut RunPlan,
+    plan: &mut MediaPlan,
     mech: &Mechanics,
     from: HeadPosition,
     t: f64,
@@ -557,6 +486,7 @@ pub fn plan_run_into(
     loc: Location,
 ) {
     debug_assert!(n > 0 && n <= loc.run_sectors);
+    plan.clear();
     let first_move = mech.move_ns(from, loc.cylinder, loc.surface, Op::Read);
     plan.seek_ns = first_move;
     let track = HeadPosition {
@@ -577,11 +507,8 @@ pub fn plan_run_into(
         }
     };
     let (inside, k, wait_ns) = zero_latency_start(mech, zero_latency, n, x, spt_f, w);
-    plan.two = inside;
     plan.end = if inside {
-        let (a, b, end) = split_run(lbn, n, k, t_arrive, wait_ns, st, loc.spt, track);
-        plan.passes = [a, b];
-        end
+        push_split_run(plan, lbn, n, k, t_arrive, wait_ns, st, loc.spt, track)
     } else {
         let s0 = t_arrive + wait(mech, now, loc.angle);
         let p = Pass {
@@ -592,7 +519,7 @@ pub fn plan_run_into(
             on_track: t_arrive,
             track,
         };
-        plan.passes[0] = p;
+        plan.passes.push(p);
         p.last_done()
     };
     plan.end_head = track;
@@ -1058,15 +985,10 @@ mod tests {
     }
 
     fn one_run_plans_match(mech: &Mechanics, split: &mut u32, checked: &mut u32) {
-        // One run plan kept across reads, as the drive keeps its read-ahead's: what the last
-        // read left (a second pass) must not show through.
-        let mut run = RunPlan::default();
         one_run_reads(mech, 4000, |from, t, lbn, n, zero_latency, loc| {
             let general = general_plan(mech, from, t, lbn, n, zero_latency);
-            plan_run_into(&mut run, mech, from, t, lbn, n, zero_latency, loc);
             let mut one = MediaPlan::default();
-            run.to_plan(&mut one);
-            assert_eq!(run.passes(), &one.passes[..]);
+            plan_run_into(&mut one, mech, from, t, lbn, n, zero_latency, loc);
             assert_eq!(one.passes, general.passes, "lbn {lbn} n {n} t {t}");
             assert_eq!(one.end.to_bits(), general.end.to_bits());
             assert_eq!(one.end_head, general.end_head);

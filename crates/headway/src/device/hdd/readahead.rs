@@ -6,7 +6,7 @@
 
 use super::layout::Location;
 use super::mechanics::Mechanics;
-use super::media::{self, Avail, MediaPlan, Pass, Piece, RunPlan};
+use super::media::{self, Avail, MediaPlan, Piece};
 use super::spec::CacheSpec;
 use crate::request::{HeadPosition, Op};
 
@@ -210,7 +210,7 @@ impl Policy {
             room.filter(|r| !super::readahead_hold::fits(n, ra.limit - ra.base, r.size))
         {
             let from = (plan.end_head, plan.end);
-            super::readahead_hold::hold(ra.plan_mut(), mech, from, n, r.size, r.bus_end, || {
+            super::readahead_hold::hold(&mut ra.plan, mech, from, n, r.size, r.bus_end, || {
                 let mut sent = vec![0.0; n as usize];
                 super::segment_full::bus_progress(r.avail, lbn, r.bus_start, r.stream, &mut sent);
                 sent
@@ -339,13 +339,7 @@ pub struct ReadAhead {
     pub base: u64,
     /// One past the last block it will read.
     pub limit: u64,
-    /// Its media plan when `is_run` is false: a read-ahead longer than the run it starts in,
-    /// extended, or held back (the plan's storage is kept, and refilled, across read-aheads).
-    plan: MediaPlan,
-    /// Its media plan when `is_run`: a read-ahead within one run (nearly all: DEC's to the end
-    /// of the read's track), kept as its one or two passes.
-    run: RunPlan,
-    is_run: bool,
+    pub plan: MediaPlan,
     /// When the mechanism was free to start it.
     pub t_start: f64,
 }
@@ -377,8 +371,6 @@ impl ReadAhead {
             base,
             limit: base,
             plan: MediaPlan::default(),
-            run: RunPlan::default(),
-            is_run: false,
             t_start: t,
         });
         ra.seg = seg;
@@ -386,10 +378,9 @@ impl ReadAhead {
         ra.limit = base + n as u64;
         ra.t_start = t;
         let loc = first.unwrap_or_else(|| mech.layout.locate(base));
-        ra.is_run = n <= loc.run_sectors;
-        if ra.is_run {
+        if n <= loc.run_sectors {
             // The common case (DEC's read-ahead runs to the end of the request's track).
-            media::plan_run_into(&mut ra.run, mech, head, t, base, n, zero_latency, loc);
+            media::plan_run_into(&mut ra.plan, mech, head, t, base, n, zero_latency, loc);
         } else {
             media::plan_into(
                 &mut ra.plan,
@@ -407,67 +398,20 @@ impl ReadAhead {
         }
     }
 
-    /// Its passes, in time order.
-    #[inline(always)]
-    pub fn passes(&self) -> &[Pass] {
-        if self.is_run {
-            self.run.passes()
-        } else {
-            &self.plan.passes
-        }
-    }
-
-    /// Where the head is when it is over.
-    #[inline(always)]
-    pub fn end_head(&self) -> HeadPosition {
-        if self.is_run {
-            self.run.end_head
-        } else {
-            self.plan.end_head
-        }
-    }
-
-    /// Its media plan, to change: a read-ahead kept as one run becomes a general plan.
-    pub fn plan_mut(&mut self) -> &mut MediaPlan {
-        if self.is_run {
-            self.run.to_plan(&mut self.plan);
-            self.is_run = false;
-        }
-        &mut self.plan
-    }
-
-    /// Its media plan, as a general one.
-    pub fn to_plan(&self) -> MediaPlan {
-        if self.is_run {
-            let mut plan = MediaPlan::default();
-            self.run.to_plan(&mut plan);
-            plan
-        } else {
-            self.plan.clone()
-        }
-    }
-
     /// One past the last block in the buffer at `t`.
     #[inline]
     pub fn end_by(&self, t: f64) -> u64 {
-        self.base + count_by(self.passes(), self.t_start, t)
+        self.base + count_by(&self.plan.passes, self.t_start, t)
     }
 
     /// When each block it reads is in the buffer.
     pub fn avail(&self) -> Avail {
-        Avail {
-            pieces: media::pieces(self.passes(), self.t_start).collect(),
-        }
+        Avail::from_plan(&self.plan, self.t_start)
     }
 
     /// When the last block is in.
-    #[inline(always)]
     pub fn done_at(&self) -> f64 {
-        if self.is_run {
-            self.run.end
-        } else {
-            self.plan.end
-        }
+        self.plan.end
     }
 
     /// Read further, to `limit`, continuing after the blocks already planned.
@@ -476,21 +420,19 @@ impl ReadAhead {
             return;
         }
         let n = (limit - self.limit).min(u32::MAX as u64) as u32;
-        let from = self.limit;
-        let plan = self.plan_mut();
         let more = media::plan(
             mech,
-            plan.end_head,
-            plan.end,
-            from,
+            self.plan.end_head,
+            self.plan.end,
+            self.limit,
             n,
             Op::Read,
             zero_latency,
             0,
         );
-        plan.passes.extend(more.passes.iter().copied());
-        plan.end = more.end;
-        plan.end_head = more.end_head;
+        self.plan.passes.extend(more.passes.iter().copied());
+        self.plan.end = more.end;
+        self.plan.end_head = more.end_head;
         self.limit += n as u64;
     }
 
@@ -511,7 +453,7 @@ impl ReadAhead {
     pub fn stop(&self, t: f64, in_sector: bool) -> (f64, HeadPosition, u64) {
         match self.at(t, in_sector) {
             (end, Some((stop, head))) => (stop, head, end),
-            (_, None) => (t, self.end_head(), self.limit),
+            (_, None) => (t, self.plan.end_head, self.limit),
         }
     }
 
@@ -522,61 +464,29 @@ impl ReadAhead {
     /// stop the read-ahead: one walk answers both.
     #[inline]
     pub fn at(&self, t: f64, in_sector: bool) -> (u64, Option<(f64, HeadPosition)>) {
-        // A run's one or two passes as slices of known length, so that the walks over them
-        // are made for that length.
-        if self.is_run {
-            let r = &self.run;
-            if r.two {
-                return self.at_over(&r.passes, r.end, r.end_head, t, in_sector);
-            }
-            let one = std::slice::from_ref(&r.passes[0]);
-            return self.at_over(one, r.end, r.end_head, t, in_sector);
-        }
-        let p = &self.plan;
-        self.at_over(&p.passes, p.end, p.end_head, t, in_sector)
-    }
-
-    /// [`ReadAhead::at`] over its `passes`, which end at `done` with the head at `end_head`.
-    #[inline(always)]
-    fn at_over(
-        &self,
-        passes: &[Pass],
-        done: f64,
-        end_head: HeadPosition,
-        t: f64,
-        in_sector: bool,
-    ) -> (u64, Option<(f64, HeadPosition)>) {
-        let end = self.base + count_by(passes, self.t_start, t);
-        if t >= done {
+        let end = self.base + count_by(&self.plan.passes, self.t_start, t);
+        if t >= self.plan.end {
             return (end, None);
         }
-        (
-            end,
-            Some(Self::stop_running(passes, end_head, t, in_sector)),
-        )
+        (end, Some(self.stop_running(t, in_sector)))
     }
 
     /// Where [`ReadAhead::stop`] leaves the head at `t`, without the count a stop also gives
     /// (a scheduler inside the drive asks this at every choice).
     pub fn head_at(&self, t: f64) -> HeadPosition {
-        if t >= self.done_at() {
-            return self.end_head();
+        if t >= self.plan.end {
+            return self.plan.end_head;
         }
-        Self::stop_running(self.passes(), self.end_head(), t, true).1
+        self.stop_running(t, true).1
     }
 
-    /// [`ReadAhead::stop`] before the read-ahead's end, over its `passes` (that end with the
-    /// head at `end_head`): when the mechanism is free, and where the head is.
+    /// [`ReadAhead::stop`] before the read-ahead's end: when the mechanism is free, and where
+    /// the head is.
     #[inline(always)]
-    fn stop_running(
-        passes: &[Pass],
-        end_head: HeadPosition,
-        t: f64,
-        in_sector: bool,
-    ) -> (f64, HeadPosition) {
+    fn stop_running(&self, t: f64, in_sector: bool) -> (f64, HeadPosition) {
         // Passes are in time order.
         let mut prev_track = None;
-        for p in passes.iter() {
+        for p in self.plan.passes.iter() {
             let head = p.track;
             if t < p.start() {
                 // A seek or head switch under way is finished.
@@ -598,7 +508,7 @@ impl ReadAhead {
             }
             prev_track = Some(p.track);
         }
-        (t, end_head)
+        (t, self.plan.end_head)
     }
 }
 
@@ -611,13 +521,12 @@ mod tests {
     /// in one call: the pass walk with the count of `media::count_passes_by` (every pass
     /// through `media::pieces`).
     fn stop_eager(ra: &ReadAhead, t: f64, in_sector: bool) -> (f64, HeadPosition, u64) {
-        let plan = ra.to_plan();
-        let end_by = |t: f64| ra.base + media::count_passes_by(&plan.passes, ra.t_start, t);
-        if t >= plan.end {
-            return (t, plan.end_head, ra.limit);
+        let end_by = |t: f64| ra.base + media::count_passes_by(&ra.plan.passes, ra.t_start, t);
+        if t >= ra.plan.end {
+            return (t, ra.plan.end_head, ra.limit);
         }
         let mut prev_track = None;
-        for p in plan.passes.iter() {
+        for p in ra.plan.passes.iter() {
             if t < p.start() {
                 let switched = prev_track.is_some_and(|tr| tr != p.track);
                 if switched && t >= p.on_track {
@@ -635,7 +544,7 @@ mod tests {
             }
             prev_track = Some(p.track);
         }
-        (t, plan.end_head, end_by(t))
+        (t, ra.plan.end_head, end_by(t))
     }
 
     /// What a command finds in one call ([`ReadAhead::at`], its one- and two-pass counts made
@@ -694,21 +603,21 @@ mod tests {
                 if next() % 5 == 0 {
                     ra.extend(&mech, ra.limit + 1 + next() % 200, zl);
                 }
-                shapes[ra.passes().len().min(3)] += 1;
-                let span = ra.done_at() - t0 + 2.0 * period;
+                shapes[ra.plan.passes.len().min(3)] += 1;
+                let span = ra.plan.end - t0 + 2.0 * period;
                 for k in 0..24 {
                     let t = match k {
                         0 => t0,
-                        1 => ra.done_at(),
-                        2 => ra.passes()[0].first_done,
-                        3 => ra.passes()[0].start(),
+                        1 => ra.plan.end,
+                        2 => ra.plan.passes[0].first_done,
+                        3 => ra.plan.passes[0].start(),
                         _ => t0 - period + (next() % 1_000_000) as f64 / 1e6 * span,
                     };
                     for in_sector in [false, true] {
                         let (stop, head, end) = stop_eager(&ra, t, in_sector);
                         let eager_end =
-                            ra.base + media::count_passes_by(ra.passes(), ra.t_start, t);
-                        let want = (eager_end, (t < ra.done_at()).then_some((stop, head)));
+                            ra.base + media::count_passes_by(&ra.plan.passes, ra.t_start, t);
+                        let want = (eager_end, (t < ra.plan.end).then_some((stop, head)));
                         assert_eq!(ra.at(t, in_sector), want, "{drive} {base}+{n} at {t}");
                         assert_eq!(ra.stop(t, in_sector), (stop, head, end));
                         assert_eq!(ra.end_by(t), eager_end);
@@ -722,109 +631,6 @@ mod tests {
             shapes[1] > 1000 && shapes[2] > 100 && shapes[3] > 100,
             "{shapes:?}"
         );
-    }
-
-    /// A read-ahead within one run, kept as its passes ([`RunPlan`]), answers every question
-    /// (the count, the stop and the head at a command, the head a scheduler asks for, its
-    /// end, its blocks' times, its plan once changed) bit for bit as the general media plan
-    /// of the same read-ahead does, on four drives, in order and zero latency, stopping in a
-    /// sector or not, with one slot kept across read-aheads of every shape as the drive keeps
-    /// it.
-    #[test]
-    fn a_read_ahead_kept_as_a_run_answers_as_its_general_plan() {
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
-        let (mut runs, mut split) = (0u32, 0u32);
-        for drive in ["atlas10k", "hp_c3323a", "st41601n", "dec_rz26"] {
-            let spec = catalog::lookup(drive).unwrap();
-            let mech = Mechanics::new(&spec).unwrap();
-            let cap = mech.layout.capacity_sectors();
-            let period = mech.period_ns;
-            let mut slot = None;
-            for i in 0..3000 {
-                let base = next() % (cap - 2000);
-                let loc = mech.layout.locate(base);
-                let zl = next() % 2 == 0;
-                // Every fifth beyond its run (a general plan in the same slot).
-                let n = if i % 5 == 4 {
-                    loc.run_sectors + 1 + (next() % 300) as u32
-                } else {
-                    1 + (next() % loc.run_sectors as u64) as u32
-                };
-                let head = HeadPosition {
-                    cylinder: (next() % (loc.cylinder as u64 + 40)) as u32,
-                    surface: (next() % 4) as u32,
-                };
-                let t0 = (next() % 1_000_000_000) as f64 + (next() % 1000) as f64 / 1024.0;
-                let first = (next() % 2 == 0).then_some(loc);
-                let limit = base + n as u64;
-                ReadAhead::start_in(&mut slot, &mech, 1, head, t0, base, limit, zl, first);
-                let ra = slot.clone().unwrap();
-                assert_eq!(ra.is_run, n <= loc.run_sectors);
-                let mut plan = MediaPlan::default();
-                media::plan_into(
-                    &mut plan,
-                    &mech,
-                    head,
-                    t0,
-                    base,
-                    n,
-                    Op::Read,
-                    zl,
-                    0,
-                    None,
-                    None,
-                );
-                let general = ReadAhead {
-                    plan: plan.clone(),
-                    is_run: false,
-                    ..ra.clone()
-                };
-                assert_eq!(ra.passes(), &plan.passes[..], "{drive} {base}+{n}");
-                assert_eq!(ra.done_at().to_bits(), plan.end.to_bits());
-                assert_eq!(ra.end_head(), plan.end_head);
-                assert_eq!(ra.to_plan().seek_ns, plan.seek_ns);
-                assert_eq!(ra.avail().pieces, Avail::from_plan(&plan, t0).pieces);
-                runs += ra.is_run as u32;
-                split += (ra.is_run && ra.passes().len() == 2) as u32;
-                let span = plan.end - t0 + 2.0 * period;
-                for k in 0..24 {
-                    let t = match k {
-                        0 => t0,
-                        1 => plan.end,
-                        2 => plan.passes[0].first_done,
-                        3 => plan.passes[0].start(),
-                        4 => plan.passes[plan.passes.len() - 1].on_track,
-                        _ => t0 - period + (next() % 1_000_000) as f64 / 1e6 * span,
-                    };
-                    for in_sector in [false, true] {
-                        assert_eq!(ra.at(t, in_sector), general.at(t, in_sector), "{t}");
-                        assert_eq!(ra.stop(t, in_sector), general.stop(t, in_sector));
-                    }
-                    assert_eq!(ra.end_by(t), general.end_by(t));
-                    assert_eq!(ra.head_at(t), general.head_at(t));
-                }
-                // Changed (held back, extended), it is the general plan changed.
-                let (mut changed, mut g) = (ra.clone(), general.clone());
-                assert_eq!(changed.plan_mut().passes, g.plan.passes);
-                assert_eq!(changed.plan_mut().end.to_bits(), g.plan.end.to_bits());
-                let more = ra.limit + 1 + next() % 200;
-                changed.extend(&mech, more, zl);
-                g.extend(&mech, more, zl);
-                assert_eq!(changed.passes(), g.passes());
-                assert_eq!(changed.done_at().to_bits(), g.done_at().to_bits());
-                // Every other turn the slot goes on from the changed one.
-                if i % 2 == 0 {
-                    slot = Some(changed);
-                }
-            }
-        }
-        assert!(runs > 8000 && split > 1000, "{runs} runs, {split} split");
     }
 
     /// The DEC limit's shortcut gives what the general arm gives, for reads of every size at

@@ -382,7 +382,7 @@ impl Drive {
         }
         if let Some(ra) = self.hda.ra() {
             let (end, running) = ra.at(t, self.pol.readahead.stop_in_sector);
-            let (seg, done, head) = (ra.seg, ra.done_at(), ra.end_head());
+            let (seg, done, head) = (ra.seg, ra.done_at(), ra.plan.end_head);
             if let Some(c) = &mut self.cache {
                 c.extend(seg, end);
             }

@@ -335,9 +335,9 @@ fn hold_readahead(
     if readahead_hold::fits(n, ra.limit - ra.base, size) {
         #[cfg(debug_assertions)]
         {
-            let planned: u64 = ra.passes().iter().map(|p| p.count as u64).sum();
+            let planned: u64 = ra.plan.passes.iter().map(|p| p.count as u64).sum();
             debug_assert_eq!(planned, ra.limit - ra.base, "read-ahead plan and reach");
-            let mut plan = ra.to_plan();
+            let mut plan = ra.plan.clone();
             let from = (head, ra.t_start);
             let held = readahead_hold::hold(&mut plan, mech, from, n, size, bus_end, || {
                 unreachable!("the gate passed over a read-ahead that needs the bus's progress")
@@ -363,7 +363,7 @@ fn hold_readahead_walk(
     stream: &Stream,
 ) {
     let from = (head, ra.t_start);
-    readahead_hold::hold(ra.plan_mut(), mech, from, n, size, bus_end, || {
+    readahead_hold::hold(&mut ra.plan, mech, from, n, size, bus_end, || {
         let mut sent = vec![0.0; n as usize];
         segment_full::bus_progress(avail, lbn, b0, stream, &mut sent);
         sent
@@ -382,25 +382,24 @@ fn stall_ongoing(
     bus_start: f64,
     stream: &Stream,
 ) {
-    if ra.passes().windows(2).any(|w| w[1].lbn != w[0].end_lbn()) {
+    let passes = &ra.plan.passes;
+    if passes.windows(2).any(|w| w[1].lbn != w[0].end_lbn()) {
         return;
     }
     let held = ra.base.saturating_sub(lbn) as u32;
-    let before = ra.base < lbn;
-    let plan = ra.plan_mut();
     // The passes before the request's first block are set aside while the rest is stalled.
     let mut front: SmallVec<[Pass; 4]> = SmallVec::new();
-    if before {
-        let all = std::mem::take(&mut plan.passes);
+    if ra.base < lbn {
+        let all = std::mem::take(&mut ra.plan.passes);
         for p in all {
             if p.end_lbn() <= lbn {
                 front.push(p);
             } else if p.lbn >= lbn {
-                plan.passes.push(p);
+                ra.plan.passes.push(p);
             } else {
                 let k = (lbn - p.lbn) as u32;
                 front.push(Pass { count: k, ..p });
-                plan.passes.push(Pass {
+                ra.plan.passes.push(Pass {
                     lbn,
                     count: p.count - k,
                     first_done: p.first_done + k as f64 * p.step,
@@ -411,7 +410,7 @@ fn stall_ongoing(
         }
     }
     segment_full::stall_read(
-        plan,
+        &mut ra.plan,
         |_| {},
         lbn,
         held,
@@ -424,7 +423,7 @@ fn stall_ongoing(
         t0,
     );
     if !front.is_empty() {
-        front.extend(plan.passes.drain(..));
-        plan.passes = front;
+        front.extend(ra.plan.passes.drain(..));
+        ra.plan.passes = front;
     }
 }
