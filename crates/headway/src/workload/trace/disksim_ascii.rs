@@ -191,17 +191,14 @@ fn fast_record(buf: &[u8]) -> Option<(TraceRecord, usize)> {
     i = field_end(buf, at)?;
     let (sectors, at) = uint(buf, i)?;
     i = field_end(buf, at)?;
-    let (flags, at) = hex_digits(buf, i)?;
-    i = if buf.get(at) == Some(&b'\n') {
-        at
-    } else {
-        skip_blanks(buf, at)
-    };
-    if buf.get(i) != Some(&b'\n')
-        || device > u16::MAX as u64
-        || sectors == 0
-        || sectors > u32::MAX as u64
-    {
+    let (flags, mut i) = hex_digits(buf, i)?;
+    if buf.get(i) != Some(&b'\n') {
+        i = skip_blanks(buf, i);
+        if buf.get(i) != Some(&b'\n') {
+            return None;
+        }
+    }
+    if device > u16::MAX as u64 || sectors == 0 || sectors > u32::MAX as u64 {
         return None;
     }
     Some((
@@ -362,9 +359,9 @@ fn time_ns(s: &[u8], i: usize) -> Option<(SimTime, usize)> {
         if n > 6 {
             return None;
         }
-        if n > 0 {
-            sub_ns = w.value(n) * POW10[6 - n];
-        }
+        // The digits past the n-th made zeros (a zero byte is the digit 0 here): six digits
+        // are then the fraction in whole nanoseconds, with no table and no test for n = 0.
+        sub_ns = Word(w.0 & !(u64::MAX << (8 * n))).value(6);
         end += 1 + n;
         if end == i + 1 {
             return None; // a lone `.`
