@@ -133,6 +133,27 @@ impl<R: BufRead> TraceReader for DisksimAsciiReader<R> {
     fn can_continue(&self) -> bool {
         !self.broken
     }
+
+    /// The records [`fast_record`] takes, one after the other from one fill of the input's
+    /// buffer: what `next_record` does for each, less the buffer's check and the call.
+    #[inline]
+    fn next_run(&mut self, room: usize, push: &mut impl FnMut(TraceRecord, usize)) -> usize {
+        let Ok(buf) = self.input.fill_buf() else {
+            return 0;
+        };
+        let (mut at, mut n) = (0, 0);
+        while n < room {
+            let Some((rec, used)) = fast_record(&buf[at..]) else {
+                break;
+            };
+            at += used;
+            n += 1;
+            push(rec, self.line + n);
+        }
+        self.input.consume(at);
+        self.line += n;
+        n
+    }
 }
 
 impl<R: BufRead> DisksimAsciiReader<R> {
@@ -170,17 +191,14 @@ fn fast_record(buf: &[u8]) -> Option<(TraceRecord, usize)> {
     i = field_end(buf, at)?;
     let (sectors, at) = uint(buf, i)?;
     i = field_end(buf, at)?;
-    let (flags, at) = hex_digits(buf, i)?;
-    i = if buf.get(at) == Some(&b'\n') {
-        at
-    } else {
-        skip_blanks(buf, at)
-    };
-    if buf.get(i) != Some(&b'\n')
-        || device > u16::MAX as u64
-        || sectors == 0
-        || sectors > u32::MAX as u64
-    {
+    let (flags, mut i) = hex_digits(buf, i)?;
+    if buf.get(i) != Some(&b'\n') {
+        i = skip_blanks(buf, i);
+        if buf.get(i) != Some(&b'\n') {
+            return None;
+        }
+    }
+    if device > u16::MAX as u64 || sectors == 0 || sectors > u32::MAX as u64 {
         return None;
     }
     Some((
@@ -286,6 +304,8 @@ fn digit_run(s: &[u8], i: usize) -> Option<(u64, usize)> {
     let w = Word::at(s, i);
     match w.digits() {
         0 => Some((0, i)),
+        // One digit (a device, a small count) is its own value, without the multiplies.
+        1 => Some((w.0 & 0x0f, i + 1)),
         8 if s.get(i + 8).is_some_and(u8::is_ascii_digit) => long_digits(s, i, w.value(8)),
         n => Some((w.value(n), i + n)),
     }
@@ -339,9 +359,9 @@ fn time_ns(s: &[u8], i: usize) -> Option<(SimTime, usize)> {
         if n > 6 {
             return None;
         }
-        if n > 0 {
-            sub_ns = w.value(n) * POW10[6 - n];
-        }
+        // The digits past the n-th made zeros (a zero byte is the digit 0 here): six digits
+        // are then the fraction in whole nanoseconds, with no table and no test for n = 0.
+        sub_ns = Word(w.0 & !(u64::MAX << (8 * n))).value(6);
         end += 1 + n;
         if end == i + 1 {
             return None; // a lone `.`
@@ -356,6 +376,12 @@ fn time_ns(s: &[u8], i: usize) -> Option<(SimTime, usize)> {
 /// left to the general parser).
 #[inline(always)]
 fn hex_digits(s: &[u8], i: usize) -> Option<(u64, usize)> {
+    // The usual flags, one decimal digit and then the line's end or a blank, in two tests
+    // rather than the loop's three ranges a byte.
+    let d = s.get(i).map_or(u8::MAX, |b| b.wrapping_sub(b'0'));
+    if d <= 9 && s.get(i + 1).is_some_and(|&b| b == b'\n' || is_blank(b)) {
+        return Some((d as u64, i + 1));
+    }
     let (v, end) = hex_run(s, i);
     if end > i {
         (end - i <= 16).then_some((v, end))
@@ -794,6 +820,145 @@ mod tests {
                 prop_assert_eq!(&text[used..], "NEXT");
                 prop_assert_eq!(Some(rec), parse_line(&text.as_bytes()[..used - 1]).unwrap());
             }
+        }
+    }
+
+    /// Records taken in runs (`next_run`, as the prefetching thread takes them) and one at a
+    /// time (`next_record`) are the same records, lines and errors, wherever the input's
+    /// buffer cuts the text and however long the runs may be.
+    mod runs {
+        use super::super::*;
+        use proptest::prelude::*;
+
+        type Seen = Vec<(std::result::Result<TraceRecord, String>, usize, bool)>;
+
+        fn reader(text: &[u8], cap: usize) -> DisksimAsciiReader<std::io::BufReader<&[u8]>> {
+            DisksimAsciiReader::new(std::io::BufReader::with_capacity(cap, text), None)
+        }
+
+        /// One `next_record`, noted; `false` at the end or after an error that ends reading.
+        fn step(r: &mut impl TraceReader, out: &mut Seen) -> bool {
+            match r.next_record() {
+                Ok(Some(rec)) => out.push((Ok(rec), r.line(), true)),
+                Ok(None) => return false,
+                Err(e) => {
+                    out.push((Err(e.to_string()), r.line(), r.can_continue()));
+                    return r.can_continue();
+                }
+            }
+            true
+        }
+
+        fn one_at_a_time(text: &[u8], cap: usize) -> Seen {
+            let mut r = reader(text, cap);
+            let mut out = Vec::new();
+            while step(&mut r, &mut out) {}
+            out
+        }
+
+        fn in_runs(text: &[u8], cap: usize, room: usize) -> Seen {
+            let mut r = reader(text, cap);
+            let mut out: Seen = Vec::new();
+            loop {
+                let before = out.len();
+                let took = r.next_run(room, &mut |rec, line| out.push((Ok(rec), line, true)));
+                assert!(took <= room);
+                assert_eq!(out.len() - before, took);
+                if took > 0 {
+                    assert_eq!(r.line(), out.last().unwrap().1, "the line after a run");
+                }
+                if !step(&mut r, &mut out) {
+                    return out;
+                }
+            }
+        }
+
+        fn field() -> impl Strategy<Value = String> {
+            prop_oneof![
+                6 => "[0-9]{1,9}",
+                3 => "[0-9]{1,9}\\.[0-9]{0,8}",
+                1 => "[0-9]{9,21}",
+                1 => "0[xX][0-9a-fA-F]{0,3}",
+                1 => "[0-9a-fA-F]{1,17}",
+                1 => "[+-][0-9]{1,3}",
+                1 => "[0-9]\\.?[0-9]{0,3}[eE]-?[0-9]",
+                1 => "[a-z.#]{1,3}",
+            ]
+        }
+
+        fn line() -> impl Strategy<Value = String> {
+            let count = prop_oneof![12 => Just(5usize), 1 => 0usize..8];
+            let record = (
+                "[ \t]{0,2}",
+                count
+                    .prop_flat_map(|n| prop::collection::vec((field(), "[ \t\r\x0B\x0C]{1,2}"), n)),
+                prop_oneof![8 => "", 1 => "\r", 1 => "[ \t]{1,2}"],
+            )
+                .prop_map(|(lead, parts, end)| {
+                    let mut s = lead;
+                    for (i, (t, sep)) in parts.iter().enumerate() {
+                        s.push_str(t);
+                        if i + 1 < parts.len() {
+                            s.push_str(sep);
+                        }
+                    }
+                    s.push_str(&end);
+                    s
+                });
+            // Mostly ordinary records, so that runs of them are common.
+            let plain = (
+                0u64..10_000_000,
+                "(\\.[0-9]{1,6})?",
+                0u16..3,
+                0u64..1 << 40,
+                1u32..300,
+                0u8..4,
+            )
+                .prop_map(|(ms, frac, dev, lbn, n, flags)| {
+                    format!("{ms}{frac} {dev} {lbn} {n} {flags:x}")
+                });
+            prop_oneof![
+                20 => plain,
+                10 => record,
+                1 => "#[ -~]{0,12}",
+                1 => "[ \t]{0,3}",
+            ]
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(1024))]
+
+            #[test]
+            fn runs_are_the_records_one_at_a_time(
+                lines in prop::collection::vec(line(), 0..60),
+                last_newline in any::<bool>(),
+                cap in prop_oneof![1usize..48, Just(4096usize)],
+                room in prop_oneof![1usize..4, Just(8192usize)],
+            ) {
+                let mut text = lines.join("\n");
+                if last_newline && !text.is_empty() {
+                    text.push('\n');
+                }
+                let want = one_at_a_time(text.as_bytes(), cap);
+                prop_assert_eq!(in_runs(text.as_bytes(), cap, room), want);
+            }
+        }
+
+        #[test]
+        fn runs_stop_where_reading_cannot_go_on() {
+            let mut text = b"1 0 8 8 1\n2 0 16 8 0\n".to_vec();
+            text.extend(vec![b'x'; MAX_LINE_BYTES * 3]);
+            text.extend(b"\n3 0 24 8 1\n");
+            for cap in [16, 4096] {
+                let want = one_at_a_time(&text, cap);
+                assert_eq!(want.len(), 3);
+                assert!(!want[2].2, "the long line ends reading");
+                assert_eq!(in_runs(&text, cap, 8192), want);
+            }
+            // A buffer that holds the whole long line reads it as a line with one field.
+            let want = one_at_a_time(&text, 1 << 20);
+            assert_eq!(want.len(), 4);
+            assert_eq!(in_runs(&text, 1 << 20, 8192), want);
         }
     }
 

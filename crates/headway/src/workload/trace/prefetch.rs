@@ -129,6 +129,15 @@ fn produce<R: TraceReader>(mut reader: R, tx: SyncSender<Batch>, spare: Receiver
         });
         let mut finished = false;
         while batch.slots.len() < BATCH_RECORDS {
+            let room = BATCH_RECORDS - batch.slots.len();
+            let skipped = reader.skipped();
+            let slots = &mut batch.slots;
+            let took = reader.next_run(room, &mut |rec, line| {
+                slots.push(Slot { rec, line, skipped })
+            });
+            if took == room {
+                break;
+            }
             match reader.next_record() {
                 Ok(Some(rec)) => batch.slots.push(Slot {
                     rec,
