@@ -481,6 +481,28 @@ fn the_command_chosen_at_a_completion_gets_the_bus_before_later_arrivals() {
     }
 }
 
+/// Two commands that waited through a completion: the first holds the bus for its overhead,
+/// and the command chosen there, asking as that hold begins, gets the bus at its end ahead of
+/// the second, however early that one asked (slot priority at every release, not only
+/// against later arrivals). Cheetah 9LP, FCFS, as above with a read at 8 ms and a read or
+/// write at 8.1 ms, both waiting through the completion at 8.741 ms: the write chosen there
+/// completes at 9.865 ms in DiskSim and now in headway (before 10.149 with a read at 8.1,
+/// 10.613 with a write, whose holds went first). Found per request on the Barracuda's SPTF
+/// queue of reads and writes against the decision-angle DiskSim, its 71st completion (a
+/// write 1.009 ms late).
+#[test]
+fn the_command_chosen_at_a_completion_gets_the_bus_before_earlier_waiters_but_the_first() {
+    let cases: [(&str, &[f64]); 2] = [
+        ("1", &[8.741449, 9.865069, 20.711223, 24.826576]),
+        ("0", &[8.741449, 9.865069, 20.711223, 21.551223]),
+    ];
+    for (read, disksim_ms) in cases {
+        let text =
+            format!("0 0 100000 8 1\n1 0 900000 8 0\n8 0 500000 8 1\n8.1 0 300000 8 {read}\n");
+        follows_disksim("cheetah9lp", "fcfs", &text, disksim_ms, 0.0001, &text);
+    }
+}
+
 /// DiskSim's host passes one command at a time: of reads arriving at 13 and 13.2 ms (DiskSim
 /// runs as above), the second asks for the bus only once the first has reached the drive
 /// (14.616 ms), with the read in service, which goes first (19.500 ms in DiskSim; headway
