@@ -258,7 +258,12 @@ impl HddDevice {
         // cannot ask while an arrival's overhead holds the bus (DiskSim's controller sends
         // the reconnection up once the arrival's disconnect has gone): asking during a
         // hold, it asks at the hold's end (`ask_at_ns`), after whatever arrived meanwhile.
-        if asked >= cur.ask_at_ns.unwrap_or(asks) {
+        // Once it has asked, it gets the bus at the next release before any command still
+        // waiting, however early that one asked: DiskSim's arbitration ("Arbitration type =
+        // 1") prefers the drive's slot to the host's.
+        let asks_from = cur.ask_at_ns.unwrap_or(asks);
+        let frees = now.max(self.held_until).max(self.drive.bus_released_at());
+        if asked >= asks_from || frees > asks_from {
             // A read whose bus catches up with the media lets go of it until more blocks
             // are in: the arrival takes the bus then, before the read's next reconnection.
             let Some(free) = self.drive.bus_gap(now.max(self.held_until)) else {
