@@ -493,11 +493,9 @@ fn the_command_chosen_at_a_completion_gets_the_bus_before_later_arrivals() {
 /// them at 19.348, 31.465, 36.088, 39.735, 44.945, 50.155, 55.365 and 59.012 ms; headway at
 /// 30.196, 38.693, 45.466, ... (7.2 to 10.8 ms late, every one). Found per request on the
 /// Barracuda's SPTF queue of reads and writes against the decision-angle DiskSim, its 71st
-/// completion (a queued fast write 1.009 ms late). Followed in d485bc5 (all of these within
-/// 0.1 us), reverted until the host's predictor follows it (docs/fidelity.md, "the drive's
-/// slot on the bus").
+/// completion (a queued fast write 1.009 ms late). Followed in the drive and the host's
+/// predictor (docs/fidelity.md, "the drive's slot on the bus").
 #[test]
-#[ignore = "DiskSim's slot priority at every release is traced and was followed in d485bc5, reverted until predict/arrivals.rs follows it (docs/fidelity.md, \"the drive's slot on the bus\")"]
 fn the_drive_gets_the_bus_before_every_host_command_still_waiting() {
     let cases: [(&str, &[f64]); 2] = [
         ("1", &[8.741449, 9.865069, 20.711223, 24.826576]),
@@ -521,12 +519,10 @@ fn the_drive_gets_the_bus_before_every_host_command_still_waiting() {
 /// DiskSim's host passes one command at a time: of reads arriving at 13 and 13.2 ms (DiskSim
 /// runs as above), the second asks for the bus only once the first has reached the drive
 /// (14.616 ms), with the read in service, which goes first (19.500 ms in DiskSim; headway
-/// 23.116, the second arrival holding the bus before the read too). Traced, not followed:
-/// with it a command can wait on the bus across a completion and hold it during the next
-/// command, which the host's oracle does not see (`tests/oracle_queued.rs` then misses one
-/// read of 600 by 1.091 ms, in its opening burst of 16 commands at once).
+/// 23.116 before the drive's slot priority, the second arrival holding the bus before the
+/// read too). headway's host does not pass one command at a time, but the drive's slot
+/// priority at every release (the test above) gives these times too.
 #[test]
-#[ignore = "DiskSim's one-command-at-a-time host is traced but not followed (docs/fidelity.md, \"who gets the bus first\"); the drive's slot priority (d485bc5, reverted) gives these times too"]
 fn the_host_passes_one_command_at_a_time_as_in_disksim() {
     let cases: [Case; 1] = [(
         &[("11", 500_000), ("13", 300_000), ("13.2", 700_000)],

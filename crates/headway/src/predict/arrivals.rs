@@ -116,7 +116,10 @@ impl BusWhileMiss {
         gap: impl FnOnce(SimTime) -> Option<(SimTime, SimTime)>,
     ) -> SimTime {
         let mut from = a.at_ns;
-        if a.at_ns >= self.ask_at_ns.unwrap_or(self.asks_ns) {
+        // Once the read in service has asked, it gets the bus at the next release ahead of
+        // any command still waiting (the drive's slot priority, `HddDevice::arrival_on_bus`).
+        let asks_from = self.ask_at_ns.unwrap_or(self.asks_ns);
+        if a.at_ns >= asks_from || a.at_ns.max(self.held_until_ns) > asks_from {
             let Some((free_ns, asks_ns)) = gap(a.at_ns.max(self.held_until_ns)) else {
                 return a.at_ns.max(done_ns);
             };
