@@ -288,7 +288,11 @@ fn the_read_asking_as_a_hold_begins_gets_the_bus_before_later_arrivals() {
         ])
     };
     let rec = at(14.0);
-    assert_eq!(rec.dispatch_ns[1] + hold_ns, asks, "the first hold ends at the ask");
+    assert_eq!(
+        rec.dispatch_ns[1] + hold_ns,
+        asks,
+        "the first hold ends at the ask"
+    );
     // In the drive the read at 14 ms changes nothing for the read in service.
     assert_eq!(rec.done_ns[0], at(200.0).done_ns[0]);
     let (done, alone) = first_read_done(&p, &rec);
