@@ -322,6 +322,26 @@ fn the_host_plan_does_not_drift_with_writes() {
     }
 }
 
+/// Why the opening burst cannot be planned with the holds of the reads sent after it in the
+/// same instant (`Errors::fresh_hold`): the host does not have them yet. The simulation
+/// hands the host one event at a time and lets it dispatch after each (`Simulation::pump`),
+/// so the 16 requests arriving at 0 ms reach the host one by one, and each finds a free
+/// drive slot and an otherwise empty host queue: SPTF has no choice to make, and the 2nd
+/// read is planned before the 3rd has arrived. Were the burst in the host's queue at once,
+/// SPTF would send the first eight in the order of their positions, not of their arrival.
+#[test]
+fn the_opening_burst_reaches_the_host_one_request_at_a_time() {
+    let (rec, _) = run("hp_c2490a", "sptf", 8, "random", 400);
+    let mut sent: Vec<usize> = (0..rec.len()).collect();
+    sent.sort_by_key(|&i| (rec.dispatch_ns[i], rec.start_ns[i], rec.done_ns[i]));
+    let first: Vec<u64> = sent[..8].iter().map(|&i| rec.id[i]).collect();
+    assert!(
+        sent[..8].iter().all(|&i| rec.dispatch_ns[i] == 0),
+        "{first:?}"
+    );
+    assert_eq!(first, (0..8).collect::<Vec<u64>>());
+}
+
 #[test]
 #[ignore = "prints the table of docs/fidelity.md (run with --ignored --nocapture)"]
 fn report_the_plan_errors() {

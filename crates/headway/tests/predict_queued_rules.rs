@@ -256,3 +256,82 @@ fn reads_that_waited_for_the_bus_through_a_completion_hold_it_in_the_next_servic
     }
     assert!(moved > 0, "the hold never moved the completion");
 }
+
+/// The drive defers the ask of the read in service to the end of an arrival's hold only
+/// when it falls *inside* that hold, not at its first ns (`(at + 1..until)` in the drive's
+/// `arrival_on_bus`): a command that asks as a hold begins waits for the bus ahead of the
+/// commands arriving during the hold (DiskSim's arbitration prefers the drive; its case is
+/// the command chosen at a completion while a command that waited through it gets the bus,
+/// `firmware_arrival_bus.rs`'s
+/// `the_command_chosen_at_a_completion_gets_the_bus_before_later_arrivals`). A read miss
+/// chosen at a completion asks only once its first blocks are in, after the hold that
+/// begins there, so for the reads the predictor predicts the rule shows only when a hold
+/// begins at the very ns the read asks: here a read arriving 3.616 ms (one hold) before
+/// the read in service asks (13.46 ms) holds the bus until that ask, a read at 10 ms holds
+/// it from the ask on, and a read at 14 ms, inside that second hold, asked after the read
+/// in service and waits for its completion. The predictor let it hold the bus too.
+#[test]
+fn the_read_asking_as_a_hold_begins_gets_the_bus_before_later_arrivals() {
+    let p = oracle();
+    let asks = p
+        .release(p.head(), 0, 100_000, 8, Op::Read)
+        .bus_asked_ns
+        .unwrap();
+    let hold_ns = 3_616_000;
+    let first_ms = (asks - hold_ns) as f64 / 1e6;
+    let at = |later_ms: f64| {
+        drive(&[
+            (0.0, 100_000, 8),
+            (first_ms, 500_000, 8),
+            (10.0, 300_000, 8),
+            (later_ms, 700_000, 8),
+        ])
+    };
+    let rec = at(14.0);
+    assert_eq!(
+        rec.dispatch_ns[1] + hold_ns,
+        asks,
+        "the first hold ends at the ask"
+    );
+    // In the drive the read at 14 ms changes nothing for the read in service.
+    assert_eq!(rec.done_ns[0], at(200.0).done_ns[0]);
+    let (done, alone) = first_read_done(&p, &rec);
+    assert_eq!(done, rec.done_ns[0], "alone {alone}");
+}
+
+/// The next step (docs/fidelity.md, "writes"): a read queued behind a write-through write
+/// (the HP C2490A has no fast writes) is planned from the write's media end plus tail
+/// (`Release::next_start_ns`), as a command sent to an idle drive, where the drive takes it
+/// up at the write's completion with its command overhead done while it waited. The
+/// predictor has no completion for a write (`Release::done_ns` is `None`) and no
+/// `queued_next_ns`, so the walk cannot do better; here, a write of 8 at block 100,000 at 0
+/// and a read of 8 at 100,200 at 1 ms.
+#[test]
+#[ignore = "the predictor has no write timing: tried, it made this exact but the host ranks every candidate as a read, and saturated host SPTF runs got up to 49% slower (docs/fidelity.md, the host's predictor: writes)"]
+fn a_read_queued_behind_a_write_through_write_is_planned_to_the_ns() {
+    let p = oracle();
+    let rec = records_on(DRIVE, "0 0 100000 8 0\n1 0 100200 8 1\n");
+    let write = SentCommand {
+        from: p.head(),
+        start_ns: 0,
+        taken_ns: 0,
+        arrives_ns: 0,
+        enters_ns: 0,
+        id: 0,
+        lbn: 100_000,
+        sectors: 8,
+        op: Op::Write,
+    };
+    let next = Arrival::new(rec.dispatch_ns[1], Op::Read);
+    let planned = plan_behind_queue(&p, &[write], next, |_, _| {});
+    let r = p.release(planned.from, planned.start_ns, 100_200, 8, Op::Read);
+    let w = p.release(p.head(), 0, 100_000, 8, Op::Write);
+    assert_eq!(
+        r.done_ns.unwrap(),
+        rec.done_ns[1],
+        "the write done at {} (its service as predicted {}), the read planned from {}",
+        rec.done_ns[0],
+        w.estimate.service_ns(),
+        planned.start_ns
+    );
+}

@@ -130,7 +130,10 @@ impl BusWhileMiss {
         let at = from.max(self.held_until_ns);
         let until = at + hold_ns;
         self.held_until_ns = until;
-        if self.ask_at_ns.is_none() && (at..until).contains(&self.asks_ns) {
+        // Asking at the hold's very start it asked first, and waits for the bus ahead of
+        // the commands arriving during the hold (the drive's `arrival_on_bus`: DiskSim's
+        // arbitration prefers the drive's slot to the host's).
+        if self.ask_at_ns.is_none() && (at + 1..until).contains(&self.asks_ns) {
             self.ask_at_ns = Some(until);
         }
         if self.asks_ns < until {
@@ -223,6 +226,22 @@ mod tests {
         // After that hold's end it waits for the completion.
         assert_eq!(arrive(&mut b, read(15_000_000), 19_500_000, &C), 19_500_000);
         assert_eq!(b.back_ns, Some(18_232_000));
+    }
+
+    #[test]
+    fn a_read_asking_as_a_hold_begins_asks_before_the_arrivals_during_it() {
+        // A hold ends at the ask (13.46 ms), the next begins there: the read asked as it
+        // began, so a read arriving during it (14 ms) asked after the read and waits for
+        // the completion; one whose ask falls a ns into the hold asks at its end.
+        let mut b = BusWhileMiss::new(13_460_000);
+        assert_eq!(arrive(&mut b, read(9_844_000), 20_000_000, &C), 9_844_000);
+        assert_eq!(arrive(&mut b, read(10_000_000), 20_000_000, &C), 13_460_000);
+        assert_eq!(b.back_ns, Some(17_076_000));
+        assert_eq!(arrive(&mut b, read(14_000_000), 20_000_000, &C), 20_000_000);
+        let mut b = BusWhileMiss::new(13_460_001);
+        arrive(&mut b, read(9_844_000), 20_000_000, &C);
+        arrive(&mut b, read(10_000_000), 20_000_000, &C);
+        assert_eq!(arrive(&mut b, read(14_000_000), 20_000_000, &C), 17_076_000);
     }
 
     #[test]
