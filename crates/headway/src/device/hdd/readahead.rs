@@ -175,7 +175,7 @@ impl Policy {
         lbn: u64,
         n: u32,
         plan: &MediaPlan,
-        zero_latency: bool,
+        zero_latency: impl Into<media::ZeroLatency>,
         t: f64,
         room: Option<Room<'_>>,
     ) -> Option<(f64, HeadPosition)> {
@@ -358,9 +358,10 @@ impl ReadAhead {
         t: f64,
         base: u64,
         limit: u64,
-        zero_latency: bool,
+        zero_latency: impl Into<media::ZeroLatency>,
         first: Option<Location>,
     ) {
+        let zero_latency = zero_latency.into();
         if limit <= base {
             *slot = None;
             return;
@@ -415,7 +416,12 @@ impl ReadAhead {
     }
 
     /// Read further, to `limit`, continuing after the blocks already planned.
-    pub fn extend(&mut self, mech: &Mechanics, limit: u64, zero_latency: bool) {
+    pub fn extend(
+        &mut self,
+        mech: &Mechanics,
+        limit: u64,
+        zero_latency: impl Into<media::ZeroLatency>,
+    ) {
         if limit <= self.limit {
             return;
         }
