@@ -453,7 +453,7 @@ impl ReadAhead {
     /// is abandoned at once (DiskSim waits it out, which costs a random workload up to a
     /// revolution per command for nothing: point 8 of docs/fidelity.md, which the real traces
     /// support). After a track switch between two of its passes the read-ahead is stopped at
-    /// its next event, as DiskSim stops it: the end of the first sector on the new track, the
+    /// its next event, as DiskSim stops it: the start of the first sector on the new track, the
     /// skew after the switch ("The read-ahead's track switch" in docs/fidelity.md; no request
     /// of the five real traces moves with it), or at once if it may stop in a sector.
     pub fn stop(&self, t: f64, in_sector: bool) -> (f64, HeadPosition, u64) {
@@ -498,8 +498,9 @@ impl ReadAhead {
                 // A seek or head switch under way is finished.
                 let switched = prev_track.is_some_and(|tr| tr != p.track);
                 if switched && t >= p.on_track {
-                    // Waiting for the first sector on the track it has just switched to.
-                    let stop = if in_sector { t } else { p.first_done };
+                    // Waiting for the first sector on the track it has just switched to: DiskSim's
+                    // next event is that sector's start (a `SECTOR_DONE` that reads nothing).
+                    let stop = if in_sector { t } else { p.start() };
                     return (stop, head);
                 }
                 return (t.max(p.on_track), head);
@@ -536,7 +537,7 @@ mod tests {
             if t < p.start() {
                 let switched = prev_track.is_some_and(|tr| tr != p.track);
                 if switched && t >= p.on_track {
-                    let stop = if in_sector { t } else { p.first_done };
+                    let stop = if in_sector { t } else { p.start() };
                     return (stop, p.track, end_by(t));
                 }
                 return (t.max(p.on_track), p.track, end_by(t));
