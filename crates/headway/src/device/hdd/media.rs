@@ -520,6 +520,7 @@ fn push_split_run(
 /// replay 5-7% slower in CPU time at the same instruction count (code layout), and calling
 /// `plan_first_run` from here 23 instructions a request more and 2% slower, measured.
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 pub fn plan_run_into(
     plan: &mut MediaPlan,
     mech: &Mechanics,
