@@ -274,21 +274,6 @@ enum Why {
     /// decision-angle DiskSim they agree to the 70th and 521st (docs/fidelity.md, "the
     /// stale angle per request, and the drive's slot on the bus").
     Sptf,
-    /// A deep SPTF queue at saturation (arrivals at 0.6 times the light-load response): the
-    /// queue is a critical random walk, and a fraction of a millisecond of service per
-    /// command moves the mean by tens of percent. The IBM 18ES's reads and writes against
-    /// DiskSim ranking from the decision-time angle: -6.5% (writes -6.9%) until a read still
-    /// on the bus at a completion stopped being a candidate for the choice made there,
-    /// -11.5% (writes -15.6%) since, while the read queue of the same drive moved towards
-    /// DiskSim (-10.0% to -7.1%). Per request the two first differed at the 4th completion
-    /// (an arrival's overhead taken after the command in service, not the last completed:
-    /// followed since, tests/firmware_arrival_bus.rs), and now at the 46th (the 40th in an
-    /// earlier note; 45 agree to 5 us on the merged main): a queued fast write's write-back
-    /// begun at a completion ends a revolution later in DiskSim (its seek waits 0.730 ms
-    /// for the read-ahead's stop, `disk_check_hda`), not traced further. (The
-    /// HP C2247A's read queue, listed here at +15.5% before, was two mechanisms found per
-    /// request and followed: it is within, +3.4%, and tested per request.)
-    Saturated,
     /// Zero-latency reads ("Immediate buffer read"): DiskSim's controller leaves the parameter
     /// inert, headway reads from where the head lands. On the RZ26's 256 KiB sequential reads
     /// the rest of each read after its partial hit starts behind the head, so DiskSim waits
@@ -328,7 +313,10 @@ const KNOWN: &[(&str, &str, Why)] = &[
 /// DiskSim with its SPTF ranking requests from the head's angle at the decision, not at the
 /// disk's last media event (scripts/disksim_fixtures.py --variant decision-angle): SPTF
 /// workloads still beyond tolerance against it.
-const KNOWN_DECISION_ANGLE: &[(&str, &str, Why)] = &[("ibm18es", "q64_rand_rw_4k_sptf", Saturated)];
+/// (The IBM 18ES's queue of reads and writes, listed here as a saturated queue at -9.7% until
+/// its read-ahead's track switch stopped reading free blocks, is within: docs/fidelity.md,
+/// "Found with the oracle and followed: read any free blocks, not at a track's start".)
+const KNOWN_DECISION_ANGLE: &[(&str, &str, Why)] = &[];
 
 fn fixtures_dir(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

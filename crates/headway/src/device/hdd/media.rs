@@ -15,6 +15,44 @@ use super::num::{ceil, f64_of, round_ns};
 use crate::request::{HeadPosition, Op};
 use crate::time::SimTime;
 
+/// Where an access may start with whatever sector of its run comes under the head.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ZeroLatency {
+    Off,
+    /// On every track ("Immediate buffer read/write").
+    On,
+    /// Only where the head lands for a block that is not its track's first: DiskSim's "Read
+    /// any free blocks" without "Immediate buffer read" (`disk_buffer_seekdone` sets zero
+    /// latency only when the target is not the track's first block), so a read crossing onto
+    /// the next track, or a read-ahead switching to it, waits for the track's first block.
+    NotAtTrackStart,
+}
+
+impl From<bool> for ZeroLatency {
+    #[inline(always)]
+    fn from(on: bool) -> Self {
+        if on {
+            ZeroLatency::On
+        } else {
+            ZeroLatency::Off
+        }
+    }
+}
+
+impl ZeroLatency {
+    /// Whether an access whose first run starts at `lbn` (at `loc`) may start mid-run there.
+    #[inline(always)]
+    fn first_run(self, mech: &Mechanics, lbn: u64, loc: &Location) -> bool {
+        match self {
+            ZeroLatency::Off => false,
+            ZeroLatency::On => true,
+            ZeroLatency::NotAtTrackStart => {
+                mech.layout.first_lbn_on_track(loc.cylinder, loc.surface) != Some(lbn)
+            }
+        }
+    }
+}
+
 /// Blocks `lbn .. lbn + count`, handled back to back: block `k` of the pass is done at
 /// `first_done + k * step` (nanoseconds, absolute).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -148,7 +186,7 @@ pub fn plan(
     lbn: u64,
     n: u32,
     op: Op,
-    zero_latency: bool,
+    zero_latency: impl Into<ZeroLatency>,
     min_move_ns: SimTime,
 ) -> MediaPlan {
     let mut plan = MediaPlan::default();
@@ -181,12 +219,13 @@ pub fn plan_into(
     lbn: u64,
     n: u32,
     op: Op,
-    zero_latency: bool,
+    zero_latency: impl Into<ZeroLatency>,
     min_move_ns: SimTime,
     data: Option<DataReady>,
     first: Option<Location>,
 ) {
     let first_lbn = lbn;
+    let zl: ZeroLatency = zero_latency.into();
     // Every path below sets the plan's other fields (the seek, the landing, the wait, the
     // end, the head); a plan kept and planned again needs only these two forgotten.
     plan.passes.clear();
@@ -215,7 +254,7 @@ pub fn plan_into(
             t + f64_of(first_move),
             lbn,
             n,
-            zero_latency,
+            zl.first_run(mech, lbn, &loc),
             loc,
         );
         return;
@@ -251,6 +290,12 @@ pub fn plan_into(
             plan.landing_sectors = Some(x * spt_f);
         }
         let first_pass = plan.passes.len();
+        // A later run starts its track (the previous one ended at its track's end).
+        let zero_latency = if first {
+            zl.first_run(mech, lbn, &loc)
+        } else {
+            zl == ZeroLatency::On
+        };
         let (mut inside, k, mut wait_ns) = zero_latency_start(mech, zero_latency, run, x, spt_f, w);
         if inside {
             if let Some(d) = data {
@@ -475,6 +520,7 @@ fn push_split_run(
 /// replay 5-7% slower in CPU time at the same instruction count (code layout), and calling
 /// `plan_first_run` from here 23 instructions a request more and 2% slower, measured.
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 pub fn plan_run_into(
     plan: &mut MediaPlan,
     mech: &Mechanics,
@@ -482,10 +528,11 @@ pub fn plan_run_into(
     t: f64,
     lbn: u64,
     n: u32,
-    zero_latency: bool,
+    zero_latency: impl Into<ZeroLatency>,
     loc: Location,
 ) {
     debug_assert!(n > 0 && n <= loc.run_sectors);
+    let zero_latency = zero_latency.into().first_run(mech, lbn, &loc);
     plan.clear();
     let first_move = mech.move_ns(from, loc.cylinder, loc.surface, Op::Read);
     plan.seek_ns = first_move;

@@ -175,7 +175,7 @@ impl Policy {
         lbn: u64,
         n: u32,
         plan: &MediaPlan,
-        zero_latency: bool,
+        zero_latency: impl Into<media::ZeroLatency>,
         t: f64,
         room: Option<Room<'_>>,
     ) -> Option<(f64, HeadPosition)> {
@@ -358,9 +358,10 @@ impl ReadAhead {
         t: f64,
         base: u64,
         limit: u64,
-        zero_latency: bool,
+        zero_latency: impl Into<media::ZeroLatency>,
         first: Option<Location>,
     ) {
+        let zero_latency = zero_latency.into();
         if limit <= base {
             *slot = None;
             return;
@@ -415,7 +416,12 @@ impl ReadAhead {
     }
 
     /// Read further, to `limit`, continuing after the blocks already planned.
-    pub fn extend(&mut self, mech: &Mechanics, limit: u64, zero_latency: bool) {
+    pub fn extend(
+        &mut self,
+        mech: &Mechanics,
+        limit: u64,
+        zero_latency: impl Into<media::ZeroLatency>,
+    ) {
         if limit <= self.limit {
             return;
         }
@@ -447,7 +453,7 @@ impl ReadAhead {
     /// is abandoned at once (DiskSim waits it out, which costs a random workload up to a
     /// revolution per command for nothing: point 8 of docs/fidelity.md, which the real traces
     /// support). After a track switch between two of its passes the read-ahead is stopped at
-    /// its next event, as DiskSim stops it: the end of the first sector on the new track, the
+    /// its next event, as DiskSim stops it: the start of the first sector on the new track, the
     /// skew after the switch ("The read-ahead's track switch" in docs/fidelity.md; no request
     /// of the five real traces moves with it), or at once if it may stop in a sector.
     pub fn stop(&self, t: f64, in_sector: bool) -> (f64, HeadPosition, u64) {
@@ -492,8 +498,9 @@ impl ReadAhead {
                 // A seek or head switch under way is finished.
                 let switched = prev_track.is_some_and(|tr| tr != p.track);
                 if switched && t >= p.on_track {
-                    // Waiting for the first sector on the track it has just switched to.
-                    let stop = if in_sector { t } else { p.first_done };
+                    // Waiting for the first sector on the track it has just switched to: DiskSim's
+                    // next event is that sector's start (a `SECTOR_DONE` that reads nothing).
+                    let stop = if in_sector { t } else { p.start() };
                     return (stop, head);
                 }
                 return (t.max(p.on_track), head);
@@ -530,7 +537,7 @@ mod tests {
             if t < p.start() {
                 let switched = prev_track.is_some_and(|tr| tr != p.track);
                 if switched && t >= p.on_track {
-                    let stop = if in_sector { t } else { p.first_done };
+                    let stop = if in_sector { t } else { p.start() };
                     return (stop, p.track, end_by(t));
                 }
                 return (t.max(p.on_track), p.track, end_by(t));

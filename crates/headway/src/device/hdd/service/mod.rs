@@ -16,7 +16,7 @@ use super::bus::{self, Bus};
 use super::cache::{Cache, SegState, Segment};
 use super::layout::Location;
 use super::mechanics::Mechanics;
-use super::media;
+use super::media::{self, ZeroLatency};
 use super::num::{f64_of, ns_of};
 use super::overheads::Overheads;
 use super::readahead::{Policy, ReadAhead};
@@ -28,7 +28,7 @@ use crate::time::SimTime;
 #[derive(Clone, Copy, Debug)]
 pub struct Policies {
     pub fast_write: bool,
-    pub zero_latency_read: bool,
+    pub zero_latency_read: ZeroLatency,
     pub zero_latency_write: bool,
     pub read_any_free_blocks: bool,
     pub almost_read_hits: bool,
@@ -132,7 +132,7 @@ impl Hda {
         t: f64,
         base: u64,
         limit: u64,
-        zero_latency: bool,
+        zero_latency: ZeroLatency,
         first: Option<Location>,
     ) {
         ReadAhead::start_in(
@@ -220,7 +220,13 @@ impl Drive {
         let pol = match c {
             Some(c) => Policies {
                 fast_write: c.fast_write_level > 0,
-                zero_latency_read: c.immediate_buffer_read || c.read_any_free_blocks,
+                zero_latency_read: if c.immediate_buffer_read {
+                    ZeroLatency::On
+                } else if c.read_any_free_blocks {
+                    ZeroLatency::NotAtTrackStart
+                } else {
+                    ZeroLatency::Off
+                },
                 zero_latency_write: c.immediate_buffer_write,
                 read_any_free_blocks: c.read_any_free_blocks,
                 almost_read_hits: c.allow_almost_read_hits,
@@ -233,7 +239,7 @@ impl Drive {
             },
             None => Policies {
                 fast_write: false,
-                zero_latency_read: false,
+                zero_latency_read: ZeroLatency::Off,
                 zero_latency_write: false,
                 read_any_free_blocks: false,
                 almost_read_hits: false,
