@@ -335,3 +335,32 @@ fn a_read_queued_behind_a_write_through_write_is_planned_to_the_ns() {
         planned.start_ns
     );
 }
+
+/// The IBM 18ES reads any free blocks without "Immediate buffer read": a read or read-ahead
+/// starts mid-track only where its first block is not its track's first (docs/fidelity.md,
+/// "read any free blocks, not at a track's start"), so a read-ahead that moves to the next
+/// track waits for that track's first block. The predictor takes the rule from the drive's
+/// own `ZeroLatency::of_reads` (it had zero latency everywhere for this setting, which gave
+/// these same completions: the reads here are bus-bound, and the stop moved no queued read a
+/// revolution). Reads of 8 blocks ending at a track's end, each with a read queued behind it
+/// at 40 places on the next tracks; the walk must give the drive's completions to the ns.
+#[test]
+fn a_read_ahead_onto_the_next_track_waits_for_its_first_block_on_a_drive_reading_any_free_blocks() {
+    let name = "ibm18es";
+    let p = oracle_of(name);
+    let spec = resolve_drive(name, None).unwrap();
+    let mech = Mechanics::new(&spec).unwrap();
+    for cylinder in [1_000, 9_000] {
+        let start = mech.layout.first_lbn_on_track(cylinder, 1).unwrap();
+        for k in 0..40u64 {
+            let text = format!("0 0 {} 8 1\n0.1 0 {} 8 1\n", start - 8, start + 300 + 7 * k);
+            let got = planned_vs_drive(&p, &records_on(name, &text));
+            for (i, (planned, drive)) in got.iter().enumerate() {
+                assert_eq!(
+                    planned, drive,
+                    "cylinder {cylinder}, place {k}, read {i}: {got:?}"
+                );
+            }
+        }
+    }
+}

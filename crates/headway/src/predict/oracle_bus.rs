@@ -9,7 +9,7 @@
 
 use super::arrivals::{Arrival, ArrivalCosts, BusWhileMiss};
 use crate::device::hdd::bus::{self, Bus, Stream};
-use crate::device::hdd::media::{self, Avail, MediaPlan};
+use crate::device::hdd::media::{self, Avail, MediaPlan, ZeroLatency};
 use crate::device::hdd::readahead::{Policy, Room};
 use crate::device::hdd::spec::HddSpec;
 use crate::device::hdd::{arrival_hold_ns, Mechanics, Overheads};
@@ -20,7 +20,7 @@ use crate::time::SimTime;
 #[derive(Clone, Copy, Debug)]
 pub struct ReadBus {
     stream: Stream,
-    zero_latency: bool,
+    zero_latency: ZeroLatency,
     never_disconnect: bool,
     high_water: f64,
     water_by_request: bool,
@@ -61,7 +61,9 @@ impl ReadBus {
                 reconnect_ns: (ovh.reselect_first_ns + ovh.data_prep_ns) as f64,
                 watermark: 1,
             },
-            zero_latency: c.is_some_and(|c| c.immediate_buffer_read || c.read_any_free_blocks),
+            zero_latency: c.map_or(ZeroLatency::Off, |c| {
+                ZeroLatency::of_reads(c.immediate_buffer_read, c.read_any_free_blocks)
+            }),
             never_disconnect,
             high_water: c.map_or(0.0, |c| c.high_water_mark),
             water_by_request: c.is_none_or(|c| c.watermark_by_request_size),

@@ -40,6 +40,18 @@ impl From<bool> for ZeroLatency {
 }
 
 impl ZeroLatency {
+    /// A drive's rule for reads from its cache settings: the drive and the host's predictor
+    /// both take it from here, so they cannot disagree.
+    pub fn of_reads(immediate_buffer_read: bool, read_any_free_blocks: bool) -> Self {
+        if immediate_buffer_read {
+            ZeroLatency::On
+        } else if read_any_free_blocks {
+            ZeroLatency::NotAtTrackStart
+        } else {
+            ZeroLatency::Off
+        }
+    }
+
     /// Whether an access whose first run starts at `lbn` (at `loc`) may start mid-run there.
     #[inline(always)]
     fn first_run(self, mech: &Mechanics, lbn: u64, loc: &Location) -> bool {

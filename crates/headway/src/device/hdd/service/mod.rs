@@ -220,13 +220,10 @@ impl Drive {
         let pol = match c {
             Some(c) => Policies {
                 fast_write: c.fast_write_level > 0,
-                zero_latency_read: if c.immediate_buffer_read {
-                    ZeroLatency::On
-                } else if c.read_any_free_blocks {
-                    ZeroLatency::NotAtTrackStart
-                } else {
-                    ZeroLatency::Off
-                },
+                zero_latency_read: ZeroLatency::of_reads(
+                    c.immediate_buffer_read,
+                    c.read_any_free_blocks,
+                ),
                 zero_latency_write: c.immediate_buffer_write,
                 read_any_free_blocks: c.read_any_free_blocks,
                 almost_read_hits: c.allow_almost_read_hits,
