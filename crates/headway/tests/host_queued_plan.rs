@@ -25,7 +25,7 @@ use std::sync::Arc;
 
 use headway::config::{build_simulation, resolve_drive, ExperimentConfig};
 use headway::device::hdd::{arrival_hold_ns, Mechanics, Overheads};
-use headway::predict::{Arrival, OraclePredictor, Predictor, ReadBus};
+use headway::predict::{Arrival, OraclePredictor, Predictor};
 use headway::request::{Command, Completion, HeadPosition, Op, Phases};
 use headway::sched::{plan_behind_queue, queued_plan_completed, SentCommand};
 use headway::stats::RequestRecords;
@@ -64,10 +64,7 @@ fn run(drive: &str, sched: &str, depth: usize, kind: &str, requests: u64) -> (Re
 
 fn oracle(drive: &str) -> OraclePredictor {
     let spec = resolve_drive(drive, None).unwrap();
-    let mech = Arc::new(Mechanics::new(&spec).unwrap());
-    let ovh = Overheads::from_spec(&spec);
-    let bus = ReadBus::from_spec(&spec, &ovh);
-    OraclePredictor::new(mech, ovh, 0).with_read_bus(bus)
+    OraclePredictor::of_drive(&spec, Arc::new(Mechanics::new(&spec).unwrap()), 0)
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -15,8 +15,8 @@
 use std::sync::Arc;
 
 use headway::config::{build_simulation, resolve_drive, ExperimentConfig};
-use headway::device::hdd::{Mechanics, Overheads};
-use headway::predict::{Arrival, OraclePredictor, Predictor, ReadBus};
+use headway::device::hdd::Mechanics;
+use headway::predict::{Arrival, OraclePredictor, Predictor};
 use headway::request::{HeadPosition, Op};
 use headway::stats::RequestRecords;
 
@@ -175,14 +175,12 @@ fn records(drive: &str, depth: usize, kind: &str, requests: u64) -> RequestRecor
 fn oracle(drive: &str) -> (OraclePredictor, u32) {
     let spec = resolve_drive(drive, None).unwrap();
     let mech = Arc::new(Mechanics::new(&spec).unwrap());
-    let ovh = Overheads::from_spec(&spec);
-    let bus = ReadBus::from_spec(&spec, &ovh);
     let seg = spec
         .cache
         .as_ref()
         .filter(|c| c.enabled)
         .map_or(u32::MAX, |c| c.segment_sectors);
-    (OraclePredictor::new(mech, ovh, 0).with_read_bus(bus), seg)
+    (OraclePredictor::of_drive(&spec, mech, 0), seg)
 }
 
 /// The prediction errors of every read miss queued behind a read miss (ns).

@@ -13,8 +13,8 @@ mod common;
 use std::sync::Arc;
 
 use headway::config::resolve_drive;
-use headway::device::hdd::{Mechanics, Overheads};
-use headway::predict::{Arrival, OraclePredictor, Predictor, ReadBus};
+use headway::device::hdd::Mechanics;
+use headway::predict::{Arrival, OraclePredictor, Predictor};
 use headway::request::Op;
 use headway::sched::{plan_behind_queue, SentCommand};
 use headway::stats::RequestRecords;
@@ -27,10 +27,7 @@ fn oracle() -> OraclePredictor {
 
 fn oracle_of(name: &str) -> OraclePredictor {
     let spec = resolve_drive(name, None).unwrap();
-    let mech = Arc::new(Mechanics::new(&spec).unwrap());
-    let ovh = Overheads::from_spec(&spec);
-    let bus = ReadBus::from_spec(&spec, &ovh);
-    OraclePredictor::new(mech, ovh, 0).with_read_bus(bus)
+    OraclePredictor::of_drive(&spec, Arc::new(Mechanics::new(&spec).unwrap()), 0)
 }
 
 /// The drive's records for `reads` ((arrival ms, block, blocks), in arrival order), in the

@@ -3,14 +3,14 @@ use std::sync::Arc;
 
 use super::{DeviceConfig, ExperimentConfig};
 use crate::calibrate;
-use crate::device::hdd::{HddDevice, HddSpec, Mechanics, Overheads};
+use crate::device::hdd::{HddDevice, HddSpec, Mechanics};
 use crate::device::imperfect::with_imperfections;
 use crate::device::{catalog, Device};
 use crate::engine::RngStreams;
 use crate::error::{HeadwayError, Result};
 use crate::host::Host;
 use crate::link::Link;
-use crate::predict::{CalibratedPredictor, LbnCurvePredictor, OraclePredictor, Predictor, ReadBus};
+use crate::predict::{CalibratedPredictor, LbnCurvePredictor, OraclePredictor, Predictor};
 use crate::sched::{build_for_devices, ProcessInfo, RunInfo, Scheduler};
 use crate::sim::{RunLimits, Simulation};
 use crate::stats::{DimsOptions, StatsOptions};
@@ -130,11 +130,7 @@ fn build_device(
         device
     };
     let predictor: Box<dyn Predictor> = match d.predictor.as_str() {
-        "oracle" => {
-            let overheads = Overheads::from_spec(&spec);
-            let read_bus = ReadBus::from_spec(&spec, &overheads);
-            Box::new(OraclePredictor::new(mech, overheads, link.command_ns).with_read_bus(read_bus))
-        }
+        "oracle" => Box::new(OraclePredictor::of_drive(&spec, mech, link.command_ns)),
         // Built from what timing a fresh copy of the same drive reveals (once per process).
         "calibrated" => Box::new(CalibratedPredictor::new(
             calibrate::extract_cached(&spec, link, imperfections)?,

@@ -470,9 +470,7 @@ fn prediction_pdfs(
     let mech = std::sync::Arc::new(crate::device::hdd::Mechanics::new(&spec)?);
     // The predictor the external schedulers plan with: the drive's own read tail and
     // read-ahead stop (docs/freeblock.md, "Prediction errors").
-    let ovh = crate::device::hdd::Overheads::from_spec(&spec);
-    let p = crate::predict::OraclePredictor::new(mech, ovh, 0)
-        .with_read_bus(crate::predict::ReadBus::from_spec(&spec, &ovh));
+    let p = crate::predict::OraclePredictor::of_drive(&spec, mech, 0);
     let imperfect = format!(
         "[drive.imperfections]\n{}",
         toml::to_string(&super::rotational::realistic_imperfections()).unwrap_or_default()

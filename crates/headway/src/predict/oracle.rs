@@ -3,6 +3,7 @@ use std::sync::Arc;
 use super::oracle_bus::ReadBus;
 use super::{Arrival, Estimate, Predictor, Release, Target, TrackInfo};
 use crate::device::hdd::layout::Location;
+use crate::device::hdd::spec::HddSpec;
 use crate::device::hdd::{plan_service, Mechanics, Overheads};
 use crate::error::Result;
 use crate::request::{Completion, HeadPosition, Op};
@@ -83,6 +84,28 @@ impl OraclePredictor {
     pub fn with_read_bus(mut self, bus: ReadBus) -> Self {
         self.read_bus = Some(bus);
         self
+    }
+
+    /// The exact predictor of a drive: its mechanics, overheads and read-side bus rules, all
+    /// from its spec, as the host's `predictor = "oracle"` builds it.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use headway::config::resolve_drive;
+    /// use headway::device::hdd::Mechanics;
+    /// use headway::predict::{OraclePredictor, Predictor};
+    /// use headway::request::Op;
+    ///
+    /// let spec = resolve_drive("atlas10k", None).unwrap();
+    /// let p = OraclePredictor::of_drive(&spec, Arc::new(Mechanics::new(&spec).unwrap()), 0);
+    /// // With the drive's bus rules a read's completion is computed, not learned.
+    /// let read = p.release(p.head(), 0, 1_000, 8, Op::Read);
+    /// assert!(read.done_ns.unwrap() > read.estimate.service_ns());
+    /// ```
+    pub fn of_drive(spec: &HddSpec, mech: Arc<Mechanics>, link_ns: SimTime) -> Self {
+        let ovh = Overheads::from_spec(spec);
+        let bus = ReadBus::from_spec(spec, &ovh);
+        OraclePredictor::new(mech, ovh, link_ns).with_read_bus(bus)
     }
 }
 
