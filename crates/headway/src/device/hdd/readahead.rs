@@ -342,6 +342,8 @@ pub struct ReadAhead {
     pub plan: MediaPlan,
     /// When the mechanism was free to start it.
     pub t_start: f64,
+    /// The track the head was on then: a first pass elsewhere follows a seek or head switch.
+    pub from: HeadPosition,
 }
 
 impl ReadAhead {
@@ -373,8 +375,10 @@ impl ReadAhead {
             limit: base,
             plan: MediaPlan::default(),
             t_start: t,
+            from: head,
         });
         ra.seg = seg;
+        ra.from = head;
         ra.base = base;
         ra.limit = base + n as u64;
         ra.t_start = t;
@@ -449,13 +453,15 @@ impl ReadAhead {
     /// it gives way at once (DiskSim's `disk_buffer_stopable_access`: with the parameter set
     /// a sector's pending event is dropped and the next seek starts at once; without it the
     /// seek waits for the sector's end, `disk_seek_stoptime`; in neither case does the
-    /// sector reach the segment). A wait for the rotation before the read-ahead's first pass
-    /// is abandoned at once (DiskSim waits it out, which costs a random workload up to a
-    /// revolution per command for nothing: point 8 of docs/fidelity.md, which the real traces
-    /// support). After a track switch between two of its passes the read-ahead is stopped at
-    /// its next event, as DiskSim stops it: the start of the first sector on the new track, the
-    /// skew after the switch ("The read-ahead's track switch" in docs/fidelity.md; no request
-    /// of the five real traces moves with it), or at once if it may stop in a sector.
+    /// sector reach the segment). A wait for the rotation before a first pass on the track the
+    /// head is on is abandoned at once (DiskSim waits it out, which costs a random workload up
+    /// to a revolution per command for nothing: point 8 of docs/fidelity.md, which the real
+    /// traces support). After a seek or head switch, to its first pass (a read that
+    /// ended at its track's end) or between two of its passes, the read-ahead is stopped at its
+    /// next event, as DiskSim stops it: the start of the first sector on the new track, the
+    /// rotation after the move ("The read-ahead's track switch" and "What carries the Cheetah
+    /// 9LP's gap" in docs/fidelity.md; no request of the five real traces moves with either),
+    /// or at once if it may stop in a sector.
     pub fn stop(&self, t: f64, in_sector: bool) -> (f64, HeadPosition, u64) {
         match self.at(t, in_sector) {
             (end, Some((stop, head))) => (stop, head, end),
@@ -490,14 +496,13 @@ impl ReadAhead {
     /// the head is.
     #[inline(always)]
     fn stop_running(&self, t: f64, in_sector: bool) -> (f64, HeadPosition) {
-        // Passes are in time order.
-        let mut prev_track = None;
+        // Passes are in time order; the first follows a move when it is on another track.
+        let mut prev_track = self.from;
         for p in self.plan.passes.iter() {
             let head = p.track;
             if t < p.start() {
                 // A seek or head switch under way is finished.
-                let switched = prev_track.is_some_and(|tr| tr != p.track);
-                if switched && t >= p.on_track {
+                if prev_track != p.track && t >= p.on_track {
                     // Waiting for the first sector on the track it has just switched to: DiskSim's
                     // next event is that sector's start (a `SECTOR_DONE` that reads nothing).
                     let stop = if in_sector { t } else { p.start() };
@@ -513,7 +518,7 @@ impl ReadAhead {
                 let stop = p.start() + k * p.step;
                 return (stop, head);
             }
-            prev_track = Some(p.track);
+            prev_track = p.track;
         }
         (t, self.plan.end_head)
     }
@@ -532,11 +537,10 @@ mod tests {
         if t >= ra.plan.end {
             return (t, ra.plan.end_head, ra.limit);
         }
-        let mut prev_track = None;
+        let mut prev_track = ra.from;
         for p in ra.plan.passes.iter() {
             if t < p.start() {
-                let switched = prev_track.is_some_and(|tr| tr != p.track);
-                if switched && t >= p.on_track {
+                if prev_track != p.track && t >= p.on_track {
                     let stop = if in_sector { t } else { p.start() };
                     return (stop, p.track, end_by(t));
                 }
@@ -549,7 +553,7 @@ mod tests {
                 let k = (((t - p.start()) / p.step) as i64 + 1) as f64;
                 return (p.start() + k * p.step, p.track, end_by(t));
             }
-            prev_track = Some(p.track);
+            prev_track = p.track;
         }
         (t, ra.plan.end_head, end_by(t))
     }
