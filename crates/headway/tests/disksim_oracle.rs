@@ -271,8 +271,9 @@ enum Why {
     /// of reads and writes (within tolerance): their first choices apart from DiskSim 4.0's
     /// (the 55th and 101st completions) are candidates DiskSim reaches from the stale angle
     /// that the head has in fact just passed (a revolution more in headway); against the
-    /// decision-angle DiskSim they agree to the 70th and 521st (docs/fidelity.md, "the
-    /// stale angle per request, and the drive's slot on the bus").
+    /// decision-angle DiskSim they agree to the 292nd and 521st (the Cheetah 9LP's 522nd is
+    /// a tie DiskSim breaks by 0.36 ns; with ties rounded, to the 775th: docs/fidelity.md,
+    /// "the stale angle per request" and "what carries the Cheetah 9LP's gap").
     Sptf,
     /// Zero-latency reads ("Immediate buffer read"): DiskSim's controller leaves the parameter
     /// inert, headway reads from where the head lands. On the RZ26's 256 KiB sequential reads
