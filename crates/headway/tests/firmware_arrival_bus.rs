@@ -576,6 +576,31 @@ fn a_read_miss_asks_for_the_bus_at_its_first_sectors_end() {
     }
 }
 
+/// A command that gets the bus only after a write-back's end is not at the drive when the
+/// firmware chooses there. IBM 18ES, SPTF: a fast write of block 14,364,312 at 0 (reported
+/// done at 0.891 ms, written back until 15.530 ms), a far read (block 9,284,696) at 10 ms, a
+/// read of block 1,352,584 at 15.0 or 15.2 ms and a read of block 14,294,392, next to the
+/// written block, at 15.49 ms. With the third at 15.0 its hold has ended when the last
+/// arrives, which holds the bus at once and is at the drive for the choice at 15.530: DiskSim
+/// serves it first (19.281195 ms). With the third at 15.2 the last waits for the bus until
+/// after 15.530: DiskSim chooses the far read without it (24.987484) and serves it after
+/// (35.947877); headway chose it there before (19.281 ms). Found per request on the IBM
+/// 18ES's SPTF queue of reads and writes (docs/fidelity.md, "the IBM 18ES's 645th"). DiskSim
+/// 4.0 runs as above.
+#[test]
+fn a_command_waiting_for_the_bus_through_a_write_backs_end_misses_the_choice_there() {
+    let cases: [(&str, [f64; 4]); 2] = [
+        ("15.0", [0.891000, 24.987502, 39.488949, 19.281195]),
+        ("15.2", [0.891000, 24.987484, 47.822287, 35.947877]),
+    ];
+    for (third, disksim_ms) in cases {
+        let text = format!(
+            "0 0 14364312 8 0\n10 0 9284696 8 1\n{third} 0 1352584 8 1\n15.49 0 14294392 8 1\n"
+        );
+        follows_disksim("ibm18es", "sptf", &text, &disksim_ms, 0.0001, &text);
+    }
+}
+
 /// Replays each case on the HP C2490A, FCFS: a read of 8 blocks at block 100,000 at 0, then
 /// the case's reads.
 fn replay_cases(cases: &[Case]) {
