@@ -342,8 +342,6 @@ pub struct ReadAhead {
     pub plan: MediaPlan,
     /// When the mechanism was free to start it.
     pub t_start: f64,
-    /// The track the head was on then: a first pass elsewhere follows a seek or head switch.
-    pub from: HeadPosition,
 }
 
 impl ReadAhead {
@@ -375,10 +373,8 @@ impl ReadAhead {
             limit: base,
             plan: MediaPlan::default(),
             t_start: t,
-            from: head,
         });
         ra.seg = seg;
-        ra.from = head;
         ra.base = base;
         ra.limit = base + n as u64;
         ra.t_start = t;
@@ -453,15 +449,14 @@ impl ReadAhead {
     /// it gives way at once (DiskSim's `disk_buffer_stopable_access`: with the parameter set
     /// a sector's pending event is dropped and the next seek starts at once; without it the
     /// seek waits for the sector's end, `disk_seek_stoptime`; in neither case does the
-    /// sector reach the segment). A wait for the rotation before a first pass on the track the
-    /// head is on is abandoned at once (DiskSim waits it out, which costs a random workload up
-    /// to a revolution per command for nothing: point 8 of docs/fidelity.md, which the real
-    /// traces support). After a seek or head switch, to its first pass (a read that
-    /// ended at its track's end) or between two of its passes, the read-ahead is stopped at its
-    /// next event, as DiskSim stops it: the start of the first sector on the new track, the
-    /// rotation after the move ("The read-ahead's track switch" and "What carries the Cheetah
-    /// 9LP's gap" in docs/fidelity.md; no request of the five real traces moves with either),
-    /// or at once if it may stop in a sector.
+    /// sector reach the segment). A wait for the rotation before the read-ahead's first pass
+    /// is abandoned at once (DiskSim waits it out, which costs a random workload up to a
+    /// revolution per command for nothing: point 8 of docs/fidelity.md), unless the mechanism
+    /// moved to reach it. After a head switch or seek, between two of its passes or before its
+    /// first (a read that ended at its track's end), the read-ahead is stopped at its next
+    /// event, as DiskSim stops it: the start of the first sector on the new track, the skew
+    /// after the switch ("The read-ahead's track switch" and "The read-ahead's first switch" in
+    /// docs/fidelity.md), or at once if it may stop in a sector.
     pub fn stop(&self, t: f64, in_sector: bool) -> (f64, HeadPosition, u64) {
         match self.at(t, in_sector) {
             (end, Some((stop, head))) => (stop, head, end),
@@ -496,13 +491,13 @@ impl ReadAhead {
     /// the head is.
     #[inline(always)]
     fn stop_running(&self, t: f64, in_sector: bool) -> (f64, HeadPosition) {
-        // Passes are in time order; the first follows a move when it is on another track.
-        let mut prev_track = self.from;
+        // Passes are in time order.
+        let mut prev_track = None;
         for p in self.plan.passes.iter() {
             let head = p.track;
             if t < p.start() {
                 // A seek or head switch under way is finished.
-                if prev_track != p.track && t >= p.on_track {
+                if moved_to(prev_track, p, self.t_start) && t >= p.on_track {
                     // Waiting for the first sector on the track it has just switched to: DiskSim's
                     // next event is that sector's start (a `SECTOR_DONE` that reads nothing).
                     let stop = if in_sector { t } else { p.start() };
@@ -518,9 +513,23 @@ impl ReadAhead {
                 let stop = p.start() + k * p.step;
                 return (stop, head);
             }
-            prev_track = p.track;
+            prev_track = Some(p.track);
         }
         (t, self.plan.end_head)
+    }
+}
+
+/// Whether the mechanism moved (a seek or a head switch) to reach pass `p`: a switch between
+/// two passes, or, for the first pass (`prev_track` `None`), a move after the read-ahead's
+/// start at `t_start` (a read that ended at its track's end). DiskSim's read-ahead then waits
+/// on the new track like any access (`DEVICE_BUFFER_SEEKDONE`, then the first sector), so its
+/// stop is that sector's start; a first pass that needs no move only waits for the rotation,
+/// and that wait is abandoned (point 8 of docs/fidelity.md).
+#[inline(always)]
+fn moved_to(prev_track: Option<HeadPosition>, p: &media::Pass, t_start: f64) -> bool {
+    match prev_track {
+        Some(tr) => tr != p.track,
+        None => p.on_track > t_start,
     }
 }
 
@@ -537,10 +546,10 @@ mod tests {
         if t >= ra.plan.end {
             return (t, ra.plan.end_head, ra.limit);
         }
-        let mut prev_track = ra.from;
+        let mut prev_track = None;
         for p in ra.plan.passes.iter() {
             if t < p.start() {
-                if prev_track != p.track && t >= p.on_track {
+                if moved_to(prev_track, p, ra.t_start) && t >= p.on_track {
                     let stop = if in_sector { t } else { p.start() };
                     return (stop, p.track, end_by(t));
                 }
@@ -553,7 +562,7 @@ mod tests {
                 let k = (((t - p.start()) / p.step) as i64 + 1) as f64;
                 return (p.start() + k * p.step, p.track, end_by(t));
             }
-            prev_track = p.track;
+            prev_track = Some(p.track);
         }
         (t, ra.plan.end_head, end_by(t))
     }
