@@ -114,6 +114,10 @@ fn a_queued_command_waits_for_the_read_ahead_s_first_sector_after_the_read_s_tra
             (done[1] - done2).abs() < 1e-4,
             "the queued read of block {lbn2} after the read at {lbn1}: {} ms, DiskSim {done2}",
             done[1]
+        );
+    }
+    std::fs::remove_dir_all(&tmp).ok();
+}
 
 /// The same stop when the read-ahead's first pass is on another track: a read ending at its
 /// track's end sends the read-ahead across a head switch, where it waits for the next track's
