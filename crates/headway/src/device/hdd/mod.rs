@@ -28,7 +28,7 @@ use crate::error::{HeadwayError, Result};
 use crate::request::{Command, Completion, HeadPosition, Op, Phases};
 use crate::time::SimTime;
 pub use firmware_freeblock::{FirmwareFreeReport, FirmwareFreeblock, FirmwareFreeblockConfig};
-pub use firmware_queue::{policy_name, FirmwareQueue, FIRMWARE_SCHEDULERS};
+pub use firmware_queue::{policy_name, FirmwareQueue, SptfAngle, FIRMWARE_SCHEDULERS};
 pub use mechanics::{MechAccess, Mechanics};
 pub use overheads::Overheads;
 pub use service::{BufferStats, Drive, Served};
@@ -77,6 +77,8 @@ pub struct HddDevice {
     /// The op of the last command completed: an arrival's command overhead follows it, not
     /// the op of the command in service (DiskSim's `lastflags` is set at a completion).
     completed_op: Op,
+    /// Where the firmware's queue ranks from (`SptfAngle::Decision` but to reproduce DiskSim).
+    sptf_angle: SptfAngle,
 }
 
 impl HddDevice {
@@ -122,6 +124,7 @@ impl HddDevice {
             held_until: 0,
             on_bus: Vec::new(),
             completed_op: Op::Read,
+            sptf_angle: SptfAngle::Decision,
         })
     }
 
@@ -134,6 +137,12 @@ impl HddDevice {
             queue_overheads(&self.drive),
         )?);
         Ok(self)
+    }
+
+    /// Rank the firmware queue's commands from `angle` (see [`SptfAngle`]).
+    pub fn with_sptf_angle(mut self, angle: SptfAngle) -> Self {
+        self.sptf_angle = angle;
+        self
     }
 
     pub fn mechanics(&self) -> &Arc<Mechanics> {
@@ -317,7 +326,11 @@ impl HddDevice {
                 io.wake_at(free, PICK_TOKEN);
                 return;
             }
-            (free, self.drive.head_at(free))
+            if self.sptf_angle == SptfAngle::LastMediaEvent {
+                self.drive.last_media_event(free)
+            } else {
+                (free, self.drive.head_at(free))
+            }
         };
         if let Some((next, arrived)) = self.queue.pop(free, head, self.drive.last_op()) {
             self.start(now, arrived, next, io);

@@ -486,6 +486,23 @@ impl ReadAhead {
         self.stop_running(t, true).1
     }
 
+    /// When the last sector read by `t` ended (`before`: the last media event before the
+    /// read-ahead's first sector), and the track the head is on or moving to then.
+    pub fn last_sector_by(&self, t: f64, before: f64) -> (f64, HeadPosition) {
+        let mut last = before;
+        for p in self.plan.passes.iter() {
+            if t < p.first_done {
+                return (last, p.track);
+            }
+            if t < p.last_done() {
+                let k = ((t - p.first_done) / p.step).floor();
+                return (p.first_done + k * p.step, p.track);
+            }
+            last = p.last_done();
+        }
+        (last, self.plan.end_head)
+    }
+
     /// [`ReadAhead::stop`] before the read-ahead's end: when the mechanism is free, and where
     /// the head is.
     #[inline(always)]

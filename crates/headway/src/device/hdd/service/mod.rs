@@ -285,6 +285,21 @@ impl Drive {
         }
     }
 
+    /// DiskSim 4.0's state of the mechanism as its SPTF sees it at `t`
+    /// ([`super::SptfAngle::LastMediaEvent`]): when the last sector the mechanism moved by
+    /// `t` ended, and the track the head is on, or seeking to once a read-ahead has left
+    /// that sector's track (DiskSim moves the state's track at a seek's start, its angle
+    /// and time only at a sector's end). The angle is the spindle's at that instant.
+    pub fn last_media_event(&self, t: SimTime) -> (SimTime, HeadPosition) {
+        let tf = t as f64;
+        let before = self.hda.free_at.min(tf);
+        let (at, head) = match self.hda.ra() {
+            Some(ra) => ra.last_sector_by(tf, before),
+            None => (before, self.hda.head),
+        };
+        (at.round() as SimTime, head)
+    }
+
     /// When the mechanism can start positioning for a command chosen at `t`: after a
     /// write-back under way (a queued command waits for it; ranking the queue as if the arm
     /// were free at `t` puts every rotational estimate off by the rest of the write-back).
