@@ -317,7 +317,7 @@ impl HddDevice {
         if self.queue.is_empty() {
             return;
         }
-        let (free, head) = if self.queue.in_arrival_order() {
+        let (at, head) = if self.queue.in_arrival_order() {
             (now, self.drive.head())
         } else {
             let free = self.drive.positioning_free_at(now);
@@ -326,13 +326,13 @@ impl HddDevice {
                 io.wake_at(free, PICK_TOKEN);
                 return;
             }
-            if self.sptf_angle == SptfAngle::LastMediaEvent {
-                self.drive.last_media_event(free)
-            } else {
-                (free, self.drive.head_at(free))
+            match self.sptf_angle {
+                SptfAngle::Decision => (free, self.drive.head_at(free)),
+                // Ranked as if deciding at that event: the angle is the spindle's then.
+                SptfAngle::LastMediaEvent => self.drive.last_media_event(free),
             }
         };
-        if let Some((next, arrived)) = self.queue.pop(free, head, self.drive.last_op()) {
+        if let Some((next, arrived)) = self.queue.pop(at, head, self.drive.last_op()) {
             self.start(now, arrived, next, io);
         }
     }

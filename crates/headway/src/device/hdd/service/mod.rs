@@ -290,6 +290,10 @@ impl Drive {
     /// `t` ended, and the track the head is on, or seeking to once a read-ahead has left
     /// that sector's track (DiskSim moves the state's track at a seek's start, its angle
     /// and time only at a sector's end). The angle is the spindle's at that instant.
+    // Off the default path: the option is for reproducing DiskSim, and inlined it would
+    // cost every decision of the default ranking.
+    #[cold]
+    #[inline(never)]
     pub fn last_media_event(&self, t: SimTime) -> (SimTime, HeadPosition) {
         let tf = t as f64;
         let before = self.hda.free_at.min(tf);
