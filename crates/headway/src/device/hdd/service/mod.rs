@@ -287,9 +287,9 @@ impl Drive {
 
     /// DiskSim 4.0's state of the mechanism as its SPTF sees it at `t`
     /// ([`super::SptfAngle::LastMediaEvent`]): when the last sector the mechanism moved by
-    /// `t` ended, and the track the head is on, or seeking to once a read-ahead has left
-    /// that sector's track (DiskSim moves the state's track at a seek's start, its angle
-    /// and time only at a sector's end). The angle is the spindle's at that instant.
+    /// `t` ended (or a read-ahead's first sector on a new track began), and the head's
+    /// track then ([`super::readahead::ReadAhead::last_sector_by`]). The angle is the
+    /// spindle's at that instant.
     // Off the default path: the option is for reproducing DiskSim, and inlined it would
     // cost every decision of the default ranking.
     #[cold]
@@ -298,7 +298,7 @@ impl Drive {
         let tf = t as f64;
         let before = self.hda.free_at.min(tf);
         let (at, head) = match self.hda.ra() {
-            Some(ra) => ra.last_sector_by(tf, before),
+            Some(ra) => ra.last_sector_by(tf, before, self.hda.head),
             None => (before, self.hda.head),
         };
         (at.round() as SimTime, head)
