@@ -274,7 +274,12 @@ enum Why {
     /// (the 55th and 101st completions) are candidates DiskSim reaches from the stale angle
     /// that the head has in fact just passed (a revolution more in headway); against the
     /// decision-angle DiskSim they agree to the 70th and 521st (docs/fidelity.md, "the
-    /// stale angle per request, and the drive's slot on the bus").
+    /// stale angle per request, and the drive's slot on the bus"). headway ranks from the
+    /// decision by default (a drive ranks from where its head is) and offers DiskSim's
+    /// ranking as `firmware_sptf_angle = "last-media-event"`: with it every SPTF workload
+    /// is within against DiskSim 4.0 itself (`with_disksim_ranking_headway_sptf_follows_disksim_4`;
+    /// these three -1.3%, -3.6% and -5.1%) and four deep queues agree per request on their
+    /// first 73-324 completions (docs/fidelity.md, "DiskSim's SPTF ranking as an option").
     Sptf,
     /// Zero-latency reads ("Immediate buffer read"): DiskSim's controller leaves the parameter
     /// inert, headway reads from where the head lands. On the RZ26's 256 KiB sequential reads
