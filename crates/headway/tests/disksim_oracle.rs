@@ -558,25 +558,7 @@ fn the_firmware_choice_and_the_read_ahead_stop_follow_disksim_per_request() {
     let tmp = std::env::temp_dir().join(format!("headway_perreq_{}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();
     for (dir, drive, name, want) in cases {
-        let path = fixtures_dir(dir).join(format!("{drive}.json"));
-        let fx: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-        let w = fx["workloads"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|e| &e["workload"])
-            .find(|w| w["name"] == *name)
-            .unwrap();
-        let trace = tmp.join(format!("{drive}_{name}.trace"));
-        std::fs::write(&trace, trace_text(w)).unwrap();
-        let done = run_trace_done(drive, w, &trace);
-        for &(id, disksim_ms) in *want {
-            assert!(
-                (done[id].1 - disksim_ms).abs() < 0.01,
-                "{drive} {name} request {id}: done at {:.6} ms, DiskSim {disksim_ms}",
-                done[id].1
-            );
-        }
+        assert_completions(&tmp, dir, drive, drive, name, want);
     }
     std::fs::remove_dir_all(&tmp).ok();
 }
@@ -640,28 +622,43 @@ fn with_disksim_ranking_headway_sptf_follows_disksim_4_per_request() {
     let tmp = std::env::temp_dir().join(format!("headway_lme_{}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();
     for (drive, name, want) in cases {
-        let path = fixtures_dir("disksim").join(format!("{drive}.json"));
-        let fx: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-        let w = fx["workloads"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|e| &e["workload"])
-            .find(|w| w["name"] == *name)
-            .unwrap();
-        let trace = tmp.join(format!("{drive}_{name}.trace"));
-        std::fs::write(&trace, trace_text(w)).unwrap();
-        let drive_keys = format!("{drive}\nfirmware_sptf_angle = \"last-media-event\"");
-        let done = run_trace_done(&drive_keys, w, &trace);
-        for &(id, disksim_ms) in *want {
-            assert!(
-                (done[id].1 - disksim_ms).abs() < 0.01,
-                "{drive} {name} request {id}: done at {:.6} ms, DiskSim {disksim_ms}",
-                done[id].1
-            );
-        }
+        let keys = format!("{drive}\nfirmware_sptf_angle = \"last-media-event\"");
+        assert_completions(&tmp, "disksim", drive, &keys, name, want);
     }
     std::fs::remove_dir_all(&tmp).ok();
+}
+
+/// The workload `name` of the fixtures in `dir` for `drive`, replayed (in the scratch
+/// folder `tmp`) on `drive_keys` (the drive's name and any more `[drive]` keys, as
+/// `run_trace_done` takes them): each request of `want` completes within 0.01 ms of
+/// DiskSim's time for it.
+fn assert_completions(
+    tmp: &std::path::Path,
+    dir: &str,
+    drive: &str,
+    drive_keys: &str,
+    name: &str,
+    want: &[(usize, f64)],
+) {
+    let path = fixtures_dir(dir).join(format!("{drive}.json"));
+    let fx: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let w = fx["workloads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| &e["workload"])
+        .find(|w| w["name"] == name)
+        .unwrap();
+    let trace = tmp.join(format!("{drive}_{name}.trace"));
+    std::fs::write(&trace, trace_text(w)).unwrap();
+    let done = run_trace_done(drive_keys, w, &trace);
+    for &(id, disksim_ms) in want {
+        assert!(
+            (done[id].1 - disksim_ms).abs() < 0.01,
+            "{drive} {name} request {id}: done at {:.6} ms, DiskSim {disksim_ms}",
+            done[id].1
+        );
+    }
 }
 
 #[test]
