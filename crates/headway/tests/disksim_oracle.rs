@@ -563,6 +563,9 @@ fn the_firmware_choice_and_the_read_ahead_stop_follow_disksim_per_request() {
     std::fs::remove_dir_all(&tmp).ok();
 }
 
+/// (drive, workload, DiskSim's completions: (request index, ms)).
+type Completions = (&'static str, &'static str, &'static [(usize, f64)]);
+
 /// Per request against DiskSim 4.0 with the firmware ranking as DiskSim's
 /// (`firmware_sptf_angle = "last-media-event"`): DiskSim's completion times (ms) of requests
 /// by their index in the trace, printed by a private DiskSim copy (`iodriver_access_complete`,
@@ -573,7 +576,7 @@ fn the_firmware_choice_and_the_read_ahead_stop_follow_disksim_per_request() {
 /// ranking as an option").
 #[test]
 fn with_disksim_ranking_headway_sptf_follows_disksim_4_per_request() {
-    let cases: &[(&str, &str, &[(usize, f64)])] = &[
+    let cases: &[Completions] = &[
         (
             "atlas10k",
             "q64_rand_read_4k_sptf",
