@@ -1,5 +1,6 @@
-//! Debug helper: `oracle_requests DRIVE TRACE QUEUE_DEPTH POLICY` replays a DiskSim ASCII
-//! trace on the catalog drive with that drive queue and firmware policy, and prints one line
+//! Debug helper: `oracle_requests DRIVE TRACE QUEUE_DEPTH POLICY [SPTF_ANGLE]` replays a
+//! DiskSim ASCII trace on the catalog drive with that drive queue and firmware policy (and
+//! `firmware_sptf_angle`, `decision` by default), and prints one line
 //! per request in the trace's order (times in ms): arrival, dispatch, start, the phases and
 //! the completion, to compare request by request with a DiskSim that prints its own.
 use headway::config::{build_simulation, ExperimentConfig};
@@ -8,10 +9,15 @@ fn main() {
     let a: Vec<String> = std::env::args().skip(1).collect();
     let toml = format!(
         "[drive]\nname = \"{}\"\nqueue_depth = {}\nfirmware_scheduler = \"{}\"\n\
+         firmware_sptf_angle = \"{}\"\n\
          [host]\nscheduler = \"fcfs\"\n\
          [workload]\nkind = \"trace\"\npath = \"{}\"\nformat = \"disksim-ascii\"\n\
          [output]\nrecords = true\n",
-        a[0], a[2], a[3], a[1]
+        a[0],
+        a[2],
+        a[3],
+        a.get(4).map_or("decision", String::as_str),
+        a[1]
     );
     let cfg = ExperimentConfig::from_toml_str(&toml, None).unwrap();
     let r = build_simulation(&cfg, None)

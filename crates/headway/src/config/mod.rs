@@ -77,6 +77,9 @@ pub struct DeviceConfig {
     pub queue_depth: usize,
     #[serde(default)]
     pub firmware_scheduler: Option<String>,
+    /// See `[drive] firmware_sptf_angle`.
+    #[serde(default)]
+    pub firmware_sptf_angle: Option<String>,
     /// Free reads planned inside the firmware (see `[drive] firmware_freeblock`).
     #[serde(default)]
     pub firmware_freeblock: Option<crate::device::hdd::FirmwareFreeblockConfig>,
@@ -163,6 +166,11 @@ pub struct DriveConfig {
     /// the policy its parameter file names (DiskSim's "Scheduling policy").
     #[serde(default)]
     pub firmware_scheduler: Option<String>,
+    /// Where the firmware's SPTF ranks its queue from: `decision` (default: where the head
+    /// is when it decides) or `last-media-event` (DiskSim 4.0's: the head's track and angle
+    /// at the end of the last sector the mechanism moved, to reproduce DiskSim's results).
+    #[serde(default)]
+    pub firmware_sptf_angle: Option<String>,
     /// `[drive.firmware_freeblock]`: the firmware fills the rotational latency of the reads
     /// it starts with free reads of a background scan (the freeblock paper's simulated upper
     /// bound; `docs/freeblock.md`). Default: off.
@@ -192,6 +200,7 @@ impl Default for DriveConfig {
             name: default_drive(),
             queue_depth: 1,
             firmware_scheduler: None,
+            firmware_sptf_angle: None,
             firmware_freeblock: None,
             bus_sector_transfer_ms: None,
             imperfections: Default::default(),
@@ -326,6 +335,7 @@ impl ExperimentConfig {
             drive: self.drive.name.clone(),
             queue_depth: self.drive.queue_depth,
             firmware_scheduler: self.drive.firmware_scheduler.clone(),
+            firmware_sptf_angle: self.drive.firmware_sptf_angle.clone(),
             firmware_freeblock: self.drive.firmware_freeblock.clone(),
             bus_sector_transfer_ms: self.drive.bus_sector_transfer_ms,
             imperfections: self.drive.imperfections.clone(),

@@ -57,6 +57,34 @@ pub fn policy_name(number: u32) -> Result<&'static str> {
     })
 }
 
+/// Where the firmware's SPTF ranks its queued commands from (`firmware_sptf_angle`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SptfAngle {
+    /// From where the head is when the firmware decides: what a drive does.
+    #[default]
+    Decision,
+    /// From the head's track and angle at the end of the last sector the mechanism moved
+    /// (read, read ahead or written), as DiskSim 4.0 does: its `disk_buffer_estimate_servtime`
+    /// hands `dm_acctime` the disk's `mech_state`, which only its sector events update
+    /// (`disk_buffer_sector_done`) and a seek's start (the track it moves to). For
+    /// reproducing DiskSim-based results; docs/fidelity.md, "DiskSim's SPTF ranking as an
+    /// option".
+    LastMediaEvent,
+}
+
+impl SptfAngle {
+    /// The names the option takes, in the order documented.
+    pub const NAMES: &'static [&'static str] = &["decision", "last-media-event"];
+
+    pub fn by_name(name: &str) -> Option<SptfAngle> {
+        match name {
+            "decision" => Some(SptfAngle::Decision),
+            "last-media-event" => Some(SptfAngle::LastMediaEvent),
+            _ => None,
+        }
+    }
+}
+
 /// Firmware schedulers by name (the host's, minus SCAN and C-SCAN, whose pure seeks to the
 /// edge carry no command a drive could execute).
 pub const FIRMWARE_SCHEDULERS: &[&str] = &["fcfs", "sstf", "look", "clook", "sptf"];

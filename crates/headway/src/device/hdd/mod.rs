@@ -28,7 +28,7 @@ use crate::error::{HeadwayError, Result};
 use crate::request::{Command, Completion, HeadPosition, Op, Phases};
 use crate::time::SimTime;
 pub use firmware_freeblock::{FirmwareFreeReport, FirmwareFreeblock, FirmwareFreeblockConfig};
-pub use firmware_queue::{policy_name, FirmwareQueue, FIRMWARE_SCHEDULERS};
+pub use firmware_queue::{policy_name, FirmwareQueue, SptfAngle, FIRMWARE_SCHEDULERS};
 pub use mechanics::{MechAccess, Mechanics};
 pub use overheads::Overheads;
 pub use service::{BufferStats, Drive, Served};
@@ -82,6 +82,8 @@ pub struct HddDevice {
     /// The op of the last command completed: an arrival's command overhead follows it, not
     /// the op of the command in service (DiskSim's `lastflags` is set at a completion).
     completed_op: Op,
+    /// Where the firmware's queue ranks from (`SptfAngle::Decision` but to reproduce DiskSim).
+    sptf_angle: SptfAngle,
 }
 
 impl HddDevice {
@@ -128,6 +130,7 @@ impl HddDevice {
             on_bus: Vec::new(),
             late: Vec::new(),
             completed_op: Op::Read,
+            sptf_angle: SptfAngle::Decision,
         })
     }
 
@@ -140,6 +143,12 @@ impl HddDevice {
             queue_overheads(&self.drive),
         )?);
         Ok(self)
+    }
+
+    /// Rank the firmware queue's commands from `angle` (see [`SptfAngle`]).
+    pub fn with_sptf_angle(mut self, angle: SptfAngle) -> Self {
+        self.sptf_angle = angle;
+        self
     }
 
     pub fn mechanics(&self) -> &Arc<Mechanics> {
@@ -314,7 +323,7 @@ impl HddDevice {
         if self.queue.is_empty() {
             return;
         }
-        let (free, head) = if self.queue.in_arrival_order() {
+        let (at, head) = if self.queue.in_arrival_order() {
             (now, self.drive.head())
         } else {
             let free = self.drive.positioning_free_at(now);
@@ -323,9 +332,13 @@ impl HddDevice {
                 io.wake_at(free, PICK_TOKEN);
                 return;
             }
-            (free, self.drive.head_at(free))
+            match self.sptf_angle {
+                SptfAngle::Decision => (free, self.drive.head_at(free)),
+                // Ranked as if deciding at that event: the angle is the spindle's then.
+                SptfAngle::LastMediaEvent => self.drive.last_media_event(free),
+            }
         };
-        if let Some((next, arrived)) = self.queue.pop(free, head, self.drive.last_op()) {
+        if let Some((next, arrived)) = self.queue.pop(at, head, self.drive.last_op()) {
             self.start(now, arrived, next, io);
         }
     }

@@ -487,6 +487,30 @@ impl ReadAhead {
         self.stop_running(t, true).1
     }
 
+    /// DiskSim's last media event by `t` while this read-ahead is under way, from `before`
+    /// (the last one before the read-ahead's first sector, the head then on `track`): the
+    /// end of the last sector read, or the start of a pass's first sector, where DiskSim's
+    /// first event on a track the read-ahead has moved to falls (a `SECTOR_DONE` that reads
+    /// nothing); and the head's track then. A track switch under way leaves both as they
+    /// were: DiskSim moves its state to the new track at that first event.
+    pub fn last_sector_by(&self, t: f64, before: f64, track: HeadPosition) -> (f64, HeadPosition) {
+        let mut last = (before, track);
+        for p in self.plan.passes.iter() {
+            if t < p.start() {
+                return last;
+            }
+            if t < p.first_done {
+                return (p.start(), p.track);
+            }
+            if t < p.last_done() {
+                let k = ((t - p.first_done) / p.step).floor();
+                return (p.first_done + k * p.step, p.track);
+            }
+            last = (p.last_done(), p.track);
+        }
+        last
+    }
+
     /// [`ReadAhead::stop`] before the read-ahead's end: when the mechanism is free, and where
     /// the head is.
     #[inline(always)]

@@ -285,6 +285,25 @@ impl Drive {
         }
     }
 
+    /// DiskSim 4.0's state of the mechanism as its SPTF sees it at `t`
+    /// ([`super::SptfAngle::LastMediaEvent`]): when the last sector the mechanism moved by
+    /// `t` ended (or a read-ahead's first sector on a new track began), and the head's
+    /// track then ([`super::readahead::ReadAhead::last_sector_by`]). The angle is the
+    /// spindle's at that instant.
+    // Off the default path: the option is for reproducing DiskSim, and inlined it would
+    // cost every decision of the default ranking.
+    #[cold]
+    #[inline(never)]
+    pub fn last_media_event(&self, t: SimTime) -> (SimTime, HeadPosition) {
+        let tf = t as f64;
+        let before = self.hda.free_at.min(tf);
+        let (at, head) = match self.hda.ra() {
+            Some(ra) => ra.last_sector_by(tf, before, self.hda.head),
+            None => (before, self.hda.head),
+        };
+        (at.round() as SimTime, head)
+    }
+
     /// When the mechanism can start positioning for a command chosen at `t`: after a
     /// write-back under way (a queued command waits for it; ranking the queue as if the arm
     /// were free at `t` puts every rotational estimate off by the rest of the write-back).
