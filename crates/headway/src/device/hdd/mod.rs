@@ -263,16 +263,15 @@ impl HddDevice {
         // 1") prefers the drive's slot to the host's.
         let asks_from = cur.ask_at_ns.unwrap_or(asks);
         let frees = now.max(self.held_until).max(self.drive.bus_released_at());
-        // An arrival's hold ending as the drive asks (a zero-length hold: a read miss with
-        // no overhead) finds the drive waiting too, unless the drive's ask was put off to
-        // that hold's end (`ask_at_ns`: DiskSim sends it after the disconnect).
-        let hold_ends_as_asked =
-            cur.ask_at_ns.is_none() && frees == asks_from && self.held_until == frees;
-        // The completion that chose the command in service lets the bus go before that
-        // command asks: the first host command sent or waiting then takes it first.
-        let first_at_choice =
-            cur.served.phases.start_ns == now && asks_from == now && self.held_until < now;
-        if (asked >= asks_from && !first_at_choice) || frees > asks_from || hold_ends_as_asked {
+        // The command chosen at this completion asks at once, but only after the completion
+        // has let the bus go: the first host command sent or waiting then takes it first
+        // (`held_until` still before `now`). The drive then waits with the others and wins the
+        // next release, even when that first hold lasts no time (a read miss with no
+        // overhead, `held_until == now`).
+        let chosen_now = cur.served.phases.start_ns == now && asks_from == now;
+        let first_at_choice = chosen_now && self.held_until < now;
+        let after_first = chosen_now && self.held_until == now && cur.ask_at_ns.is_none();
+        if (asked >= asks_from && !first_at_choice) || frees > asks_from || after_first {
             // A read whose bus catches up with the media lets go of it until more blocks
             // are in: the arrival takes the bus then, before the read's next reconnection.
             let Some(free) = self.drive.bus_gap(now.max(self.held_until)) else {
