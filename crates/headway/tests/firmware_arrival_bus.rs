@@ -584,6 +584,76 @@ fn the_host_passes_one_command_at_a_time_as_in_disksim() {
     replay_cases(&cases);
 }
 
+/// The instant a read miss asks for the bus back, to a tenth of a microsecond: at its first
+/// sector's end. An arrival 0.05 us before it holds the bus for its overhead ahead of the
+/// read's data; one 0.05 us after it waits for the data and completion. HP C2490A, FCFS: a
+/// read of block 541,488 at 0 (its media from 17.132751 ms, 104 sectors a track, the first
+/// sector's end 17.222851) and a read of block 1,316,208 at 17.222851 or 17.222951 ms
+/// (DiskSim 22.107131 and 35.310184, then 18.491199 and 35.310162). IBM 18ES: a read of block
+/// 7,085,624 at 0 (media from 10.502953 ms, 338 sectors a track, the ask 10.527608) and a
+/// read of block 6,270,880 at 10.5275 or 10.5277 ms (11.587790 and 19.136604, then
+/// 11.335606 and 19.136599). In the long queues (docs/fidelity.md, "the IBM 18ES's 645th")
+/// seven of the HP C2490A's FCFS cascades and the IBM 18ES's 1,327th completion begin with an
+/// arrival within 50 us of this instant, on the other side of it in DiskSim only through
+/// DiskSim's spindle drift (about 1 ppm, 1.6 ppm); this pins the instant itself.
+#[test]
+fn a_read_miss_asks_for_the_bus_at_its_first_sectors_end() {
+    let cases: [(&str, &str, &str, &[f64]); 4] = [
+        (
+            "hp_c2490a",
+            "fcfs",
+            "0 0 541488 8 1\n17.222851 0 1316208 8 1\n",
+            &[22.107131, 35.310184],
+        ),
+        (
+            "hp_c2490a",
+            "fcfs",
+            "0 0 541488 8 1\n17.222951 0 1316208 8 1\n",
+            &[18.491199, 35.310162],
+        ),
+        (
+            "ibm18es",
+            "sptf",
+            "0 0 7085624 8 1\n10.5275 0 6270880 8 1\n",
+            &[11.587790, 19.136604],
+        ),
+        (
+            "ibm18es",
+            "sptf",
+            "0 0 7085624 8 1\n10.5277 0 6270880 8 1\n",
+            &[11.335606, 19.136599],
+        ),
+    ];
+    for (drive, scheduler, text, disksim_ms) in cases {
+        follows_disksim(drive, scheduler, text, disksim_ms, 0.0001, text);
+    }
+}
+
+/// A command that gets the bus only after a write-back's end is not at the drive when the
+/// firmware chooses there. IBM 18ES, SPTF: a fast write of block 14,364,312 at 0 (reported
+/// done at 0.891 ms, written back until 15.530 ms), a far read (block 9,284,696) at 10 ms, a
+/// read of block 1,352,584 at 15.0 or 15.2 ms and a read of block 14,294,392, next to the
+/// written block, at 15.49 ms. With the third at 15.0 its hold has ended when the last
+/// arrives, which holds the bus at once and is at the drive for the choice at 15.530: DiskSim
+/// serves it first (19.281195 ms). With the third at 15.2 the last waits for the bus until
+/// after 15.530: DiskSim chooses the far read without it (24.987484) and serves it after
+/// (35.947877); headway chose it there before (19.281 ms). Found per request on the IBM
+/// 18ES's SPTF queue of reads and writes (docs/fidelity.md, "the IBM 18ES's 645th"). DiskSim
+/// 4.0 runs as above.
+#[test]
+fn a_command_waiting_for_the_bus_through_a_write_backs_end_misses_the_choice_there() {
+    let cases: [(&str, [f64; 4]); 2] = [
+        ("15.0", [0.891000, 24.987502, 39.488949, 19.281195]),
+        ("15.2", [0.891000, 24.987484, 47.822287, 35.947877]),
+    ];
+    for (third, disksim_ms) in cases {
+        let text = format!(
+            "0 0 14364312 8 0\n10 0 9284696 8 1\n{third} 0 1352584 8 1\n15.49 0 14294392 8 1\n"
+        );
+        follows_disksim("ibm18es", "sptf", &text, &disksim_ms, 0.0001, &text);
+    }
+}
+
 /// Replays each case on the HP C2490A, FCFS: a read of 8 blocks at block 100,000 at 0, then
 /// the case's reads.
 fn replay_cases(cases: &[Case]) {

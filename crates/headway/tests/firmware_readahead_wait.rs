@@ -55,3 +55,66 @@ fn a_command_waits_for_the_read_ahead_s_first_sector_after_a_track_switch() {
     }
     std::fs::remove_dir_all(&tmp).ok();
 }
+
+/// Completion times (ms) of a DiskSim ASCII trace replayed on `drive` with a drive queue of
+/// two (FCFS), in trace order.
+fn completions_queued(drive: &str, trace: &std::path::Path) -> Vec<f64> {
+    common::replay_by_id(drive, 2, "fcfs", trace)
+        .into_iter()
+        .map(|(_, done_ns)| done_ns as f64 / 1e6)
+        .collect()
+}
+
+/// A read that ends at its track's end: its read-ahead's first pass begins with a head switch
+/// (or, at a cylinder's end, a seek), and a command queued behind the read and taken up at its
+/// completion, while the read-ahead waits on the new track for its first sector, starts when
+/// that sector starts, as in DiskSim 4.0 ("The read-ahead's first switch" in
+/// docs/fidelity.md; the Barracuda's 101st completion on its q64 SPTF queue of reads and
+/// writes). Barracuda, drive queue 2, FCFS: a read at 0 ms ending at a track's end (block
+/// 1,000,102: the read-ahead switches at 13.262 ms and waits until 14.919 for the first
+/// sector; block 1,000,474, a cylinder's end: it seeks until 18.520 and waits until 18.907),
+/// a read at 5 ms taken up at the first's completion (14.020, 18.763). DiskSim's completions
+/// from its printed events (a private copy printing each `DONE`), every one within 0.1 us.
+/// Before, headway abandoned the wait and the four reads marked moved completed a revolution
+/// early (15.632932, 16.080961, 20.023613, 20.113219 ms); the others are the controls: a
+/// sector the head reaches after the stop either way, one it misses either way, and a
+/// completion during the read-ahead's seek (the stop is the seek's end, as before).
+#[test]
+fn a_queued_command_waits_for_the_read_ahead_s_first_sector_after_the_read_s_track_end() {
+    let tmp = std::env::temp_dir().join(format!("headway_rafirst_{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    // (first read's block and size, its completion, second read's block, its completion)
+    let cases = [
+        // Head switch: moved, moved, control.
+        (1_000_094u64, 8, 14.020023, 999_795u64, 23.966264),
+        (1_000_094, 8, 14.020023, 999_805, 24.414293),
+        (1_000_094, 8, 14.020023, 999_815, 16.528988),
+        // Cylinder seek: moved, moved, controls.
+        (1_000_450, 24, 18.762587, 1_000_809, 28.356950),
+        (1_000_450, 24, 18.762587, 1_000_811, 28.446555),
+        (1_000_450, 24, 18.762587, 1_000_812, 20.158029),
+        (1_000_450, 24, 18.762587, 1_000_808, 28.312151),
+        // Taken up during the seek.
+        (1_000_458, 16, 18.049009, 1_000_600, 25.668773),
+    ];
+    for (i, (lbn1, n1, done1, lbn2, done2)) in cases.into_iter().enumerate() {
+        let trace = tmp.join(format!("barracuda_rafirst{i}.trace"));
+        std::fs::write(
+            &trace,
+            format!("0.000000 0 {lbn1} {n1} 1\n5.000000 0 {lbn2} 8 1\n"),
+        )
+        .unwrap();
+        let done = completions_queued("barracuda", &trace);
+        assert!(
+            (done[0] - done1).abs() < 1e-4,
+            "the read of {n1} at block {lbn1}: {} ms, DiskSim {done1}",
+            done[0]
+        );
+        assert!(
+            (done[1] - done2).abs() < 1e-4,
+            "the queued read of block {lbn2} after the read at {lbn1}: {} ms, DiskSim {done2}",
+            done[1]
+        );
+    }
+    std::fs::remove_dir_all(&tmp).ok();
+}

@@ -74,6 +74,11 @@ pub struct HddDevice {
     /// drive at its completion, once the firmware has chosen the next command without them
     /// (`arrival_on_bus`), in the order they asked.
     on_bus: Vec<(SimTime, Command)>,
+    /// Commands arriving while the firmware holds its choice until a write-back ends that
+    /// get the bus only after that end (each waits behind an earlier arrival's hold): with
+    /// the instant they get it. They are not at the drive when it chooses, so they join the
+    /// queue after the choice (DiskSim's SPTF ranks only the commands its controller has).
+    late: Vec<(SimTime, Command)>,
     /// The op of the last command completed: an arrival's command overhead follows it, not
     /// the op of the command in service (DiskSim's `lastflags` is set at a completion).
     completed_op: Op,
@@ -121,6 +126,7 @@ impl HddDevice {
             next_token: FIRST_DONE_TOKEN,
             held_until: 0,
             on_bus: Vec::new(),
+            late: Vec::new(),
             completed_op: Op::Read,
         })
     }
@@ -337,6 +343,13 @@ impl HddDevice {
     fn arrive(&mut self, now: SimTime, asked: SimTime, cmd: Command, io: &mut DeviceIo) {
         if self.current.is_some() || self.pick_at.is_some() {
             match self.arrival_on_bus(now, asked, &cmd, io) {
+                Some(at)
+                    if self.current.is_none()
+                        && !self.queue.is_empty()
+                        && self.pick_at.is_some_and(|p| at > p) =>
+                {
+                    self.late.push((at, cmd))
+                }
                 Some(at) => self.queue.push(at, cmd),
                 None => self.on_bus.push((asked, cmd)),
             }
@@ -435,7 +448,19 @@ impl Device for HddDevice {
     fn wake(&mut self, now: SimTime, token: u64, io: &mut DeviceIo) {
         if token == PICK_TOKEN {
             self.pick_at = None;
+            let late = std::mem::take(&mut self.late);
+            let (reached, after): (Vec<_>, Vec<_>) = late.into_iter().partition(|l| l.0 <= now);
+            for (at, cmd) in reached {
+                self.queue.push(at, cmd);
+            }
             self.pick_next(now, io);
+            if self.pick_at.is_some() {
+                self.late = after;
+            } else {
+                for (at, cmd) in after {
+                    self.queue.push(at, cmd);
+                }
+            }
             return;
         }
         if self.current.as_ref().is_none_or(|c| c.token != token) {
@@ -467,7 +492,7 @@ impl Device for HddDevice {
     }
 
     fn outstanding(&self) -> usize {
-        self.queue.len() + self.on_bus.len() + self.current.is_some() as usize
+        self.queue.len() + self.on_bus.len() + self.late.len() + self.current.is_some() as usize
     }
 
     fn firmware_free(&self) -> Option<FirmwareFreeReport> {

@@ -451,11 +451,12 @@ impl ReadAhead {
     /// seek waits for the sector's end, `disk_seek_stoptime`; in neither case does the
     /// sector reach the segment). A wait for the rotation before the read-ahead's first pass
     /// is abandoned at once (DiskSim waits it out, which costs a random workload up to a
-    /// revolution per command for nothing: point 8 of docs/fidelity.md, which the real traces
-    /// support). After a track switch between two of its passes the read-ahead is stopped at
-    /// its next event, as DiskSim stops it: the start of the first sector on the new track, the
-    /// skew after the switch ("The read-ahead's track switch" in docs/fidelity.md; no request
-    /// of the five real traces moves with it), or at once if it may stop in a sector.
+    /// revolution per command for nothing: point 8 of docs/fidelity.md), unless the mechanism
+    /// moved to reach it. After a head switch or seek, between two of its passes or before its
+    /// first (a read that ended at its track's end), the read-ahead is stopped at its next
+    /// event, as DiskSim stops it: the start of the first sector on the new track, the skew
+    /// after the switch ("The read-ahead's track switch" and "The read-ahead's first switch" in
+    /// docs/fidelity.md), or at once if it may stop in a sector.
     pub fn stop(&self, t: f64, in_sector: bool) -> (f64, HeadPosition, u64) {
         match self.at(t, in_sector) {
             (end, Some((stop, head))) => (stop, head, end),
@@ -496,8 +497,7 @@ impl ReadAhead {
             let head = p.track;
             if t < p.start() {
                 // A seek or head switch under way is finished.
-                let switched = prev_track.is_some_and(|tr| tr != p.track);
-                if switched && t >= p.on_track {
+                if moved_to(prev_track, p, self.t_start) && t >= p.on_track {
                     // Waiting for the first sector on the track it has just switched to: DiskSim's
                     // next event is that sector's start (a `SECTOR_DONE` that reads nothing).
                     let stop = if in_sector { t } else { p.start() };
@@ -519,6 +519,20 @@ impl ReadAhead {
     }
 }
 
+/// Whether the mechanism moved (a seek or a head switch) to reach pass `p`: a switch between
+/// two passes, or, for the first pass (`prev_track` `None`), a move after the read-ahead's
+/// start at `t_start` (a read that ended at its track's end). DiskSim's read-ahead then waits
+/// on the new track like any access (`DEVICE_BUFFER_SEEKDONE`, then the first sector), so its
+/// stop is that sector's start; a first pass that needs no move only waits for the rotation,
+/// and that wait is abandoned (point 8 of docs/fidelity.md).
+#[inline(always)]
+fn moved_to(prev_track: Option<HeadPosition>, p: &media::Pass, t_start: f64) -> bool {
+    match prev_track {
+        Some(tr) => tr != p.track,
+        None => p.on_track > t_start,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -535,8 +549,7 @@ mod tests {
         let mut prev_track = None;
         for p in ra.plan.passes.iter() {
             if t < p.start() {
-                let switched = prev_track.is_some_and(|tr| tr != p.track);
-                if switched && t >= p.on_track {
+                if moved_to(prev_track, p, ra.t_start) && t >= p.on_track {
                     let stop = if in_sector { t } else { p.start() };
                     return (stop, p.track, end_by(t));
                 }
