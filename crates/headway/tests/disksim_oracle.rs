@@ -264,12 +264,14 @@ enum Why {
     /// the disk's path). docs/fidelity.md, "Cylinder policies".
     Cylinder,
     /// headway's SPTF serves a deep queue 6-35% faster than DiskSim's (and the Atlas 10K's
-    /// queue of four 6.4%): DiskSim's estimate (disk_buffer_estimate_servtime) ranks requests
+    /// queue of four 5.7%): DiskSim's estimate (disk_buffer_estimate_servtime) ranks requests
     /// from the angle the disk had at its last media event. Shown by changing that one thing
     /// in DiskSim: `headway_sptf_follows_disksim_ranking_from_the_decision_time` (the Atlas
-    /// 10K's queue of four -2.6% there; its deep queue of reads and writes -9.5%, demerit
-    /// beyond, against DiskSim 4.0 and -1.9% there, the first 127 completions agreeing per
-    /// request). Per request the same on the Barracuda's and the Cheetah 9LP's deep queues
+    /// 10K's queue of four -1.9% there, its first 64 completions agreeing per request; its
+    /// deep queue of reads and writes -9.5%, demerit beyond, against DiskSim 4.0 and -1.9%
+    /// there, the first 127 completions agreeing per request, the 128th two reads at the
+    /// same angle that DiskSim's few-ns rounding orders: docs/fidelity.md, "the Atlas 10K's
+    /// 128th completion"). Per request the same on the Barracuda's and the Cheetah 9LP's deep queues
     /// of reads and writes (within tolerance): their first choices apart from DiskSim 4.0's
     /// (the 55th and 101st completions) are candidates DiskSim reaches from the stale angle
     /// that the head has in fact just passed (a revolution more in headway); against the

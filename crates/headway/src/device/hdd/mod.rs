@@ -278,7 +278,15 @@ impl HddDevice {
         // 1") prefers the drive's slot to the host's.
         let asks_from = cur.ask_at_ns.unwrap_or(asks);
         let frees = now.max(self.held_until).max(self.drive.bus_released_at());
-        if asked >= asks_from || frees > asks_from {
+        // The command chosen at this completion asks at once, but only after the completion
+        // has let the bus go: the first host command sent or waiting then takes it first
+        // (`held_until` still before `now`). The drive then waits with the others and wins the
+        // next release, even when that first hold lasts no time (a read miss with no
+        // overhead, `held_until == now`).
+        let chosen_now = cur.served.phases.start_ns == now && asks_from == now;
+        let first_at_choice = chosen_now && self.held_until < now;
+        let after_first = chosen_now && self.held_until == now && cur.ask_at_ns.is_none();
+        if (asked >= asks_from && !first_at_choice) || frees > asks_from || after_first {
             // A read whose bus catches up with the media lets go of it until more blocks
             // are in: the arrival takes the bus then, before the read's next reconnection.
             let Some(free) = self.drive.bus_gap(now.max(self.held_until)) else {
