@@ -79,11 +79,7 @@ impl Sptf {
         if self.q.is_empty() {
             return None;
         }
-        let origin = Origin {
-            from: p.head(),
-            start_ns: now,
-            sent_ns: now,
-        };
+        let origin = Origin::uniform(p.head(), now, now);
         // One search per objective, so that the walk does not choose the objective per
         // candidate (the drive's SPTF is always by positioning).
         let (key, _) = match self.objective {
