@@ -304,7 +304,6 @@ fn the_read_asking_as_a_hold_begins_gets_the_bus_before_later_arrivals() {
 /// `queued_next_ns`, so the walk cannot do better; here, a write of 8 at block 100,000 at 0
 /// and a read of 8 at 100,200 at 1 ms.
 #[test]
-#[ignore = "the predictor has no write timing: tried, it made this exact but the host ranks every candidate as a read, and saturated host SPTF runs got up to 49% slower (docs/fidelity.md, the host's predictor: writes)"]
 fn a_read_queued_behind_a_write_through_write_is_planned_to_the_ns() {
     let p = oracle();
     let rec = records_on(DRIVE, "0 0 100000 8 0\n1 0 100200 8 1\n");
