@@ -360,3 +360,43 @@ fn a_read_ahead_onto_the_next_track_waits_for_its_first_block_on_a_drive_reading
         }
     }
 }
+
+/// The write-through case on the other drives without fast writes: the drive's completions
+/// of the write and of the read queued behind it against the predictor's (printed; docs/fidelity.md,
+/// the host's predictor per op: the RZ26's two worse lines).
+#[test]
+#[ignore = "a measurement: prints, asserts nothing"]
+fn report_the_write_through_case_on_each_drive() {
+    for name in [
+        "hp_c2490a",
+        "dec_rz26",
+        "st41601n",
+        "hp_c3323a",
+        "hp_c2247a",
+    ] {
+        let p = oracle_of(name);
+        let rec = records_on(name, "0 0 100000 8 0\n1 0 100200 8 1\n");
+        let write = SentCommand {
+            from: p.head(),
+            start_ns: 0,
+            taken_ns: 0,
+            arrives_ns: 0,
+            enters_ns: 0,
+            id: 0,
+            lbn: 100_000,
+            sectors: 8,
+            op: Op::Write,
+        };
+        let next = Arrival::new(rec.dispatch_ns[1], Op::Read);
+        let planned = plan_behind_queue(&p, &[write], next, |_, _| {});
+        let r = p.release(planned.from, planned.start_ns, 100_200, 8, Op::Read);
+        let w = p.release(p.head(), 0, 100_000, 8, Op::Write);
+        println!(
+            "{name}: write drive {} predicted {:?}; read drive {} planned {}",
+            rec.done_ns[0],
+            w.done_ns,
+            rec.done_ns[1],
+            r.done_ns.unwrap()
+        );
+    }
+}
