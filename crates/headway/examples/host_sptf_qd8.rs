@@ -39,7 +39,9 @@ fn main() {
             "read_fraction = 0.5\nsize = { kind = \"exponential\", mean_sectors = 16 }\nlocality = { kind = \"local\", mean_distance_sectors = 5000 }",
         ),
     ];
-    println!("drive shape | mean response ms | reads' | writes' | records digest");
+    println!(
+        "drive shape | mean response ms | reads' | writes' | last completion s | records digest"
+    );
     for drive in drives {
         for (sname, shape) in shapes {
             let toml = format!(
@@ -57,6 +59,7 @@ fn main() {
             let rec = r.records.as_ref().expect("records were asked for");
             let (mut sum, mut n) = ([0u128; 2], [0u64; 2]);
             let mut h = DefaultHasher::new();
+            let last_ns = rec.done_ns.iter().copied().max().unwrap_or(0);
             for i in 0..rec.len() {
                 let k = usize::from(!rec.is_read[i]);
                 sum[k] += u128::from(rec.done_ns[i] - rec.arrival_ns[i]);
@@ -65,10 +68,11 @@ fn main() {
             }
             let mean = |k: usize| sum[k] as f64 / n[k].max(1) as f64 / 1e6;
             println!(
-                "{drive} {sname} | {:.3} | {:.3} | {:.3} | {:016x}",
+                "{drive} {sname} | {:.3} | {:.3} | {:.3} | {:.3} | {:016x}",
                 r.summary.response.mean_ms,
                 mean(0),
                 mean(1),
+                last_ns as f64 / 1e9,
                 h.finish()
             );
         }
