@@ -112,6 +112,10 @@ struct Errors {
     done: [Err; 2],
     fresh_hold: Err,
     fresh_hold_replanned: Err,
+    /// The not-covered completions split: the command planned is a write, or a read (a hit,
+    /// or a miss behind a write or a hit at the drive).
+    not_covered_write: Err,
+    not_covered_read: Err,
 }
 
 /// The host's plan for every command of `rec` under `rule`, against the drive.
@@ -219,6 +223,12 @@ fn plan_errors(drive: &str, rec: &RequestRecords, rule: Rule) -> Errors {
                     replanned[c] = Some(d);
                 } else {
                     out.done[class].push(e);
+                    if !covered {
+                        match op(c) {
+                            Op::Write => out.not_covered_write.push(e),
+                            Op::Read => out.not_covered_read.push(e),
+                        }
+                    }
                 }
             }
         }
@@ -345,7 +355,8 @@ fn report_the_plan_errors() {
     println!(
         "drive sched depth workload | mean response ms | covered n, completion max/mean ms \
          before -> after | not covered n, completion max/mean ms before -> after | the \
-         opening burst's (`Errors::fresh_hold`) n, the same"
+         opening burst's (`Errors::fresh_hold`) n, the same | the not covered split: writes \
+         planned, then reads planned"
     );
     for drive in DRIVES {
         for sched in ["sptf", "aged-sptf"] {
@@ -367,11 +378,13 @@ fn report_the_plan_errors() {
                         )
                     };
                     println!(
-                        "{drive} {sched} {depth} {kind} | {mean:.3} | {} | {} | {} | {}",
+                        "{drive} {sched} {depth} {kind} | {mean:.3} | {} | {} | {} | {} | {} | {}",
                         cell(b.done[0], a.done[0]),
                         cell(b.done[1], a.done[1]),
                         cell(b.fresh_hold, a.fresh_hold),
-                        cell(a.fresh_hold, a.fresh_hold_replanned)
+                        cell(a.fresh_hold, a.fresh_hold_replanned),
+                        cell(b.not_covered_write, a.not_covered_write),
+                        cell(b.not_covered_read, a.not_covered_read)
                     );
                 }
             }

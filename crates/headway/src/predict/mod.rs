@@ -153,6 +153,13 @@ pub trait Predictor {
         false
     }
 
+    /// Whether a command of `op` that waited in the device's queue has its command overhead
+    /// done by the time it is taken up ([`Release::queued_next_ns`]'s convention). A write
+    /// the drive does not take into its buffer pays its whole overhead when taken up.
+    fn overhead_done_while_queued(&self, _op: Op) -> bool {
+        true
+    }
+
     /// A command dispatched at `start_ns` with the head at `from`: its estimate, and when
     /// and where the device can begin the command queued behind it (a scheduler planning a
     /// command while another is still at the device, a two-deep pipeline, starts it

@@ -107,6 +107,36 @@ impl OraclePredictor {
         let bus = ReadBus::from_spec(spec, &ovh);
         OraclePredictor::new(mech, ovh, link_ns).with_read_bus(bus)
     }
+
+    /// A write the drive does not take into its buffer (no fast writes) completes once its
+    /// blocks are on the media and it has the bus back (`service/write.rs`: the media end,
+    /// the reselection, the completion overhead), and a command queued behind it had its
+    /// command overhead done meanwhile, so it begins at that completion. Not followed: the
+    /// arrivals holding the bus as it asks (the drive's `bus_whole`), the extra write
+    /// disconnect's own reselection, and data slower than the media (the completion then
+    /// follows the data's end and the write disconnect).
+    #[cold]
+    fn write_through_release(
+        &self,
+        estimate: Estimate,
+        start_ns: SimTime,
+        sectors: u32,
+    ) -> Release {
+        let w = Op::Write as usize;
+        let done = start_ns
+            + estimate.service_ns()
+            + self.ovh.reselect_first_ns
+            + self.ovh.completion_ns[w];
+        Release {
+            estimate,
+            tail_ns: self.tail_ns(sectors, Op::Write),
+            head: estimate.end,
+            done_ns: Some(done),
+            bus_asked_ns: None,
+            // In the convention of the estimate that plans it (the overhead it adds).
+            queued_next_ns: Some(done.saturating_sub(self.start_ovh_ns[Op::Read as usize])),
+        }
+    }
 }
 
 impl Predictor for OraclePredictor {
@@ -242,6 +272,9 @@ impl Predictor for OraclePredictor {
     fn exact_tail(&self) -> bool {
         self.read_bus.is_some()
     }
+    fn overhead_done_while_queued(&self, op: Op) -> bool {
+        op == Op::Read || self.ovh.fast_write
+    }
     fn release(
         &self,
         from: HeadPosition,
@@ -264,6 +297,12 @@ impl Predictor for OraclePredictor {
         enters_ns: &mut [SimTime],
     ) -> Release {
         let estimate = self.estimate(from, start_ns, lbn, sectors, op);
+        if op == Op::Write && sectors > 0 && !self.ovh.fast_write && self.read_bus.is_some() {
+            for (e, a) in enters_ns.iter_mut().zip(arrivals) {
+                *e = a.at_ns;
+            }
+            return self.write_through_release(estimate, start_ns, sectors);
+        }
         let Some(bus) = self.read_bus.filter(|_| op == Op::Read && sectors > 0) else {
             for (e, a) in enters_ns.iter_mut().zip(arrivals) {
                 *e = a.at_ns;

@@ -79,11 +79,7 @@ impl Sptf {
         if self.q.is_empty() {
             return None;
         }
-        let origin = Origin {
-            from: p.head(),
-            start_ns: now,
-            sent_ns: now,
-        };
+        let origin = Origin::uniform(p.head(), now, now);
         // One search per objective, so that the walk does not choose the objective per
         // candidate (the drive's SPTF is always by positioning).
         let (key, _) = match self.objective {
@@ -192,6 +188,40 @@ mod tests {
                 all.retain(|r| r.id != a);
             }
             prop_assert!(pruned.evaluations() <= full.evaluations());
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(100))]
+        /// With the origin planned per op (the commands at the drive seen by a read and by a
+        /// write), each candidate is ranked from its own op's origin on one clock: the
+        /// choice is the least (start - earlier start) + positioning, pruned or not, and a
+        /// write origin on another cylinder still finds it.
+        #[test]
+        fn each_op_is_ranked_from_its_own_origin(
+            head in head_strategy(), write_head in head_strategy(), now in 0u64..50_000_000,
+            write_later in -20_000_000i64..20_000_000, reqs in requests_strategy(60),
+        ) {
+            let preds = predictor(head);
+            let ctx = SchedCtx::new(now, &preds, &[0], &[1]);
+            let p = ctx.predictor(0);
+            let write_start = (now as i64 + 20_000_000 + write_later) as SimTime;
+            let origin = Origin {
+                write: (write_head, write_start),
+                ..Origin::uniform(head, now + 20_000_000, now)
+            };
+            let mut pruned = Sptf::new();
+            let mut full = Sptf::unpruned();
+            let all = feed(&reqs, &ctx, &mut [&mut pruned, &mut full]);
+            let base = origin.start_ns.min(write_start);
+            let best = all.iter().map(|r| {
+                let (from, start) = origin.of(r.op);
+                (start - base + p.estimate(from, start, r.lbn, r.sectors, r.op).positioning_ns(), r.id)
+            }).min().unwrap();
+            for s in [&mut pruned, &mut full] {
+                let (key, cost) = s.q.argmin(&ctx, origin, 0, u32::MAX, |f| f, |_, _, pos| pos).unwrap();
+                prop_assert_eq!((cost, key.1), best);
+            }
         }
     }
 

@@ -63,7 +63,8 @@ impl Scheduler for SptfSw {
             |floor| (u8::from(floor > window), 0, 0),
             |r, _, pos| {
                 if pos <= window {
-                    let e = p.estimate(origin.from, origin.start_ns, r.lbn, r.sectors, r.op);
+                    let (from, start_ns) = origin.of(r.op);
+                    let e = p.estimate(from, start_ns, r.lbn, r.sectors, r.op);
                     (0, e.seek_ns, pos)
                 } else {
                     (1, 0, pos)

@@ -24,11 +24,51 @@ use crate::time::SimTime;
 /// Where and when the command being chosen would begin.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Origin {
+    /// Where a read would begin: the search's centre.
     pub from: HeadPosition,
     pub start_ns: SimTime,
     /// When the command leaves the host (and, the link aside, reaches the device): after
     /// the decision's CPU time.
     pub sent_ns: SimTime,
+    /// Where and when a write would begin, when the plan behind the commands at the drive
+    /// depends on the op reaching it (a read holds the bus during a read miss, a write to a
+    /// drive without fast writes does not); else `from` and `start_ns`.
+    pub write: (HeadPosition, SimTime),
+}
+
+impl Origin {
+    /// The same origin for either op.
+    pub fn uniform(from: HeadPosition, start_ns: SimTime, sent_ns: SimTime) -> Origin {
+        Origin {
+            from,
+            start_ns,
+            sent_ns,
+            write: (from, start_ns),
+        }
+    }
+
+    /// Where and when a command of `op` would begin.
+    #[inline(always)]
+    pub fn of(&self, op: Op) -> (HeadPosition, SimTime) {
+        match op {
+            Op::Read => (self.from, self.start_ns),
+            Op::Write => self.write,
+        }
+    }
+
+    /// Whether the two ops begin differently.
+    #[inline]
+    fn per_op(&self) -> bool {
+        self.write != (self.from, self.start_ns)
+    }
+
+    /// What a candidate of each op adds to its positioning so that the two rank on one
+    /// clock: the time from the earlier start to its own.
+    #[inline]
+    fn offsets_ns(&self) -> [SimTime; 2] {
+        let base = self.start_ns.min(self.write.1);
+        [self.start_ns - base, self.write.1 - base]
+    }
 }
 
 pub(crate) struct TimedQueue {
@@ -39,6 +79,9 @@ pub(crate) struct TimedQueue {
     /// The queued requests with their targets, by slot; `free` lists the unused slots.
     held: Vec<(Request, Target)>,
     free: Vec<u32>,
+    /// How many of the queued requests are writes (the origin is planned per op only for
+    /// the ops queued).
+    writes: usize,
     /// (arrival, id) → cylinder, for the oldest request and the largest age. Kept only by
     /// the schedulers that ask (aged SPTF, WSTF): it costs a tree insert and remove per
     /// request, a tenth of a plain SPTF decision.
@@ -81,6 +124,7 @@ impl TimedQueue {
             queue: CylIndex::default(),
             held: Vec::new(),
             free: Vec::new(),
+            writes: 0,
             by_age: None,
             device: 0,
             prune,
@@ -131,6 +175,7 @@ impl TimedQueue {
         if let Some(ages) = &mut self.by_age {
             ages.insert((req.arrival_ns, req.id), t.cylinder);
         }
+        self.writes += usize::from(req.op == Op::Write);
         let slot = match self.free.pop() {
             Some(i) => {
                 self.held[i as usize] = (req, t);
@@ -179,33 +224,37 @@ impl TimedQueue {
         let outstanding = ctx.outstanding[self.device as usize];
         match self.last {
             Some((end, done)) if outstanding > 0 => {
-                // Planned behind the commands at the drive with its queued rules, the
-                // command being chosen reaching it as a read (the arrival rules' common
-                // case: a write holds no bus yet); otherwise after the last one's media end
-                // and tail.
-                let next = Arrival::new(sent, Op::Read);
+                // Planned behind the commands at the drive with its queued rules, once for
+                // each op queued (the op reaching the drive decides whether it holds the
+                // bus, and, with a write rule, whether its overhead overlaps the commands
+                // ahead); otherwise after the last one's media end and tail.
                 match self.at_device(outstanding) {
                     Some(chain) => {
                         let p = ctx.predictor(self.device);
-                        let planned = timed_chain::walk(p, chain, next, |_, _| {});
+                        let plan = |op| {
+                            let at = timed_chain::walk(p, chain, Arrival::new(sent, op), |_, _| {});
+                            (at.from, at.start_ns)
+                        };
+                        let reads = self.len() > self.writes;
+                        let read = if reads {
+                            plan(Op::Read)
+                        } else {
+                            plan(Op::Write)
+                        };
+                        let write = if reads && self.writes > 0 {
+                            plan(Op::Write)
+                        } else {
+                            read
+                        };
                         Origin {
-                            from: planned.from,
-                            start_ns: planned.start_ns,
-                            sent_ns: sent,
+                            write,
+                            ..Origin::uniform(read.0, read.1, sent)
                         }
                     }
-                    None => Origin {
-                        from: end,
-                        start_ns: done.max(sent),
-                        sent_ns: sent,
-                    },
+                    None => Origin::uniform(end, done.max(sent), sent),
                 }
             }
-            _ => Origin {
-                from: ctx.predictor(self.device).head(),
-                start_ns: sent,
-                sent_ns: sent,
-            },
+            _ => Origin::uniform(ctx.predictor(self.device).head(), sent, sent),
         }
     }
 
@@ -226,9 +275,10 @@ impl TimedQueue {
             return;
         }
         let outstanding = ctx.outstanding[self.device as usize];
+        let (from, start_ns) = origin.of(r.op);
         let mut sent = Sent {
-            from: origin.from,
-            start_ns: origin.start_ns,
+            from,
+            start_ns,
             taken_ns: origin.sent_ns,
             arrives_ns: origin.sent_ns,
             enters_ns: origin.sent_ns,
@@ -268,7 +318,8 @@ impl TimedQueue {
     }
 
     /// The request on cylinders `lo..=hi` with the least `cost`, ties to the older. `cost`
-    /// gets each candidate and its predicted positioning time; `bound(floor)` must not exceed
+    /// gets each candidate and its predicted positioning time (from the earlier of the
+    /// ops' starts when the origin is planned per op: [`Origin::write`]); `bound(floor)` must not exceed
     /// the cost of any candidate whose positioning time is at least `floor`, and must not
     /// decrease as `floor` grows.
     pub fn argmin<C: Ord + Copy>(
@@ -298,20 +349,28 @@ impl TimedQueue {
         cost: impl FnMut(&Request, &Target, SimTime) -> C,
     ) -> Option<(Key, C)> {
         let held = &self.held[..];
-        let (best, winner, evals) = match self.queue.walk(origin.from.cylinder, lo, hi) {
-            Walk::Flat(up, down) => {
-                nearest_first_flat(held, up, down, p, origin, self.prune, bound, cost)
+        // A write planned from another cylinder than the reads has no floor by the
+        // distance walked: that search goes over every candidate.
+        let prune = self.prune && origin.write.0.cylinder == origin.from.cylinder;
+        let walk = self.queue.walk(origin.from.cylinder, lo, hi);
+        let (best, winner, evals) = match (walk, origin.per_op()) {
+            (Walk::Flat(up, down), false) => {
+                nearest_first_flat::<_, _, false>(held, up, down, p, origin, prune, bound, cost)
             }
-            Walk::Tree(up, down) => nearest_first(
-                held,
-                up.map(|(k, s)| (*k, *s)),
-                down.map(|(k, s)| (*k, *s)),
-                p,
-                origin,
-                self.prune,
-                bound,
-                cost,
-            ),
+            (Walk::Flat(up, down), true) => {
+                nearest_first_flat::<_, _, true>(held, up, down, p, origin, prune, bound, cost)
+            }
+            (Walk::Tree(up, down), per_op) => {
+                let (up, down) = (up.map(|(k, s)| (*k, *s)), down.map(|(k, s)| (*k, *s)));
+                match per_op {
+                    false => {
+                        nearest_first::<_, _, false>(held, up, down, p, origin, prune, bound, cost)
+                    }
+                    true => {
+                        nearest_first::<_, _, true>(held, up, down, p, origin, prune, bound, cost)
+                    }
+                }
+            }
         };
         self.found = winner;
         self.evaluations += evals;
@@ -329,14 +388,11 @@ impl TimedQueue {
         // When and where the device can begin the command after this one (what the next
         // search plans from while this one is outstanding): its media end plus the bus and
         // completion tail.
-        let release = ctx.predictor(self.device).release(
-            origin.from,
-            origin.start_ns,
-            r.lbn,
-            r.sectors,
-            r.op,
-        );
-        let end = (release.head, release.next_start_ns(origin.start_ns));
+        let (from, start_ns) = origin.of(r.op);
+        let release = ctx
+            .predictor(self.device)
+            .release(from, start_ns, r.lbn, r.sectors, r.op);
+        let end = (release.head, release.next_start_ns(start_ns));
         self.plan_chain(ctx, origin, &r);
         let cmd = Command::single(r);
         self.proposal.set(&cmd, (key, end, self.search_evaluations));
@@ -347,7 +403,9 @@ impl TimedQueue {
     fn remove(&mut self, key: Key) -> Request {
         let slot = self.queue.remove(key);
         self.free.push(slot);
-        self.held[slot as usize].0
+        let r = self.held[slot as usize].0;
+        self.writes -= usize::from(r.op == Op::Write);
+        r
     }
 
     /// Take the request a search just found (`key`) out of the queue without proposing it:
@@ -387,18 +445,21 @@ impl TimedQueue {
 
 /// The state of a walk: the best (cost, id, key) so far, the winner itself (so that
 /// proposing it needs no second search of the queue), and the estimates made.
-struct Best<'a, C> {
+struct Best<'a, C, const PER_OP: bool> {
     best: Option<(C, u64, Key)>,
     winner: Option<&'a Request>,
     evals: u64,
+    /// With the origin planned per op: each op's [`Origin::offsets_ns`].
+    offsets_ns: [SimTime; 2],
 }
 
-impl<'a, C: Ord + Copy> Best<'a, C> {
-    fn new() -> Self {
+impl<'a, C: Ord + Copy, const PER_OP: bool> Best<'a, C, PER_OP> {
+    fn new(origin: &Origin) -> Self {
         Best {
             best: None,
             winner: None,
             evals: 0,
+            offsets_ns: if PER_OP { origin.offsets_ns() } else { [0; 2] },
         }
     }
 
@@ -427,7 +488,13 @@ impl<'a, C: Ord + Copy> Best<'a, C> {
     ) {
         let (r, t) = &held[slot as usize];
         self.evals += 1;
-        let c = cost(r, t, p.positioning_to(origin.from, origin.start_ns, t));
+        let positioning = if PER_OP {
+            let (from, start_ns) = origin.of(t.op);
+            p.positioning_to(from, start_ns, t) + self.offsets_ns[t.op as usize]
+        } else {
+            p.positioning_to(origin.from, origin.start_ns, t)
+        };
+        let c = cost(r, t, positioning);
         let better = match self.best {
             None => true,
             Some((bc, bid, _)) => c < bc || (c == bc && r.id < bid),
@@ -449,7 +516,7 @@ impl<'a, C: Ord + Copy> Best<'a, C> {
 /// never decrease and the walk can stop at the first whose floor bounds out the best.
 #[allow(clippy::too_many_arguments)]
 #[inline]
-fn nearest_first<P: Predictor + ?Sized, C: Ord + Copy>(
+fn nearest_first<P: Predictor + ?Sized, C: Ord + Copy, const PER_OP: bool>(
     held: &[(Request, Target)],
     up: impl Iterator<Item = (Key, u32)>,
     down: impl Iterator<Item = (Key, u32)>,
@@ -460,7 +527,7 @@ fn nearest_first<P: Predictor + ?Sized, C: Ord + Copy>(
     mut cost: impl FnMut(&Request, &Target, SimTime) -> C,
 ) -> (Option<(C, u64, Key)>, Option<Request>, u64) {
     let hc = origin.from.cylinder;
-    let mut w = Best::new();
+    let mut w = Best::<C, PER_OP>::new(&origin);
     let mut up = up.peekable();
     let mut down = down.peekable();
     loop {
@@ -495,7 +562,7 @@ fn nearest_first<P: Predictor + ?Sized, C: Ord + Copy>(
 /// iterator's state to peek through.
 #[allow(clippy::too_many_arguments)]
 #[inline]
-fn nearest_first_flat<P: Predictor + ?Sized, C: Ord + Copy>(
+fn nearest_first_flat<P: Predictor + ?Sized, C: Ord + Copy, const PER_OP: bool>(
     held: &[(Request, Target)],
     up: &[Entry],
     down: &[Entry],
@@ -506,7 +573,7 @@ fn nearest_first_flat<P: Predictor + ?Sized, C: Ord + Copy>(
     mut cost: impl FnMut(&Request, &Target, SimTime) -> C,
 ) -> (Option<(C, u64, Key)>, Option<Request>, u64) {
     let hc = origin.from.cylinder;
-    let mut w = Best::new();
+    let mut w = Best::<C, PER_OP>::new(&origin);
     let (mut next_up, mut next_down) = (0, down.len());
     loop {
         // A side that is done is `u32::MAX` away, beyond any cylinder distance.

@@ -134,7 +134,16 @@ pub fn walk<P: Predictor + ?Sized>(
         (from, start, taken) = match (r.queued_next_ns, r.done_ns) {
             // Its overhead was done while it waited, counted from when it entered the
             // queue: the end of the holds ahead of it, or this one's completion.
-            (Some(queued), Some(done)) => (r.head, queued.max(enters[i + 1]), done.max(behind)),
+            // A write-through write pays its whole overhead once taken up.
+            (Some(queued), Some(done)) => {
+                let taken = done.max(behind);
+                let op = chain.get(i + 1).map_or(next.op, |t| t.op);
+                let begins = match p.overhead_done_while_queued(op) {
+                    true => queued.max(enters[i + 1]),
+                    false => taken,
+                };
+                (r.head, begins, taken)
+            }
             // No queued rule for this command: after its media end and tail, as a command
             // sent to an idle drive would be planned.
             _ => {
