@@ -190,6 +190,25 @@ def test_config_helpers():
         headway.run(42)  # type: ignore[arg-type]
 
 
+def test_the_firmware_sptf_angle_reaches_the_drive_and_is_checked():
+    """DiskSim 4.0's SPTF ranking (docs/fidelity.md) is a typed drive key: it changes the
+    firmware's choices, and a bad value names the key and the values it takes."""
+
+    def run(**angle):
+        cfg = headway.Config(
+            drive=headway.Drive(name="atlas10k", queue_depth=16, firmware_scheduler="sptf", **angle),
+            workload=headway.Workload(kind="open", requests=2000, interarrival_ms=5.5),
+        )
+        return headway.run(cfg).summary["mean_in_system"]
+
+    default = run()
+    assert run(firmware_sptf_angle="decision") == default
+    # Ranking from a stale angle takes sectors that have just passed: a worse schedule.
+    assert run(firmware_sptf_angle="last-media-event") > default
+    with pytest.raises(headway.ConfigError, match=r"drive\.firmware_sptf_angle.*decision, last-media-event"):
+        run(firmware_sptf_angle="stale")
+
+
 def test_builtin_default_matches_the_example_file():
     from headway.config import default_config_text
 

@@ -67,6 +67,9 @@ class Drive(_Section):
     queue_depth: Optional[int] = None
     #: How the drive orders its own queue (``fcfs``, ``sstf``, ``look``, ``clook``, ``sptf``).
     firmware_scheduler: Optional[str] = None
+    #: Where the firmware's SPTF ranks from: ``decision`` (default, the head at the decision)
+    #: or ``last-media-event`` (DiskSim 4.0's ranking; docs/fidelity.md).
+    firmware_sptf_angle: Optional[str] = None
     #: ``[drive.imperfections]``: ``seek_jitter_ms``, ``rotation_drift_ppm``,
     #: ``drift_period_s``, ``recal_interval_s``, ``recal_cylinders``, ``recal_busy_ms``.
     imperfections: Optional[Dict[str, Any]] = None
@@ -96,6 +99,8 @@ class Device(_Section):
     drive: Optional[str] = None
     queue_depth: Optional[int] = None
     firmware_scheduler: Optional[str] = None
+    #: As :attr:`Drive.firmware_sptf_angle`.
+    firmware_sptf_angle: Optional[str] = None
     imperfections: Optional[Dict[str, Any]] = None
     predictor: Optional[str] = None
     predictor_options: Optional[Dict[str, Any]] = None
