@@ -305,8 +305,28 @@ fn the_read_asking_as_a_hold_begins_gets_the_bus_before_later_arrivals() {
 /// and a read of 8 at 100,200 at 1 ms.
 #[test]
 fn a_read_queued_behind_a_write_through_write_is_planned_to_the_ns() {
-    let p = oracle();
-    let rec = records_on(DRIVE, "0 0 100000 8 0\n1 0 100200 8 1\n");
+    let c = write_through_case(DRIVE);
+    assert_eq!(
+        c.read_planned_ns, c.read_done_ns,
+        "the write done at {} (its service as predicted {}), the read planned from {}",
+        c.write_done_ns, c.write_service_ns, c.read_from_ns
+    );
+}
+
+/// The write-through case: a write of 8 at block 100,000 at 0 and a read of 8 at 100,200 at
+/// 1 ms on drive `name`, the drive's completions and the predictor's plan of the read.
+struct WriteThroughCase {
+    write_done_ns: u64,
+    write_predicted_ns: Option<u64>,
+    write_service_ns: u64,
+    read_done_ns: u64,
+    read_planned_ns: u64,
+    read_from_ns: u64,
+}
+
+fn write_through_case(name: &str) -> WriteThroughCase {
+    let p = oracle_of(name);
+    let rec = records_on(name, "0 0 100000 8 0\n1 0 100200 8 1\n");
     let write = SentCommand {
         from: p.head(),
         start_ns: 0,
@@ -322,14 +342,14 @@ fn a_read_queued_behind_a_write_through_write_is_planned_to_the_ns() {
     let planned = plan_behind_queue(&p, &[write], next, |_, _| {});
     let r = p.release(planned.from, planned.start_ns, 100_200, 8, Op::Read);
     let w = p.release(p.head(), 0, 100_000, 8, Op::Write);
-    assert_eq!(
-        r.done_ns.unwrap(),
-        rec.done_ns[1],
-        "the write done at {} (its service as predicted {}), the read planned from {}",
-        rec.done_ns[0],
-        w.estimate.service_ns(),
-        planned.start_ns
-    );
+    WriteThroughCase {
+        write_done_ns: rec.done_ns[0],
+        write_predicted_ns: w.done_ns,
+        write_service_ns: w.estimate.service_ns(),
+        read_done_ns: rec.done_ns[1],
+        read_planned_ns: r.done_ns.unwrap(),
+        read_from_ns: planned.start_ns,
+    }
 }
 
 /// The IBM 18ES reads any free blocks without "Immediate buffer read": a read or read-ahead
@@ -361,12 +381,11 @@ fn a_read_ahead_onto_the_next_track_waits_for_its_first_block_on_a_drive_reading
     }
 }
 
-/// The write-through case on the other drives without fast writes: the drive's completions
-/// of the write and of the read queued behind it against the predictor's (printed; docs/fidelity.md,
-/// the host's predictor per op: the RZ26's two worse lines).
+/// The write-through case on every drive without fast writes: the predictor plans the read
+/// queued behind the write to the drive's nanosecond, and the write itself too
+/// (docs/fidelity.md, the host's predictor per op).
 #[test]
-#[ignore = "a measurement: prints, asserts nothing"]
-fn report_the_write_through_case_on_each_drive() {
+fn a_read_queued_behind_a_write_through_write_is_planned_to_the_ns_on_every_such_drive() {
     for name in [
         "hp_c2490a",
         "dec_rz26",
@@ -374,29 +393,12 @@ fn report_the_write_through_case_on_each_drive() {
         "hp_c3323a",
         "hp_c2247a",
     ] {
-        let p = oracle_of(name);
-        let rec = records_on(name, "0 0 100000 8 0\n1 0 100200 8 1\n");
-        let write = SentCommand {
-            from: p.head(),
-            start_ns: 0,
-            taken_ns: 0,
-            arrives_ns: 0,
-            enters_ns: 0,
-            id: 0,
-            lbn: 100_000,
-            sectors: 8,
-            op: Op::Write,
-        };
-        let next = Arrival::new(rec.dispatch_ns[1], Op::Read);
-        let planned = plan_behind_queue(&p, &[write], next, |_, _| {});
-        let r = p.release(planned.from, planned.start_ns, 100_200, 8, Op::Read);
-        let w = p.release(p.head(), 0, 100_000, 8, Op::Write);
-        println!(
-            "{name}: write drive {} predicted {:?}; read drive {} planned {}",
-            rec.done_ns[0],
-            w.done_ns,
-            rec.done_ns[1],
-            r.done_ns.unwrap()
+        let c = write_through_case(name);
+        assert_eq!(c.read_planned_ns, c.read_done_ns, "{name}: the read");
+        assert_eq!(
+            c.write_predicted_ns,
+            Some(c.write_done_ns),
+            "{name}: the write"
         );
     }
 }
