@@ -205,7 +205,7 @@ def test_the_firmware_sptf_angle_reaches_the_drive_and_is_checked():
     assert run(firmware_sptf_angle="decision") == default
     # Ranking from a stale angle takes sectors that have just passed: a worse schedule.
     assert run(firmware_sptf_angle="last-media-event") > default
-    with pytest.raises(headway.ConfigError, match=r"drive\.firmware_sptf_angle.*decision, last-media-event"):
+    with pytest.raises(headway.ConfigError, match=r"drive\.firmware_sptf_angle.*`decision` or `last-media-event`"):
         run(firmware_sptf_angle="stale")
 
 

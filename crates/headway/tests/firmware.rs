@@ -487,15 +487,18 @@ fn the_firmware_sptf_ranks_its_queue_from_the_end_of_a_write_back() {
 
 #[test]
 fn a_bad_firmware_sptf_angle_is_refused_naming_the_key_and_the_values() {
-    use headway::config::{build_simulation, ExperimentConfig};
+    use headway::config::ExperimentConfig;
     let toml = "[drive]\nname = \"atlas10k\"\nqueue_depth = 8\nfirmware_scheduler = \"sptf\"\n\
                 firmware_sptf_angle = \"stale\"\n";
-    let cfg = ExperimentConfig::from_toml_str(toml, None).unwrap();
-    let e = build_simulation(&cfg, None).err().unwrap().to_string();
+    let e = ExperimentConfig::from_toml_str(toml, None)
+        .err()
+        .unwrap()
+        .to_string();
     assert!(
-        e.contains("drive.firmware_sptf_angle")
-            && e.contains("\"stale\"")
-            && e.contains("decision, last-media-event"),
+        e.contains("line 5")
+            && e.contains("drive.firmware_sptf_angle")
+            && e.contains("`stale`")
+            && e.contains("`decision` or `last-media-event`"),
         "{e}"
     );
 }

@@ -3,7 +3,7 @@ use std::sync::Arc;
 
 use super::{DeviceConfig, ExperimentConfig};
 use crate::calibrate;
-use crate::device::hdd::{HddDevice, HddSpec, Mechanics, SptfAngle};
+use crate::device::hdd::{HddDevice, HddSpec, Mechanics};
 use crate::device::imperfect::with_imperfections;
 use crate::device::{catalog, Device};
 use crate::engine::RngStreams;
@@ -103,16 +103,7 @@ fn build_device(
     let depth = d.queue_depth;
     let mut device =
         HddDevice::with_mechanics(&spec, mech.clone(), depth, d.firmware_scheduler.as_deref())?;
-    if let Some(name) = &d.firmware_sptf_angle {
-        let angle = SptfAngle::by_name(name).ok_or_else(|| {
-            HeadwayError::config(
-                format!("{table}.firmware_sptf_angle"),
-                format!(
-                    "unknown value \"{name}\"; known: {}",
-                    SptfAngle::NAMES.join(", ")
-                ),
-            )
-        })?;
+    if let Some(angle) = d.firmware_sptf_angle {
         device = device.with_sptf_angle(angle);
     }
     if let Some(fb) = &d.firmware_freeblock {

@@ -79,7 +79,7 @@ pub struct DeviceConfig {
     pub firmware_scheduler: Option<String>,
     /// See `[drive] firmware_sptf_angle`.
     #[serde(default)]
-    pub firmware_sptf_angle: Option<String>,
+    pub firmware_sptf_angle: Option<crate::device::hdd::SptfAngle>,
     /// Free reads planned inside the firmware (see `[drive] firmware_freeblock`).
     #[serde(default)]
     pub firmware_freeblock: Option<crate::device::hdd::FirmwareFreeblockConfig>,
@@ -170,7 +170,7 @@ pub struct DriveConfig {
     /// is when it decides) or `last-media-event` (DiskSim 4.0's: the head's track and angle
     /// at the end of the last sector the mechanism moved, to reproduce DiskSim's results).
     #[serde(default)]
-    pub firmware_sptf_angle: Option<String>,
+    pub firmware_sptf_angle: Option<crate::device::hdd::SptfAngle>,
     /// `[drive.firmware_freeblock]`: the firmware fills the rotational latency of the reads
     /// it starts with free reads of a background scan (the freeblock paper's simulated upper
     /// bound; `docs/freeblock.md`). Default: off.
@@ -335,7 +335,7 @@ impl ExperimentConfig {
             drive: self.drive.name.clone(),
             queue_depth: self.drive.queue_depth,
             firmware_scheduler: self.drive.firmware_scheduler.clone(),
-            firmware_sptf_angle: self.drive.firmware_sptf_angle.clone(),
+            firmware_sptf_angle: self.drive.firmware_sptf_angle,
             firmware_freeblock: self.drive.firmware_freeblock.clone(),
             bus_sector_transfer_ms: self.drive.bus_sector_transfer_ms,
             imperfections: self.drive.imperfections.clone(),

@@ -236,11 +236,8 @@ impl TimedQueue {
                             (at.from, at.start_ns)
                         };
                         let reads = self.len() > self.writes;
-                        let read = if reads {
-                            plan(Op::Read)
-                        } else {
-                            plan(Op::Write)
-                        };
+                        // With only writes queued the one origin is a write's.
+                        let read = plan(if reads { Op::Read } else { Op::Write });
                         let write = if reads && self.writes > 0 {
                             plan(Op::Write)
                         } else {

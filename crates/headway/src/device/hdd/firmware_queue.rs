@@ -57,8 +57,10 @@ pub fn policy_name(number: u32) -> Result<&'static str> {
     })
 }
 
-/// Where the firmware's SPTF ranks its queued commands from (`firmware_sptf_angle`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Where the firmware's SPTF ranks its queued commands from (`firmware_sptf_angle`:
+/// `"decision"` or `"last-media-event"`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum SptfAngle {
     /// From where the head is when the firmware decides: what a drive does.
     #[default]
@@ -70,19 +72,6 @@ pub enum SptfAngle {
     /// reproducing DiskSim-based results; docs/fidelity.md, "DiskSim's SPTF ranking as an
     /// option".
     LastMediaEvent,
-}
-
-impl SptfAngle {
-    /// The names the option takes, in the order documented.
-    pub const NAMES: &'static [&'static str] = &["decision", "last-media-event"];
-
-    pub fn by_name(name: &str) -> Option<SptfAngle> {
-        match name {
-            "decision" => Some(SptfAngle::Decision),
-            "last-media-event" => Some(SptfAngle::LastMediaEvent),
-            _ => None,
-        }
-    }
 }
 
 /// Firmware schedulers by name (the host's, minus SCAN and C-SCAN, whose pure seeks to the

@@ -461,16 +461,14 @@ impl Device for HddDevice {
     fn wake(&mut self, now: SimTime, token: u64, io: &mut DeviceIo) {
         if token == PICK_TOKEN {
             self.pick_at = None;
-            let late = std::mem::take(&mut self.late);
-            let (reached, after): (Vec<_>, Vec<_>) = late.into_iter().partition(|l| l.0 <= now);
-            for (at, cmd) in reached {
+            // Late commands whose bus hold has ended are at the drive for this choice; the
+            // rest join the queue once the firmware has chosen, unless it waits on.
+            for (at, cmd) in self.late.extract_if(.., |l| l.0 <= now) {
                 self.queue.push(at, cmd);
             }
             self.pick_next(now, io);
-            if self.pick_at.is_some() {
-                self.late = after;
-            } else {
-                for (at, cmd) in after {
+            if self.pick_at.is_none() {
+                for (at, cmd) in self.late.drain(..) {
                     self.queue.push(at, cmd);
                 }
             }
