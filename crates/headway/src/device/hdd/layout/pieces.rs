@@ -41,6 +41,9 @@ pub(super) struct Piece {
     base: u64,
     spt: u32,
     first_cyl: u32,
+    /// Slots a cylinder (`spt * surfaces`): the cylinder from the home slot by a division
+    /// of its own, beside the track's rather than after it.
+    cyl_slots: u32,
     flip_mask: u8,
     flip_from: u8,
     in_zone: bool,
@@ -51,11 +54,14 @@ pub(super) struct Piece {
 }
 
 impl Piece {
-    fn new(end_lbn: u64, base: u64, f: &ZoneForm) -> Piece {
-        Piece {
+    /// `None` where a cylinder's slots do not fit in 32 bits (a zone whose slots do not
+    /// either, left to its closed form).
+    fn new(end_lbn: u64, base: u64, f: &ZoneForm, surfaces: u32) -> Option<Piece> {
+        Some(Piece {
             end_lbn,
             base,
             spt: f.spt as u32,
+            cyl_slots: u32::try_from(f.spt * surfaces as u64).ok()?,
             spt_f: f.spt_f,
             first_cyl: f.first_cyl,
             flip_mask: f.flip_mask as u8,
@@ -64,13 +70,23 @@ impl Piece {
             offset: f.offset,
             track_skew: f.track_skew,
             cyl_skew: f.cyl_skew,
-        }
+        })
     }
 
     fn in_zone(end_lbn: u64, zone: usize, f: &ZoneForm) -> Piece {
         Piece {
+            end_lbn,
+            base: zone as u64,
+            spt: f.spt as u32,
+            first_cyl: f.first_cyl,
+            cyl_slots: 0,
+            flip_mask: f.flip_mask as u8,
+            flip_from: f.flip_from as u8,
             in_zone: true,
-            ..Piece::new(end_lbn, zone as u64, f)
+            spt_f: f.spt_f,
+            offset: f.offset,
+            track_skew: f.track_skew,
+            cyl_skew: f.cyl_skew,
         }
     }
 }
@@ -85,11 +101,12 @@ pub(super) struct PieceTable {
 }
 
 impl PieceTable {
-    /// The table of zones `maps` (with their closed forms `forms`), holding at most
-    /// `max_pieces` pieces of split zones.
+    /// The table of zones `maps` (with their closed forms `forms`) of a layout of `surfaces`
+    /// surfaces, holding at most `max_pieces` pieces of split zones.
     pub(super) fn new(
         maps: &[ZoneMap],
         forms: &[ZoneForm],
+        surfaces: u32,
         capacity: u64,
         max_pieces: usize,
     ) -> PieceTable {
@@ -99,12 +116,20 @@ impl PieceTable {
             if m.end_lbn <= m.first_lbn {
                 continue;
             }
-            match f.pieces(m.first_lbn, m.end_lbn, m.dead) {
-                Some(list) if split + list.len() <= max_pieces => {
+            let split_zone = f
+                .pieces(m.first_lbn, m.end_lbn, m.dead)
+                .filter(|list| split + list.len() <= max_pieces)
+                .and_then(|list| {
+                    list.into_iter()
+                        .map(|(end, base)| Piece::new(end, base, f, surfaces))
+                        .collect::<Option<Vec<_>>>()
+                });
+            match split_zone {
+                Some(list) => {
                     split += list.len();
-                    pieces.extend(list.into_iter().map(|(end, base)| Piece::new(end, base, f)));
+                    pieces.extend(list);
                 }
-                _ => pieces.push(Piece::in_zone(m.end_lbn, zi, f)),
+                None => pieces.push(Piece::in_zone(m.end_lbn, zi, f)),
             }
         }
         let buckets = MIN_BUCKETS.max(2 * pieces.len() as u64);
@@ -165,12 +190,17 @@ impl Layout {
         // In 32 bits: a split zone's slots fit (`ZoneForm::new`).
         let home = lbn.wrapping_sub(p.base) as u32;
         let spt = p.spt;
-        let (track, sector) = (home / spt, home % spt);
+        // The cylinder by its own division rather than the track's quotient's: the two
+        // divisions run side by side (`(home / spt) / s == home / (spt * s)`).
+        let track = home / spt;
+        let cyl = home / p.cyl_slots;
+        let sector = home - track * spt;
         let s = self.surfaces;
-        let (cyl, head) = (track / s, track % s);
+        let head = track - cyl * s;
         let run = ((spt - sector) as u64).min(p.end_lbn - lbn);
+        // `head + (s - 1) * cyl`, the head switches, is `track - cyl`.
         let angle = angle_of(
-            head + (s - 1) * cyl,
+            track - cyl,
             cyl,
             sector,
             [p.offset, p.track_skew, p.cyl_skew, p.spt_f],
