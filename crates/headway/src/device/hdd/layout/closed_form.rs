@@ -327,7 +327,14 @@ mod tests {
     /// so that the zones past the bound take their closed form.
     fn bounded(l: &Layout, max_pieces: usize) -> Layout {
         let mut l = l.clone();
-        l.pieces = PieceTable::new(&l.maps, &l.forms, l.surfaces, l.capacity, max_pieces);
+        l.pieces = PieceTable::new(
+            &l.maps,
+            &l.forms,
+            l.surfaces,
+            l.serpentine,
+            l.capacity,
+            max_pieces,
+        );
         l
     }
 

@@ -19,7 +19,7 @@
 //! paths against each other.
 
 use super::closed_form::{angle_of, ZoneForm};
-use super::{Layout, Location, ZoneMap};
+use super::{Layout, Location, Serpentine, ZoneMap};
 
 /// Pieces the table holds at most, besides one per zone left to its closed form: 256 KiB of
 /// pieces and at most 32 KiB of buckets (plus 72 bytes a zone). A zone whose pieces would pass it is left to its closed form (the catalog's
@@ -39,56 +39,60 @@ pub(super) struct Piece {
     /// The home slot is `lbn - base` (wrapping); in a piece left to its zone's closed form,
     /// the zone's index.
     base: u64,
+    /// [`reciprocal`] of sectors per track, or 0 in a piece left to its zone's closed form.
+    track_mul: u64,
+    /// [`reciprocal`] of a cylinder's slots (`spt * surfaces`): the cylinder from the home
+    /// slot by a quotient of its own, beside the track's rather than after it
+    /// (`(home / spt) / s == home / (spt * s)`).
+    cyl_mul: u64,
     spt: u32,
     first_cyl: u32,
-    /// Slots a cylinder (`spt * surfaces`): the cylinder from the home slot by a division
-    /// of its own, beside the track's rather than after it.
-    cyl_slots: u32,
-    flip_mask: u8,
-    flip_from: u8,
-    in_zone: bool,
-    spt_f: f64,
     offset: f64,
     track_skew: f64,
     cyl_skew: f64,
 }
 
 impl Piece {
-    /// `None` where a cylinder's slots do not fit in 32 bits (a zone whose slots do not
-    /// either, left to its closed form).
+    /// `None` where sectors per track or a cylinder's slots have no [`reciprocal`] (one
+    /// sector a track on one surface, or more than 2^32 slots a cylinder: such a zone is left
+    /// to its closed form).
     fn new(end_lbn: u64, base: u64, f: &ZoneForm, surfaces: u32) -> Option<Piece> {
         Some(Piece {
-            end_lbn,
-            base,
-            spt: f.spt as u32,
-            cyl_slots: u32::try_from(f.spt * surfaces as u64).ok()?,
-            spt_f: f.spt_f,
-            first_cyl: f.first_cyl,
-            flip_mask: f.flip_mask as u8,
-            flip_from: f.flip_from as u8,
-            in_zone: false,
-            offset: f.offset,
-            track_skew: f.track_skew,
-            cyl_skew: f.cyl_skew,
+            track_mul: reciprocal(f.spt)?,
+            cyl_mul: reciprocal(f.spt * surfaces as u64)?,
+            ..Piece::in_zone(end_lbn, base, f)
         })
     }
 
-    fn in_zone(end_lbn: u64, zone: usize, f: &ZoneForm) -> Piece {
+    /// A piece left to zone `base`'s closed form (and the fields [`Piece::new`] shares).
+    fn in_zone(end_lbn: u64, base: u64, f: &ZoneForm) -> Piece {
         Piece {
             end_lbn,
-            base: zone as u64,
+            base,
+            track_mul: 0,
+            cyl_mul: 0,
             spt: f.spt as u32,
             first_cyl: f.first_cyl,
-            cyl_slots: 0,
-            flip_mask: f.flip_mask as u8,
-            flip_from: f.flip_from as u8,
-            in_zone: true,
-            spt_f: f.spt_f,
             offset: f.offset,
             track_skew: f.track_skew,
             cyl_skew: f.cyl_skew,
         }
     }
+}
+
+/// `ceil(2^64 / d)` for a divisor `2 <= d < 2^32`, which [`quotient`] turns into `n / d`
+/// for every 32-bit `n` (Lemire, Kaser and Kurz, "Faster remainder by direct computation",
+/// 2019, theorem 1: exact where the 64 bits of the fraction are at least the numerator's 32
+/// plus the divisor's); `None` for 0, 1 (whose reciprocal needs 65 bits) and larger `d`.
+fn reciprocal(d: u64) -> Option<u64> {
+    (2..1 << 32).contains(&d).then(|| u64::MAX / d + 1)
+}
+
+/// `n / d` for `m = reciprocal(d)`: the high half of one 64-by-64-bit multiplication, a few
+/// cycles where the processor's 32-bit division takes a dozen or more.
+#[inline(always)]
+fn quotient(n: u32, m: u64) -> u32 {
+    ((n as u128 * m as u128) >> 64) as u32
 }
 
 /// The pieces of a layout and the bucket table that finds them.
@@ -98,6 +102,10 @@ pub(super) struct PieceTable {
     /// The piece holding the first LBN of each run of `2^shift` LBNs.
     from: Vec<u32>,
     shift: u32,
+    /// The serpentine flip, as `ZoneForm`'s but one for the layout: a piece's surfaces are
+    /// visited in reverse where `(cyl + (first_cyl & flip_abs)) & flip_mask == 1`.
+    flip_mask: u32,
+    flip_abs: u32,
 }
 
 impl PieceTable {
@@ -107,6 +115,7 @@ impl PieceTable {
         maps: &[ZoneMap],
         forms: &[ZoneForm],
         surfaces: u32,
+        serpentine: Serpentine,
         capacity: u64,
         max_pieces: usize,
     ) -> PieceTable {
@@ -129,7 +138,7 @@ impl PieceTable {
                     split += list.len();
                     pieces.extend(list);
                 }
-                None => pieces.push(Piece::in_zone(m.end_lbn, zi, f)),
+                None => pieces.push(Piece::in_zone(m.end_lbn, zi as u64, f)),
             }
         }
         let buckets = MIN_BUCKETS.max(2 * pieces.len() as u64);
@@ -140,10 +149,17 @@ impl PieceTable {
         let from = (0..=capacity >> shift)
             .map(|b| pieces.partition_point(|p| p.end_lbn <= b << shift) as u32)
             .collect();
+        let (flip_mask, flip_abs) = match serpentine {
+            Serpentine::None => (0, 0),
+            Serpentine::ZoneRelative => (1, 0),
+            Serpentine::Absolute => (1, 1),
+        };
         PieceTable {
             pieces,
             from,
             shift,
+            flip_mask,
+            flip_abs,
         }
     }
 
@@ -160,7 +176,7 @@ impl PieceTable {
     /// Pieces left to their zone's closed form.
     #[cfg(test)]
     pub(super) fn in_zone(&self) -> usize {
-        self.pieces.iter().filter(|p| p.in_zone).count()
+        self.pieces.iter().filter(|p| p.track_mul == 0).count()
     }
 }
 
@@ -184,16 +200,14 @@ impl Layout {
             i += 1;
         }
         let p = &t.pieces[i];
-        if p.in_zone {
+        if p.track_mul == 0 {
             return self.locate_in_zone(lbn, p.base as usize);
         }
         // In 32 bits: a split zone's slots fit (`ZoneForm::new`).
         let home = lbn.wrapping_sub(p.base) as u32;
         let spt = p.spt;
-        // The cylinder by its own division rather than the track's quotient's: the two
-        // divisions run side by side (`(home / spt) / s == home / (spt * s)`).
-        let track = home / spt;
-        let cyl = home / p.cyl_slots;
+        let track = quotient(home, p.track_mul);
+        let cyl = quotient(home, p.cyl_mul);
         let sector = home - track * spt;
         let s = self.surfaces;
         let head = track - cyl * s;
@@ -203,9 +217,9 @@ impl Layout {
             track - cyl,
             cyl,
             sector,
-            [p.offset, p.track_skew, p.cyl_skew, p.spt_f],
+            [p.offset, p.track_skew, p.cyl_skew, spt as f64],
         );
-        let flip = (cyl + p.flip_from as u32) & p.flip_mask as u32 == 1;
+        let flip = (cyl + (p.first_cyl & t.flip_abs)) & t.flip_mask == 1;
         let surface = if flip { s - 1 - head } else { head };
         let loc = Location {
             cylinder: p.first_cyl + cyl,
