@@ -240,3 +240,73 @@ impl Layout {
         loc
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// `quotient` against the processor's division, and the remainder `locate` takes from it.
+    fn exact(n: u32, d: u32) -> std::result::Result<(), TestCaseError> {
+        let q = quotient(n, reciprocal(d as u64).unwrap());
+        prop_assert_eq!((q, n - q * d), (n / d, n % d), "{} / {}", n, d);
+        Ok(())
+    }
+
+    /// The divisors at the theorem's edges and those of the catalog's pieces (sectors per
+    /// track and a cylinder's slots), each with the numerators on both sides of its last
+    /// multiples below 2^32, where the reciprocal's rounding error is largest, and of its
+    /// first.
+    #[test]
+    fn the_quotient_is_exact_at_the_edges_and_for_the_catalogs_divisors() {
+        let mut divisors = vec![2, 3, 5, 7, 641, 6700417, 1 << 31, (1 << 31) + 1, u32::MAX];
+        for name in crate::device::catalog::names() {
+            let spec = crate::device::catalog::lookup(&name).unwrap();
+            for z in &spec.layout.zones {
+                divisors.push(z.sectors_per_track);
+                divisors.push(z.sectors_per_track * spec.surfaces);
+            }
+        }
+        divisors.retain(|&d| d >= 2);
+        divisors.sort_unstable();
+        divisors.dedup();
+        assert!(divisors.len() > 20, "{divisors:?}");
+        for d in divisors {
+            let top = u32::MAX / d * d;
+            for m in [0, d, 2 * d, top - d, top] {
+                for n in [
+                    m.wrapping_sub(1),
+                    m,
+                    m.wrapping_add(1),
+                    m.wrapping_add(d - 1),
+                ] {
+                    exact(n, d).unwrap();
+                }
+            }
+            exact(u32::MAX, d).unwrap();
+        }
+        assert_eq!(reciprocal(0), None);
+        assert_eq!(reciprocal(1), None);
+        assert_eq!(reciprocal(1 << 32), None);
+        assert_eq!(reciprocal(2), Some(1 << 63));
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(100_000))]
+
+        /// Every 32-bit numerator and divisor the reciprocal is made for.
+        #[test]
+        fn the_quotient_is_exact_for_any_32_bit_numerator_and_divisor(
+            n in any::<u32>(),
+            d in 2u32..,
+        ) {
+            exact(n, d)?;
+        }
+
+        /// Small divisors (sectors per track, a cylinder's slots) with any numerator.
+        #[test]
+        fn the_quotient_is_exact_for_small_divisors(n in any::<u32>(), d in 2u32..100_000) {
+            exact(n, d)?;
+        }
+    }
+}
