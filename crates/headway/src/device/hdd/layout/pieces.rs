@@ -18,7 +18,7 @@
 //! [`Layout::locate_general`] by a debug assertion, and `closed_form::tests` checks all three
 //! paths against each other.
 
-use super::closed_form::{angle_of, ZoneForm};
+use super::closed_form::{angle_by, ZoneForm};
 use super::{Layout, Location, Serpentine, ZoneMap};
 
 /// Pieces the table holds at most, besides one per zone left to its closed form: 256 KiB of
@@ -95,6 +95,30 @@ fn quotient(n: u32, m: u64) -> u32 {
     ((n as u128 * m as u128) >> 64) as u32
 }
 
+/// `x.floor()`, bit for bit, for `|x| < 2^51`: `x` rounded to an integer by adding and
+/// taking away `1.5 * 2^52` (where the doubles are the integers), a step down where that
+/// rounded up, the sign of a zero kept. Two additions where `num::floor`'s conversions to and
+/// from `i64` (saturating, as Rust's `as` is) take longer on the lookup's dependent chain.
+#[inline(always)]
+pub(super) fn floor_small(x: f64) -> f64 {
+    const ROUND: f64 = 6_755_399_441_055_744.0;
+    let r = (x + ROUND) - ROUND;
+    (if r > x { r - 1.0 } else { r }).copysign(x)
+}
+
+/// Whether every turn count a lookup in zone `m` (of `f`, `surfaces` surfaces) can come to
+/// is within [`floor_small`]'s range: `(start + sector) / spt` is at most its numerator in
+/// size, and that at most the zone's offset, its tracks' skews and its cylinders' skews and
+/// a track's sectors put together (below 2^50, which leaves room for the rounding of the few
+/// operations between them and 2^51). `false` for a skew that is not a number.
+fn turns_are_small(m: &ZoneMap, f: &ZoneForm, surfaces: u32) -> bool {
+    let tracks = (m.total_slots() / f.spt) as f64;
+    let cylinders = (m.total_slots() / f.spt / surfaces as u64 + 1) as f64;
+    let bound =
+        f.offset.abs() + tracks * f.track_skew.abs() + cylinders * f.cyl_skew.abs() + f.spt as f64;
+    bound < (1u64 << 50) as f64
+}
+
 /// The pieces of a layout and the bucket table that finds them.
 #[derive(Clone, Debug)]
 pub(super) struct PieceTable {
@@ -127,7 +151,7 @@ impl PieceTable {
             }
             let split_zone = f
                 .pieces(m.first_lbn, m.end_lbn, m.dead)
-                .filter(|list| split + list.len() <= max_pieces)
+                .filter(|list| split + list.len() <= max_pieces && turns_are_small(m, f, surfaces))
                 .and_then(|list| {
                     list.into_iter()
                         .map(|(end, base)| Piece::new(end, base, f, surfaces))
@@ -213,11 +237,12 @@ impl Layout {
         let head = track - cyl * s;
         let run = ((spt - sector) as u64).min(p.end_lbn - lbn);
         // `head + (s - 1) * cyl`, the head switches, is `track - cyl`.
-        let angle = angle_of(
+        let angle = angle_by(
             track - cyl,
             cyl,
             sector,
             [p.offset, p.track_skew, p.cyl_skew, spt as f64],
+            floor_small,
         );
         let flip = (cyl + (p.first_cyl & t.flip_abs)) & t.flip_mask == 1;
         let surface = if flip { s - 1 - head } else { head };
