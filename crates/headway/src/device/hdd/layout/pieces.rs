@@ -18,6 +18,8 @@
 //! [`Layout::locate_general`] by a debug assertion, and `closed_form::tests` checks all three
 //! paths against each other.
 
+#[cfg(doc)]
+use super::closed_form::turn_angle;
 use super::closed_form::{angle_by, ZoneForm};
 use super::{Layout, Location, Serpentine, ZoneMap};
 
@@ -95,28 +97,32 @@ fn quotient(n: u32, m: u64) -> u32 {
     ((n as u128 * m as u128) >> 64) as u32
 }
 
-/// `x.floor()`, bit for bit, for `|x| < 2^51`: `x` rounded to an integer by adding and
-/// taking away `1.5 * 2^52` (where the doubles are the integers), a step down where that
-/// rounded up, the sign of a zero kept. Two additions where `num::floor`'s conversions to and
-/// from `i64` (saturating, as Rust's `as` is) take longer on the lookup's dependent chain.
+/// [`turn_angle`](super::closed_form::turn_angle)`(x)`, bit for bit, for `0 <= x < 2^51` (not `-0.0`): `x` rounded to an
+/// integer by adding and taking away `1.5 * 2^52` (where the doubles are the integers), a
+/// step down where that rounded up, and `x` less that floor, which is exact and below 1 for
+/// such an `x` (Sterbenz's lemma above 1), so that neither the sign of a zero nor the
+/// general path's `angle >= 1.0` step is needed. Two additions and a select where
+/// `num::floor`'s conversions to and from `i64` (saturating, as Rust's `as` is), its copied
+/// sign and the test against 1 take longer on the lookup's dependent chain.
 #[inline(always)]
-pub(super) fn floor_small(x: f64) -> f64 {
+pub(super) fn fract_small(x: f64) -> f64 {
     const ROUND: f64 = 6_755_399_441_055_744.0;
     let r = (x + ROUND) - ROUND;
-    (if r > x { r - 1.0 } else { r }).copysign(x)
+    x - if r > x { r - 1.0 } else { r }
 }
 
 /// Whether every turn count a lookup in zone `m` (of `f`, `surfaces` surfaces) can come to
-/// is within [`floor_small`]'s range: `(start + sector) / spt` is at most its numerator in
-/// size, and that at most the zone's offset, its tracks' skews and its cylinders' skews and
-/// a track's sectors put together (below 2^50, which leaves room for the rounding of the few
-/// operations between them and 2^51). `false` for a skew that is not a number.
+/// is within [`fract_small`]'s range. The turns `(start + sector) / spt` are not negative
+/// where the offset and skews are not (and not `-0.0`: the sector, converted, is at least
+/// `+0.0`, and `-0.0 + 0.0` is `+0.0`), and at most their numerator, which is at most the
+/// zone's offset, its tracks' skews and its cylinders' skews and a track's sectors put
+/// together: below 2^50, which leaves room for the rounding of the few operations between
+/// them and 2^51. `false` for an offset or skew that is not a number.
 fn turns_are_small(m: &ZoneMap, f: &ZoneForm, surfaces: u32) -> bool {
     let tracks = (m.total_slots() / f.spt) as f64;
     let cylinders = (m.total_slots() / f.spt / surfaces as u64 + 1) as f64;
-    let bound =
-        f.offset.abs() + tracks * f.track_skew.abs() + cylinders * f.cyl_skew.abs() + f.spt as f64;
-    bound < (1u64 << 50) as f64
+    let bound = f.offset + tracks * f.track_skew + cylinders * f.cyl_skew + f.spt as f64;
+    f.offset >= 0.0 && f.track_skew >= 0.0 && f.cyl_skew >= 0.0 && bound < (1u64 << 50) as f64
 }
 
 /// The pieces of a layout and the bucket table that finds them.
@@ -242,7 +248,7 @@ impl Layout {
             cyl,
             sector,
             [p.offset, p.track_skew, p.cyl_skew, spt as f64],
-            floor_small,
+            fract_small,
         );
         let flip = (cyl + (p.first_cyl & t.flip_abs)) & t.flip_mask == 1;
         let surface = if flip { s - 1 - head } else { head };
@@ -268,6 +274,7 @@ impl Layout {
 
 #[cfg(test)]
 mod tests {
+    use super::super::closed_form::turn_angle;
     use super::*;
     use proptest::prelude::*;
 
@@ -316,8 +323,94 @@ mod tests {
         assert_eq!(reciprocal(2), Some(1 << 63));
     }
 
+    fn same_bits(a: f64, b: f64) -> std::result::Result<(), TestCaseError> {
+        prop_assert_eq!(a.to_bits(), b.to_bits(), "{} against {}", a, b);
+        Ok(())
+    }
+
+    /// `fract_small` against the general path's `turn_angle` at zero, halves (where the
+    /// rounding it starts from ties), integers and their neighbours, and its range's end.
+    #[test]
+    fn fract_small_matches_the_general_angle_at_the_edges() {
+        let big = (1u64 << 51) as f64;
+        let mut xs = vec![
+            0.0,
+            0.5,
+            1.5,
+            2.5,
+            1.0 - f64::EPSILON / 2.0,
+            1.0 + f64::EPSILON,
+            f64::MIN_POSITIVE,
+            f64::MIN_POSITIVE / 4.0,
+            1e-300,
+            big - 0.5,
+            big - 1.0,
+            big / 2.0 + 0.5,
+            4_503_599_627_370_495.5,
+        ];
+        for k in 0..1000 {
+            let k = k as f64;
+            xs.extend([k, k + 0.5, k + 0.25, k + 0.75, (k + 0.5).next_up()]);
+            xs.extend([k.next_up(), (k + 1.0).next_down(), (k + 0.5).next_down()]);
+        }
+        for x in xs {
+            same_bits(fract_small(x), turn_angle(x)).unwrap();
+        }
+    }
+
+    /// A zone whose turns could pass `fract_small`'s range (a track skew of 10^15 sectors),
+    /// or be negative (a negative cylinder skew), is left to its closed form, which locates
+    /// every LBN as the general path does.
+    #[test]
+    fn a_zone_of_huge_skews_is_left_to_its_closed_form() {
+        use super::super::super::spec::{LayoutSpec, Sparing, ZoneSpec};
+        let zone = |first, last, track_skew, cylinder_skew| ZoneSpec {
+            first_cylinder: first,
+            last_cylinder: last,
+            sectors_per_track: 7,
+            first_block_offset: 3.0,
+            empty_space_front: 0,
+            track_skew,
+            cylinder_skew,
+            spares: 0,
+            slips: vec![],
+            defects: vec![],
+        };
+        let spec = LayoutSpec {
+            mapping_scheme: 1,
+            sparing: Sparing::from_disksim(0).unwrap(),
+            range_size: 1,
+            zones: vec![
+                zone(0, 3, 1.5, 2.5),
+                zone(4, 7, 1e15, 2.5),
+                zone(8, 9, 1.5, -4.0),
+            ],
+            exported_sectors: None,
+        };
+        let l = Layout::new(&spec, 3, 10).unwrap();
+        assert_eq!((l.pieces.size().0, l.pieces.in_zone()), (3, 2));
+        for lbn in 0..l.capacity_sectors() {
+            let (a, g) = (l.locate(lbn), l.locate_general(lbn));
+            assert_eq!(a, g, "lbn {lbn}");
+            same_bits(a.angle, g.angle).unwrap();
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(100_000))]
+
+        /// Any double within `fract_small`'s range, and numbers of a few turns with any
+        /// fraction.
+        #[test]
+        fn fract_small_matches_the_general_angle(
+            x in 0.0..2.2e15f64,
+            k in 0u32..1000,
+            frac in 0.0..1.0f64,
+        ) {
+            same_bits(fract_small(x), turn_angle(x))?;
+            let y = k as f64 + frac;
+            same_bits(fract_small(y), turn_angle(y))?;
+        }
 
         /// Every 32-bit numerator and divisor the reciprocal is made for.
         #[test]
