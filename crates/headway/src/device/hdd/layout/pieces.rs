@@ -43,9 +43,10 @@ pub(super) struct Piece {
     base: u64,
     /// [`reciprocal`] of sectors per track, or 0 in a piece left to its zone's closed form.
     track_mul: u64,
-    /// A cylinder's slots (`spt * surfaces`): the cylinder from the home slot by a division
-    /// of its own, beside the track's rather than after it.
-    cyl_slots: u32,
+    /// [`reciprocal`] of a cylinder's slots (`spt * surfaces`): the cylinder from the home
+    /// slot by a quotient of its own, beside the track's rather than after it
+    /// (`(home / spt) / s == home / (spt * s)`).
+    cyl_mul: u64,
     spt: u32,
     first_cyl: u32,
     offset: f64,
@@ -60,7 +61,7 @@ impl Piece {
     fn new(end_lbn: u64, base: u64, f: &ZoneForm, surfaces: u32) -> Option<Piece> {
         Some(Piece {
             track_mul: reciprocal(f.spt)?,
-            cyl_slots: reciprocal(f.spt * surfaces as u64).map(|_| f.spt as u32 * surfaces)?,
+            cyl_mul: reciprocal(f.spt * surfaces as u64)?,
             ..Piece::in_zone(end_lbn, base, f)
         })
     }
@@ -71,7 +72,7 @@ impl Piece {
             end_lbn,
             base,
             track_mul: 0,
-            cyl_slots: 0,
+            cyl_mul: 0,
             spt: f.spt as u32,
             first_cyl: f.first_cyl,
             offset: f.offset,
@@ -235,8 +236,8 @@ impl Layout {
         // In 32 bits: a split zone's slots fit (`ZoneForm::new`).
         let home = lbn.wrapping_sub(p.base) as u32;
         let spt = p.spt;
-        let track = home / spt;
-        let cyl = home / p.cyl_slots;
+        let track = quotient(home, p.track_mul);
+        let cyl = quotient(home, p.cyl_mul);
         let sector = home - track * spt;
         let s = self.surfaces;
         let head = track - cyl * s;
