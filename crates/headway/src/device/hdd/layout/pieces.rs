@@ -305,7 +305,7 @@ mod tests {
         assert!(divisors.len() > 20, "{divisors:?}");
         for d in divisors {
             let top = u32::MAX / d * d;
-            for m in [0, d, 2 * d, top - d, top] {
+            for m in [0, d, d.saturating_mul(2), top - d, top] {
                 for n in [
                     m.wrapping_sub(1),
                     m,
