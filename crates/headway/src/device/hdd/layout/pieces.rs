@@ -8,10 +8,15 @@
 //! walk, the shape's dispatch and the slip count, and the piece carries the zone's constants
 //! the rest of the lookup needs, in one cache line. A zone of another shape, or beyond the
 //! table's bound, is one piece that sends its LBNs to the zone's closed form
-//! ([`Layout::locate_in_zone`]), as before the table. The divisions by sectors per track and
-//! by surfaces stay the processor's 32-bit ones: multiplications by precomputed reciprocals
-//! took fewer cycles on paper and more CPU time measured (docs/performance.md, "Sixth
-//! sitting: the LBN lookup's pieces").
+//! ([`Layout::locate_in_zone`]), as before the table.
+//!
+//! The lookup's time is its dependent chain's latency more than its instructions, so the
+//! piece takes the track and the cylinder each straight from the home slot, side by side, by
+//! one multiplication by a precomputed reciprocal ([`quotient`]; the processor's divisions,
+//! one after the other and then side by side, measured slower on the eleventh sitting's
+//! machine, though not on the sixth's), and the angle's fraction of a turn by two additions
+//! ([`fract_small`]) where the zone's turns allow it; zones that do not are left to their
+//! closed form (docs/performance.md, "Eleventh sitting: the LBN lookup's latency").
 //!
 //! Every lookup computes the general lookup's result bit for bit (the same integers, the
 //! angle from the same float operations on the same values); `locate` checks itself against
