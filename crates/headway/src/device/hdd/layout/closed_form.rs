@@ -226,18 +226,23 @@ impl ZoneForm {
 /// pieces alike.
 #[inline(always)]
 pub(super) fn angle_of(switches: u32, cyl: u32, sector: u32, zone: [f64; 4]) -> f64 {
-    let [offset, track_skew, cyl_skew, spt_f] = zone;
-    turn_angle(slot_sectors(switches, cyl, sector, [offset, track_skew, cyl_skew]) / spt_f)
+    angle_by(switches, cyl, sector, zone, turn_angle)
 }
 
-/// Sectors the slot of [`angle_of`] is turned past the index mark (`skews` being the zone's
-/// offset, track skew and cylinder skew), by the general path's float operations in its
-/// order: what [`angle_of`] divides by sectors per track.
+/// [`angle_of`] with `angle` taking the turns to the angle, which must give [`turn_angle`]'s
+/// bits for every turn count the zone's slots come to (the pieces' shorter one where those
+/// are small and not negative, `pieces::fract_small`).
 #[inline(always)]
-pub(super) fn slot_sectors(switches: u32, cyl: u32, sector: u32, skews: [f64; 3]) -> f64 {
-    let [offset, track_skew, cyl_skew] = skews;
+pub(super) fn angle_by(
+    switches: u32,
+    cyl: u32,
+    sector: u32,
+    zone: [f64; 4],
+    angle: impl Fn(f64) -> f64,
+) -> f64 {
+    let [offset, track_skew, cyl_skew, spt_f] = zone;
     let start = offset + switches as f64 * track_skew + cyl as f64 * cyl_skew;
-    start + sector as f64
+    angle((start + sector as f64) / spt_f)
 }
 
 /// The fraction of a turn past the index `turns` comes to, as `locate_general` takes it.

@@ -25,7 +25,7 @@
 
 #[cfg(doc)]
 use super::closed_form::turn_angle;
-use super::closed_form::{slot_sectors, ZoneForm};
+use super::closed_form::{angle_by, ZoneForm};
 use super::{Layout, Location, Serpentine, ZoneMap};
 
 /// Pieces the table holds at most, besides one per zone left to its closed form: 256 KiB of
@@ -54,9 +54,9 @@ pub(super) struct Piece {
     cyl_mul: u64,
     spt: u32,
     first_cyl: u32,
-    /// The zone's offset, track skew and cylinder skew: the doubles' bits, or the integers
-    /// they are where the table's `whole_skews`.
-    skews: [u64; 3],
+    offset: f64,
+    track_skew: f64,
+    cyl_skew: f64,
 }
 
 impl Piece {
@@ -80,7 +80,9 @@ impl Piece {
             cyl_mul: 0,
             spt: f.spt as u32,
             first_cyl: f.first_cyl,
-            skews: [f.offset, f.track_skew, f.cyl_skew].map(f64::to_bits),
+            offset: f.offset,
+            track_skew: f.track_skew,
+            cyl_skew: f.cyl_skew,
         }
     }
 }
@@ -139,11 +141,6 @@ pub(super) struct PieceTable {
     /// visited in reverse where `(cyl + (first_cyl & flip_abs)) & flip_mask == 1`.
     flip_mask: u32,
     flip_abs: u32,
-    /// Every split zone's offset and skews are whole numbers of sectors (as the catalog's
-    /// DiskSim models give them, in sectors), not negative: the slot's sectors past the index
-    /// are then whole numbers below 2^50 (`turns_are_small`), which the general path's float
-    /// operations compute exactly, so the lookup sums them as integers and converts once.
-    whole_skews: bool,
 }
 
 impl PieceTable {
@@ -187,17 +184,6 @@ impl PieceTable {
         let from = (0..=capacity >> shift)
             .map(|b| pieces.partition_point(|p| p.end_lbn <= b << shift) as u32)
             .collect();
-        let whole_skews = pieces.iter().filter(|p| p.track_mul != 0).all(|p| {
-            p.skews
-                .map(f64::from_bits)
-                .iter()
-                .all(|&x| x >= 0.0 && x.fract() == 0.0)
-        });
-        if whole_skews {
-            for p in pieces.iter_mut().filter(|p| p.track_mul != 0) {
-                p.skews = p.skews.map(|x| f64::from_bits(x) as u64);
-            }
-        }
         let (flip_mask, flip_abs) = match serpentine {
             Serpentine::None => (0, 0),
             Serpentine::ZoneRelative => (1, 0),
@@ -209,7 +195,6 @@ impl PieceTable {
             shift,
             flip_mask,
             flip_abs,
-            whole_skews,
         }
     }
 
@@ -263,15 +248,13 @@ impl Layout {
         let head = track - cyl * s;
         let run = ((spt - sector) as u64).min(p.end_lbn - lbn);
         // `head + (s - 1) * cyl`, the head switches, is `track - cyl`.
-        let switches = track - cyl;
-        let sectors = if t.whole_skews {
-            let [offset, track_skew, cyl_skew] = p.skews;
-            let x = offset + switches as u64 * track_skew + cyl as u64 * cyl_skew + sector as u64;
-            x as i64 as f64
-        } else {
-            slot_sectors(switches, cyl, sector, p.skews.map(f64::from_bits))
-        };
-        let angle = fract_small(sectors / spt as f64);
+        let angle = angle_by(
+            track - cyl,
+            cyl,
+            sector,
+            [p.offset, p.track_skew, p.cyl_skew, spt as f64],
+            fract_small,
+        );
         let flip = (cyl + (p.first_cyl & t.flip_abs)) & t.flip_mask == 1;
         let surface = if flip { s - 1 - head } else { head };
         let loc = Location {
