@@ -401,6 +401,43 @@ mod tests {
         }
     }
 
+    /// Every 32-bit numerator for each divisor of the benchmark's drive, the quotient and
+    /// remainder counted up alongside the numerator (no division in the loop).
+    #[test]
+    #[ignore = "exhaustive, 2^32 numerators for each of atlas10k's 26 divisors: about 15 minutes in a release build"]
+    fn the_quotient_is_exact_for_every_numerator_of_atlas10ks_divisors() {
+        let spec = crate::device::catalog::lookup("atlas10k").unwrap();
+        let mut divisors: Vec<u32> = spec
+            .layout
+            .zones
+            .iter()
+            .map(|z| z.sectors_per_track)
+            .collect();
+        divisors.extend(divisors.clone().iter().map(|d| d * spec.surfaces));
+        divisors.sort_unstable();
+        divisors.dedup();
+        for d in divisors {
+            let m = reciprocal(d as u64).unwrap();
+            let (mut q, mut r, mut n) = (0u32, 0u32, 0u32);
+            loop {
+                let got = quotient(n, m);
+                assert_eq!(
+                    (got, n.wrapping_sub(got.wrapping_mul(d))),
+                    (q, r),
+                    "{n} / {d}"
+                );
+                if n == u32::MAX {
+                    break;
+                }
+                n += 1;
+                r += 1;
+                if r == d {
+                    (q, r) = (q + 1, 0);
+                }
+            }
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(100_000))]
 
