@@ -242,8 +242,16 @@ impl Cache {
     pub fn touch(&mut self, i: usize) {
         self.clock += 1;
         self.segs[i].stamp = self.clock;
-        self.segs[i].age_index = Victim::age_index(self.clock, i, self.index_bits);
-        self.segs[i].rekey();
+        let s = &mut self.segs[i];
+        s.age_index = Victim::age_index(self.clock, i, self.index_bits);
+        // The value above the age is the key's already (every change of state goes through
+        // `set_state_rekeyed`): only the age is new. Reading `state` and `write_only` back
+        // instead loaded them as one word soon after a read miss's byte store of `state`.
+        s.victim_key = (s.victim_key & !Victim::AGE_MASK) | s.age_index;
+        debug_assert_eq!(
+            s.victim_key,
+            Victim::key(read_victim_value(0, s, usize::MAX), s)
+        );
     }
 
     /// The most recently used segment.
