@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import csv
 import sys
-from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import click
 
@@ -14,14 +12,22 @@ from headway._write import replacing, write_text
 from headway.cli.paths import json_option, output_file
 from headway.result import Result
 
+if TYPE_CHECKING:
+    from pathlib import Path
+
 RECORD_SUFFIXES = (".parquet", ".csv")
 
 
-def check_records_path(ctx: click.Context, param: click.Parameter, value: Optional[Path]) -> Optional[Path]:
+def check_records_path(ctx: click.Context, param: click.Parameter, value: Optional[str]) -> Optional[Path]:
     """Reject an unsupported records file type before spending time on the run."""
-    if value is not None and value.suffix.lower() not in RECORD_SUFFIXES:
-        raise click.BadParameter(f"{value}: records are written as .parquet or .csv")
-    return output_file(ctx, param, value)
+    if value is None:
+        return None
+    from pathlib import Path
+
+    path = Path(value)
+    if path.suffix.lower() not in RECORD_SUFFIXES:
+        raise click.BadParameter(f"{path}: records are written as .parquet or .csv")
+    return output_file(ctx, param, path)
 
 
 def output_options(f):
@@ -32,21 +38,21 @@ def output_options(f):
         click.option(
             "--csv",
             "csv_path",
-            type=click.Path(path_type=Path),
+            type=click.Path(),
             callback=output_file,
             help="Write the summary as a one-row CSV.",
         ),
         click.option(
             "--parquet",
             "parquet_path",
-            type=click.Path(path_type=Path),
+            type=click.Path(),
             callback=output_file,
             help="Write the summary as a one-row Parquet file.",
         ),
         click.option(
             "--records",
             "records_path",
-            type=click.Path(path_type=Path),
+            type=click.Path(),
             callback=check_records_path,
             help="Write one row per request (.parquet or .csv).",
         ),
@@ -73,6 +79,8 @@ def write_outputs(
         write_text(json_path, result.to_json(indent=2) + "\n")
     summary = result.summary.to_dict()
     if csv_path is not None:
+        import csv
+
         with replacing(csv_path) as tmp, open(tmp, "w", newline="", encoding="utf-8") as f:
             w = csv.DictWriter(f, fieldnames=list(summary))
             w.writeheader()

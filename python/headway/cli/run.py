@@ -3,9 +3,7 @@
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import click
 
@@ -17,7 +15,11 @@ from headway.cli.report import (
     show_progress,
     write_outputs,
 )
+from headway.cli.paths import as_path
 from headway.cli.trace_options import filter_options, parse_devices, source_options
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def _run_and_report(
@@ -56,17 +58,27 @@ firmware_scheduler_option = click.option(
 
 
 @click.command("run", short_help="Run an experiment file, or the built-in default.")
-@click.argument("config", required=False, type=click.Path(path_type=Path))
+@click.argument("config", required=False, type=click.Path())
 @firmware_scheduler_option
 @output_options
-def run_cmd(config: Optional[Path], firmware_scheduler: Optional[str], **outputs) -> None:
+def run_cmd(config: Optional[str], firmware_scheduler: Optional[str], **outputs) -> None:
     """Run the experiment in CONFIG (TOML), or the built-in default when none is given."""
     overrides = {"drive.firmware_scheduler": firmware_scheduler} if firmware_scheduler else None
-    _run_and_report(config, overrides=overrides, **outputs)
+    _run_and_report(_config_path(config), overrides=overrides, **outputs)
+
+
+def _config_path(config: Optional[str]) -> Optional[Path]:
+    """A path, never TOML text (``headway.run`` reads a string that looks like TOML as TOML);
+    pathlib loads only for a command that takes one."""
+    if config is None:
+        return None
+    from pathlib import Path
+
+    return Path(config)
 
 
 @click.command("replay", short_help="Replay a block trace on a drive with a scheduler.")
-@click.argument("trace", type=click.Path(path_type=Path))
+@click.argument("trace", type=click.Path())
 @source_options
 @click.option(
     "--drive", default="atlas10k", show_default=True, help="Drive name (see `headway disks`) or drive file."
@@ -113,7 +125,7 @@ def run_cmd(config: Optional[Path], firmware_scheduler: Optional[str], **outputs
 )
 @output_options
 def replay_cmd(
-    trace: Path,
+    trace: str,
     fmt: str,
     csv_map: Optional[str],
     blkparse_event: Optional[str],
@@ -138,9 +150,10 @@ def replay_cmd(
     """Replay TRACE on a drive with a scheduler."""
     if csv_map is not None and fmt == "auto":
         fmt = "csv"
+    path, name = as_path(trace)
     workload = {
         "kind": "trace",
-        "path": os.fspath(trace),
+        "path": path,
         "format": fmt,
         "mode": mode,
         "speed": speed,
@@ -158,7 +171,7 @@ def replay_cmd(
         "skip_bad": skip_bad or None,
     }
     config = {
-        "name": f"replay {trace.name}",
+        "name": f"replay {name}",
         "drive": {"name": drive, "queue_depth": queue_depth, "firmware_scheduler": firmware_scheduler},
         "host": {"scheduler": scheduler},
         "workload": {k: v for k, v in workload.items() if v is not None},
