@@ -1,4 +1,5 @@
-"""How a run's result reaches the user: a summary table, and files on request."""
+"""What `run` and `replay` share: the flags, the run itself, and how its result reaches the
+user (a summary table, and files on request)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import click
 
 from headway._preload import Preload
 from headway._write import replacing, write_text
+from headway.api import run as run_experiment
 from headway.cli.paths import json_option, output_file
 from headway.result import Result
 
@@ -62,6 +64,42 @@ def output_options(f):
     for d in reversed(decorators):
         f = d(f)
     return f
+
+
+# The drive's own queue ordering (DiskSim's usual setup): `run` overrides the file's
+# `drive.firmware_scheduler`, `replay` sets it.
+firmware_scheduler_option = click.option(
+    "--firmware-scheduler",
+    metavar="NAME",
+    help="Scheduler inside the drive ordering its queue (e.g. fcfs, sptf; with --queue-depth > 1).",
+)
+
+
+def run_and_report(
+    config, seed, json_path, csv_path, parquet_path, records_path, quiet, no_progress, overrides=None
+) -> None:
+    """Run ``config`` and report on it as the output flags (:func:`output_options`) ask."""
+    progress = show_progress(quiet, no_progress)
+    # A progress bar loads rich while the run simulates; without one, so does the summary's
+    # printer (headway._preload).
+    printer = None if quiet or progress else preload_printer()
+    try:
+        result = run_experiment(
+            config,
+            seed=seed,
+            records=records_path is not None,
+            progress=printer or progress,
+            overrides=overrides,
+        )
+    finally:
+        if printer is not None:
+            printer.join()
+    write_outputs(result, json_path, csv_path, parquet_path, records_path)
+    if not quiet:
+        print_summary(result)
+    # Even with --quiet: a lenient replay must never hide what it skipped.
+    for w in result.warnings:
+        click.echo(f"warning: {w}", err=True)
 
 
 def show_progress(quiet: bool, no_progress: bool) -> bool:
