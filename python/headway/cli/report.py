@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Optional
 
 import click
 
+from headway import _gc
 from headway._preload import Preload
 from headway._write import replacing, write_text
 from headway.api import run as run_experiment
@@ -155,6 +156,8 @@ def _import_printer() -> None:
 
 
 def print_summary(result: Result) -> None:
+    with _gc.paused():  # rich's modules, when the preload has not loaded them
+        _import_printer()
     from rich.markup import escape
 
     from headway.cli.tables import console as new_console, table
