@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use super::report::TraceReport;
+use super::report::{TraceCounts, TraceReport};
 use super::{with_reader, TraceFormat, TraceReader, TraceRecord, TraceSource, UseReader};
 use crate::error::{HeadwayError, Result};
 use crate::request::Op;
@@ -131,7 +131,10 @@ pub struct Feed<R> {
     reader: R,
     opts: FeedOptions,
     path: PathBuf,
+    /// The report's strings (its counts are in `counts`).
     report: TraceReport,
+    /// Copied after every record when the feed runs ahead, so kept together.
+    counts: TraceCounts,
     first_ns: Option<u64>,
     last_ns: u64,
     left: u64,
@@ -153,6 +156,7 @@ impl<R: TraceReader> Feed<R> {
             opts,
             path,
             report,
+            counts: TraceCounts::default(),
             first_ns: None,
             last_ns: 0,
             seen_device: None,
@@ -161,9 +165,21 @@ impl<R: TraceReader> Feed<R> {
     }
 
     pub fn report(&self) -> TraceReport {
-        let mut r = self.report.clone();
-        r.skipped_by_reader = self.reader.skipped();
-        r
+        self.report.at(self.counts())
+    }
+
+    /// What [`Feed::report`] counts, without its strings.
+    #[inline]
+    pub fn counts(&self) -> TraceCounts {
+        TraceCounts {
+            skipped_by_reader: self.reader.skipped(),
+            ..self.counts
+        }
+    }
+
+    /// The bad records' examples kept so far.
+    pub fn bad_examples(&self) -> &[String] {
+        &self.report.bad_examples
     }
 
     pub fn note(&mut self, msg: String) {
@@ -184,11 +200,17 @@ impl<R: TraceReader> Feed<R> {
         HeadwayError::trace(Some(self.path.clone()), Some(self.reader.line()), msg)
     }
 
+    /// Count a bad record skipped in lenient mode.
+    fn count_bad(&mut self, msg: &str) {
+        self.counts.bad_records += 1;
+        self.report.example(self.reader.line(), msg);
+    }
+
     /// A bad record: an error in strict mode, counted in lenient mode.
     #[cold]
     fn bad(&mut self, msg: String) -> Result<()> {
         if self.opts.skip_bad {
-            self.report.bad(self.reader.line(), &msg);
+            self.count_bad(&msg);
             Ok(())
         } else {
             Err(self.error(msg))
@@ -209,7 +231,7 @@ impl<R: TraceReader> Feed<R> {
                             HeadwayError::Trace { msg, .. } => msg.clone(),
                             other => other.to_string(),
                         };
-                        self.report.bad(self.reader.line(), &msg);
+                        self.count_bad(&msg);
                         continue;
                     }
                     return Err(e);
@@ -226,12 +248,12 @@ impl<R: TraceReader> Feed<R> {
                 continue;
             }
             self.last_ns = rec.time_ns;
-            self.report.records_read += 1;
+            self.counts.records_read += 1;
             let end = rec.lbn.saturating_add(rec.sectors as u64);
-            self.report.max_end_sector = self.report.max_end_sector.max(end);
+            self.counts.max_end_sector = self.counts.max_end_sector.max(end);
             let rel = rec.time_ns - first;
             if rel < self.opts.start_ns {
-                self.report.filtered += 1;
+                self.counts.filtered += 1;
                 continue;
             }
             if self.opts.end_ns.is_some_and(|e| rel >= e) {
@@ -246,7 +268,7 @@ impl<R: TraceReader> Feed<R> {
                 _ => self.device_wanted(rec.device)?,
             };
             if !wanted || self.opts.op.is_some_and(|op| op != rec.op) {
-                self.report.filtered += 1;
+                self.counts.filtered += 1;
                 continue;
             }
             let cap = self.opts.capacity_sectors;
@@ -260,7 +282,7 @@ impl<R: TraceReader> Feed<R> {
             }
             rec.time_ns = rel - self.opts.start_ns;
             self.left -= 1;
-            self.report.replayed += 1;
+            self.counts.replayed += 1;
             return Ok(Some(rec));
         }
         Ok(None)
@@ -304,7 +326,7 @@ impl<R: TraceReader> Feed<R> {
             let scaled = (rec.lbn as u128 * cap as u128 / volume as u128) as u64;
             let lbn = scaled.min(cap - n);
             if lbn != rec.lbn {
-                self.report.fitted += 1;
+                self.counts.fitted += 1;
                 rec.lbn = lbn;
             }
             return Ok(true);
@@ -316,16 +338,16 @@ impl<R: TraceReader> Feed<R> {
             Fit::Wrap => {
                 rec.lbn %= cap;
                 rec.lbn = rec.lbn.min(cap - n);
-                self.report.fitted += 1;
+                self.counts.fitted += 1;
                 Ok(true)
             }
             Fit::Truncate => {
                 if rec.lbn >= cap {
-                    self.report.dropped_by_fit += 1;
+                    self.counts.dropped_by_fit += 1;
                     Ok(false)
                 } else {
                     rec.sectors = (cap - rec.lbn) as u32;
-                    self.report.fitted += 1;
+                    self.counts.fitted += 1;
                     Ok(true)
                 }
             }
@@ -359,7 +381,7 @@ impl<R: TraceReader> Feed<R> {
                 Err(_) => break,
             }
         }
-        max_end = max_end.max(self.report.max_end_sector);
+        max_end = max_end.max(self.counts.max_end_sector);
         HeadwayError::trace(
             Some(self.path.clone()),
             Some(line),
