@@ -195,6 +195,9 @@ fn produce<S: Stream>(
         let mut batch = spare
             .try_recv()
             .unwrap_or_else(|_| Ready::empty(BATCH_RECORDS));
+        // The consumer's first, empty batch comes back without room.
+        batch.items.reserve(BATCH_RECORDS);
+        batch.counts.reserve(BATCH_RECORDS);
         while batch.items.len() < BATCH_RECORDS {
             match stream.next_item() {
                 Ok(Some(item)) => {

@@ -169,6 +169,7 @@ impl<R: TraceReader> Source for LocalSource<R> {
             return None;
         }
         used.slots.clear();
+        used.slots.reserve(BATCH_RECORDS);
         self.finished = fill(&mut self.reader, &mut used);
         (!used.slots.is_empty() || used.error.is_some()).then_some(used)
     }
