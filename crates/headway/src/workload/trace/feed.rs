@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use super::report::{TraceCounts, TraceReport};
+use super::report::TraceReport;
 use super::{with_reader, TraceFormat, TraceReader, TraceRecord, TraceSource, UseReader};
 use crate::error::{HeadwayError, Result};
 use crate::request::Op;
@@ -131,10 +131,7 @@ pub struct Feed<R> {
     reader: R,
     opts: FeedOptions,
     path: PathBuf,
-    /// The report's strings (its counts are in `counts`).
     report: TraceReport,
-    /// Copied after every record when the feed runs ahead, so kept together.
-    counts: TraceCounts,
     first_ns: Option<u64>,
     last_ns: u64,
     left: u64,
@@ -156,7 +153,6 @@ impl<R: TraceReader> Feed<R> {
             opts,
             path,
             report,
-            counts: TraceCounts::default(),
             first_ns: None,
             last_ns: 0,
             seen_device: None,
@@ -165,21 +161,9 @@ impl<R: TraceReader> Feed<R> {
     }
 
     pub fn report(&self) -> TraceReport {
-        self.report.at(self.counts())
-    }
-
-    /// What [`Feed::report`] counts, without its strings.
-    #[inline]
-    pub fn counts(&self) -> TraceCounts {
-        TraceCounts {
-            skipped_by_reader: self.reader.skipped(),
-            ..self.counts
-        }
-    }
-
-    /// The bad records' examples kept so far.
-    pub fn bad_examples(&self) -> &[String] {
-        &self.report.bad_examples
+        let mut r = self.report.clone();
+        r.skipped_by_reader = self.reader.skipped();
+        r
     }
 
     pub fn note(&mut self, msg: String) {
@@ -200,17 +184,11 @@ impl<R: TraceReader> Feed<R> {
         HeadwayError::trace(Some(self.path.clone()), Some(self.reader.line()), msg)
     }
 
-    /// Count a bad record skipped in lenient mode.
-    fn count_bad(&mut self, msg: &str) {
-        self.counts.bad_records += 1;
-        self.report.example(self.reader.line(), msg);
-    }
-
     /// A bad record: an error in strict mode, counted in lenient mode.
     #[cold]
     fn bad(&mut self, msg: String) -> Result<()> {
         if self.opts.skip_bad {
-            self.count_bad(&msg);
+            self.report.bad(self.reader.line(), &msg);
             Ok(())
         } else {
             Err(self.error(msg))
@@ -231,7 +209,7 @@ impl<R: TraceReader> Feed<R> {
                             HeadwayError::Trace { msg, .. } => msg.clone(),
                             other => other.to_string(),
                         };
-                        self.count_bad(&msg);
+                        self.report.bad(self.reader.line(), &msg);
                         continue;
                     }
                     return Err(e);
@@ -248,12 +226,12 @@ impl<R: TraceReader> Feed<R> {
                 continue;
             }
             self.last_ns = rec.time_ns;
-            self.counts.records_read += 1;
+            self.report.records_read += 1;
             let end = rec.lbn.saturating_add(rec.sectors as u64);
-            self.counts.max_end_sector = self.counts.max_end_sector.max(end);
+            self.report.max_end_sector = self.report.max_end_sector.max(end);
             let rel = rec.time_ns - first;
             if rel < self.opts.start_ns {
-                self.counts.filtered += 1;
+                self.report.filtered += 1;
                 continue;
             }
             if self.opts.end_ns.is_some_and(|e| rel >= e) {
@@ -268,7 +246,7 @@ impl<R: TraceReader> Feed<R> {
                 _ => self.device_wanted(rec.device)?,
             };
             if !wanted || self.opts.op.is_some_and(|op| op != rec.op) {
-                self.counts.filtered += 1;
+                self.report.filtered += 1;
                 continue;
             }
             let cap = self.opts.capacity_sectors;
@@ -282,7 +260,7 @@ impl<R: TraceReader> Feed<R> {
             }
             rec.time_ns = rel - self.opts.start_ns;
             self.left -= 1;
-            self.counts.replayed += 1;
+            self.report.replayed += 1;
             return Ok(Some(rec));
         }
         Ok(None)
@@ -326,7 +304,7 @@ impl<R: TraceReader> Feed<R> {
             let scaled = (rec.lbn as u128 * cap as u128 / volume as u128) as u64;
             let lbn = scaled.min(cap - n);
             if lbn != rec.lbn {
-                self.counts.fitted += 1;
+                self.report.fitted += 1;
                 rec.lbn = lbn;
             }
             return Ok(true);
@@ -338,16 +316,16 @@ impl<R: TraceReader> Feed<R> {
             Fit::Wrap => {
                 rec.lbn %= cap;
                 rec.lbn = rec.lbn.min(cap - n);
-                self.counts.fitted += 1;
+                self.report.fitted += 1;
                 Ok(true)
             }
             Fit::Truncate => {
                 if rec.lbn >= cap {
-                    self.counts.dropped_by_fit += 1;
+                    self.report.dropped_by_fit += 1;
                     Ok(false)
                 } else {
                     rec.sectors = (cap - rec.lbn) as u32;
-                    self.counts.fitted += 1;
+                    self.report.fitted += 1;
                     Ok(true)
                 }
             }
@@ -381,7 +359,7 @@ impl<R: TraceReader> Feed<R> {
                 Err(_) => break,
             }
         }
-        max_end = max_end.max(self.counts.max_end_sector);
+        max_end = max_end.max(self.report.max_end_sector);
         HeadwayError::trace(
             Some(self.path.clone()),
             Some(line),

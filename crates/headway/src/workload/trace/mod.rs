@@ -13,7 +13,6 @@
 //! can be told from its content. Filters, fitting, lenient mode and the replay modes are
 //! shared ([`feed`]) and need nothing from the new reader.
 
-mod ahead;
 mod blkparse;
 pub mod csv;
 mod detect;
@@ -39,7 +38,6 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-pub use ahead::{Ahead, Stream};
 pub use blkparse::{BlkparseEvent, BlkparseReader};
 pub use csv::{Column, CsvReader, CsvSpec, Delimiter, SpaceUnit, TimeUnit};
 pub use disksim_ascii::DisksimAsciiReader;
@@ -49,10 +47,10 @@ pub use fiu::FiuReader;
 pub use hp_srt::HpSrtReader;
 pub use input::{Compression, TraceInput, XZ_MEMLIMIT_BYTES};
 pub use msr::MsrReader;
-pub use prefetch::{Local, Prefetch};
-pub use replay::{Requests, TraceWorkload};
+pub use prefetch::Prefetch;
+pub use replay::TraceWorkload;
 pub use replay_closed::ClosedTraceWorkload;
-pub use report::{TraceCounts, TraceReport};
+pub use report::TraceReport;
 pub use spc::SpcReader;
 pub use tools::{convert, stats, ConvertFormat, TraceBatch, TraceBatches, TraceStats};
 
@@ -287,18 +285,16 @@ pub(crate) fn build(
     impl UseReader for Replay<'_> {
         type Out = Result<Box<dyn Workload>>;
         fn with<R: TraceReader + Send + 'static>(self, reader: R) -> Self::Out {
-            // Decompression, parsing and the feed run ahead on their own thread.
-            let feed = Feed::new(Local::new(reader), self.opts, self.path, self.format);
-            let speed = self.cfg.speed;
+            // Decompression and parsing run ahead on their own thread.
+            let reader = Prefetch::spawn(reader)?;
+            let feed = Feed::new(reader, self.opts, self.path, self.format);
             Ok(match self.cfg.mode {
-                ReplayMode::Open => Box::new(TraceWorkload::from_requests(Ahead::spawn(
-                    Requests::new(feed, speed),
-                )?)),
+                ReplayMode::Open => Box::new(TraceWorkload::from_feed(feed, self.cfg.speed)),
                 ReplayMode::Closed => {
-                    Box::new(ClosedTraceWorkload::new(Ahead::spawn(feed)?, speed, false))
+                    Box::new(ClosedTraceWorkload::new(feed, self.cfg.speed, false))
                 }
                 ReplayMode::Validate => {
-                    Box::new(ClosedTraceWorkload::new(Ahead::spawn(feed)?, speed, true))
+                    Box::new(ClosedTraceWorkload::new(feed, self.cfg.speed, true))
                 }
             })
         }

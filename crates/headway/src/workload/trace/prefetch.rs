@@ -31,8 +31,7 @@ struct Slot {
 /// What the reader said, in order: records, then the error that ended the batch early, if
 /// one did. Records are plain data read in place, so a used batch goes back to the reader
 /// whole, its allocation kept.
-#[derive(Default)]
-pub struct Batch {
+struct Batch {
     slots: Vec<Slot>,
     // Boxed: errors are rare and large.
     error: Option<Box<ReadError>>,
@@ -45,57 +44,18 @@ struct ReadError {
     can_continue: bool,
 }
 
-/// Records handed out of batches, with the line, skip count and continuation of the last
-/// one, as the reader itself would answer; the batches come from `S`.
-pub struct Batched<S> {
+/// A [`TraceReader`] whose reading happens on its own thread.
+pub struct Prefetch {
+    rx: Option<Receiver<Batch>>,
     batch: Batch,
     /// The next slot of `batch` to hand out.
     next: usize,
+    // Used batches go back to the reader so steady state allocates nothing.
+    spare: SyncSender<Batch>,
     line: usize,
     skipped: u64,
     can_continue: bool,
-    source: S,
-}
-
-/// A [`TraceReader`] whose reading happens on its own thread.
-pub type Prefetch = Batched<Remote>;
-
-/// A [`TraceReader`] read a batch at a time on the calling thread: the reader's fast
-/// [`TraceReader::next_run`] for whoever reads record by record (the feed, run ahead on the
-/// reader's thread), and the same lines and skip counts as [`Prefetch`] gives.
-pub type Local<R> = Batched<LocalSource<R>>;
-
-/// Where a [`Batched`] reader's batches come from.
-pub trait Source {
-    /// The next batch (`used`, emptied, may be refilled in place), or `None` at the end.
-    fn next_batch(&mut self, used: Batch) -> Option<Batch>;
-}
-
-/// Batches from the reader's thread.
-pub struct Remote {
-    rx: Option<Receiver<Batch>>,
-    // Used batches go back to the reader so steady state allocates nothing.
-    spare: SyncSender<Batch>,
     worker: Option<JoinHandle<()>>,
-}
-
-/// Batches filled on this thread.
-pub struct LocalSource<R> {
-    reader: R,
-    finished: bool,
-}
-
-impl<S> Batched<S> {
-    fn with_source(source: S) -> Self {
-        Batched {
-            batch: Batch::default(),
-            next: 0,
-            line: 0,
-            skipped: 0,
-            can_continue: true,
-            source,
-        }
-    }
 }
 
 impl Prefetch {
@@ -103,134 +63,72 @@ impl Prefetch {
     pub fn spawn<R: TraceReader + Send + 'static>(reader: R) -> Result<Self> {
         let (tx, rx) = sync_channel(BATCHES_AHEAD);
         let (spare_tx, spare_rx) = sync_channel(BATCHES_AHEAD + 2);
-        let worker = spawn_reader(move || produce(reader, tx, spare_rx))?;
-        Ok(Batched::with_source(Remote {
+        let worker = std::thread::Builder::new()
+            .name("headway-trace".into())
+            .spawn(move || produce(reader, tx, spare_rx))
+            .map_err(|e| {
+                HeadwayError::trace(
+                    None,
+                    None,
+                    format!("cannot start the trace reader thread: {e}"),
+                )
+            })?;
+        Ok(Prefetch {
             rx: Some(rx),
+            batch: Batch {
+                slots: Vec::new(),
+                error: None,
+            },
+            next: 0,
             spare: spare_tx,
+            line: 0,
+            skipped: 0,
+            can_continue: true,
             worker: Some(worker),
-        }))
-    }
-}
-
-impl<R: TraceReader> Local<R> {
-    pub fn new(reader: R) -> Self {
-        Batched::with_source(LocalSource {
-            reader,
-            finished: false,
         })
     }
-}
 
-/// Start `work` on the trace reader's thread.
-pub(crate) fn spawn_reader(work: impl FnOnce() + Send + 'static) -> Result<JoinHandle<()>> {
-    std::thread::Builder::new()
-        .name("headway-trace".into())
-        .spawn(work)
-        .map_err(|e| {
-            HeadwayError::trace(
-                None,
-                None,
-                format!("cannot start the trace reader thread: {e}"),
-            )
-        })
-}
-
-/// Wait for the reader's thread, raising its panic, if it panicked, as it would have been
-/// had it run on this thread.
-pub(crate) fn join_reader(worker: &mut Option<JoinHandle<()>>) {
-    if let Some(worker) = worker.take() {
-        if let Err(panic) = worker.join() {
-            std::panic::resume_unwind(panic);
-        }
+    /// The slot of the record last handed out, while its batch is current.
+    fn last(&self) -> Option<&Slot> {
+        self.batch.slots.get(self.next.wrapping_sub(1))
     }
-}
 
-impl Source for Remote {
-    fn next_batch(&mut self, mut used: Batch) -> Option<Batch> {
-        let rx = self.rx.as_ref()?;
-        match rx.recv() {
-            Ok(batch) => {
-                used.slots.clear();
-                let _ = self.spare.try_send(used);
-                Some(batch)
-            }
-            Err(_) => {
-                self.rx = None;
-                join_reader(&mut self.worker);
-                None
-            }
-        }
-    }
-}
-
-impl<R: TraceReader> Source for LocalSource<R> {
-    fn next_batch(&mut self, mut used: Batch) -> Option<Batch> {
-        if self.finished {
-            return None;
-        }
-        used.slots.clear();
-        used.slots.reserve(BATCH_RECORDS);
-        self.finished = fill(&mut self.reader, &mut used);
-        (!used.slots.is_empty() || used.error.is_some()).then_some(used)
-    }
-}
-
-impl<S: Source> Batched<S> {
     /// The batch's error if it has one, else the next batch: `Ok(true)` when there is more
-    /// to read, `Ok(false)` once the reader has finished.
+    /// to read, `Ok(false)` once the reader has finished (its panic, if it panicked, is
+    /// raised here as it would have been had it run on this thread).
     #[cold]
     fn refill(&mut self) -> Result<bool> {
+        // The batch is used up: what `line` and `skipped` answer moves out of it.
+        if let Some(last) = self.next.checked_sub(1).map(|i| self.batch.slots[i]) {
+            self.line = last.line;
+            self.skipped = last.skipped;
+        }
+        self.batch.slots.clear();
+        self.next = 0;
         if let Some(e) = self.batch.error.take() {
             self.line = e.line;
             self.skipped = e.skipped;
             self.can_continue = e.can_continue;
             return Err(e.err);
         }
-        let used = std::mem::take(&mut self.batch);
-        self.next = 0;
-        match self.source.next_batch(used) {
-            Some(batch) => {
-                self.batch = batch;
+        let Some(rx) = &self.rx else { return Ok(false) };
+        match rx.recv() {
+            Ok(batch) => {
+                let used = std::mem::replace(&mut self.batch, batch);
+                let _ = self.spare.try_send(used);
                 Ok(true)
             }
-            None => Ok(false),
-        }
-    }
-}
-
-/// Read into `batch` until it is full, an error, or the end: `true` when reading is over
-/// (the end, or an error after which it cannot go on).
-fn fill<R: TraceReader>(reader: &mut R, batch: &mut Batch) -> bool {
-    while batch.slots.len() < BATCH_RECORDS {
-        let room = BATCH_RECORDS - batch.slots.len();
-        let skipped = reader.skipped();
-        let slots = &mut batch.slots;
-        let took = reader.next_run(room, &mut |rec, line| {
-            slots.push(Slot { rec, line, skipped })
-        });
-        if took == room {
-            break;
-        }
-        match reader.next_record() {
-            Ok(Some(rec)) => batch.slots.push(Slot {
-                rec,
-                line: reader.line(),
-                skipped: reader.skipped(),
-            }),
-            Ok(None) => return true,
-            Err(err) => {
-                let can_continue = reader.can_continue();
-                batch.error = Some(Box::new(ReadError {
-                    err,
-                    line: reader.line(),
-                    skipped: reader.skipped(),
-                    can_continue,
-                }));
-                return !can_continue;
+            Err(_) => {
+                self.rx = None;
+                if let Some(worker) = self.worker.take() {
+                    if let Err(panic) = worker.join() {
+                        std::panic::resume_unwind(panic);
+                    }
+                }
+                Ok(false)
             }
         }
     }
-    false
 }
 
 fn produce<R: TraceReader>(mut reader: R, tx: SyncSender<Batch>, spare: Receiver<Batch>) {
@@ -239,7 +137,40 @@ fn produce<R: TraceReader>(mut reader: R, tx: SyncSender<Batch>, spare: Receiver
             slots: Vec::with_capacity(BATCH_RECORDS),
             error: None,
         });
-        let finished = fill(&mut reader, &mut batch);
+        let mut finished = false;
+        while batch.slots.len() < BATCH_RECORDS {
+            let room = BATCH_RECORDS - batch.slots.len();
+            let skipped = reader.skipped();
+            let slots = &mut batch.slots;
+            let took = reader.next_run(room, &mut |rec, line| {
+                slots.push(Slot { rec, line, skipped })
+            });
+            if took == room {
+                break;
+            }
+            match reader.next_record() {
+                Ok(Some(rec)) => batch.slots.push(Slot {
+                    rec,
+                    line: reader.line(),
+                    skipped: reader.skipped(),
+                }),
+                Ok(None) => {
+                    finished = true;
+                    break;
+                }
+                Err(err) => {
+                    let can_continue = reader.can_continue();
+                    batch.error = Some(Box::new(ReadError {
+                        err,
+                        line: reader.line(),
+                        skipped: reader.skipped(),
+                        can_continue,
+                    }));
+                    finished = !can_continue;
+                    break;
+                }
+            }
+        }
         let empty = batch.slots.is_empty() && batch.error.is_none();
         // A closed channel means the replay stopped early (a limit, an error): stop too.
         if (!empty && tx.send(batch).is_err()) || finished {
@@ -248,14 +179,12 @@ fn produce<R: TraceReader>(mut reader: R, tx: SyncSender<Batch>, spare: Receiver
     }
 }
 
-impl<S: Source> TraceReader for Batched<S> {
+impl TraceReader for Prefetch {
     #[inline]
     fn next_record(&mut self) -> Result<Option<TraceRecord>> {
         loop {
             if let Some(slot) = self.batch.slots.get(self.next) {
                 self.next += 1;
-                self.line = slot.line;
-                self.skipped = slot.skipped;
                 return Ok(Some(slot.rec));
             }
             if !self.refill()? {
@@ -264,8 +193,10 @@ impl<S: Source> TraceReader for Batched<S> {
         }
     }
 
+    // Asked after a record only on the cold paths (an error, a report), so read from its
+    // slot rather than copied out at every record.
     fn line(&self) -> usize {
-        self.line
+        self.last().map_or(self.line, |s| s.line)
     }
 
     fn can_continue(&self) -> bool {
@@ -273,11 +204,11 @@ impl<S: Source> TraceReader for Batched<S> {
     }
 
     fn skipped(&self) -> u64 {
-        self.skipped
+        self.last().map_or(self.skipped, |s| s.skipped)
     }
 }
 
-impl Drop for Remote {
+impl Drop for Prefetch {
     fn drop(&mut self) {
         // Closing the channel stops the reader at its next batch; wait for it so no thread
         // outlives the replay holding the file open.
@@ -338,27 +269,6 @@ mod tests {
         assert_eq!(direct.len(), 3 * BATCH_RECORDS + 19);
         assert_eq!(direct.iter().filter(|r| r.0.is_err()).count(), 2);
         assert_eq!(ahead, direct);
-        let _ = std::fs::remove_file(&path);
-    }
-
-    #[test]
-    fn read_here_same_as_read_ahead() {
-        let path = scratch("here");
-        let mut f = std::fs::File::create(&path).unwrap();
-        for i in 0..(BATCH_RECORDS + 5) {
-            if i == 3 || i == BATCH_RECORDS - 1 {
-                writeln!(f, "bad").unwrap();
-            }
-            writeln!(f, "{i} 0 {} 8 1", i * 8).unwrap();
-        }
-        drop(f);
-        let here = all(Local::new(
-            open_reader(&path, TraceFormat::DisksimAscii).unwrap(),
-        ));
-        let ahead =
-            all(Prefetch::spawn(open_reader(&path, TraceFormat::DisksimAscii).unwrap()).unwrap());
-        assert_eq!(here.len(), BATCH_RECORDS + 7);
-        assert_eq!(here, ahead);
         let _ = std::fs::remove_file(&path);
     }
 

@@ -4,66 +4,23 @@
 
 use std::path::PathBuf;
 
-use super::ahead::Stream;
 use super::feed::{Feed, FeedOptions};
-use super::report::{TraceCounts, TraceReport};
-use super::{TraceReader, TraceRecord};
+use super::report::TraceReport;
+use super::TraceReader;
 use crate::error::Result;
 use crate::request::Request;
 use crate::time::SimTime;
 use crate::workload::config::TraceConfig;
 use crate::workload::{Arrivals, Workload};
 
-/// Replays the requests of `S` (a [`Requests`] over a feed, run ahead on the reader's
-/// thread or not) to the simulated drive (device 0).
-pub struct TraceWorkload<S> {
-    requests: S,
-}
-
-/// A feed's records as requests arriving at their trace times divided by the speed.
-pub struct Requests<F> {
-    feed: F,
+/// Replays the records of `R` as requests to the simulated drive (device 0).
+pub struct TraceWorkload<R> {
+    feed: Feed<R>,
     /// `None` at speed 1, so the common case skips the float round trip.
     time_scale: Option<f64>,
 }
 
-impl<F: Stream<Item = TraceRecord>> Requests<F> {
-    pub fn new(feed: F, speed: f64) -> Self {
-        Requests {
-            feed,
-            time_scale: (speed != 1.0).then(|| 1.0 / speed),
-        }
-    }
-}
-
-impl<F: Stream<Item = TraceRecord>> Stream for Requests<F> {
-    type Item = Request;
-    #[inline(always)]
-    fn next_item(&mut self) -> Result<Option<Request>> {
-        let Some(rec) = self.feed.next_item()? else {
-            return Ok(None);
-        };
-        let at = match self.time_scale {
-            None => rec.time_ns,
-            Some(k) => (rec.time_ns as f64 * k).round() as SimTime,
-        };
-        let mut req = Request::new(at, rec.lbn, rec.sectors, rec.op);
-        req.process = rec.process;
-        Ok(Some(req))
-    }
-    fn report(&self) -> TraceReport {
-        self.feed.report()
-    }
-    #[inline]
-    fn counts(&self) -> TraceCounts {
-        self.feed.counts()
-    }
-    fn bad_examples(&self) -> &[String] {
-        self.feed.bad_examples()
-    }
-}
-
-impl<R: TraceReader> TraceWorkload<Requests<Feed<R>>> {
+impl<R: TraceReader> TraceWorkload<R> {
     /// `path` names the trace in errors found after parsing.
     pub fn new(reader: R, cfg: &TraceConfig, capacity_sectors: u64, path: PathBuf) -> Result<Self> {
         cfg.validate()?;
@@ -74,26 +31,27 @@ impl<R: TraceReader> TraceWorkload<Requests<Feed<R>>> {
 
     pub fn from_feed(feed: Feed<R>, speed: f64) -> Self {
         TraceWorkload {
-            requests: Requests::new(feed, speed),
+            feed,
+            time_scale: (speed != 1.0).then(|| 1.0 / speed),
         }
-    }
-}
-
-impl<S: Stream<Item = Request>> TraceWorkload<S> {
-    pub fn from_requests(requests: S) -> Self {
-        TraceWorkload { requests }
     }
 
     #[inline]
     fn next(&mut self, out: &mut Arrivals) -> Result<()> {
-        if let Some(req) = self.requests.next_item()? {
+        if let Some(rec) = self.feed.next_record()? {
+            let at = match self.time_scale {
+                None => rec.time_ns,
+                Some(k) => (rec.time_ns as f64 * k).round() as SimTime,
+            };
+            let mut req = Request::new(at, rec.lbn, rec.sectors, rec.op);
+            req.process = rec.process;
             out.push(req);
         }
         Ok(())
     }
 }
 
-impl<S: Stream<Item = Request>> Workload for TraceWorkload<S> {
+impl<R: TraceReader> Workload for TraceWorkload<R> {
     fn name(&self) -> &str {
         "trace"
     }
@@ -107,6 +65,6 @@ impl<S: Stream<Item = Request>> Workload for TraceWorkload<S> {
         Ok(())
     }
     fn trace_report(&self) -> Option<TraceReport> {
-        Some(self.requests.report())
+        Some(self.feed.report())
     }
 }

@@ -17,9 +17,9 @@ use std::collections::VecDeque;
 
 use super::names::IntMap;
 
-use super::ahead::Stream;
+use super::feed::Feed;
 use super::report::TraceReport;
-use super::TraceRecord;
+use super::{TraceReader, TraceRecord};
 use crate::error::Result;
 use crate::request::Request;
 use crate::time::SimTime;
@@ -37,8 +37,8 @@ struct Proc {
     last_done_ns: u64,
 }
 
-pub struct ClosedTraceWorkload<F> {
-    feed: F,
+pub struct ClosedTraceWorkload<R> {
+    feed: Feed<R>,
     time_scale: f64,
     single: bool,
     procs: IntMap<u32, Proc>,
@@ -51,10 +51,9 @@ pub struct ClosedTraceWorkload<F> {
     saw_process: bool,
 }
 
-impl<F: Stream<Item = TraceRecord>> ClosedTraceWorkload<F> {
-    /// `feed`: a [`super::Feed`], or one run ahead ([`super::Ahead`]). `single`: one stream
-    /// for the whole trace (validate mode).
-    pub fn new(feed: F, speed: f64, single: bool) -> Self {
+impl<R: TraceReader> ClosedTraceWorkload<R> {
+    /// `single`: one stream for the whole trace (validate mode).
+    pub fn new(feed: Feed<R>, speed: f64, single: bool) -> Self {
         ClosedTraceWorkload {
             feed,
             time_scale: 1.0 / speed,
@@ -108,7 +107,7 @@ impl<F: Stream<Item = TraceRecord>> ClosedTraceWorkload<F> {
             && (self.idle > 0 || self.cursor_ns <= now)
             && self.buffered < MAX_READ_AHEAD
         {
-            let Some(rec) = self.feed.next_item()? else {
+            let Some(rec) = self.feed.next_record()? else {
                 self.eof = true;
                 break;
             };
@@ -134,7 +133,7 @@ impl<F: Stream<Item = TraceRecord>> ClosedTraceWorkload<F> {
     }
 }
 
-impl<F: Stream<Item = TraceRecord>> Workload for ClosedTraceWorkload<F> {
+impl<R: TraceReader> Workload for ClosedTraceWorkload<R> {
     fn name(&self) -> &str {
         if self.single {
             "trace (validate)"

@@ -37,43 +37,9 @@ pub struct TraceReport {
     pub notes: Vec<String>,
 }
 
-/// The part of a [`TraceReport`] that moves as records are read (the rest is set at the
-/// start, but for the bad records' examples, which follow `bad_records`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct TraceCounts {
-    pub records_read: u64,
-    pub replayed: u64,
-    pub filtered: u64,
-    pub bad_records: u64,
-    pub fitted: u64,
-    pub dropped_by_fit: u64,
-    pub skipped_by_reader: u64,
-    pub max_end_sector: u64,
-}
-
 impl TraceReport {
-    /// This report as it stood when its counts were `c`, given every bad record's example
-    /// kept up to then or later (the examples are the first bad records', so the earlier
-    /// report's are a prefix of the later's).
-    pub(crate) fn at(&self, c: TraceCounts) -> TraceReport {
-        let mut r = TraceReport {
-            records_read: c.records_read,
-            replayed: c.replayed,
-            filtered: c.filtered,
-            bad_records: c.bad_records,
-            fitted: c.fitted,
-            dropped_by_fit: c.dropped_by_fit,
-            skipped_by_reader: c.skipped_by_reader,
-            max_end_sector: c.max_end_sector,
-            ..self.clone()
-        };
-        r.bad_examples
-            .truncate(c.bad_records.min(BAD_EXAMPLES as u64) as usize);
-        r
-    }
-
-    /// Keep a bad record's example (the caller counts it).
-    pub(crate) fn example(&mut self, line: usize, msg: &str) {
+    pub(crate) fn bad(&mut self, line: usize, msg: &str) {
+        self.bad_records += 1;
         if self.bad_examples.len() < BAD_EXAMPLES {
             self.bad_examples.push(format!("line {line}: {msg}"));
         }
