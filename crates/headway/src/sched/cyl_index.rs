@@ -51,9 +51,11 @@ impl Default for CylIndex {
 }
 
 /// The requests a search walks: those at or above the head's cylinder, nearest first, and
-/// those below it, nearest first.
+/// those below it, nearest first; the flat index's slices with the position of each
+/// slice's first entry in the index (so that the entry a search chose can be taken out
+/// where it is: [`CylIndex::remove_at`]).
 pub(crate) enum Walk<'a> {
-    Flat(&'a [Entry], &'a [Entry]),
+    Flat(&'a [Entry], &'a [Entry], u32, u32),
     Tree(
         std::collections::btree_map::Range<'a, Key, u32>,
         std::iter::Rev<std::collections::btree_map::Range<'a, Key, u32>>,
@@ -117,6 +119,18 @@ impl CylIndex {
         }
     }
 
+    /// [`CylIndex::remove`] for a `key` a walk found at position `at` of the flat index:
+    /// taken out there without a search when it is still there (nothing was inserted or
+    /// removed since), else looked up.
+    pub fn remove_at(&mut self, key: Key, at: u32) -> u32 {
+        match &mut self.rep {
+            Rep::Flat(v) if v.get(at as usize).is_some_and(|e| e.key() == key) => {
+                v.remove(at as usize).slot
+            }
+            _ => self.remove(key),
+        }
+    }
+
     fn position(v: &[Entry], key: Key) -> usize {
         v.binary_search_by(|e| e.key().cmp(&key))
             .expect("key taken from this queue")
@@ -165,8 +179,9 @@ impl CylIndex {
                 let bound = |c: u32| v.partition_point(|e| e.cylinder < c);
                 if lo == 0 && hi == u32::MAX {
                     // The whole queue (every search but a banded one): one split.
-                    let (down, up) = v.split_at(bound(head));
-                    return Walk::Flat(up, down);
+                    let split = bound(head);
+                    let (down, up) = v.split_at(split);
+                    return Walk::Flat(up, down, split as u32, 0);
                 }
                 let up_from = bound(head.max(lo));
                 let up_to = if hi == u32::MAX {
@@ -179,6 +194,8 @@ impl CylIndex {
                 Walk::Flat(
                     v.get(up_from..up_to).unwrap_or(&[]),
                     v.get(down_from..down_to).unwrap_or(&[]),
+                    up_from as u32,
+                    down_from as u32,
                 )
             }
             Rep::Tree(m) => {
@@ -211,7 +228,7 @@ mod tests {
     /// The keys and slots a walk visits, up side then down side.
     fn visited(w: Walk<'_>) -> (Visits, Visits) {
         match w {
-            Walk::Flat(up, down) => (
+            Walk::Flat(up, down, ..) => (
                 up.iter().map(|e| (e.key(), e.slot)).collect(),
                 down.iter().rev().map(|e| (e.key(), e.slot)).collect(),
             ),
