@@ -55,19 +55,12 @@ impl Default for CylIndex {
     }
 }
 
-/// One side of a flat index's walk: its entries in ascending order, with the position of
-/// the first in the index (so that the entry a search chose can be taken out where it is:
-/// [`CylIndex::remove_at`]).
-#[derive(Clone, Copy)]
-pub(crate) struct Side<'a> {
-    pub entries: &'a [Entry],
-    pub at: u32,
-}
-
 /// The requests a search walks: those at or above the head's cylinder, nearest first, and
-/// those below it, nearest first.
+/// those below it, nearest first; the flat index's slices with the position of each
+/// slice's first entry in the index (so that the entry a search chose can be taken out
+/// where it is: [`CylIndex::remove_at`]).
 pub(crate) enum Walk<'a> {
-    Flat(Side<'a>, Side<'a>),
+    Flat(&'a [Entry], &'a [Entry], u32, u32),
     Tree(
         std::collections::btree_map::Range<'a, Key, u32>,
         std::iter::Rev<std::collections::btree_map::Range<'a, Key, u32>>,
@@ -201,16 +194,7 @@ impl CylIndex {
                         && v.get(h).is_none_or(|e| e.cylinder >= head);
                     let split = if at_hint { h } else { bound(head) };
                     let (down, up) = v.split_at(split);
-                    return Walk::Flat(
-                        Side {
-                            entries: up,
-                            at: split as u32,
-                        },
-                        Side {
-                            entries: down,
-                            at: 0,
-                        },
-                    );
+                    return Walk::Flat(up, down, split as u32, 0);
                 }
                 let up_from = bound(head.max(lo));
                 let up_to = if hi == u32::MAX {
@@ -221,14 +205,10 @@ impl CylIndex {
                 let down_from = if lo == 0 { 0 } else { bound(lo) };
                 let down_to = bound(head.min(hi.saturating_add(1)));
                 Walk::Flat(
-                    Side {
-                        entries: v.get(up_from..up_to).unwrap_or(&[]),
-                        at: up_from as u32,
-                    },
-                    Side {
-                        entries: v.get(down_from..down_to).unwrap_or(&[]),
-                        at: down_from as u32,
-                    },
+                    v.get(up_from..up_to).unwrap_or(&[]),
+                    v.get(down_from..down_to).unwrap_or(&[]),
+                    up_from as u32,
+                    down_from as u32,
                 )
             }
             Rep::Tree(m) => {
@@ -261,13 +241,9 @@ mod tests {
     /// The keys and slots a walk visits, up side then down side.
     fn visited(w: Walk<'_>) -> (Visits, Visits) {
         match w {
-            Walk::Flat(up, down) => (
-                up.entries.iter().map(|e| (e.key(), e.slot)).collect(),
-                down.entries
-                    .iter()
-                    .rev()
-                    .map(|e| (e.key(), e.slot))
-                    .collect(),
+            Walk::Flat(up, down, ..) => (
+                up.iter().map(|e| (e.key(), e.slot)).collect(),
+                down.iter().rev().map(|e| (e.key(), e.slot)).collect(),
             ),
             Walk::Tree(up, down) => (
                 up.map(|(k, s)| (*k, *s)).collect(),

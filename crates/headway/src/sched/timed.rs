@@ -11,7 +11,7 @@
 
 use std::collections::BTreeMap;
 
-use super::cyl_index::{CylIndex, Side, Walk};
+use super::cyl_index::{CylIndex, Entry, Walk};
 use super::proposal::{not_proposed, ProposalSlot};
 use super::sweep::Key;
 use super::timed_chain::{self, Sent};
@@ -355,12 +355,26 @@ impl TimedQueue {
         let prune = self.prune && origin.write.0.cylinder == origin.from.cylinder;
         let walk = self.queue.walk(origin.from.cylinder, lo, hi);
         let (best, winner, evals) = match (walk, origin.per_op()) {
-            (Walk::Flat(up, down), false) => {
-                nearest_first_flat::<_, _, false>(held, up, down, p, origin, prune, bound, cost)
-            }
-            (Walk::Flat(up, down), true) => {
-                nearest_first_flat::<_, _, true>(held, up, down, p, origin, prune, bound, cost)
-            }
+            (Walk::Flat(up, down, up_at, down_at), false) => nearest_first_flat::<_, _, false>(
+                held,
+                (up, up_at),
+                (down, down_at),
+                p,
+                origin,
+                prune,
+                bound,
+                cost,
+            ),
+            (Walk::Flat(up, down, up_at, down_at), true) => nearest_first_flat::<_, _, true>(
+                held,
+                (up, up_at),
+                (down, down_at),
+                p,
+                origin,
+                prune,
+                bound,
+                cost,
+            ),
             (Walk::Tree(up, down), per_op) => {
                 let (up, down) = (up.map(|(k, s)| (*k, *s)), down.map(|(k, s)| (*k, *s)));
                 match per_op {
@@ -573,8 +587,8 @@ fn nearest_first<P: Predictor + ?Sized, C: Ord + Copy, const PER_OP: bool>(
 #[inline]
 fn nearest_first_flat<P: Predictor + ?Sized, C: Ord + Copy, const PER_OP: bool>(
     held: &[(Request, Target)],
-    up: Side,
-    down: Side,
+    (up, up_at): (&[Entry], u32),
+    (down, down_at): (&[Entry], u32),
     p: &P,
     origin: Origin,
     prune: bool,
@@ -583,16 +597,6 @@ fn nearest_first_flat<P: Predictor + ?Sized, C: Ord + Copy, const PER_OP: bool>(
 ) -> (Option<(C, u64, Key, u32)>, Option<Request>, u64) {
     let hc = origin.from.cylinder;
     let mut w = Best::<C, PER_OP>::new(&origin);
-    let (
-        Side {
-            entries: up,
-            at: up_at,
-        },
-        Side {
-            entries: down,
-            at: down_at,
-        },
-    ) = (up, down);
     let (mut next_up, mut next_down) = (0, down.len());
     loop {
         // A side that is done is `u32::MAX` away, beyond any cylinder distance.
