@@ -87,3 +87,59 @@ def test_a_command_that_leaves_threads_running_exits_the_usual_way():
     )
     r = run_script(["schedulers"], before)
     assert r.returncode == 0 and r.stdout.endswith("thread finished\n")
+
+
+def test_the_command_leaves_its_start_out_of_later_collections():
+    # The installed command (pyproject's [project.scripts]) freezes what its start loaded,
+    # click and the command's module included (headway._gc).
+    probe = (
+        "import atexit, gc, sys\n"
+        "atexit.register(lambda: print(gc.get_freeze_count(), gc.isenabled(), 'click' in sys.modules))\n"
+        "sys.argv = ['headway', 'schedulers']\n"
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", probe + "from headway._script import script\nscript()"],
+        capture_output=True, text=True,
+    )
+    assert r.returncode == 0, r.stderr
+    frozen, enabled, click_loaded = r.stdout.splitlines()[-1].split()
+    assert int(frozen) > 10_000 and enabled == "True" and click_loaded == "True"
+    # The same command run inside a program's own process freezes nothing of that program.
+    inside = subprocess.run(
+        [sys.executable, "-c", "import gc\nfrom headway.cli import main\ntry:\n    main(['schedulers'])\n"
+         "except SystemExit:\n    pass\nprint(gc.get_freeze_count(), gc.isenabled())"],
+        capture_output=True, text=True, check=True,
+    )
+    assert inside.stdout.splitlines()[-1].split() == ["0", "True"]
+
+
+def test_the_collector_is_left_as_it_was_found():
+    import gc
+
+    from headway import _gc
+
+    collections = []
+
+    def count(phase, info):
+        if phase == "start":
+            collections.append(info["generation"])
+
+    gc.callbacks.append(count)
+    try:
+        with _gc.paused():
+            assert not gc.isenabled()
+            garbage = [[] for _ in range(10_000)]
+            for a, b in zip(garbage, garbage[1:]):
+                a.append(b)
+            during = len(collections)
+        assert during == 0 and gc.isenabled()
+        gc.disable()
+        try:
+            with _gc.paused():
+                pass
+            assert not gc.isenabled()
+        finally:
+            gc.enable()
+    finally:
+        gc.callbacks.remove(count)
+    assert gc.get_freeze_count() == 0  # not the command's process: nothing frozen

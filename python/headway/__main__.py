@@ -1,5 +1,5 @@
 """``python -m headway`` is the ``headway`` command."""
 
-from headway.cli import script
+from headway._script import script
 
 script()

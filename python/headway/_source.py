@@ -4,12 +4,13 @@ came from, whatever form the caller gave it in (see :mod:`headway.config`)."""
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Optional, Tuple
 
 from headway.errors import ConfigError
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from headway.config import ConfigLike
 
 __all__ = ["source", "to_toml", "default_config_text"]
@@ -53,7 +54,10 @@ def default_config_text() -> str:
 
 def _default_path() -> Path:
     # The package's own folder, not importlib.resources (slow to import): headway is
-    # installed as files (a wheel or an editable install), never run from a zip.
+    # installed as files (a wheel or an editable install), never run from a zip. pathlib
+    # here, not at the top: a replay's configuration is a dict and needs none.
+    from pathlib import Path
+
     return Path(__file__).with_name("default.toml")
 
 
@@ -64,6 +68,8 @@ def _looks_like_toml(text: str) -> bool:
 def _is_existing_file(text: str) -> bool:
     """Whether ``text`` names an existing file; TOML text longer than a file name can be is
     not one (the system refuses to look it up and says so with an OSError)."""
+    from pathlib import Path
+
     try:
         return Path(text).exists()
     except (OSError, ValueError):

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import os
 from contextlib import contextmanager
-from pathlib import Path
-from typing import Iterator, Union
+from typing import TYPE_CHECKING, Iterator, Union
+
+if TYPE_CHECKING:  # pathlib loads with the first file written: a quiet replay writes none
+    from pathlib import Path
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -33,6 +35,8 @@ def replacing(path: PathLike) -> Iterator[Path]:
     >>> open(p).read(), os.listdir(d)
     ('whole', ['a.txt'])
     """
+    from pathlib import Path
+
     path = Path(path)
     tmp = _create_beside(path)
     try:

@@ -291,52 +291,78 @@ impl Simulation {
     }
 
     fn schedule_pending_arrivals(&mut self) -> Result<()> {
-        for mut req in self.arrivals.drain() {
-            if req.arrival_ns < self.now {
-                return Err(HeadwayError::Invariant(format!(
-                    "workload `{}` scheduled an arrival at {} ns, before now ({} ns)",
-                    self.workload.name(),
-                    req.arrival_ns,
-                    self.now
-                )));
-            }
-            let dev = req.device as usize;
-            let Some(&cap) = self.capacity_sectors.get(dev) else {
-                return Err(HeadwayError::config(
-                    "device",
-                    format!(
-                        "request for device {dev}, but the system has {} device(s)",
-                        self.devices.len()
-                    ),
-                ));
-            };
-            if req.sectors == 0 || req.end_lbn() > cap {
-                return Err(HeadwayError::config(
-                    "workload",
-                    format!(
-                        "request at sector {} of {} sectors does not fit device {dev} ({} sectors)",
-                        req.lbn, req.sectors, cap
-                    ),
-                ));
-            }
-            req.id = self.host.next_request_id();
-            if self.lane_key == NO_LANE {
-                self.lane_key = order_key(req.arrival_ns, self.events.take_seq());
-                self.lane = Some(req);
-                continue;
-            }
-            let slot = match self.free_slots.pop() {
-                Some(slot) => {
-                    self.arriving[slot as usize] = req;
-                    slot
-                }
-                None => {
-                    self.arriving.push(req);
-                    (self.arriving.len() - 1) as u32
-                }
-            };
-            self.events.push(req.arrival_ns, Event::Arrival(slot));
+        // A trace replay asks for one arrival at a time and finds the lane free: taken
+        // without draining the list.
+        if self.arrivals.len() == 1 && self.lane_key == NO_LANE {
+            let req = self.arrivals.pending.pop().expect("one arrival");
+            let req = self.admit(req)?;
+            self.lane_key = order_key(req.arrival_ns, self.events.take_seq());
+            self.lane = Some(req);
+            return Ok(());
         }
+        let mut pending = std::mem::take(&mut self.arrivals.pending);
+        let scheduled = pending
+            .drain(..)
+            .try_for_each(|req| self.schedule_arrival(req));
+        // Keep the list's allocation.
+        pending.clear();
+        self.arrivals.pending = pending;
+        scheduled
+    }
+
+    /// Check `req` and give it its id.
+    #[inline(always)]
+    fn admit(&mut self, mut req: Request) -> Result<Request> {
+        if req.arrival_ns < self.now {
+            return Err(HeadwayError::Invariant(format!(
+                "workload `{}` scheduled an arrival at {} ns, before now ({} ns)",
+                self.workload.name(),
+                req.arrival_ns,
+                self.now
+            )));
+        }
+        let dev = req.device as usize;
+        let Some(&cap) = self.capacity_sectors.get(dev) else {
+            return Err(HeadwayError::config(
+                "device",
+                format!(
+                    "request for device {dev}, but the system has {} device(s)",
+                    self.devices.len()
+                ),
+            ));
+        };
+        if req.sectors == 0 || req.end_lbn() > cap {
+            return Err(HeadwayError::config(
+                "workload",
+                format!(
+                    "request at sector {} of {} sectors does not fit device {dev} ({} sectors)",
+                    req.lbn, req.sectors, cap
+                ),
+            ));
+        }
+        req.id = self.host.next_request_id();
+        Ok(req)
+    }
+
+    /// Schedule one arrival: into the lane if it is free, else the heap.
+    fn schedule_arrival(&mut self, req: Request) -> Result<()> {
+        let req = self.admit(req)?;
+        if self.lane_key == NO_LANE {
+            self.lane_key = order_key(req.arrival_ns, self.events.take_seq());
+            self.lane = Some(req);
+            return Ok(());
+        }
+        let slot = match self.free_slots.pop() {
+            Some(slot) => {
+                self.arriving[slot as usize] = req;
+                slot
+            }
+            None => {
+                self.arriving.push(req);
+                (self.arriving.len() - 1) as u32
+            }
+        };
+        self.events.push(req.arrival_ns, Event::Arrival(slot));
         Ok(())
     }
 

@@ -7,14 +7,19 @@ as one line, ``error: <message>``, with exit code 1; usage errors exit with 2.
 from __future__ import annotations
 
 import atexit
-import importlib
 import os
 import sys
-from typing import Dict, List, Optional, Tuple
 
-import click
+from headway import _gc
 
-from headway.errors import HeadwayError
+# Every command's start, `--help` included, loads these; see headway._gc.
+with _gc.paused():
+    import importlib
+    from typing import Dict, List, Optional, Tuple
+
+    import click
+
+    from headway.errors import HeadwayError
 
 # name -> (module under headway.cli, attribute, one-line help for `headway --help`). Commands
 # are imported only when run, so `headway --help` and a small replay do not pay for every
@@ -23,7 +28,7 @@ COMMANDS: Dict[str, Tuple[str, str, str]] = {
     "bench": ("bench", "bench_cmd", "Time the reference benchmark, and the ratio to DiskSim."),
     "disks": ("catalog", "disks_cmd", "List the built-in drives."),
     "extract": ("extract", "extract_cmd", "Calibrate a drive by timing alone and compare with the truth."),
-    "replay": ("run", "replay_cmd", "Replay TRACE on a drive with a scheduler."),
+    "replay": ("replay", "replay_cmd", "Replay TRACE on a drive with a scheduler."),
     "reproduce": ("reproduce", "reproduce_group", "Reproduce a paper's evaluation as tables (CSV) and plots (PNG)."),
     "run": ("run", "run_cmd", "Run the experiment in CONFIG (TOML), or the built-in default."),
     "schedulers": ("catalog", "schedulers_cmd", "List the built-in schedulers, one per line."),
@@ -49,7 +54,8 @@ class _Headway(click.Group):
         if name not in COMMANDS:
             return None
         module, attr, _ = COMMANDS[name]
-        return getattr(importlib.import_module(f"headway.cli.{module}"), attr)
+        with _gc.paused():
+            return getattr(importlib.import_module(f"headway.cli.{module}"), attr)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         with formatter.section("Commands"):

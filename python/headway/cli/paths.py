@@ -1,4 +1,6 @@
-"""Output paths are checked when the command line is read, before any work: a missing
+"""Paths on the command line.
+
+Output paths are checked when the command line is read, before any work: a missing
 folder is created (for every output flag alike), and a path that cannot be written is
 refused with one keyed line, e.g. ``error: --out /proc/nope: cannot create folder
 (No such file or directory)``."""
@@ -6,10 +8,12 @@ refused with one keyed line, e.g. ``error: --out /proc/nope: cannot create folde
 from __future__ import annotations
 
 import os
-from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional, Tuple
 
 import click
+
+if TYPE_CHECKING:  # pathlib loads when a path is given (a replay of a plain path needs none)
+    from pathlib import Path
 
 
 class OutputPathError(click.ClickException):
@@ -41,11 +45,13 @@ def _label(param: click.Parameter, value: Path) -> str:
     return f"{flag} {value}"
 
 
-def output_file(ctx: click.Context, param: click.Parameter, value: Optional[Path]) -> Optional[Path]:
-    """Click callback for a file to write: its folder exists (created) and is writable, and
-    the path is not a folder."""
+def output_file(ctx: click.Context, param: click.Parameter, value: Optional[str | Path]) -> Optional[Path]:
+    """Click callback for a file to write (given as typed, or as a ``Path``): its folder
+    exists (created) and is writable, and the path is not a folder."""
     if value is None:
         return None
+    from pathlib import Path
+
     value = Path(value)
     label = _label(param, value)
     if value.is_dir():
@@ -54,10 +60,12 @@ def output_file(ctx: click.Context, param: click.Parameter, value: Optional[Path
     return value
 
 
-def output_folder(ctx: click.Context, param: click.Parameter, value: Optional[Path]) -> Optional[Path]:
+def output_folder(ctx: click.Context, param: click.Parameter, value: Optional[str | Path]) -> Optional[Path]:
     """Click callback for a folder to write into: created if missing, and writable."""
     if value is None:
         return None
+    from pathlib import Path
+
     value = Path(value)
     _writable_folder(value, _label(param, value), itself=True)
     return value
@@ -65,4 +73,22 @@ def output_folder(ctx: click.Context, param: click.Parameter, value: Optional[Pa
 
 def json_option(help: str):
     """``--json FILE`` (the parameter ``json_path``), checked like every output file."""
-    return click.option("--json", "json_path", type=click.Path(path_type=Path), callback=output_file, help=help)
+    return click.option("--json", "json_path", type=click.Path(), callback=output_file, help=help)
+
+
+def as_path(text: str) -> Tuple[str, str]:
+    """``(os.fspath(Path(text)), Path(text).name)``: the path as pathlib writes it, and its
+    last part.
+
+    A path already written that way (the usual case: no empty or ``.`` parts, no slash at
+    the end) is returned as it is, without loading pathlib (about 8% of a short replay's
+    instructions, with the ``urllib.parse`` it imports); any other goes through pathlib.
+    tests/test_cli_paths.py holds this equal to pathlib on every path it generates."""
+    parts = text.split("/")
+    if os.sep == "/" and os.altsep is None and text and parts[0] != ".":
+        if all(part not in ("", ".") for part in parts[1:]):
+            return text, parts[-1]
+    from pathlib import Path
+
+    path = Path(text)
+    return os.fspath(path), path.name

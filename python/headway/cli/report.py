@@ -1,27 +1,36 @@
-"""How a run's result reaches the user: a summary table, and files on request."""
+"""What `run` and `replay` share: the flags, the run itself, and how its result reaches the
+user (a summary table, and files on request)."""
 
 from __future__ import annotations
 
-import csv
 import sys
-from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import click
 
+from headway import _gc
 from headway._preload import Preload
 from headway._write import replacing, write_text
+from headway.api import run as run_experiment
 from headway.cli.paths import json_option, output_file
 from headway.result import Result
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 RECORD_SUFFIXES = (".parquet", ".csv")
 
 
-def check_records_path(ctx: click.Context, param: click.Parameter, value: Optional[Path]) -> Optional[Path]:
+def check_records_path(ctx: click.Context, param: click.Parameter, value: Optional[str]) -> Optional[Path]:
     """Reject an unsupported records file type before spending time on the run."""
-    if value is not None and value.suffix.lower() not in RECORD_SUFFIXES:
-        raise click.BadParameter(f"{value}: records are written as .parquet or .csv")
-    return output_file(ctx, param, value)
+    if value is None:
+        return None
+    from pathlib import Path
+
+    path = Path(value)
+    if path.suffix.lower() not in RECORD_SUFFIXES:
+        raise click.BadParameter(f"{path}: records are written as .parquet or .csv")
+    return output_file(ctx, param, path)
 
 
 def output_options(f):
@@ -32,21 +41,21 @@ def output_options(f):
         click.option(
             "--csv",
             "csv_path",
-            type=click.Path(path_type=Path),
+            type=click.Path(),
             callback=output_file,
             help="Write the summary as a one-row CSV.",
         ),
         click.option(
             "--parquet",
             "parquet_path",
-            type=click.Path(path_type=Path),
+            type=click.Path(),
             callback=output_file,
             help="Write the summary as a one-row Parquet file.",
         ),
         click.option(
             "--records",
             "records_path",
-            type=click.Path(path_type=Path),
+            type=click.Path(),
             callback=check_records_path,
             help="Write one row per request (.parquet or .csv).",
         ),
@@ -56,6 +65,42 @@ def output_options(f):
     for d in reversed(decorators):
         f = d(f)
     return f
+
+
+# The drive's own queue ordering (DiskSim's usual setup): `run` overrides the file's
+# `drive.firmware_scheduler`, `replay` sets it.
+firmware_scheduler_option = click.option(
+    "--firmware-scheduler",
+    metavar="NAME",
+    help="Scheduler inside the drive ordering its queue (e.g. fcfs, sptf; with --queue-depth > 1).",
+)
+
+
+def run_and_report(
+    config, seed, json_path, csv_path, parquet_path, records_path, quiet, no_progress, overrides=None
+) -> None:
+    """Run ``config`` and report on it as the output flags (:func:`output_options`) ask."""
+    progress = show_progress(quiet, no_progress)
+    # A progress bar loads rich while the run simulates; without one, so does the summary's
+    # printer (headway._preload).
+    printer = None if quiet or progress else preload_printer()
+    try:
+        result = run_experiment(
+            config,
+            seed=seed,
+            records=records_path is not None,
+            progress=printer or progress,
+            overrides=overrides,
+        )
+    finally:
+        if printer is not None:
+            printer.join()
+    write_outputs(result, json_path, csv_path, parquet_path, records_path)
+    if not quiet:
+        print_summary(result)
+    # Even with --quiet: a lenient replay must never hide what it skipped.
+    for w in result.warnings:
+        click.echo(f"warning: {w}", err=True)
 
 
 def show_progress(quiet: bool, no_progress: bool) -> bool:
@@ -73,6 +118,8 @@ def write_outputs(
         write_text(json_path, result.to_json(indent=2) + "\n")
     summary = result.summary.to_dict()
     if csv_path is not None:
+        import csv
+
         with replacing(csv_path) as tmp, open(tmp, "w", newline="", encoding="utf-8") as f:
             w = csv.DictWriter(f, fieldnames=list(summary))
             w.writeheader()
@@ -109,6 +156,8 @@ def _import_printer() -> None:
 
 
 def print_summary(result: Result) -> None:
+    with _gc.paused():  # rich's modules, when the preload has not loaded them
+        _import_printer()
     from rich.markup import escape
 
     from headway.cli.tables import console as new_console, table

@@ -40,20 +40,27 @@ enum Rep {
 /// Keys (cylinder, request id) in order, each with a slot.
 pub(crate) struct CylIndex {
     rep: Rep,
+    /// Where the flat index's last removal taken where a walk found it left its neighbours:
+    /// usually the next search's split, as the drive's head stays on the cylinder of the
+    /// command it chose ([`CylIndex::walk`] checks it before trusting it).
+    split_hint: usize,
 }
 
 impl Default for CylIndex {
     fn default() -> Self {
         CylIndex {
             rep: Rep::Flat(Vec::new()),
+            split_hint: 0,
         }
     }
 }
 
 /// The requests a search walks: those at or above the head's cylinder, nearest first, and
-/// those below it, nearest first.
+/// those below it, nearest first; the flat index's slices with the position of each
+/// slice's first entry in the index (so that the entry a search chose can be taken out
+/// where it is: [`CylIndex::remove_at`]).
 pub(crate) enum Walk<'a> {
-    Flat(&'a [Entry], &'a [Entry]),
+    Flat(&'a [Entry], &'a [Entry], u32, u32),
     Tree(
         std::collections::btree_map::Range<'a, Key, u32>,
         std::iter::Rev<std::collections::btree_map::Range<'a, Key, u32>>,
@@ -77,6 +84,7 @@ impl CylIndex {
             Rep::Flat(v) => {
                 let at = v.partition_point(|e| e.key() < (cylinder, id));
                 v.insert(at, Entry { id, cylinder, slot });
+                self.split_hint += usize::from(at < self.split_hint);
                 if v.len() > FLAT_MAX {
                     let tree = v.iter().map(|e| (e.key(), e.slot)).collect();
                     self.rep = Rep::Tree(tree);
@@ -114,6 +122,19 @@ impl CylIndex {
                 }
                 slot
             }
+        }
+    }
+
+    /// [`CylIndex::remove`] for a `key` a walk found at position `at` of the flat index:
+    /// taken out there without a search when it is still there (nothing was inserted or
+    /// removed since), else looked up.
+    pub fn remove_at(&mut self, key: Key, at: u32) -> u32 {
+        match &mut self.rep {
+            Rep::Flat(v) if v.get(at as usize).is_some_and(|e| e.key() == key) => {
+                self.split_hint = at as usize;
+                v.remove(at as usize).slot
+            }
+            _ => self.remove(key),
         }
     }
 
@@ -164,9 +185,16 @@ impl CylIndex {
             Rep::Flat(v) => {
                 let bound = |c: u32| v.partition_point(|e| e.cylinder < c);
                 if lo == 0 && hi == u32::MAX {
-                    // The whole queue (every search but a banded one): one split.
-                    let (down, up) = v.split_at(bound(head));
-                    return Walk::Flat(up, down);
+                    // The whole queue (every search but a banded one): one split, where the
+                    // hint is when the entries either side of it say so (the split is the
+                    // one position that has them so).
+                    let h = self.split_hint;
+                    let at_hint = h <= v.len()
+                        && (h == 0 || v[h - 1].cylinder < head)
+                        && v.get(h).is_none_or(|e| e.cylinder >= head);
+                    let split = if at_hint { h } else { bound(head) };
+                    let (down, up) = v.split_at(split);
+                    return Walk::Flat(up, down, split as u32, 0);
                 }
                 let up_from = bound(head.max(lo));
                 let up_to = if hi == u32::MAX {
@@ -179,6 +207,8 @@ impl CylIndex {
                 Walk::Flat(
                     v.get(up_from..up_to).unwrap_or(&[]),
                     v.get(down_from..down_to).unwrap_or(&[]),
+                    up_from as u32,
+                    down_from as u32,
                 )
             }
             Rep::Tree(m) => {
@@ -211,7 +241,7 @@ mod tests {
     /// The keys and slots a walk visits, up side then down side.
     fn visited(w: Walk<'_>) -> (Visits, Visits) {
         match w {
-            Walk::Flat(up, down) => (
+            Walk::Flat(up, down, ..) => (
                 up.iter().map(|e| (e.key(), e.slot)).collect(),
                 down.iter().rev().map(|e| (e.key(), e.slot)).collect(),
             ),
@@ -277,8 +307,21 @@ mod tests {
             }
             for (i, &c) in cyls.iter().enumerate().rev() {
                 prop_assert_eq!(idx.get((c, i as u64)), i as u32 * 3);
-                prop_assert_eq!(idx.remove((c, i as u64)), i as u32 * 3);
+                // Taken out by key, or where a walk would have found it (its rank), or at
+                // a stale position (the rank off by one), which must still find it; every
+                // later walk checks the split the removal hints at.
+                let rank = model.range(..(c, i as u64)).count() as u32;
+                let slot = match i % 3 {
+                    0 => idx.remove((c, i as u64)),
+                    1 => idx.remove_at((c, i as u64), rank),
+                    _ => idx.remove_at((c, i as u64), rank + 1),
+                };
+                prop_assert_eq!(slot, i as u32 * 3);
                 model.remove(&(c, i as u64));
+                // The search that follows a pick starts where the head stayed: the hint.
+                let up: Vec<_> = model.range((c, 0)..).map(|(k, s)| (*k, *s)).collect();
+                let down: Vec<_> = model.range(..(c, 0)).rev().map(|(k, s)| (*k, *s)).collect();
+                prop_assert_eq!(visited(idx.walk(c, 0, u32::MAX)), (up, down));
                 if i % 89 == 0 {
                     check(&idx, &model)?;
                 }

@@ -111,6 +111,9 @@ pub(crate) struct TimedQueue {
     search_evaluations: u64,
     /// The request the latest search chose.
     found: Option<Request>,
+    /// Where the latest search found its choice in the flat index (`u32::MAX` from the
+    /// B-tree), for taking it out there ([`CylIndex::remove_at`]).
+    found_at: u32,
     /// The last proposal: its key, the head position and time it is predicted to end at,
     /// and the estimates its search made.
     proposal: ProposalSlot<(Key, (HeadPosition, SimTime), u64)>,
@@ -136,6 +139,7 @@ impl TimedQueue {
             last_evaluations: 0,
             search_evaluations: 0,
             found: None,
+            found_at: u32::MAX,
             proposal: ProposalSlot::default(),
             evaluations: 0,
         }
@@ -351,12 +355,26 @@ impl TimedQueue {
         let prune = self.prune && origin.write.0.cylinder == origin.from.cylinder;
         let walk = self.queue.walk(origin.from.cylinder, lo, hi);
         let (best, winner, evals) = match (walk, origin.per_op()) {
-            (Walk::Flat(up, down), false) => {
-                nearest_first_flat::<_, _, false>(held, up, down, p, origin, prune, bound, cost)
-            }
-            (Walk::Flat(up, down), true) => {
-                nearest_first_flat::<_, _, true>(held, up, down, p, origin, prune, bound, cost)
-            }
+            (Walk::Flat(up, down, up_at, down_at), false) => nearest_first_flat::<_, _, false>(
+                held,
+                (up, up_at),
+                (down, down_at),
+                p,
+                origin,
+                prune,
+                bound,
+                cost,
+            ),
+            (Walk::Flat(up, down, up_at, down_at), true) => nearest_first_flat::<_, _, true>(
+                held,
+                (up, up_at),
+                (down, down_at),
+                p,
+                origin,
+                prune,
+                bound,
+                cost,
+            ),
             (Walk::Tree(up, down), per_op) => {
                 let (up, down) = (up.map(|(k, s)| (*k, *s)), down.map(|(k, s)| (*k, *s)));
                 match per_op {
@@ -372,7 +390,8 @@ impl TimedQueue {
         self.found = winner;
         self.evaluations += evals;
         self.search_evaluations = evals;
-        best.map(|(c, _, k)| (k, c))
+        self.found_at = best.map_or(u32::MAX, |b| b.3);
+        best.map(|(c, _, k, _)| (k, c))
     }
 
     /// The command for `key`, remembered as the current proposal with where it would leave
@@ -398,7 +417,10 @@ impl TimedQueue {
 
     /// Take `key`'s request out of the queue.
     fn remove(&mut self, key: Key) -> Request {
-        let slot = self.queue.remove(key);
+        let slot = match self.found {
+            Some(f) if f.id == key.1 => self.queue.remove_at(key, self.found_at),
+            _ => self.queue.remove(key),
+        };
         self.free.push(slot);
         let r = self.held[slot as usize].0;
         self.writes -= usize::from(r.op == Op::Write);
@@ -440,10 +462,11 @@ impl TimedQueue {
     }
 }
 
-/// The state of a walk: the best (cost, id, key) so far, the winner itself (so that
-/// proposing it needs no second search of the queue), and the estimates made.
+/// The state of a walk: the best (cost, id, key, position in the flat index) so far, the
+/// winner itself (so that proposing it needs no second search of the queue), and the
+/// estimates made.
 struct Best<'a, C, const PER_OP: bool> {
-    best: Option<(C, u64, Key)>,
+    best: Option<(C, u64, Key, u32)>,
     winner: Option<&'a Request>,
     evals: u64,
     /// With the origin planned per op: each op's [`Origin::offsets_ns`].
@@ -471,7 +494,8 @@ impl<'a, C: Ord + Copy, const PER_OP: bool> Best<'a, C, PER_OP> {
         matches!(self.best, Some((bc, ..)) if bound(p.positioning_floor_ns(dist)) > bc)
     }
 
-    /// Estimate the request held in `slot` and keep it if it is better (ties to the older).
+    /// Estimate the request held in `slot` (at position `at` of the flat index) and keep it
+    /// if it is better (ties to the older).
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn consider<P: Predictor + ?Sized>(
@@ -479,6 +503,7 @@ impl<'a, C: Ord + Copy, const PER_OP: bool> Best<'a, C, PER_OP> {
         held: &'a [(Request, Target)],
         key: Key,
         slot: u32,
+        at: u32,
         p: &P,
         origin: Origin,
         cost: &mut impl FnMut(&Request, &Target, SimTime) -> C,
@@ -494,15 +519,15 @@ impl<'a, C: Ord + Copy, const PER_OP: bool> Best<'a, C, PER_OP> {
         let c = cost(r, t, positioning);
         let better = match self.best {
             None => true,
-            Some((bc, bid, _)) => c < bc || (c == bc && r.id < bid),
+            Some((bc, bid, ..)) => c < bc || (c == bc && r.id < bid),
         };
         if better {
-            self.best = Some((c, r.id, key));
+            self.best = Some((c, r.id, key, at));
             self.winner = Some(r);
         }
     }
 
-    fn done(self) -> (Option<(C, u64, Key)>, Option<Request>, u64) {
+    fn done(self) -> (Option<(C, u64, Key, u32)>, Option<Request>, u64) {
         (self.best, self.winner.copied(), self.evals)
     }
 }
@@ -522,7 +547,7 @@ fn nearest_first<P: Predictor + ?Sized, C: Ord + Copy, const PER_OP: bool>(
     prune: bool,
     bound: impl Fn(SimTime) -> C,
     mut cost: impl FnMut(&Request, &Target, SimTime) -> C,
-) -> (Option<(C, u64, Key)>, Option<Request>, u64) {
+) -> (Option<(C, u64, Key, u32)>, Option<Request>, u64) {
     let hc = origin.from.cylinder;
     let mut w = Best::<C, PER_OP>::new(&origin);
     let mut up = up.peekable();
@@ -548,27 +573,28 @@ fn nearest_first<P: Predictor + ?Sized, C: Ord + Copy, const PER_OP: bool>(
         } else {
             down.next().unwrap()
         };
-        w.consider(held, key, slot, p, origin, &mut cost);
+        w.consider(held, key, slot, u32::MAX, p, origin, &mut cost);
     }
     w.done()
 }
 
 /// [`nearest_first`] over the flat index's two slices (`up` in ascending cylinder order
-/// from the head's, `down` ascending below it, walked from its end), the same steps in the
-/// same order: each side's next distance is read from its slice by position, without an
-/// iterator's state to peek through.
+/// from the head's, `down` ascending below it, walked from its end; each with the position
+/// of its first entry in the index), the same steps in the same order: each side's next
+/// distance is read from its slice by position, without an iterator's state to peek
+/// through.
 #[allow(clippy::too_many_arguments)]
 #[inline]
 fn nearest_first_flat<P: Predictor + ?Sized, C: Ord + Copy, const PER_OP: bool>(
     held: &[(Request, Target)],
-    up: &[Entry],
-    down: &[Entry],
+    (up, up_at): (&[Entry], u32),
+    (down, down_at): (&[Entry], u32),
     p: &P,
     origin: Origin,
     prune: bool,
     bound: impl Fn(SimTime) -> C,
     mut cost: impl FnMut(&Request, &Target, SimTime) -> C,
-) -> (Option<(C, u64, Key)>, Option<Request>, u64) {
+) -> (Option<(C, u64, Key, u32)>, Option<Request>, u64) {
     let hc = origin.from.cylinder;
     let mut w = Best::<C, PER_OP>::new(&origin);
     let (mut next_up, mut next_down) = (0, down.len());
@@ -584,14 +610,14 @@ fn nearest_first_flat<P: Predictor + ?Sized, C: Ord + Copy, const PER_OP: bool>(
         if dist == u32::MAX || (prune && w.bounded_out(p, dist, &bound)) {
             break;
         }
-        let e = if go_up {
+        let (e, at) = if go_up {
             next_up += 1;
-            &up[next_up - 1]
+            (&up[next_up - 1], up_at + next_up as u32 - 1)
         } else {
             next_down -= 1;
-            &down[next_down]
+            (&down[next_down], down_at + next_down as u32)
         };
-        w.consider(held, (e.cylinder, e.id), e.slot, p, origin, &mut cost);
+        w.consider(held, (e.cylinder, e.id), e.slot, at, p, origin, &mut cost);
     }
     w.done()
 }

@@ -9,6 +9,7 @@
 //! enough new blocks (the watermark) are in.
 
 use super::media::{Avail, Piece};
+use super::num::max_not_nan;
 use super::spec::BusSpec;
 
 /// Bus timing and connection rules, resolved.
@@ -100,10 +101,9 @@ fn held_through(e: f64, p: &Piece, lbn: u64, end: u64, blk: f64) -> f64 {
     let a = p.first_done + off * p.step;
     // max over the piece of a_k + (m - k) * blk, a_k = max(floor, a + k * step): the
     // expression is linear in k apart from the floor, so its ends decide.
-    (e + m * blk)
-        .max(p.floor + m * blk)
-        .max(a + m * blk)
-        .max(a + (m - 1.0) * p.step + blk)
+    let held = max_not_nan(e + m * blk, p.floor + m * blk);
+    let held = max_not_nan(held, a + m * blk);
+    max_not_nan(held, a + (m - 1.0) * p.step + blk)
 }
 
 /// A stretch of a transfer where the drive lets go of the bus to wait for the media.

@@ -88,11 +88,23 @@ impl Prefetch {
         })
     }
 
+    /// The slot of the record last handed out, while its batch is current.
+    fn last(&self) -> Option<&Slot> {
+        self.batch.slots.get(self.next.wrapping_sub(1))
+    }
+
     /// The batch's error if it has one, else the next batch: `Ok(true)` when there is more
     /// to read, `Ok(false)` once the reader has finished (its panic, if it panicked, is
     /// raised here as it would have been had it run on this thread).
     #[cold]
     fn refill(&mut self) -> Result<bool> {
+        // The batch is used up: what `line` and `skipped` answer moves out of it.
+        if let Some(last) = self.next.checked_sub(1).map(|i| self.batch.slots[i]) {
+            self.line = last.line;
+            self.skipped = last.skipped;
+        }
+        self.batch.slots.clear();
+        self.next = 0;
         if let Some(e) = self.batch.error.take() {
             self.line = e.line;
             self.skipped = e.skipped;
@@ -102,9 +114,7 @@ impl Prefetch {
         let Some(rx) = &self.rx else { return Ok(false) };
         match rx.recv() {
             Ok(batch) => {
-                let mut used = std::mem::replace(&mut self.batch, batch);
-                self.next = 0;
-                used.slots.clear();
+                let used = std::mem::replace(&mut self.batch, batch);
                 let _ = self.spare.try_send(used);
                 Ok(true)
             }
@@ -175,8 +185,6 @@ impl TraceReader for Prefetch {
         loop {
             if let Some(slot) = self.batch.slots.get(self.next) {
                 self.next += 1;
-                self.line = slot.line;
-                self.skipped = slot.skipped;
                 return Ok(Some(slot.rec));
             }
             if !self.refill()? {
@@ -185,8 +193,10 @@ impl TraceReader for Prefetch {
         }
     }
 
+    // Asked after a record only on the cold paths (an error, a report), so read from its
+    // slot rather than copied out at every record.
     fn line(&self) -> usize {
-        self.line
+        self.last().map_or(self.line, |s| s.line)
     }
 
     fn can_continue(&self) -> bool {
@@ -194,7 +204,7 @@ impl TraceReader for Prefetch {
     }
 
     fn skipped(&self) -> u64 {
-        self.skipped
+        self.last().map_or(self.skipped, |s| s.skipped)
     }
 }
 

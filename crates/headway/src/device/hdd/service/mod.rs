@@ -19,7 +19,7 @@ use super::mechanics::Mechanics;
 use super::media::{self, ZeroLatency};
 use super::num::{f64_of, ns_of};
 use super::overheads::Overheads;
-use super::readahead::{Policy, ReadAhead};
+use super::readahead::{HeadWord, Policy, ReadAhead};
 use super::spec::HddSpec;
 use crate::request::{HeadPosition, Op, Phases};
 use crate::time::SimTime;
@@ -90,7 +90,7 @@ struct Hda {
     /// The read-ahead's stop as `settle` worked it out for a command at `.0` (when the
     /// mechanism is free, the head, one past the last block in): the command stops it at
     /// the same time, if at all. Forgotten whenever the read-ahead changes.
-    ra_stop: Option<(f64, f64, HeadPosition, u64)>,
+    ra_stop: Option<(f64, f64, HeadWord, u64)>,
 }
 
 impl Hda {
@@ -403,7 +403,7 @@ impl Drive {
             self.finish_destage();
         }
         if let Some(ra) = self.hda.ra() {
-            let (end, running) = ra.at(t, self.pol.readahead.stop_in_sector);
+            let (end, running) = ra.at_word(t, self.pol.readahead.stop_in_sector);
             let (seg, done, head) = (ra.seg, ra.done_at(), ra.plan.end_head);
             if let Some(c) = &mut self.cache {
                 c.extend(seg, end);
@@ -423,7 +423,7 @@ impl Drive {
     fn stop_readahead(&mut self, t: f64) -> f64 {
         if let Some(ra) = self.hda.ra() {
             let (stop, head, end) = match self.hda.ra_stop {
-                Some((at, stop, head, end)) if at == t => (stop, head, end),
+                Some((at, stop, head, end)) if at == t => (stop, head.head(), end),
                 _ => ra.stop(t, self.pol.readahead.stop_in_sector),
             };
             if let Some(c) = &mut self.cache {

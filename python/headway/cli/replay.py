@@ -1,0 +1,114 @@
+"""``headway replay``: a trace on a drive (in a module of its own, so that a replay does not
+build every `run` flag too)."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import click
+
+from headway.cli.paths import as_path
+from headway.cli.report import firmware_scheduler_option, output_options, run_and_report
+from headway.cli.trace_options import filter_options, parse_devices, source_options
+
+
+@click.command("replay", short_help="Replay a block trace on a drive with a scheduler.")
+@click.argument("trace", type=click.Path())
+@source_options
+@click.option(
+    "--drive", default="atlas10k", show_default=True, help="Drive name (see `headway disks`) or drive file."
+)
+@click.option(
+    "--scheduler", default="fcfs", show_default=True, help="Host scheduler (see `headway schedulers`)."
+)
+@click.option(
+    "--queue-depth",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Commands the drive holds at once.",
+)
+@firmware_scheduler_option
+@click.option(
+    "--mode",
+    type=click.Choice(["open", "closed", "validate"]),
+    default="open",
+    show_default=True,
+    help="open: arrivals at trace times; closed: each process issues its next request its "
+    "think time after the previous completes; validate: closed, the whole trace one process.",
+)
+@click.option(
+    "--speed",
+    type=float,
+    default=1.0,
+    show_default=True,
+    help="Time scale: 2.0 halves inter-arrival (and think) times.",
+)
+@filter_options
+@click.option("--merge-devices", is_flag=True, help="Replay every trace device onto the drive.")
+@click.option(
+    "--fit",
+    type=click.Choice(["fail", "wrap", "scale", "truncate"]),
+    default="fail",
+    show_default=True,
+    help="Requests past the end of the drive: fail (naming both sizes), wrap, scale or truncate.",
+)
+@click.option(
+    "--volume-sectors",
+    type=click.IntRange(min=1),
+    help="The trace's address space for --fit scale (default: found by a first pass).",
+)
+@output_options
+def replay_cmd(
+    trace: str,
+    fmt: str,
+    csv_map: Optional[str],
+    blkparse_event: Optional[str],
+    drive: str,
+    scheduler: str,
+    queue_depth: int,
+    firmware_scheduler: Optional[str],
+    mode: str,
+    speed: float,
+    device: Optional[int],
+    devices: Optional[str],
+    op: Optional[str],
+    start_s: Optional[float],
+    end_s: Optional[float],
+    limit: Optional[int],
+    skip_bad: bool,
+    merge_devices: bool,
+    fit: str,
+    volume_sectors: Optional[int],
+    **outputs,
+) -> None:
+    """Replay TRACE on a drive with a scheduler."""
+    if csv_map is not None and fmt == "auto":
+        fmt = "csv"
+    path, name = as_path(trace)
+    workload = {
+        "kind": "trace",
+        "path": path,
+        "format": fmt,
+        "mode": mode,
+        "speed": speed,
+        "fit": fit,
+        "csv": csv_map,
+        "blkparse_event": blkparse_event,
+        "device": device,
+        "devices": list(parse_devices(devices)) if devices is not None else None,
+        "merge_devices": merge_devices or None,
+        "op": op,
+        "start_s": start_s,
+        "end_s": end_s,
+        "limit": limit,
+        "volume_sectors": volume_sectors,
+        "skip_bad": skip_bad or None,
+    }
+    config = {
+        "name": f"replay {name}",
+        "drive": {"name": drive, "queue_depth": queue_depth, "firmware_scheduler": firmware_scheduler},
+        "host": {"scheduler": scheduler},
+        "workload": {k: v for k, v in workload.items() if v is not None},
+    }
+    run_and_report(config, **outputs)
