@@ -475,7 +475,14 @@ impl Layout {
             .map(|b| zones.partition_point(|z| z.end_lbn <= b << zone_shift) as u32)
             .collect();
         let forms: Vec<ZoneForm> = maps.iter().map(|m| ZoneForm::new(m, serpentine)).collect();
-        let pieces = PieceTable::new(&maps, &forms, capacity, pieces::MAX_PIECES);
+        let pieces = PieceTable::new(
+            &maps,
+            &forms,
+            surfaces,
+            serpentine,
+            capacity,
+            pieces::MAX_PIECES,
+        );
         let layout = Layout {
             surfaces,
             serpentine,

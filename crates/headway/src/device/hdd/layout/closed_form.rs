@@ -226,9 +226,28 @@ impl ZoneForm {
 /// pieces alike.
 #[inline(always)]
 pub(super) fn angle_of(switches: u32, cyl: u32, sector: u32, zone: [f64; 4]) -> f64 {
+    angle_by(switches, cyl, sector, zone, turn_angle)
+}
+
+/// [`angle_of`] with `angle` taking the turns to the angle, which must give [`turn_angle`]'s
+/// bits for every turn count the zone's slots come to (the pieces' shorter one where those
+/// are small and not negative, `pieces::fract_small`).
+#[inline(always)]
+pub(super) fn angle_by(
+    switches: u32,
+    cyl: u32,
+    sector: u32,
+    zone: [f64; 4],
+    angle: impl Fn(f64) -> f64,
+) -> f64 {
     let [offset, track_skew, cyl_skew, spt_f] = zone;
     let start = offset + switches as f64 * track_skew + cyl as f64 * cyl_skew;
-    let turns = (start + sector as f64) / spt_f;
+    angle((start + sector as f64) / spt_f)
+}
+
+/// The fraction of a turn past the index `turns` comes to, as `locate_general` takes it.
+#[inline(always)]
+pub(super) fn turn_angle(turns: f64) -> f64 {
     let angle = turns - floor(turns);
     if angle >= 1.0 {
         0.0
@@ -327,7 +346,14 @@ mod tests {
     /// so that the zones past the bound take their closed form.
     fn bounded(l: &Layout, max_pieces: usize) -> Layout {
         let mut l = l.clone();
-        l.pieces = PieceTable::new(&l.maps, &l.forms, l.capacity, max_pieces);
+        l.pieces = PieceTable::new(
+            &l.maps,
+            &l.forms,
+            l.surfaces,
+            l.serpentine,
+            l.capacity,
+            max_pieces,
+        );
         l
     }
 
