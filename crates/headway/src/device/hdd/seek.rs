@@ -7,45 +7,10 @@ use crate::time::{ms_to_ns, SimTime};
 
 #[derive(Clone, Debug)]
 pub struct SeekCurve {
-    /// `ns[d]` = seek time for a distance of `d` cylinders; `ns[0] = 0`.
-    ns: Table,
-}
-
-/// The table is read at a random index every command, so its footprint is cache misses:
-/// 4 bytes an entry whenever every seek is under 2^32 ns (4.29 s, true of every real drive),
-/// 8 bytes otherwise so that any parameter file still gives the same durations.
-#[derive(Clone, Debug)]
-enum Table {
-    Narrow(Box<[u32]>),
-    Wide(Box<[SimTime]>),
-}
-
-impl Table {
-    fn from_wide(ns: Vec<SimTime>) -> Self {
-        if ns.iter().all(|&t| t <= u32::MAX as SimTime) {
-            Table::Narrow(ns.into_iter().map(|t| t as u32).collect())
-        } else {
-            Table::Wide(ns.into_boxed_slice())
-        }
-    }
-
-    fn len(&self) -> usize {
-        match self {
-            Table::Narrow(t) => t.len(),
-            Table::Wide(t) => t.len(),
-        }
-    }
-
-    fn iter(&self) -> impl Iterator<Item = SimTime> + '_ {
-        let (narrow, wide) = match self {
-            Table::Narrow(t) => (&t[..], &[][..]),
-            Table::Wide(t) => (&[][..], &t[..]),
-        };
-        narrow
-            .iter()
-            .map(|&t| t as SimTime)
-            .chain(wide.iter().copied())
-    }
+    /// `ns[d]` = seek time for a distance of `d` cylinders; `ns[0] = 0`. Read at a random
+    /// index every command, so its footprint is cache misses: 4 bytes an entry, as every
+    /// seek must be under 2^32 ns (4.29 s; `new` refuses a curve that is not).
+    ns: Box<[u32]>,
 }
 
 impl SeekCurve {
@@ -127,8 +92,20 @@ impl SeekCurve {
                 }
             }
         }
+        if let Some((d, &t)) = ns
+            .iter()
+            .enumerate()
+            .find(|(_, &t)| t > u32::MAX as SimTime)
+        {
+            return Err(bad(format!(
+                "seek time {:.3} ms at a distance of {d} cylinders is over {:.3} ms, the longest \
+                 seek a drive may have",
+                t as f64 / 1e6,
+                u32::MAX as f64 / 1e6
+            )));
+        }
         Ok(SeekCurve {
-            ns: Table::from_wide(ns),
+            ns: ns.into_iter().map(|t| t as u32).collect(),
         })
     }
 
@@ -136,10 +113,10 @@ impl SeekCurve {
     #[inline]
     pub fn seek_ns(&self, d: u32) -> SimTime {
         // Distances beyond the table (never produced by a consistent drive) cost a full stroke.
-        match &self.ns {
-            Table::Narrow(t) => *t.get(d as usize).unwrap_or_else(|| t.last().unwrap()) as SimTime,
-            Table::Wide(t) => *t.get(d as usize).unwrap_or_else(|| t.last().unwrap()),
-        }
+        *self
+            .ns
+            .get(d as usize)
+            .unwrap_or_else(|| self.ns.last().unwrap()) as SimTime
     }
 
     pub fn max_distance(&self) -> u32 {
@@ -151,7 +128,7 @@ impl SeekCurve {
     pub fn mean_random_ns(&self) -> f64 {
         let n = self.ns.len() as f64;
         let mut sum = 0.0;
-        for (d, t) in self.ns.iter().enumerate().skip(1) {
+        for (d, &t) in self.ns.iter().enumerate().skip(1) {
             sum += 2.0 * (n - d as f64) * t as f64;
         }
         sum / (n * n)
@@ -177,27 +154,23 @@ mod tests {
     }
 
     #[test]
-    fn seeks_past_u32_ns_keep_their_exact_durations() {
-        // 5 s at 10 cylinders: past 2^32 ns, so the table must stay 8 bytes an entry.
+    fn seeks_past_u32_ns_are_refused_by_name() {
+        // 5 s at 2 cylinders: past 2^32 ns, which the 4-byte table cannot hold.
         let spec = SeekSpec::Table {
-            points: vec![(1, 1.0), (10, 5000.0)],
+            points: vec![(1, 1.0), (2, 5000.0)],
         };
-        let c = SeekCurve::new(&spec, 20).unwrap();
-        assert!(matches!(c.ns, Table::Wide(_)));
-        assert_eq!(c.seek_ns(1), 1_000_000);
-        assert_eq!(c.seek_ns(10), 5_000_000_000);
-        assert_eq!(c.seek_ns(19), ms_to_ns(5000.0 + 4999.0 * 9.0 / 9.0));
-        assert_eq!(c.seek_ns(1000), c.seek_ns(19));
-        let short = SeekCurve::new(
+        let err = SeekCurve::new(&spec, 20).unwrap_err().to_string();
+        assert!(err.contains("seek") && err.contains("5000.000 ms"), "{err}");
+        assert!(err.contains("distance of 2 cylinders"), "{err}");
+        let ok = SeekCurve::new(
             &SeekSpec::Table {
-                points: vec![(1, 1.0), (10, 9.0)],
+                points: vec![(1, 1.0), (10, 4294.0)],
             },
-            20,
+            11,
         )
         .unwrap();
-        assert!(matches!(short.ns, Table::Narrow(_)));
-        assert_eq!(short.seek_ns(1000), short.seek_ns(19));
-        assert_eq!(short.seek_ns(19), ms_to_ns(9.0 + 8.0 * 9.0 / 9.0));
+        assert_eq!(ok.seek_ns(10), 4_294_000_000);
+        assert_eq!(ok.seek_ns(1000), ok.seek_ns(10));
     }
 
     #[test]
