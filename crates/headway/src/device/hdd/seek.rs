@@ -7,8 +7,10 @@ use crate::time::{ms_to_ns, SimTime};
 
 #[derive(Clone, Debug)]
 pub struct SeekCurve {
-    /// `ns[d]` = seek time for a distance of `d` cylinders; `ns[0] = 0`.
-    ns: Vec<SimTime>,
+    /// `ns[d]` = seek time for a distance of `d` cylinders; `ns[0] = 0`. Read at a random
+    /// index every command, so its footprint is cache misses: 4 bytes an entry, as every
+    /// seek must be under 2^32 ns (4.29 s; `new` refuses a curve that is not).
+    ns: Box<[u32]>,
 }
 
 impl SeekCurve {
@@ -90,7 +92,21 @@ impl SeekCurve {
                 }
             }
         }
-        Ok(SeekCurve { ns })
+        if let Some((d, &t)) = ns
+            .iter()
+            .enumerate()
+            .find(|(_, &t)| t > u32::MAX as SimTime)
+        {
+            return Err(bad(format!(
+                "seek time {:.3} ms at a distance of {d} cylinders is over {:.3} ms, the longest \
+                 seek a drive may have",
+                t as f64 / 1e6,
+                u32::MAX as f64 / 1e6
+            )));
+        }
+        Ok(SeekCurve {
+            ns: ns.into_iter().map(|t| t as u32).collect(),
+        })
     }
 
     /// Seek time for a distance of `d` cylinders.
@@ -100,7 +116,7 @@ impl SeekCurve {
         *self
             .ns
             .get(d as usize)
-            .unwrap_or_else(|| self.ns.last().unwrap())
+            .unwrap_or_else(|| self.ns.last().unwrap()) as SimTime
     }
 
     pub fn max_distance(&self) -> u32 {
@@ -135,6 +151,26 @@ mod tests {
         assert_eq!(c.seek_ns(3), 2_000_000);
         assert_eq!(c.seek_ns(5), 4_000_000);
         assert_eq!(c.seek_ns(10), 9_000_000);
+    }
+
+    #[test]
+    fn seeks_past_u32_ns_are_refused_by_name() {
+        // 5 s at 2 cylinders: past 2^32 ns, which the 4-byte table cannot hold.
+        let spec = SeekSpec::Table {
+            points: vec![(1, 1.0), (2, 5000.0)],
+        };
+        let err = SeekCurve::new(&spec, 20).unwrap_err().to_string();
+        assert!(err.contains("seek") && err.contains("5000.000 ms"), "{err}");
+        assert!(err.contains("distance of 2 cylinders"), "{err}");
+        let ok = SeekCurve::new(
+            &SeekSpec::Table {
+                points: vec![(1, 1.0), (10, 4294.0)],
+            },
+            11,
+        )
+        .unwrap();
+        assert_eq!(ok.seek_ns(10), 4_294_000_000);
+        assert_eq!(ok.seek_ns(1000), ok.seek_ns(10));
     }
 
     #[test]
