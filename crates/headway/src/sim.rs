@@ -89,6 +89,8 @@ pub struct Simulation {
     capacity_sectors: Vec<u64>,
     now: SimTime,
     workload: Box<dyn Workload>,
+    /// `workload.ignores_completions()`, asked once.
+    workload_ignores_completions: bool,
     host: Host,
     devices: Vec<Box<dyn Device>>,
     link: Link,
@@ -127,6 +129,7 @@ impl Simulation {
             lane_key: NO_LANE,
             capacity_sectors,
             now: 0,
+            workload_ignores_completions: workload.ignores_completions(),
             workload,
             host,
             devices,
@@ -157,6 +160,7 @@ impl Simulation {
     /// configured `[[workloads]]` still say what the run is made of, so the replacement must
     /// stamp the same classes).
     pub fn with_workload(mut self, workload: Box<dyn Workload>) -> Self {
+        self.workload_ignores_completions = workload.ignores_completions();
         self.workload = workload;
         self
     }
@@ -509,9 +513,11 @@ impl Simulation {
         self.host.completion(self.now, c)?;
         self.count_host_work();
         // Work the host made itself is never reported to a workload.
-        for r in c.command.requests.iter().filter(|r| !r.is_host_work()) {
-            self.workload
-                .on_completion(r, self.now, &mut self.arrivals)?;
+        if !self.workload_ignores_completions {
+            for r in c.command.requests.iter().filter(|r| !r.is_host_work()) {
+                self.workload
+                    .on_completion(r, self.now, &mut self.arrivals)?;
+            }
         }
         self.schedule_arrivals()
     }
