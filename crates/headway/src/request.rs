@@ -105,6 +105,20 @@ pub struct Command {
 }
 
 impl Command {
+    /// A command for nothing (a placeholder where one is moved out).
+    #[inline]
+    pub fn empty() -> Self {
+        Command {
+            device: 0,
+            lbn: 0,
+            sectors: 0,
+            op: Op::Read,
+            dispatch_ns: 0,
+            predicted_ns: None,
+            requests: SmallVec::new(),
+        }
+    }
+
     /// A command for exactly one request, to the device the request names.
     pub fn single(req: Request) -> Self {
         Command {

@@ -79,12 +79,18 @@ pub struct Simulation {
     /// `lane_key` (`NO_LANE`: none). A trace replay schedules one arrival at a time, so
     /// nearly every arrival takes the lane and costs no heap push or pop; the loop takes
     /// whichever of the lane and the heap's top comes first, the same order as one heap.
-    lane: Option<Request>,
+    /// It holds the request while the key is set. A `Vec` swapped with the workload's
+    /// `Arrivals` list, so that a request is never copied between the two: a copy read
+    /// back at once, in wider pieces than the workload wrote it, cannot be forwarded from
+    /// the stores and waits for them (as would an `Option`'s, whose flag shares a word).
+    lane: Vec<Request>,
     lane_key: u128,
     /// Each device's capacity, checked against every arriving request.
     capacity_sectors: Vec<u64>,
     now: SimTime,
     workload: Box<dyn Workload>,
+    /// `workload.ignores_completions()`, asked once.
+    workload_ignores_completions: bool,
     host: Host,
     devices: Vec<Box<dyn Device>>,
     link: Link,
@@ -119,10 +125,11 @@ impl Simulation {
             events: EventQueue::new(),
             arriving: Vec::new(),
             free_slots: Vec::new(),
-            lane: None,
+            lane: Vec::with_capacity(1),
             lane_key: NO_LANE,
             capacity_sectors,
             now: 0,
+            workload_ignores_completions: workload.ignores_completions(),
             workload,
             host,
             devices,
@@ -153,6 +160,7 @@ impl Simulation {
     /// configured `[[workloads]]` still say what the run is made of, so the replacement must
     /// stamp the same classes).
     pub fn with_workload(mut self, workload: Box<dyn Workload>) -> Self {
+        self.workload_ignores_completions = workload.ignores_completions();
         self.workload = workload;
         self
     }
@@ -197,7 +205,11 @@ impl Simulation {
                         }
                         // The lane's key was set with it, and the lane is refilled only
                         // after it is taken.
-                        _ => self.lane.take().expect("an arrival in the lane"),
+                        _ => {
+                            let req = self.lane[0];
+                            self.lane.clear();
+                            req
+                        }
                     };
                     self.stats.arrival(self.now, &req);
                     self.host.arrival(self.now, req)?;
@@ -291,13 +303,23 @@ impl Simulation {
     }
 
     fn schedule_pending_arrivals(&mut self) -> Result<()> {
-        // A trace replay asks for one arrival at a time and finds the lane free: taken
-        // without draining the list.
+        // A trace replay asks for one arrival at a time and finds the lane free: the list
+        // becomes the lane, checked in place.
         if self.arrivals.len() == 1 && self.lane_key == NO_LANE {
-            let req = self.arrivals.pending.pop().expect("one arrival");
-            let req = self.admit(req)?;
+            std::mem::swap(&mut self.arrivals.pending, &mut self.lane);
+            let req = &mut self.lane[0];
+            if let Err(e) = Self::check_arrival(
+                req,
+                self.now,
+                &self.capacity_sectors,
+                self.devices.len(),
+                &*self.workload,
+            ) {
+                self.lane.clear();
+                return Err(e);
+            }
+            req.id = self.host.next_request_id();
             self.lane_key = order_key(req.arrival_ns, self.events.take_seq());
-            self.lane = Some(req);
             return Ok(());
         }
         let mut pending = std::mem::take(&mut self.arrivals.pending);
@@ -313,22 +335,38 @@ impl Simulation {
     /// Check `req` and give it its id.
     #[inline(always)]
     fn admit(&mut self, mut req: Request) -> Result<Request> {
-        if req.arrival_ns < self.now {
+        Self::check_arrival(
+            &req,
+            self.now,
+            &self.capacity_sectors,
+            self.devices.len(),
+            &*self.workload,
+        )?;
+        req.id = self.host.next_request_id();
+        Ok(req)
+    }
+
+    /// Whether `req` may arrive: not before `now`, to a device that exists, inside it.
+    #[inline(always)]
+    fn check_arrival(
+        req: &Request,
+        now: SimTime,
+        capacity_sectors: &[u64],
+        devices: usize,
+        workload: &dyn Workload,
+    ) -> Result<()> {
+        if req.arrival_ns < now {
             return Err(HeadwayError::Invariant(format!(
-                "workload `{}` scheduled an arrival at {} ns, before now ({} ns)",
-                self.workload.name(),
+                "workload `{}` scheduled an arrival at {} ns, before now ({now} ns)",
+                workload.name(),
                 req.arrival_ns,
-                self.now
             )));
         }
         let dev = req.device as usize;
-        let Some(&cap) = self.capacity_sectors.get(dev) else {
+        let Some(&cap) = capacity_sectors.get(dev) else {
             return Err(HeadwayError::config(
                 "device",
-                format!(
-                    "request for device {dev}, but the system has {} device(s)",
-                    self.devices.len()
-                ),
+                format!("request for device {dev}, but the system has {devices} device(s)"),
             ));
         };
         if req.sectors == 0 || req.end_lbn() > cap {
@@ -340,8 +378,7 @@ impl Simulation {
                 ),
             ));
         }
-        req.id = self.host.next_request_id();
-        Ok(req)
+        Ok(())
     }
 
     /// Schedule one arrival: into the lane if it is free, else the heap.
@@ -349,7 +386,7 @@ impl Simulation {
         let req = self.admit(req)?;
         if self.lane_key == NO_LANE {
             self.lane_key = order_key(req.arrival_ns, self.events.take_seq());
-            self.lane = Some(req);
+            self.lane.push(req);
             return Ok(());
         }
         let slot = match self.free_slots.pop() {
@@ -476,9 +513,11 @@ impl Simulation {
         self.host.completion(self.now, c)?;
         self.count_host_work();
         // Work the host made itself is never reported to a workload.
-        for r in c.command.requests.iter().filter(|r| !r.is_host_work()) {
-            self.workload
-                .on_completion(r, self.now, &mut self.arrivals)?;
+        if !self.workload_ignores_completions {
+            for r in c.command.requests.iter().filter(|r| !r.is_host_work()) {
+                self.workload
+                    .on_completion(r, self.now, &mut self.arrivals)?;
+            }
         }
         self.schedule_arrivals()
     }

@@ -41,9 +41,15 @@ pub struct Host {
     /// The scheduler dispatches an arrival that finds it empty at once
     /// (`Scheduler::passes_through_when_empty`).
     passes_through: bool,
-    /// Such an arrival, held for the engine's next decision instead of being handed to
-    /// the scheduler (see [`Host::arrival`]).
-    through: Option<Request>,
+    /// Such an arrival's command, built, checked and accounted at the arrival and held for
+    /// the engine's next decision instead of the request being handed to the scheduler (see
+    /// [`Host::arrival`]), while `holding`. Built whole in its place when the request
+    /// arrives, so that the decision, which copies it out a few hundred instructions later,
+    /// reads finished memory: built there (its fields written one by one) and copied out at
+    /// once in wider pieces, the copy waited for the stores instead of being forwarded from
+    /// them.
+    through: Command,
+    holding: bool,
     /// Devices whose `outstanding` has reached `max_outstanding` (kept as commands leave and
     /// complete, so that "every device full" is one comparison, not a loop).
     full_devices: usize,
@@ -97,7 +103,8 @@ impl Host {
             idle_when_empty,
             ignores_completions,
             passes_through,
-            through: None,
+            through: Command::empty(),
+            holding: false,
             full_devices,
             error: None,
         }
@@ -125,18 +132,33 @@ impl Host {
 
     pub fn arrival(&mut self, now: SimTime, req: Request) -> Result<()> {
         // A scheduler that would dispatch this arrival at once, alone and unchanged, is
-        // not called: the request waits here for the engine's decision after the arrival
-        // (nothing between the two changes the host), which sends it as the scheduler
-        // would have. Its device must have a slot now, or the request would wait here
-        // beside the scheduler's queue, out of order.
+        // not called: the request waits here for the engine's decision after the arrival,
+        // which sends it as the scheduler would have. Its device must have a slot now, or
+        // the request would wait here beside the scheduler's queue, out of order. Nothing
+        // between the two changes the host, so the command is checked and accounted now,
+        // as the decision would have (its failure, if any, is the decision's: kept for it).
         let dev = req.device as usize;
         if self.passes_through
-            && self.through.is_none()
+            && !self.holding
             && dev < self.outstanding.len()
             && self.outstanding[dev] < self.max_outstanding[dev]
             && self.scheduler.pending() == 0
         {
-            self.through = Some(req);
+            self.holding = true;
+            match self.account(now, dev, (req.lbn, req.sectors, req.op), false, 0) {
+                Ok((dispatch_ns, predicted_ns)) => {
+                    self.through = Command {
+                        device: req.device,
+                        lbn: req.lbn,
+                        sectors: req.sectors,
+                        op: req.op,
+                        dispatch_ns,
+                        predicted_ns,
+                        requests: smallvec::SmallVec::from_buf([req]),
+                    }
+                }
+                Err(e) => self.error = Some(Box::new(e)),
+            }
             return Ok(());
         }
         let ctx = ctx!(self, now);
@@ -195,7 +217,7 @@ impl Host {
     /// per request that find the queue empty cost a check, not a call of [`Host::decide`].
     #[inline]
     pub fn nothing_to_decide(&self) -> bool {
-        self.through.is_none()
+        !self.holding
             && ((self.idle_when_empty && self.scheduler.pending() == 0)
                 || (self.only_with_slot && self.full_devices == self.outstanding.len()))
     }
@@ -210,17 +232,14 @@ impl Host {
     /// for [`Host::take_error`], which the engine asks at every `Idle`.
     #[inline]
     pub fn decide(&mut self, now: SimTime) -> Decision {
-        if let Some(req) = self.through.take() {
-            // What the scheduler would have decided (its decision made no estimate), built
-            // in one local as below: returning the decision from two places costs more.
-            let mut decision = Decision::Dispatch(Command::single(req));
-            if let Decision::Dispatch(cmd) = &mut decision {
-                if let Err(e) = self.check_dispatch(now, cmd, 0) {
-                    self.error = Some(Box::new(e));
-                    decision = Decision::Idle;
-                }
+        if self.holding {
+            // What the scheduler would have decided (its decision made no estimate), checked
+            // and accounted at the arrival (or its failure, kept then).
+            self.holding = false;
+            if self.error.is_some() {
+                return Decision::Idle;
             }
-            return decision;
+            return Decision::Dispatch(std::mem::replace(&mut self.through, Command::empty()));
         }
         // Every path returns this one local, so that the scheduler's decision is written
         // straight into the engine's place.
@@ -312,6 +331,36 @@ impl Host {
                 self.scheduler.name()
             )));
         }
+        // Every command must hold each of its requests (merged, spanning and
+        // plug-in-built ones are not so by construction).
+        let outside = cmd.requests.iter().any(|r| {
+            r.lbn < cmd.lbn
+                || r.end_lbn() > cmd.end_lbn()
+                || r.op != cmd.op
+                || r.device != cmd.device
+        });
+        let (send_ns, predicted_ns) =
+            self.account(now, dev, (cmd.lbn, cmd.sectors, cmd.op), outside, estimates)?;
+        if predicted_ns.is_some() {
+            cmd.predicted_ns = predicted_ns;
+        }
+        cmd.dispatch_ns = send_ns;
+        Ok(())
+    }
+
+    /// Check that device `dev` (which exists) has a free slot and holds the command's
+    /// `(lbn, sectors, op)`, whose requests are `outside` it or not, and account the
+    /// command: its send time and prediction (when the device is idle), and the slot it
+    /// takes.
+    #[inline]
+    fn account(
+        &mut self,
+        now: SimTime,
+        dev: usize,
+        (lbn, sectors, op): (u64, u32, crate::request::Op),
+        outside: bool,
+        estimates: u64,
+    ) -> Result<(SimTime, Option<SimTime>)> {
         if self.outstanding[dev] >= self.max_outstanding[dev] {
             return Err(HeadwayError::Invariant(format!(
                 "scheduler `{}` dispatched to device {dev}, which already has {} of {} commands outstanding",
@@ -320,24 +369,8 @@ impl Host {
                 self.max_outstanding[dev]
             )));
         }
-        // Every command must hold each of its requests (merged, spanning and
-        // plug-in-built ones are not so by construction) and fit the device.
-        let cap = self.capacity[dev];
-        let outside = cmd.requests.iter().any(|r| {
-            r.lbn < cmd.lbn
-                || r.end_lbn() > cmd.end_lbn()
-                || r.op != cmd.op
-                || r.device != cmd.device
-        });
-        if outside || cmd.end_lbn() > cap {
-            return Err(HeadwayError::Invariant(format!(
-                "scheduler `{}` dispatched sectors {}..{} ({:?}) to device {dev} \
-                 ({cap} sectors), which do not hold all of its requests or do not fit",
-                self.scheduler.name(),
-                cmd.lbn,
-                cmd.end_lbn(),
-                cmd.op
-            )));
+        if outside || lbn + sectors as u64 > self.capacity[dev] {
+            return Err(self.not_held_or_too_far(dev, lbn, sectors, op));
         }
         let send_ns = if self.ns_per_estimate > 0 {
             let cpu = estimates.saturating_mul(self.ns_per_estimate);
@@ -348,18 +381,37 @@ impl Host {
         };
         // The prediction is only meaningful from a known starting point: an idle
         // device whose head the predictor has seen.
-        if self.track_predictions && self.outstanding[dev] == 0 && cmd.sectors > 0 {
+        let mut predicted_ns = None;
+        if self.track_predictions && self.outstanding[dev] == 0 && sectors > 0 {
             let p = &self.predictors[dev];
-            let e = p.estimate(p.head(), send_ns, cmd.lbn, cmd.sectors, cmd.op);
-            cmd.predicted_ns = Some(e.service_ns());
+            let e = p.estimate(p.head(), send_ns, lbn, sectors, op);
+            predicted_ns = Some(e.service_ns());
         }
         self.outstanding[dev] += 1;
         self.full_devices += (self.outstanding[dev] == self.max_outstanding[dev]) as usize;
-        cmd.dispatch_ns = send_ns;
-        Ok(())
+        Ok((send_ns, predicted_ns))
+    }
+
+    #[cold]
+    fn not_held_or_too_far(
+        &self,
+        dev: usize,
+        lbn: u64,
+        sectors: u32,
+        op: crate::request::Op,
+    ) -> HeadwayError {
+        let cap = self.capacity[dev];
+        HeadwayError::Invariant(format!(
+            "scheduler `{}` dispatched sectors {}..{} ({:?}) to device {dev} \
+             ({cap} sectors), which do not hold all of its requests or do not fit",
+            self.scheduler.name(),
+            lbn,
+            lbn + sectors as u64,
+            op
+        ))
     }
 
     pub fn pending(&self) -> usize {
-        self.scheduler.pending() + self.through.is_some() as usize
+        self.scheduler.pending() + self.holding as usize
     }
 }

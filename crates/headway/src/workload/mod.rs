@@ -114,6 +114,11 @@ pub trait Workload {
     fn on_arrival(&mut self, req: &Request, out: &mut Arrivals) -> Result<()>;
     /// One of this workload's requests has completed at `now`.
     fn on_completion(&mut self, req: &Request, now: SimTime, out: &mut Arrivals) -> Result<()>;
+    /// Whether `on_completion` does nothing, ever (an open-loop replay): the engine then
+    /// skips the call.
+    fn ignores_completions(&self) -> bool {
+        false
+    }
     /// For trace replays: what was skipped, filtered or fitted (read at the end of a run).
     fn trace_report(&self) -> Option<TraceReport> {
         None

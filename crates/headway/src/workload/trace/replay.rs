@@ -64,6 +64,9 @@ impl<R: TraceReader> Workload for TraceWorkload<R> {
     fn on_completion(&mut self, _req: &Request, _now: SimTime, _out: &mut Arrivals) -> Result<()> {
         Ok(())
     }
+    fn ignores_completions(&self) -> bool {
+        true
+    }
     fn trace_report(&self) -> Option<TraceReport> {
         Some(self.feed.report())
     }
