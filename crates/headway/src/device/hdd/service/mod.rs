@@ -13,7 +13,7 @@ mod write;
 use std::sync::Arc;
 
 use super::bus::{self, Bus};
-use super::cache::{Cache, SegState, Segment};
+use super::cache::{Cache, FreeFrom, SegState, Segment};
 use super::layout::Location;
 use super::mechanics::Mechanics;
 use super::media::{self, ZeroLatency};
@@ -599,7 +599,7 @@ impl Drive {
         }
         let mut resolved = 0;
         for seg in c.segs.iter_mut() {
-            if let Some((_, _, _, at)) = seg.free_from {
+            if let Some(FreeFrom { at, .. }) = seg.free_from {
                 // The free blocks lie at most `at` blocks before the start (slots before it on
                 // the same track; slipped slots hold none).
                 let reach = lbn + n as u64 + at as u64;
@@ -751,9 +751,10 @@ impl Drive {
 /// begins at the landing sector if that comes before the request on the track, else (the head
 /// wrapped round) at the track's first block.
 fn free_blocks_start(mech: &Mechanics, seg: &Segment) -> u64 {
-    let Some((cyl, surf, landing, at)) = seg.free_from else {
+    let Some(f) = seg.free_from else {
         return seg.start;
     };
+    let (cyl, surf, landing, at) = (f.cylinder, f.surface, f.landing_slot(), f.at);
     let lbn = seg.start;
     // Where the cached run would start if the track's slots up to the request hold
     // consecutive LBNs (no slip or spare in between): check that with one lookup, and ask the
