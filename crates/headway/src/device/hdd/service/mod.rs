@@ -43,7 +43,7 @@ pub struct Policies {
 }
 
 /// The outcome of one command.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct Served {
     pub done: SimTime,
     pub phases: Phases,
@@ -455,6 +455,23 @@ impl Drive {
         n: u32,
         op: Op,
     ) -> Served {
+        let mut served = Served::default();
+        self.serve_queued_into(t, arrived, lbn, n, op, &mut served);
+        served
+    }
+
+    /// [`Drive::serve_queued`], the outcome written to `out`, where the caller keeps it (the
+    /// command in service): returned, its 8-byte fields were copied on in 16-byte halves
+    /// right after the stores, which cannot be forwarded (a stall every command).
+    pub fn serve_queued_into(
+        &mut self,
+        t: SimTime,
+        arrived: SimTime,
+        lbn: u64,
+        n: u32,
+        op: Op,
+        out: &mut Served,
+    ) {
         let t0 = f64_of(t + self.ovh.per_request_ns);
         // A drive that never disconnects holds the bus from command to completion: no other
         // command reaches it before then, so none has its overhead done early.
@@ -479,12 +496,12 @@ impl Drive {
         // Whatever the named phases do not cover (waiting, controller work) is overhead.
         let named = phases.seek_ns + phases.rotate_ns + phases.transfer_ns + phases.bus_ns;
         phases.overhead_ns = (done_ns - t).saturating_sub(named);
-        Served {
+        *out = Served {
             done: done_ns,
             phases,
             cache_hit: hit,
             head,
-        }
+        };
     }
 
     /// When the command last served, a read miss that disconnected from the bus, asks for
