@@ -553,6 +553,48 @@ mod tests {
         );
     }
 
+    /// The landing kept raw by a read miss ([`FreeFrom`]) and worked out when a read needs
+    /// it is the plan's landing slot, for reads anywhere, zero-latency or not.
+    #[test]
+    fn a_kept_landing_is_the_plans_landing_slot() {
+        use super::super::mechanics::Mechanics;
+        use super::super::media;
+        use crate::request::{HeadPosition, Op};
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut checked = 0;
+        for drive in ["atlas10k", "hp_c3323a", "st41601n"] {
+            let spec = crate::device::catalog::lookup(drive).unwrap();
+            let mech = Mechanics::new(&spec).unwrap();
+            let cap = mech.layout.capacity_sectors();
+            let mut from = HeadPosition::default();
+            for _ in 0..3000 {
+                let n = 1 + (next() % 64) as u32;
+                let lbn = next() % (cap - n as u64);
+                let t = (next() % 1_000_000_000) as f64 + (next() % 1000) as f64 / 1000.0;
+                let zl = next() % 2 == 0;
+                let plan = media::plan(&mech, from, t, lbn, n, Op::Read, zl, 0);
+                from = plan.end_head;
+                let (Some(xs), Some(at)) = (plan.landing_sectors(), plan.first_loc) else {
+                    continue;
+                };
+                let f = FreeFrom::new(at.cylinder, at.surface, at.sector, at.spt, xs).unwrap();
+                assert_eq!(
+                    plan.landing(),
+                    Some((f.cylinder, f.surface, f.landing_slot())),
+                    "{drive} lbn {lbn} n {n} t {t}"
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 8000, "{checked}");
+    }
+
     #[test]
     fn segments_slide_to_their_size() {
         let mut c = cache(1, false);

@@ -190,7 +190,7 @@ impl HddDevice {
         });
         let (lbn, sectors, op) = (cur.cmd.lbn, cur.cmd.sectors, cur.cmd.op);
         self.drive
-            .serve_queued_into(now, arrived, lbn, sectors, op, &mut cur.served);
+            .serve_queued(now, arrived, lbn, sectors, op, &mut cur.served);
         if let (Some(fb), Some((free, head, last_op))) = (&mut self.freeblock, before) {
             // The phases' overhead is the command's own before its mechanism starts (the
             // arm may also be busy until `free`) plus the completion after it.

@@ -442,28 +442,16 @@ impl Drive {
 
     /// Serve `op` on `lbn .. lbn + n`, the command reaching the drive at `t`.
     pub fn serve(&mut self, t: SimTime, lbn: u64, n: u32, op: Op) -> Served {
-        self.serve_queued(t, t, lbn, n, op)
-    }
-
-    /// [`Drive::serve`] for a command that reached the drive at `arrived` and waited in its
-    /// queue until `t`.
-    pub fn serve_queued(
-        &mut self,
-        t: SimTime,
-        arrived: SimTime,
-        lbn: u64,
-        n: u32,
-        op: Op,
-    ) -> Served {
         let mut served = Served::default();
-        self.serve_queued_into(t, arrived, lbn, n, op, &mut served);
+        self.serve_queued(t, t, lbn, n, op, &mut served);
         served
     }
 
-    /// [`Drive::serve_queued`], the outcome written to `out`, where the caller keeps it (the
-    /// command in service): returned, its 8-byte fields were copied on in 16-byte halves
-    /// right after the stores, which cannot be forwarded (a stall every command).
-    pub fn serve_queued_into(
+    /// [`Drive::serve`] for a command that reached the drive at `arrived` and waited in its
+    /// queue until `t`, the outcome written to `out`, where the caller keeps it (the command
+    /// in service): returned, its 8-byte fields were copied on in 16-byte halves right
+    /// after the stores, which cannot be forwarded (a stall every command).
+    pub fn serve_queued(
         &mut self,
         t: SimTime,
         arrived: SimTime,
