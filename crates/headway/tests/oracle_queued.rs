@@ -520,12 +520,14 @@ fn debug_replay() {
     for (k, &i) in idx.iter().enumerate().take(upto + 1) {
         println!("k {k} before: {}", d.describe(rec.start_ns[i]));
         let op = if rec.is_read[i] { Op::Read } else { Op::Write };
-        let s = d.serve_queued(
+        let mut s = headway::device::hdd::Served::default();
+        d.serve_queued(
             rec.start_ns[i],
             rec.dispatch_ns[i],
             rec.lbn[i],
             rec.sectors[i],
             op,
+            &mut s,
         );
         println!(
             "k {k} served done {} (rec {}) phases {:?} head {:?}",

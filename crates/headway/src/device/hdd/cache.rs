@@ -17,6 +17,49 @@ pub enum SegState {
     Dirty = 0,
 }
 
+/// Where a segment's free blocks ("read any free blocks") begin: on the landing track
+/// (`cylinder`, `surface`, of `spt` slots), at the landing slot, which
+/// [`FreeFrom::landing_slot`] works out from the slot of the segment's start (`at`) and how
+/// far past it the head landed. Every read miss sets it and few reads use it, so the slot
+/// (a float chain and a division) is left until one does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FreeFrom {
+    pub cylinder: u32,
+    pub surface: u32,
+    pub at: u32,
+    /// Never zero, which leaves `Option<FreeFrom>` no larger than the struct.
+    pub spt: std::num::NonZeroU32,
+    /// [`super::media::MediaPlan::landing_sectors`]'s bits (the segment compares as `Eq`).
+    pub landing_sectors_bits: u64,
+}
+
+impl FreeFrom {
+    pub fn new(
+        cylinder: u32,
+        surface: u32,
+        at: u32,
+        spt: u32,
+        landing_sectors: f64,
+    ) -> Option<Self> {
+        Some(FreeFrom {
+            cylinder,
+            surface,
+            at,
+            spt: std::num::NonZeroU32::new(spt)?,
+            landing_sectors_bits: landing_sectors.to_bits(),
+        })
+    }
+
+    /// The first whole slot under the head when it landed ([`super::media::MediaPlan::landing`]).
+    pub fn landing_slot(&self) -> u32 {
+        super::media::landing_slot(
+            self.at,
+            self.spt.get(),
+            f64::from_bits(self.landing_sectors_bits),
+        )
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Segment {
     pub start: u64,
@@ -31,10 +74,9 @@ pub struct Segment {
     /// DiskSim's `maxreadaheadblkno`: how far read-ahead into this segment may go.
     pub max_ra_lbn: u64,
     /// "Read any free blocks": the segment also holds the blocks the head passed on its
-    /// landing track before `start`, from (cylinder, surface, landing slot, slot of `start`).
-    /// Worked out only when a read asks for blocks below `start` (rare), so the common path
-    /// pays no layout lookups for it.
-    pub free_from: Option<(u32, u32, u32, u32)>,
+    /// landing track before `start` ([`FreeFrom`]). Worked out only when a read asks for
+    /// blocks below `start` (rare), so the common path pays no layout lookups for it.
+    pub free_from: Option<FreeFrom>,
     /// What a read miss makes of the segment, as [`Victim`]'s key ([`read_victim_value`]
     /// above the age above the index), kept up to date by every change of `state`, `stamp`
     /// and `write_only` (all through [`Cache`]) so that the lookup, which every read makes,
@@ -307,7 +349,7 @@ impl Cache {
                         && s.end != lbn
                         && !s
                             .free_from
-                            .is_some_and(|f| lbn < s.start && end + f.3 as u64 > s.start),
+                            .is_some_and(|f| lbn < s.start && end + f.at as u64 > s.start),
                     "segment passed over"
                 );
                 continue;
@@ -315,7 +357,7 @@ impl Cache {
             let i = ((1 << self.index_bits) - 1 - (s.age_index & ((1 << self.index_bits) - 1)))
                 as usize;
             if resolve_free {
-                if let Some((_, _, _, at)) = s.free_from {
+                if let Some(FreeFrom { at, .. }) = s.free_from {
                     // The free blocks lie at most `at` blocks before the start (slots before
                     // it on the same track; slipped slots hold none).
                     let reach = end + at as u64;
@@ -399,8 +441,8 @@ impl Cache {
     }
 
     /// Note that segment `i` also holds the blocks passed on its landing track.
-    pub fn set_free_from(&mut self, i: usize, from: (u32, u32, u32, u32)) {
-        self.max_free_back = self.max_free_back.max(from.3 as u64);
+    pub fn set_free_from(&mut self, i: usize, from: FreeFrom) {
+        self.max_free_back = self.max_free_back.max(from.at as u64);
         if self.segs[i].free_from.replace(from).is_none() {
             self.free_pending += 1;
         }
@@ -496,7 +538,7 @@ mod tests {
         let mut c = cache(2, false);
         c.reset(0, 1000);
         c.extend(0, 1010);
-        c.set_free_from(0, (1, 2, 3, 40));
+        c.set_free_from(0, FreeFrom::new(1, 2, 40, 100, 3.0).unwrap());
         assert_eq!(c.free_pending, 1);
         // Out of reach (more than 40 blocks below): left alone, and a miss.
         let r = c.lookup_read(900, 8, None, false, true, |_| unreachable!());
@@ -509,6 +551,48 @@ mod tests {
             (c.segs[0].start, c.segs[0].free_from, c.free_pending),
             (970, None, 0)
         );
+    }
+
+    /// The landing kept raw by a read miss ([`FreeFrom`]) and worked out when a read needs
+    /// it is the plan's landing slot, for reads anywhere, zero-latency or not.
+    #[test]
+    fn a_kept_landing_is_the_plans_landing_slot() {
+        use super::super::mechanics::Mechanics;
+        use super::super::media;
+        use crate::request::{HeadPosition, Op};
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut checked = 0;
+        for drive in ["atlas10k", "hp_c3323a", "st41601n"] {
+            let spec = crate::device::catalog::lookup(drive).unwrap();
+            let mech = Mechanics::new(&spec).unwrap();
+            let cap = mech.layout.capacity_sectors();
+            let mut from = HeadPosition::default();
+            for _ in 0..3000 {
+                let n = 1 + (next() % 64) as u32;
+                let lbn = next() % (cap - n as u64);
+                let t = (next() % 1_000_000_000) as f64 + (next() % 1000) as f64 / 1000.0;
+                let zl = next() % 2 == 0;
+                let plan = media::plan(&mech, from, t, lbn, n, Op::Read, zl, 0);
+                from = plan.end_head;
+                let (Some(xs), Some(at)) = (plan.landing_sectors(), plan.first_loc) else {
+                    continue;
+                };
+                let f = FreeFrom::new(at.cylinder, at.surface, at.sector, at.spt, xs).unwrap();
+                assert_eq!(
+                    plan.landing(),
+                    Some((f.cylinder, f.surface, f.landing_slot())),
+                    "{drive} lbn {lbn} n {n} t {t}"
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 8000, "{checked}");
     }
 
     #[test]

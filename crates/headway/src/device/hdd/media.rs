@@ -125,6 +125,13 @@ impl MediaPlan {
         Some(landing(&self.first_loc?, self.landing_sectors?))
     }
 
+    /// How far past the first block's slot the head was when it landed, in sectors: what
+    /// [`landing_slot`] works the landing slot out from, for a caller that keeps it for
+    /// later (the slot is a float chain and a division that few reads need).
+    pub fn landing_sectors(&self) -> Option<f64> {
+        self.landing_sectors
+    }
+
     /// The LBN in the landing slot (`None` if it holds none).
     pub fn landing_lbn(&self, mech: &Mechanics) -> Option<u64> {
         let (c, s, slot) = self.landing()?;
@@ -592,14 +599,20 @@ pub fn plan_run_into(
 
 /// The first slot boundary at or after the head, on the landing track.
 fn landing(loc: &super::layout::Location, xs: f64) -> (u32, u32, u32) {
+    let slot = landing_slot(loc.sector, loc.spt, xs);
+    (loc.cylinder, loc.surface, slot)
+}
+
+/// [`MediaPlan::landing`]'s slot, from the first block's slot `sector` on a track of `spt`
+/// slots and [`MediaPlan::landing_sectors`] `xs`.
+pub fn landing_slot(sector: u32, spt: u32, xs: f64) -> u32 {
     let ahead = ceil(xs);
     let ahead = if ahead - xs > 1.0 - 1e-9 {
         ahead - 1.0
     } else {
         ahead
     };
-    let slot = (loc.sector + ahead as u32) % loc.spt;
-    (loc.cylinder, loc.surface, slot)
+    (sector + ahead as u32) % spt
 }
 
 /// Block availability in LBN order: block `lbn + k` of a piece can be used (sent over the bus,

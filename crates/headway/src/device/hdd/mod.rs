@@ -179,41 +179,53 @@ impl HddDevice {
             let free = self.drive.positioning_free_at(now);
             (free, self.drive.head_at(free), self.drive.last_op())
         });
-        let served = self
-            .drive
-            .serve_queued(now, arrived, cmd.lbn, cmd.sectors, cmd.op);
+        // The command goes into service first and the drive writes its outcome there: a
+        // `Served` returned and then moved into place was read back in 16-byte halves of
+        // the callee's 8-byte stores, which cannot be forwarded.
+        let cur = self.current.insert(InService {
+            cmd,
+            served: Served::default(),
+            token: 0,
+            ask_at_ns: None,
+        });
+        let (lbn, sectors, op) = (cur.cmd.lbn, cur.cmd.sectors, cur.cmd.op);
+        self.drive
+            .serve_queued(now, arrived, lbn, sectors, op, &mut cur.served);
         if let (Some(fb), Some((free, head, last_op))) = (&mut self.freeblock, before) {
             // The phases' overhead is the command's own before its mechanism starts (the
             // arm may also be busy until `free`) plus the completion after it.
-            let ph = &served.phases;
+            let ph = &cur.served.phases;
             let pre = ph
                 .overhead_ns
-                .saturating_sub(self.drive.ovh.completion_ns[cmd.op as usize]);
+                .saturating_sub(self.drive.ovh.completion_ns[op as usize]);
             let mech_start = (ph.start_ns + pre).max(free);
             // The model has geometry for every track, so planning cannot fail; a failure
             // would only cost this gap its free reads.
-            let _ = fb.fill_gap(mech_start, head, last_op, &cmd, ph, served.cache_hit);
+            let _ = fb.fill_gap(
+                mech_start,
+                head,
+                last_op,
+                &cur.cmd,
+                ph,
+                cur.served.cache_hit,
+            );
         }
-        let mut served = served;
         // An arrival's overhead may still hold the bus (it came while the firmware waited
         // for a write-back to end): the command taken up gets the bus only after it.
         if self.held_until > now {
             if let Some(done) = self.bus_delayed_done(self.held_until) {
                 self.drive.bus_given(self.held_until);
-                let later = done.saturating_sub(served.done);
+                let cur = self.current.as_mut().expect("just put in service");
+                let later = done.saturating_sub(cur.served.done);
                 self.drive.delay_write_data(later);
-                served.done += later;
-                served.phases.overhead_ns += later;
+                cur.served.done += later;
+                cur.served.phases.overhead_ns += later;
             }
         }
         let token = self.token();
-        io.wake_at(served.done, token);
-        self.current = Some(InService {
-            cmd,
-            served,
-            token,
-            ask_at_ns: None,
-        });
+        let cur = self.current.as_mut().expect("just put in service");
+        cur.token = token;
+        io.wake_at(cur.served.done, token);
     }
 
     /// When the command just served completes if the bus is held until `until`: later
@@ -492,6 +504,9 @@ impl Device for HddDevice {
             head_lbn,
         });
         self.pick_next(now, io);
+        if self.on_bus.is_empty() {
+            return;
+        }
         // The commands that waited for the bus reach the drive now, after the choice.
         let mut waiting = std::mem::take(&mut self.on_bus);
         for (asked, cmd) in waiting.drain(..) {

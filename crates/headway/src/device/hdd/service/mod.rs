@@ -13,7 +13,7 @@ mod write;
 use std::sync::Arc;
 
 use super::bus::{self, Bus};
-use super::cache::{Cache, SegState, Segment};
+use super::cache::{Cache, FreeFrom, SegState, Segment};
 use super::layout::Location;
 use super::mechanics::Mechanics;
 use super::media::{self, ZeroLatency};
@@ -43,7 +43,7 @@ pub struct Policies {
 }
 
 /// The outcome of one command.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct Served {
     pub done: SimTime,
     pub phases: Phases,
@@ -442,11 +442,15 @@ impl Drive {
 
     /// Serve `op` on `lbn .. lbn + n`, the command reaching the drive at `t`.
     pub fn serve(&mut self, t: SimTime, lbn: u64, n: u32, op: Op) -> Served {
-        self.serve_queued(t, t, lbn, n, op)
+        let mut served = Served::default();
+        self.serve_queued(t, t, lbn, n, op, &mut served);
+        served
     }
 
     /// [`Drive::serve`] for a command that reached the drive at `arrived` and waited in its
-    /// queue until `t`.
+    /// queue until `t`, the outcome written to `out`, where the caller keeps it (the command
+    /// in service): returned, its 8-byte fields were copied on in 16-byte halves right
+    /// after the stores, which cannot be forwarded (a stall every command).
     pub fn serve_queued(
         &mut self,
         t: SimTime,
@@ -454,7 +458,8 @@ impl Drive {
         lbn: u64,
         n: u32,
         op: Op,
-    ) -> Served {
+        out: &mut Served,
+    ) {
         let t0 = f64_of(t + self.ovh.per_request_ns);
         // A drive that never disconnects holds the bus from command to completion: no other
         // command reaches it before then, so none has its overhead done early.
@@ -479,12 +484,12 @@ impl Drive {
         // Whatever the named phases do not cover (waiting, controller work) is overhead.
         let named = phases.seek_ns + phases.rotate_ns + phases.transfer_ns + phases.bus_ns;
         phases.overhead_ns = (done_ns - t).saturating_sub(named);
-        Served {
+        *out = Served {
             done: done_ns,
             phases,
             cache_hit: hit,
             head,
-        }
+        };
     }
 
     /// When the command last served, a read miss that disconnected from the bus, asks for
@@ -599,7 +604,7 @@ impl Drive {
         }
         let mut resolved = 0;
         for seg in c.segs.iter_mut() {
-            if let Some((_, _, _, at)) = seg.free_from {
+            if let Some(FreeFrom { at, .. }) = seg.free_from {
                 // The free blocks lie at most `at` blocks before the start (slots before it on
                 // the same track; slipped slots hold none).
                 let reach = lbn + n as u64 + at as u64;
@@ -751,9 +756,10 @@ impl Drive {
 /// begins at the landing sector if that comes before the request on the track, else (the head
 /// wrapped round) at the track's first block.
 fn free_blocks_start(mech: &Mechanics, seg: &Segment) -> u64 {
-    let Some((cyl, surf, landing, at)) = seg.free_from else {
+    let Some(f) = seg.free_from else {
         return seg.start;
     };
+    let (cyl, surf, landing, at) = (f.cylinder, f.surface, f.landing_slot(), f.at);
     let lbn = seg.start;
     // Where the cached run would start if the track's slots up to the request hold
     // consecutive LBNs (no slip or spare in between): check that with one lookup, and ask the

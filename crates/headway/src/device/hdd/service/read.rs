@@ -1,7 +1,7 @@
 //! Reads: full hits, hits on the read-ahead under way, partial hits and misses.
 
 use super::super::bus::{self, Stream};
-use super::super::cache::ReadHit;
+use super::super::cache::{FreeFrom, ReadHit};
 use super::super::mechanics::Mechanics;
 use super::super::media::{self, Avail, Pass, Piece};
 use super::super::num::{f64_of, ns_of};
@@ -136,7 +136,7 @@ impl Drive {
                 };
                 self.finish_destage();
                 let start = overhead_done.max(mech_free);
-                let mut plan = media::MediaPlan::default();
+                let mut plan = fresh_plan();
                 media::plan_into(
                     &mut plan,
                     &self.mech,
@@ -207,7 +207,7 @@ impl Drive {
                 };
                 self.finish_destage();
                 let start = overhead_done.max(mech_free);
-                let mut plan = media::MediaPlan::default();
+                let mut plan = fresh_plan();
                 media::plan_into(
                     &mut plan,
                     &self.mech,
@@ -290,10 +290,15 @@ impl Drive {
                     if let Some(c) = &mut self.cache {
                         c.reset(s, lbn);
                         if self.pol.read_any_free_blocks {
-                            if let (Some((cy, su, slot)), Some(at)) =
-                                (plan.landing(), plan.first_loc)
-                            {
-                                c.set_free_from(s, (cy, su, slot, at.sector));
+                            // Kept as the plan left it: the landing slot is worked out only
+                            // for a read that reaches below the segment (it hung a float
+                            // chain and a division on every read miss).
+                            if let (Some(xs), Some(at)) = (plan.landing_sectors(), plan.first_loc) {
+                                let from =
+                                    FreeFrom::new(at.cylinder, at.surface, at.sector, at.spt, xs);
+                                if let Some(from) = from {
+                                    c.set_free_from(s, from);
+                                }
                             }
                         }
                     }
@@ -309,6 +314,14 @@ impl Drive {
             }
         }
     }
+}
+
+/// A fresh plan for a read from the media, made out of line. Inlined, its two empty
+/// locations were copied from the `None` just stored for `plan_into`'s `first` argument, a
+/// 16-byte load over an 8-byte store that cannot be forwarded (a stall every read miss).
+#[inline(never)]
+fn fresh_plan() -> media::MediaPlan {
+    media::MediaPlan::default()
 }
 
 /// Hold the read-ahead just started into segment `s` after a read of `lbn .. lbn + n` (its
