@@ -203,7 +203,7 @@ impl Policy {
             end,
             limit,
             zero_latency,
-            plan.next_loc.as_ref(),
+            plan.next_loc,
         );
         let ra = slot.as_mut()?;
         if let Some(r) =
@@ -381,7 +381,7 @@ impl ReadAhead {
         base: u64,
         limit: u64,
         zero_latency: impl Into<media::ZeroLatency>,
-        first: Option<&Location>,
+        first: Option<Location>,
     ) {
         let zero_latency = zero_latency.into();
         if limit <= base {
@@ -400,19 +400,10 @@ impl ReadAhead {
         ra.base = base;
         ra.limit = base + n as u64;
         ra.t_start = t;
-        // Read where the caller keeps it (the read's plan), not copied first: the copy's wide
-        // stores and the narrow loads of its fields right after them stalled here.
-        let located;
-        let loc = match first {
-            Some(l) => l,
-            None => {
-                located = mech.layout.locate(base);
-                &located
-            }
-        };
+        let loc = first.unwrap_or_else(|| mech.layout.locate(base));
         if n <= loc.run_sectors {
             // The common case (DEC's read-ahead runs to the end of the request's track).
-            media::plan_run_into(&mut ra.plan, mech, head, t, base, n, zero_latency, *loc);
+            media::plan_run_into(&mut ra.plan, mech, head, t, base, n, zero_latency, loc);
         } else {
             media::plan_into(
                 &mut ra.plan,
@@ -425,7 +416,7 @@ impl ReadAhead {
                 zero_latency,
                 0,
                 None,
-                Some(*loc),
+                Some(loc),
             );
         }
     }
@@ -681,7 +672,7 @@ mod tests {
                     base,
                     base + n as u64,
                     zl,
-                    first.as_ref(),
+                    first,
                 );
                 let mut ra = slot.unwrap();
                 if next() % 5 == 0 {

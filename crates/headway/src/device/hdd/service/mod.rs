@@ -133,7 +133,7 @@ impl Hda {
         base: u64,
         limit: u64,
         zero_latency: ZeroLatency,
-        first: Option<&Location>,
+        first: Option<Location>,
     ) {
         ReadAhead::start_in(
             &mut self.ra_slot,
@@ -694,7 +694,7 @@ impl Drive {
                 end,
                 limit,
                 self.pol.zero_latency_read,
-                plan.next_loc.as_ref(),
+                plan.next_loc,
             );
         }
     }
