@@ -3,7 +3,7 @@
 //! oracle predictor (the host's exact copy), so the two can never disagree by accident.
 
 use super::layout::{Layout, Location};
-use super::num::{round_ns, whole_nonneg};
+use super::num::round_ns;
 use super::seek::SeekCurve;
 use super::spec::{HddSpec, MAX_CYLINDERS, MAX_SURFACES};
 use crate::error::{HeadwayError, Result};
@@ -138,7 +138,7 @@ impl Mechanics {
     pub fn angle_at(&self, t: f64) -> f64 {
         // t >= 0, so truncation is floor (and avoids a libm call on the hot path).
         let turns = t * self.inv_period;
-        turns - whole_nonneg(turns)
+        turns - (turns as i64).max(0) as f64
     }
 
     /// Time to wait from `t` until angle `target` comes under the head.

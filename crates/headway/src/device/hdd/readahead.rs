@@ -7,7 +7,6 @@
 use super::layout::Location;
 use super::mechanics::Mechanics;
 use super::media::{self, Avail, MediaPlan, Piece};
-use super::num::trunc_plus_one;
 use super::spec::CacheSpec;
 use crate::request::{HeadPosition, Op};
 
@@ -565,7 +564,7 @@ impl ReadAhead {
                 if in_sector {
                     return (t, head);
                 }
-                let k = trunc_plus_one((t - p.start()) / p.step);
+                let k = (((t - p.start()) / p.step) as i64 + 1) as f64;
                 let stop = p.start() + k * p.step;
                 return (stop, head);
             }
