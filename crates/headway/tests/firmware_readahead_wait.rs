@@ -129,7 +129,7 @@ fn a_queued_command_waits_for_the_read_ahead_s_first_sector_after_the_read_s_tra
 /// (19.472571 ms); arriving after the wait (16.0 ms), the read finds its sector as before.
 #[test]
 fn a_command_waits_for_the_read_ahead_s_first_sector_after_a_read_ending_at_its_track_s_end() {
-    let tmp = std::env::temp_dir().join(format!("headway_rafirst_{}", std::process::id()));
+    let tmp = std::env::temp_dir().join(format!("headway_racheetah_{}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();
     // (second read's arrival in ms, DiskSim's completion of it in ms)
     let cases = [
