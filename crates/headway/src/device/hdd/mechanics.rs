@@ -28,6 +28,11 @@ impl MechAccess {
     }
 }
 
+/// [`Mechanics::angle_rounding`]'s share of the turn count: 2^-44, some 256 ulps
+/// [TEAM CHOICE: far above the few ulps the engine's arithmetic adds, far below anything a
+/// drive could tell apart].
+const ANGLE_ROUNDING_PER_TURN: f64 = 1.0 / 17_592_186_044_416.0;
+
 #[derive(Clone, Debug)]
 pub struct Mechanics {
     pub layout: Layout,
@@ -139,6 +144,19 @@ impl Mechanics {
         // t >= 0, so truncation is floor (and avoids a libm call on the hot path).
         let turns = t * self.inv_period;
         turns - (turns as i64).max(0) as f64
+    }
+
+    /// How far, in revolutions, the head's angle at `t` (from [`Mechanics::angle_at`]) may lie
+    /// past a sector boundary it is really at, from rounding alone: `t / period`'s fraction
+    /// carries about an ulp of the turn count, and the times the engine adds up to reach `t`
+    /// a few more, so the bound grows with the turns: 2^-44 of them, some 256 ulps (0.7 ns
+    /// of the Atlas 10K's spindle at 2 million turns, against a sector's 18 us). The snaps
+    /// onto a boundary take the larger of this and their fixed slack, which alone covered
+    /// the rounding only below about 2^14 turns: past that, read-aheads that started at their
+    /// first sector split or waited a revolution, so behaviour hung on absolute time.
+    #[inline(always)]
+    pub fn angle_rounding(&self, t: f64) -> f64 {
+        t * self.inv_period * ANGLE_ROUNDING_PER_TURN
     }
 
     /// Time to wait from `t` until angle `target` comes under the head.

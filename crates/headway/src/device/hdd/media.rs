@@ -162,14 +162,20 @@ impl MediaPlan {
 }
 
 /// Waits shorter than this fraction of a revolution short of a full one are rounding noise
-/// from two angles computed separately: the sector is under the head now.
+/// from two angles computed separately: the sector is under the head now (or
+/// [`Mechanics::angle_rounding`], when larger).
 const FULL_TURN_SLACK: f64 = 1e-9;
 
-/// The wait for `angle` with the spindle at `now`.
+/// Heads less than this many sectors past a sector boundary are at it (or
+/// [`Mechanics::angle_rounding`]'s sectors, when more).
+const BOUNDARY_SLACK_SECTORS: f64 = 1e-9;
+
+/// The wait for `angle` with the spindle at `now`, the angle at `t`.
 #[inline]
-fn wait(mech: &Mechanics, now: f64, angle: f64) -> f64 {
+fn wait(mech: &Mechanics, t: f64, now: f64, angle: f64) -> f64 {
     let w = mech.wait_from(now, angle);
-    if w > mech.period_ns * (1.0 - FULL_TURN_SLACK) {
+    let slack = mech.angle_rounding(t).max(FULL_TURN_SLACK);
+    if w > mech.period_ns * (1.0 - slack) {
         0.0
     } else {
         w
@@ -312,7 +318,7 @@ pub fn plan_into(
             }
         };
         if first {
-            plan.landing_sectors = Some(x * spt_f);
+            plan.landing_sectors = Some(snapped_sectors(mech, t_arrive, spt_f, x * spt_f));
         }
         let first_pass = plan.passes.len();
         // A later run starts its track (the previous one ended at its track's end).
@@ -321,7 +327,8 @@ pub fn plan_into(
         } else {
             zl == ZeroLatency::On
         };
-        let (mut inside, k, mut wait_ns) = zero_latency_start(mech, zero_latency, run, x, spt_f, w);
+        let (mut inside, k, mut wait_ns) =
+            zero_latency_start(mech, zero_latency, run, t_arrive, x, spt_f, w);
         if inside {
             if let Some(d) = data {
                 // Out-of-order writing needs every block in hand; otherwise write in order.
@@ -342,7 +349,7 @@ pub fn plan_into(
         if inside {
             t_arrive = push_split_run(plan, lbn, run, k, t_arrive, wait_ns, st, loc.spt, track);
         } else {
-            wait_ns = wait(mech, now, loc.angle);
+            wait_ns = wait(mech, t_arrive, now, loc.angle);
             let mut s0 = t_arrive + wait_ns;
             let mut i = 0u32;
             let off = lbn - first_lbn;
@@ -433,13 +440,13 @@ fn plan_first_run(
             d
         }
     };
-    plan.landing_sectors = Some(x * spt_f);
-    let (inside, k, wait_ns) = zero_latency_start(mech, zero_latency, n, x, spt_f, w);
+    plan.landing_sectors = Some(snapped_sectors(mech, t_arrive, spt_f, x * spt_f));
+    let (inside, k, wait_ns) = zero_latency_start(mech, zero_latency, n, t_arrive, x, spt_f, w);
     let (end, wait_ns) = if inside {
         let end = push_split_run(plan, lbn, n, k, t_arrive, wait_ns, st, loc.spt, track);
         (end, wait_ns)
     } else {
-        let s0 = t_arrive + wait(mech, now, loc.angle);
+        let s0 = t_arrive + wait(mech, t_arrive, now, loc.angle);
         let p = Pass {
             lbn,
             count: n,
@@ -476,6 +483,7 @@ fn zero_latency_start(
     mech: &Mechanics,
     zero_latency: bool,
     run: u32,
+    t: f64,
     x: f64,
     spt_f: f64,
     w: f64,
@@ -487,7 +495,7 @@ fn zero_latency_start(
         // Next sector boundary inside the run; snap when rounding put us a hair past it.
         let xs = x * spt_f;
         let mut kk = ceil(xs);
-        if kk - xs > 1.0 - 1e-9 {
+        if kk - xs > 1.0 - boundary_slack(mech, t, spt_f) {
             kk -= 1.0;
         }
         // Snapped back onto the run's first sector: an ordinary in-order access.
@@ -496,6 +504,25 @@ fn zero_latency_start(
         wait_ns = ((k as f64 * w - x) * mech.period_ns).max(0.0);
     }
     (inside, k, wait_ns)
+}
+
+/// [`BOUNDARY_SLACK_SECTORS`], or the rounding of the head's angle at `t` in sectors of a
+/// track of `spt_f`, whichever is larger.
+#[inline(always)]
+fn boundary_slack(mech: &Mechanics, t: f64, spt_f: f64) -> f64 {
+    (mech.angle_rounding(t) * spt_f).max(BOUNDARY_SLACK_SECTORS)
+}
+
+/// `xs` sectors past a run's first sector, snapped back onto the boundary below when the
+/// rounding of the head's angle at `t` may have put it there, as the plan's start snaps.
+#[inline(always)]
+fn snapped_sectors(mech: &Mechanics, t: f64, spt_f: f64, xs: f64) -> f64 {
+    let up = ceil(xs);
+    if up - xs > 1.0 - boundary_slack(mech, t, spt_f) {
+        up - 1.0
+    } else {
+        xs
+    }
 }
 
 /// The two passes of a zero-latency access that starts at sector `k` of a run of `run`
@@ -578,11 +605,11 @@ pub fn plan_run_into(
             d
         }
     };
-    let (inside, k, wait_ns) = zero_latency_start(mech, zero_latency, n, x, spt_f, w);
+    let (inside, k, wait_ns) = zero_latency_start(mech, zero_latency, n, t_arrive, x, spt_f, w);
     plan.end = if inside {
         push_split_run(plan, lbn, n, k, t_arrive, wait_ns, st, loc.spt, track)
     } else {
-        let s0 = t_arrive + wait(mech, now, loc.angle);
+        let s0 = t_arrive + wait(mech, t_arrive, now, loc.angle);
         let p = Pass {
             lbn,
             count: n,
@@ -908,6 +935,67 @@ mod tests {
             }
         }
         assert_eq!(checked, 8 * 5 * 1300);
+    }
+
+    /// A zero-latency read-ahead that starts with the head at its first sector's start starts
+    /// there, however late in the run: the head's angle at `t` carries the rounding of
+    /// `t / period` (about an ulp of the turn count, 1e-10 revolutions at 2 million turns), and
+    /// a fixed snap of 1e-9 sectors covered it only while the turns were below about 2^14
+    /// (t below 1e11 ns on the Atlas 10K). Past that, rounding put the head a hair past the
+    /// start and the plan split at sector 1: its tail first, its first sector a revolution
+    /// later (45% of the read-aheads of a 1M-request replay). The same for a drive without
+    /// zero latency, which waited a revolution for the sector under its head.
+    #[test]
+    fn an_access_starting_under_the_head_starts_at_once_however_late() {
+        for (drive, zero_latency) in [("atlas10k", true), ("hp_c3323a", false)] {
+            let spec = crate::device::catalog::lookup(drive).unwrap();
+            let mech = Mechanics::new(&spec).unwrap();
+            let lbn = 1_000_000u64;
+            let loc = mech.layout.locate(lbn);
+            let head = HeadPosition {
+                cylinder: loc.cylinder,
+                surface: loc.surface,
+            };
+            let n = loc.run_sectors.min(24);
+            let mut past = 0;
+            for turns in [1_000u64, 1_000_000, 2_000_000, 100_000_000] {
+                for j in 0..200u64 {
+                    let t = ((turns + j) as f64 + loc.angle) * mech.period_ns;
+                    past += (mech.angle_at(t) > loc.angle) as u32;
+                    let mut plan = MediaPlan::default();
+                    plan_run_into(&mut plan, &mech, head, t, lbn, n, zero_latency, loc);
+                    let mut general = MediaPlan::default();
+                    plan_into(
+                        &mut general,
+                        &mech,
+                        head,
+                        t,
+                        lbn,
+                        n,
+                        Op::Read,
+                        zero_latency,
+                        0,
+                        None,
+                        Some(loc),
+                    );
+                    for p in [&plan, &general] {
+                        assert_eq!(
+                            (p.passes.len(), p.passes[0].lbn),
+                            (1, lbn),
+                            "{drive}, {turns} + {j} turns: {:?}",
+                            p.passes
+                        );
+                        let wait_ns = p.passes[0].start() - t;
+                        assert!(
+                            wait_ns.abs() < 1.0,
+                            "{drive}, {turns} + {j} turns: waits {wait_ns} ns"
+                        );
+                    }
+                }
+            }
+            // The rounding did put the head past the start, often.
+            assert!(past > 100, "{drive}: {past}");
+        }
     }
 
     /// The one-run plan is the general plan's passes, end and head, to the bit, wherever the
