@@ -109,7 +109,8 @@ pub struct MediaPlan {
     pub end_head: HeadPosition,
     /// How far past the first block's slot the head was when it landed on the first track,
     /// in sectors: [`MediaPlan::landing`] works the slot out from it, only for the one caller
-    /// that needs it.
+    /// that needs it. Less the rounding's slack beyond the fixed one late in a run (see
+    /// `landing_sectors` below), so that the slot snaps as the plan's start does.
     landing_sectors: Option<f64>,
     /// Where the first block is.
     pub first_loc: Option<Location>,
@@ -174,8 +175,13 @@ const BOUNDARY_SLACK_SECTORS: f64 = 1e-9;
 #[inline]
 fn wait(mech: &Mechanics, t: f64, now: f64, angle: f64) -> f64 {
     let w = mech.wait_from(now, angle);
-    let slack = mech.angle_rounding(t).max(FULL_TURN_SLACK);
-    if w > mech.period_ns * (1.0 - slack) {
+    // The rounding's slack only when the wait is within a thousandth of a turn of a full
+    // one: it stays below that for any time the engine reaches (3e-4 turns after a simulated
+    // year at 10,000 rpm), and the test is a branch that is almost never taken.
+    let near_full = |slack: f64| w > mech.period_ns * (1.0 - slack);
+    if near_full(FULL_TURN_SLACK)
+        || (near_full(1e-3) && near_full(mech.angle_rounding(t).max(FULL_TURN_SLACK)))
+    {
         0.0
     } else {
         w
@@ -318,7 +324,7 @@ pub fn plan_into(
             }
         };
         if first {
-            plan.landing_sectors = Some(snapped_sectors(mech, t_arrive, spt_f, x * spt_f));
+            plan.landing_sectors = Some(landing_sectors(mech, t_arrive, spt_f, x * spt_f));
         }
         let first_pass = plan.passes.len();
         // A later run starts its track (the previous one ended at its track's end).
@@ -440,7 +446,7 @@ fn plan_first_run(
             d
         }
     };
-    plan.landing_sectors = Some(snapped_sectors(mech, t_arrive, spt_f, x * spt_f));
+    plan.landing_sectors = Some(landing_sectors(mech, t_arrive, spt_f, x * spt_f));
     let (inside, k, wait_ns) = zero_latency_start(mech, zero_latency, n, t_arrive, x, spt_f, w);
     let (end, wait_ns) = if inside {
         let end = push_split_run(plan, lbn, n, k, t_arrive, wait_ns, st, loc.spt, track);
@@ -513,16 +519,14 @@ fn boundary_slack(mech: &Mechanics, t: f64, spt_f: f64) -> f64 {
     (mech.angle_rounding(t) * spt_f).max(BOUNDARY_SLACK_SECTORS)
 }
 
-/// `xs` sectors past a run's first sector, snapped back onto the boundary below when the
-/// rounding of the head's angle at `t` may have put it there, as the plan's start snaps.
+/// `xs` sectors past a run's first sector, less the part of [`boundary_slack`] beyond the
+/// fixed [`BOUNDARY_SLACK_SECTORS`]: [`landing_slot`] snaps a head less than that fixed slack
+/// past a boundary onto it, so this makes it snap within the whole slack, as the plan's start
+/// does, while leaving the float chain of the snap for the few reads that ask (below about
+/// 17,500 turns, `xs` itself, to the bit).
 #[inline(always)]
-fn snapped_sectors(mech: &Mechanics, t: f64, spt_f: f64, xs: f64) -> f64 {
-    let up = ceil(xs);
-    if up - xs > 1.0 - boundary_slack(mech, t, spt_f) {
-        up - 1.0
-    } else {
-        xs
-    }
+fn landing_sectors(mech: &Mechanics, t: f64, spt_f: f64, xs: f64) -> f64 {
+    xs - (boundary_slack(mech, t, spt_f) - BOUNDARY_SLACK_SECTORS)
 }
 
 /// The two passes of a zero-latency access that starts at sector `k` of a run of `run`
