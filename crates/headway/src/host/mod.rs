@@ -352,7 +352,7 @@ impl Host {
     /// `(lbn, sectors, op)`, whose requests are `outside` it or not, and account the
     /// command: its send time and prediction (when the device is idle), and the slot it
     /// takes.
-    #[inline]
+    #[inline(always)]
     fn account(
         &mut self,
         now: SimTime,
