@@ -212,7 +212,7 @@ impl Simulation {
                         }
                     };
                     self.stats.arrival(self.now, &req);
-                    self.host.arrival(self.now, req)?;
+                    self.host.arrival(self.now, &req)?;
                     self.count_host_work();
                     self.workload.on_arrival(&req, &mut self.arrivals)?;
                     self.schedule_arrivals()?;

@@ -130,7 +130,7 @@ impl Host {
         self
     }
 
-    pub fn arrival(&mut self, now: SimTime, req: Request) -> Result<()> {
+    pub fn arrival(&mut self, now: SimTime, req: &Request) -> Result<()> {
         // A scheduler that would dispatch this arrival at once, alone and unchanged, is
         // not called: the request waits here for the engine's decision after the arrival,
         // which sends it as the scheduler would have. Its device must have a slot now, or
@@ -154,7 +154,7 @@ impl Host {
                         op: req.op,
                         dispatch_ns,
                         predicted_ns,
-                        requests: smallvec::SmallVec::from_buf([req]),
+                        requests: smallvec::SmallVec::from_buf([*req]),
                     }
                 }
                 Err(e) => self.error = Some(Box::new(e)),
@@ -162,7 +162,7 @@ impl Host {
             return Ok(());
         }
         let ctx = ctx!(self, now);
-        self.scheduler.on_arrival(req, &ctx);
+        self.scheduler.on_arrival(*req, &ctx);
         let f = ctx.take_failure();
         self.check(f)
     }
@@ -352,7 +352,7 @@ impl Host {
     /// `(lbn, sectors, op)`, whose requests are `outside` it or not, and account the
     /// command: its send time and prediction (when the device is idle), and the slot it
     /// takes.
-    #[inline]
+    #[inline(always)]
     fn account(
         &mut self,
         now: SimTime,
