@@ -28,10 +28,13 @@ impl MechAccess {
     }
 }
 
-/// [`Mechanics::angle_rounding`]'s share of the turn count: 2^-44, some 256 ulps
-/// [TEAM CHOICE: far above the few ulps the engine's arithmetic adds, far below anything a
-/// drive could tell apart].
-const ANGLE_ROUNDING_PER_TURN: f64 = 1.0 / 17_592_186_044_416.0;
+/// [`Mechanics::angle_rounding`]'s share of the turn count: 2^-48, 16 ulps of it [TEAM
+/// CHOICE: above the few ulps the engine's additions bring, and well below the half
+/// nanosecond that rounding event times to whole nanoseconds moves an access by: 2^-44
+/// (0.46 ns on the ST41601N at 7e5 turns) started writes the calibration's probe aims at a
+/// sector's edge (`tests/calibration.rs`, stability) before sectors they had missed by
+/// 0.1-0.3 ns, so the edges it measures moved].
+const ANGLE_ROUNDING_PER_TURN: f64 = 1.0 / 281_474_976_710_656.0;
 
 #[derive(Clone, Debug)]
 pub struct Mechanics {
@@ -149,8 +152,8 @@ impl Mechanics {
     /// How far, in revolutions, the head's angle at `t` (from [`Mechanics::angle_at`]) may lie
     /// past a sector boundary it is really at, from rounding alone: `t / period`'s fraction
     /// carries about an ulp of the turn count, and the times the engine adds up to reach `t`
-    /// a few more, so the bound grows with the turns: 2^-44 of them, some 256 ulps (0.7 ns
-    /// of the Atlas 10K's spindle at 2 million turns, against a sector's 18 us). The snaps
+    /// a few more, so the bound grows with the turns: 2^-48 of them, 16 ulps (0.04 ns of the
+    /// Atlas 10K's spindle at 2 million turns, against a sector's 18 us). The snaps
     /// onto a boundary take the larger of this and their fixed slack, which alone covered
     /// the rounding only below about 2^14 turns: past that, read-aheads that started at their
     /// first sector split or waited a revolution, so behaviour hung on absolute time.

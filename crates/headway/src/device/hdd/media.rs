@@ -522,8 +522,8 @@ fn boundary_slack(mech: &Mechanics, t: f64, spt_f: f64) -> f64 {
 /// `xs` sectors past a run's first sector, less the part of [`boundary_slack`] beyond the
 /// fixed [`BOUNDARY_SLACK_SECTORS`]: [`landing_slot`] snaps a head less than that fixed slack
 /// past a boundary onto it, so this makes it snap within the whole slack, as the plan's start
-/// does, while leaving the float chain of the snap for the few reads that ask (below about
-/// 17,500 turns, `xs` itself, to the bit).
+/// does, while leaving the float chain of the snap for the few reads that ask (while the
+/// rounding's slack is below the fixed one, `xs` itself, to the bit).
 #[inline(always)]
 fn landing_sectors(mech: &Mechanics, t: f64, spt_f: f64, xs: f64) -> f64 {
     xs - (boundary_slack(mech, t, spt_f) - BOUNDARY_SLACK_SECTORS)
