@@ -36,7 +36,7 @@ impl<R: TraceReader> TraceWorkload<R> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn next(&mut self, out: &mut Arrivals) -> Result<()> {
         if let Some(rec) = self.feed.next_record()? {
             let at = match self.time_scale {
