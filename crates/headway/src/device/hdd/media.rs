@@ -167,6 +167,9 @@ impl MediaPlan {
 /// [`Mechanics::angle_rounding`], when larger).
 const FULL_TURN_SLACK: f64 = 1e-9;
 
+/// [`wait`] works the rounding's slack out only for waits this close to a full turn.
+const NEAR_FULL_TURN: f64 = 1e-3;
+
 /// Heads less than this many sectors past a sector boundary are at it (or
 /// [`Mechanics::angle_rounding`]'s sectors, when more).
 const BOUNDARY_SLACK_SECTORS: f64 = 1e-9;
@@ -175,12 +178,12 @@ const BOUNDARY_SLACK_SECTORS: f64 = 1e-9;
 #[inline]
 fn wait(mech: &Mechanics, t: f64, now: f64, angle: f64) -> f64 {
     let w = mech.wait_from(now, angle);
-    // The rounding's slack only when the wait is within a thousandth of a turn of a full
-    // one: it stays below that for any time the engine reaches (3e-4 turns after a simulated
+    // The rounding's slack only when the wait is within NEAR_FULL_TURN of a full turn: the
+    // slack stays below that for any time the engine reaches (2e-5 turns after a simulated
     // year at 10,000 rpm), and the test is a branch that is almost never taken.
     let near_full = |slack: f64| w > mech.period_ns * (1.0 - slack);
     if near_full(FULL_TURN_SLACK)
-        || (near_full(1e-3) && near_full(mech.angle_rounding(t).max(FULL_TURN_SLACK)))
+        || (near_full(NEAR_FULL_TURN) && near_full(mech.angle_rounding(t).max(FULL_TURN_SLACK)))
     {
         0.0
     } else {
