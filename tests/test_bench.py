@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from headway.bench import LOADS, cached_trace, write_trace
+from headway.bench import LOADS, CaseResult, cached_trace, write_trace
 from conftest import SHARED
 
 GENERATOR = SHARED / "bench" / "gen_ascii_trace.py"
@@ -131,13 +131,27 @@ def test_vs_disksim_runs_the_binary_on_diskSims_setup_and_prints_both_ratios(cli
         capture_output=True, text=True, env={**__import__("os").environ, "HEADWAY_CACHE_DIR": str(env_dir)},
     )
     assert out.returncode == 0, out.stderr
-    assert "same sitting" in out.stdout and "whole ratio: over headway's whole process" in out.stdout
+    text = " ".join(out.stdout.split())  # the console wraps its notes at the terminal's width
+    assert "same sitting" in text and "whole ratio: over headway's whole process" in text
+    assert "CPU ratio: DiskSim's CPU time over headway's whole process's" in text
     cases = json.loads((tmp_path / "b.json").read_text())
     assert len(cases) == 3
     for c in cases:
         assert c["disksim_measured_here"] and len(c["disksim_wall_s"]) == 1 and len(c["process_wall_s"]) == 1
         assert c["ratio_to_disksim"] == pytest.approx(c["disksim_wall_s"][0] / c["wall_s"][0])
         assert c["end_to_end_ratio_to_disksim"] == pytest.approx(c["disksim_wall_s"][0] / c["process_wall_s"][0])
+        # Both children's CPU time was counted: a Python process costs well over a millisecond.
+        assert len(c["disksim_cpu_s"]) == 1 and len(c["process_cpu_s"]) == 1
+        assert c["disksim_cpu_s"][0] > 0.001 and c["process_cpu_s"][0] > 0.001
+        assert c["end_to_end_cpu_ratio_to_disksim"] == pytest.approx(c["disksim_cpu_s"][0] / c["process_cpu_s"][0])
+
+
+def test_cpu_ratio_is_the_median_of_the_repeats_pairs():
+    case = CaseResult("fcfs", "moderate", 10, disksim_cpu_s=[10.0, 30.0, 12.0], process_cpu_s=[1.0, 1.0, 0.4])
+    assert case.cpu_ratios == pytest.approx([10.0, 30.0, 30.0])
+    assert case.cpu_ratio == pytest.approx(30.0)
+    # The median of the pairs, not the ratio of the medians (12.0 / 1.0).
+    assert CaseResult("sptf", "heavy", 10).cpu_ratio is None
 
 
 def test_vs_disksim_without_statdefs_is_a_one_line_error(cli, tmp_path):

@@ -100,6 +100,9 @@ class CaseResult:
     # process, and headway's whole `headway replay` process.
     disksim_wall_s: List[float] = field(default_factory=list)
     process_wall_s: List[float] = field(default_factory=list)
+    # The same two processes' CPU time (user + system), repeat by repeat.
+    disksim_cpu_s: List[float] = field(default_factory=list)
+    process_cpu_s: List[float] = field(default_factory=list)
 
     @property
     def median_wall_s(self) -> float:
@@ -130,6 +133,19 @@ class CaseResult:
             return None
         return statistics.median(self.disksim_wall_s) / statistics.median(self.process_wall_s)
 
+    @property
+    def cpu_ratios(self) -> List[float]:
+        """DiskSim's CPU time over headway's whole process's, repeat by repeat: each pair ran
+        back to back, so a machine whose speed drifts during the sitting (a shared one) moves
+        both sides of a pair alike."""
+        return [d / h for d, h in zip(self.disksim_cpu_s, self.process_cpu_s) if h > 0]
+
+    @property
+    def cpu_ratio(self) -> Optional[float]:
+        """The median of :attr:`cpu_ratios`: the whole-process CPU ratio."""
+        ratios = self.cpu_ratios
+        return statistics.median(ratios) if ratios else None
+
     def to_dict(self) -> dict:
         d = asdict(self)
         d.update(requests_per_s=self.requests_per_s, setup=SETUPS[self.queue])
@@ -137,6 +153,7 @@ class CaseResult:
             d.update(
                 ratio_to_disksim=self.ratio,
                 end_to_end_ratio_to_disksim=self.end_to_end_ratio,
+                end_to_end_cpu_ratio_to_disksim=self.cpu_ratio,
                 disksim_measured_here=True,
             )
         return d
@@ -173,13 +190,15 @@ def run_bench(
         case = CaseResult(scheduler, load_name, requests, disksim_requests_per_s=reference, queue=queue)
         for _ in range(repeat):
             if disksim is not None:
-                case.disksim_wall_s.append(disksim_bench.run_disksim(disksim, parvs[scheduler], trace, requests))
-                case.process_wall_s.append(
-                    disksim_bench.time_headway_process(
-                        [str(trace), "--format", "disksim-ascii", "--drive", "atlas10k",
-                         "--queue-depth", "64", "--firmware-scheduler", scheduler]
-                    )
+                ds = disksim_bench.run_disksim(disksim, parvs[scheduler], trace, requests)
+                hw = disksim_bench.time_headway_process(
+                    [str(trace), "--format", "disksim-ascii", "--drive", "atlas10k",
+                     "--queue-depth", "64", "--firmware-scheduler", scheduler]
                 )
+                case.disksim_wall_s.append(ds.wall_s)
+                case.disksim_cpu_s.append(ds.cpu_s)
+                case.process_wall_s.append(hw.wall_s)
+                case.process_cpu_s.append(hw.cpu_s)
             r = run(replay_config(trace, scheduler, queue))
             if r.summary.requests != requests:
                 raise RuntimeError(

@@ -11,14 +11,15 @@ SPTF (8), exactly as ``shared/bench``'s ``trace_*_q64`` files. DiskSim also need
 from __future__ import annotations
 
 import re
+import resource
 import subprocess
 import time
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Callable, Dict, List, NamedTuple, Optional, Tuple, TypeVar
 
 from headway.errors import ConfigError
 
-__all__ = ["DISKSIM_POLICY", "find_statdefs", "prepare", "run_disksim"]
+__all__ = ["DISKSIM_POLICY", "Timing", "find_statdefs", "prepare", "run_disksim", "time_headway_process"]
 
 # DiskSim's ioqueue policy numbers for the benchmark's schedulers.
 DISKSIM_POLICY = {"fcfs": 1, "sptf": 8}
@@ -75,31 +76,56 @@ def _requests_handled(outv: Path) -> Optional[int]:
     return int(m.group(1)) if m else None
 
 
-def run_disksim(binary: Path, parv: Path, trace: Path, requests: int) -> float:
-    """Wall seconds of one DiskSim run of ``trace``; checks it simulated the trace (DiskSim
-    stops when the trace ends, so the requests still queued then are not counted)."""
+class Timing(NamedTuple):
+    """One whole process: the wall time a user waits, and its CPU time (user + system, the
+    process and its threads). On a shared machine the two part ways: wall time counts the
+    waits for a core, CPU time the work, inflated less by neighbours' load."""
+
+    wall_s: float
+    cpu_s: float
+
+
+def _children_cpu_s() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+T = TypeVar("T")
+
+
+def _timed(run: Callable[[], T]) -> Tuple[Timing, T]:
+    # The children's CPU clock moves only when a child is reaped, and the bench reaps one
+    # child at a time on this thread, so the difference is that child's alone.
+    cpu0, start = _children_cpu_s(), time.perf_counter()
+    out = run()
+    wall_s = time.perf_counter() - start
+    return Timing(wall_s, _children_cpu_s() - cpu0), out
+
+
+def run_disksim(binary: Path, parv: Path, trace: Path, requests: int) -> Timing:
+    """Wall and CPU seconds of one DiskSim run of ``trace``; checks it simulated the trace
+    (DiskSim stops when the trace ends, so the requests still queued then are not counted)."""
     outv = parv.with_suffix(".outv")
-    start = time.perf_counter()
-    done = subprocess.run(
+    timing, done = _timed(lambda: subprocess.run(
         [str(binary), parv.name, outv.name, "ascii", str(trace.resolve()), "0"],
         cwd=parv.parent,
         capture_output=True,
         text=True,
-    )
-    wall_s = time.perf_counter() - start
+    ))
     if done.returncode != 0:
         tail = "; ".join((done.stderr or done.stdout).strip().splitlines()[-3:])
         raise ConfigError(f"--vs-disksim {binary}: DiskSim exited with {done.returncode}: {tail}")
     handled = _requests_handled(outv)
     if handled is None or handled < 0.99 * requests:
         raise ConfigError(f"--vs-disksim {binary}: DiskSim handled {handled} of {requests} requests (see {outv})")
-    return wall_s
+    return timing
 
 
-def time_headway_process(config_args: List[str]) -> float:
-    """Wall seconds of a whole ``headway replay`` process: what a user waits for."""
+def time_headway_process(config_args: List[str]) -> Timing:
+    """Wall and CPU seconds of a whole ``headway replay`` process: what a user waits for."""
     import sys
 
-    start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "headway", "replay", *config_args, "-q"], check=True)
-    return time.perf_counter() - start
+    timing, _ = _timed(
+        lambda: subprocess.run([sys.executable, "-m", "headway", "replay", *config_args, "-q"], check=True)
+    )
+    return timing

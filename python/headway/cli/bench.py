@@ -73,22 +73,40 @@ def bench_cmd(n: int, quick: bool, repeat: int, queue: str, disksim: Optional[Pa
         table = new_table(
             [("run", "text"), ("core s", "num"), ("whole s", "num"), ("DiskSim s", "num"),
              ("core ratio", "num"), ("whole ratio", "num")],
-            title=f"headway and DiskSim in this sitting (median of {repeat})",
+            title=f"headway and DiskSim in this sitting, wall time (median of {repeat})",
+        )
+        cpu = new_table(
+            [("run", "text"), ("whole CPU s", "num"), ("DiskSim CPU s", "num"), ("CPU ratio", "num"),
+             ("range", "num")],
+            title=f"the same processes' CPU time, user + system (median of {repeat})",
         )
         for c in cases:
+            run_name = f"{c.scheduler.upper()} {c.load}"
             table.add_row(
-                f"{c.scheduler.upper()} {c.load}",
+                run_name,
                 f"{c.median_wall_s:.3f}",
                 f"{statistics.median(c.process_wall_s):.3f}",
                 f"{statistics.median(c.disksim_wall_s):.3f}",
                 f"{c.ratio:.1f}x",
                 f"{c.end_to_end_ratio:.1f}x",
             )
+            ratios = c.cpu_ratios
+            cpu.add_row(
+                run_name,
+                f"{statistics.median(c.process_cpu_s):.3f}",
+                f"{statistics.median(c.disksim_cpu_s):.3f}",
+                f"{c.cpu_ratio:.1f}x" if ratios else "-",
+                f"{min(ratios):.1f}-{max(ratios):.1f}x" if ratios else "-",
+            )
         console.print(table)
+        console.print(cpu)
         console.print(
-            f"DiskSim: {disksim}, run here in the same sitting (each repeat: headway's core, headway's "
-            "whole `headway replay` process, DiskSim's whole process). core ratio: DiskSim's time over "
-            "headway's simulation loop; whole ratio: over headway's whole process, start-up included."
+            f"DiskSim: {disksim}, run here in the same sitting (each repeat: DiskSim's whole process, "
+            "headway's whole `headway replay` process, then headway's core in this process). core "
+            "ratio: DiskSim's time over headway's simulation loop; whole ratio: over headway's whole "
+            "process, start-up included; CPU ratio: DiskSim's CPU time over headway's whole process's, "
+            "the median of the repeats' pairwise ratios, and their range. On a shared machine every "
+            "figure moves from run to run: when the range is wide, repeat more (--repeat)."
         )
     else:
         table = new_table(
