@@ -26,6 +26,12 @@ pub struct Host {
     /// full estimate per request (about a fifth of an SPTF run's time), so runs that do not
     /// report prediction accuracy switch it off.
     track_predictions: bool,
+    /// The scheduler never reads the predictors (`Scheduler::ignores_predictors`).
+    ignores_predictors: bool,
+    /// Someone reads the predictors (the scheduler, or the prediction tracking), so each
+    /// completion is passed to its device's predictor; else their state is never read, and
+    /// the call (a few tens of instructions a request) is skipped.
+    observes: bool,
     /// What the run is made of, for schedulers to look up.
     pub info: RunInfo,
     /// Request ids, host origins, and the host-made requests of the current call.
@@ -85,6 +91,7 @@ impl Host {
         let idle_when_empty = scheduler.idle_when_empty();
         let ignores_completions = scheduler.ignores_completions();
         let passes_through = scheduler.passes_through_when_empty();
+        let ignores_predictors = scheduler.ignores_predictors();
         let full_devices = max_outstanding.iter().filter(|&&m| m == 0).count();
         Host {
             scheduler,
@@ -96,6 +103,8 @@ impl Host {
             ns_per_estimate: 0,
             cpu_free_ns: 0,
             track_predictions: true,
+            ignores_predictors,
+            observes: true,
             info: RunInfo::single(),
             work: HostWork::new(),
             capacity,
@@ -120,6 +129,7 @@ impl Host {
     /// statistics and the records' `predicted_ns` (default: yes).
     pub fn with_prediction_tracking(mut self, on: bool) -> Self {
         self.track_predictions = on;
+        self.observes = on || !self.ignores_predictors;
         self
     }
 
@@ -188,7 +198,9 @@ impl Host {
         let dev = c.command.device as usize;
         self.full_devices -= (self.outstanding[dev] == self.max_outstanding[dev]) as usize;
         self.outstanding[dev] -= 1;
-        self.predictors[dev].observe(c);
+        if self.observes {
+            self.predictors[dev].observe(c);
+        }
         if self.ignores_completions {
             return Ok(());
         }

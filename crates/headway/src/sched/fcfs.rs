@@ -60,6 +60,9 @@ impl Scheduler for Fcfs {
     fn ignores_completions(&self) -> bool {
         true
     }
+    fn ignores_predictors(&self) -> bool {
+        true
+    }
     fn passes_through_when_empty(&self) -> bool {
         true
     }

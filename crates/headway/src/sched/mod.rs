@@ -193,6 +193,13 @@ pub trait Scheduler {
     fn ignores_completions(&self) -> bool {
         false
     }
+    /// Whether this scheduler never reads the context's predictors (no estimate, no head,
+    /// no geometry, through no helper). With prediction tracking off as well, nothing reads
+    /// them, so the host stops feeding them each completion (`Predictor::observe`). Default
+    /// false: a plug-in may read them.
+    fn ignores_predictors(&self) -> bool {
+        false
+    }
     /// Whether an arrival that finds this scheduler empty ([`Scheduler::pending`] is 0) and
     /// its device with a free slot would be dispatched by the next decision at once, alone
     /// and unchanged (`Command::single`), the scheduler keeping no record of it (FCFS). The
