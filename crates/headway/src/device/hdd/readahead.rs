@@ -370,8 +370,11 @@ impl ReadAhead {
     /// Read-ahead of `base .. limit` into `seg` by a mechanism free at `t` with the head at
     /// `head` (`first`: where `base` is, if already known), put in `slot` (which becomes
     /// `None` when there is nothing to read). It is planned where it is kept: every read starts
-    /// one, and moving a plan costs more than filling it.
+    /// one, and moving a plan costs more than filling it. Always inlined: called once from
+    /// each read from the media, its call and nine arguments (the first block's location
+    /// copied through the stack) cost more than its bookkeeping.
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     pub fn start_in(
         slot: &mut Option<ReadAhead>,
         mech: &Mechanics,
