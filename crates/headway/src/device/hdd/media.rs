@@ -750,12 +750,20 @@ impl Avail {
     /// [`Avail::from_plan`] into `self`, replacing what it held (kept by the caller across
     /// commands: returning a new one moves its inline pieces).
     pub fn fill_from_plan(&mut self, plan: &MediaPlan, not_before: f64) {
-        self.pieces.clear();
         if let [p] = plan.passes[..] {
             // One pass (nearly every read): its own piece, as `pieces` makes it, without the
-            // iterator and `extend`'s bookkeeping.
-            self.pieces.push(Piece::of_pass(&p, not_before));
+            // iterator and `extend`'s bookkeeping, written over the last read's lone piece
+            // when there is one (`clear` walks the length down one at a time, and `push`
+            // tests the room again).
+            let piece = Piece::of_pass(&p, not_before);
+            if let [only] = &mut self.pieces[..] {
+                *only = piece;
+            } else {
+                self.pieces.clear();
+                self.pieces.push(piece);
+            }
         } else {
+            self.pieces.clear();
             self.pieces.extend(pieces(&plan.passes, not_before));
         }
     }
