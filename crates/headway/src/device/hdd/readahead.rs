@@ -501,8 +501,9 @@ impl ReadAhead {
     }
 
     /// [`ReadAhead::at`] with the head as one word ([`HeadWord`]), for the caller that takes
-    /// the answer through memory every command.
-    #[inline]
+    /// the answer through memory every command. Always inlined: its one caller, `settle`,
+    /// runs for every command, and LLVM left it a call.
+    #[inline(always)]
     pub fn at_word(&self, t: f64, in_sector: bool) -> (u64, Option<(f64, HeadWord)>) {
         let end = self.base + count_by(&self.plan.passes, self.t_start, t);
         if t >= self.plan.end {
