@@ -419,6 +419,54 @@ pub fn plan_into(
     plan.end_head = here;
 }
 
+/// [`plan_into`] for a read from the media (no minimum move, no data to wait for, the first
+/// block not located yet), inlined into the read miss: the call, its eleven arguments and the
+/// tests of the constant ones cost that path more than the plan's own bookkeeping. An access
+/// beyond the first block's run goes to [`plan_into`] with the location found here.
+#[inline(always)]
+pub fn plan_read_into(
+    plan: &mut MediaPlan,
+    mech: &Mechanics,
+    from: HeadPosition,
+    t: f64,
+    lbn: u64,
+    n: u32,
+    zl: ZeroLatency,
+) {
+    let loc = mech.layout.locate(lbn);
+    if n == 0 || n > loc.run_sectors {
+        plan_into(
+            plan,
+            mech,
+            from,
+            t,
+            lbn,
+            n,
+            Op::Read,
+            zl,
+            0,
+            None,
+            Some(loc),
+        );
+        return;
+    }
+    plan.passes.clear();
+    plan.next_loc = None;
+    let first_move = mech.move_ns(from, loc.cylinder, loc.surface, Op::Read);
+    plan.seek_ns = first_move;
+    plan_first_run(
+        plan,
+        mech,
+        t + f64_of(first_move),
+        lbn,
+        n,
+        zl.first_run(mech, lbn, &loc),
+        loc,
+    );
+    // Copied last, as in `plan_into`.
+    plan.first_loc = Some(loc);
+}
+
 /// The rest of [`plan_into`] for an access of `n <= loc.run_sectors` sectors from `lbn`
 /// without data to wait for (every read a random workload makes), the head arriving on the
 /// track at `t_arrive`: the general loop's first and only turn, the same float operations in
@@ -702,12 +750,20 @@ impl Avail {
     /// [`Avail::from_plan`] into `self`, replacing what it held (kept by the caller across
     /// commands: returning a new one moves its inline pieces).
     pub fn fill_from_plan(&mut self, plan: &MediaPlan, not_before: f64) {
-        self.pieces.clear();
         if let [p] = plan.passes[..] {
             // One pass (nearly every read): its own piece, as `pieces` makes it, without the
-            // iterator and `extend`'s bookkeeping.
-            self.pieces.push(Piece::of_pass(&p, not_before));
+            // iterator and `extend`'s bookkeeping, written over the last read's lone piece
+            // when there is one (`clear` walks the length down one at a time, and `push`
+            // tests the room again).
+            let piece = Piece::of_pass(&p, not_before);
+            if let [only] = &mut self.pieces[..] {
+                *only = piece;
+            } else {
+                self.pieces.clear();
+                self.pieces.push(piece);
+            }
         } else {
+            self.pieces.clear();
             self.pieces.extend(pieces(&plan.passes, not_before));
         }
     }

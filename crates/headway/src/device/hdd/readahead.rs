@@ -370,8 +370,11 @@ impl ReadAhead {
     /// Read-ahead of `base .. limit` into `seg` by a mechanism free at `t` with the head at
     /// `head` (`first`: where `base` is, if already known), put in `slot` (which becomes
     /// `None` when there is nothing to read). It is planned where it is kept: every read starts
-    /// one, and moving a plan costs more than filling it.
+    /// one, and moving a plan costs more than filling it. Always inlined: called once from
+    /// each read from the media, its call and nine arguments (the first block's location
+    /// copied through the stack) cost more than its bookkeeping.
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     pub fn start_in(
         slot: &mut Option<ReadAhead>,
         mech: &Mechanics,
@@ -498,8 +501,9 @@ impl ReadAhead {
     }
 
     /// [`ReadAhead::at`] with the head as one word ([`HeadWord`]), for the caller that takes
-    /// the answer through memory every command.
-    #[inline]
+    /// the answer through memory every command. Always inlined: its one caller, `settle`,
+    /// runs for every command, and LLVM left it a call.
+    #[inline(always)]
     pub fn at_word(&self, t: f64, in_sector: bool) -> (u64, Option<(f64, HeadWord)>) {
         let end = self.base + count_by(&self.plan.passes, self.t_start, t);
         if t >= self.plan.end {

@@ -208,18 +208,14 @@ impl Drive {
                 self.finish_destage();
                 let start = overhead_done.max(mech_free);
                 let mut plan = fresh_plan();
-                media::plan_into(
+                media::plan_read_into(
                     &mut plan,
                     &self.mech,
                     self.hda.head,
                     start,
                     lbn,
                     n,
-                    Op::Read,
                     self.pol.zero_latency_read,
-                    0,
-                    None,
-                    None,
                 );
                 self.avail.fill_from_plan(&plan, start);
                 let b0 = if self.bus.never_disconnect {
