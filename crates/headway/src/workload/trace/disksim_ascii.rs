@@ -143,7 +143,14 @@ impl<R: BufRead> TraceReader for DisksimAsciiReader<R> {
         };
         let (mut at, mut n) = (0, 0);
         while n < room {
-            let Some((rec, used)) = fast_record(&buf[at..]) else {
+            let rest = &buf[at..];
+            // The usual line by the strict path where the buffer holds a whole window ahead
+            // (all but the buffer's last few lines), anything else by `fast_record`.
+            let got = match rest.first_chunk::<STRICT_WINDOW>() {
+                Some(w) => strict_record(w).or_else(|| fast_record(rest)),
+                None => fast_record(rest),
+            };
+            let Some((rec, used)) = got else {
                 break;
             };
             at += used;
@@ -215,6 +222,93 @@ fn fast_record(buf: &[u8]) -> Option<(TraceRecord, usize)> {
     ))
 }
 
+/// Bytes of the buffer [`strict_record`] needs from a line's start: more than its longest
+/// line (45 bytes) and its last word's end (42), so that none of its loads is checked.
+const STRICT_WINDOW: usize = 64;
+
+/// The usual line, fastest: `D{1,8}(.D{1,6})? D{1,8} D{1,8} D{1,8} D\n` (`D` a decimal
+/// digit, one space between fields, no blank before the first or after the last). The
+/// record and the bytes used (newline included) as [`fast_record`] gives them, or `None`
+/// for any other line, which `fast_record` then reads: the two agree wherever this one
+/// answers, and this one answers only on lines `fast_record` takes.
+///
+/// Every field has at most eight digits, so it is one word whose digits end inside it or at
+/// its end, and the field's end is one byte test: a ninth digit is not the blank or point
+/// expected there. A field starts at most nine bytes after the last one started, so no word
+/// read here reaches past byte 42 of the window and no byte past 44; the window of
+/// [`STRICT_WINDOW`] bytes is then no bound to check, only a fixed array. No number can
+/// overflow: eight digits of milliseconds are below 10^14 ns, eight digits of sectors
+/// below `u32::MAX`.
+#[inline(always)]
+fn strict_record(w: &[u8; STRICT_WINDOW]) -> Option<(TraceRecord, usize)> {
+    // The time's whole milliseconds.
+    let x = strict_word(w, 0);
+    let n = x.digits();
+    if n == 0 {
+        return None;
+    }
+    let ms = x.value_of(n);
+    let mut p = n;
+    let mut sub_ns = 0;
+    if w[p] == b'.' {
+        let f = strict_word(w, p + 1);
+        let k = f.digits();
+        if k == 0 || k > 6 {
+            return None; // `7.` or seven digits and more: `fast_record`'s, to round
+        }
+        // The digits past the k-th made zeros, as `time_ns` does: six digits are then the
+        // fraction in whole nanoseconds.
+        sub_ns = Word(f.0 & !(u64::MAX << (8 * k))).value_of(6);
+        p += 1 + k;
+    }
+    if w[p] != b' ' {
+        return None;
+    }
+    let (device, p) = strict_uint(w, p + 1)?;
+    let (lbn, p) = strict_uint(w, p)?;
+    let (sectors, p) = strict_uint(w, p)?;
+    // One decimal digit of flags (its hexadecimal value is the digit's), then the newline.
+    let flags = w[p].wrapping_sub(b'0');
+    if flags > 9 || w[p + 1] != b'\n' {
+        return None;
+    }
+    if device > u16::MAX as u64 || sectors == 0 {
+        return None;
+    }
+    Some((
+        TraceRecord {
+            time_ns: ms * 1_000_000 + sub_ns,
+            device: device as u16,
+            lbn,
+            sectors: sectors as u32,
+            op: if flags & 1 == 1 { Op::Read } else { Op::Write },
+            process: 0,
+            response_ns: None,
+        },
+        p + 2,
+    ))
+}
+
+/// The word of the window at `p` (at most 42 in [`strict_record`]).
+#[inline(always)]
+fn strict_word(w: &[u8; STRICT_WINDOW], p: usize) -> Word {
+    let b: [u8; 8] = w[p..p + 8].try_into().unwrap();
+    Word(u64::from_le_bytes(b) ^ 0x3030_3030_3030_3030)
+}
+
+/// One to eight digits at `p` and then one space: the value and where the next field starts.
+#[inline(always)]
+fn strict_uint(w: &[u8; STRICT_WINDOW], p: usize) -> Option<(u64, usize)> {
+    let x = strict_word(w, p);
+    let n = x.digits();
+    if n == 0 || w[p + n] != b' ' {
+        return None;
+    }
+    // One digit (a device, a small count) is its own value, without the multiplies.
+    let v = if n == 1 { x.0 & 0x0f } else { x.value_of(n) };
+    Some((v, p + n + 1))
+}
+
 /// Whitespace inside a line, as C's `isspace` has it, less the newline that ends the line:
 /// space, tab, vertical tab, form feed and carriage return.
 #[inline(always)]
@@ -279,6 +373,18 @@ impl Word {
         debug_assert!(n <= 8);
         // No digits: a shift by 64, out of range, is zero.
         let x = self.0.checked_shl(64 - 8 * n as u32).unwrap_or(0);
+        let x = ((x & 0x0f0f_0f0f_0f0f_0f0f).wrapping_mul(10 << 8 | 1)) >> 8;
+        let x = ((x & 0x00ff_00ff_00ff_00ff).wrapping_mul(100 << 16 | 1)) >> 16;
+        ((x & 0x0000_ffff_0000_ffff).wrapping_mul(10_000 << 32 | 1)) >> 32
+    }
+}
+
+impl Word {
+    /// [`Word::value`] of one to eight digits, without its test for none.
+    #[inline(always)]
+    fn value_of(self, n: usize) -> u64 {
+        debug_assert!((1..=8).contains(&n));
+        let x = self.0 << (64 - 8 * n as u32);
         let x = ((x & 0x0f0f_0f0f_0f0f_0f0f).wrapping_mul(10 << 8 | 1)) >> 8;
         let x = ((x & 0x00ff_00ff_00ff_00ff).wrapping_mul(100 << 16 | 1)) >> 16;
         ((x & 0x0000_ffff_0000_ffff).wrapping_mul(10_000 << 32 | 1)) >> 32
@@ -756,6 +862,176 @@ mod tests {
         );
     }
 
+    /// The strict path at its edges: wherever it answers, `fast_record` and `parse_line`
+    /// give the same record and length, and it does answer on the usual lines.
+    mod strict_path {
+        use super::super::*;
+        use proptest::prelude::*;
+
+        /// `text` (a line and what follows it) through both paths, the strict one on the
+        /// window at its start: the strict path's answer, checked against the others.
+        fn check(text: &[u8]) -> Option<(TraceRecord, usize)> {
+            let w = text.first_chunk::<STRICT_WINDOW>()?;
+            let got = strict_record(w);
+            if let Some((rec, used)) = got {
+                assert_eq!(text[used - 1], b'\n', "{:?}", lossy(text));
+                assert_eq!(fast_record(text), got, "{:?}", lossy(text));
+                assert_eq!(
+                    parse_line(&text[..used - 1]),
+                    Ok(Some(rec)),
+                    "{:?}",
+                    lossy(text)
+                );
+            }
+            got
+        }
+
+        /// The line, then enough of the next to fill the window (or exactly the window).
+        fn padded(line: &str) -> Vec<u8> {
+            let mut t = format!("{line}\n").into_bytes();
+            while t.len() < STRICT_WINDOW {
+                t.extend_from_slice(b"9 0 8 8 1\n");
+            }
+            t
+        }
+
+        #[test]
+        fn edges() {
+            let take = |l: &str| check(&padded(l)).map(|(r, _)| r);
+            // Taken: the usual lines, up to eight digits a field and six of fraction.
+            for l in [
+                "0.221 5 16294790 16 1",
+                "12.5 0 8 8 0",
+                "1234.567890 0 8 8 1",
+                "12345678.123456 65535 99999999 99999999 9",
+                "7 0 0 1 2",
+                "0.000001 0 0 1 3",
+                "00000000.000000 00000000 00000000 00000001 0",
+            ] {
+                assert!(take(l).is_some(), "{l:?}");
+            }
+            assert_eq!(take("0.221 5 16294790 16 1").unwrap().time_ns, 221_000);
+            assert_eq!(take("12.5 0 8 8 0").unwrap().time_ns, 12_500_000);
+            assert_eq!(take("1234.567890 0 8 8 1").unwrap().time_ns, 1_234_567_890);
+            assert_eq!(take("7 0 0 1 2").unwrap().op, Op::Write);
+            assert_eq!(take("7 0 0 1 3").unwrap().op, Op::Read);
+            // Left to `fast_record` (or beyond): nine digits, a seventh of fraction (it
+            // rounds), blanks other than one space, CRLF, the flags' hex and longer
+            // flags, an empty fraction or integer part, out of range, not five fields.
+            for l in [
+                "0.221 5 162947904 16 1",
+                "123456789 0 8 8 1",
+                "123456789.5 0 8 8 1",
+                "1.2345675 0 8 8 1",
+                "1.1234567 0 8 8 1",
+                "1 123456789 8 8 1",
+                "1 0 8 123456789 1",
+                " 1 0 8 8 1",
+                "1  0 8 8 1",
+                "1\t0 8 8 1",
+                "1 0\t8 8 1",
+                "1 0 8 8\t1",
+                "1 0 8 8 1\r",
+                "1 0 8 8 1 ",
+                "1 0 8 8 a",
+                "1 0 8 8 10",
+                "1 0 8 8 0x1",
+                "7. 0 8 8 1",
+                ".5 0 8 8 1",
+                "1 65536 8 8 1",
+                "1 0 8 0 1",
+                "1 0 8 8",
+                "1 0 8 8 1 2",
+                "# 1 0 8 8 1",
+                "",
+                "1e3 0 8 8 1",
+                "+1 0 8 8 1",
+                "1 -0 8 8 1",
+            ] {
+                assert!(take(l).is_none(), "{l:?}");
+            }
+            // Exactly a window's bytes left: the longest line, the rest a line cut short.
+            let longest = "12345678.123456 65535 99999999 99999999 9\n";
+            let mut t = longest.as_bytes().to_vec();
+            t.extend_from_slice(&b"1 0 8 8 1\n".repeat(3)[..STRICT_WINDOW - longest.len()]);
+            assert_eq!(t.len(), STRICT_WINDOW);
+            assert_eq!(check(&t).unwrap().1, longest.len());
+            let mut t = b"1.5 0 8 8 1\n".to_vec();
+            t.resize(STRICT_WINDOW, b'x');
+            assert_eq!(check(&t).unwrap().1, 12);
+            // Fewer than a window's bytes: not this path's.
+            assert!(check(&t[..STRICT_WINDOW - 1]).is_none());
+        }
+
+        fn field(max: usize) -> impl Strategy<Value = String> {
+            prop_oneof![
+                8 => proptest::string::string_regex(&format!("[0-9]{{1,{max}}}")).unwrap(),
+                1 => "[0-9]{9,12}",
+                1 => "[0-9a-fA-F+-]{1,3}",
+            ]
+        }
+
+        fn sep() -> impl Strategy<Value = &'static str> {
+            prop_oneof![20 => Just(" "), 1 => Just("\t"), 1 => Just("  "), 1 => Just(" \t")]
+        }
+
+        /// Well-formed records mostly in the strict grammar, and near misses of it.
+        fn line() -> impl Strategy<Value = String> {
+            (
+                prop_oneof![20 => Just(""), 1 => Just(" ")],
+                field(8),
+                prop_oneof![
+                    8 => "\\.[0-9]{1,6}",
+                    2 => Just(String::new()),
+                    1 => "\\.[0-9]{0,9}",
+                ],
+                (sep(), field(8), sep(), field(8), sep(), field(8), sep()),
+                prop_oneof![20 => "[0-9]", 1 => "[0-9a-fA-F]{1,3}"],
+                prop_oneof![20 => Just(""), 1 => Just("\r"), 1 => Just(" "), 1 => Just(" 5")],
+            )
+                .prop_map(
+                    |(lead, ms, frac, (s1, dev, s2, lbn, s3, n, s4), flags, end)| {
+                        format!("{lead}{ms}{frac}{s1}{dev}{s2}{lbn}{s3}{n}{s4}{flags}{end}")
+                    },
+                )
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(8192))]
+
+            /// Wherever the strict path answers, it answers as `fast_record` and
+            /// `parse_line` do (`check`), with the line followed by more text, by padding to
+            /// exactly the window, or cut by the window's end.
+            #[test]
+            fn agrees_with_the_other_paths(
+                l in line(), next in line(), pad in 0usize..8, cut in 0usize..48
+            ) {
+                let mut t = format!("{l}\n{next}\n").into_bytes();
+                check(&t);
+                t.resize(STRICT_WINDOW + pad, b'0');
+                check(&t);
+                // The line cut anywhere, the rest of the window blanks or digits.
+                for fill in [b' ', b'1'] {
+                    let mut t = l.clone().into_bytes();
+                    t.truncate(cut);
+                    t.resize(STRICT_WINDOW, fill);
+                    prop_assert!(check(&t).is_none());
+                }
+            }
+
+            /// And it takes every line of its grammar.
+            #[test]
+            fn takes_the_usual_lines(
+                ms in 0u64..100_000_000, frac in "(\\.[0-9]{1,6})?", dev in 0u16..,
+                lbn in 0u64..100_000_000, n in 1u32..100_000_000, flags in 0u8..10
+            ) {
+                let l = format!("{ms}{frac} {dev} {lbn} {n} {flags}");
+                let (_, used) = check(&padded(&l)).expect("strict path declined");
+                prop_assert_eq!(used, l.len() + 1);
+            }
+        }
+    }
+
     mod fast_path {
         use super::super::*;
         use proptest::prelude::*;
@@ -932,7 +1208,7 @@ mod tests {
             fn runs_are_the_records_one_at_a_time(
                 lines in prop::collection::vec(line(), 0..60),
                 last_newline in any::<bool>(),
-                cap in prop_oneof![1usize..48, Just(4096usize)],
+                cap in prop_oneof![1usize..48, 48usize..160, Just(4096usize)],
                 room in prop_oneof![1usize..4, Just(8192usize)],
             ) {
                 let mut text = lines.join("\n");
