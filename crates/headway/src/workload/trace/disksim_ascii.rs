@@ -142,15 +142,16 @@ impl<R: BufRead> TraceReader for DisksimAsciiReader<R> {
             return 0;
         };
         let (mut at, mut n) = (0, 0);
-        while n < room {
-            let rest = &buf[at..];
-            // The usual line by the strict path where the buffer holds a whole window ahead
-            // (all but the buffer's last few lines), anything else by `fast_record`.
-            let got = match rest.first_chunk::<STRICT_WINDOW>() {
-                Some(w) => strict_record(w).or_else(|| fast_record(rest)),
-                None => fast_record(rest),
-            };
-            let Some((rec, used)) = got else {
+        loop {
+            // The usual lines by the strict path while the buffer holds a window ahead (all
+            // but its last few lines); the first other one by `fast_record`, then again.
+            let (to, took) = strict_run(buf, at, room - n, self.line + n, push);
+            at = to;
+            n += took;
+            if n == room {
+                break;
+            }
+            let Some((rec, used)) = fast_record(&buf[at..]) else {
                 break;
             };
             at += used;
@@ -226,6 +227,36 @@ fn fast_record(buf: &[u8]) -> Option<(TraceRecord, usize)> {
 /// line (45 bytes) and its last word's end (42), so that none of its loads is checked.
 const STRICT_WINDOW: usize = 64;
 
+/// Up to `room` records by [`strict_record`] from `buf[at..]`, pushed with their lines
+/// (`line` the one before the first): where the run stopped and how many it took. A
+/// function of its own, so that its loop keeps the words' constants in registers rather
+/// than sharing them with `fast_record`'s code around it.
+#[inline(never)]
+fn strict_run(
+    buf: &[u8],
+    mut at: usize,
+    room: usize,
+    line: usize,
+    push: &mut impl FnMut(TraceRecord, usize),
+) -> (usize, usize) {
+    let mut n = 0;
+    while n < room {
+        let Some(w) = buf
+            .get(at..)
+            .and_then(|rest| rest.first_chunk::<STRICT_WINDOW>())
+        else {
+            break;
+        };
+        let Some((rec, used)) = strict_record(w) else {
+            break;
+        };
+        at += used;
+        n += 1;
+        push(rec, line + n);
+    }
+    (at, n)
+}
+
 /// The usual line, fastest: `D{1,8}(.D{1,6})? D{1,8} D{1,8} D{1,8} D\n` (`D` a decimal
 /// digit, one space between fields, no blank before the first or after the last). The
 /// record and the bytes used (newline included) as [`fast_record`] gives them, or `None`
@@ -253,7 +284,7 @@ fn strict_record(w: &[u8; STRICT_WINDOW]) -> Option<(TraceRecord, usize)> {
     if w[p] == b'.' {
         let f = strict_word(w, p + 1);
         let k = f.digits();
-        if k == 0 || k > 6 {
+        if k.wrapping_sub(1) >= 6 {
             return None; // `7.` or seven digits and more: `fast_record`'s, to round
         }
         // The digits past the k-th made zeros, as `time_ns` does: six digits are then the
@@ -264,12 +295,12 @@ fn strict_record(w: &[u8; STRICT_WINDOW]) -> Option<(TraceRecord, usize)> {
     if w[p] != b' ' {
         return None;
     }
-    let (device, p) = strict_uint(w, p + 1)?;
+    let (device, p) = strict_small(w, p + 1)?;
     let (lbn, p) = strict_uint(w, p)?;
-    let (sectors, p) = strict_uint(w, p)?;
+    let (sectors, p) = strict_small(w, p)?;
     // One decimal digit of flags (its hexadecimal value is the digit's), then the newline.
-    let flags = w[p].wrapping_sub(b'0');
-    if flags > 9 || w[p + 1] != b'\n' {
+    let flags = pair(w, p) ^ u16::from_le_bytes([b'0', b'\n']);
+    if flags > 9 {
         return None;
     }
     if device > u16::MAX as u64 || sectors == 0 {
@@ -296,6 +327,24 @@ fn strict_word(w: &[u8; STRICT_WINDOW], p: usize) -> Word {
     Word(u64::from_le_bytes(b) ^ 0x3030_3030_3030_3030)
 }
 
+/// The two bytes of the window at `p`, the first lowest.
+#[inline(always)]
+fn pair(w: &[u8; STRICT_WINDOW], p: usize) -> u16 {
+    u16::from_le_bytes([w[p], w[p + 1]])
+}
+
+/// [`strict_uint`] for a field that is often one digit (a device, a small count).
+#[inline(always)]
+fn strict_small(w: &[u8; STRICT_WINDOW], p: usize) -> Option<(u64, usize)> {
+    // One digit and the space in one test: the pair less `0 `'s bytes is below 10 only if
+    // the first byte is a digit (then its value) and the second the space.
+    let one = pair(w, p) ^ u16::from_le_bytes([b'0', b' ']);
+    if one < 10 {
+        return Some((one as u64, p + 2));
+    }
+    strict_uint(w, p)
+}
+
 /// One to eight digits at `p` and then one space: the value and where the next field starts.
 #[inline(always)]
 fn strict_uint(w: &[u8; STRICT_WINDOW], p: usize) -> Option<(u64, usize)> {
@@ -304,9 +353,7 @@ fn strict_uint(w: &[u8; STRICT_WINDOW], p: usize) -> Option<(u64, usize)> {
     if n == 0 || w[p + n] != b' ' {
         return None;
     }
-    // One digit (a device, a small count) is its own value, without the multiplies.
-    let v = if n == 1 { x.0 & 0x0f } else { x.value_of(n) };
-    Some((v, p + n + 1))
+    Some((x.value_of(n), p + n + 1))
 }
 
 /// Whitespace inside a line, as C's `isspace` has it, less the newline that ends the line:
@@ -380,12 +427,16 @@ impl Word {
 }
 
 impl Word {
-    /// [`Word::value`] of one to eight digits, without its test for none.
+    /// [`Word::value`] of one to eight digits, without its test for none, for a word whose
+    /// first `n` bytes are digits' values (0 to 9). Once the bytes past them are shifted
+    /// out, every byte is one of those or a zero, so the first step needs no mask: a byte's
+    /// ten times its neighbour plus itself is at most 99, which carries into no other byte.
     #[inline(always)]
     fn value_of(self, n: usize) -> u64 {
         debug_assert!((1..=8).contains(&n));
         let x = self.0 << (64 - 8 * n as u32);
-        let x = ((x & 0x0f0f_0f0f_0f0f_0f0f).wrapping_mul(10 << 8 | 1)) >> 8;
+        debug_assert!(x.to_le_bytes().iter().all(|&b| b <= 9));
+        let x = x.wrapping_mul(10 << 8 | 1) >> 8;
         let x = ((x & 0x00ff_00ff_00ff_00ff).wrapping_mul(100 << 16 | 1)) >> 16;
         ((x & 0x0000_ffff_0000_ffff).wrapping_mul(10_000 << 32 | 1)) >> 32
     }

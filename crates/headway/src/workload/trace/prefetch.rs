@@ -142,7 +142,8 @@ fn produce<R: TraceReader>(mut reader: R, tx: SyncSender<Batch>, spare: Receiver
             let room = BATCH_RECORDS - batch.slots.len();
             let skipped = reader.skipped();
             let slots = &mut batch.slots;
-            let took = reader.next_run(room, &mut |rec, line| {
+            // `move`: `skipped` a copy in the closure, not read through a reference a record.
+            let took = reader.next_run(room, &mut move |rec, line| {
                 slots.push(Slot { rec, line, skipped })
             });
             if took == room {
