@@ -328,7 +328,8 @@ impl Cache {
     }
 
     /// Look a read up, and choose the segment it takes if it misses ([`Cache::victim_for_read`]),
-    /// in one walk over the segments: every read asks both. `reading` is the segment being read
+    /// in one walk over the segments (a second only when a segment is near the read): every
+    /// read asks both. `reading` is the segment being read
     /// ahead, if any; `almost` allows a request starting exactly where read-ahead is about to
     /// read to count as a partial hit. With `resolve_free`, a segment that also holds the
     /// blocks passed on its landing track ([`Segment::free_from`]) and that this read reaches
@@ -342,31 +343,68 @@ impl Cache {
         resolve_free: bool,
         free_start: impl Fn(&Segment) -> u64,
     ) -> (ReadHit, Option<usize>) {
-        let end = lbn + n as u64;
-        // Indices compare cheaper than options, once per segment.
-        let reading = reading.unwrap_or(usize::MAX);
-        let almost_at = if almost { reading } else { usize::MAX };
-        let mut best = (0u8, ReadHit::Miss);
-        let mut victim = Victim::new();
-        let mut resolved = 0;
-        // The segment being read ahead goes after the other clean ones (value 2 to 1): its key
-        // says so for this walk only, so that the walk reads every key as it is.
-        let demoted = self.segs.get_mut(reading).map(|s| {
-            let kept = s.victim_key;
-            if kept >> Victim::AGE_BITS == SegState::Clean as u64 {
-                s.victim_key -= 1 << Victim::AGE_BITS;
-            }
-            kept
-        });
         // Whatever a segment can answer (a hit from `start`, an almost hit at `end`, free
         // blocks at most `max_free_back` before `start` reached by this read) lies in
-        // `lo ..= end` of the segment; one range test passes over the others (nearly all).
-        // (`lbn - lo > end - lo` with `lo = start - back`, in wrapping arithmetic: where
-        // `lo` would fall below 0 the test is `lbn > end`, as with `lo = 0`.)
+        // `lo ..= end` of the segment; one range test tells whether a segment is that near
+        // (nearly none is). (`lbn - lo <= end - lo` with `lo = start - back`, in wrapping
+        // arithmetic: where `lo` would fall below 0 the test is `lbn <= end`, as with
+        // `lo = 0`.)
         let back = n as u64 + self.max_free_back;
         let from = lbn.wrapping_add(back);
-        for s in self.segs.iter_mut() {
+        // The walk every read makes: each key offered as it is, and whether any segment is
+        // near, without a branch a segment; what a near segment holds is looked at after.
+        // (Counted by index and as a sum of the segments passed over: over the slice's
+        // iterator LLVM worked the count out from the pointers, a division by the segment's
+        // size, and the sum takes the comparison's carry, one instruction.)
+        let mut victim = Victim::new();
+        let mut far = 0;
+        let segs = &self.segs[..];
+        #[allow(clippy::needless_range_loop)]
+        for i in 0..segs.len() {
+            let s = &segs[i];
             victim.offer_key(s.victim_key);
+            far += (from.wrapping_sub(s.start) > s.span.wrapping_add(back)) as usize;
+        }
+        let near = far != segs.len();
+        // Indices compare cheaper than options.
+        let reading = reading.unwrap_or(usize::MAX);
+        let mut chosen = victim.chosen(self.index_bits);
+        if chosen == Some(reading) {
+            // The segment being read ahead goes after the other clean ones (value 2 to 1),
+            // which the keys as they are do not say. It is rarely the choice (it was used
+            // last), and only then can that change the choice: any other segment chosen has
+            // a key above its key, and so above its key lowered.
+            chosen = self.victim_for_read(Some(reading));
+        }
+        let hit = if near {
+            self.lookup_near(lbn, n, back, reading, almost, resolve_free, free_start)
+        } else {
+            ReadHit::Miss
+        };
+        (hit, chosen)
+    }
+
+    /// What the segments near a read ([`Cache::lookup_read`]'s range test, `back` blocks
+    /// before a start) hold for it: the walk again, each near segment's free blocks resolved
+    /// first as the read reaches them, then valued. Out of line: few reads get here.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn lookup_near(
+        &mut self,
+        lbn: u64,
+        n: u32,
+        back: u64,
+        reading: usize,
+        almost: bool,
+        resolve_free: bool,
+        free_start: impl Fn(&Segment) -> u64,
+    ) -> ReadHit {
+        let end = lbn + n as u64;
+        let from = lbn.wrapping_add(back);
+        let almost_at = if almost { reading } else { usize::MAX };
+        let mut best = (0u8, ReadHit::Miss);
+        let mut resolved = 0;
+        for (i, s) in self.segs.iter_mut().enumerate() {
             if from.wrapping_sub(s.start) > s.span.wrapping_add(back) {
                 debug_assert!(
                     !(lbn >= s.start && lbn < s.end())
@@ -378,8 +416,6 @@ impl Cache {
                 );
                 continue;
             }
-            let i = ((1 << self.index_bits) - 1 - (s.age_index & ((1 << self.index_bits) - 1)))
-                as usize;
             if resolve_free {
                 if let Some(FreeFrom { at, .. }) = s.free_from {
                     // The free blocks lie at most `at` blocks before the start (slots before
@@ -403,10 +439,7 @@ impl Cache {
             }
         }
         self.free_pending -= resolved;
-        if let Some(kept) = demoted {
-            self.segs[reading].victim_key = kept;
-        }
-        (best.1, victim.chosen(self.index_bits))
+        best.1
     }
 
     /// The segment a read miss takes: empty before clean before the one being read ahead,
