@@ -62,10 +62,12 @@ impl FreeFrom {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Segment {
-    pub start: u64,
-    /// One past the last cached block. For the segment being read ahead this trails the
-    /// media; the device brings it up to date before every lookup.
-    pub end: u64,
+    /// The first cached block ([`Segment::start`]).
+    start: u64,
+    /// How many blocks from `start` are cached: [`Segment::end`] is `start + span`. Kept
+    /// as the length rather than the end because the lookup's range test, one a segment on
+    /// every read, wants the length (it took a subtraction a segment).
+    span: u64,
     pub state: SegState,
     /// Last use, for LRU.
     pub stamp: u64,
@@ -91,7 +93,7 @@ impl Segment {
     fn empty(write_only: bool) -> Self {
         Segment {
             start: 0,
-            end: 0,
+            span: 0,
             state: SegState::Empty,
             stamp: 0,
             write_only,
@@ -121,14 +123,36 @@ impl Segment {
         debug_assert_eq!(v, read_victim_value(0, self, usize::MAX));
     }
 
+    /// The first cached block.
+    #[inline(always)]
+    pub fn start(&self) -> u64 {
+        self.start
+    }
+
+    /// One past the last cached block. For the segment being read ahead this trails the
+    /// media; the device brings it up to date before every lookup.
+    #[inline(always)]
+    pub fn end(&self) -> u64 {
+        self.start + self.span
+    }
+
+    /// Move the start to `start` (no later than the end), the end staying where it is.
+    #[inline(always)]
+    pub fn set_start(&mut self, start: u64) {
+        let end = self.end();
+        debug_assert!(start <= end);
+        self.start = start;
+        self.span = end - start;
+    }
+
     #[inline]
     pub fn holds(&self, lbn: u64) -> bool {
-        self.state != SegState::Empty && lbn >= self.start && lbn < self.end
+        self.state != SegState::Empty && lbn >= self.start && lbn < self.end()
     }
 
     #[inline]
     pub fn overlaps(&self, lbn: u64, n: u32) -> bool {
-        self.state != SegState::Empty && lbn < self.end && lbn + n as u64 > self.start
+        self.state != SegState::Empty && lbn < self.end() && lbn + n as u64 > self.start
     }
 }
 
@@ -148,18 +172,18 @@ fn read_hit_value(
     if s.write_only || s.state == SegState::Empty {
         return (0, ReadHit::Miss);
     }
-    if lbn >= s.start && lbn < s.end {
+    if lbn >= s.start && lbn < s.end() {
         let base = match s.state {
             SegState::Dirty => 11,
             _ if i == reading => 9,
             _ => 8,
         };
-        if s.end >= end {
+        if s.end() >= end {
             (base, ReadHit::Whole(i))
         } else {
             (base - 4, ReadHit::Partial(i))
         }
-    } else if i == almost_at && s.end == lbn {
+    } else if i == almost_at && s.end() == lbn {
         (5, ReadHit::Partial(i))
     } else {
         (0, ReadHit::Miss)
@@ -304,7 +328,8 @@ impl Cache {
     }
 
     /// Look a read up, and choose the segment it takes if it misses ([`Cache::victim_for_read`]),
-    /// in one walk over the segments: every read asks both. `reading` is the segment being read
+    /// in one walk over the segments (a second only when a segment is near the read): every
+    /// read asks both. `reading` is the segment being read
     /// ahead, if any; `almost` allows a request starting exactly where read-ahead is about to
     /// read to count as a partial hit. With `resolve_free`, a segment that also holds the
     /// blocks passed on its landing track ([`Segment::free_from`]) and that this read reaches
@@ -318,35 +343,72 @@ impl Cache {
         resolve_free: bool,
         free_start: impl Fn(&Segment) -> u64,
     ) -> (ReadHit, Option<usize>) {
-        let end = lbn + n as u64;
-        // Indices compare cheaper than options, once per segment.
-        let reading = reading.unwrap_or(usize::MAX);
-        let almost_at = if almost { reading } else { usize::MAX };
-        let mut best = (0u8, ReadHit::Miss);
-        let mut victim = Victim::new();
-        let mut resolved = 0;
-        // The segment being read ahead goes after the other clean ones (value 2 to 1): its key
-        // says so for this walk only, so that the walk reads every key as it is.
-        let demoted = self.segs.get_mut(reading).map(|s| {
-            let kept = s.victim_key;
-            if kept >> Victim::AGE_BITS == SegState::Clean as u64 {
-                s.victim_key -= 1 << Victim::AGE_BITS;
-            }
-            kept
-        });
         // Whatever a segment can answer (a hit from `start`, an almost hit at `end`, free
         // blocks at most `max_free_back` before `start` reached by this read) lies in
-        // `lo ..= end` of the segment; one range test passes over the others (nearly all).
-        // (`lbn - lo > end - lo` with `lo = start - back`, in wrapping arithmetic: where
-        // `lo` would fall below 0 the test is `lbn > end`, as with `lo = 0`.)
+        // `lo ..= end` of the segment; one range test tells whether a segment is that near
+        // (nearly none is). (`lbn - lo <= end - lo` with `lo = start - back`, in wrapping
+        // arithmetic: where `lo` would fall below 0 the test is `lbn <= end`, as with
+        // `lo = 0`.)
         let back = n as u64 + self.max_free_back;
         let from = lbn.wrapping_add(back);
-        for s in self.segs.iter_mut() {
+        // The walk every read makes: each key offered as it is, and whether any segment is
+        // near, without a branch a segment; what a near segment holds is looked at after.
+        // (Counted by index and as a sum of the segments passed over: over the slice's
+        // iterator LLVM worked the count out from the pointers, a division by the segment's
+        // size, and the sum takes the comparison's carry, one instruction.)
+        let mut victim = Victim::new();
+        let mut far = 0;
+        let segs = &self.segs[..];
+        #[allow(clippy::needless_range_loop)]
+        for i in 0..segs.len() {
+            let s = &segs[i];
             victim.offer_key(s.victim_key);
-            if from.wrapping_sub(s.start) > (s.end - s.start).wrapping_add(back) {
+            far += (from.wrapping_sub(s.start) > s.span.wrapping_add(back)) as usize;
+        }
+        let near = far != segs.len();
+        // Indices compare cheaper than options.
+        let reading = reading.unwrap_or(usize::MAX);
+        let mut chosen = victim.chosen(self.index_bits);
+        if chosen == Some(reading) {
+            // The segment being read ahead goes after the other clean ones (value 2 to 1),
+            // which the keys as they are do not say. It is rarely the choice (it was used
+            // last), and only then can that change the choice: any other segment chosen has
+            // a key above its key, and so above its key lowered.
+            chosen = self.victim_for_read(Some(reading));
+        }
+        let hit = if near {
+            self.lookup_near(lbn, n, back, reading, almost, resolve_free, free_start)
+        } else {
+            ReadHit::Miss
+        };
+        (hit, chosen)
+    }
+
+    /// What the segments near a read ([`Cache::lookup_read`]'s range test, `back` blocks
+    /// before a start) hold for it: the walk again, each near segment's free blocks resolved
+    /// first as the read reaches them, then valued. Out of line: few reads get here.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn lookup_near(
+        &mut self,
+        lbn: u64,
+        n: u32,
+        back: u64,
+        reading: usize,
+        almost: bool,
+        resolve_free: bool,
+        free_start: impl Fn(&Segment) -> u64,
+    ) -> ReadHit {
+        let end = lbn + n as u64;
+        let from = lbn.wrapping_add(back);
+        let almost_at = if almost { reading } else { usize::MAX };
+        let mut best = (0u8, ReadHit::Miss);
+        let mut resolved = 0;
+        for (i, s) in self.segs.iter_mut().enumerate() {
+            if from.wrapping_sub(s.start) > s.span.wrapping_add(back) {
                 debug_assert!(
-                    !(lbn >= s.start && lbn < s.end)
-                        && s.end != lbn
+                    !(lbn >= s.start && lbn < s.end())
+                        && s.end() != lbn
                         && !s
                             .free_from
                             .is_some_and(|f| lbn < s.start && end + f.at as u64 > s.start),
@@ -354,23 +416,22 @@ impl Cache {
                 );
                 continue;
             }
-            let i = ((1 << self.index_bits) - 1 - (s.age_index & ((1 << self.index_bits) - 1)))
-                as usize;
             if resolve_free {
                 if let Some(FreeFrom { at, .. }) = s.free_from {
                     // The free blocks lie at most `at` blocks before the start (slots before
                     // it on the same track; slipped slots hold none).
                     let reach = end + at as u64;
                     if lbn < s.start && reach > s.start && s.state != SegState::Empty {
-                        s.start = free_start(s);
+                        let start = free_start(s);
+                        s.set_start(start);
                         s.free_from = None;
                         resolved += 1;
                     }
                 }
             }
-            // `start <= end` always, so the wrapping difference is the range check.
-            let inside = lbn.wrapping_sub(s.start) < s.end - s.start;
-            if inside || (i == almost_at && s.end == lbn) {
+            // The wrapping difference is the range check.
+            let inside = lbn.wrapping_sub(s.start) < s.span;
+            if inside || (i == almost_at && s.end() == lbn) {
                 let (value, hit) = read_hit_value(i, s, lbn, end, reading, almost_at);
                 if value > best.0 {
                     best = (value, hit);
@@ -378,10 +439,7 @@ impl Cache {
             }
         }
         self.free_pending -= resolved;
-        if let Some(kept) = demoted {
-            self.segs[reading].victim_key = kept;
-        }
-        (best.1, victim.chosen(self.index_bits))
+        best.1
     }
 
     /// The segment a read miss takes: empty before clean before the one being read ahead,
@@ -427,7 +485,7 @@ impl Cache {
     pub fn reset(&mut self, i: usize, lbn: u64) {
         let s = &mut self.segs[i];
         s.start = lbn;
-        s.end = lbn;
+        s.span = 0;
         s.max_ra_lbn = 0;
         s.set_state_rekeyed(SegState::Clean);
         if s.free_from.take().is_some() {
@@ -461,12 +519,12 @@ impl Cache {
     pub fn extend(&mut self, i: usize, end: u64) {
         let size = self.size as u64;
         let s = &mut self.segs[i];
-        if end > s.end {
-            s.end = end;
+        if end > s.end() {
+            s.span = end - s.start;
         }
-        let start = s.start.max(s.end.saturating_sub(size));
+        let start = s.start.max(s.end().saturating_sub(size));
         if start != s.start {
-            s.start = start;
+            s.set_start(start);
             if s.free_from.take().is_some() {
                 self.free_pending -= 1;
             }
@@ -545,10 +603,10 @@ mod tests {
         assert_eq!(r.0, ReadHit::Miss);
         assert_eq!(c.free_pending, 1);
         // Within reach: the segment now starts where the free blocks do, and the read hits.
-        let r = c.lookup_read(975, 8, None, false, true, |s| s.start - 30);
+        let r = c.lookup_read(975, 8, None, false, true, |s| s.start() - 30);
         assert_eq!(r.0, ReadHit::Whole(0));
         assert_eq!(
-            (c.segs[0].start, c.segs[0].free_from, c.free_pending),
+            (c.segs[0].start(), c.segs[0].free_from, c.free_pending),
             (970, None, 0)
         );
     }
@@ -600,7 +658,7 @@ mod tests {
         let mut c = cache(1, false);
         c.reset(0, 0);
         c.extend(0, 250);
-        assert_eq!((c.segs[0].start, c.segs[0].end), (150, 250));
+        assert_eq!((c.segs[0].start(), c.segs[0].end()), (150, 250));
     }
 
     #[test]
@@ -663,14 +721,14 @@ mod tests {
                     0 => c.reset(i, lbn * 10),
                     1 => c.touch(i),
                     2 => c.set_state(i, [SegState::Empty, SegState::Clean, SegState::Dirty][lbn as usize % 3]),
-                    _ => c.extend(i, c.segs[i].start + lbn),
+                    _ => c.extend(i, c.segs[i].start() + lbn),
                 }
             }
             let reading = reading.map(|r| r % segs);
             let r = reading.unwrap_or(usize::MAX);
             let want = pick_by_fields(&c, |i, s| read_victim_value(i, s, r));
             proptest::prop_assert_eq!(c.victim_for_read(reading), want);
-            proptest::prop_assert_eq!(c.lookup_read(7, 1, reading, false, false, |s| s.start).1, want);
+            proptest::prop_assert_eq!(c.lookup_read(7, 1, reading, false, false, |s| s.start()).1, want);
             if !write_seg {
                 let dirty = c.segs.iter().filter(|s| s.state == SegState::Dirty).count() as u32;
                 let want = if dirty >= c.max_write_segments {

@@ -171,14 +171,16 @@ impl Mechanics {
     /// [`Mechanics::wait_for`] with the spindle at angle `now` (from [`Mechanics::angle_at`]).
     #[inline]
     pub fn wait_from(&self, now: f64, target: f64) -> f64 {
-        let mut d = target - now;
-        if d < 0.0 {
-            d += 1.0;
-        }
+        let d = target - now;
+        // Each wrap subtracts a turn or nothing, chosen by the comparison: the nothing is
+        // 0.0, whose subtraction leaves every value as it is (-0.0 included), and a turn
+        // back is -1.0, whose subtraction is the addition of 1.0, so the results are the
+        // conditional additions' to the bit. Written so, the choice is the comparison's
+        // mask on the constant (an `and`) instead of a blend of both results: three
+        // instructions a wrap fewer on every rotational estimate (SPTF's six a decision).
+        let d = d - if d < 0.0 { -1.0 } else { 0.0 };
         // Guard the edge where rounding makes d == 1.0: the sector is under the head now.
-        if d >= 1.0 {
-            d -= 1.0;
-        }
+        let d = d - if d >= 1.0 { 1.0 } else { 0.0 };
         d * self.period_ns
     }
 
@@ -342,6 +344,81 @@ impl Mechanics {
         HeadPosition {
             cylinder: l.cylinder,
             surface: l.surface,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`Mechanics::wait_from`] as it was written before its wraps became masked subtractions.
+    fn wait_from_branches(m: &Mechanics, now: f64, target: f64) -> f64 {
+        let mut d = target - now;
+        if d < 0.0 {
+            d += 1.0;
+        }
+        if d >= 1.0 {
+            d -= 1.0;
+        }
+        d * m.period_ns
+    }
+
+    /// The wraps as subtractions give the conditional additions' results bit for bit: at the
+    /// edges (equal angles, signed zeros, a difference of an ulp either side of zero, angles
+    /// an ulp below a turn, out-of-range angles and NaN) and at random angles.
+    #[test]
+    fn the_wait_is_the_conditional_wraps_bit_for_bit() {
+        let spec = crate::device::catalog::lookup("atlas10k").unwrap();
+        let m = Mechanics::new(&spec).unwrap();
+        let below_one = f64::from_bits(1.0f64.to_bits() - 1);
+        let tiny = f64::from_bits(1);
+        let mut edges = vec![
+            0.0,
+            -0.0,
+            tiny,
+            -tiny,
+            1e-300,
+            0.5,
+            below_one,
+            1.0,
+            1.5,
+            -1.0,
+            -0.5,
+            f64::NAN,
+            f64::INFINITY,
+        ];
+        edges.extend([1e-17, 1e-16, 0.25 + 1e-17, f64::EPSILON, 1.0 - f64::EPSILON]);
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let mut pairs: Vec<(f64, f64)> = Vec::new();
+        for &a in &edges {
+            for &b in &edges {
+                pairs.push((a, b));
+            }
+        }
+        for _ in 0..200_000 {
+            let now = next();
+            // Near `now` as often as not: the wraps' edges are there.
+            let target = match (next() * 4.0) as u32 {
+                0 => now,
+                1 => now + (next() - 0.5) * 1e-15,
+                _ => next(),
+            };
+            pairs.push((now, target));
+        }
+        for (now, target) in pairs {
+            let want = wait_from_branches(&m, now, target);
+            let got = m.wait_from(now, target);
+            assert!(
+                got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+                "now {now:e} target {target:e}: {got:e} against {want:e}"
+            );
         }
     }
 }

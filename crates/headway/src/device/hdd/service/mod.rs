@@ -340,7 +340,7 @@ impl Drive {
         if let Some(c) = &self.cache {
             for (i, s) in c.segs.iter().enumerate() {
                 if s.state != SegState::Empty {
-                    out += &format!(" [{i} {:?} {}..{}]", s.state, s.start, s.end);
+                    out += &format!(" [{i} {:?} {}..{}]", s.state, s.start(), s.end());
                 }
             }
         }
@@ -357,10 +357,10 @@ impl Drive {
         let ra = self.hda.ra().map(|r| (r.seg, r.end_by(t as f64)));
         c.segs.iter().enumerate().any(|(i, s)| {
             let end = match ra {
-                Some((seg, e)) if seg == i => e.max(s.end),
-                _ => s.end,
+                Some((seg, e)) if seg == i => e.max(s.end()),
+                _ => s.end(),
             };
-            s.state != SegState::Empty && lbn >= s.start && lbn < end
+            s.state != SegState::Empty && lbn >= s.start() && lbn < end
         })
     }
 
@@ -610,8 +610,9 @@ impl Drive {
                 // The free blocks lie at most `at` blocks before the start (slots before it on
                 // the same track; slipped slots hold none).
                 let reach = lbn + n as u64 + at as u64;
-                if lbn < seg.start && reach > seg.start && seg.state != SegState::Empty {
-                    seg.start = free_blocks_start(&self.mech, seg);
+                if lbn < seg.start() && reach > seg.start() && seg.state != SegState::Empty {
+                    let start = free_blocks_start(&self.mech, seg);
+                    seg.set_start(start);
                     seg.free_from = None;
                     resolved += 1;
                 }
@@ -649,7 +650,7 @@ impl Drive {
         let m = self
             .pol
             .readahead
-            .max_lbn(&self.mech, lbn, n, c.segs[s].start, known)
+            .max_lbn(&self.mech, lbn, n, c.segs[s].start(), known)
             .max(c.segs[s].max_ra_lbn);
         c.segs[s].max_ra_lbn = m;
         m
@@ -660,7 +661,7 @@ impl Drive {
         if self.pol.readahead.keep_request == -1 {
             if let Some(c) = &mut self.cache {
                 let seg = &mut c.segs[s];
-                seg.start = seg.start.max(end.min(seg.end));
+                seg.set_start(seg.start().max(end.min(seg.end())));
             }
         }
     }
@@ -725,7 +726,7 @@ impl Drive {
             && self.hda.ra().is_none()
             && self.hda.destage.is_none()
         {
-            let seg_end = self.cache.as_ref().map_or(end, |c| c.segs[s].end);
+            let seg_end = self.cache.as_ref().map_or(end, |c| c.segs[s].end());
             if seg_end < maxra {
                 let limit =
                     self.pol
@@ -759,10 +760,10 @@ impl Drive {
 /// wrapped round) at the track's first block.
 fn free_blocks_start(mech: &Mechanics, seg: &Segment) -> u64 {
     let Some(f) = seg.free_from else {
-        return seg.start;
+        return seg.start();
     };
     let (cyl, surf, landing, at) = (f.cylinder, f.surface, f.landing_slot(), f.at);
-    let lbn = seg.start;
+    let lbn = seg.start();
     // Where the cached run would start if the track's slots up to the request hold
     // consecutive LBNs (no slip or spare in between): check that with one lookup, and ask the
     // layout the long way otherwise.

@@ -127,7 +127,7 @@ impl Drive {
             }
             ReadHit::Partial(s) => {
                 self.stats.read_partial_hits += 1;
-                let have = self.cache.as_ref().map_or(lbn, |c| c.segs[s].end);
+                let have = self.cache.as_ref().map_or(lbn, |c| c.segs[s].end());
                 let (b0, mech_free) = if self.destaging(t0) {
                     let f = self.hda.free_at;
                     (disconnected.max(f) + reconnect, f)

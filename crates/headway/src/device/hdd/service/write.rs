@@ -246,16 +246,16 @@ impl Drive {
         let d = self.hda.destage?;
         let c = self.cache.as_mut()?;
         let seg = &c.segs[d];
-        if seg.end != lbn {
+        if seg.end() != lbn {
             return None;
         }
         // Blocks already written back may leave the segment; those still to write may not.
         // Two bounds on what is left: the last stretch, once its writing may have begun; and
         // a sector per sector time for the time the write-back has left.
-        let mut unwritten = seg.end - seg.start;
+        let mut unwritten = seg.end() - seg.start();
         let (tail_lbn, tail_start) = self.hda.destage_tail;
         if t0 >= tail_start {
-            unwritten = unwritten.min(seg.end.saturating_sub(tail_lbn));
+            unwritten = unwritten.min(seg.end().saturating_sub(tail_lbn));
         }
         let layout = &self.mech.layout;
         let spt = layout.zones()[layout.zone_index(lbn - 1)].sectors_per_track;
