@@ -417,6 +417,27 @@ impl Simulation {
     /// Let the host dispatch until its scheduler says wait or idle.
     fn pump(&mut self) -> Result<()> {
         loop {
+            if self.host.holds_command() {
+                // The pass-through's command, what `decide` would dispatch: taken from the
+                // host straight into the device's call (each move through the `Decision`,
+                // the match and `submit`'s argument copied its hundred bytes again).
+                let cmd = self.host.held();
+                self.stats.dispatch(self.now, cmd);
+                let at = cmd.dispatch_ns + self.link.command_ns;
+                let dev = cmd.device;
+                if at == self.now {
+                    self.devices[dev as usize].submit(
+                        self.now,
+                        self.host.take_held(),
+                        &mut self.io,
+                    );
+                    self.submitted(dev)?;
+                } else {
+                    let cmd = Box::new(self.host.take_held());
+                    self.events.push(at, Event::Deliver(cmd));
+                }
+                continue;
+            }
             // Two questions in three per request find the scheduler empty (after the
             // dispatch, and after the completion): answered here without the call.
             if self.host.nothing_to_decide() {
@@ -464,6 +485,12 @@ impl Simulation {
     fn submit(&mut self, cmd: Command) -> Result<()> {
         let dev = cmd.device;
         self.devices[dev as usize].submit(self.now, cmd, &mut self.io);
+        self.submitted(dev)
+    }
+
+    /// After device `dev` took a command: what it asked for.
+    #[inline(always)]
+    fn submitted(&mut self, dev: u16) -> Result<()> {
         // The usual case: the device holds the command and asked for nothing (a wake-up or
         // completion of its own), so it is busy, and `drain_io` has nothing to take.
         if self.io.wakeups.is_empty() && self.io.completions.is_empty() {
