@@ -102,7 +102,6 @@ pub struct Simulation {
     devices: Vec<Box<dyn Device>>,
     link: Link,
     stats: Stats,
-    io: DeviceIo,
     arrivals: Arrivals,
     limits: RunLimits,
     processed: u64,
@@ -144,7 +143,6 @@ impl Simulation {
             devices,
             link,
             stats,
-            io: DeviceIo::default(),
             arrivals: Arrivals::default(),
             limits,
             processed: 0,
@@ -186,6 +184,10 @@ impl Simulation {
     }
 
     pub fn run_with_progress(mut self, progress: &mut Progress) -> Result<RunResult> {
+        // What the devices ask for during each call: a local passed down, not a field, so
+        // that the completions are handled where they lie while the simulation is borrowed
+        // whole (a field had to be taken out and put back around them).
+        let io = &mut DeviceIo::default();
         self.workload.start(&mut self.arrivals)?;
         self.schedule_arrivals()?;
         let mut next_report = PROGRESS_EVERY;
@@ -237,10 +239,10 @@ impl Simulation {
                     self.schedule_arrivals()?;
                 }
                 Event::DeviceWake { dev, token } => {
-                    self.devices[dev as usize].wake(self.now, token, &mut self.io);
-                    self.drain_io(dev, false)?;
+                    self.devices[dev as usize].wake(self.now, token, io);
+                    self.drain_io(dev, false, io)?;
                 }
-                Event::Deliver(cmd) => self.submit(*cmd)?,
+                Event::Deliver(cmd) => self.submit(*cmd, io)?,
                 Event::Notify(c) => self.complete(&c)?,
                 Event::HostTimer { generation } => {
                     let fired = self.host.timer(self.now, generation)?;
@@ -250,7 +252,7 @@ impl Simulation {
                     }
                 }
             }
-            self.pump()?;
+            self.pump(io)?;
             if self.stats.completed() >= next_report {
                 next_report = self.stats.completed() + PROGRESS_EVERY;
                 progress(self.stats.completed(), self.now)?;
@@ -455,7 +457,7 @@ impl Simulation {
     }
 
     /// Let the host dispatch until its scheduler says wait or idle.
-    fn pump(&mut self) -> Result<()> {
+    fn pump(&mut self, io: &mut DeviceIo) -> Result<()> {
         loop {
             if self.host.holds_command() {
                 // The pass-through's command, what `decide` would dispatch: taken from the
@@ -466,12 +468,8 @@ impl Simulation {
                 let at = cmd.dispatch_ns + self.link.command_ns;
                 let dev = cmd.device;
                 if at == self.now {
-                    self.devices[dev as usize].submit(
-                        self.now,
-                        self.host.take_held(),
-                        &mut self.io,
-                    );
-                    self.submitted(dev)?;
+                    self.devices[dev as usize].submit(self.now, self.host.take_held(), io);
+                    self.submitted(dev, io)?;
                 } else {
                     let cmd = Box::new(self.host.take_held());
                     self.events.push(at, Event::Deliver(cmd));
@@ -506,7 +504,7 @@ impl Simulation {
                     // (`dispatch_ns`), then crosses the link.
                     let at = cmd.dispatch_ns + self.link.command_ns;
                     if at == self.now {
-                        self.submit(cmd)?;
+                        self.submit(cmd, io)?;
                     } else {
                         self.events.push(at, Event::Deliver(Box::new(cmd)));
                     }
@@ -522,30 +520,30 @@ impl Simulation {
     }
 
     #[inline]
-    fn submit(&mut self, cmd: Command) -> Result<()> {
+    fn submit(&mut self, cmd: Command, io: &mut DeviceIo) -> Result<()> {
         let dev = cmd.device;
-        self.devices[dev as usize].submit(self.now, cmd, &mut self.io);
-        self.submitted(dev)
+        self.devices[dev as usize].submit(self.now, cmd, io);
+        self.submitted(dev, io)
     }
 
     /// After device `dev` took a command: what it asked for.
     #[inline(always)]
-    fn submitted(&mut self, dev: u16) -> Result<()> {
+    fn submitted(&mut self, dev: u16, io: &mut DeviceIo) -> Result<()> {
         // The usual case: the device holds the command and asked for nothing (a wake-up or
         // completion of its own), so it is busy, and `drain_io` has nothing to take.
-        if self.io.wakeups.is_empty() && self.io.completions.is_empty() {
+        if io.wakeups.is_empty() && io.completions.is_empty() {
             self.stats.device_level(self.now, dev as usize, 1);
             return Ok(());
         }
-        self.drain_io(dev, true)
+        self.drain_io(dev, true, io)
     }
 
     /// Take what device `dev` asked for during its last call: wake-ups, completions, and its
     /// busy level for utilisation. After a `submit` that completed nothing, the device holds
     /// the command it accepted, so it is busy without asking it (`outstanding` is a call
     /// through the trait object, twice per request).
-    fn drain_io(&mut self, dev: u16, submitted: bool) -> Result<()> {
-        for (at, token) in self.io.wakeups.drain(..) {
+    fn drain_io(&mut self, dev: u16, submitted: bool, io: &mut DeviceIo) -> Result<()> {
+        for &(at, token) in &io.wakeups {
             if self.wake_key == NO_LANE {
                 self.wake_key = order_key(at, self.events.take_seq());
                 self.wake = (dev, token);
@@ -553,37 +551,34 @@ impl Simulation {
                 self.events.push(at, Event::DeviceWake { dev, token });
             }
         }
-        let outstanding = if submitted && self.io.completions.is_empty() {
+        io.wakeups.clear();
+        let outstanding = if submitted && io.completions.is_empty() {
             1
         } else {
             self.devices[dev as usize].outstanding()
         };
         self.stats.device_level(self.now, dev as usize, outstanding);
-        if self.io.completions.is_empty() {
+        if io.completions.is_empty() {
             return Ok(());
         }
-        // Take the buffer so completion handling can borrow self; hand it back to keep its
-        // capacity (no allocation per completion). Completions are handled in place, not
-        // moved out: each is a few hundred bytes.
-        let mut done = std::mem::take(&mut self.io.completions);
+        // Completions are handled in place, not moved out (each is a few hundred bytes), and
+        // the buffer is cleared, keeping its capacity (no allocation per completion).
         if self.link.completion_ns == 0 {
-            for i in 0..done.len() {
-                if let Err(e) = self.complete(&done[i]) {
-                    done.clear();
-                    self.io.completions = done;
+            for c in &io.completions {
+                if let Err(e) = self.complete(c) {
+                    io.completions.clear();
                     return Err(e);
                 }
             }
-            done.clear();
+            io.completions.clear();
         } else {
-            for c in done.drain(..) {
+            for c in io.completions.drain(..) {
                 self.events.push(
                     self.now + self.link.completion_ns,
                     Event::Notify(Box::new(c)),
                 );
             }
         }
-        std::mem::swap(&mut self.io.completions, &mut done);
         Ok(())
     }
 
