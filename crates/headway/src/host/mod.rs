@@ -290,6 +290,29 @@ impl Host {
         decision
     }
 
+    /// Whether the next [`Host::decide`] would answer with the pass-through command held
+    /// since the arrival (accounted then, without a failure): the engine then takes it with
+    /// [`Host::take_held`] instead, which moves it out once, not through a `Decision`.
+    #[inline]
+    pub fn holds_command(&self) -> bool {
+        self.holding && self.error.is_none()
+    }
+
+    /// The command [`Host::holds_command`] says is held.
+    #[inline]
+    pub fn held(&self) -> &Command {
+        &self.through
+    }
+
+    /// Take the held command: what [`Host::decide`] would have dispatched (its
+    /// `Decision::Dispatch`), the host left as that call leaves it. Only while
+    /// [`Host::holds_command`].
+    #[inline(always)]
+    pub fn take_held(&mut self) -> Command {
+        self.holding = false;
+        std::mem::replace(&mut self.through, Command::empty())
+    }
+
     /// The failure of the last [`Host::decide`] that answered `Idle` because of it.
     #[inline]
     pub fn take_error(&mut self) -> Option<HeadwayError> {

@@ -169,7 +169,12 @@ impl Stats {
 
     #[inline]
     pub fn dispatch(&mut self, now: SimTime, cmd: &Command) {
-        let n = cmd.requests.iter().filter(|r| !r.is_host_work()).count();
+        // Nearly every command carries one request: counted without the loop (which the
+        // compiler unrolls by four, a dozen instructions before its one pass).
+        let n = match cmd.requests.as_slice() {
+            [r] => !r.is_host_work() as usize,
+            reqs => reqs.iter().filter(|r| !r.is_host_work()).count(),
+        };
         self.queued.add(now, -(n as i64));
     }
 
