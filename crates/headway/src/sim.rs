@@ -15,8 +15,6 @@ enum Event {
     /// A request arriving: its slot in `Simulation::arriving` (the request itself stays
     /// out of the heap, whose elements are moved at every push and pop).
     Arrival(u32),
-    /// The request in `Simulation::lane` arriving (never in the heap: see there).
-    LaneArrival,
     DeviceWake {
         dev: u16,
         token: u64,
@@ -192,65 +190,45 @@ impl Simulation {
         self.schedule_arrivals()?;
         let mut next_report = PROGRESS_EVERY;
         loop {
+            // The first of the two lanes and the heap's top, each handled in its own branch
+            // (not made into an `Event` and matched again).
             let heap_key = self.events.peek_key();
-            let (at, event) = if self.lane_key < heap_key && self.lane_key < self.wake_key {
-                let at = (self.lane_key >> 64) as SimTime;
+            if self.lane_key < heap_key && self.lane_key < self.wake_key {
+                if !self.advance((self.lane_key >> 64) as SimTime) {
+                    break;
+                }
                 self.lane_key = NO_LANE;
-                (at, Event::LaneArrival)
+                self.arrive(None)?;
             } else if self.wake_key < heap_key {
-                let at = (self.wake_key >> 64) as SimTime;
+                if !self.advance((self.wake_key >> 64) as SimTime) {
+                    break;
+                }
                 self.wake_key = NO_LANE;
                 let (dev, token) = self.wake;
-                (at, Event::DeviceWake { dev, token })
+                self.devices[dev as usize].wake(self.now, token, io);
+                self.drain_io(dev, false, io)?;
             } else if let Some(ev) = self.events.pop() {
-                (ev.at, ev.event)
+                if !self.advance(ev.at) {
+                    break;
+                }
+                match ev.event {
+                    Event::Arrival(slot) => self.arrive(Some(slot))?,
+                    Event::DeviceWake { dev, token } => {
+                        self.devices[dev as usize].wake(self.now, token, io);
+                        self.drain_io(dev, false, io)?;
+                    }
+                    Event::Deliver(cmd) => self.submit(*cmd, io)?,
+                    Event::Notify(c) => self.complete(&c)?,
+                    Event::HostTimer { generation } => {
+                        let fired = self.host.timer(self.now, generation)?;
+                        self.count_host_work();
+                        if !fired {
+                            continue;
+                        }
+                    }
+                }
             } else {
                 break;
-            };
-            if at > self.limits.max_time_ns {
-                self.now = self.limits.max_time_ns;
-                break;
-            }
-            self.now = at;
-            self.processed += 1;
-            match event {
-                Event::Arrival(_) | Event::LaneArrival => {
-                    // The request is read where it waits, never copied out: the copy (two,
-                    // through a temporary) cost about a dozen instructions an arrival, and
-                    // nothing below changes its slot or the lane before the lane is freed.
-                    let from_lane = matches!(event, Event::LaneArrival);
-                    let req = match event {
-                        Event::Arrival(slot) => {
-                            // Reused only by a later scheduling, after this arrival's.
-                            self.free_slots.push(slot);
-                            &self.arriving[slot as usize]
-                        }
-                        // The lane's key was set with it, and the lane is refilled only
-                        // after it is taken.
-                        _ => &self.lane[0],
-                    };
-                    self.stats.arrival(self.now, req);
-                    self.host.arrival(self.now, req)?;
-                    Self::count_work(&self.host, &mut self.stats, self.now);
-                    self.workload.on_arrival(req, &mut self.arrivals)?;
-                    if from_lane {
-                        self.lane.clear();
-                    }
-                    self.schedule_arrivals()?;
-                }
-                Event::DeviceWake { dev, token } => {
-                    self.devices[dev as usize].wake(self.now, token, io);
-                    self.drain_io(dev, false, io)?;
-                }
-                Event::Deliver(cmd) => self.submit(*cmd, io)?,
-                Event::Notify(c) => self.complete(&c)?,
-                Event::HostTimer { generation } => {
-                    let fired = self.host.timer(self.now, generation)?;
-                    self.count_host_work();
-                    if !fired {
-                        continue;
-                    }
-                }
             }
             self.pump(io)?;
             if self.stats.completed() >= next_report {
@@ -302,6 +280,45 @@ impl Simulation {
             series,
             host_origins: names.host_origins,
         })
+    }
+
+    /// Move the clock to the next event's time `at`; false (the clock at the limit) if the
+    /// run's time limit comes first.
+    #[inline(always)]
+    fn advance(&mut self, at: SimTime) -> bool {
+        if at > self.limits.max_time_ns {
+            self.now = self.limits.max_time_ns;
+            return false;
+        }
+        self.now = at;
+        self.processed += 1;
+        true
+    }
+
+    /// The arrival of the request in `arriving[slot]`, or (`None`) in the lane.
+    #[inline(always)]
+    fn arrive(&mut self, slot: Option<u32>) -> Result<()> {
+        // The request is read where it waits, never copied out: the copy (two, through a
+        // temporary) cost about a dozen instructions an arrival, and nothing below changes
+        // its slot or the lane before the lane is freed.
+        let req = match slot {
+            Some(slot) => {
+                // Reused only by a later scheduling, after this arrival's.
+                self.free_slots.push(slot);
+                &self.arriving[slot as usize]
+            }
+            // The lane's key was set with it, and the lane is refilled only after it is
+            // taken.
+            None => &self.lane[0],
+        };
+        self.stats.arrival(self.now, req);
+        self.host.arrival(self.now, req)?;
+        Self::count_work(&self.host, &mut self.stats, self.now);
+        self.workload.on_arrival(req, &mut self.arrivals)?;
+        if slot.is_none() {
+            self.lane.clear();
+        }
+        self.schedule_arrivals()
     }
 
     /// Count the requests the host made during its last call (they arrive now).

@@ -56,6 +56,12 @@ pub struct Host {
     /// them.
     through: Command,
     holding: bool,
+    /// The pass-through scheduler was found empty (`pending() == 0`) and has not been called
+    /// since, so it still is (its count changes only in its own calls: see
+    /// `Scheduler::passes_through_when_empty`): the checks of an empty queue, three a
+    /// request through the trait object, are answered without the call. Cleared before
+    /// every call that may change the scheduler.
+    seen_empty: bool,
     /// Devices whose `outstanding` has reached `max_outstanding` (kept as commands leave and
     /// complete, so that "every device full" is one comparison, not a loop).
     full_devices: usize,
@@ -114,6 +120,7 @@ impl Host {
             passes_through,
             through: Command::empty(),
             holding: false,
+            seen_empty: false,
             full_devices,
             error: None,
         }
@@ -152,8 +159,9 @@ impl Host {
             && !self.holding
             && dev < self.outstanding.len()
             && self.outstanding[dev] < self.max_outstanding[dev]
-            && self.scheduler.pending() == 0
+            && (self.seen_empty || self.scheduler.pending() == 0)
         {
+            self.seen_empty = true;
             self.holding = true;
             match self.account(now, dev, (req.lbn, req.sectors, req.op), false, 0) {
                 Ok((dispatch_ns, predicted_ns)) => {
@@ -171,6 +179,7 @@ impl Host {
             }
             return Ok(());
         }
+        self.seen_empty = false;
         let ctx = ctx!(self, now);
         self.scheduler.on_arrival(*req, &ctx);
         let f = ctx.take_failure();
@@ -204,6 +213,7 @@ impl Host {
         if self.ignores_completions {
             return Ok(());
         }
+        self.seen_empty = false;
         let ctx = ctx!(self, now);
         self.scheduler.on_completion(c, &ctx);
         let f = ctx.take_failure();
@@ -216,6 +226,7 @@ impl Host {
             return Ok(false);
         }
         self.timer_at = NEVER;
+        self.seen_empty = false;
         let ctx = ctx!(self, now);
         self.scheduler.on_timer(&ctx);
         let f = ctx.take_failure();
@@ -230,7 +241,7 @@ impl Host {
     #[inline]
     pub fn nothing_to_decide(&self) -> bool {
         !self.holding
-            && ((self.idle_when_empty && self.scheduler.pending() == 0)
+            && ((self.idle_when_empty && (self.seen_empty || self.scheduler.pending() == 0))
                 || (self.only_with_slot && self.full_devices == self.outstanding.len()))
     }
 
@@ -258,6 +269,7 @@ impl Host {
         let mut decision;
         let estimates;
         let failure;
+        self.seen_empty = false;
         {
             let mut ctx = ctx!(self, now);
             ctx.ns_per_estimate = self.ns_per_estimate;

@@ -204,7 +204,9 @@ pub trait Scheduler {
     /// its device with a free slot would be dispatched by the next decision at once, alone
     /// and unchanged (`Command::single`), the scheduler keeping no record of it (FCFS). The
     /// host then sends it without calling the scheduler at all: with a drive ordering a
-    /// deep queue, that is nearly every request. Default false: a plug-in is always called.
+    /// deep queue, that is nearly every request. Such a scheduler's `pending` must change
+    /// only in its own `&mut self` calls: the host, having found it empty, takes it to be
+    /// empty until it next calls it. Default false: a plug-in is always called.
     fn passes_through_when_empty(&self) -> bool {
         false
     }

@@ -213,6 +213,15 @@ impl Stats {
                 return;
             }
         }
+        self.completion_of_many(c, service);
+    }
+
+    /// The rest of [`Stats::completion`]: a command of several requests, or dimensions or
+    /// records kept. Out of line, so that the usual command's path (inlined into the
+    /// engine's completion) keeps few registers to save.
+    #[inline(never)]
+    fn completion_of_many(&mut self, c: &Completion, service: SimTime) {
+        let now = c.done_ns;
         let fg = c.command.requests.iter().any(|r| !r.is_host_work());
         if fg {
             self.service.record(service.max(1));
