@@ -171,14 +171,12 @@ impl Mechanics {
     /// [`Mechanics::wait_for`] with the spindle at angle `now` (from [`Mechanics::angle_at`]).
     #[inline]
     pub fn wait_from(&self, now: f64, target: f64) -> f64 {
-        let d = target - now;
-        // Each wrap subtracts a turn or nothing, chosen by the comparison: the nothing is
-        // 0.0, whose subtraction leaves every value as it is (-0.0 included), and a turn
-        // back is -1.0, whose subtraction is the addition of 1.0, so the results are the
-        // conditional additions' to the bit. Written so, the choice is the comparison's
-        // mask on the constant (an `and`) instead of a blend of both results: three
-        // instructions a wrap fewer on every rotational estimate (SPTF's six a decision).
-        let d = d - if d < 0.0 { -1.0 } else { 0.0 };
+        // Each wrap subtracts a turn or nothing, chosen by the comparison: the subtraction
+        // of 0.0 leaves every value as it is (-0.0 included), so the results are the
+        // conditional additions' to the bit, and the choice is the comparison's mask on the
+        // constant (an `and`) instead of a blend of both results: three instructions a wrap
+        // fewer on every rotational estimate (SPTF's six a decision).
+        let d = super::num::plus_turn_if_negative(target - now);
         // Guard the edge where rounding makes d == 1.0: the sector is under the head now.
         let d = d - if d >= 1.0 { 1.0 } else { 0.0 };
         d * self.period_ns

@@ -11,7 +11,7 @@ use smallvec::SmallVec;
 
 use super::layout::Location;
 use super::mechanics::Mechanics;
-use super::num::{ceil, f64_of, round_ns};
+use super::num::{ceil, f64_of, plus_turn_if_negative, round_ns};
 use crate::request::{HeadPosition, Op};
 use crate::time::SimTime;
 
@@ -318,14 +318,7 @@ pub fn plan_into(
         let w = 1.0 / spt_f;
         // How far past the run's first sector the head is, in revolutions.
         let now = mech.angle_at(t_arrive);
-        let x = {
-            let d = now - loc.angle;
-            if d < 0.0 {
-                d + 1.0
-            } else {
-                d
-            }
-        };
+        let x = plus_turn_if_negative(now - loc.angle);
         if first {
             plan.landing_sectors = Some(landing_sectors(mech, t_arrive, spt_f, x * spt_f));
         }
@@ -489,14 +482,7 @@ fn plan_first_run(
     let spt_f = loc.spt as f64;
     let w = 1.0 / spt_f;
     let now = mech.angle_at(t_arrive);
-    let x = {
-        let d = now - loc.angle;
-        if d < 0.0 {
-            d + 1.0
-        } else {
-            d
-        }
-    };
+    let x = plus_turn_if_negative(now - loc.angle);
     plan.landing_sectors = Some(landing_sectors(mech, t_arrive, spt_f, x * spt_f));
     let (inside, k, wait_ns) = zero_latency_start(mech, zero_latency, n, t_arrive, x, spt_f, w);
     let (end, wait_ns) = if inside {
@@ -652,14 +638,7 @@ pub fn plan_run_into(
     let spt_f = loc.spt as f64;
     let w = 1.0 / spt_f;
     let now = mech.angle_at(t_arrive);
-    let x = {
-        let d = now - loc.angle;
-        if d < 0.0 {
-            d + 1.0
-        } else {
-            d
-        }
-    };
+    let x = plus_turn_if_negative(now - loc.angle);
     let (inside, k, wait_ns) = zero_latency_start(mech, zero_latency, n, t_arrive, x, spt_f, w);
     plan.end = if inside {
         push_split_run(plan, lbn, n, k, t_arrive, wait_ns, st, loc.spt, track)

@@ -38,6 +38,15 @@ pub fn max_not_nan(x: f64, y: f64) -> f64 {
     }
 }
 
+/// `if d < 0.0 { d + 1.0 } else { d }` (a difference of two angles wrapped into a turn), bit
+/// for bit: the subtraction of 0.0 leaves every value as it is (-0.0 included) and that of
+/// -1.0 is the addition of 1.0, so the choice is the comparison's mask on the constant (an
+/// `and`) where the conditional addition was a blend of both results.
+#[inline(always)]
+pub fn plus_turn_if_negative(d: f64) -> f64 {
+    d - if d < 0.0 { -1.0 } else { 0.0 }
+}
+
 /// `(x + 0.5) as SimTime`: a non-negative duration to the nearest nanosecond (cheaper than
 /// `f64::round`; rounding noise below zero gives 0), converted through `i64`, which takes
 /// fewer instructions than a conversion to `u64`.
@@ -131,6 +140,32 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn plus_turn_if_negative_is_the_conditional_addition_bit_for_bit() {
+        let tiny = f64::from_bits(1);
+        let mut xs = vec![
+            0.0,
+            -0.0,
+            tiny,
+            -tiny,
+            -1e-17,
+            -f64::EPSILON,
+            -0.5,
+            -1.0 + f64::EPSILON,
+            -1.0,
+            0.5,
+            1.0,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+        ];
+        xs.extend((1..2000).map(|k| (k as f64 / 1000.0 - 1.0) * 0.999_999_7));
+        for d in xs {
+            let want = if d < 0.0 { d + 1.0 } else { d };
+            assert_eq!(plus_turn_if_negative(d).to_bits(), want.to_bits(), "{d:e}");
+        }
+        assert!(plus_turn_if_negative(f64::NAN).is_nan());
     }
 
     #[test]

@@ -113,7 +113,9 @@ fn quotient(n: u32, m: u64) -> u32 {
 pub(super) fn fract_small(x: f64) -> f64 {
     const ROUND: f64 = 6_755_399_441_055_744.0;
     let r = (x + ROUND) - ROUND;
-    x - if r > x { r - 1.0 } else { r }
+    // `r - 1.0` or `r - 0.0` (which is `r`, to the bit): the comparison's mask on the
+    // constant, not a blend of both results.
+    x - (r - if r > x { 1.0 } else { 0.0 })
 }
 
 /// Whether every turn count a lookup in zone `m` (of `f`, `surfaces` surfaces) can come to
