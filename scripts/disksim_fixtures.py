@@ -17,8 +17,8 @@ it printed, with its copyright notice (COPYRIGHT beside the fixtures).
 
 `--variant decision-angle` writes the SPTF workloads only, to
 crates/headway/tests/fixtures/disksim_decision_angle/, from a DiskSim changed in one place to
-test a mechanism (docs/fidelity.md, "SPTF at q64"): in `disk_buffer_estimate_servtime`
-(src/disksim_diskctlr.c), the mechanical state handed to `dm_acctime` is a copy of
+test a mechanism (docs/fidelity.md, "DiskSim's SPTF ranking as an option"): in
+`disk_buffer_estimate_servtime` (src/disksim_diskctlr.c), the mechanical state handed to `dm_acctime` is a copy of
 `currdisk->mech_state` whose angle is advanced by the rotation over `simtime -
 currdisk->currtime`, so SPTF ranks requests from where the head is when it decides rather
 than where it was at the disk's last media event. Build that DiskSim yourself and pass it
@@ -149,7 +149,7 @@ def workload_lines(w: dict, from_zero: bool = True) -> Iterator[str]:
     With `from_zero` the times count from the first arrival, which is at 0: DiskSim keeps a
     trace's absolute times (its spindle is at angle 0 at time 0) while headway replays from
     the first record, so a trace starting later puts the two spindles at different phases
-    for the whole run (the "Hits" gap of docs/fidelity.md). The probe that sets the arrival
+    for the whole run (the "buffer hits" gap of docs/fidelity.md). The probe that sets the arrival
     rates keeps the absolute times, so the rates stay those of format 1."""
     rng = SplitMix64(w["seed"])
     t = 0.0

@@ -326,7 +326,7 @@ const KNOWN: &[(&str, &str, Why)] = &[
 /// workloads still beyond tolerance against it.
 /// (The IBM 18ES's queue of reads and writes, listed here as a saturated queue at -9.7% until
 /// its read-ahead's track switch stopped reading free blocks, is within: docs/fidelity.md,
-/// "Found with the oracle and followed: read any free blocks, not at a track's start".)
+/// "read any free blocks, not at a track's start".)
 const KNOWN_DECISION_ANGLE: &[(&str, &str, Why)] = &[];
 
 fn fixtures_dir(name: &str) -> PathBuf {
@@ -517,8 +517,8 @@ type PerRequest = (
 /// times (ms) of requests by their index in the trace, printed by a private DiskSim copy
 /// (`iodriver_access_complete`, under an environment variable; the decision-angle change of
 /// `scripts/disksim_fixtures.py` for the SPTF queue), taken where the earlier code went
-/// astray (docs/fidelity.md, "Found with the oracle and followed: the choice at a completion,
-/// and the read-ahead's stop in a sector"):
+/// astray (docs/fidelity.md, "the choice at a completion, and the read-ahead's stop in a
+/// sector"):
 ///
 /// * the HP C2247A's random reads under SPTF (decision-angle fixture): requests 12-17 came
 ///   out 11-22 ms off, one to two revolutions, because a read that reached the drive only

@@ -3,8 +3,8 @@
 //! for such a landing; a seek to a track's first block is zero-latency only with "Immediate
 //! buffer read"). So a read-ahead switching to the next track waits for that track's first
 //! block, and a command taken up in that wait starts at the block's start (DiskSim's next
-//! event there, `disk_seek_stoptime`; docs/fidelity.md, "Found with the oracle and followed:
-//! read any free blocks, not at a track's start"). Per request on the IBM 18ES (the one
+//! event there, `disk_seek_stoptime`; docs/fidelity.md, "read any free
+//! blocks, not at a track's start"). Per request on the IBM 18ES (the one
 //! catalog drive that reads free blocks without immediate reads), queue of 64, FCFS: a read
 //! of 8 blocks ending 4 blocks before its track's end (15.884919 ms alone in DiskSim), whose
 //! read-ahead switches heads at 15.359 ms and waits until 16.615 for the next track's first

@@ -1,7 +1,7 @@
 //! The drive's own queue, per request, against the completions DiskSim 4.0 printed for the
 //! same traces (a private DiskSim copy printing each completion; the traces are the first
 //! requests of the oracle's `q4_mixed_*` workloads on the IBM 18ES, a drive queue of 4):
-//! docs/fidelity.md, "Found with the oracle and fixed: the queue of four".
+//! docs/fidelity.md, "the queue of four".
 
 mod common;
 

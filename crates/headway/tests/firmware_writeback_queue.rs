@@ -2,7 +2,7 @@
 //! revolution, 100 sectors per track, 0.1 ms per sector): it chooses its next command when
 //! the write-back under way ends, among every command queued by then, and a write that
 //! waited in its queue had its command overhead done meanwhile (DiskSim 4.0's controller
-//! does both; docs/fidelity.md, "Found with the oracle and fixed: SPTF over fast writes").
+//! does both; docs/fidelity.md, "SPTF over fast writes").
 
 mod common;
 
