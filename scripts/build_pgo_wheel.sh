@@ -6,7 +6,7 @@
 # final `maturin build --release` compiled with them. Needs nothing outside the repository
 # but a Python with headway's dependencies (numpy, pandas, pyarrow, click, rich, ...),
 # maturin, and rustc's own llvm-profdata (`rustup component add llvm-tools`). The plain
-# `pip install .` does not use any of this (docs/performance.md, "Sixth sitting").
+# `pip install .` does not use any of this (docs/performance.md, "Profile-guided builds").
 #
 #   bash scripts/build_pgo_wheel.sh                  # wheel in target/wheels-pgo/
 #   bash scripts/build_pgo_wheel.sh --out DIR --requests 100000

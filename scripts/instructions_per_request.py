@@ -19,7 +19,7 @@ given (an older build, to compare against).
     python3 scripts/instructions_per_request.py
     python3 scripts/instructions_per_request.py --binary OLD/replay_trace --keep /tmp/ipr
 
-Prints one line a case, "CASE I(long) I(short) PER_REQUEST" (main at 4828e70):
+Prints one line a case, "CASE I(long) I(short) PER_REQUEST", for example:
 
     fcfs 413829922 16964134 4008
     sptf 603092239 18832088 5901

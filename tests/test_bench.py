@@ -132,7 +132,7 @@ def test_vs_disksim_runs_the_binary_on_diskSims_setup_and_prints_both_ratios(cli
     )
     assert out.returncode == 0, out.stderr
     text = " ".join(out.stdout.split())  # the console wraps its notes at the terminal's width
-    assert "same sitting" in text and "whole ratio: over headway's whole process" in text
+    assert "same session" in text and "whole ratio: over headway's whole process" in text
     assert "CPU ratio: DiskSim's CPU time over headway's whole process's" in text
     cases = json.loads((tmp_path / "b.json").read_text())
     assert len(cases) == 3

@@ -33,7 +33,7 @@ def test_validate_a_shipped_trace_meets_disksims_demerit(tmp_path):
 def test_the_six_drives_without_a_shipped_trace_validate_a_trace_path_beside_disksims_figure(tmp_path):
     # DiskSim's own traces for these drives are not shipped; a user's copy is named after
     # the drive. hp_c3323a's measured trace reaches sector 1,898,003, beyond the capacity of
-    # the edited copy the catalog once used (issue 17).
+    # a third-party edit of the file that some copies carry.
     published = {"cheetah9lp": "0.107", "atlas_iii": "0.378", "barracuda": "0.348", "ibm18es": "0.136", "hp_c2490a": "0.254", "hp_c3323a": "0.306"}
     for drive, figure in published.items():
         t = tmp_path / f"{drive}.trace"

@@ -4,7 +4,7 @@ Loading click and a command's modules makes tens of thousands of objects (functi
 classes, their dictionaries) that all live as long as the process, so collections during
 the imports find almost nothing to free, and every collection afterwards walks them all
 again: together about 3% of the instructions of a short replay (docs/performance.md,
-"Eleventh sitting: the Python command's fixed cost"). No import here but `gc`: this module
+"The Python command around the core"). No import here but `gc`: this module
 loads before the collector is held off."""
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ The simulator reports progress every ``FIRST_REPORT`` completions and once more 
 run's end, holding no lock of the interpreter in between: a thread started at the first
 report imports meanwhile, on a free core if there is one. A run that ends before its first
 report (a few milliseconds at the core's speed) starts no thread: one would cost it more
-than it could save (docs/performance.md, fifth sitting)."""
+than it could save (docs/performance.md, "The Python command around the core")."""
 
 from __future__ import annotations
 

@@ -26,8 +26,8 @@ __all__ = ["Load", "LOADS", "CASES", "QUEUES", "SETUPS", "CaseResult", "write_tr
 
 # (scheduler, load, DiskSim 4.0's requests/s): DiskSim 4.0 (64-bit, gcc -O2, one thread)
 # on the same 1M-request traces, median of 3 runs, on another machine (a 2-core VM; runs
-# there varied by up to 30%, and by a third between sittings). Shown for scale only: a
-# ratio counts only when both simulators ran on one machine in one sitting.
+# there varied by up to 30%, and by a third from day to day). Shown for scale only: a
+# ratio counts only when both simulators ran on one machine, back to back.
 CASES = [("fcfs", "moderate", 67_900), ("sptf", "moderate", 60_300), ("sptf", "heavy", 39_600)]
 
 # Where the queue is ordered. "drive" is DiskSim's setup: the host passes every request on
@@ -96,7 +96,7 @@ class CaseResult:
     wall_s: List[float] = field(default_factory=list)
     disksim_requests_per_s: Optional[int] = None
     queue: str = "drive"
-    # With a DiskSim binary (``--vs-disksim``), timed in the same sitting: DiskSim's whole
+    # With a DiskSim binary (``--vs-disksim``), timed on this machine too: DiskSim's whole
     # process, and headway's whole `headway replay` process.
     disksim_wall_s: List[float] = field(default_factory=list)
     process_wall_s: List[float] = field(default_factory=list)
@@ -115,12 +115,12 @@ class CaseResult:
 
     @property
     def measured(self) -> bool:
-        """Whether DiskSim ran here, in this sitting (`--vs-disksim`)."""
+        """Whether DiskSim ran here, beside headway (`--vs-disksim`)."""
         return bool(self.disksim_wall_s)
 
     @property
     def ratio(self) -> Optional[float]:
-        """Core speed over DiskSim's, only when DiskSim ran in the same sitting: a ratio
+        """Core speed over DiskSim's, only when DiskSim ran here beside headway: a ratio
         against figures from another machine would say nothing about this one."""
         if not self.measured:
             return None
@@ -136,7 +136,7 @@ class CaseResult:
     @property
     def cpu_ratios(self) -> List[float]:
         """DiskSim's CPU time over headway's whole process's, repeat by repeat: each pair ran
-        back to back, so a machine whose speed drifts during the sitting (a shared one) moves
+        back to back, so a machine whose speed drifts during the run (a shared one) moves
         both sides of a pair alike."""
         return [d / h for d, h in zip(self.disksim_cpu_s, self.process_cpu_s) if h > 0]
 
@@ -171,7 +171,7 @@ def run_bench(
     the core measures around its run loop, which includes reading the trace). ``queue`` is
     ``"drive"`` (DiskSim's setup: the drive's own scheduler over a queue of 64) or ``"host"``
     (the host's scheduler, one command at the drive at a time). ``disksim``: a DiskSim 4.0
-    binary to time on the same traces in the same sitting, with headway's whole process,
+    binary to time on the same traces on this machine, with headway's whole process,
     each repeat running headway, headway's process and DiskSim in turn (drive queue only).
 
     >>> [(c.scheduler, c.load) for c in run_bench(requests=1000, repeat=1)]

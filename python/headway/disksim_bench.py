@@ -1,5 +1,5 @@
 """The reference benchmark run by a DiskSim 4.0 binary the user built, beside headway, in
-one sitting (``headway bench --vs-disksim PATH``): the only way a speed ratio means
+one session (``headway bench --vs-disksim PATH``): the only way a speed ratio means
 anything, since machines differ by a third from day to day.
 
 DiskSim gets the drive headway simulates: the Atlas 10K from the parameter files headway

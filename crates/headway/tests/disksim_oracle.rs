@@ -1,4 +1,4 @@
-//! headway against DiskSim 4.0 on synthetic workloads (issue 17's differential harness).
+//! headway against DiskSim 4.0 on synthetic workloads (the differential harness).
 //!
 //! `tests/fixtures/disksim/<drive>.json` hold what DiskSim 4.0 printed for each workload
 //! (means, standard deviations, the response-time distribution in ~1% bins), written by
@@ -174,7 +174,7 @@ fn bin_uppers_us(bins: &Value) -> Vec<i64> {
 }
 
 /// Demerit between two binned distributions: RMS horizontal distance of their CDFs sampled at
-/// every 1/10000 of probability, a sample sitting at the middle of its bin.
+/// every 1/10000 of probability, a sample lying at the middle of its bin.
 fn binned_demerit(uppers: &[i64], a: &[u64], b: &[u64]) -> f64 {
     let mid = |i: usize| -> f64 {
         let lo = if i == 0 { 0 } else { uppers[i - 1] };

@@ -66,7 +66,7 @@ fn every_catalog_drive_runs_requests_up_to_its_last_sector() {
 #[test]
 fn hp_c3323a_is_disksims_drive_and_its_validation_trace_fits() {
     // DiskSim 4.0's file declares 2,056,008 blocks; its zones map the capacity DiskSim
-    // uses. The measured trace reaches sector 1,898,003 (issue 17), which must fit.
+    // uses. The measured trace reaches sector 1,898,003, which must fit.
     let spec = catalog::lookup("hp_c3323a").unwrap();
     assert!(spec.block_count > 1_898_003 + 64, "{}", spec.block_count);
     let w = spec.unmodelled_settings();

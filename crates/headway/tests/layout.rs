@@ -59,7 +59,7 @@ fn round_trip(name: &str, l: &Layout, lbn: u64) {
 #[test]
 fn capacity_is_what_the_zones_map_as_in_disksim() {
     // DiskSim 4.0 replaces a dm_layout_g1 model's Block count with its zones' sum; so does
-    // headway (issue 17). Six catalog files declare fewer blocks than their zones map.
+    // headway. Six catalog files declare fewer blocks than their zones map.
     let expected = [
         ("atlas10k", 17_966_953u64),
         ("atlas_iii", 17_797_944),

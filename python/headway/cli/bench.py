@@ -41,7 +41,7 @@ from headway.cli.paths import json_option
     "--vs-disksim",
     "disksim",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="A DiskSim 4.0 binary you built: time it on the same traces, in the same sitting, and print the ratio.",
+    help="A DiskSim 4.0 binary you built: time it on the same traces, in the same session, and print the ratio.",
 )
 @json_option("Write the results as JSON.")
 def bench_cmd(n: int, quick: bool, repeat: int, queue: str, disksim: Optional[Path], json_path: Optional[Path]) -> None:
@@ -73,7 +73,7 @@ def bench_cmd(n: int, quick: bool, repeat: int, queue: str, disksim: Optional[Pa
         table = new_table(
             [("run", "text"), ("core s", "num"), ("whole s", "num"), ("DiskSim s", "num"),
              ("core ratio", "num"), ("whole ratio", "num")],
-            title=f"headway and DiskSim in this sitting, wall time (median of {repeat})",
+            title=f"headway and DiskSim in this session, wall time (median of {repeat})",
         )
         cpu = new_table(
             [("run", "text"), ("whole CPU s", "num"), ("DiskSim CPU s", "num"), ("CPU ratio", "num"),
@@ -101,7 +101,7 @@ def bench_cmd(n: int, quick: bool, repeat: int, queue: str, disksim: Optional[Pa
         console.print(table)
         console.print(cpu)
         console.print(
-            f"DiskSim: {disksim}, run here in the same sitting (each repeat: DiskSim's whole process, "
+            f"DiskSim: {disksim}, run here in the same session (each repeat: DiskSim's whole process, "
             "headway's whole `headway replay` process, then headway's core in this process). core "
             "ratio: DiskSim's time over headway's simulation loop; whole ratio: over headway's whole "
             "process, start-up included; CPU ratio: DiskSim's CPU time over headway's whole process's, "
@@ -126,7 +126,7 @@ def bench_cmd(n: int, quick: bool, repeat: int, queue: str, disksim: Optional[Pa
             "* DiskSim 4.0's published figures, measured on a different machine (1M requests, "
             "drive queue of 64 with the drive's own FCFS/SPTF, median of 3 runs). They show the "
             "scale only: machines differ by a third from day to day, so compare the two "
-            "simulators only when both ran on this machine in the same sitting: pass "
+            "simulators only when both ran on this machine in the same session: pass "
             "--vs-disksim PATH to time your own DiskSim build here."
         )
     if json_path is not None:

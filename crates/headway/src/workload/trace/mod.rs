@@ -102,7 +102,7 @@ pub trait TraceReader {
     /// Up to `room` records taken in one go, each handed to `push` with its line, where the
     /// reader can parse them straight from its input buffer: without a buffer fill, a call
     /// and a returned `Result` for each, about 34 of the reader thread's 413 instructions a
-    /// record (docs/performance.md, ninth sitting). It stops before the first line it does
+    /// record. It stops before the first line it does
     /// not take that way, which [`TraceReader::next_record`] then reads; it skips nothing
     /// (`skipped` does not move), and the count it returns is how many it pushed. The default
     /// takes none.

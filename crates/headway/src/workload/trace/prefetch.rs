@@ -15,7 +15,7 @@ use crate::error::{HeadwayError, Result};
 /// Records sent at a time. Every hand-over of a batch costs the two threads a wake-up and a
 /// sleep (the reader, far faster than the simulation, waits on a full channel): about 3,500
 /// context switches per million records at 1,024 records a batch, 280 at 8,192, and 2-3%
-/// of the whole replay's CPU time with them (docs/performance.md, fourth sitting).
+/// of the whole replay's CPU time with them.
 pub const BATCH_RECORDS: usize = 8192;
 /// Batches the reader may run ahead of the simulation.
 pub const BATCHES_AHEAD: usize = 4;

@@ -13,10 +13,10 @@
 //! The lookup's time is its dependent chain's latency more than its instructions, so the
 //! piece takes the track and the cylinder each straight from the home slot, side by side, by
 //! one multiplication by a precomputed reciprocal ([`quotient`]; the processor's divisions,
-//! one after the other and then side by side, measured slower on the eleventh sitting's
-//! machine, though not on the sixth's), and the angle's fraction of a turn by two additions
-//! ([`fract_small`]) where the zone's turns allow it; zones that do not are left to their
-//! closed form (docs/performance.md, "Eleventh sitting: the LBN lookup's latency").
+//! one after the other or side by side, measured slower on some machines and no faster on
+//! others), and the angle's fraction of a turn by two additions ([`fract_small`]) where the
+//! zone's turns allow it; zones that do not are left to their closed form
+//! (docs/performance.md, "Rules for the hot path").
 //!
 //! Every lookup computes the general lookup's result bit for bit (the same integers, the
 //! angle from the same float operations on the same values); `locate` checks itself against
