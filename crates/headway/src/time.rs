@@ -1,7 +1,19 @@
-//! Simulated time: integer nanoseconds everywhere inside the engine.
+//! Simulated time: integer nanoseconds everywhere inside the engine. Events, requests,
+//! completions and statistics carry [`SimTime`], so comparisons of times are exact and a run
+//! is deterministic.
 //!
-//! Floating point appears only at the edges (parameter files in milliseconds, rotation
-//! angles), and is converted with [`ms_to_ns`] / [`ns_to_ms`] so rounding happens in one place.
+//! Floating point is used where a model computes in continuous quantities, and each model
+//! rounds where its result becomes a time:
+//! - milliseconds read from parameter files, traces and configurations go through
+//!   [`ms_to_ns`] (to the nearest nanosecond, negative to zero), and reports come back
+//!   through [`ns_to_ms`];
+//! - the drive model works out a command's media plan in `f64` nanoseconds and fractions of a
+//!   revolution, and rounds its times with its own helpers in `device/hdd/num.rs` (`round_ns`
+//!   to the nearest nanosecond; `ns_of`, a truncation its callers use after adding 0.5, or to
+//!   round down on purpose): those conversions are on the hot path, and going through `i64`
+//!   takes one instruction where the saturating conversion to `u64` takes a dozen;
+//! - predictors and a few schedulers round their own estimates and settings where they
+//!   compute them (`predict/calibrated.rs`, `sched/timeslice.rs`, `sched/anticipatory/`).
 
 /// A point in simulated time, or a duration, in nanoseconds.
 pub type SimTime = u64;
