@@ -6,9 +6,9 @@ use std::collections::BTreeMap;
 
 use headway::device::catalog;
 use headway::device::flash::FlashSpec;
+use headway::device::hybrid::PinnedSet;
 use headway::host::flash_backed::desktop::{generate, DesktopParams};
 use headway::host::flash_backed::fqueue::FQueue;
-use headway::host::flash_backed::nvcache::PinnedSet;
 use headway::host::flash_backed::platter::PlatterModel;
 use headway::host::flash_backed::redirect::{should_redirect, RedirectCosts};
 use headway::host::flash_backed::{replay, FlashBackedOptions, Io, ReplaySetup, RqPolicy};

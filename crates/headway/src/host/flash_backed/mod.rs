@@ -6,7 +6,6 @@
 //!
 //! - `fqueue`: the DRAM FQueue (newest data win, overwrites absorbed, FIFO write-back with
 //!   neighbour merging, coverage of reads);
-//! - `nvcache`: the NV FQueue as pinned LBA ranges (pin / unpin);
 //! - `redirect`: the redirect inequality with the look-ahead term;
 //! - `rq`: the request-queue schedulers (FCFS, SSTF, C-LOOK over LBNs);
 //! - `platter`: the distance-based platter access time;
@@ -17,7 +16,6 @@
 
 pub mod desktop;
 pub mod fqueue;
-pub mod nvcache;
 pub mod options;
 pub mod platter;
 pub mod redirect;

@@ -10,13 +10,13 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::fqueue::{FQueue, WriteBack};
-use super::nvcache::PinnedSet;
 use super::options::FlashBackedOptions;
 use super::platter::PlatterModel;
 use super::redirect::{should_redirect, RedirectCosts};
 use super::rq::{pick, Pending, RqPolicy};
 use crate::device::flash::endurance::years_to_wear_out;
 use crate::device::flash::{FlashSpec, Ftl};
+use crate::device::hybrid::PinnedSet;
 use crate::device::power::{EnergyReport, PowerMeter, PowerSpec, PowerState};
 use crate::request::Op;
 use crate::time::{ms_to_ns, SimTime};
