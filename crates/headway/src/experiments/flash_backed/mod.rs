@@ -13,6 +13,7 @@
 //! - `replay`: the trace-driven hybrid-drive replay and its measurements;
 //! - `platter`: the distance-based platter access time;
 //! - `desktop`: synthetic stand-ins for the paper's unavailable desktop traces.
+//!
 //! It shares the FQueue, redirect test, request-queue orders and options with the core's
 //! `flash-backed` scheduler (`sched::flash_backed`).
 
