@@ -13,6 +13,7 @@ MODULES = [
     "headway.api",
     "headway.config",
     "headway._source",
+    "headway._toml_text",
     "headway.result",
     "headway.testing",
     "headway.errors",

@@ -25,7 +25,7 @@ import os
 from dataclasses import dataclass, field, fields
 from typing import Any, Dict, Mapping, Optional, Sequence, Union
 
-from headway._source import _drop_none, default_config_text, to_toml
+from headway._toml_text import _drop_none, default_config_text, to_toml
 
 __all__ = [
     "Config",

@@ -19,11 +19,11 @@ use headway::request::{Command, Completion};
 use headway::sched::{Decision, Placement, SchedCtx, Scheduler};
 use headway::{HeadwayError, Request};
 use pyo3::prelude::*;
-use pyo3::types::{PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyList, PyString, PyTuple};
 
 use crate::context::{Lease, Made};
 use crate::errors::describe_py_exception;
-use crate::request::{PyCompletion, PyRequest, PyServe, PyWait};
+use crate::request::{request_id, PyCompletion, PyRequest, PyServe, PyWait};
 
 /// Where a plug-in's Python exception waits for `run` to chain it onto the `PluginError`.
 pub type CauseSlot = Rc<RefCell<Option<PyErr>>>;
@@ -255,15 +255,6 @@ impl PyScheduler {
         };
         Ok(())
     }
-}
-
-/// A `Request` or a plain integer id.
-pub(crate) fn request_id(x: &Bound<'_, PyAny>) -> PyResult<u64> {
-    if let Ok(r) = x.cast::<PyRequest>() {
-        return Ok(r.get().inner.id);
-    }
-    // Only real integers: a float id would be a silent truncation.
-    x.cast::<PyInt>()?.extract()
 }
 
 impl Scheduler for PyScheduler {

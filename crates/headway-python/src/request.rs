@@ -6,7 +6,7 @@ use headway::request::Completion as CoreCompletion;
 use headway::time::NEVER;
 use headway::{Op, Request as CoreRequest};
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyInt, PyTuple};
 
 fn op_name(op: Op) -> &'static str {
     match op {
@@ -223,7 +223,7 @@ impl PyServe {
     fn new(requests: &Bound<'_, PyAny>) -> PyResult<Self> {
         let ids = requests
             .try_iter()?
-            .map(|x| x.and_then(|x| crate::py_scheduler::request_id(&x)))
+            .map(|x| x.and_then(|x| request_id(&x)))
             .collect::<PyResult<Vec<u64>>>()?;
         Ok(PyServe { ids })
     }
@@ -358,4 +358,13 @@ impl PyWait {
     fn __hash__(&self) -> u64 {
         self.until_ns
     }
+}
+
+/// A `Request` or a plain integer id.
+pub(crate) fn request_id(x: &Bound<'_, PyAny>) -> PyResult<u64> {
+    if let Ok(r) = x.cast::<PyRequest>() {
+        return Ok(r.get().inner.id);
+    }
+    // Only real integers: a float id would be a silent truncation.
+    x.cast::<PyInt>()?.extract()
 }

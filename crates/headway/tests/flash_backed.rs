@@ -6,13 +6,14 @@ use std::collections::BTreeMap;
 
 use headway::device::catalog;
 use headway::device::flash::FlashSpec;
-use headway::host::flash_backed::desktop::{generate, DesktopParams};
-use headway::host::flash_backed::fqueue::FQueue;
-use headway::host::flash_backed::nvcache::PinnedSet;
-use headway::host::flash_backed::platter::PlatterModel;
-use headway::host::flash_backed::redirect::{should_redirect, RedirectCosts};
-use headway::host::flash_backed::{replay, FlashBackedOptions, Io, ReplaySetup, RqPolicy};
+use headway::device::hybrid::PinnedSet;
+use headway::experiments::flash_backed::desktop::{generate, DesktopParams};
+use headway::experiments::flash_backed::platter::PlatterModel;
+use headway::experiments::flash_backed::{replay, Io, ReplaySetup};
 use headway::request::Op;
+use headway::sched::flash_backed::fqueue::FQueue;
+use headway::sched::flash_backed::redirect::{should_redirect, RedirectCosts};
+use headway::sched::flash_backed::{FlashBackedOptions, RqPolicy};
 use proptest::prelude::*;
 
 const MS: u64 = 1_000_000;

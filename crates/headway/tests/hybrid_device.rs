@@ -1,6 +1,7 @@
 //! The hybrid drive: pinned ranges served by the NVCache, everything else by the platter,
 //! one command at a time, and keyed errors.
 
+use headway::device::catalog;
 use headway::device::flash::FlashSpec;
 use headway::device::hybrid::HybridDevice;
 use headway::device::{Device, DeviceIo};
@@ -32,8 +33,12 @@ fn serve(dev: &mut HybridDevice, now: SimTime, lbn: u64, sectors: u32, op: Op) -
     c.done_ns - now
 }
 
+fn ek1000() -> headway::device::hdd::HddSpec {
+    catalog::lookup("ek1000").unwrap()
+}
+
 fn dev() -> HybridDevice {
-    HybridDevice::new("ek1000", FlashSpec::ultra2_cf(32 << 20)).unwrap()
+    HybridDevice::new(&ek1000(), FlashSpec::ultra2_cf(32 << 20)).unwrap()
 }
 
 #[test]
@@ -105,17 +110,12 @@ fn one_command_at_a_time_through_the_channel() {
 
 #[test]
 fn impossible_hybrids_name_the_key() {
-    let e = HybridDevice::new("flash", FlashSpec::ultra2_cf(32 << 20))
-        .err()
-        .unwrap()
-        .to_string();
-    assert!(e.contains("hybrid.drive") && e.contains("platter"), "{e}");
     let mut d = dev();
     let e = d.pin(0, 1 << 40, false).unwrap_err().to_string();
     assert!(e.contains("hybrid.pin") && e.contains("NVCache"), "{e}");
     let mut s = FlashSpec::ultra2_cf(32 << 20);
     s.page_bytes = 1000;
-    let e = HybridDevice::new("ek1000", s).err().unwrap().to_string();
+    let e = HybridDevice::new(&ek1000(), s).err().unwrap().to_string();
     assert!(e.contains("hybrid.flash.page_bytes"), "{e}");
 }
 

@@ -43,6 +43,9 @@ __all__ = ["Sweep", "Run", "load_sweep", "parse_sweep"]
 
 TOP_KEYS = ("name", "base", "seeds", "confidence", "grid", "zip", "points")
 
+# Columns every run's row has besides the settings and the summary keys.
+FIXED_COLUMNS = ["run", "point", "seed", "run_id", "status", "error"]
+
 
 @dataclass(frozen=True)
 class Run:

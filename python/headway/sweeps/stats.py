@@ -5,13 +5,11 @@ from __future__ import annotations
 
 from typing import List
 
-from headway.sweeps.spec import Sweep
+from headway.sweeps.spec import FIXED_COLUMNS, Sweep
 
 
 def metric_columns(frame, sweep: Sweep) -> List[str]:
     """Numeric summary columns (not the settings or the bookkeeping)."""
-    from headway.sweeps.store import FIXED_COLUMNS
-
     skip = set(sweep.axes) | set(FIXED_COLUMNS)
     return [c for c in frame.columns if c not in skip and frame[c].dtype.kind in "iuf"]
 

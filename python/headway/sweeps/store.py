@@ -17,10 +17,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional
 
-from headway.sweeps.spec import Run, Sweep
-
-# Columns every row has besides the settings and the summary keys.
-FIXED_COLUMNS = ["run", "point", "seed", "run_id", "status", "error"]
+from headway.sweeps.spec import FIXED_COLUMNS, Run, Sweep
 
 
 def _atomic_write(path: Path, data: bytes) -> None:

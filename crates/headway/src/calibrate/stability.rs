@@ -11,8 +11,18 @@ use super::delta::predicted_lbn;
 use super::probe::Probe;
 use super::ExtractedDrive;
 use crate::error::Result;
-use crate::predict::PredictorOptions;
 use crate::time::SimTime;
+
+/// How wrong the host's head model is made on purpose: the errors the experiment adds to
+/// the extracted period and delta (the predictor options' `period_error_ppm` and
+/// `delta_error_sectors` convert into this).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct HeadModelErrors {
+    /// Relative error of the rotation period, in parts per million.
+    pub period_error_ppm: f64,
+    /// Added to the extracted delta (sectors).
+    pub delta_error_sectors: f64,
+}
 
 #[derive(Clone, Copy, Debug, Serialize)]
 pub struct StabilityPoint {
@@ -40,18 +50,20 @@ pub struct Stability {
 }
 
 /// Run `measurements` waits of i × `unit_interval_ns`, `trials` writes each, with the head
-/// model of `drive` as the predictor options make it (period and delta errors).
+/// model of `drive` with the period and delta errors of `errors` (the predictor options, as
+/// the host's predictor would be built from them).
 pub fn stability(
     probe: &mut Probe,
     drive: &ExtractedDrive,
-    opts: &PredictorOptions,
+    errors: impl Into<HeadModelErrors>,
     unit_interval_ns: SimTime,
     measurements: usize,
     trials: usize,
     rng: &mut Pcg64Mcg,
 ) -> Result<Stability> {
-    let period = drive.period_ns * (1.0 + opts.period_error_ppm * 1e-6);
-    let delta = drive.delta_sectors + opts.delta_error_sectors;
+    let errors: HeadModelErrors = errors.into();
+    let period = drive.period_ns * (1.0 + errors.period_error_ppm * 1e-6);
+    let delta = drive.delta_sectors + errors.delta_error_sectors;
     let cap = drive.table.capacity_sectors;
     let mut points = vec![];
     let mut stable_ms = 0.0;

@@ -3,8 +3,6 @@
 //! `headway reproduce`) write the tables and plots.
 
 pub mod anticipatory;
-pub mod anticipatory_apps;
-pub mod anticipatory_sensitivity;
 pub mod cello;
 pub mod flash_backed;
 pub mod freeblock;

@@ -2,8 +2,6 @@
 //! predictor per device, enforces how many commands each device may have outstanding, and
 //! keeps the single timer a non-work-conserving scheduler can arm.
 
-pub mod flash_backed;
-
 use crate::error::{HeadwayError, Result};
 use crate::predict::Predictor;
 use crate::request::{Command, Completion, Request};

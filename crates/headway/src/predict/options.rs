@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::calibrate::stability::HeadModelErrors;
 use crate::error::{HeadwayError, Result};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -74,5 +75,14 @@ impl PredictorOptions {
             ));
         }
         Ok(())
+    }
+}
+
+impl From<&PredictorOptions> for HeadModelErrors {
+    fn from(o: &PredictorOptions) -> Self {
+        HeadModelErrors {
+            period_error_ppm: o.period_error_ppm,
+            delta_error_sectors: o.delta_error_sectors,
+        }
     }
 }

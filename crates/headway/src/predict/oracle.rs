@@ -420,7 +420,7 @@ mod tests {
     use proptest::prelude::*;
 
     fn atlas() -> OraclePredictor {
-        let spec = crate::config::resolve_drive("atlas10k", None).unwrap();
+        let spec = crate::device::catalog::lookup("atlas10k").unwrap();
         let mech = Arc::new(Mechanics::new(&spec).unwrap());
         let mut ovh = Overheads::from_spec(&spec);
         // Different overheads by previous op and op, and a least write move, so that every

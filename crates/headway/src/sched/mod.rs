@@ -33,6 +33,7 @@ mod cyl_index;
 mod deadline;
 mod elevator;
 mod fcfs;
+pub mod flash_backed;
 pub mod freeblock;
 mod fscan;
 mod gstf;

@@ -326,12 +326,10 @@ fn build_at(
             &o,
             inner.expect("checked: wrappers have an inner scheduler"),
         )?),
-        "flash-backed" => Box::new(
-            crate::host::flash_backed::wrapper::FlashBacked::from_options(
-                &o,
-                inner.expect("checked: wrappers have an inner scheduler"),
-            )?,
-        ),
+        "flash-backed" => Box::new(super::flash_backed::wrapper::FlashBacked::from_options(
+            &o,
+            inner.expect("checked: wrappers have an inner scheduler"),
+        )?),
         other => unreachable!("scheduler `{other}` is listed but not built"),
     };
     o.finish()?;

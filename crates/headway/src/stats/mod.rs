@@ -6,11 +6,13 @@ mod dims;
 mod latency;
 mod prediction;
 mod records;
+mod run_info;
 mod summary;
 
 pub use dims::{DimsOptions, GroupSummary, SeriesRow};
 pub use prediction::{ErrorBin, PredictionSummary};
 pub use records::{RequestRecords, HOST_DEVICE};
+pub use run_info::{ProcessInfo, RunInfo};
 pub use summary::{Distribution, Summary};
 
 use dims::Dims;
@@ -19,7 +21,6 @@ use latency::Latencies;
 use prediction::PredictionStats;
 
 use crate::request::{Command, Completion, Op, Request};
-use crate::sched::RunInfo;
 use crate::time::{SimTime, NEVER};
 
 /// What to keep beyond the summary.

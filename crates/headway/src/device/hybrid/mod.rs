@@ -14,15 +14,17 @@
 //! [TEAM CHOICE] Populate Immediate copies from the platter at no cost (the drive does it in
 //! its own idle time); pin and unpin take no channel time here (the host charges its 10 µs).
 
+mod pinned;
+
 use std::collections::VecDeque;
 
 use super::flash::{FlashDevice, FlashSpec};
-use super::hdd::HddDevice;
+use super::hdd::{HddDevice, HddSpec};
 use super::{Device, DeviceInfo, DeviceIo};
 use crate::error::{HeadwayError, Result};
-use crate::host::flash_backed::nvcache::PinnedSet;
 use crate::request::{Command, Op};
 use crate::time::SimTime;
+pub use pinned::PinnedSet;
 
 /// Flash wake-up tokens carry this bit; the platter's pass through unchanged.
 const FLASH_TOKEN: u64 = 1 << 62;
@@ -63,19 +65,11 @@ pub struct HybridDevice {
 }
 
 impl HybridDevice {
-    /// `drive`: a catalog drive or drive file for the platter; `flash`: the NVCache.
-    pub fn new(drive: &str, flash: FlashSpec) -> Result<Self> {
-        if drive == "flash" || drive == "hybrid" {
-            return Err(HeadwayError::config(
-                "hybrid.drive",
-                format!(
-                    "a hybrid drive needs a platter drive (a catalog drive or drive file), not `{drive}`"
-                ),
-            ));
-        }
-        let spec = crate::config::resolve_drive(drive, None)?;
-        let platter = HddDevice::new(&spec, 1)?;
-        Self::with_platter(Box::new(platter), &spec.name, flash, false, "hybrid")
+    /// `platter`: the platter drive, already resolved by the caller (a catalog drive or a
+    /// drive file); `flash`: the NVCache.
+    pub fn new(platter: &HddSpec, flash: FlashSpec) -> Result<Self> {
+        let device = HddDevice::new(platter, 1)?;
+        Self::with_platter(Box::new(device), &platter.name, flash, false, "hybrid")
     }
 
     /// A hybrid around an already-built platter device (possibly with imperfections and

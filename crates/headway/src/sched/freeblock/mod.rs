@@ -34,7 +34,6 @@
 //! each examined track as one estimate of the host's decision-cost model; see
 //! `docs/freeblock.md`.
 
-pub mod measure;
 mod pipeline;
 pub mod planner;
 pub mod task;

@@ -32,10 +32,10 @@
 use std::collections::BTreeMap;
 
 use super::fqueue::FQueue;
-use super::nvcache::PinnedSet;
 use super::options::FlashBackedOptions;
 use super::redirect::{should_redirect, RedirectCosts};
 use super::rq::{pick, Pending, RqPolicy};
+use crate::device::hybrid::PinnedSet;
 use crate::error::{HeadwayError, Result};
 use crate::request::{Command, Completion, DeviceId, Op, Request};
 use crate::sched::OptionReader;

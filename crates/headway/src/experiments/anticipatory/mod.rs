@@ -17,104 +17,18 @@
 
 use serde::Serialize;
 
-use super::anticipatory_apps::{self, AppHeadline, AppRow};
-use super::anticipatory_sensitivity;
+pub mod apps;
+mod options;
+mod runs;
+pub mod sensitivity;
+
 use crate::config::{build_simulation, ExperimentConfig};
 use crate::error::Result;
 use crate::stats::Summary;
-
-/// Anticipation variants, in table order.
-pub const HEURISTICS: &[&str] = &["off", "cost-benefit", "linux-as", "slice-idle"];
-/// The adversary rows of the paper's heuristic with the expiry-rate mitigation.
-pub const CAPPED: &str = "cost-benefit-capped";
-pub const PATTERNS: &[&str] = &["seq", "alter", "random"];
-pub const FS_MODES: &[&str] = &["mmap", "read"];
-/// Wrapped schedulers (aged SPTF is the paper's default). `mq-deadline` with the
-/// `linux-as` heuristic is the Linux 2.6 anticipatory scheduler's structure (deadline plus
-/// anticipation); with `off`, the kernel's deadline baseline.
-pub const SCHEDULERS: &[&str] = &["aged-sptf", "sptf", "clook", "mq-deadline"];
-
-#[derive(Clone, Debug, Serialize)]
-pub struct ReproduceOptions {
-    pub drive: String,
-    pub fast_drive: String,
-    pub seed: u64,
-    /// Reads per process per run.
-    pub requests: u64,
-    pub page_sectors: u32,
-    /// The short think time of the motivating example, ms.
-    pub short_think_ms: f64,
-    pub thinktimes_ms: Vec<f64>,
-    pub bursts: Vec<u64>,
-    /// The adversary's pause after each burst, ms: just past the 0.1 ms timeout that rapid
-    /// reads teach the heuristic (one 100 µs bucket).
-    pub burst_pause_ms: f64,
-    pub granularities_us: Vec<f64>,
-    /// Proportional share (spec experiment 10): the two readers' think time (ms), the
-    /// relaxed stride's R_v (ms of normalised service) and the shares.
-    pub prop_think_ms: f64,
-    pub prop_relax_ms: f64,
-    pub prop_shares: [f64; 2],
-    /// Application stand-ins (spec experiments 9–12): operations per client (files; TPC-B
-    /// clients run four times as many transactions), web-server processes, TPC-B clients,
-    /// and the faster platform's thinktime scale (its faster CPU).
-    pub app_operations: u64,
-    pub web_processes: u32,
-    pub tpcb_clients: u32,
-    pub fast_think_scale: f64,
-    /// Sensitivity sweeps (spec §5): R_v of the combination heuristic (ms of normalised
-    /// service), thinktime histogram bucket (µs) and range (ms), histogram decay, the
-    /// seek-distance weight of E_pos, and the M-process C-SCAN example's process counts.
-    pub relax_sweep_ms: Vec<f64>,
-    pub buckets_us: Vec<f64>,
-    pub ranges_ms: Vec<f64>,
-    pub decays: Vec<f64>,
-    pub seek_weights: Vec<f64>,
-    pub cscan_processes: Vec<u32>,
-    /// The adversary mitigation's cap on a process's timeout-expiry rate.
-    pub max_expiry_rate: f64,
-}
-
-impl ReproduceOptions {
-    pub fn full() -> Self {
-        ReproduceOptions {
-            drive: "ibm18es".into(),
-            fast_drive: "atlas10k".into(),
-            seed: 1,
-            requests: 4000,
-            page_sectors: 8,
-            short_think_ms: 0.05,
-            thinktimes_ms: vec![0.0, 0.5, 1.0, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0, 20.0],
-            bursts: vec![1, 2, 3, 5, 8, 10, 15, 20, 30],
-            burst_pause_ms: 0.15,
-            granularities_us: vec![0.0, 50.0, 500.0, 1000.0],
-            prop_think_ms: 0.1,
-            prop_relax_ms: 100.0,
-            prop_shares: [1.0, 2.0],
-            app_operations: 400,
-            web_processes: 16,
-            tpcb_clients: 4,
-            fast_think_scale: 0.5,
-            relax_sweep_ms: vec![0.0, 10.0, 1000.0],
-            buckets_us: vec![25.0, 100.0, 400.0, 1000.0],
-            ranges_ms: vec![1.0, 2.0, 5.0, 10.0, 20.0],
-            decays: vec![0.5, 0.8, 0.9, 0.99],
-            seek_weights: vec![0.05, 0.25, 0.5, 1.0],
-            cscan_processes: vec![2, 3, 4, 6, 8],
-            max_expiry_rate: 0.1,
-        }
-    }
-    pub fn quick() -> Self {
-        ReproduceOptions {
-            requests: 400,
-            thinktimes_ms: vec![0.0, 1.0, 3.0, 6.0, 12.0],
-            bursts: vec![1, 3, 10, 30],
-            app_operations: 60,
-            web_processes: 8,
-            ..Self::full()
-        }
-    }
-}
+use apps::{AppHeadline, AppRow};
+pub use options::{ReproduceOptions, CAPPED, FS_MODES, HEURISTICS, PATTERNS, SCHEDULERS};
+pub use runs::SweepRow;
+use runs::{config, fixed, run, two};
 
 #[derive(Clone, Debug, Serialize)]
 pub struct PatternRow {
@@ -127,17 +41,6 @@ pub struct PatternRow {
     pub throughput_mb_s: f64,
     pub utilisation: f64,
     pub mean_response_ms: f64,
-}
-
-#[derive(Clone, Debug, Serialize)]
-pub struct SweepRow {
-    /// "symmetric", "asymmetric", "random", "adversary" or "granularity".
-    pub sweep: String,
-    /// Think time (ms), burst length or granularity (µs), by sweep.
-    pub x: f64,
-    pub heuristic: String,
-    pub throughput_mb_s: f64,
-    pub utilisation: f64,
 }
 
 /// Proportional share: one configuration's per-process service.
@@ -207,70 +110,6 @@ pub struct Reproduction {
     pub sweeps: Vec<SweepRow>,
     pub headline: Headline,
     pub options: ReproduceOptions,
-}
-
-/// One reader's `[[workloads]]` entry.
-pub(super) struct Reader<'a> {
-    pub(super) start_fraction: f64,
-    pub(super) pattern: &'a str,
-    pub(super) fs: &'a str,
-    pub(super) think: String,
-    pub(super) extra: String,
-}
-
-fn reader_toml(r: &Reader, o: &ReproduceOptions) -> String {
-    format!(
-        "[[workloads]]\nkind = \"sync\"\nrequests = {}\nsize_sectors = {}\npattern = \"{}\"\nfs = \"{}\"\n{}\n{}\n\
-         region = {{ start_fraction = {}, size_fraction = 0.1 }}\n",
-        o.requests, o.page_sectors, r.pattern, r.fs, r.think, r.extra, r.start_fraction
-    )
-}
-
-pub(super) fn fixed(ms: f64) -> String {
-    format!("think_ms = {ms:?}")
-}
-
-pub(super) fn config(
-    drive: &str,
-    scheduler: &str,
-    heuristic: &str,
-    host_extra: &str,
-    readers: &[Reader],
-    o: &ReproduceOptions,
-) -> String {
-    let mut t = format!(
-        "seed = {}\n[[devices]]\nname = \"disk\"\ndrive = \"{drive}\"\n[host]\nscheduler = \"anticipatory\"\n\
-         [host.options]\nheuristic = \"{heuristic}\"\n{host_extra}\n[host.inner]\nscheduler = \"{scheduler}\"\n",
-        o.seed
-    );
-    for r in readers {
-        t += &reader_toml(r, o);
-    }
-    t
-}
-
-pub(super) fn run(text: &str) -> Result<Summary> {
-    let cfg = ExperimentConfig::from_toml_str(text, None)?;
-    Ok(build_simulation(&cfg, None)?.simulation.run()?.summary)
-}
-
-pub(super) fn two<'a>(pattern: &'a str, fs: &'a str, a: String, b: String) -> [Reader<'a>; 2] {
-    [
-        Reader {
-            start_fraction: 0.25,
-            pattern,
-            fs,
-            think: a,
-            extra: String::new(),
-        },
-        Reader {
-            start_fraction: 0.65,
-            pattern,
-            fs,
-            think: b,
-            extra: String::new(),
-        },
-    ]
 }
 
 pub fn reproduce(
@@ -376,11 +215,11 @@ pub fn reproduce(
         ))?;
         row("granularity", g, "cost-benefit", &s);
     }
-    sweeps.extend(anticipatory_sensitivity::sweeps(o, progress)?);
+    sweeps.extend(sensitivity::sweeps(o, progress)?);
     let (shares, service) = proportional_share(o, progress)?;
-    let apps = anticipatory_apps::apps(o, progress)?;
+    let apps = apps::apps(o, progress)?;
     let mut headline = headline(&patterns, &sweeps, &shares, o);
-    headline.apps = anticipatory_apps::headline(&apps, o);
+    headline.apps = apps::headline(&apps, o);
     Ok(Reproduction {
         shares,
         service,

@@ -6,10 +6,9 @@
 
 use serde::Serialize;
 
-use super::anticipatory::{ReproduceOptions, HEURISTICS};
-use crate::config::{build_simulation, ExperimentConfig};
+use super::options::{ReproduceOptions, HEURISTICS};
+use super::runs::run;
 use crate::error::Result;
-use crate::stats::Summary;
 
 #[derive(Clone, Debug, Serialize)]
 pub struct AppRow {
@@ -73,11 +72,6 @@ fn config(
         );
     }
     t
-}
-
-fn run(text: &str) -> Result<Summary> {
-    let cfg = ExperimentConfig::from_toml_str(text, None)?;
-    Ok(build_simulation(&cfg, None)?.simulation.run()?.summary)
 }
 
 /// Each experiment's clients on a drive (`fast`: the faster platform, shorter thinktimes).

@@ -8,6 +8,18 @@
 //! Workloads: the HP `hplajw` week when a path to it is given (never shipped), and the
 //! synthetic desktop stand-ins for Eng, WinPC and Mac. Drive: the `ek1000` stand-in; flash:
 //! the Ultra II CF stand-in.
+//!
+//! The runs use the paper's own trace-driven model rather than the core's run loop:
+//! - `replay`: the trace-driven hybrid-drive replay and its measurements;
+//! - `platter`: the distance-based platter access time;
+//! - `desktop`: synthetic stand-ins for the paper's unavailable desktop traces.
+//!
+//! It shares the FQueue, redirect test, request-queue orders and options with the core's
+//! `flash-backed` scheduler (`sched::flash_backed`).
+
+pub mod desktop;
+pub mod platter;
+pub mod replay;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -18,13 +30,12 @@ use crate::device::catalog;
 use crate::device::flash::FlashSpec;
 use crate::device::power::PowerSpec;
 use crate::error::Result;
-use crate::host::flash_backed::desktop::{generate, DesktopParams};
-use crate::host::flash_backed::platter::PlatterModel;
-use crate::host::flash_backed::{
-    replay, FlashBackedOptions, Io, ReplayReport, ReplaySetup, RqPolicy,
-};
 use crate::request::Op;
+use crate::sched::flash_backed::{FlashBackedOptions, RqPolicy};
 use crate::workload::trace::{open_reader, TraceFormat};
+use desktop::{generate, DesktopParams};
+use platter::PlatterModel;
+pub use replay::{replay, Io, ReplayReport, ReplaySetup};
 
 #[derive(Clone, Debug, Serialize)]
 pub struct ReproduceOptions {

@@ -6,25 +6,21 @@
 //!
 //! - `fqueue`: the DRAM FQueue (newest data win, overwrites absorbed, FIFO write-back with
 //!   neighbour merging, coverage of reads);
-//! - `nvcache`: the NV FQueue as pinned LBA ranges (pin / unpin);
 //! - `redirect`: the redirect inequality with the look-ahead term;
-//! - `rq`: the request-queue schedulers (FCFS, SSTF, C-LOOK over LBNs);
-//! - `platter`: the distance-based platter access time;
-//! - `replay`: the trace-driven hybrid-drive replay and its measurements;
-//! - `desktop`: synthetic stand-ins for the paper's unavailable desktop traces;
+//! - `rq`: the request-queue orders (FCFS, SSTF, C-LOOK over LBNs) that predict the next
+//!   pick;
 //! - `options`: every open choice, validated with keyed errors;
 //! - `wrapper`: the `flash-backed` scheduler on the core (platter + flash `[[devices]]`).
+//!
+//! The NV FQueue is the hybrid drive's pinned-range set
+//! ([`crate::device::hybrid::PinnedSet`]). The paper's trace-driven replay, which reuses these
+//! pieces, is in `experiments::flash_backed`.
 
-pub mod desktop;
 pub mod fqueue;
-pub mod nvcache;
 pub mod options;
-pub mod platter;
 pub mod redirect;
-pub mod replay;
 pub mod rq;
 pub mod wrapper;
 
 pub use options::FlashBackedOptions;
-pub use replay::{replay, Io, ReplayReport, ReplaySetup};
 pub use rq::RqPolicy;

@@ -10,7 +10,8 @@
 //!   anticipation (the paper's §2 example: work-conserving C-SCAN serves one page per
 //!   process per sweep).
 
-use super::anticipatory::{config, fixed, run, two, Reader, ReproduceOptions, SweepRow};
+use super::options::ReproduceOptions;
+use super::runs::{config, fixed, run, two, Reader, SweepRow};
 use crate::error::Result;
 
 pub fn sweeps(

@@ -1,6 +1,8 @@
-//! The NV FQueue: the LBA ranges pinned in the drive's NVCache. Kept apart from the DRAM
-//! FQueue on purpose, updated only by the pin and unpin commands the policy issues, so a
-//! test can check the two copies always hold the same sectors.
+//! The LBA ranges pinned in a hybrid drive's NVCache. The drive keeps one for its pins and
+//! one for the LBAs whose data the flash holds; the host's flash-backed policy keeps its own
+//! copy (the NV FQueue), apart from its DRAM FQueue on purpose and updated only by the pin
+//! and unpin commands it issues, so a test can check the two copies always hold the same
+//! sectors.
 
 use std::collections::BTreeMap;
 

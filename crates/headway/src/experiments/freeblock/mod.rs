@@ -23,11 +23,12 @@
 //!   `c_fb`, beside the external scheduler's free bandwidth (the paper's simulated upper
 //!   bound).
 
+pub mod measure;
+
 use serde::Serialize;
 
 use crate::config::{build_simulation, ExperimentConfig};
 use crate::error::Result;
-use crate::sched::freeblock::measure;
 use crate::sim::RunResult;
 
 /// Foreground schedulers of the sweep, in the paper's order, as (label, `[host.inner]`).
