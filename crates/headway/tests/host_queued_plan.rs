@@ -25,7 +25,7 @@ use std::sync::Arc;
 
 use headway::config::{build_simulation, resolve_drive, ExperimentConfig};
 use headway::device::hdd::{arrival_hold_ns, Mechanics, Overheads};
-use headway::predict::{Arrival, OraclePredictor, Predictor};
+use headway::predict::{Access, Arrival, Geometry, Moment, OraclePredictor, Predictor, QueueModel};
 use headway::request::{Command, Completion, HeadPosition, Op, Phases};
 use headway::sched::{plan_behind_queue, queued_plan_completed, SentCommand};
 use headway::stats::RequestRecords;
@@ -173,9 +173,7 @@ fn plan_errors(drive: &str, rec: &RequestRecords, rule: Rule) -> Errors {
                     bus_ns: rec.bus_ns[i],
                 },
                 cache_hit: rec.cache_hit[i],
-                head: p
-                    .track_of(rec.lbn[i] + rec.sectors[i].max(1) as u64 - 1)
-                    .unwrap(),
+                head: p.track_of(rec.lbn[i] + rec.sectors[i].max(1) as u64 - 1),
                 head_lbn: rec.lbn[i] + rec.sectors[i] as u64,
             });
         }
@@ -203,7 +201,10 @@ fn plan_errors(drive: &str, rec: &RequestRecords, rule: Rule) -> Errors {
                 (last.from, last.start_ns, last.taken_ns, last.enters_ns)
             }
         };
-        let r = p.release(from, start, rec.lbn[c], rec.sectors[c], op(c));
+        let r = p.release(
+            Moment::new(from, start),
+            Access::new(rec.lbn[c], rec.sectors[c], op(c)),
+        );
         if outstanding > 0 {
             let covered = miss(c) && at_drive.iter().all(|&j| miss(j));
             let class = usize::from(!covered);
