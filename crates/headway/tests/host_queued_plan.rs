@@ -11,7 +11,7 @@
 //! - **Before**: the rule the host used before, the last command's media end plus tail
 //!   (`Release::next_start_ns`), no arrivals;
 //! - **After**: the chain walked with the drive's queued rules (`Release::queued_next_ns`,
-//!   `Predictor::release_among` with the commands sent after).
+//!   `QueueModel::release_among` with the commands sent after).
 //!
 //! Each planned command's error is the drive's mechanism start and completion minus the
 //! plan's, filed as covered (a read miss with only read misses ahead of it at the drive:

@@ -2,7 +2,7 @@
 //! queue (closed workload, FCFS host) over a drive queue of 2, 4 and 8, on several drives.
 //!
 //! Each read miss that the drive took up at the completion of a read miss (so where and
-//! when it began is the oracle's to say: `Predictor::release` of the one ahead, anchored at
+//! when it began is the oracle's to say: `QueueModel::release` of the one ahead, anchored at
 //! that one's actual completion, as `freeblock::measure` chains them) is predicted twice:
 //! by `release` (the read alone at the drive's bus) and by `release_among` (with the
 //! commands that reached the drive while it was in service, which the host sent and so
@@ -37,7 +37,7 @@ enum Class {
     /// Larger than its buffer segment (the full-segment stall, `segment_full`).
     OverSegment,
     /// Its blocks may be in the buffer already: they overlap what a recent command's segment
-    /// can hold (`Predictor::buffer_reach` of the last `buffer_segments` commands). The drive
+    /// can hold (`QueueModel::buffer_reach` of the last `buffer_segments` commands). The drive
     /// serves it as a partial or an ongoing hit (read-ahead under way), which it records as
     /// no hit; the oracle predicts every read as a miss (no host-side buffer model).
     BufferReach,
@@ -60,10 +60,10 @@ enum Model {
     /// With the queued command's overhead overlapped (`Release::queued_next_ns`, the
     /// overhead counted from its arrival), no arrivals.
     Overlap,
-    /// And the arriving reads' bus holds (`Predictor::release_among` with the reads only:
+    /// And the arriving reads' bus holds (`QueueModel::release_among` with the reads only:
     /// the oracle before it followed the arriving writes).
     ReadHolds,
-    /// And the arriving fast writes' (`Predictor::release_among`).
+    /// And the arriving fast writes' (`QueueModel::release_among`).
     Full,
 }
 

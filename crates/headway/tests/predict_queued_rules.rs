@@ -3,7 +3,7 @@
 //! remaining queued rules"). Each case is one of `tests/firmware_arrival_bus.rs` (where the
 //! drive's completions are DiskSim 4.0's) or built like them: HP C2490A, FCFS over a drive
 //! queue of 64, a read of 8 blocks at block 100,000 at 0 unless said. The predictor is asked
-//! what the host would ask it ([`Predictor::release_among`] for the command in service with
+//! what the host would ask it ([`QueueModel::release_among`] for the command in service with
 //! the commands sent meanwhile; [`plan_behind_queue`] for a command planned behind others)
 //! and must give the drive's completion to the ns; each case also shows what the predictor
 //! said without the rule.

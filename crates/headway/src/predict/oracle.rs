@@ -421,8 +421,9 @@ mod tests {
             let op = if write { Op::Write } else { Op::Read };
             let a = Access::new(lbn, sectors, op);
             let want = p.estimate(Moment::new(from, start_ns), a).positioning_ns();
-            prop_assert_eq!(p.positioning_to(from, start_ns, &p.target(a, Needs::Positioning)), want);
-            prop_assert_eq!(p.positioning_to(from, start_ns, &p.target(a, Needs::Service)), want);
+            for needs in [Needs::Positioning, Needs::Service] {
+                prop_assert_eq!(p.positioning_to(from, start_ns, &p.target(a, needs)), want);
+            }
         }
 
         /// The angle by rounding through 2^52 is the mechanics' bit for bit, at any instant

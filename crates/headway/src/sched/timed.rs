@@ -94,10 +94,11 @@ pub(crate) struct TimedQueue {
     /// Predicted head position and completion time of the last command dispatched, for
     /// choosing the next one while it is still outstanding (a two-deep pipeline).
     last: Option<(HeadPosition, SimTime)>,
-    /// With a predictor that has the drive's queued rules ([`predict::QueueModel::exact_tail`]): the
-    /// commands sent and perhaps still at the device, oldest first, as planned
-    /// ([`timed_chain`]); the ones at the device are the last `outstanding` (the drive
-    /// completes them in the order sent when it keeps that order).
+    /// With a predictor that has the drive's queued rules
+    /// ([`predict::QueueModel::exact_tail`]): the commands sent and perhaps still at the
+    /// device, oldest first, as planned ([`timed_chain`]); the ones at the device are the
+    /// last `outstanding` (the drive completes them in the order sent when it keeps that
+    /// order).
     chain: Vec<Sent>,
     /// The chain as committing the current proposal leaves it.
     proposed_chain: Vec<Sent>,

@@ -77,8 +77,10 @@ pub fn fg_response_increase(with: &RunResult, without: &RunResult) -> f64 {
 /// at that start, plus the bus tail per sector (learned as the wrapper learns it: the
 /// largest seen so far among earlier reads, from the drive's reported phases). Writes
 /// (absorbed by the drive's buffer), reads right after a write and cache hits are left out.
-/// A predictor with the device's own bus tail ([`Predictor::exact_tail`]) predicts as the
+/// A predictor with the device's own bus tail ([`QueueModel::exact_tail`]) predicts as the
 /// host schedulers do with it instead (see `exact_errors_ms`).
+///
+/// [`QueueModel::exact_tail`]: crate::predict::QueueModel::exact_tail
 pub fn prediction_errors_ms(r: &RunResult, p: &dyn Predictor) -> Vec<f64> {
     let Some(rec) = &r.records else {
         return Vec::new();

@@ -120,7 +120,7 @@ pub struct Freeblock {
     sink: Option<Box<dyn BlockSink>>,
 }
 
-/// The predictor's read tail ([`Predictor::tail_ns`]: media end to when the next queued
+/// The predictor's read tail ([`QueueModel::tail_ns`]: media end to when the next queued
 /// command can begin) as a line above every read seen: the largest tail per sector among
 /// reads of four sectors or more, plus the largest amount any read exceeded that.
 /// [TEAM CHOICE] The predictor scales the last read's tail; the drive's bus moves about
@@ -129,7 +129,7 @@ pub struct Freeblock {
 /// this upper line of the same quantity. No free read is planned before eight reads have
 /// completed (fewer under-estimate large reads).
 ///
-/// [`Predictor::tail_ns`]: crate::predict::Predictor::tail_ns
+/// [`QueueModel::tail_ns`]: crate::predict::QueueModel::tail_ns
 #[derive(Clone, Debug, Default)]
 struct TailFit {
     /// The longest tail seen for each read size.
@@ -190,7 +190,7 @@ impl Freeblock {
             TaskKind::FullScan
         };
         // The pipeline plans B from the inner scheduler's chain and the free reads from
-        // its own (`last_end`, on `Predictor::release`): the inner keeps that rule, so that
+        // its own (`last_end`, on `QueueModel::release`): the inner keeps that rule, so that
         // both agree (on the Atlas 10K the queued rules give the same plan for a read
         // miss; docs/fidelity.md, "The host plans with the queued rules").
         let mut inner = inner;

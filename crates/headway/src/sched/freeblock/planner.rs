@@ -45,9 +45,11 @@ pub struct Pair {
     pub b_sectors: u32,
     pub b_op: Op,
     /// Time from a read's media end until the command queued behind it can begin (the
-    /// predictor's [`Predictor::tail_ns`]: bus transfer and completion, less the queued
+    /// predictor's [`QueueModel::tail_ns`]: bus transfer and completion, less the queued
     /// command's overhead, which estimates add back): a free read holds the next command
     /// back by this much.
+    ///
+    /// [`QueueModel::tail_ns`]: crate::predict::QueueModel::tail_ns
     pub tail: Tail,
 }
 
