@@ -5,7 +5,9 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use headway::predict::Predictor;
+use headway::predict::{
+    estimate_with_margin, require_geometry, Access, Geometry, Moment, Predictor,
+};
 use headway::request::{HeadPosition, Request};
 use headway::sched::SchedCtx;
 use headway::Op;
@@ -88,6 +90,11 @@ impl PyContext {
         }
         Ok(ctx.predictor(device))
     }
+
+    /// The device's predictor's geometry, or the error naming a predictor without one.
+    fn geometry(&self, device: u16) -> PyResult<&dyn Geometry> {
+        require_geometry(self.predictor(device)?).map_err(geometry_err)
+    }
 }
 
 fn geometry_err(e: headway::HeadwayError) -> PyErr {
@@ -150,7 +157,10 @@ impl PyContext {
         let p = self.predictor(r.device)?;
         let now = self.ctx()?.now;
         Ok(PyEstimate {
-            inner: p.estimate(p.head(), now, r.lbn, r.sectors, r.op),
+            inner: p.estimate(
+                Moment::new(p.head(), now),
+                Access::new(r.lbn, r.sectors, r.op),
+            ),
         })
     }
     /// Commands outstanding at the device.
@@ -233,10 +243,7 @@ impl PyContext {
     /// `(cylinder, surface)` of the track holding `lbn`, as the predictor believes.
     #[pyo3(signature = (lbn, device = 0))]
     fn track_of(&self, lbn: u64, device: u16) -> PyResult<(u32, u32)> {
-        let t = self
-            .predictor(device)?
-            .track_of(lbn)
-            .map_err(geometry_err)?;
+        let t = self.geometry(device)?.track_of(lbn);
         Ok((t.cylinder, t.surface))
     }
     /// The predictor's view of a track, or `None` if it holds no LBN.
@@ -248,9 +255,8 @@ impl PyContext {
         device: u16,
     ) -> PyResult<Option<PyTrackInfo>> {
         let t = self
-            .predictor(device)?
-            .track_info(HeadPosition { cylinder, surface })
-            .map_err(geometry_err)?;
+            .geometry(device)?
+            .track_info(HeadPosition { cylinder, surface });
         Ok(t.map(|inner| PyTrackInfo { inner }))
     }
     /// `[(lbn, sectors), ...]`: the LBN runs passing wholly under the head on the track
@@ -264,10 +270,9 @@ impl PyContext {
         to_ns: u64,
         device: u16,
     ) -> PyResult<Vec<(u64, u32)>> {
-        let runs = self
-            .predictor(device)?
-            .passing(HeadPosition { cylinder, surface }, from_ns, to_ns)
-            .map_err(geometry_err)?;
+        let runs =
+            self.geometry(device)?
+                .passing(HeadPosition { cylinder, surface }, from_ns, to_ns);
         Ok(runs.iter().map(|r| (r.lbn, r.sectors)).collect())
     }
     /// Time to move the head between two tracks for an access of kind `op`.
@@ -283,9 +288,10 @@ impl PyContext {
             cylinder: t.0,
             surface: t.1,
         };
-        self.predictor(device)?
-            .move_ns(pos(from_track), pos(to_track), parse_op(op)?)
-            .map_err(geometry_err)
+        let p = self.predictor(device)?;
+        let op = parse_op(op)?;
+        let g = require_geometry(p).map_err(geometry_err)?;
+        Ok(g.move_ns(pos(from_track), pos(to_track), op))
     }
     /// The estimate of `req` started at `start_ns` with the head on `from_track`, every seek
     /// `seek_margin_ns` longer (freeblock's conservatism).
@@ -304,7 +310,12 @@ impl PyContext {
             surface: from_track.1,
         };
         Ok(PyEstimate {
-            inner: p.estimate_with_margin(from, start_ns, r.lbn, r.sectors, r.op, seek_margin_ns),
+            inner: estimate_with_margin(
+                p,
+                Moment::new(from, start_ns),
+                Access::new(r.lbn, r.sectors, r.op),
+                seek_margin_ns,
+            ),
         })
     }
     fn __repr__(&self) -> String {

@@ -14,7 +14,8 @@ use headway::device::hdd::{Mechanics, Overheads};
 use headway::engine::RngStreams;
 use headway::link::Link;
 use headway::predict::{
-    CalibratedPredictor, LbnCurvePredictor, OraclePredictor, Predictor, PredictorOptions,
+    Access, CalibratedPredictor, LbnCurvePredictor, Moment, Needs, OraclePredictor, Predictor,
+    PredictorOptions,
 };
 use headway::request::{Command, Completion, HeadPosition, Op, Phases, Request};
 use rand::Rng;
@@ -72,7 +73,10 @@ fn predict(c: &mut Criterion) {
     g.throughput(Throughput::Elements(N as u64));
     for (name, p) in predictors() {
         let head = p.head();
-        let targets: Vec<_> = reqs.iter().map(|&(l, op)| p.target(l, 8, op)).collect();
+        let targets: Vec<_> = reqs
+            .iter()
+            .map(|&(l, op)| p.target(Access::new(l, 8, op), Needs::Service))
+            .collect();
         g.bench_function(format!("{name}/positioning_to"), |b| {
             b.iter(|| {
                 let mut sum = 0u64;
@@ -87,8 +91,11 @@ fn predict(c: &mut Criterion) {
                 let mut sum = 0u64;
                 for (i, &(l, op)) in reqs.iter().enumerate() {
                     sum = sum.wrapping_add(
-                        p.estimate(head, 7_000_000 + i as u64, l, 8, op)
-                            .service_ns(),
+                        p.estimate(
+                            Moment::new(head, 7_000_000 + i as u64),
+                            Access::new(l, 8, op),
+                        )
+                        .service_ns(),
                     );
                 }
                 black_box(sum)

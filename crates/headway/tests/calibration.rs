@@ -13,7 +13,9 @@ use headway::device::hdd::HddDevice;
 use headway::device::{Device, DeviceIo};
 use headway::engine::RngStreams;
 use headway::link::Link;
-use headway::predict::{CalibratedPredictor, LbnCurvePredictor, Predictor, PredictorOptions};
+use headway::predict::{
+    Access, CalibratedPredictor, LbnCurvePredictor, Moment, Needs, Predictor, PredictorOptions,
+};
 use headway::request::{Command, Completion, HeadPosition, Op, Phases, Request};
 use proptest::prelude::*;
 use rand::Rng;
@@ -143,7 +145,10 @@ fn prediction_errors(spec: &HddSpec, d: &Arc<ExtractedDrive>, cmps: f64, n: usiz
         let start = now + rng.random_range(0..30_000_000);
         let lbn = rng.random_range(0..cap - 8);
         let op = op_of(rng.random());
-        let predicted = start + ours.estimate(ours.head(), start, lbn, 8, op).service_ns();
+        let predicted = start
+            + ours
+                .estimate(Moment::new(ours.head(), start), Access::new(lbn, 8, op))
+                .service_ns();
         let c = run_one(&mut dev, start, lbn, op);
         errs.push(c.done_ns as f64 - predicted as f64);
         now = c.done_ns;
@@ -186,10 +191,22 @@ fn cache_hits_leave_the_reference_point_alone() {
         head_lbn: lbn + 8,
     };
     p.observe(&done(500 * TOY_CYL, false, 1_000_000));
-    let before = (p.head(), p.estimate(p.head(), 5_000_000, 7, 8, Op::Read));
+    let before = (
+        p.head(),
+        p.estimate(
+            Moment::new(p.head(), 5_000_000),
+            Access::new(7, 8, Op::Read),
+        ),
+    );
     p.observe(&done(900 * TOY_CYL, true, 3_000_000));
     assert_eq!(
-        (p.head(), p.estimate(p.head(), 5_000_000, 7, 8, Op::Read)),
+        (
+            p.head(),
+            p.estimate(
+                Moment::new(p.head(), 5_000_000),
+                Access::new(7, 8, Op::Read)
+            )
+        ),
         before
     );
     p.observe(&done(900 * TOY_CYL, false, 3_000_000));
@@ -228,9 +245,9 @@ proptest! {
         }
         for (lbn, n, w) in targets {
             let op = if w { Op::Write } else { Op::Read };
-            let t = p.target(lbn, n, op);
+            let t = p.target(Access::new(lbn, n, op), Needs::Service);
             let pos = p.positioning_to(head, start, &t);
-            prop_assert_eq!(pos, p.estimate(head, start, lbn, n, op).positioning_ns());
+            prop_assert_eq!(pos, p.estimate(Moment::new(head, start), Access::new(lbn, n, op)).positioning_ns());
             let dist = t.cylinder.abs_diff(head.cylinder);
             prop_assert!(p.positioning_floor_ns(dist) <= pos);
         }

@@ -136,7 +136,7 @@ fn check_refused(text: &str, body: &str, key: &str) {
 fn hand_computed_gap_on_one_track() {
     use headway::device::hdd::{FirmwareFreeblockConfig, HddDevice, Mechanics};
     use headway::device::{Device, DeviceIo};
-    use headway::predict::{OraclePredictor, Predictor};
+    use headway::predict::{Geometry, OraclePredictor};
     use headway::request::{Command, Op, Request};
     use std::sync::Arc;
 
@@ -179,8 +179,8 @@ fn hand_computed_gap_on_one_track() {
     let b_mech_start = b.start_ns + pre(b);
     assert_eq!(b.seek_ns, 0, "B is on A's track");
     let p = OraclePredictor::new(mech.clone(), *dev.overheads(), 0);
-    let track = p.track_of(a_lbn).unwrap();
-    let sector_ns = p.track_info(track).unwrap().unwrap().sector_ns;
+    let track = p.track_of(a_lbn);
+    let sector_ns = p.track_info(track).unwrap().sector_ns;
     let passed = ((b_mech_start - a_media_end) as f64 / sector_ns).ceil() as u64;
     assert!(passed > 0 && passed < 100, "{passed}");
     let f = dev.firmware_free().unwrap();

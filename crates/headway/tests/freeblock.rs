@@ -9,7 +9,7 @@ use headway::config::{build_simulation, ExperimentConfig};
 use headway::device::catalog;
 use headway::device::hdd::{Mechanics, Overheads};
 use headway::experiments::freeblock::measure;
-use headway::predict::{OraclePredictor, Predictor};
+use headway::predict::{Access, Geometry, Moment, OraclePredictor, Predictor};
 use headway::request::{Op, HOST_ORIGIN_BASE};
 use headway::sched::freeblock::planner::{self, FreeRead, Pair, PlanLimits, Tail};
 use headway::sched::freeblock::wanted::WantedBlocks;
@@ -112,7 +112,7 @@ fn every_chosen_free_read_leaves_b_on_time_under_the_oracle() {
     }
     let (mut between, mut prepend) = (0, 0);
     for case in 0..300 {
-        let from = p.track_of(rng.next() % cap).unwrap();
+        let from = p.track_of(rng.next() % cap);
         let tail = if case % 2 == 0 {
             Tail::default()
         } else {
@@ -144,9 +144,12 @@ fn every_chosen_free_read_leaves_b_on_time_under_the_oracle() {
                 assert!(lbn < pair.b_lbn);
                 assert_eq!(wanted.count(lbn, pair.b_lbn - lbn), pair.b_lbn - lbn);
                 assert_eq!(plan.utility, pair.b_lbn - lbn);
-                assert_eq!(p.track_of(lbn).unwrap(), p.track_of(pair.b_lbn).unwrap());
+                assert_eq!(p.track_of(lbn), p.track_of(pair.b_lbn));
                 let n = (pair.b_lbn + pair.b_sectors as u64 - lbn) as u32;
-                let e = p.estimate(from, pair.start_ns, lbn, n, Op::Read);
+                let e = p.estimate(
+                    Moment::new(from, pair.start_ns),
+                    Access::new(lbn, n, Op::Read),
+                );
                 assert!(
                     pair.start_ns + e.service_ns() + tail_of(n as u64)
                         <= d.b_end_ns + tail_of(pair.b_sectors as u64),
@@ -162,17 +165,23 @@ fn every_chosen_free_read_leaves_b_on_time_under_the_oracle() {
                     "case {case}: reads unwanted sectors"
                 );
                 assert_eq!(plan.utility, n);
-                let t = p.track_of(lbn).unwrap();
-                assert_eq!(t, p.track_of(lbn + n - 1).unwrap(), "one track");
-                assert_ne!(t, p.track_of(pair.b_lbn).unwrap());
+                let t = p.track_of(lbn);
+                assert_eq!(t, p.track_of(lbn + n - 1), "one track");
+                assert_ne!(t, p.track_of(pair.b_lbn));
                 assert_ne!(
                     t, from,
                     "the source track is not usable outside the firmware"
                 );
-                let f = p.estimate(from, pair.start_ns, lbn, sectors, Op::Read);
-                assert!(f.rotate_ns < p.period_ns().unwrap() as u64);
+                let f = p.estimate(
+                    Moment::new(from, pair.start_ns),
+                    Access::new(lbn, sectors, Op::Read),
+                );
+                assert!(f.rotate_ns < p.period_ns() as u64);
                 let f_done = pair.start_ns + f.service_ns() + tail_of(n);
-                let b = p.estimate(f.end, f_done, pair.b_lbn, pair.b_sectors, Op::Read);
+                let b = p.estimate(
+                    Moment::new(f.end, f_done),
+                    Access::new(pair.b_lbn, pair.b_sectors, Op::Read),
+                );
                 assert!(
                     f_done + b.positioning_ns() <= d.b_start_ns,
                     "case {case}: B starts {} ns late",

@@ -11,7 +11,8 @@ use headway::device::hdd::{Mechanics, Overheads};
 use headway::device::imperfect::Imperfections;
 use headway::link::{Link, LinkConfig};
 use headway::predict::{
-    CalibratedPredictor, LbnCurvePredictor, OraclePredictor, Predictor, PredictorOptions,
+    estimate_with_margin, require_geometry, Access, CalibratedPredictor, Geometry,
+    LbnCurvePredictor, Moment, OraclePredictor, Predictor, PredictorOptions,
 };
 use headway::request::HeadPosition;
 
@@ -32,30 +33,23 @@ fn oracle_geometry_agrees_with_the_drive_model_on_every_catalog_drive() {
         let mech = Arc::new(Mechanics::new(&spec).unwrap());
         let p = OraclePredictor::new(mech.clone(), Overheads::from_spec(&spec), 0);
         let layout = &mech.layout;
-        assert!(p.has_geometry());
-        let period = p.period_ns().unwrap();
+        assert!(p.geometry().is_some());
+        let period = p.period_ns();
         for lbn in sample(layout.capacity_sectors(), 60) {
-            let t = p.track_of(lbn).unwrap();
+            let t = p.track_of(lbn);
             assert_eq!(
                 (t.cylinder, t.surface),
                 layout.track_of(lbn),
                 "{name} {lbn}"
             );
-            let info = p
-                .track_info(t)
-                .unwrap()
-                .expect("a track holding an LBN has info");
+            let info = p.track_info(t).expect("a track holding an LBN has info");
             assert!(
                 info.first_lbn <= lbn && lbn < info.first_lbn + info.lbns as u64,
                 "{name}: {lbn} outside its track {info:?}"
             );
             let loc = layout.locate(lbn);
             assert_eq!(info.slots, loc.spt);
-            assert_eq!(
-                p.slot_lbn(t, loc.sector).unwrap(),
-                Some(lbn),
-                "{name} {lbn}"
-            );
+            assert_eq!(p.slot_lbn(t, loc.sector), Some(lbn), "{name} {lbn}");
             // The slot's angle as the track info puts it is where the model puts the sector.
             let a = info.slot0_angle + loc.sector as f64 / info.slots as f64;
             let d = (a - a.floor() - loc.angle).abs();
@@ -70,7 +64,7 @@ fn oracle_geometry_agrees_with_the_drive_model_on_every_catalog_drive() {
                 .collect();
             let start = 1_000_000_000 + lbn % 7_000_000;
             let revolution = (period + 2.0 * info.sector_ns) as u64;
-            let runs = p.passing(t, start, start + revolution).unwrap();
+            let runs = p.passing(t, start, start + revolution);
             let mut seen = BTreeSet::new();
             for r in &runs {
                 for l in r.lbn..r.end_lbn() {
@@ -82,7 +76,6 @@ fn oracle_geometry_agrees_with_the_drive_model_on_every_catalog_drive() {
             let end = start + (period * 0.37) as u64;
             let got: BTreeSet<u64> = p
                 .passing(t, start, end)
-                .unwrap()
                 .iter()
                 .flat_map(|r| r.lbn..r.end_lbn())
                 .collect();
@@ -111,17 +104,14 @@ fn calibrated_geometry_follows_the_extracted_table() {
     let p = CalibratedPredictor::new(drive, &PredictorOptions::default(), link.completion_ns);
     let mech = Arc::new(Mechanics::new(&spec).unwrap());
     let oracle = OraclePredictor::new(mech, Overheads::from_spec(&spec), 0);
-    let period = p.period_ns().unwrap();
+    let period = p.period_ns();
     for lbn in sample(table.capacity_sectors, 200) {
-        let t = p.track_of(lbn).unwrap();
-        let info = p.track_info(t).unwrap().unwrap();
+        let t = p.track_of(lbn);
+        let info = p.track_info(t).unwrap();
         let l = table.locate(lbn);
-        assert_eq!(p.slot_lbn(t, l.slot).unwrap(), Some(lbn));
+        assert_eq!(p.slot_lbn(t, l.slot), Some(lbn));
         // Calibration of this drive is exact: the same tracks as the drive has.
-        let truth = oracle
-            .track_info(oracle.track_of(lbn).unwrap())
-            .unwrap()
-            .unwrap();
+        let truth = oracle.track_info(oracle.track_of(lbn)).unwrap();
         assert_eq!(
             (info.first_lbn, info.lbns),
             (truth.first_lbn, truth.lbns),
@@ -130,7 +120,6 @@ fn calibrated_geometry_follows_the_extracted_table() {
         let revolution = (period + 2.0 * info.sector_ns) as u64;
         let total: u64 = p
             .passing(t, 5_000_000, 5_000_000 + revolution)
-            .unwrap()
             .iter()
             .map(|r| r.sectors as u64)
             .sum();
@@ -144,13 +133,15 @@ fn a_predictor_without_geometry_says_so() {
     let link = Link::new(&LinkConfig::default());
     let drive = calibrate::extract_cached(&spec, link, &Imperfections::default()).unwrap();
     let p = LbnCurvePredictor::new(drive);
-    assert!(!p.has_geometry());
-    let e = p.track_of(0).unwrap_err().to_string();
+    assert!(p.geometry().is_none());
+    let Err(e) = require_geometry(&p) else {
+        panic!("lbn-curve has no geometry");
+    };
+    let e = e.to_string();
     assert!(
         e.contains("host.predictor") && e.contains("lbn-curve"),
         "{e}"
     );
-    assert!(p.passing(HeadPosition::default(), 0, 1_000_000).is_err());
 }
 
 #[test]
@@ -168,9 +159,17 @@ fn a_seek_margin_delays_arrival_by_exactly_the_margin() {
         .enumerate()
     {
         let start = 10_000_000 + i as u64 * 333_333;
-        let plain = p.estimate(from, start, lbn, 8, headway::request::Op::Read);
+        let plain = p.estimate(
+            Moment::new(from, start),
+            Access::new(lbn, 8, headway::request::Op::Read),
+        );
         let margin = 300_000;
-        let m = p.estimate_with_margin(from, start, lbn, 8, headway::request::Op::Read, margin);
+        let m = estimate_with_margin(
+            &p,
+            Moment::new(from, start),
+            Access::new(lbn, 8, headway::request::Op::Read),
+            margin,
+        );
         assert_eq!(m.seek_ns, plain.seek_ns + margin);
         // The head arrives `margin` later: the sector is caught later by at most a revolution.
         let (a, b) = (plain.positioning_ns(), m.positioning_ns());

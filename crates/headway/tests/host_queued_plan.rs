@@ -11,7 +11,7 @@
 //! - **Before**: the rule the host used before, the last command's media end plus tail
 //!   (`Release::next_start_ns`), no arrivals;
 //! - **After**: the chain walked with the drive's queued rules (`Release::queued_next_ns`,
-//!   `Predictor::release_among` with the commands sent after).
+//!   `QueueModel::release_among` with the commands sent after).
 //!
 //! Each planned command's error is the drive's mechanism start and completion minus the
 //! plan's, filed as covered (a read miss with only read misses ahead of it at the drive:
@@ -25,7 +25,7 @@ use std::sync::Arc;
 
 use headway::config::{build_simulation, resolve_drive, ExperimentConfig};
 use headway::device::hdd::{arrival_hold_ns, Mechanics, Overheads};
-use headway::predict::{Arrival, OraclePredictor, Predictor};
+use headway::predict::{Access, Arrival, Geometry, Moment, OraclePredictor, Predictor, QueueModel};
 use headway::request::{Command, Completion, HeadPosition, Op, Phases};
 use headway::sched::{plan_behind_queue, queued_plan_completed, SentCommand};
 use headway::stats::RequestRecords;
@@ -173,9 +173,7 @@ fn plan_errors(drive: &str, rec: &RequestRecords, rule: Rule) -> Errors {
                     bus_ns: rec.bus_ns[i],
                 },
                 cache_hit: rec.cache_hit[i],
-                head: p
-                    .track_of(rec.lbn[i] + rec.sectors[i].max(1) as u64 - 1)
-                    .unwrap(),
+                head: p.track_of(rec.lbn[i] + rec.sectors[i].max(1) as u64 - 1),
                 head_lbn: rec.lbn[i] + rec.sectors[i] as u64,
             });
         }
@@ -203,7 +201,10 @@ fn plan_errors(drive: &str, rec: &RequestRecords, rule: Rule) -> Errors {
                 (last.from, last.start_ns, last.taken_ns, last.enters_ns)
             }
         };
-        let r = p.release(from, start, rec.lbn[c], rec.sectors[c], op(c));
+        let r = p.release(
+            Moment::new(from, start),
+            Access::new(rec.lbn[c], rec.sectors[c], op(c)),
+        );
         if outstanding > 0 {
             let covered = miss(c) && at_drive.iter().all(|&j| miss(j));
             let class = usize::from(!covered);

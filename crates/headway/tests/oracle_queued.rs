@@ -2,7 +2,7 @@
 //! queue (closed workload, FCFS host) over a drive queue of 2, 4 and 8, on several drives.
 //!
 //! Each read miss that the drive took up at the completion of a read miss (so where and
-//! when it began is the oracle's to say: `Predictor::release` of the one ahead, anchored at
+//! when it began is the oracle's to say: `QueueModel::release` of the one ahead, anchored at
 //! that one's actual completion, as `freeblock::measure` chains them) is predicted twice:
 //! by `release` (the read alone at the drive's bus) and by `release_among` (with the
 //! commands that reached the drive while it was in service, which the host sent and so
@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use headway::config::{build_simulation, resolve_drive, ExperimentConfig};
 use headway::device::hdd::Mechanics;
-use headway::predict::{Arrival, OraclePredictor, Predictor};
+use headway::predict::{Access, Among, Arrival, Geometry, Moment, OraclePredictor, QueueModel};
 use headway::request::{HeadPosition, Op};
 use headway::stats::RequestRecords;
 
@@ -37,7 +37,7 @@ enum Class {
     /// Larger than its buffer segment (the full-segment stall, `segment_full`).
     OverSegment,
     /// Its blocks may be in the buffer already: they overlap what a recent command's segment
-    /// can hold (`Predictor::buffer_reach` of the last `buffer_segments` commands). The drive
+    /// can hold (`QueueModel::buffer_reach` of the last `buffer_segments` commands). The drive
     /// serves it as a partial or an ongoing hit (read-ahead under way), which it records as
     /// no hit; the oracle predicts every read as a miss (no host-side buffer model).
     BufferReach,
@@ -60,10 +60,10 @@ enum Model {
     /// With the queued command's overhead overlapped (`Release::queued_next_ns`, the
     /// overhead counted from its arrival), no arrivals.
     Overlap,
-    /// And the arriving reads' bus holds (`Predictor::release_among` with the reads only:
+    /// And the arriving reads' bus holds (`QueueModel::release_among` with the reads only:
     /// the oracle before it followed the arriving writes).
     ReadHolds,
-    /// And the arriving fast writes' (`Predictor::release_among`).
+    /// And the arriving fast writes' (`QueueModel::release_among`).
     Full,
 }
 
@@ -260,14 +260,13 @@ fn errors(drive: &str, depth: usize, kind: &str, requests: u64) -> Errors {
                     let arr_m = arrivals(m, &arr_p);
                     let mut enters = vec![0; arr_m.len()];
                     let r = p.release_among(
-                        from,
-                        o,
-                        prev.lbn,
-                        prev.n,
-                        Op::Read,
-                        &only(&arr_m),
-                        false,
-                        &mut enters,
+                        Moment::new(from, o),
+                        Access::new(prev.lbn, prev.n, Op::Read),
+                        Among {
+                            arrivals: &only(&arr_m),
+                            began_idle: false,
+                            enters_ns: &mut enters,
+                        },
                     );
                     let d_p = r.done_ns.unwrap();
                     ahead_ns[m as usize] = d_p;
@@ -300,14 +299,13 @@ fn errors(drive: &str, depth: usize, kind: &str, requests: u64) -> Errors {
                     }
                     next[m as usize] = (r.head, o_c);
                     let rc = p.release_among(
-                        r.head,
-                        o_c,
-                        c.lbn,
-                        c.n,
-                        Op::Read,
-                        &only(&arrivals(m, &arr)),
-                        false,
-                        &mut [],
+                        Moment::new(r.head, o_c),
+                        Access::new(c.lbn, c.n, Op::Read),
+                        Among {
+                            arrivals: &only(&arrivals(m, &arr)),
+                            began_idle: false,
+                            enters_ns: &mut [],
+                        },
                     );
                     d[m as usize] = rc.done_ns.unwrap();
                     if m == Model::Full {
@@ -315,15 +313,19 @@ fn errors(drive: &str, depth: usize, kind: &str, requests: u64) -> Errors {
                             late_in(&arr_p, r.bus_asked_ns) || late_in(&arr, rc.bus_asked_ns);
                     }
                     if m == Model::ReadHolds {
-                        let alone_p = p.release(from, o, prev.lbn, prev.n, Op::Read);
-                        let alone = p.release(r.head, o_c, c.lbn, c.n, Op::Read);
+                        let alone_p = p.release(
+                            Moment::new(from, o),
+                            Access::new(prev.lbn, prev.n, Op::Read),
+                        );
+                        let alone =
+                            p.release(Moment::new(r.head, o_c), Access::new(c.lbn, c.n, Op::Read));
                         hold_moved = alone_p.done_ns != Some(d_p) || alone.done_ns != rc.done_ns;
                     }
                 }
                 let reach = k.saturating_sub(p.buffer_segments() as usize)..k;
                 let buffered = cmds[reach].iter().any(|b| {
                     let op = if b.read { Op::Read } else { Op::Write };
-                    p.buffer_reach(b.lbn, b.n, op)
+                    p.buffer_reach(Access::new(b.lbn, b.n, op))
                         .is_some_and(|(lo, hi)| c.lbn < hi && c.lbn + c.n as u64 > lo)
                 });
                 let class = if ahead_ns[Model::Full as usize] != prev.done {
@@ -355,7 +357,7 @@ fn errors(drive: &str, depth: usize, kind: &str, requests: u64) -> Errors {
             _ => {
                 // Anchor: where the head is after the one ahead (a write, a hit, or an idle
                 // drive) is not the chain's to say; start from its last block, when it came.
-                let from = p.track_of(prev.lbn + prev.n.max(1) as u64 - 1).unwrap();
+                let from = p.track_of(prev.lbn + prev.n.max(1) as u64 - 1);
                 if miss(&prev) {
                     Some([(from, c.start); 4])
                 } else {

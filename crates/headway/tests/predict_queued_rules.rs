@@ -3,7 +3,7 @@
 //! remaining queued rules"). Each case is one of `tests/firmware_arrival_bus.rs` (where the
 //! drive's completions are DiskSim 4.0's) or built like them: HP C2490A, FCFS over a drive
 //! queue of 64, a read of 8 blocks at block 100,000 at 0 unless said. The predictor is asked
-//! what the host would ask it ([`Predictor::release_among`] for the command in service with
+//! what the host would ask it ([`QueueModel::release_among`] for the command in service with
 //! the commands sent meanwhile; [`plan_behind_queue`] for a command planned behind others)
 //! and must give the drive's completion to the ns; each case also shows what the predictor
 //! said without the rule.
@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use headway::config::resolve_drive;
 use headway::device::hdd::Mechanics;
-use headway::predict::{Arrival, OraclePredictor, Predictor};
+use headway::predict::{Access, Among, Arrival, Moment, OraclePredictor, Predictor, QueueModel};
 use headway::request::Op;
 use headway::sched::{plan_behind_queue, SentCommand};
 use headway::stats::RequestRecords;
@@ -75,8 +75,16 @@ fn first_read_done(p: &OraclePredictor, rec: &RequestRecords) -> (u64, u64) {
     let t = rec.dispatch_ns[0];
     let mut enters = vec![0; arrivals.len()];
     let (lbn, n) = (rec.lbn[0], rec.sectors[0]);
-    let among = p.release_among(p.head(), t, lbn, n, Op::Read, &arrivals, true, &mut enters);
-    let alone = p.release(p.head(), t, lbn, n, Op::Read);
+    let among = p.release_among(
+        Moment::new(p.head(), t),
+        Access::new(lbn, n, Op::Read),
+        Among {
+            arrivals: &arrivals,
+            began_idle: true,
+            enters_ns: &mut enters,
+        },
+    );
+    let alone = p.release(Moment::new(p.head(), t), Access::new(lbn, n, Op::Read));
     (among.done_ns.unwrap(), alone.done_ns.unwrap())
 }
 
@@ -112,14 +120,13 @@ fn the_read_in_service_asks_for_the_bus_at_the_end_of_the_hold_it_fell_in() {
     let only_first = Arrival::new(rec.dispatch_ns[1], Op::Read);
     let mut e = [0];
     let r = p.release_among(
-        p.head(),
-        0,
-        100_000,
-        8,
-        Op::Read,
-        &[only_first],
-        true,
-        &mut e,
+        Moment::new(p.head(), 0),
+        Access::new(100_000, 8, Op::Read),
+        Among {
+            arrivals: &[only_first],
+            began_idle: true,
+            enters_ns: &mut e,
+        },
     );
     assert_eq!(r.done_ns, Some(15_884_280));
 }
@@ -197,7 +204,10 @@ fn planned_vs_drive(p: &OraclePredictor, rec: &RequestRecords) -> Vec<(u64, u64)
     let never = Arrival::new(10 * rec.done_ns.iter().max().unwrap(), Op::Read);
     replan(&mut chain, never);
     let last = chain.last().unwrap();
-    let alone = p.release(last.from, last.start_ns, last.lbn, last.sectors, last.op);
+    let alone = p.release(
+        Moment::new(last.from, last.start_ns),
+        Access::new(last.lbn, last.sectors, last.op),
+    );
     (0..rec.len())
         .map(|i| {
             let done = chain
@@ -271,7 +281,7 @@ fn reads_that_waited_for_the_bus_through_a_completion_hold_it_in_the_next_servic
 fn the_read_asking_as_a_hold_begins_gets_the_bus_before_later_arrivals() {
     let p = oracle();
     let asks = p
-        .release(p.head(), 0, 100_000, 8, Op::Read)
+        .release(Moment::new(p.head(), 0), Access::new(100_000, 8, Op::Read))
         .bus_asked_ns
         .unwrap();
     let hold_ns = 3_616_000;
@@ -340,8 +350,11 @@ fn write_through_case(name: &str) -> WriteThroughCase {
     };
     let next = Arrival::new(rec.dispatch_ns[1], Op::Read);
     let planned = plan_behind_queue(&p, &[write], next, |_, _| {});
-    let r = p.release(planned.from, planned.start_ns, 100_200, 8, Op::Read);
-    let w = p.release(p.head(), 0, 100_000, 8, Op::Write);
+    let r = p.release(
+        Moment::new(planned.from, planned.start_ns),
+        Access::new(100_200, 8, Op::Read),
+    );
+    let w = p.release(Moment::new(p.head(), 0), Access::new(100_000, 8, Op::Write));
     WriteThroughCase {
         write_done_ns: rec.done_ns[0],
         write_predicted_ns: w.done_ns,

@@ -427,7 +427,11 @@ fn build(cfg: &ExperimentConfig, scheduler: Option<Box<dyn Scheduler>>) -> Resul
     let plugin = scheduler.is_some();
     let scheduler = match scheduler {
         Some(s) => s,
-        None => build_for_devices(&cfg.host.sched_spec(), device_cfgs.len())?,
+        None => {
+            let spec = cfg.host.sched_spec();
+            super::capabilities::check(&spec, &device_cfgs, single, &predictors)?;
+            build_for_devices(&spec, device_cfgs.len())?
+        }
     };
     let wraps = cfg.host.inner.is_some();
     // Prediction accuracy is only news when the host's model can differ from the drive:

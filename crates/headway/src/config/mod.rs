@@ -2,6 +2,7 @@
 //! line and key. The same structures are built from Python dicts.
 
 mod build;
+mod capabilities;
 mod locate;
 
 pub use build::{build_simulation, resolve_drive, Built, PREDICTOR_NAMES};

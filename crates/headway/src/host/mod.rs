@@ -3,7 +3,7 @@
 //! keeps the single timer a non-work-conserving scheduler can arm.
 
 use crate::error::{HeadwayError, Result};
-use crate::predict::Predictor;
+use crate::predict::{Access, Moment, Predictor};
 use crate::request::{Command, Completion, Request};
 use crate::sched::{Decision, HostWork, RunInfo, SchedCtx, Scheduler};
 use crate::time::{SimTime, NEVER};
@@ -429,7 +429,10 @@ impl Host {
         let mut predicted_ns = None;
         if self.track_predictions && self.outstanding[dev] == 0 && sectors > 0 {
             let p = &self.predictors[dev];
-            let e = p.estimate(p.head(), send_ns, lbn, sectors, op);
+            let e = p.estimate(
+                Moment::new(p.head(), send_ns),
+                Access::new(lbn, sectors, op),
+            );
             predicted_ns = Some(e.service_ns());
         }
         self.outstanding[dev] += 1;

@@ -16,10 +16,11 @@
 
 use std::sync::Arc;
 
-use super::{Estimate, Predictor, PredictorOptions, Target, TrackInfo};
+use super::{
+    Access, Estimate, Geometry, Moment, Needs, Predictor, PredictorOptions, Target, TrackInfo,
+};
 use crate::calibrate::phases::frac;
 use crate::calibrate::{ExtractedDrive, Loc};
-use crate::error::Result;
 use crate::request::{Completion, HeadPosition, Op};
 use crate::time::SimTime;
 
@@ -236,14 +237,8 @@ impl Predictor for CalibratedPredictor {
     fn head(&self) -> HeadPosition {
         self.head
     }
-    fn estimate(
-        &self,
-        from: HeadPosition,
-        start_ns: SimTime,
-        lbn: u64,
-        sectors: u32,
-        op: Op,
-    ) -> Estimate {
+    fn estimate(&self, at: Moment, a: Access) -> Estimate {
+        let (from, start_ns, lbn, sectors, op) = (at.from, at.start_ns, a.lbn, a.sectors, a.op);
         let l = self.drive.table.locate(lbn);
         let lag = self.lag_ns(from, l.cylinder, l.track, op);
         let (transfer, end) = if sectors == 0 {
@@ -282,23 +277,23 @@ impl Predictor for CalibratedPredictor {
             .get(distance as usize)
             .unwrap_or(&SimTime::MAX)
     }
-    fn target(&self, lbn: u64, sectors: u32, op: Op) -> Target {
-        let l = self.drive.table.locate(lbn);
+    fn target(&self, a: Access, _needs: Needs) -> Target {
+        let l = self.drive.table.locate(a.lbn);
         Target {
-            lbn,
-            sectors,
-            op,
+            lbn: a.lbn,
+            sectors: a.sectors,
+            op: a.op,
             cylinder: l.cylinder,
             surface: l.track,
             angle: self.angle_of(&l),
-            transfer_ns: round_ns(self.transfer(lbn, sectors).0),
+            transfer_ns: round_ns(self.transfer(a.lbn, a.sectors).0),
         }
     }
     #[inline]
     fn positioning_to(&self, from: HeadPosition, start_ns: SimTime, t: &Target) -> SimTime {
         if t.sectors == 0 {
             return self
-                .estimate(from, start_ns, t.lbn, 0, t.op)
+                .estimate(Moment::new(from, start_ns), t.access())
                 .positioning_ns();
         }
         let lag = self.lag_ns(from, t.cylinder, t.surface, t.op);
@@ -331,32 +326,32 @@ impl Predictor for CalibratedPredictor {
         self.ref_angle = frac(self.angle_of(&l) + 1.0 / l.spt as f64);
         self.ref_ns = c.done_ns + self.link_completion_ns;
     }
-
-    fn has_geometry(&self) -> bool {
-        true
+    fn geometry(&self) -> Option<&dyn Geometry> {
+        Some(self)
     }
-    fn track_of(&self, lbn: u64) -> Result<HeadPosition> {
+}
+
+impl Geometry for CalibratedPredictor {
+    fn track_of(&self, lbn: u64) -> HeadPosition {
         let l = self
             .drive
             .table
             .locate(lbn.min(self.capacity_sectors().saturating_sub(1)));
-        Ok(HeadPosition {
+        HeadPosition {
             cylinder: l.cylinder,
             surface: l.track,
-        })
+        }
     }
-    fn track_info(&self, track: HeadPosition) -> Result<Option<TrackInfo>> {
+    fn track_info(&self, track: HeadPosition) -> Option<TrackInfo> {
         let table = &self.drive.table;
-        let Some(i) = table.track_index(track.cylinder, track.surface) else {
-            return Ok(None);
-        };
+        let i = table.track_index(track.cylinder, track.surface)?;
         let first = table.tracks[i].first_lbn;
         let end = table
             .tracks
             .get(i + 1)
             .map_or(table.capacity_sectors, |t| t.first_lbn);
         let l = table.locate(first);
-        Ok(Some(TrackInfo {
+        Some(TrackInfo {
             track,
             first_lbn: first,
             lbns: (end - first) as u32,
@@ -364,12 +359,10 @@ impl Predictor for CalibratedPredictor {
             // Calibration counts slots from the track's first LBN, whose start is the phase.
             slot0_angle: frac(table.tracks[i].phase),
             sector_ns: self.period_ns / l.spt as f64,
-        }))
+        })
     }
-    fn slot_lbn(&self, track: HeadPosition, slot: u32) -> Result<Option<u64>> {
-        let Some(info) = self.track_info(track)? else {
-            return Ok(None);
-        };
+    fn slot_lbn(&self, track: HeadPosition, slot: u32) -> Option<u64> {
+        let info = self.track_info(track)?;
         // Slots past the LBNs (and past slipped gaps) hold none; gaps shift later LBNs.
         let table = &self.drive.table;
         let mut lo = info.first_lbn;
@@ -378,7 +371,7 @@ impl Predictor for CalibratedPredictor {
             let mid = lo + (hi - lo) / 2;
             let s = table.locate(mid).slot;
             if s == slot {
-                return Ok(Some(mid));
+                return Some(mid);
             }
             if s < slot {
                 lo = mid + 1;
@@ -386,21 +379,19 @@ impl Predictor for CalibratedPredictor {
                 hi = mid;
             }
         }
-        Ok(None)
+        None
     }
-    fn angle_at(&self, t: SimTime) -> Result<f64> {
+    fn angle_at(&self, t: SimTime) -> f64 {
         // The reference point's frame: the angle just past the last sector accessed, which
         // passed the completion latency before the host saw it, carried forward by the
         // believed period.
         let latency = self.drive.lags.completion_offset_ns[self.last_op as usize];
-        Ok(frac(
-            self.ref_angle + (t as f64 - self.ref_ns as f64 + latency) / self.period_ns,
-        ))
+        frac(self.ref_angle + (t as f64 - self.ref_ns as f64 + latency) / self.period_ns)
     }
-    fn period_ns(&self) -> Result<f64> {
-        Ok(self.period_ns)
+    fn period_ns(&self) -> f64 {
+        self.period_ns
     }
-    fn move_ns(&self, from: HeadPosition, to: HeadPosition, op: Op) -> Result<SimTime> {
-        Ok(round_ns(self.lag_ns(from, to.cylinder, to.surface, op)))
+    fn move_ns(&self, from: HeadPosition, to: HeadPosition, op: Op) -> SimTime {
+        round_ns(self.lag_ns(from, to.cylinder, to.surface, op))
     }
 }

@@ -5,9 +5,9 @@
 
 use std::sync::Arc;
 
-use super::{Estimate, Predictor};
+use super::{Access, Estimate, Moment, Predictor};
 use crate::calibrate::ExtractedDrive;
-use crate::request::{Completion, HeadPosition, Op};
+use crate::request::{Completion, HeadPosition};
 use crate::time::SimTime;
 
 pub struct LbnCurvePredictor {
@@ -63,16 +63,10 @@ impl Predictor for LbnCurvePredictor {
     fn head(&self) -> HeadPosition {
         self.head
     }
-    fn estimate(
-        &self,
-        from: HeadPosition,
-        _start_ns: SimTime,
-        lbn: u64,
-        sectors: u32,
-        op: Op,
-    ) -> Estimate {
+    fn estimate(&self, at: Moment, a: Access) -> Estimate {
+        let (lbn, sectors, op) = (a.lbn, a.sectors, a.op);
         let curve = &self.drive.lbn_curve;
-        let d = lbn.abs_diff(self.origin_lbn(from)).max(1);
+        let d = lbn.abs_diff(self.origin_lbn(at.from)).max(1);
         let positioning = (curve.eval(op, d) - curve.sector_ns).max(0.0);
         let last = lbn + (sectors.max(1) as u64 - 1);
         Estimate {

@@ -1,11 +1,13 @@
 use std::sync::Arc;
 
 use super::oracle_bus::ReadBus;
-use super::{Arrival, Estimate, Predictor, Release, Target, TrackInfo};
+use super::{
+    Access, Among, Estimate, Geometry, Moment, Needs, Predictor, QueueModel, Release, Target,
+    TrackInfo,
+};
 use crate::device::hdd::layout::Location;
 use crate::device::hdd::spec::HddSpec;
 use crate::device::hdd::{plan_service, Mechanics, Overheads};
-use crate::error::Result;
 use crate::request::{Completion, HeadPosition, Op};
 use crate::time::SimTime;
 
@@ -34,12 +36,12 @@ pub struct OraclePredictor {
     /// The mechanics' revolutions per nanosecond, bit for bit (see [`OraclePredictor::new`]).
     turns_per_ns: f64,
     /// Per op, the last completion that went to the media: its sectors and the time from
-    /// its media end to its completion (see [`Predictor::tail_ns`]). The bus side is
+    /// its media end to its completion (see [`QueueModel::tail_ns`]). The bus side is
     /// learned rather than modelled: the oracle shares the drive's mechanics and overheads,
     /// not its bus and buffer.
     tails: [Option<(u32, SimTime)>; 2],
     /// The drive's read-side bus rules: with them a read's tail is computed exactly
-    /// ([`Predictor::release`]) instead of learned.
+    /// ([`QueueModel::release`]) instead of learned.
     read_bus: Option<ReadBus>,
 }
 
@@ -79,7 +81,7 @@ impl OraclePredictor {
     }
 
     /// Also share the drive's bus rules, so that a read's tail is the drive's own
-    /// ([`Predictor::release`]) rather than learned from completions (which free reads
+    /// ([`QueueModel::release`]) rather than learned from completions (which free reads
     /// would then also steer).
     pub fn with_read_bus(mut self, bus: ReadBus) -> Self {
         self.read_bus = Some(bus);
@@ -93,13 +95,13 @@ impl OraclePredictor {
     /// use std::sync::Arc;
     /// use headway::config::resolve_drive;
     /// use headway::device::hdd::Mechanics;
-    /// use headway::predict::{OraclePredictor, Predictor};
+    /// use headway::predict::{Access, Moment, OraclePredictor, Predictor, QueueModel};
     /// use headway::request::Op;
     ///
     /// let spec = resolve_drive("atlas10k", None).unwrap();
     /// let p = OraclePredictor::of_drive(&spec, Arc::new(Mechanics::new(&spec).unwrap()), 0);
     /// // With the drive's bus rules a read's completion is computed, not learned.
-    /// let read = p.release(p.head(), 0, 1_000, 8, Op::Read);
+    /// let read = p.release(Moment::new(p.head(), 0), Access::new(1_000, 8, Op::Read));
     /// assert!(read.done_ns.unwrap() > read.estimate.service_ns());
     /// ```
     pub fn of_drive(spec: &HddSpec, mech: Arc<Mechanics>, link_ns: SimTime) -> Self {
@@ -157,23 +159,16 @@ impl Predictor for OraclePredictor {
         self.head
     }
     #[inline]
-    fn estimate(
-        &self,
-        from: HeadPosition,
-        start_ns: SimTime,
-        lbn: u64,
-        sectors: u32,
-        op: Op,
-    ) -> Estimate {
+    fn estimate(&self, at: Moment, a: Access) -> Estimate {
         let (ph, _done, end) = plan_service(
             &self.mech,
             &self.ovh,
-            from,
+            at.from,
             self.last_op,
-            start_ns + self.link_ns,
-            lbn,
-            sectors,
-            op,
+            at.start_ns + self.link_ns,
+            a.lbn,
+            a.sectors,
+            a.op,
         );
         Estimate {
             overhead_ns: ph.overhead_ns + self.link_ns,
@@ -190,16 +185,16 @@ impl Predictor for OraclePredictor {
             .saturating_add(self.floor_ovh_ns)
     }
     #[inline]
-    fn target(&self, lbn: u64, sectors: u32, op: Op) -> Target {
-        let l = self.mech.layout.locate(lbn);
-        Target {
-            transfer_ns: self.mech.transfer_ns_at(l, lbn, sectors, op),
-            ..located(l, lbn, sectors, op)
+    fn target(&self, a: Access, needs: Needs) -> Target {
+        let l = self.mech.layout.locate(a.lbn);
+        let t = located(l, a);
+        match needs {
+            Needs::Positioning => t,
+            Needs::Service => Target {
+                transfer_ns: self.mech.transfer_ns_at(l, a.lbn, a.sectors, a.op),
+                ..t
+            },
         }
-    }
-    #[inline]
-    fn positioning_target(&self, lbn: u64, sectors: u32, op: Op) -> Target {
-        located(self.mech.layout.locate(lbn), lbn, sectors, op)
     }
     // Always inlined: a search that holds the oracle as its own type (the drive's SPTF) then
     // works out the candidate-independent part once, not per candidate.
@@ -207,7 +202,7 @@ impl Predictor for OraclePredictor {
     fn positioning_to(&self, from: HeadPosition, start_ns: SimTime, t: &Target) -> SimTime {
         if t.sectors == 0 {
             return self
-                .estimate(from, start_ns, t.lbn, 0, t.op)
+                .estimate(Moment::new(from, start_ns), t.access())
                 .positioning_ns();
         }
         let overhead = self.start_ovh_ns[t.op as usize];
@@ -255,6 +250,15 @@ impl Predictor for OraclePredictor {
                 .map(|next| self.ovh.mechanical_start_ns(self.last_op, next) + self.link_ns);
         }
     }
+    fn geometry(&self) -> Option<&dyn Geometry> {
+        Some(self)
+    }
+    fn queue_model(&self) -> Option<&dyn QueueModel> {
+        Some(self)
+    }
+}
+
+impl QueueModel for OraclePredictor {
     fn tail_ns(&self, sectors: u32, op: Op) -> SimTime {
         // The completion overhead is fixed; the rest (the bus) scales with the sectors.
         let fixed = self.ovh.completion_ns[op as usize];
@@ -275,58 +279,18 @@ impl Predictor for OraclePredictor {
     fn overhead_done_while_queued(&self, op: Op) -> bool {
         op == Op::Read || self.ovh.fast_write
     }
-    fn release(
-        &self,
-        from: HeadPosition,
-        start_ns: SimTime,
-        lbn: u64,
-        sectors: u32,
-        op: Op,
-    ) -> Release {
-        self.release_among(from, start_ns, lbn, sectors, op, &[], false, &mut [])
-    }
-    fn release_among(
-        &self,
-        from: HeadPosition,
-        start_ns: SimTime,
-        lbn: u64,
-        sectors: u32,
-        op: Op,
-        arrivals: &[Arrival],
-        began_idle: bool,
-        enters_ns: &mut [SimTime],
-    ) -> Release {
-        let estimate = self.estimate(from, start_ns, lbn, sectors, op);
-        if op == Op::Write && sectors > 0 && !self.ovh.fast_write && self.read_bus.is_some() {
-            for (e, a) in enters_ns.iter_mut().zip(arrivals) {
-                *e = a.at_ns;
-            }
-            return self.write_through_release(estimate, start_ns, sectors);
+    fn release_among(&self, at: Moment, a: Access, mut among: Among<'_>) -> Release {
+        let estimate = self.estimate(at, a);
+        if a.op == Op::Write && a.sectors > 0 && !self.ovh.fast_write && self.read_bus.is_some() {
+            among.enter_as_they_arrive();
+            return self.write_through_release(estimate, at.start_ns, a.sectors);
         }
-        let Some(bus) = self.read_bus.filter(|_| op == Op::Read && sectors > 0) else {
-            for (e, a) in enters_ns.iter_mut().zip(arrivals) {
-                *e = a.at_ns;
-            }
-            return Release {
-                estimate,
-                tail_ns: self.tail_ns(sectors, op),
-                head: estimate.end,
-                done_ns: None,
-                bus_asked_ns: None,
-                queued_next_ns: None,
-            };
+        let Some(bus) = self.read_bus.filter(|_| a.op == Op::Read && a.sectors > 0) else {
+            among.enter_as_they_arrive();
+            return Release::after(estimate, self.tail_ns(a.sectors, a.op));
         };
-        let mech_start = start_ns + estimate.overhead_ns;
-        let r = bus.read_release(
-            &self.mech,
-            from,
-            mech_start as f64,
-            lbn,
-            sectors,
-            arrivals,
-            began_idle,
-            enters_ns,
-        );
+        let mech_start = at.start_ns + estimate.overhead_ns;
+        let r = bus.read_release(&self.mech, at.from, mech_start as f64, a, among);
         let done_ns = r.done_ns as SimTime;
         // The next command's mechanism starts at the completion (its overhead overlapped
         // this one, as in `tail_ns`), or later if the read-ahead must first be stopped.
@@ -334,10 +298,10 @@ impl Predictor for OraclePredictor {
             Some((stop, head)) => ((stop.ceil() as SimTime).max(done_ns), head),
             None => (done_ns, estimate.end),
         };
-        let queued_next = free_ns.saturating_sub(self.ovh.mechanical_start_ns(op, Op::Read));
+        let queued_next = free_ns.saturating_sub(self.ovh.mechanical_start_ns(a.op, Op::Read));
         Release {
             estimate,
-            tail_ns: queued_next.saturating_sub(start_ns + estimate.service_ns()),
+            tail_ns: queued_next.saturating_sub(at.start_ns + estimate.service_ns()),
             head,
             done_ns: Some(done_ns),
             bus_asked_ns: r.asks_ns.map(|a| a as i64 as SimTime),
@@ -345,25 +309,23 @@ impl Predictor for OraclePredictor {
         }
     }
 
-    fn buffer_reach(&self, lbn: u64, sectors: u32, op: Op) -> Option<(u64, u64)> {
-        self.read_bus?.buffer_reach(&self.mech, lbn, sectors, op)
+    fn buffer_reach(&self, a: Access) -> Option<(u64, u64)> {
+        self.read_bus?
+            .buffer_reach(&self.mech, a.lbn, a.sectors, a.op)
     }
     fn buffer_segments(&self) -> u32 {
         self.read_bus.map_or(0, |b| b.segments())
     }
+}
 
-    fn has_geometry(&self) -> bool {
-        true
-    }
-    fn track_of(&self, lbn: u64) -> Result<HeadPosition> {
+impl Geometry for OraclePredictor {
+    fn track_of(&self, lbn: u64) -> HeadPosition {
         let (cylinder, surface) = self.mech.layout.track_of(lbn);
-        Ok(HeadPosition { cylinder, surface })
+        HeadPosition { cylinder, surface }
     }
-    fn track_info(&self, track: HeadPosition) -> Result<Option<TrackInfo>> {
+    fn track_info(&self, track: HeadPosition) -> Option<TrackInfo> {
         let layout = &self.mech.layout;
-        let Some(first) = layout.first_lbn_on_track(track.cylinder, track.surface) else {
-            return Ok(None);
-        };
+        let first = layout.first_lbn_on_track(track.cylinder, track.surface)?;
         let l = layout.locate(first);
         let on_track = |lbn: u64| layout.track_of(lbn) == (track.cylinder, track.surface);
         // The track's LBNs are consecutive from `first`: find the last by bisection.
@@ -377,36 +339,36 @@ impl Predictor for OraclePredictor {
             }
         }
         let slot0 = l.angle - l.sector as f64 / l.spt as f64;
-        Ok(Some(TrackInfo {
+        Some(TrackInfo {
             track,
             first_lbn: first,
             lbns: (lo - first + 1) as u32,
             slots: l.spt,
             slot0_angle: slot0 - slot0.floor(),
             sector_ns: self.mech.sector_ns(l.spt),
-        }))
+        })
     }
-    fn slot_lbn(&self, track: HeadPosition, slot: u32) -> Result<Option<u64>> {
-        Ok(self.mech.layout.lbn_at(track.cylinder, track.surface, slot))
+    fn slot_lbn(&self, track: HeadPosition, slot: u32) -> Option<u64> {
+        self.mech.layout.lbn_at(track.cylinder, track.surface, slot)
     }
-    fn angle_at(&self, t: SimTime) -> Result<f64> {
-        Ok(self.mech.angle_at(t as f64))
+    fn angle_at(&self, t: SimTime) -> f64 {
+        self.mech.angle_at(t as f64)
     }
-    fn period_ns(&self) -> Result<f64> {
-        Ok(self.mech.period_ns)
+    fn period_ns(&self) -> f64 {
+        self.mech.period_ns
     }
-    fn move_ns(&self, from: HeadPosition, to: HeadPosition, op: Op) -> Result<SimTime> {
-        Ok(self.mech.move_ns(from, to.cylinder, to.surface, op))
+    fn move_ns(&self, from: HeadPosition, to: HeadPosition, op: Op) -> SimTime {
+        self.mech.move_ns(from, to.cylinder, to.surface, op)
     }
 }
 
-/// A target at `l` without its transfer time (see [`Predictor::positioning_target`]).
+/// A target at `l` without its transfer time (see [`Needs::Positioning`]).
 #[inline(always)]
-fn located(l: Location, lbn: u64, sectors: u32, op: Op) -> Target {
+fn located(l: Location, a: Access) -> Target {
     Target {
-        lbn,
-        sectors,
-        op,
+        lbn: a.lbn,
+        sectors: a.sectors,
+        op: a.op,
         cylinder: l.cylinder,
         surface: l.surface,
         angle: l.angle,
@@ -457,9 +419,11 @@ mod tests {
             let from = HeadPosition { cylinder, surface };
             after(&mut p, if prev_write { Op::Write } else { Op::Read }, from);
             let op = if write { Op::Write } else { Op::Read };
-            let want = p.estimate(from, start_ns, lbn, sectors, op).positioning_ns();
-            prop_assert_eq!(p.positioning_to(from, start_ns, &p.positioning_target(lbn, sectors, op)), want);
-            prop_assert_eq!(p.positioning_to(from, start_ns, &p.target(lbn, sectors, op)), want);
+            let a = Access::new(lbn, sectors, op);
+            let want = p.estimate(Moment::new(from, start_ns), a).positioning_ns();
+            for needs in [Needs::Positioning, Needs::Service] {
+                prop_assert_eq!(p.positioning_to(from, start_ns, &p.target(a, needs)), want);
+            }
         }
 
         /// The angle by rounding through 2^52 is the mechanics' bit for bit, at any instant

@@ -8,6 +8,7 @@
 //! the next command depends on it for reads that overfill their segment with it.
 
 use super::arrivals::{Arrival, ArrivalCosts, BusWhileMiss};
+use super::{Access, Among};
 use crate::device::hdd::bus::{self, Bus, Stream};
 use crate::device::hdd::media::{self, Avail, MediaPlan, ZeroLatency};
 use crate::device::hdd::readahead::{Policy, Room};
@@ -15,6 +16,19 @@ use crate::device::hdd::spec::HddSpec;
 use crate::device::hdd::{arrival_hold_ns, Mechanics, Overheads};
 use crate::request::{HeadPosition, Op};
 use crate::time::SimTime;
+
+/// A read miss whose bus arrivals may hold ([`ReadBus::held_done`]): its blocks' media
+/// times, its bus stream, its blocks, when it asks for the bus back, and until when its own
+/// command phase holds the bus (when it reached an idle bus).
+#[derive(Clone, Copy)]
+struct Held<'a> {
+    avail: &'a Avail,
+    stream: &'a Stream,
+    lbn: u64,
+    n: u32,
+    asks: f64,
+    released: Option<SimTime>,
+}
 
 /// The drive's read-side bus rules, resolved as the drive resolves them.
 #[derive(Clone, Copy, Debug)]
@@ -107,30 +121,24 @@ impl ReadBus {
         }
     }
 
-    /// When a read miss of `lbn .. lbn + n` completes, its mechanism starting at
-    /// `mech_start_ns` with the head at `from` (the command overhead done), and what the
-    /// read-ahead after it leaves for the next command; `n` > 0. `arrivals`: the commands
-    /// reaching the drive while it is in service, in order (`super::arrivals`);
-    /// `began_idle`: the read reached an idle drive and began at once, so it holds the bus
-    /// through its command overhead and disconnect (`Drive::bus_released_at`). `enters_ns`
-    /// (as long as `arrivals`, or shorter for a caller that wants fewer) gets when each arrival enters the drive's queue
-    /// ([`BusWhileMiss::arrive`]; its arrival if it holds nothing or comes after the
-    /// completion).
-    #[allow(clippy::too_many_arguments)]
+    /// When read miss `a` completes, its mechanism starting at `mech_start_ns` with the
+    /// head at `from` (the command overhead done), and what the read-ahead after it leaves
+    /// for the next command; `a.sectors` > 0. `among.arrivals`: the commands reaching the
+    /// drive while it is in service, in order (`super::arrivals`); `among.began_idle`: the
+    /// read reached an idle drive and began at once, so it holds the bus through its command
+    /// overhead and disconnect (`Drive::bus_released_at`). `among.enters_ns` gets when each
+    /// arrival enters the drive's queue ([`BusWhileMiss::arrive`]; its arrival if it holds
+    /// nothing or comes after the completion).
     pub fn read_release(
         &self,
         mech: &Mechanics,
         from: HeadPosition,
         mech_start_ns: f64,
-        lbn: u64,
-        n: u32,
-        arrivals: &[Arrival],
-        began_idle: bool,
-        enters_ns: &mut [SimTime],
+        a: Access,
+        mut among: Among<'_>,
     ) -> ReadRelease {
-        for (e, a) in enters_ns.iter_mut().zip(arrivals) {
-            *e = a.at_ns;
-        }
+        among.enter_as_they_arrive();
+        let (lbn, n) = (a.lbn, a.sectors);
         let mut plan = MediaPlan::default();
         media::plan_into(
             &mut plan,
@@ -165,14 +173,20 @@ impl ReadBus {
         let done = e + self.completion_ns;
         // The next command reaches the drive at the reported (rounded) completion.
         let mut done_ns = (done.max(mech_start_ns) + 0.5).floor();
-        if let (Some(asks), false) = (asks, arrivals.is_empty()) {
+        if let (Some(asks), false) = (asks, among.arrivals.is_empty()) {
             // A read that reached an idle bus holds it until it disconnects; one taken from
             // the queue had disconnected while it waited.
-            let released = (began_idle && !self.never_disconnect)
+            let released = (among.began_idle && !self.never_disconnect)
                 .then(|| (mech_start_ns + s.disconnect_ns + 0.5) as i64 as SimTime);
-            done_ns = self.held_done(
-                &avail, &s, lbn, n, asks, done_ns, arrivals, released, enters_ns,
-            );
+            let read = Held {
+                avail: &avail,
+                stream: &s,
+                lbn,
+                n,
+                asks,
+                released,
+            };
+            done_ns = self.held_done(&read, done_ns, among.arrivals, among.enters_ns);
         }
         // The read-ahead is held to its segment's room while the read's own blocks wait for
         // the bus (on the bus as the read alone would have it: the drive holds it when the
@@ -202,23 +216,25 @@ impl ReadBus {
         }
     }
 
-    /// The completion `done_ns` of a read miss that asks for the bus back at `asks`, moved
-    /// by the `arrivals` that hold the bus past it, as `HddDevice::arrival_on_bus` moves it
+    /// The completion `done_ns` of read miss `read`, moved by the `arrivals` that hold the
+    /// bus past when it asks for it back, as `HddDevice::arrival_on_bus` moves it
     /// (`Drive::rebus`: the transfer recomputed from the later reconnection).
-    #[allow(clippy::too_many_arguments)]
     #[cold]
     fn held_done(
         &self,
-        avail: &Avail,
-        s: &Stream,
-        lbn: u64,
-        n: u32,
-        asks: f64,
+        read: &Held<'_>,
         mut done_ns: f64,
         arrivals: &[Arrival],
-        released: Option<SimTime>,
         enters_ns: &mut [SimTime],
     ) -> f64 {
+        let Held {
+            avail,
+            stream: s,
+            lbn,
+            n,
+            asks,
+            released,
+        } = *read;
         let mut bus = BusWhileMiss::new(asks as i64 as u64);
         if let Some(at) = released {
             bus.held_until(at);

@@ -82,6 +82,7 @@ impl Scheduler for AgedSptf {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::predict::{Access, Moment};
     use crate::sched::testkit::*;
     use proptest::prelude::*;
 
@@ -100,7 +101,7 @@ mod tests {
             let p = ctx.predictor(0);
             while !all.is_empty() {
                 let want = all.iter().map(|r| {
-                    let pos = p.estimate(p.head(), now, r.lbn, r.sectors, r.op).positioning_ns() as i128;
+                    let pos = p.estimate(Moment::new(p.head(), now), Access::new(r.lbn, r.sectors, r.op)).positioning_ns() as i128;
                     (pos - (weight * now.saturating_sub(r.arrival_ns) as f64).round() as i128, r.id)
                 }).min().unwrap().1;
                 let got = dispatched_id(s.decide(&ctx));

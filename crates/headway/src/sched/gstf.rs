@@ -234,6 +234,7 @@ impl Scheduler for Gstf {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::predict::{Access, Moment};
     use crate::sched::testkit::*;
     use proptest::prelude::*;
 
@@ -263,7 +264,7 @@ mod tests {
                     band = match ahead(up) { Some(b) => b, None => { up = !up; ahead(up).unwrap() } };
                 }
                 let best = all.iter().filter(|r| band_of(r) == band)
-                    .map(|r| (p.estimate(p.head(), now, r.lbn, r.sectors, r.op).positioning_ns(), r.id))
+                    .map(|r| (p.estimate(Moment::new(p.head(), now), Access::new(r.lbn, r.sectors, r.op)).positioning_ns(), r.id))
                     .min().unwrap();
                 let got = dispatched_id(s.decide(&ctx));
                 prop_assert_eq!(got, best.1);
@@ -286,7 +287,7 @@ mod tests {
                 let mut left = batch.to_vec();
                 while !left.is_empty() {
                     let best = left.iter()
-                        .map(|r| (p.estimate(p.head(), now, r.lbn, r.sectors, r.op).positioning_ns(), r.id))
+                        .map(|r| (p.estimate(Moment::new(p.head(), now), Access::new(r.lbn, r.sectors, r.op)).positioning_ns(), r.id))
                         .min().unwrap();
                     let got = dispatched_id(s.decide(&ctx));
                     prop_assert_eq!(got, best.1);

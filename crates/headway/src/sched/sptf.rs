@@ -155,6 +155,7 @@ impl Scheduler for Sptf {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::predict::{Access, Moment, Needs};
     use crate::request::Op;
     use crate::sched::testkit::*;
     use proptest::prelude::*;
@@ -177,8 +178,8 @@ mod tests {
             while !all.is_empty() {
                 let p = ctx.predictor(0);
                 let best = all.iter().map(|r| {
-                    let e = p.estimate(p.head(), now, r.lbn, r.sectors, r.op);
-                    let t = p.target(r.lbn, r.sectors, r.op);
+                    let e = p.estimate(Moment::new(p.head(), now), Access::new(r.lbn, r.sectors, r.op));
+                    let t = p.target(Access::new(r.lbn, r.sectors, r.op), Needs::Service);
                     (if service { e.positioning_ns() + t.transfer_ns } else { e.positioning_ns() }, r.id)
                 }).min().unwrap();
                 let a = dispatched_id(pruned.decide(&ctx));
@@ -216,7 +217,7 @@ mod tests {
             let base = origin.start_ns.min(write_start);
             let best = all.iter().map(|r| {
                 let (from, start) = origin.of(r.op);
-                (start - base + p.estimate(from, start, r.lbn, r.sectors, r.op).positioning_ns(), r.id)
+                (start - base + p.estimate(Moment::new(from, start), Access::new(r.lbn, r.sectors, r.op)).positioning_ns(), r.id)
             }).min().unwrap();
             for s in [&mut pruned, &mut full] {
                 let (key, cost) = s.q.argmin(&ctx, origin, 0, u32::MAX, |f| f, |_, _, pos| pos).unwrap();
@@ -245,7 +246,10 @@ mod tests {
             let best = all
                 .iter()
                 .map(|r| {
-                    let e = p.estimate(p.head(), ctx.now, r.lbn, r.sectors, r.op);
+                    let e = p.estimate(
+                        Moment::new(p.head(), ctx.now),
+                        Access::new(r.lbn, r.sectors, r.op),
+                    );
                     (e.positioning_ns(), r.id)
                 })
                 .min()

@@ -2,6 +2,7 @@ use super::options::OptionReader;
 use super::timed::TimedQueue;
 use super::{Decision, Placement, SchedCtx, Scheduler};
 use crate::error::Result;
+use crate::predict::{Access, Moment};
 use crate::request::{Command, Completion, Request};
 use crate::time::SimTime;
 
@@ -64,7 +65,10 @@ impl Scheduler for SptfSw {
             |r, _, pos| {
                 if pos <= window {
                     let (from, start_ns) = origin.of(r.op);
-                    let e = p.estimate(from, start_ns, r.lbn, r.sectors, r.op);
+                    let e = p.estimate(
+                        Moment::new(from, start_ns),
+                        Access::new(r.lbn, r.sectors, r.op),
+                    );
                     (0, e.seek_ns, pos)
                 } else {
                     (1, 0, pos)
@@ -106,7 +110,7 @@ mod tests {
             let mut all = feed(&reqs, &ctx, &mut [&mut s]);
             let p = ctx.predictor(0);
             while !all.is_empty() {
-                let est: Vec<_> = all.iter().map(|r| (r.id, p.estimate(p.head(), now, r.lbn, r.sectors, r.op))).collect();
+                let est: Vec<_> = all.iter().map(|r| (r.id, p.estimate(Moment::new(p.head(), now), Access::new(r.lbn, r.sectors, r.op)))).collect();
                 let best = est.iter().map(|(_, e)| e.positioning_ns()).min().unwrap();
                 let window = (best as f64 * (1.0 + pct / 100.0)).floor() as u64;
                 let want = est.iter().filter(|(_, e)| e.positioning_ns() <= window)

@@ -17,7 +17,7 @@ use super::sweep::Key;
 use super::timed_chain::{self, Sent};
 use super::{Placement, SchedCtx};
 use crate::error::Result;
-use crate::predict::{Arrival, Predictor, Target};
+use crate::predict::{self, Access, Arrival, Moment, Needs, Predictor, Target};
 use crate::request::{Command, Completion, DeviceId, HeadPosition, Op, Request};
 use crate::time::SimTime;
 
@@ -94,10 +94,11 @@ pub(crate) struct TimedQueue {
     /// Predicted head position and completion time of the last command dispatched, for
     /// choosing the next one while it is still outstanding (a two-deep pipeline).
     last: Option<(HeadPosition, SimTime)>,
-    /// With a predictor that has the drive's queued rules ([`Predictor::exact_tail`]): the
-    /// commands sent and perhaps still at the device, oldest first, as planned
-    /// ([`timed_chain`]); the ones at the device are the last `outstanding` (the drive
-    /// completes them in the order sent when it keeps that order).
+    /// With a predictor that has the drive's queued rules
+    /// ([`predict::QueueModel::exact_tail`]): the commands sent and perhaps still at the
+    /// device, oldest first, as planned ([`timed_chain`]); the ones at the device are the
+    /// last `outstanding` (the drive completes them in the order sent when it keeps that
+    /// order).
     chain: Vec<Sent>,
     /// The chain as committing the current proposal leaves it.
     proposed_chain: Vec<Sent>,
@@ -171,11 +172,12 @@ impl TimedQueue {
     /// is worked out without a dynamic call.
     pub fn insert_with<P: Predictor + ?Sized>(&mut self, req: Request, p: &P) {
         self.device = req.device;
-        let t = if self.with_transfer {
-            p.target(req.lbn, req.sectors, req.op)
+        let needs = if self.with_transfer {
+            Needs::Service
         } else {
-            p.positioning_target(req.lbn, req.sectors, req.op)
+            Needs::Positioning
         };
+        let t = p.target(Access::new(req.lbn, req.sectors, req.op), needs);
         if let Some(ages) = &mut self.by_age {
             ages.insert((req.arrival_ns, req.id), t.cylinder);
         }
@@ -232,11 +234,11 @@ impl TimedQueue {
                 // each op queued (the op reaching the drive decides whether it holds the
                 // bus, and, with a write rule, whether its overhead overlaps the commands
                 // ahead); otherwise after the last one's media end and tail.
-                match self.at_device(outstanding) {
-                    Some(chain) => {
-                        let p = ctx.predictor(self.device);
+                let q = ctx.predictor(self.device).queue_model();
+                match self.at_device(outstanding).zip(q) {
+                    Some((chain, q)) => {
                         let plan = |op| {
-                            let at = timed_chain::walk(p, chain, Arrival::new(sent, op), |_, _| {});
+                            let at = timed_chain::walk(q, chain, Arrival::new(sent, op), |_, _| {});
                             (at.from, at.start_ns)
                         };
                         let reads = self.len() > self.writes;
@@ -271,8 +273,10 @@ impl TimedQueue {
     /// rules.
     fn plan_chain(&mut self, ctx: &SchedCtx, origin: Origin, r: &Request) {
         self.proposed_chain.clear();
-        let p = ctx.predictor(self.device);
-        if !(self.queued_planning && p.exact_tail()) {
+        let Some(q) = ctx.predictor(self.device).queue_model() else {
+            return;
+        };
+        if !(self.queued_planning && q.exact_tail()) {
             return;
         }
         let outstanding = ctx.outstanding[self.device as usize];
@@ -293,7 +297,7 @@ impl TimedQueue {
             let next = Arrival::new(origin.sent_ns, r.op);
             let planned = &mut self.proposed_chain;
             planned.extend_from_slice(chain);
-            let last = timed_chain::walk(p, chain, next, |i, at| {
+            let last = timed_chain::walk(q, chain, next, |i, at| {
                 planned[i] = planned[i].planned(at);
             });
             sent = sent.planned(last);
@@ -405,9 +409,11 @@ impl TimedQueue {
         // search plans from while this one is outstanding): its media end plus the bus and
         // completion tail.
         let (from, start_ns) = origin.of(r.op);
-        let release = ctx
-            .predictor(self.device)
-            .release(from, start_ns, r.lbn, r.sectors, r.op);
+        let release = predict::release(
+            ctx.predictor(self.device),
+            Moment::new(from, start_ns),
+            Access::new(r.lbn, r.sectors, r.op),
+        );
         let end = (release.head, release.next_start_ns(start_ns));
         self.plan_chain(ctx, origin, &r);
         let cmd = Command::single(r);

@@ -2,11 +2,11 @@
 //! host plans them: where and when each begins, so that the next command can be planned
 //! behind them (a drive queue deeper than one).
 //!
-//! With a predictor that models the drive's bus ([`Predictor::exact_tail`] and a
+//! With a predictor that models the drive's bus ([`QueueModel::exact_tail`] and a
 //! [`Release::queued_next_ns`]), a command that waited in the drive's queue has its command
 //! overhead done by the time the one ahead releases the drive, and the reads the host sends
 //! while a read miss is in service can hold the bus and move its completion
-//! ([`Predictor::release_among`]). Both depend on commands sent after the one planned, so
+//! ([`QueueModel::release_among`]). Both depend on commands sent after the one planned, so
 //! the chain is walked again, from the oldest command still at the drive, each time the host
 //! plans: the host knows every command it sent and when.
 //!
@@ -14,7 +14,7 @@
 
 use smallvec::SmallVec;
 
-use crate::predict::{Arrival, Predictor};
+use crate::predict::{Access, Among, Arrival, Moment, QueueModel};
 use crate::request::{HeadPosition, Op};
 use crate::time::SimTime;
 
@@ -23,7 +23,7 @@ use crate::time::SimTime;
 pub struct Sent {
     /// Where the head is when it begins.
     pub from: HeadPosition,
-    /// When it begins, in the convention of [`Predictor::estimate`]'s `start_ns` (its
+    /// When it begins, in the convention of [`crate::predict::Predictor::estimate`]'s start (its
     /// command overhead counted on top).
     pub start_ns: SimTime,
     /// When the drive takes it up: it arrived at an idle drive, or the one ahead completed.
@@ -34,7 +34,7 @@ pub struct Sent {
     /// When it enters the drive's queue, its command overhead done from then on: its
     /// arrival, the start of its own hold of the bus (which may wait for earlier holds), or
     /// the completion of the read ahead of it when it asked for the bus after that read
-    /// did (`Predictor::release_among`'s `enters_ns`). Equal to `taken_ns` when its whole
+    /// did (`QueueModel::release_among`'s `enters_ns`). Equal to `taken_ns` when its whole
     /// overhead is still to do when it is taken up: then it holds the bus through it.
     pub enters_ns: SimTime,
     /// Its first request's id, to find it again at its completion.
@@ -71,8 +71,8 @@ impl Sent {
 /// the drive takes it up and when it enters the drive's queue. `plan` gets each command's
 /// index and plan as the walk finds them (the first's as given), for a caller that keeps
 /// them.
-pub fn walk<P: Predictor + ?Sized>(
-    p: &P,
+pub fn walk<Q: QueueModel + ?Sized>(
+    q: &Q,
     chain: &[Sent],
     next: Arrival,
     mut plan: impl FnMut(usize, Planned),
@@ -117,15 +117,15 @@ pub fn walk<P: Predictor + ?Sized>(
         // or taken up as it entered): it holds the bus through it.
         let began_idle = enters[i] == taken;
         let mut entered: SmallVec<[SimTime; 8]> = SmallVec::from_elem(0, arrivals.len());
-        let r = p.release_among(
-            from,
-            start,
-            s.lbn,
-            s.sectors,
-            s.op,
-            &arrivals,
+        let among = Among {
+            arrivals: &arrivals,
             began_idle,
-            &mut entered,
+            enters_ns: &mut entered,
+        };
+        let r = q.release_among(
+            Moment::new(from, start),
+            Access::new(s.lbn, s.sectors, s.op),
+            among,
         );
         for (&j, &e) in who.iter().zip(&entered) {
             enters[j] = e;
@@ -138,7 +138,7 @@ pub fn walk<P: Predictor + ?Sized>(
             (Some(queued), Some(done)) => {
                 let taken = done.max(behind);
                 let op = chain.get(i + 1).map_or(next.op, |t| t.op);
-                let begins = match p.overhead_done_while_queued(op) {
+                let begins = match q.overhead_done_while_queued(op) {
                     true => queued.max(enters[i + 1]),
                     false => taken,
                 };

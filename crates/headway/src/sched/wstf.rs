@@ -86,6 +86,7 @@ impl Scheduler for Wstf {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::predict::{Access, Moment, Needs};
     use crate::sched::testkit::*;
     use proptest::prelude::*;
 
@@ -109,8 +110,8 @@ mod tests {
                 let want = match overdue {
                     Some(r) => r.id,
                     None => all.iter().map(|r| {
-                        let t = p.target(r.lbn, r.sectors, r.op);
-                        let real = p.estimate(p.head(), now, r.lbn, r.sectors, r.op).positioning_ns() + t.transfer_ns;
+                        let t = p.target(Access::new(r.lbn, r.sectors, r.op), Needs::Service);
+                        let real = p.estimate(Moment::new(p.head(), now), Access::new(r.lbn, r.sectors, r.op)).positioning_ns() + t.transfer_ns;
                         (real as u128 * (m - now.saturating_sub(r.arrival_ns)) as u128, r.id)
                     }).min().unwrap().1,
                 };

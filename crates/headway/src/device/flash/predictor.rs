@@ -2,8 +2,8 @@
 //! size-dependent access time of its spec.
 
 use super::spec::FlashSpec;
-use crate::predict::{Estimate, Predictor};
-use crate::request::{Completion, HeadPosition, Op};
+use crate::predict::{Access, Estimate, Moment, Predictor};
+use crate::request::{Completion, HeadPosition};
 use crate::time::SimTime;
 
 pub struct FlashPredictor {
@@ -32,16 +32,9 @@ impl Predictor for FlashPredictor {
     fn head(&self) -> HeadPosition {
         HeadPosition::default()
     }
-    fn estimate(
-        &self,
-        _from: HeadPosition,
-        _start_ns: SimTime,
-        _lbn: u64,
-        sectors: u32,
-        op: Op,
-    ) -> Estimate {
+    fn estimate(&self, _at: Moment, a: Access) -> Estimate {
         Estimate {
-            transfer_ns: self.spec.access_ns(sectors, op),
+            transfer_ns: self.spec.access_ns(a.sectors, a.op),
             ..Estimate::default()
         }
     }

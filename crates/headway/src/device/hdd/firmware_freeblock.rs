@@ -32,7 +32,7 @@ use serde::{Deserialize, Serialize};
 use super::mechanics::Mechanics;
 use super::overheads::Overheads;
 use crate::error::{HeadwayError, Result};
-use crate::predict::{OraclePredictor, Predictor};
+use crate::predict::{Access, Geometry, Moment, OraclePredictor, Predictor};
 use crate::request::{Command, Completion, HeadPosition, Op, Phases, Request};
 use crate::sched::freeblock::planner::{self, FreeRead, Pair, PlanLimits, Tail};
 use crate::sched::freeblock::wanted::WantedBlocks;
@@ -238,9 +238,10 @@ impl FirmwareFreeblock {
             b_op: cmd.op,
             tail: Tail::default(),
         };
-        let e = self
-            .pred
-            .estimate(head, free_ns, cmd.lbn, cmd.sectors, cmd.op);
+        let e = self.pred.estimate(
+            Moment::new(head, free_ns),
+            Access::new(cmd.lbn, cmd.sectors, cmd.op),
+        );
         // Phases are rounded to the nanosecond separately.
         let close = |a: SimTime, b: SimTime| a.abs_diff(b) <= 2;
         if e.overhead_ns != 0
@@ -273,9 +274,10 @@ impl FirmwareFreeblock {
                 FreeRead::Between { lbn, sectors } => (lbn, sectors),
                 FreeRead::Prepend { lbn } => (lbn, (cmd.lbn - lbn) as u32),
             };
-            let f = self
-                .pred
-                .estimate(pair.from, pair.start_ns, lbn, sectors, Op::Read);
+            let f = self.pred.estimate(
+                Moment::new(pair.from, pair.start_ns),
+                Access::new(lbn, sectors, Op::Read),
+            );
             let end_ns = pair.start_ns + f.service_ns();
             if !self.one_per_track {
                 // Unrestricted: the head is on the track from its arrival, so every wanted
@@ -284,7 +286,7 @@ impl FirmwareFreeblock {
                 let arrive = pair.start_ns + f.overhead_ns + f.seek_ns + self.limits.c_fb_ns;
                 let first = pair.start_ns + f.positioning_ns();
                 if arrive < first {
-                    for run in self.pred.passing(f.end, arrive, first)? {
+                    for run in self.pred.passing(f.end, arrive, first) {
                         // Each run taken leaves the bitmap, so this ends.
                         while let Some((l, n)) =
                             self.wanted.longest_run(run.lbn, run.sectors as u64)
@@ -300,7 +302,10 @@ impl FirmwareFreeblock {
                     || end_ns
                         + self
                             .pred
-                            .estimate(f.end, end_ns, cmd.lbn, cmd.sectors, cmd.op)
+                            .estimate(
+                                Moment::new(f.end, end_ns),
+                                Access::new(cmd.lbn, cmd.sectors, cmd.op)
+                            )
                             .positioning_ns()
                         <= b_start
             );

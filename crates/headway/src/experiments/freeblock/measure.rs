@@ -2,7 +2,7 @@
 //! free bandwidth, potential free bandwidth, full scans per day, and the foreground's
 //! change against a paired run without free reads (same seed, same requests).
 
-use crate::predict::Predictor;
+use crate::predict::{self, Access, Moment, Predictor};
 use crate::request::{HeadPosition, HOST_ORIGIN_BASE};
 use crate::sim::RunResult;
 
@@ -77,8 +77,10 @@ pub fn fg_response_increase(with: &RunResult, without: &RunResult) -> f64 {
 /// at that start, plus the bus tail per sector (learned as the wrapper learns it: the
 /// largest seen so far among earlier reads, from the drive's reported phases). Writes
 /// (absorbed by the drive's buffer), reads right after a write and cache hits are left out.
-/// A predictor with the device's own bus tail ([`Predictor::exact_tail`]) predicts as the
+/// A predictor with the device's own bus tail ([`QueueModel::exact_tail`]) predicts as the
 /// host schedulers do with it instead (see `exact_errors_ms`).
+///
+/// [`QueueModel::exact_tail`]: crate::predict::QueueModel::exact_tail
 pub fn prediction_errors_ms(r: &RunResult, p: &dyn Predictor) -> Vec<f64> {
     let Some(rec) = &r.records else {
         return Vec::new();
@@ -110,7 +112,7 @@ pub fn prediction_errors_ms(r: &RunResult, p: &dyn Predictor) -> Vec<f64> {
             )),
         }
     }
-    if p.exact_tail() {
+    if predict::exact_tail(p) {
         return exact_errors_ms(&cmds, p);
     }
     let mut tail_per_sector: Option<f64> = None;
@@ -126,10 +128,14 @@ pub fn prediction_errors_ms(r: &RunResult, p: &dyn Predictor) -> Vec<f64> {
         // either).
         let after_write = !prev.4;
         let n = (end - lbn) as u32;
-        let Ok(from) = p.track_of(prev.3.saturating_sub(1)) else {
+        let Some(g) = p.geometry() else {
             return out;
         };
-        let e = p.estimate(from, start, lbn, n, crate::request::Op::Read);
+        let from = g.track_of(prev.3.saturating_sub(1));
+        let e = p.estimate(
+            Moment::new(from, start),
+            Access::new(lbn, n, crate::request::Op::Read),
+        );
         if let (Some(t), false) = (tail_per_sector, after_write) {
             let predicted = e.service_ns() as f64 + t * n as f64;
             out.push((done - start) as f64 / 1e6 - predicted / 1e6);
@@ -161,7 +167,11 @@ fn exact_errors_ms(cmds: &[(u64, u64, u64, u64, bool, bool, u64)], p: &dyn Predi
         state = match state {
             Some((from_p, o_p)) => {
                 let n_p = (prev.3 - prev.2) as u32;
-                let r_p = p.release(from_p, o_p, prev.2, n_p, Op::Read);
+                let r_p = predict::release(
+                    p,
+                    Moment::new(from_p, o_p),
+                    Access::new(prev.2, n_p, Op::Read),
+                );
                 let d_p = r_p.done_ns;
                 let rel_p = r_p.next_start_ns(o_p);
                 // Queued at the drive: it begins at the one ahead's actual completion (its
@@ -177,15 +187,16 @@ fn exact_errors_ms(cmds: &[(u64, u64, u64, u64, bool, bool, u64)], p: &dyn Predi
                 } else {
                     (r_p.estimate.end, start)
                 };
-                if let Some(d) = p.release(from, o, lbn, n, Op::Read).done_ns {
+                if let Some(d) =
+                    predict::release(p, Moment::new(from, o), Access::new(lbn, n, Op::Read)).done_ns
+                {
                     out.push((done as f64 - d as f64) / 1e6);
                 }
                 Some((from, o))
             }
-            _ => match p.track_of(prev.3.saturating_sub(1)) {
-                Ok(from) => Some((from, start)),
-                Err(_) => None,
-            },
+            _ => p
+                .geometry()
+                .map(|g| (g.track_of(prev.3.saturating_sub(1)), start)),
         };
     }
     out

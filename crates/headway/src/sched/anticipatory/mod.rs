@@ -41,6 +41,7 @@ use vclock::VirtualClocks;
 use super::options::OptionReader;
 use super::{Decision, Placement, SchedCtx, Scheduler};
 use crate::error::{HeadwayError, Result};
+use crate::predict::{Access, Moment};
 use crate::request::{Command, Completion, Op, Request};
 use crate::time::SimTime;
 
@@ -192,7 +193,8 @@ impl Anticipatory {
         let p = ctx.predictor(cmd.device);
         let head = p.head();
         let pos = |lbn: u64, sectors: u32, op: Op| {
-            p.estimate(head, ctx.now, lbn, sectors, op).positioning_ns()
+            p.estimate(Moment::new(head, ctx.now), Access::new(lbn, sectors, op))
+                .positioning_ns()
         };
         let candidate_pos_ns = pos(cmd.lbn, cmd.sectors, cmd.op);
         // The expected read has the candidate's size; it must end on the drive.

@@ -11,6 +11,7 @@
 
 use super::vclock::VirtualClocks;
 use crate::error::{HeadwayError, Result};
+use crate::predict::{Access, Moment};
 use crate::request::{Command, Completion, Request};
 use crate::sched::{Decision, OptionReader, Placement, SchedCtx, Scheduler};
 use crate::time::NS_PER_MS;
@@ -59,8 +60,11 @@ impl Stride {
             .filter(|(_, r)| eligible(r))
             .min_by_key(|(i, r)| {
                 (
-                    p.estimate(head, ctx.now, r.lbn, r.sectors, r.op)
-                        .positioning_ns(),
+                    p.estimate(
+                        Moment::new(head, ctx.now),
+                        Access::new(r.lbn, r.sectors, r.op),
+                    )
+                    .positioning_ns(),
                     *i,
                 )
             })

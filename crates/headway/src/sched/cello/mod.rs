@@ -40,7 +40,7 @@ use super::options::OptionReader;
 use super::proposal::not_proposed;
 use super::{Decision, Placement, SchedCtx, Scheduler};
 use crate::error::{HeadwayError, Result};
-use crate::predict::Predictor;
+use crate::predict::{Access, Moment, Predictor};
 use crate::request::{Command, Completion, HeadPosition, Request};
 use crate::time::{SimTime, NS_PER_MS};
 
@@ -61,9 +61,8 @@ pub struct PredictorEstimator<'a> {
 impl<'a> PredictorEstimator<'a> {
     pub fn new(predictor: &'a dyn Predictor, model: TauModel) -> Self {
         let half_rev_ns = predictor
-            .period_ns()
-            .ok()
-            .map(|p| (p / 2.0).round() as SimTime);
+            .geometry()
+            .map(|g| (g.period_ns() / 2.0).round() as SimTime);
         PredictorEstimator {
             predictor,
             model,
@@ -74,9 +73,10 @@ impl<'a> PredictorEstimator<'a> {
 
 impl Estimator for PredictorEstimator<'_> {
     fn tau(&self, from: HeadPosition, start_ns: SimTime, r: &Request) -> (SimTime, HeadPosition) {
-        let e = self
-            .predictor
-            .estimate(from, start_ns, r.lbn, r.sectors, r.op);
+        let e = self.predictor.estimate(
+            Moment::new(from, start_ns),
+            Access::new(r.lbn, r.sectors, r.op),
+        );
         let tau = match (self.model, self.half_rev_ns) {
             (TauModel::MeanRotation, Some(h)) => e.overhead_ns + e.seek_ns + h + e.transfer_ns,
             _ => e.service_ns(),

@@ -37,6 +37,7 @@ use super::redirect::{should_redirect, RedirectCosts};
 use super::rq::{pick, Pending, RqPolicy};
 use crate::device::hybrid::PinnedSet;
 use crate::error::{HeadwayError, Result};
+use crate::predict::{Access, Moment};
 use crate::request::{Command, Completion, DeviceId, Op, Request};
 use crate::sched::OptionReader;
 use crate::sched::{Decision, Placement, SchedCtx, Scheduler, Served};
@@ -225,19 +226,31 @@ impl FlashBacked {
     fn redirect_wins(&self, ctx: &SchedCtx, n: &Command) -> bool {
         let p = ctx.predictor(self.platter);
         let f = ctx.predictor(self.flash);
-        let est_n = p.estimate(p.head(), ctx.now, n.lbn, n.sectors, Op::Write);
+        let est_n = p.estimate(
+            Moment::new(p.head(), ctx.now),
+            Access::new(n.lbn, n.sectors, Op::Write),
+        );
         let h_n = est_n.service_ns();
         let f_n = f
-            .estimate(f.head(), ctx.now, 0, n.sectors, Op::Write)
+            .estimate(
+                Moment::new(f.head(), ctx.now),
+                Access::new(0, n.sectors, Op::Write),
+            )
             .service_ns()
             + 2 * self.pin_ns();
         let next = if self.o.look_ahead {
             self.next_pick(ctx, n, est_n.end, h_n).map(|nn| {
                 let n_nn = p
-                    .estimate(est_n.end, ctx.now + h_n, nn.lbn, nn.sectors, nn.op)
+                    .estimate(
+                        Moment::new(est_n.end, ctx.now + h_n),
+                        Access::new(nn.lbn, nn.sectors, nn.op),
+                    )
                     .service_ns();
                 let h_nn = p
-                    .estimate(p.head(), ctx.now, nn.lbn, nn.sectors, nn.op)
+                    .estimate(
+                        Moment::new(p.head(), ctx.now),
+                        Access::new(nn.lbn, nn.sectors, nn.op),
+                    )
                     .service_ns();
                 (n_nn, h_nn)
             })
@@ -279,8 +292,11 @@ impl FlashBacked {
                 rest.into_iter()
                     .min_by_key(|r| {
                         (
-                            p.estimate(end, ctx.now + h_n, r.lbn, r.sectors, r.op)
-                                .positioning_ns(),
+                            p.estimate(
+                                Moment::new(end, ctx.now + h_n),
+                                Access::new(r.lbn, r.sectors, r.op),
+                            )
+                            .positioning_ns(),
                             r.id,
                         )
                     })

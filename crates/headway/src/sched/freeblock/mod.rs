@@ -27,7 +27,7 @@
 //! `choose_early` (false), `free_slots` (false: free reads count against the two slots;
 //! true: only foreground commands do, and the drive, `queue_depth = 4` with
 //! `firmware_scheduler = "fcfs"`, holds the free reads between them, so the foreground is
-//! chosen when it would be without free reads). The bus tail is the predictor's (`Predictor::tail_ns`, learned
+//! chosen when it would be without free reads). The bus tail is the predictor's (`QueueModel::tail_ns`, learned
 //! from completions), the same model the inner scheduler plans its pipeline with.
 //!
 //! [TEAM CHOICE] the search examines at most `max_tracks` tracks per pair (512), counting

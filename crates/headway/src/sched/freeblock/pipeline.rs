@@ -17,6 +17,7 @@ use super::planner::{self, FreeRead, Pair, Plan, PlanLimits, Tail};
 use super::task::{apply_changes, BackgroundTask, BlockSink, TaskKind};
 use super::wanted::WantedBlocks;
 use crate::error::{HeadwayError, Result};
+use crate::predict::{self, Access, Moment};
 use crate::request::{Command, Completion, DeviceId, HeadPosition, Op, Request};
 use crate::sched::options::OptionReader;
 use crate::sched::{Decision, Placement, SchedCtx, Scheduler};
@@ -119,7 +120,7 @@ pub struct Freeblock {
     sink: Option<Box<dyn BlockSink>>,
 }
 
-/// The predictor's read tail ([`Predictor::tail_ns`]: media end to when the next queued
+/// The predictor's read tail ([`QueueModel::tail_ns`]: media end to when the next queued
 /// command can begin) as a line above every read seen: the largest tail per sector among
 /// reads of four sectors or more, plus the largest amount any read exceeded that.
 /// [TEAM CHOICE] The predictor scales the last read's tail; the drive's bus moves about
@@ -128,7 +129,7 @@ pub struct Freeblock {
 /// this upper line of the same quantity. No free read is planned before eight reads have
 /// completed (fewer under-estimate large reads).
 ///
-/// [`Predictor::tail_ns`]: crate::predict::Predictor::tail_ns
+/// [`QueueModel::tail_ns`]: crate::predict::QueueModel::tail_ns
 #[derive(Clone, Debug, Default)]
 struct TailFit {
     /// The longest tail seen for each read size.
@@ -189,7 +190,7 @@ impl Freeblock {
             TaskKind::FullScan
         };
         // The pipeline plans B from the inner scheduler's chain and the free reads from
-        // its own (`last_end`, on `Predictor::release`): the inner keeps that rule, so that
+        // its own (`last_end`, on `QueueModel::release`): the inner keeps that rule, so that
         // both agree (on the Atlas 10K the queued rules give the same plan for a read
         // miss; docs/fidelity.md, "The host plans with the queued rules").
         let mut inner = inner;
@@ -263,10 +264,9 @@ impl Freeblock {
             return Ok(());
         }
         let p = ctx.predictor(self.device);
-        if !p.has_geometry() {
-            // The predictor's own error names it and says which predictors have tracks.
-            p.track_of(0)?;
-        }
+        // The predictor's own error names it and says which predictors have tracks (a run
+        // built from a configuration was refused before it started).
+        let g = predict::require_geometry(p)?;
         let depth = if self.free_slots {
             2 * PIPELINE_DEPTH
         } else {
@@ -296,10 +296,10 @@ impl Freeblock {
         }
         let mut surfaces = 0;
         while surfaces < 1024
-            && p.track_info(HeadPosition {
+            && g.track_info(HeadPosition {
                 cylinder: 0,
                 surface: surfaces,
-            })?
+            })
             .is_some()
         {
             surfaces += 1;
@@ -356,7 +356,11 @@ impl Freeblock {
             },
         );
         // Where the inner scheduler, planning alone, puts the next command's start.
-        let release = p.release(pair.from, early_ns, b.lbn, b.sectors, b.op);
+        let release = predict::release(
+            p,
+            Moment::new(pair.from, early_ns),
+            Access::new(b.lbn, b.sectors, b.op),
+        );
         let end = (release.head, d_early.b_end_ns + release.tail_ns);
         if d.b_start_ns != d_early.b_start_ns {
             return Ok((Decision::Dispatch(b.clone()), Proposed::Plain { end }));
@@ -514,10 +518,14 @@ impl Freeblock {
         let (mut from, mut early) = (p.head(), ctx.now);
         let (mut late_from, mut late) = (from, early);
         for &(_, lbn, sectors, op) in &self.at_drive {
-            let r = p.release(from, early, lbn, sectors, op);
+            let r = predict::release(p, Moment::new(from, early), Access::new(lbn, sectors, op));
             from = r.head;
             early = r.next_start_ns(early);
-            let r = p.release(late_from, late, lbn, sectors, op);
+            let r = predict::release(
+                p,
+                Moment::new(late_from, late),
+                Access::new(lbn, sectors, op),
+            );
             late_from = r.head;
             late = r.next_start_ns(late) + self.slack_ns(ctx, sectors, op);
         }
@@ -532,8 +540,10 @@ impl Freeblock {
         let c = &done.command;
         if c.op == Op::Read && !done.cache_hit && c.sectors > 0 && c.device == self.device {
             let p = ctx.predictor(self.device);
-            self.tail_fit
-                .add(c.sectors as f64, p.tail_ns(c.sectors, Op::Read) as f64);
+            self.tail_fit.add(
+                c.sectors as f64,
+                predict::tail_ns(p, c.sectors, Op::Read) as f64,
+            );
         }
     }
 
@@ -546,21 +556,24 @@ impl Freeblock {
     /// under SSTF: docs/freeblock.md).
     fn remember_buffered(&mut self, cmd: &Command, ctx: &SchedCtx) {
         let p = ctx.predictor(self.device);
-        let keep = 2 * p.buffer_segments() as usize;
+        let (Some(q), Some(g)) = (p.queue_model(), p.geometry()) else {
+            return;
+        };
+        let keep = 2 * q.buffer_segments() as usize;
         if keep == 0 {
             return;
         }
-        let Some((first, reach)) = p.buffer_reach(cmd.lbn, cmd.sectors, cmd.op) else {
+        let Some((first, reach)) = q.buffer_reach(Access::from(cmd)) else {
             return;
         };
         let mut tracks = smallvec::SmallVec::new();
         let mut lbn = first;
         while lbn < reach {
-            let Ok(t) = p.track_of(lbn) else { break };
+            let t = g.track_of(lbn);
             tracks.push(t);
-            match p.track_info(t) {
-                Ok(Some(info)) => lbn = info.first_lbn + info.lbns as u64,
-                _ => break,
+            match g.track_info(t) {
+                Some(info) => lbn = info.first_lbn + info.lbns as u64,
+                None => break,
             }
         }
         if self.buffered.len() >= keep {
@@ -573,10 +586,10 @@ impl Freeblock {
     fn slack_ns(&self, ctx: &SchedCtx, sectors: u32, op: Op) -> SimTime {
         match self.tail_fit.tail() {
             // The predictor's tail is the device's own: no margin over it.
-            _ if ctx.predictor(self.device).exact_tail() => 0,
+            _ if predict::exact_tail(ctx.predictor(self.device)) => 0,
             Some(t) if op == Op::Read => {
                 let line = (t.fixed_ns + t.per_sector_ns * sectors as f64).ceil() as SimTime;
-                line.saturating_sub(ctx.predictor(self.device).tail_ns(sectors, op))
+                line.saturating_sub(predict::tail_ns(ctx.predictor(self.device), sectors, op))
             }
             _ => 0,
         }
@@ -762,7 +775,11 @@ impl Scheduler for Freeblock {
                 self.stats.idle_sectors += got;
                 self.idle_cursor = free.lbn + free.sectors as u64;
                 let p = ctx.predictor(self.device);
-                let r = p.release(p.head(), ctx.now, free.lbn, free.sectors, Op::Read);
+                let r = predict::release(
+                    p,
+                    Moment::new(p.head(), ctx.now),
+                    Access::new(free.lbn, free.sectors, Op::Read),
+                );
                 self.last_end = Some((r.head, r.next_start_ns(ctx.now)));
                 self.last_slack_ns = self.slack_ns(ctx, free.sectors, Op::Read);
             }

@@ -31,7 +31,7 @@
 
 use super::wanted::WantedBlocks;
 use crate::error::Result;
-use crate::predict::{Predictor, TrackInfo};
+use crate::predict::{self, Access, Geometry, Moment, Predictor, TrackInfo};
 use crate::request::{HeadPosition, Op};
 use crate::time::SimTime;
 
@@ -45,9 +45,11 @@ pub struct Pair {
     pub b_sectors: u32,
     pub b_op: Op,
     /// Time from a read's media end until the command queued behind it can begin (the
-    /// predictor's [`Predictor::tail_ns`]: bus transfer and completion, less the queued
+    /// predictor's [`QueueModel::tail_ns`]: bus transfer and completion, less the queued
     /// command's overhead, which estimates add back): a free read holds the next command
     /// back by this much.
+    ///
+    /// [`QueueModel::tail_ns`]: crate::predict::QueueModel::tail_ns
     pub tail: Tail,
 }
 
@@ -109,11 +111,8 @@ pub struct Direct {
 
 pub fn direct(p: &dyn Predictor, pair: &Pair) -> Direct {
     let e = p.estimate(
-        pair.from,
-        pair.start_ns,
-        pair.b_lbn,
-        pair.b_sectors,
-        pair.b_op,
+        Moment::new(pair.from, pair.start_ns),
+        Access::new(pair.b_lbn, pair.b_sectors, pair.b_op),
     );
     let b_start_ns = pair.start_ns + e.positioning_ns();
     Direct {
@@ -151,25 +150,24 @@ pub fn plan_excluding(
     if wanted.remaining() == 0 {
         return Ok((None, 0));
     }
-    let track_b = p.track_of(pair.b_lbn)?;
+    let g = predict::require_geometry(p)?;
+    let track_b = g.track_of(pair.b_lbn);
     let track_a = pair.from;
 
     // Destination track: the sectors before B's first, from the head's (conservative)
     // arrival on the track.
     if pair.b_op == Op::Read && !exclude.contains(&track_b) {
-        let e = p.estimate_with_margin(
-            pair.from,
-            pair.start_ns,
-            pair.b_lbn,
-            pair.b_sectors,
-            pair.b_op,
+        let e = predict::estimate_with_margin(
+            p,
+            Moment::new(pair.from, pair.start_ns),
+            Access::new(pair.b_lbn, pair.b_sectors, pair.b_op),
             c,
         );
         let arrive = pair.start_ns + e.overhead_ns + e.seek_ns;
         if arrive < d.b_start_ns {
             // The sector before B ends when B begins, to within the rounding of both
             // instants to the nanosecond: a window one ns longer keeps it.
-            let runs = p.passing(track_b, arrive, d.b_start_ns + 1)?;
+            let runs = g.passing(track_b, arrive, d.b_start_ns + 1);
             if let Some(run) = runs.iter().find(|r| r.end_lbn() == pair.b_lbn) {
                 if let Some(first) = wanted.run_ending_at(pair.b_lbn, run.lbn) {
                     let utility = pair.b_lbn - first;
@@ -186,10 +184,16 @@ pub fn plan_excluding(
 
     // Intermediate tracks, outward from A and from B.
     let ov_read = p
-        .estimate(pair.from, pair.start_ns, pair.b_lbn, 1, Op::Read)
+        .estimate(
+            Moment::new(pair.from, pair.start_ns),
+            Access::new(pair.b_lbn, 1, Op::Read),
+        )
         .overhead_ns;
     let ov_b = p
-        .estimate(track_b, d.b_end_ns, pair.b_lbn, pair.b_sectors, pair.b_op)
+        .estimate(
+            Moment::new(track_b, d.b_end_ns),
+            Access::new(pair.b_lbn, pair.b_sectors, pair.b_op),
+        )
         .overhead_ns;
     let cylinders = p.cylinders();
     let (ca, cb) = (track_a.cylinder, track_b.cylinder);
@@ -242,15 +246,15 @@ pub fn plan_excluding(
                 if examined >= limits.max_tracks {
                     break 'search;
                 }
-                let m_a = p.move_ns(track_a, t, Op::Read)?;
-                let m_b = p.move_ns(t, track_b, pair.b_op)?;
+                let m_a = g.move_ns(track_a, t, Op::Read);
+                let m_b = g.move_ns(t, track_b, pair.b_op);
                 let arrive = pair.start_ns + ov_read + m_a + c;
                 let leave = d.b_start_ns.saturating_sub(ov_b + m_b + c);
                 if leave <= arrive {
                     continue;
                 }
                 any_window = true;
-                let Some(info) = p.track_info(t)? else {
+                let Some(info) = g.track_info(t) else {
                     continue;
                 };
                 examined += 1;
@@ -263,7 +267,7 @@ pub fn plan_excluding(
                 {
                     continue;
                 }
-                for cand in runs_on(p, &info, arrive, leave, wanted)? {
+                for cand in runs_on(g, &info, arrive, leave, wanted) {
                     if let Some(cand) = feasible_prefix(p, pair, &d, cand, c, wanted) {
                         if cand.utility > best.map_or(0, |b| b.utility) {
                             best = Some(cand);
@@ -286,14 +290,14 @@ pub fn plan_excluding(
 /// The (at most two, with a wrap) LBN runs passing in `[arrive, leave]` on a track, each
 /// trimmed to its wanted sectors.
 fn runs_on(
-    p: &dyn Predictor,
+    g: &dyn Geometry,
     info: &TrackInfo,
     arrive: SimTime,
     leave: SimTime,
     wanted: &WantedBlocks,
-) -> Result<smallvec::SmallVec<[Plan; 2]>> {
+) -> smallvec::SmallVec<[Plan; 2]> {
     let mut out = smallvec::SmallVec::new();
-    for run in p.passing(info.track, arrive, leave)? {
+    for run in g.passing(info.track, arrive, leave) {
         if let Some((first, n)) = wanted.longest_run(run.lbn, run.sectors as u64) {
             out.push(Plan {
                 read: FreeRead::Between {
@@ -304,7 +308,7 @@ fn runs_on(
             });
         }
     }
-    Ok(out)
+    out
 }
 
 /// The longest feasible read starting at the candidate's first sector (the bus tail of
@@ -344,19 +348,21 @@ fn feasible_prefix(
 /// alone would.
 fn feasible_prepend(p: &dyn Predictor, pair: &Pair, d: &Direct, lbn: u64, c: SimTime) -> bool {
     let n = (pair.b_lbn + pair.b_sectors as u64 - lbn) as u32;
-    let merged = p.release(pair.from, pair.start_ns + c, lbn, n, Op::Read);
+    let merged = predict::release(
+        p,
+        Moment::new(pair.from, pair.start_ns + c),
+        Access::new(lbn, n, Op::Read),
+    );
     let e = merged.estimate.with_seek_margin(c);
     // B's completion is reported after the whole command crossed the bus. The command
     // after B may begin no later, and (with the device's own bus model, where that begin
     // can wait for the read-ahead's stop after the completion) B's completion is no later
     // either.
-    let (merged_tail, b_tail, done_ok) = if p.exact_tail() {
-        let b = p.release(
-            pair.from,
-            pair.start_ns,
-            pair.b_lbn,
-            pair.b_sectors,
-            pair.b_op,
+    let (merged_tail, b_tail, done_ok) = if predict::exact_tail(p) {
+        let b = predict::release(
+            p,
+            Moment::new(pair.from, pair.start_ns),
+            Access::new(pair.b_lbn, pair.b_sectors, pair.b_op),
         );
         let done_ok = match (merged.done_ns, b.done_ns) {
             (Some(merged), Some(b)) => merged <= b,
@@ -386,16 +392,25 @@ pub fn feasible_between(
     let FreeRead::Between { lbn, sectors } = cand.read else {
         return false;
     };
-    let r = p.release(pair.from, pair.start_ns + c, lbn, sectors, Op::Read);
+    let r = predict::release(
+        p,
+        Moment::new(pair.from, pair.start_ns + c),
+        Access::new(lbn, sectors, Op::Read),
+    );
     let f = r.estimate.with_seek_margin(c);
-    let tail = if p.exact_tail() {
+    let tail = if predict::exact_tail(p) {
         r.tail_ns
     } else {
         pair.tail_ns(sectors as u64)
     };
     let f_end = pair.start_ns + f.service_ns() + tail;
     let f_head = r.head;
-    let b = p.estimate_with_margin(f_head, f_end, pair.b_lbn, pair.b_sectors, pair.b_op, c);
+    let b = predict::estimate_with_margin(
+        p,
+        Moment::new(f_head, f_end),
+        Access::new(pair.b_lbn, pair.b_sectors, pair.b_op),
+        c,
+    );
     f_end + b.positioning_ns() <= d.b_start_ns
 }
 
@@ -449,16 +464,10 @@ mod tests {
         fn head(&self) -> HeadPosition {
             track(0)
         }
-        fn estimate(
-            &self,
-            from: HeadPosition,
-            start_ns: SimTime,
-            lbn: u64,
-            sectors: u32,
-            _op: Op,
-        ) -> Estimate {
+        fn estimate(&self, at: Moment, a: Access) -> Estimate {
+            let (start_ns, lbn, sectors) = (at.start_ns, a.lbn, a.sectors);
             let to = track(self.cylinder_of(lbn));
-            let seek = self.move_ns(from, to, Op::Read).unwrap();
+            let seek = self.move_ns(at.from, to, Op::Read);
             let at = (start_ns + seek) as f64 / (SECTOR * SLOTS as SimTime) as f64;
             let want = self.slot0(to.cylinder) + (lbn % SLOTS as u64) as f64 / SLOTS as f64;
             let wait = (want - at).rem_euclid(1.0);
@@ -474,34 +483,41 @@ mod tests {
             0
         }
         fn observe(&mut self, _c: &Completion) {}
-        fn has_geometry(&self) -> bool {
-            true
+        fn geometry(&self) -> Option<&dyn Geometry> {
+            Some(self)
         }
-        fn track_of(&self, lbn: u64) -> Result<HeadPosition> {
-            Ok(track(self.cylinder_of(lbn)))
+    }
+
+    impl Geometry for Figure1 {
+        fn track_of(&self, lbn: u64) -> HeadPosition {
+            track(self.cylinder_of(lbn))
         }
-        fn track_info(&self, t: HeadPosition) -> Result<Option<TrackInfo>> {
-            Ok((t.cylinder < 3 && t.surface == 0).then(|| TrackInfo {
+        fn track_info(&self, t: HeadPosition) -> Option<TrackInfo> {
+            (t.cylinder < 3 && t.surface == 0).then(|| TrackInfo {
                 track: t,
                 first_lbn: t.cylinder as u64 * SLOTS as u64,
                 lbns: SLOTS,
                 slots: SLOTS,
                 slot0_angle: self.slot0(t.cylinder),
                 sector_ns: SECTOR as f64,
-            }))
+            })
         }
-        fn slot_lbn(&self, t: HeadPosition, slot: u32) -> Result<Option<u64>> {
-            Ok(Some(t.cylinder as u64 * SLOTS as u64 + slot as u64))
+        fn slot_lbn(&self, t: HeadPosition, slot: u32) -> Option<u64> {
+            Some(t.cylinder as u64 * SLOTS as u64 + slot as u64)
         }
-        fn angle_at(&self, t: SimTime) -> Result<f64> {
-            Ok((t as f64 / (SECTOR * SLOTS as SimTime) as f64).rem_euclid(1.0))
+        fn angle_at(&self, t: SimTime) -> f64 {
+            (t as f64 / (SECTOR * SLOTS as SimTime) as f64).rem_euclid(1.0)
         }
-        fn period_ns(&self) -> Result<f64> {
-            Ok((SECTOR * SLOTS as SimTime) as f64)
+        fn period_ns(&self) -> f64 {
+            (SECTOR * SLOTS as SimTime) as f64
         }
-        fn move_ns(&self, from: HeadPosition, to: HeadPosition, _op: Op) -> Result<SimTime> {
+        fn move_ns(&self, from: HeadPosition, to: HeadPosition, _op: Op) -> SimTime {
             let d = from.cylinder.abs_diff(to.cylinder) as SimTime;
-            Ok(if d == 0 { 0 } else { SECTOR + d * SECTOR / 2 })
+            if d == 0 {
+                0
+            } else {
+                SECTOR + d * SECTOR / 2
+            }
         }
     }
 
