@@ -383,7 +383,7 @@ fn built_ins_that_only_act_with_a_free_slot_are_idle_when_the_device_is_full() {
     names.push("idle-scan");
     for name in names {
         let mut s = build(name, "");
-        assert!(s.acts_only_with_a_free_slot(), "{name}");
+        assert!(s.hints().acts_only_with_a_free_slot, "{name}");
         let full = SchedCtx::new(5_000_000, &preds, &[1], &[1]).with_work(&work);
         for i in 0..20u64 {
             let mut r = Request::new(0, i * 7919 % (TOY_CYL * 200), 8, Op::Read);

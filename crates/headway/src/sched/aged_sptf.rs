@@ -1,6 +1,6 @@
 use super::options::OptionReader;
 use super::timed::TimedQueue;
-use super::{Decision, Placement, SchedCtx, Scheduler};
+use super::{Decision, Hints, Placement, SchedCtx, Scheduler};
 use crate::error::Result;
 use crate::request::{Command, Completion, Request};
 use crate::time::SimTime;
@@ -71,8 +71,8 @@ impl Scheduler for AgedSptf {
     fn commit(&mut self, cmd: &Command, placement: Placement, _: &SchedCtx) -> Result<()> {
         self.q.commit(cmd, placement, "aged-sptf")
     }
-    fn acts_only_with_a_free_slot(&self) -> bool {
-        true
+    fn hints(&self) -> Hints {
+        Hints::SLOT_DRIVEN
     }
     fn pending(&self) -> usize {
         self.q.len()

@@ -3,7 +3,7 @@ use std::collections::VecDeque;
 use super::options::OptionReader;
 use super::sweep::Dir;
 use super::timed::{Objective, TimedQueue};
-use super::{Decision, Placement, SchedCtx, Scheduler};
+use super::{Decision, Hints, Placement, SchedCtx, Scheduler};
 use crate::error::{HeadwayError, Result};
 use crate::request::{Command, Completion, Request};
 
@@ -220,8 +220,8 @@ impl Scheduler for Gstf {
             }
         }
     }
-    fn acts_only_with_a_free_slot(&self) -> bool {
-        true
+    fn hints(&self) -> Hints {
+        Hints::SLOT_DRIVEN
     }
     fn pending(&self) -> usize {
         match &self.groups {

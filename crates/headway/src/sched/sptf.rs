@@ -1,6 +1,6 @@
 use super::options::OptionReader;
 use super::timed::{Objective, Origin, TimedQueue};
-use super::{Decision, Placement, SchedCtx, Scheduler};
+use super::{Decision, Hints, Placement, SchedCtx, Scheduler};
 use crate::error::Result;
 use crate::predict::Predictor;
 use crate::request::{Command, Completion, Request};
@@ -141,11 +141,8 @@ impl Scheduler for Sptf {
     fn commit(&mut self, cmd: &Command, placement: Placement, _: &SchedCtx) -> Result<()> {
         self.q.commit(cmd, placement, self.name)
     }
-    fn acts_only_with_a_free_slot(&self) -> bool {
-        true
-    }
-    fn idle_when_empty(&self) -> bool {
-        true
+    fn hints(&self) -> Hints {
+        Hints::QUEUE_DRIVEN
     }
     fn pending(&self) -> usize {
         self.q.len()

@@ -1,6 +1,6 @@
 use super::options::OptionReader;
 use super::timed::{Objective, TimedQueue};
-use super::{Decision, Placement, SchedCtx, Scheduler};
+use super::{Decision, Hints, Placement, SchedCtx, Scheduler};
 use crate::error::Result;
 use crate::request::{Command, Completion, Request};
 use crate::time::{SimTime, NS_PER_MS};
@@ -75,8 +75,8 @@ impl Scheduler for Wstf {
     fn commit(&mut self, cmd: &Command, placement: Placement, _: &SchedCtx) -> Result<()> {
         self.q.commit(cmd, placement, "wstf")
     }
-    fn acts_only_with_a_free_slot(&self) -> bool {
-        true
+    fn hints(&self) -> Hints {
+        Hints::SLOT_DRIVEN
     }
     fn pending(&self) -> usize {
         self.q.len()
