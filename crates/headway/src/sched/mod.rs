@@ -46,6 +46,7 @@ mod scan;
 mod sptf;
 mod sptf_sw;
 mod sstf;
+mod stf;
 mod sweep;
 #[cfg(test)]
 mod testkit;
@@ -81,6 +82,7 @@ pub use scan::Scan;
 pub use sptf::Sptf;
 pub use sptf_sw::SptfSw;
 pub use sstf::Sstf;
+pub use stf::Stf;
 pub use timed_chain::{
     completed as queued_plan_completed, walk as plan_behind_queue, Planned as PlannedCommand,
     Sent as SentCommand,
