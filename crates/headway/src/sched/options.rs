@@ -169,6 +169,7 @@ impl<'a> OptionReader<'a> {
 
     /// Fail on any key the scheduler did not ask about.
     /// The keys asked about so far, sorted, each once.
+    #[cfg(test)]
     pub(crate) fn asked(&self) -> Vec<&'static str> {
         let mut names = self.known.borrow().clone();
         names.sort_unstable();

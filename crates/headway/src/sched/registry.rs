@@ -21,6 +21,8 @@ pub struct SchedulerInfo {
     /// copy per device behind a splitter.
     pub spans_devices: bool,
     pub summary: &'static str,
+    /// The `[host.options]` keys it takes (what its constructor reads, in any case).
+    pub options: &'static [&'static str],
 }
 
 /// Builds a scheduler from its `[host.options]`, its inner scheduler (a wrapper's, built
@@ -34,8 +36,6 @@ struct Entry {
     info: SchedulerInfo,
     /// Other names it answers to (`c-look`).
     aliases: &'static [&'static str],
-    /// The `[host.options]` keys it takes (what its constructor reads, in any case).
-    options: &'static [&'static str],
     build: Build,
 }
 
@@ -51,9 +51,9 @@ const fn leaf(
             wraps: false,
             spans_devices: false,
             summary,
+            options,
         },
         aliases: &[],
-        options,
         build,
     }
 }
@@ -555,7 +555,7 @@ mod tests {
             let inner = e.info.wraps.then(|| scheduler_by_name("fcfs").unwrap());
             (e.build)(&o, inner, None).unwrap();
             let asked = o.asked();
-            if asked != e.options {
+            if asked != e.info.options {
                 wrong.push(format!("{}: {asked:?}", e.info.name));
             }
         }
