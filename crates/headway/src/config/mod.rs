@@ -3,8 +3,10 @@
 
 mod build;
 mod locate;
+mod predictor_kind;
 
 pub use build::{build_simulation, resolve_drive, Built, PREDICTOR_NAMES};
+pub use predictor_kind::PredictorKind;
 
 use std::path::{Path, PathBuf};
 

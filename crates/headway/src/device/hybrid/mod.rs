@@ -65,7 +65,7 @@ pub struct HybridDevice {
 impl HybridDevice {
     /// `drive`: a catalog drive or drive file for the platter; `flash`: the NVCache.
     pub fn new(drive: &str, flash: FlashSpec) -> Result<Self> {
-        if drive == "flash" || drive == "hybrid" {
+        if crate::device::DeviceKind::of(drive) != crate::device::DeviceKind::Rotating {
             return Err(HeadwayError::config(
                 "hybrid.drive",
                 format!(
