@@ -30,6 +30,7 @@ pub mod fuzzing;
 pub mod host;
 pub mod limits;
 pub mod link;
+mod named;
 pub mod predict;
 pub mod request;
 pub mod sched;

@@ -383,7 +383,7 @@ fn built_ins_that_only_act_with_a_free_slot_are_idle_when_the_device_is_full() {
     names.push("idle-scan");
     for name in names {
         let mut s = build(name, "");
-        assert!(s.acts_only_with_a_free_slot(), "{name}");
+        assert!(s.hints().acts_only_with_a_free_slot, "{name}");
         let full = SchedCtx::new(5_000_000, &preds, &[1], &[1]).with_work(&work);
         for i in 0..20u64 {
             let mut r = Request::new(0, i * 7919 % (TOY_CYL * 200), 8, Op::Read);
@@ -391,6 +391,51 @@ fn built_ins_that_only_act_with_a_free_slot_are_idle_when_the_device_is_full() {
             s.on_arrival(r, &full);
         }
         assert_eq!(s.propose(&full), Decision::Idle, "{name}");
+    }
+}
+
+#[test]
+fn built_ins_that_promise_idle_when_empty_have_nothing_to_do_when_empty() {
+    // The host skips asking such a scheduler while it holds no request: it must then have
+    // nothing to say, before it has held any and after it has dispatched all it held.
+    let preds = toy_predictors();
+    let work = HostWork::new();
+    for name in [
+        "sptf",
+        "stf",
+        "satf",
+        "gstf",
+        "wstf",
+        "aged-sptf",
+        "sptf-sw",
+    ] {
+        assert!(build(name, "").hints().idle_when_empty, "{name}");
+    }
+    let cases = SCHEDULER_NAMES
+        .iter()
+        .map(|&n| (n, ""))
+        .chain([("gstf", "group_requests = 3")]);
+    for (name, options) in cases {
+        let mut s = build(name, options);
+        if !s.hints().idle_when_empty {
+            continue;
+        }
+        let ctx = SchedCtx::new(5_000_000, &preds, &[0], &[1]).with_work(&work);
+        assert_eq!(s.propose(&ctx), Decision::Idle, "{name}");
+        for i in 0..10u64 {
+            let mut r = Request::new(0, i * 7919 % (TOY_CYL * 200), 8, Op::Read);
+            r.id = i;
+            s.on_arrival(r, &ctx);
+        }
+        let mut dispatched = 0;
+        while s.pending() > 0 {
+            match s.decide(&ctx) {
+                Decision::Dispatch(_) => dispatched += 1,
+                d => panic!("{name}: {d:?} with {} pending", s.pending()),
+            }
+        }
+        assert_eq!(dispatched, 10, "{name}");
+        assert_eq!(s.propose(&ctx), Decision::Idle, "{name}");
     }
 }
 

@@ -1,6 +1,7 @@
-//! The host's checks of a scheduler's decisions, and the hooks by which a scheduler lets the
-//! host skip calls (`idle_when_empty`, `acts_only_with_a_free_slot`, `ignores_completions`):
-//! a bad decision ends the run with its message; a skipped call changes no result.
+//! The host's checks of a scheduler's decisions, and the hints by which a scheduler lets the
+//! host skip calls (`Hints`: `idle_when_empty`, `acts_only_with_a_free_slot`,
+//! `ignores_completions`): a bad decision ends the run with its message; a skipped call
+//! changes no result.
 
 use std::cell::Cell;
 use std::collections::VecDeque;
@@ -9,7 +10,7 @@ use std::rc::Rc;
 use headway::config::{build_simulation, ExperimentConfig};
 use headway::error::Result;
 use headway::request::{Command, Completion, Request};
-use headway::sched::{Decision, Placement, SchedCtx, Scheduler, Served};
+use headway::sched::{Decision, Hints, Placement, SchedCtx, Scheduler, Served};
 use headway::sim::RunResult;
 
 fn config(requests: u64, depth: usize) -> ExperimentConfig {
@@ -100,14 +101,13 @@ impl Scheduler for Probe {
         self.queue.pop_front();
         Ok(())
     }
-    fn acts_only_with_a_free_slot(&self) -> bool {
-        self.claims_skips
-    }
-    fn idle_when_empty(&self) -> bool {
-        self.claims_skips
-    }
-    fn ignores_completions(&self) -> bool {
-        self.claims_skips
+    fn hints(&self) -> Hints {
+        Hints {
+            acts_only_with_a_free_slot: self.claims_skips,
+            idle_when_empty: self.claims_skips,
+            ignores_completions: self.claims_skips,
+            ..Hints::ASK_ALWAYS
+        }
     }
     fn pending(&self) -> usize {
         self.queue.len()

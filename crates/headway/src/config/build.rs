@@ -1,11 +1,12 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use super::predictor_kind::PredictorKind;
 use super::{DeviceConfig, ExperimentConfig};
 use crate::calibrate;
 use crate::device::hdd::{HddDevice, HddSpec, Mechanics};
 use crate::device::imperfect::with_imperfections;
-use crate::device::{catalog, Device};
+use crate::device::{catalog, Device, DeviceKind};
 use crate::engine::RngStreams;
 use crate::error::{HeadwayError, Result};
 use crate::host::Host;
@@ -22,7 +23,7 @@ use crate::workload::{Member, MultiWorkload, Workload, WorkloadConfig};
 pub const MAX_TRACKED_PROCESSES: usize = 1024;
 
 /// Known predictor names.
-pub const PREDICTOR_NAMES: &[&str] = &["oracle", "calibrated", "lbn-curve"];
+pub const PREDICTOR_NAMES: &[&str] = PredictorKind::NAMES;
 
 /// A drive by catalog name or file path (resolved against `base`).
 pub fn resolve_drive(name: &str, base: Option<&Path>) -> Result<HddSpec> {
@@ -67,11 +68,12 @@ fn build_device(
     rng: &RngStreams,
     link: Link,
 ) -> Result<BuiltDevice> {
-    if d.drive == "flash" {
-        return build_flash(d, index, single);
-    }
+    let hybrid = match DeviceKind::of(&d.drive) {
+        DeviceKind::Flash => return build_flash(d, index, single),
+        DeviceKind::Hybrid => true,
+        DeviceKind::Rotating => false,
+    };
     let table = device_table(index, single);
-    let hybrid = d.drive == "hybrid";
     if hybrid && single {
         return Err(HeadwayError::config(
             "drive.name",
@@ -132,26 +134,19 @@ fn build_device(
     } else {
         device
     };
-    let predictor: Box<dyn Predictor> = match d.predictor.as_str() {
-        "oracle" => Box::new(OraclePredictor::of_drive(&spec, mech, link.command_ns)),
+    let predictor: Box<dyn Predictor> = match PredictorKind::parse(&d.predictor)? {
+        PredictorKind::Oracle => Box::new(OraclePredictor::of_drive(&spec, mech, link.command_ns)),
         // Built from what timing a fresh copy of the same drive reveals (once per process).
-        "calibrated" => Box::new(CalibratedPredictor::new(
+        PredictorKind::Calibrated => Box::new(CalibratedPredictor::new(
             calibrate::extract_cached(&spec, link, imperfections)?,
             &d.predictor_options,
             link.completion_ns,
         )),
-        "lbn-curve" => Box::new(LbnCurvePredictor::new(calibrate::extract_cached(
+        PredictorKind::LbnCurve => Box::new(LbnCurvePredictor::new(calibrate::extract_cached(
             &spec,
             link,
             imperfections,
         )?)),
-        other => {
-            return Err(HeadwayError::Unknown {
-                kind: "predictor",
-                name: other.into(),
-                known: PREDICTOR_NAMES.iter().map(|s| s.to_string()).collect(),
-            })
-        }
     };
     let max_out = d.max_outstanding.unwrap_or(depth);
     if max_out > depth {
@@ -214,7 +209,7 @@ fn check_hybrid(d: &DeviceConfig, table: &str) -> Result<()> {
             format!("{table}.platter"),
             "a hybrid drive needs a platter drive (`platter = \"ek1000\"`, any catalog drive or drive file)",
         )),
-        Some(p @ ("flash" | "hybrid")) => Err(HeadwayError::config(
+        Some(p) if DeviceKind::of(p) != DeviceKind::Rotating => Err(HeadwayError::config(
             format!("{table}.platter"),
             format!("a hybrid's platter is a rotating drive, not `{p}`"),
         )),
@@ -436,10 +431,12 @@ fn build(cfg: &ExperimentConfig, scheduler: Option<Box<dyn Scheduler>>) -> Resul
     let wraps = cfg.host.inner.is_some();
     // Prediction accuracy is only news when the host's model can differ from the drive:
     // a predictor other than the drive's own, or a drive with imperfections.
-    let track_predictions = cfg
-        .output
-        .predictions
-        .unwrap_or(device_cfgs.iter().any(|d| d.predictor != "oracle") || imperfect);
+    let track_predictions = cfg.output.predictions.unwrap_or(
+        device_cfgs
+            .iter()
+            .any(|d| d.predictor != PredictorKind::Oracle.name())
+            || imperfect,
+    );
     let (workload, info) = build_workloads(cfg, &device_cfgs, &capacities, &rng)?;
     // A dimension with one value costs nothing: only the others are tracked per request.
     // Host-made work can come from any wrapper and any plug-in.

@@ -4,8 +4,10 @@
 mod build;
 mod capabilities;
 mod locate;
+mod predictor_kind;
 
 pub use build::{build_simulation, resolve_drive, Built, PREDICTOR_NAMES};
+pub use predictor_kind::PredictorKind;
 
 use std::path::{Path, PathBuf};
 

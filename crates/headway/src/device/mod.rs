@@ -7,7 +7,10 @@ pub mod flash;
 pub mod hdd;
 pub mod hybrid;
 pub mod imperfect;
+mod kind;
 pub mod power;
+
+pub use kind::DeviceKind;
 
 use crate::request::{Command, Completion};
 use crate::time::SimTime;

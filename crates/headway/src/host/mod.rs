@@ -24,7 +24,7 @@ pub struct Host {
     /// full estimate per request (about a fifth of an SPTF run's time), so runs that do not
     /// report prediction accuracy switch it off.
     track_predictions: bool,
-    /// The scheduler never reads the predictors (`Scheduler::ignores_predictors`).
+    /// The scheduler never reads the predictors (`Hints::ignores_predictors`).
     ignores_predictors: bool,
     /// Someone reads the predictors (the scheduler, or the prediction tracking), so each
     /// completion is passed to its device's predictor; else their state is never read, and
@@ -37,13 +37,13 @@ pub struct Host {
     /// Each device's capacity as its predictor believes it.
     capacity: Vec<u64>,
     /// The scheduler never acts while every device is full (see
-    /// `Scheduler::acts_only_with_a_free_slot`), so it is not asked then.
+    /// `Hints::acts_only_with_a_free_slot`), so it is not asked then.
     only_with_slot: bool,
     idle_when_empty: bool,
-    /// The scheduler's `on_completion` does nothing (`Scheduler::ignores_completions`).
+    /// The scheduler's `on_completion` does nothing (`Hints::ignores_completions`).
     ignores_completions: bool,
     /// The scheduler dispatches an arrival that finds it empty at once
-    /// (`Scheduler::passes_through_when_empty`).
+    /// (`Hints::passes_through_when_empty`).
     passes_through: bool,
     /// Such an arrival's command, built, checked and accounted at the arrival and held for
     /// the engine's next decision instead of the request being handed to the scheduler (see
@@ -56,7 +56,7 @@ pub struct Host {
     holding: bool,
     /// The pass-through scheduler was found empty (`pending() == 0`) and has not been called
     /// since, so it still is (its count changes only in its own calls: see
-    /// `Scheduler::passes_through_when_empty`): the checks of an empty queue, three a
+    /// `Hints::passes_through_when_empty`): the checks of an empty queue, three a
     /// request through the trait object, are answered without the call. Cleared before
     /// every call that may change the scheduler.
     seen_empty: bool,
@@ -91,11 +91,8 @@ impl Host {
     ) -> Self {
         let n = predictors.len();
         let capacity = predictors.iter().map(|p| p.capacity_sectors()).collect();
-        let only_with_slot = scheduler.acts_only_with_a_free_slot();
-        let idle_when_empty = scheduler.idle_when_empty();
-        let ignores_completions = scheduler.ignores_completions();
-        let passes_through = scheduler.passes_through_when_empty();
-        let ignores_predictors = scheduler.ignores_predictors();
+        // Fixed for the scheduler's life (`Scheduler::hints`): read here, not per call.
+        let hints = scheduler.hints();
         let full_devices = max_outstanding.iter().filter(|&&m| m == 0).count();
         Host {
             scheduler,
@@ -107,15 +104,15 @@ impl Host {
             ns_per_estimate: 0,
             cpu_free_ns: 0,
             track_predictions: true,
-            ignores_predictors,
+            ignores_predictors: hints.ignores_predictors,
             observes: true,
             info: RunInfo::single(),
             work: HostWork::new(),
             capacity,
-            only_with_slot,
-            idle_when_empty,
-            ignores_completions,
-            passes_through,
+            only_with_slot: hints.acts_only_with_a_free_slot,
+            idle_when_empty: hints.idle_when_empty,
+            ignores_completions: hints.ignores_completions,
+            passes_through: hints.passes_through_when_empty,
             through: Command::empty(),
             holding: false,
             seen_empty: false,
@@ -233,7 +230,7 @@ impl Host {
     }
 
     /// Whether asking the scheduler now is sure to find nothing to do: it holds no request
-    /// and promised to stay idle then (`Scheduler::idle_when_empty`), or it acts only with a
+    /// and promised to stay idle then (`Hints::idle_when_empty`), or it acts only with a
     /// free device slot and every device is full. Inline, so that the engine's two questions
     /// per request that find the queue empty cost a check, not a call of [`Host::decide`].
     #[inline]

@@ -1,8 +1,9 @@
 use super::options::OptionReader;
-use super::timed::TimedQueue;
-use super::{Decision, Placement, SchedCtx, Scheduler};
+use super::stf::{Ranking, Stf};
+use super::sweep::Key;
+use super::timed::{Origin, TimedQueue};
+use super::SchedCtx;
 use crate::error::Result;
-use crate::request::{Command, Completion, Request};
 use crate::time::SimTime;
 
 /// Aged SPTF in DiskSim's form: the effective time of a request is its positioning time
@@ -11,21 +12,27 @@ use crate::time::SimTime;
 ///
 /// Options: `age_weight` (dimensionless: nanoseconds of positioning forgiven per nanosecond
 /// waited; default 0.01, i.e. 1 ms per 100 ms of waiting), `prune`.
-pub struct AgedSptf {
-    q: TimedQueue,
+pub type AgedSptf = Stf<Aged>;
+
+/// [`AgedSptf`]'s ranking: positioning less the credit for waiting.
+pub struct Aged {
     weight: f64,
 }
 
 pub const DEFAULT_AGE_WEIGHT: f64 = 0.01;
 
-impl AgedSptf {
+impl Stf<Aged> {
     pub fn from_options(o: &OptionReader) -> Result<Self> {
-        Ok(AgedSptf {
-            q: TimedQueue::with_age(o.bool("prune", true)?),
-            weight: o.f64("age_weight", DEFAULT_AGE_WEIGHT, 0.0, 1e6)?,
-        })
+        Ok(Stf::with(
+            TimedQueue::with_age(o.bool("prune", true)?),
+            Aged {
+                weight: o.f64("age_weight", DEFAULT_AGE_WEIGHT, 0.0, 1e6)?,
+            },
+        ))
     }
+}
 
+impl Aged {
     #[inline]
     fn credit_ns(&self, age_ns: SimTime) -> i128 {
         // Rounding is monotone, so an older request never gets less credit.
@@ -33,49 +40,26 @@ impl AgedSptf {
     }
 }
 
-impl Scheduler for AgedSptf {
-    fn name(&self) -> &str {
+impl Ranking for Aged {
+    fn name(&self) -> &'static str {
         "aged-sptf"
     }
-    fn on_arrival(&mut self, req: Request, ctx: &SchedCtx) {
-        self.q.insert(req, ctx);
-    }
-    fn set_queued_planning(&mut self, on: bool) {
-        self.q.queued_planning = on;
-    }
-    fn on_completion(&mut self, done: &Completion, _: &SchedCtx) {
-        self.q.completed(done);
-    }
-    fn propose(&mut self, ctx: &SchedCtx) -> Decision {
-        if self.q.is_empty() || !ctx.has_slot(self.q.device) {
-            return Decision::Idle;
-        }
-        let origin = self.q.origin(ctx, self.q.len());
+    fn choose(&mut self, q: &mut TimedQueue, ctx: &SchedCtx) -> Option<(Key, Origin)> {
+        let origin = q.origin(ctx, q.len());
         let now = ctx.now;
-        let (_, oldest) = self.q.oldest().expect("queue is not empty");
+        let (_, oldest) = q.oldest().expect("queue is not empty");
         let most_credit = self.credit_ns(now.saturating_sub(oldest));
         let w = self.weight;
         let credit = |age: SimTime| (w * age as f64).round() as i128;
-        let Some((key, _)) = self.q.argmin(
+        let (key, _) = q.argmin(
             ctx,
             origin,
             0,
             u32::MAX,
             |floor| floor as i128 - most_credit,
             |r, _, pos| pos as i128 - credit(now.saturating_sub(r.arrival_ns)),
-        ) else {
-            return Decision::Idle;
-        };
-        Decision::Dispatch(self.q.propose(key, ctx, origin))
-    }
-    fn commit(&mut self, cmd: &Command, placement: Placement, _: &SchedCtx) -> Result<()> {
-        self.q.commit(cmd, placement, "aged-sptf")
-    }
-    fn acts_only_with_a_free_slot(&self) -> bool {
-        true
-    }
-    fn pending(&self) -> usize {
-        self.q.len()
+        )?;
+        Some((key, origin))
     }
 }
 
@@ -84,6 +68,7 @@ mod tests {
     use super::*;
     use crate::predict::{Access, Moment};
     use crate::sched::testkit::*;
+    use crate::sched::Scheduler;
     use proptest::prelude::*;
 
     proptest! {

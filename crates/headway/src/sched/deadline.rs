@@ -10,7 +10,7 @@
 //!   describes it).
 
 use super::proposal::{not_proposed, ProposalSlot};
-use super::{Decision, Placement, SchedCtx, Scheduler};
+use super::{Decision, Hints, Placement, SchedCtx, Scheduler};
 use crate::error::Result;
 use crate::request::{Command, Request};
 use crate::time::SimTime;
@@ -127,8 +127,8 @@ impl Scheduler for DeadlineScheduler {
         }
         Ok(())
     }
-    fn acts_only_with_a_free_slot(&self) -> bool {
-        true
+    fn hints(&self) -> Hints {
+        Hints::SLOT_DRIVEN
     }
     fn pending(&self) -> usize {
         self.queue.len()

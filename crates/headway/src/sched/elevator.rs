@@ -5,7 +5,7 @@
 
 use super::proposal::{not_proposed, ProposalSlot};
 use super::sweep::{CylQueue, Key};
-use super::{Decision, Placement, SchedCtx, Scheduler};
+use super::{Decision, Hints, Placement, SchedCtx, Scheduler};
 use crate::error::Result;
 use crate::request::{Command, DeviceId, Op, Request};
 
@@ -120,8 +120,8 @@ impl<P: Policy> Scheduler for Elevator<P> {
         }
         Ok(())
     }
-    fn acts_only_with_a_free_slot(&self) -> bool {
-        true
+    fn hints(&self) -> Hints {
+        Hints::SLOT_DRIVEN
     }
     fn pending(&self) -> usize {
         self.queue.len()

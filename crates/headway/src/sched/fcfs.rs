@@ -1,7 +1,7 @@
 use std::collections::VecDeque;
 
 use super::proposal::not_proposed;
-use super::{Decision, Placement, SchedCtx, Scheduler};
+use super::{Decision, Hints, Placement, SchedCtx, Scheduler};
 use crate::error::Result;
 use crate::request::{Command, Request};
 
@@ -51,20 +51,14 @@ impl Scheduler for Fcfs {
             _ => Err(not_proposed(self.name(), cmd)),
         }
     }
-    fn acts_only_with_a_free_slot(&self) -> bool {
-        true
-    }
-    fn idle_when_empty(&self) -> bool {
-        true
-    }
-    fn ignores_completions(&self) -> bool {
-        true
-    }
-    fn ignores_predictors(&self) -> bool {
-        true
-    }
-    fn passes_through_when_empty(&self) -> bool {
-        true
+    fn hints(&self) -> Hints {
+        Hints {
+            acts_only_with_a_free_slot: true,
+            idle_when_empty: true,
+            ignores_completions: true,
+            ignores_predictors: true,
+            passes_through_when_empty: true,
+        }
     }
     fn pending(&self) -> usize {
         self.queue.len()

@@ -1,6 +1,6 @@
 use super::proposal::{not_proposed, ProposalSlot};
 use super::sweep::{CylQueue, Dir, Key};
-use super::{Decision, Placement, SchedCtx, Scheduler};
+use super::{Decision, Hints, Placement, SchedCtx, Scheduler};
 use crate::error::Result;
 use crate::request::{Command, DeviceId, Request};
 
@@ -90,8 +90,8 @@ impl Scheduler for FScan {
         }
         Ok(())
     }
-    fn acts_only_with_a_free_slot(&self) -> bool {
-        true
+    fn hints(&self) -> Hints {
+        Hints::SLOT_DRIVEN
     }
     fn pending(&self) -> usize {
         self.active.len() + self.waiting.len()

@@ -1,11 +1,12 @@
 use std::collections::VecDeque;
 
 use super::options::OptionReader;
-use super::sweep::Dir;
-use super::timed::{Objective, TimedQueue};
-use super::{Decision, Placement, SchedCtx, Scheduler};
+use super::stf::{Ranking, Stf};
+use super::sweep::{Dir, Key};
+use super::timed::{Objective, Origin, TimedQueue};
+use super::{Placement, SchedCtx};
 use crate::error::{HeadwayError, Result};
-use crate::request::{Command, Completion, Request};
+use crate::request::Request;
 
 /// Grouped shortest time first: STF within the current group; the next group only once the
 /// current one is empty. Two readings of "group" (the paper's is ambiguous):
@@ -19,22 +20,25 @@ use crate::request::{Command, Completion, Request};
 ///   batch, so no request waits more than one batch (FSCAN's bound with STF inside).
 ///
 /// Other options: `objective`, `prune` (as for `stf`).
-pub struct Gstf {
+pub type Gstf = Stf<Grouped>;
+
+/// [`Gstf`]'s ranking: STF inside the current group.
+pub struct Grouped {
     objective: Objective,
     groups: Groups,
 }
 
 enum Groups {
+    /// The queue holds every request; the band being served is a cylinder range of it.
     Bands {
-        q: TimedQueue,
         width: u32,
         band: Option<u32>,
         dir: Dir,
         /// The band and direction the last proposal was made in (applied on commit).
         proposed: (u32, Dir),
     },
+    /// The queue holds the current batch; later arrivals wait here for the next one.
     Batches {
-        batch: TimedQueue,
         waiting: VecDeque<Request>,
         size: usize,
         /// The batch was formed by a proposal not yet committed: until one is, arrivals
@@ -46,7 +50,7 @@ enum Groups {
 /// The default band width the paper found best on the ST41601N.
 pub const DEFAULT_GROUP: u64 = 700;
 
-impl Gstf {
+impl Stf<Grouped> {
     pub fn from_options(o: &OptionReader) -> Result<Self> {
         let objective = Objective::parse(o.choice("objective", Objective::NAMES)?);
         let prune = o.bool("prune", true)?;
@@ -59,35 +63,38 @@ impl Gstf {
         }
         let groups = if by_requests {
             Groups::Batches {
-                batch: TimedQueue::new(prune),
                 waiting: VecDeque::new(),
                 size: o.u64("group_requests", DEFAULT_GROUP, 1, u32::MAX as u64)? as usize,
                 tentative: false,
             }
         } else {
             Groups::Bands {
-                q: TimedQueue::new(prune),
                 width: o.u64("group_cylinders", DEFAULT_GROUP, 1, u32::MAX as u64)? as u32,
                 band: None,
                 dir: Dir::Up,
                 proposed: (0, Dir::Up),
             }
         };
-        Ok(Gstf { objective, groups })
+        Ok(Stf::with(
+            TimedQueue::new(prune),
+            Grouped { objective, groups },
+        ))
     }
 
     /// Cylinder bands of `width` cylinders.
     pub fn bands(width: u32) -> Self {
-        Gstf {
-            objective: Objective::Positioning,
-            groups: Groups::Bands {
-                q: TimedQueue::new(true),
-                width,
-                band: None,
-                dir: Dir::Up,
-                proposed: (0, Dir::Up),
+        Stf::with(
+            TimedQueue::new(true),
+            Grouped {
+                objective: Objective::Positioning,
+                groups: Groups::Bands {
+                    width,
+                    band: None,
+                    dir: Dir::Up,
+                    proposed: (0, Dir::Up),
+                },
             },
-        }
+        )
     }
 }
 
@@ -112,121 +119,81 @@ fn next_band(q: &TimedQueue, width: u32, band: u32, dir: &mut Dir) -> Option<u32
     None
 }
 
-impl Scheduler for Gstf {
-    fn name(&self) -> &str {
+impl Ranking for Grouped {
+    fn name(&self) -> &'static str {
         "gstf"
     }
-    fn on_arrival(&mut self, req: Request, ctx: &SchedCtx) {
+    fn admit(&mut self, req: Request, q: &mut TimedQueue, ctx: &SchedCtx) {
         match &mut self.groups {
-            Groups::Bands { q, .. } => q.insert(req, ctx),
             Groups::Batches {
-                batch,
                 waiting,
                 size,
                 tentative,
-            } => {
-                if *tentative && batch.len() < *size {
-                    batch.insert(req, ctx)
-                } else {
-                    waiting.push_back(req)
+            } if !(*tentative && q.len() < *size) => waiting.push_back(req),
+            _ => q.insert(req, ctx),
+        }
+    }
+    fn refill(&mut self, q: &mut TimedQueue, ctx: &SchedCtx) {
+        if let Groups::Batches {
+            waiting,
+            size,
+            tentative,
+        } = &mut self.groups
+        {
+            if q.is_empty() && !waiting.is_empty() {
+                // Forming the batch is the one thing a proposal does early; `tentative`
+                // makes it invisible (see the field).
+                let n = waiting.len().min(*size);
+                for r in waiting.drain(..n) {
+                    q.insert(r, ctx);
                 }
+                *tentative = true;
             }
         }
     }
-    fn set_queued_planning(&mut self, on: bool) {
-        match &mut self.groups {
-            Groups::Bands { q, .. } => q.queued_planning = on,
-            Groups::Batches { batch, .. } => batch.queued_planning = on,
+    fn held_back(&self) -> usize {
+        match &self.groups {
+            Groups::Bands { .. } => 0,
+            Groups::Batches { waiting, .. } => waiting.len(),
         }
     }
-    fn on_completion(&mut self, done: &Completion, _: &SchedCtx) {
-        match &mut self.groups {
-            Groups::Bands { q, .. } => q.completed(done),
-            Groups::Batches { batch, .. } => batch.completed(done),
-        }
-    }
-    fn propose(&mut self, ctx: &SchedCtx) -> Decision {
+    fn choose(&mut self, q: &mut TimedQueue, ctx: &SchedCtx) -> Option<(Key, Origin)> {
         let obj = self.objective;
-        let (q, lo, hi) = match &mut self.groups {
+        let (lo, hi) = match &mut self.groups {
             Groups::Bands {
-                q,
                 width,
                 band,
                 dir,
                 proposed,
             } => {
-                if q.is_empty() || !ctx.has_slot(q.device) {
-                    return Decision::Idle;
-                }
                 let start =
                     band.unwrap_or_else(|| ctx.predictor(q.device).head().cylinder / *width);
                 let mut d = *dir;
-                let Some(b) = next_band(q, *width, start, &mut d) else {
-                    return Decision::Idle;
-                };
+                let b = next_band(q, *width, start, &mut d)?;
                 *proposed = (b, d);
                 let lo = b.saturating_mul(*width);
-                (q, lo, lo.saturating_add(*width - 1))
+                (lo, lo.saturating_add(*width - 1))
             }
-            Groups::Batches {
-                batch,
-                waiting,
-                size,
-                tentative,
-            } => {
-                if batch.is_empty() && !waiting.is_empty() {
-                    // Forming the batch is the one thing a proposal does early; `tentative`
-                    // makes it invisible (see the field).
-                    let n = waiting.len().min(*size);
-                    for r in waiting.drain(..n) {
-                        batch.insert(r, ctx);
-                    }
-                    *tentative = true;
-                }
-                if batch.is_empty() || !ctx.has_slot(batch.device) {
-                    return Decision::Idle;
-                }
-                (batch, 0, u32::MAX)
-            }
+            Groups::Batches { .. } => (0, u32::MAX),
         };
         let origin = q.origin(ctx, q.count_in(lo, hi));
-        let Some((key, _)) = q.argmin(ctx, origin, lo, hi, |f| f, |_, t, pos| obj.of(pos, t))
-        else {
-            return Decision::Idle;
-        };
-        Decision::Dispatch(q.propose(key, ctx, origin))
+        let (key, _) = q.argmin(ctx, origin, lo, hi, |f| f, |_, t, pos| obj.of(pos, t))?;
+        Some((key, origin))
     }
-    fn commit(&mut self, cmd: &Command, placement: Placement, _: &SchedCtx) -> Result<()> {
+    fn committed(&mut self, placement: Placement) {
         match &mut self.groups {
             Groups::Bands {
-                q,
                 band,
                 dir,
                 proposed,
                 ..
             } => {
-                q.commit(cmd, placement, "gstf")?;
                 if placement == Placement::Device {
                     *band = Some(proposed.0);
                     *dir = proposed.1;
                 }
-                Ok(())
             }
-            Groups::Batches {
-                batch, tentative, ..
-            } => {
-                *tentative = false;
-                batch.commit(cmd, placement, "gstf")
-            }
-        }
-    }
-    fn acts_only_with_a_free_slot(&self) -> bool {
-        true
-    }
-    fn pending(&self) -> usize {
-        match &self.groups {
-            Groups::Bands { q, .. } => q.len(),
-            Groups::Batches { batch, waiting, .. } => batch.len() + waiting.len(),
+            Groups::Batches { tentative, .. } => *tentative = false,
         }
     }
 }
@@ -236,6 +203,7 @@ mod tests {
     use super::*;
     use crate::predict::{Access, Moment};
     use crate::sched::testkit::*;
+    use crate::sched::Scheduler;
     use proptest::prelude::*;
 
     proptest! {

@@ -12,7 +12,7 @@
 //! in a run of several devices, each device's own copy of the stack scans its device).
 
 use super::options::OptionReader;
-use super::{Decision, Placement, SchedCtx, Scheduler};
+use super::{Decision, Hints, Placement, SchedCtx, Scheduler};
 use crate::error::{HeadwayError, Result};
 use crate::request::{Command, Completion, DeviceId, Op, Request};
 use crate::time::{SimTime, NS_PER_MS};
@@ -195,8 +195,8 @@ impl Scheduler for IdleScan {
             self.inner.declined(cmd, ctx);
         }
     }
-    fn acts_only_with_a_free_slot(&self) -> bool {
-        self.inner.acts_only_with_a_free_slot()
+    fn hints(&self) -> Hints {
+        Hints::slot_driven_if(self.inner.hints())
     }
     fn pending(&self) -> usize {
         self.inner.pending()

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use super::proposal::{not_proposed, ProposalSlot};
 use super::sweep::Dir;
-use super::{Decision, Placement, SchedCtx, Scheduler};
+use super::{Decision, Hints, Placement, SchedCtx, Scheduler};
 use crate::error::Result;
 use crate::request::{Command, DeviceId, Request};
 
@@ -159,8 +159,8 @@ impl Scheduler for LbnScheduler {
         }
         Ok(())
     }
-    fn acts_only_with_a_free_slot(&self) -> bool {
-        true
+    fn hints(&self) -> Hints {
+        Hints::SLOT_DRIVEN
     }
     fn pending(&self) -> usize {
         self.queue.map.len()

@@ -14,7 +14,7 @@ use std::collections::VecDeque;
 
 use super::options::OptionReader;
 use super::proposal::{not_proposed, ProposalSlot};
-use super::{Decision, Placement, SchedCtx, Scheduler};
+use super::{Decision, Hints, Placement, SchedCtx, Scheduler};
 use crate::error::{HeadwayError, Result};
 use crate::request::{Command, Request};
 use crate::time::SimTime;
@@ -218,8 +218,8 @@ impl Scheduler for MClock {
         }
         Ok(())
     }
-    fn acts_only_with_a_free_slot(&self) -> bool {
-        true
+    fn hints(&self) -> Hints {
+        Hints::SLOT_DRIVEN
     }
     fn pending(&self) -> usize {
         self.classes.iter().map(|c| c.queue.len()).sum()

@@ -21,6 +21,7 @@ use crate::time::SimTime;
 mod anticipatory;
 pub mod cello;
 mod context;
+mod hints;
 mod idle_scan;
 mod per_device;
 mod proposal;
@@ -46,6 +47,7 @@ mod scan;
 mod sptf;
 mod sptf_sw;
 mod sstf;
+mod stf;
 mod sweep;
 #[cfg(test)]
 mod testkit;
@@ -81,6 +83,7 @@ pub use scan::Scan;
 pub use sptf::Sptf;
 pub use sptf_sw::SptfSw;
 pub use sstf::Sstf;
+pub use stf::Stf;
 pub use timed_chain::{
     completed as queued_plan_completed, walk as plan_behind_queue, Planned as PlannedCommand,
     Sent as SentCommand,
@@ -166,51 +169,20 @@ pub trait Scheduler {
         }
         d
     }
-    /// Whether this scheduler only ever acts when a device has a free slot: it never
-    /// waits, serves from memory or makes work while every device is full. The host then
-    /// skips asking it while every device is full (most calls, under load). Default false:
-    /// a plug-in is always asked.
-    fn acts_only_with_a_free_slot(&self) -> bool {
-        false
+    /// What this scheduler promises the host, so that the host can skip calls that would
+    /// find nothing to do (see [`Hints`]). Read once, when the scheduler is installed
+    /// (`Host::new`): the value must stay the same for the scheduler's life. Default
+    /// [`Hints::ASK_ALWAYS`]: a plug-in is always asked.
+    fn hints(&self) -> Hints {
+        Hints::ASK_ALWAYS
     }
-    /// Whether this scheduler does nothing while it holds no request ([`Scheduler::pending`]
-    /// is 0): it never makes work, waits or serves from an empty queue. The host then skips
-    /// asking it while it is empty (every call after the dispatch that emptied it, and after
-    /// every completion, when the device orders the queue). Default false: a plug-in is
-    /// always asked.
-    fn idle_when_empty(&self) -> bool {
-        false
-    }
-    /// Whether a timed scheduler plans a command behind the ones at the drive with the
-    /// predictor's queued rules (`sched::plan_behind_queue`; default on), or from the last
-    /// one's media end plus tail as before. A wrapper that plans the drive's queue itself
-    /// from `Predictor::release` (freeblock, whose pipeline and free reads are planned from
-    /// the inner scheduler's chain) turns it off so that both plan alike. Default: nothing
-    /// to set.
+    /// A setting, not a hint: whether a timed scheduler plans a command behind the ones at
+    /// the drive with the predictor's queued rules (`sched::plan_behind_queue`; default on),
+    /// or from the last one's media end plus tail as before. A wrapper that plans the
+    /// drive's queue itself from `QueueModel::release` (freeblock, whose pipeline and free
+    /// reads are planned from the inner scheduler's chain) turns it off so that both plan
+    /// alike. Default: nothing to set.
     fn set_queued_planning(&mut self, _on: bool) {}
-    /// Whether [`Scheduler::on_completion`] is the default no-op (and [`Scheduler::take_failure`]
-    /// cannot change because of it): the host then neither builds a context nor calls it at
-    /// each completion. Default false: a plug-in is always called.
-    fn ignores_completions(&self) -> bool {
-        false
-    }
-    /// Whether this scheduler never reads the context's predictors (no estimate, no head,
-    /// no geometry, through no helper). With prediction tracking off as well, nothing reads
-    /// them, so the host stops feeding them each completion (`Predictor::observe`). Default
-    /// false: a plug-in may read them.
-    fn ignores_predictors(&self) -> bool {
-        false
-    }
-    /// Whether an arrival that finds this scheduler empty ([`Scheduler::pending`] is 0) and
-    /// its device with a free slot would be dispatched by the next decision at once, alone
-    /// and unchanged (`Command::single`), the scheduler keeping no record of it (FCFS). The
-    /// host then sends it without calling the scheduler at all: with a drive ordering a
-    /// deep queue, that is nearly every request. Such a scheduler's `pending` must change
-    /// only in its own `&mut self` calls: the host, having found it empty, takes it to be
-    /// empty until it next calls it. Default false: a plug-in is always called.
-    fn passes_through_when_empty(&self) -> bool {
-        false
-    }
     /// Requests held by the scheduler and not yet dispatched.
     fn pending(&self) -> usize;
     /// A failure the scheduler could not report through the calls above (a plug-in written
@@ -220,4 +192,5 @@ pub trait Scheduler {
     }
 }
 
+pub use hints::Hints;
 pub use proposal::serve_command;

@@ -168,6 +168,15 @@ impl<'a> OptionReader<'a> {
     }
 
     /// Fail on any key the scheduler did not ask about.
+    /// The keys asked about so far, sorted, each once.
+    #[cfg(test)]
+    pub(crate) fn asked(&self) -> Vec<&'static str> {
+        let mut names = self.known.borrow().clone();
+        names.sort_unstable();
+        names.dedup();
+        names
+    }
+
     pub fn finish(self) -> Result<()> {
         let table = self.table.clone();
         let known = self.known.into_inner();

@@ -4,7 +4,7 @@
 //! completions by device. Devices do not compete for a slot, so every device's proposal is
 //! taken in turn; a device that wants to wait does not hold up another's dispatch.
 
-use super::{Decision, Placement, SchedCtx, Scheduler};
+use super::{Decision, Hints, Placement, SchedCtx, Scheduler};
 use crate::error::{HeadwayError, Result};
 use crate::request::{Command, Completion, Request};
 use crate::time::SimTime;
@@ -74,8 +74,14 @@ impl Scheduler for PerDevice {
             s.declined(cmd, ctx);
         }
     }
-    fn acts_only_with_a_free_slot(&self) -> bool {
-        self.stacks.iter().all(|s| s.acts_only_with_a_free_slot())
+    fn hints(&self) -> Hints {
+        Hints {
+            acts_only_with_a_free_slot: self
+                .stacks
+                .iter()
+                .all(|s| s.hints().acts_only_with_a_free_slot),
+            ..Hints::ASK_ALWAYS
+        }
     }
     fn pending(&self) -> usize {
         self.stacks.iter().map(|s| s.pending()).sum()

@@ -1,5 +1,6 @@
-//! Every built-in scheduler by name, with what it is in one line and whether it wraps
-//! another, and the builder that nests wrappers around their inner schedulers
+//! Every built-in scheduler, one table entry each (its name and aliases, what it is in one
+//! line, whether it wraps another or spans the devices, the options it takes, its
+//! constructor), and the builder that nests wrappers around their inner schedulers
 //! (`[host] scheduler = "idle-scan"` with `[host.inner] scheduler = "sptf"`).
 
 use serde::Deserialize;
@@ -20,152 +21,384 @@ pub struct SchedulerInfo {
     /// copy per device behind a splitter.
     pub spans_devices: bool,
     pub summary: &'static str,
+    /// The `[host.options]` keys it takes (what its constructor reads, in any case).
+    pub options: &'static [&'static str],
 }
 
-const fn leaf(name: &'static str, summary: &'static str) -> SchedulerInfo {
-    SchedulerInfo {
-        name,
-        wraps: false,
-        spans_devices: false,
-        summary,
+/// Builds a scheduler from its `[host.options]`, its inner scheduler (a wrapper's, built
+/// first; `None` for the others) and the device its stack serves when each device has its
+/// own (`None` for one stack over the run).
+type Build =
+    fn(&OptionReader, Option<Box<dyn Scheduler>>, Option<DeviceId>) -> Result<Box<dyn Scheduler>>;
+
+/// One built-in scheduler: everything about it, written once.
+struct Entry {
+    info: SchedulerInfo,
+    /// Other names it answers to (`c-look`).
+    aliases: &'static [&'static str],
+    build: Build,
+}
+
+const fn leaf(
+    name: &'static str,
+    summary: &'static str,
+    options: &'static [&'static str],
+    build: Build,
+) -> Entry {
+    Entry {
+        info: SchedulerInfo {
+            name,
+            wraps: false,
+            spans_devices: false,
+            summary,
+            options,
+        },
+        aliases: &[],
+        build,
     }
 }
 
-const fn wrapper(name: &'static str, summary: &'static str) -> SchedulerInfo {
-    SchedulerInfo {
-        name,
-        wraps: true,
-        spans_devices: false,
-        summary,
+const fn wrapper(
+    name: &'static str,
+    summary: &'static str,
+    options: &'static [&'static str],
+    build: Build,
+) -> Entry {
+    let mut e = leaf(name, summary, options, build);
+    e.info.wraps = true;
+    e
+}
+
+impl Entry {
+    const fn alias(self, aliases: &'static [&'static str]) -> Entry {
+        Entry { aliases, ..self }
+    }
+
+    const fn spanning_devices(mut self) -> Entry {
+        self.info.spans_devices = true;
+        self
     }
 }
+
+/// A wrapper's inner scheduler, which [`build_at`] builds before it.
+fn inner(s: Option<Box<dyn Scheduler>>) -> Box<dyn Scheduler> {
+    s.expect("checked: wrappers have an inner scheduler")
+}
+
+const STF: &[&str] = &["objective", "prune"];
 
 /// Every built-in scheduler, in the order `headway schedulers` lists them.
-pub const SCHEDULERS: &[SchedulerInfo] = &[
-    leaf("fcfs", "first come, first served"),
-    leaf("sstf", "shortest seek (cylinder distance) first"),
-    leaf("scan", "elevator sweeping to the disk's edges"),
-    leaf("look", "elevator reversing at the last request"),
+const TABLE: &[Entry] = &[
+    leaf("fcfs", "first come, first served", &[], |_, _, _| {
+        Ok(Box::new(Fcfs::new()))
+    }),
+    leaf(
+        "sstf",
+        "shortest seek (cylinder distance) first",
+        &[],
+        |_, _, _| Ok(Box::new(Sstf::new())),
+    ),
+    leaf(
+        "scan",
+        "elevator sweeping to the disk's edges",
+        &[],
+        |_, _, _| Ok(Box::new(Scan::new())),
+    ),
+    leaf(
+        "look",
+        "elevator reversing at the last request",
+        &[],
+        |_, _, _| Ok(Box::new(Look::new())),
+    ),
     leaf(
         "cscan",
         "one-way sweep to the edge, then back to cylinder 0",
+        &[],
+        |_, _, _| Ok(Box::new(CScan::new())),
+    )
+    .alias(&["c-scan"]),
+    leaf(
+        "clook",
+        "one-way sweep, jumping back to the lowest request",
+        &[],
+        |_, _, _| Ok(Box::new(CLook::new())),
+    )
+    .alias(&["c-look"]),
+    leaf(
+        "vscan",
+        "V(R): SSTF biased towards the sweep direction",
+        &["r"],
+        |o, _, _| Ok(Box::new(VScan::from_options(o)?)),
     ),
-    leaf("clook", "one-way sweep, jumping back to the lowest request"),
-    leaf("vscan", "V(R): SSTF biased towards the sweep direction"),
-    leaf("fscan", "LOOK over frozen batches of arrivals"),
-    leaf("sstf-lbn", "shortest LBN distance first (no geometry)"),
-    leaf("look-lbn", "LOOK by LBN (no geometry)"),
-    leaf("clook-lbn", "C-LOOK by LBN (no geometry)"),
-    leaf("sptf", "shortest positioning time first (predictor)"),
-    leaf("stf", "shortest time first: SPTF, objective selectable"),
+    leaf(
+        "fscan",
+        "LOOK over frozen batches of arrivals",
+        &[],
+        |_, _, _| Ok(Box::new(FScan::new())),
+    ),
+    leaf(
+        "sstf-lbn",
+        "shortest LBN distance first (no geometry)",
+        &[],
+        |_, _, _| Ok(Box::new(LbnScheduler::sstf())),
+    ),
+    leaf("look-lbn", "LOOK by LBN (no geometry)", &[], |_, _, _| {
+        Ok(Box::new(LbnScheduler::look()))
+    }),
+    leaf(
+        "clook-lbn",
+        "C-LOOK by LBN (no geometry)",
+        &[],
+        |_, _, _| Ok(Box::new(LbnScheduler::clook())),
+    )
+    .alias(&["c-look-lbn"]),
+    leaf(
+        "sptf",
+        "shortest positioning time first (predictor)",
+        STF,
+        |o, _, _| Ok(Box::new(Sptf::from_options("sptf", o)?)),
+    ),
+    leaf(
+        "stf",
+        "shortest time first: SPTF, objective selectable",
+        STF,
+        |o, _, _| Ok(Box::new(Sptf::from_options("stf", o)?)),
+    ),
     leaf(
         "satf",
         "shortest access time first (positioning + transfer)",
+        STF,
+        |o, _, _| Ok(Box::new(Sptf::from_options("satf", o)?)),
     ),
-    leaf("gstf", "grouped STF: STF within cylinder bands or batches"),
+    leaf(
+        "gstf",
+        "grouped STF: STF within cylinder bands or batches",
+        &["group_cylinders", "group_requests", "objective", "prune"],
+        |o, _, _| Ok(Box::new(Gstf::from_options(o)?)),
+    ),
     leaf(
         "wstf",
         "weighted STF: time weighted by response-time budget left",
+        &["max_response_ms", "objective", "prune"],
+        |o, _, _| Ok(Box::new(Wstf::from_options(o)?)),
     ),
     leaf(
         "aged-sptf",
         "SPTF minus a credit for waiting (DiskSim's ASPTF)",
+        &["age_weight", "prune"],
+        |o, _, _| Ok(Box::new(AgedSptf::from_options(o)?)),
     ),
     leaf(
         "sptf-sw",
         "SPTF-SW(n): least seek among near-best positioning",
+        &["prune", "window_percent"],
+        |o, _, _| Ok(Box::new(SptfSw::from_options(o)?)),
     ),
-    leaf("edf", "earliest deadline first (no deadline: last)"),
-    leaf("scan-edf", "EDF, equal deadlines in SCAN order"),
+    leaf(
+        "edf",
+        "earliest deadline first (no deadline: last)",
+        &[],
+        |_, _, _| Ok(Box::new(DeadlineScheduler::new(DeadlineRule::Edf))),
+    ),
+    leaf(
+        "scan-edf",
+        "EDF, equal deadlines in SCAN order",
+        &[],
+        |_, _, _| Ok(Box::new(DeadlineScheduler::new(DeadlineRule::ScanEdf))),
+    ),
     leaf(
         "dscan",
         "deadline SCAN: towards the most urgent, serving what lies between",
+        &[],
+        |_, _, _| Ok(Box::new(DeadlineScheduler::new(DeadlineRule::DScan))),
     ),
     leaf(
         "timeslice",
         "static partitioning: each class its own slot of every interval",
+        &["interval_ms", "weights"],
+        |o, _, _| Ok(Box::new(TimeSlice::from_options(o)?)),
     ),
     leaf(
         "mclock",
         "mClock: per-class reservation, weight and limit by tags",
+        &["limits_iops", "reservations_iops", "weights"],
+        |o, _, _| Ok(Box::new(MClock::from_options(o)?)),
     ),
     leaf(
         "bfq",
         "budget fair queueing between classes (sectors, weights, no idling)",
+        &["budget_sectors", "weights"],
+        |o, _, _| Ok(Box::new(Bfq::from_options(o)?)),
     ),
     leaf(
         "cello",
         "two-level: time shares per class, slack-stealing insertion",
+        &[
+            "allocation",
+            "beta",
+            "early_start",
+            "fit",
+            "interactive",
+            "interval_ms",
+            "reallocate",
+            "realtime",
+            "recompute_tau",
+            "tau",
+            "throughput",
+            "weights",
+        ],
+        |o, _, _| Ok(Box::new(cello::Cello::from_options("cello", o)?)),
     ),
     leaf(
         "stride",
         "proportional share by virtual clocks (relaxed: relax_ms)",
+        &["relax_ms"],
+        |o, _, _| Ok(Box::new(Stride::from_options(o)?)),
     ),
     leaf(
         "mq-deadline",
         "Linux mq-deadline: read/write FIFOs with expiry, sorted batches",
+        &[
+            "fifo_batch",
+            "read_expire_ms",
+            "write_expire_ms",
+            "writes_starved",
+        ],
+        |o, _, _| Ok(Box::new(MqDeadline::from_options(o)?)),
     ),
     wrapper(
         "idle-scan",
         "reads a region in the background whenever the inner scheduler idles",
+        &[
+            "chunk_sectors",
+            "device",
+            "idle_ms",
+            "passes",
+            "sectors",
+            "start_lbn",
+        ],
+        |o, i, d| Ok(Box::new(IdleScan::from_options(o, inner(i), d)?)),
     ),
     wrapper(
         "freeblock",
         "background reads in the foreground's rotational latency (two commands at the drive)",
+        &[
+            "after_writes",
+            "allow_source_track",
+            "c_fb_ms",
+            "choose_early",
+            "free_slots",
+            "idle_chunk_sectors",
+            "idle_service",
+            "max_tracks",
+            "plan",
+            "plan_when_idle",
+            "sectors",
+            "start_lbn",
+        ],
+        |o, i, d| Ok(Box::new(Freeblock::from_options(o, inner(i), d)?)),
     ),
     wrapper(
         "anticipatory",
         "waits briefly for a synchronous process's next read (anticipation)",
+        &[
+            "aged_clause",
+            "antic_expire_ms",
+            "bucket_us",
+            "cscan_clause",
+            "decay",
+            "heuristic",
+            "histogram_range_ms",
+            "large_read_flag",
+            "max_expiry_rate",
+            "min_samples",
+            "relax_ms",
+            "seek_weight",
+            "slice_idle_ms",
+            "think_threshold_ms",
+            "timer_granularity_us",
+        ],
+        |o, i, _| Ok(Box::new(Anticipatory::from_options(o, inner(i))?)),
     ),
-    SchedulerInfo {
-        spans_devices: true,
-        ..wrapper(
-            "flash-backed",
-            "redirects costly writes to the hybrid drive's flash (FQueue), writes them back later",
-        )
-    },
+    wrapper(
+        "flash-backed",
+        "redirects costly writes to the hybrid drive's flash (FQueue), writes them back later",
+        &[
+            "avoid_spinup",
+            "flash_device",
+            "fqueue_mib",
+            "high_watermark",
+            "idle_writeback",
+            "look_ahead",
+            "low_watermark",
+            "nvcache_mib",
+            "pin_us",
+            "platter_device",
+            "redirect",
+            "serve_reads",
+            "spindown_timeout_ms",
+        ],
+        |o, i, _| {
+            Ok(Box::new(
+                super::flash_backed::wrapper::FlashBacked::from_options(o, inner(i))?,
+            ))
+        },
+    )
+    .spanning_devices(),
 ];
 
+/// How many of [`TABLE`]'s entries the constant lists below hold: all, or the leaves only.
+const fn count(wrappers: bool) -> usize {
+    let mut n = 0;
+    let mut i = 0;
+    while i < TABLE.len() {
+        if wrappers || !TABLE[i].info.wraps {
+            n += 1;
+        }
+        i += 1;
+    }
+    n
+}
+
+const INFOS: [SchedulerInfo; count(true)] = {
+    let mut out = [TABLE[0].info; count(true)];
+    let mut i = 0;
+    while i < TABLE.len() {
+        out[i] = TABLE[i].info;
+        i += 1;
+    }
+    out
+};
+
+const LEAF_NAMES: [&str; count(false)] = {
+    let mut out = [""; count(false)];
+    let (mut i, mut n) = (0, 0);
+    while i < TABLE.len() {
+        if !TABLE[i].info.wraps {
+            out[n] = TABLE[i].info.name;
+            n += 1;
+        }
+        i += 1;
+    }
+    out
+};
+
+/// Every built-in scheduler, in the order `headway schedulers` lists them.
+pub const SCHEDULERS: &[SchedulerInfo] = &INFOS;
+
 /// Names of the schedulers that stand alone (they wrap nothing), in listing order.
-pub const SCHEDULER_NAMES: &[&str] = &[
-    "fcfs",
-    "sstf",
-    "scan",
-    "look",
-    "cscan",
-    "clook",
-    "vscan",
-    "fscan",
-    "sstf-lbn",
-    "look-lbn",
-    "clook-lbn",
-    "sptf",
-    "stf",
-    "satf",
-    "gstf",
-    "wstf",
-    "aged-sptf",
-    "sptf-sw",
-    "edf",
-    "scan-edf",
-    "dscan",
-    "timeslice",
-    "mclock",
-    "bfq",
-    "cello",
-    "stride",
-    "mq-deadline",
-];
+pub const SCHEDULER_NAMES: &[&str] = &LEAF_NAMES;
+
+/// The entry called `name` (or one of its aliases).
+fn entry(name: &str) -> Option<&'static Entry> {
+    TABLE
+        .iter()
+        .find(|e| e.info.name == name || e.aliases.contains(&name))
+}
 
 /// What `headway schedulers` says about `name` (aliases such as `c-look` included).
 pub fn scheduler_info(name: &str) -> Option<SchedulerInfo> {
-    let canonical = match name {
-        "c-scan" => "cscan",
-        "c-look" => "clook",
-        "c-look-lbn" => "clook-lbn",
-        n => n,
-    };
-    SCHEDULERS.iter().copied().find(|s| s.name == canonical)
+    entry(name).map(|e| e.info)
 }
 
 /// A scheduler as configured: its name, its options and, for a wrapper, the scheduler it
@@ -242,12 +475,13 @@ fn build_at(
     inner: Option<&SchedSpec>,
     stack_device: Option<DeviceId>,
 ) -> Result<Box<dyn Scheduler>> {
-    let info = scheduler_info(name).ok_or_else(|| HeadwayError::Unknown {
+    let entry = entry(name).ok_or_else(|| HeadwayError::Unknown {
         kind: "scheduler",
         name: name.to_string(),
         known: SCHEDULERS.iter().map(|s| s.name.to_string()).collect(),
     })?;
     let inner_table = format!("{table}.inner");
+    let info = entry.info;
     let inner = match (info.wraps, inner) {
         (true, Some(spec)) => Some(build_at(
             &inner_table,
@@ -284,54 +518,7 @@ fn build_at(
         (false, None) => None,
     };
     let o = OptionReader::at(table, name, opts);
-    let s: Box<dyn Scheduler> = match info.name {
-        "fcfs" => Box::new(Fcfs::new()),
-        "sstf" => Box::new(Sstf::new()),
-        "scan" => Box::new(Scan::new()),
-        "look" => Box::new(Look::new()),
-        "cscan" => Box::new(CScan::new()),
-        "clook" => Box::new(CLook::new()),
-        "vscan" => Box::new(VScan::from_options(&o)?),
-        "fscan" => Box::new(FScan::new()),
-        "sstf-lbn" => Box::new(LbnScheduler::sstf()),
-        "look-lbn" => Box::new(LbnScheduler::look()),
-        "clook-lbn" => Box::new(LbnScheduler::clook()),
-        "sptf" => Box::new(Sptf::from_options("sptf", &o)?),
-        "stf" => Box::new(Sptf::from_options("stf", &o)?),
-        "satf" => Box::new(Sptf::from_options("satf", &o)?),
-        "gstf" => Box::new(Gstf::from_options(&o)?),
-        "wstf" => Box::new(Wstf::from_options(&o)?),
-        "aged-sptf" => Box::new(AgedSptf::from_options(&o)?),
-        "sptf-sw" => Box::new(SptfSw::from_options(&o)?),
-        "edf" => Box::new(DeadlineScheduler::new(DeadlineRule::Edf)),
-        "scan-edf" => Box::new(DeadlineScheduler::new(DeadlineRule::ScanEdf)),
-        "dscan" => Box::new(DeadlineScheduler::new(DeadlineRule::DScan)),
-        "timeslice" => Box::new(TimeSlice::from_options(&o)?),
-        "mclock" => Box::new(MClock::from_options(&o)?),
-        "bfq" => Box::new(Bfq::from_options(&o)?),
-        "cello" => Box::new(cello::Cello::from_options("cello", &o)?),
-        "idle-scan" => Box::new(IdleScan::from_options(
-            &o,
-            inner.expect("checked: wrappers have an inner scheduler"),
-            stack_device,
-        )?),
-        "freeblock" => Box::new(Freeblock::from_options(
-            &o,
-            inner.expect("checked: wrappers have an inner scheduler"),
-            stack_device,
-        )?),
-        "stride" => Box::new(Stride::from_options(&o)?),
-        "mq-deadline" => Box::new(MqDeadline::from_options(&o)?),
-        "anticipatory" => Box::new(Anticipatory::from_options(
-            &o,
-            inner.expect("checked: wrappers have an inner scheduler"),
-        )?),
-        "flash-backed" => Box::new(super::flash_backed::wrapper::FlashBacked::from_options(
-            &o,
-            inner.expect("checked: wrappers have an inner scheduler"),
-        )?),
-        other => unreachable!("scheduler `{other}` is listed but not built"),
-    };
+    let s = (entry.build)(&o, inner, stack_device)?;
     o.finish()?;
     Ok(s)
 }
@@ -357,6 +544,22 @@ mod tests {
             .map(|s| s.name)
             .collect();
         assert_eq!(leaves, SCHEDULER_NAMES);
+    }
+
+    #[test]
+    fn each_entry_lists_the_options_its_constructor_reads() {
+        let none = SchedOptions::new();
+        let mut wrong = vec![];
+        for e in TABLE {
+            let o = OptionReader::new(e.info.name, &none);
+            let inner = e.info.wraps.then(|| scheduler_by_name("fcfs").unwrap());
+            (e.build)(&o, inner, None).unwrap();
+            let asked = o.asked();
+            if asked != e.info.options {
+                wrong.push(format!("{}: {asked:?}", e.info.name));
+            }
+        }
+        assert!(wrong.is_empty(), "{wrong:#?}");
     }
 
     #[test]

@@ -1,9 +1,11 @@
 use super::options::OptionReader;
+use super::stf::{Ranking, Stf};
+use super::sweep::Key;
 use super::timed::{Objective, Origin, TimedQueue};
-use super::{Decision, Placement, SchedCtx, Scheduler};
+use super::SchedCtx;
 use crate::error::Result;
 use crate::predict::Predictor;
-use crate::request::{Command, Completion, Request};
+use crate::request::Request;
 use crate::time::SimTime;
 
 /// Shortest time first: dispatch the request the predictor says can start its media
@@ -15,27 +17,53 @@ use crate::time::SimTime;
 /// Names: `sptf` and `stf` default to positioning, `satf` to service. Options: `objective`
 /// (`"positioning"` or `"service"`), `prune` (default true; false evaluates every queued
 /// request, as the paper's implementation did, which matters when decisions cost CPU time).
-pub struct Sptf {
-    q: TimedQueue,
+pub type Sptf = Stf<Shortest>;
+
+/// [`Sptf`]'s ranking: the least objective.
+pub struct Shortest {
     objective: Objective,
     name: &'static str,
 }
 
-impl Sptf {
+impl Ranking for Shortest {
+    #[inline]
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    #[inline]
+    fn choose(&mut self, q: &mut TimedQueue, ctx: &SchedCtx) -> Option<(Key, Origin)> {
+        let origin = q.origin(ctx, q.len());
+        let obj = self.objective;
+        // Transfer time is non-negative, so the positioning floor bounds either objective.
+        let (key, _) = q.argmin(
+            ctx,
+            origin,
+            0,
+            u32::MAX,
+            |floor| floor,
+            |_, t, pos| obj.of(pos, t),
+        )?;
+        Some((key, origin))
+    }
+}
+
+impl Stf<Shortest> {
     pub fn new() -> Self {
-        Sptf {
-            q: TimedQueue::new(true).ranked_by(Objective::Positioning),
-            objective: Objective::Positioning,
-            name: "sptf",
-        }
+        Stf::with(
+            TimedQueue::new(true).ranked_by(Objective::Positioning),
+            Shortest {
+                objective: Objective::Positioning,
+                name: "sptf",
+            },
+        )
     }
 
     /// An SPTF that evaluates every queued request (for checking the pruned search).
     pub fn unpruned() -> Self {
-        Sptf {
-            q: TimedQueue::new(false).ranked_by(Objective::Positioning),
-            ..Self::new()
-        }
+        Stf::with(
+            TimedQueue::new(false).ranked_by(Objective::Positioning),
+            Self::new().rank,
+        )
     }
 
     /// `name` is `sptf`, `stf` or `satf`.
@@ -46,20 +74,12 @@ impl Sptf {
             Objective::NAMES
         };
         let objective = Objective::parse(o.choice("objective", choices)?);
-        Ok(Sptf {
-            q: TimedQueue::new(o.bool("prune", true)?).ranked_by(objective),
-            objective,
-            name,
-        })
+        Ok(Stf::with(
+            TimedQueue::new(o.bool("prune", true)?).ranked_by(objective),
+            Shortest { objective, name },
+        ))
     }
 
-    /// Positioning estimates performed so far (for measuring pruning).
-    pub fn evaluations(&self) -> u64 {
-        self.q.evaluations
-    }
-}
-
-impl Sptf {
     /// Queue `req` with the device's predictor `p` in hand, as its own type (the drive's
     /// firmware queue, which owns its model: see [`Sptf::take_unpipelined`]).
     pub fn arrive_with<P: Predictor>(&mut self, req: Request, p: &P) {
@@ -69,12 +89,12 @@ impl Sptf {
     /// Choose and take the request to serve next, with the mechanism free at `now` and the
     /// head where `p` believes it is, for a caller that never has a command outstanding and
     /// spends no CPU time on decisions (the drive's own firmware queue, which picks only when
-    /// the mechanism is free). The choice is [`Scheduler::decide`]'s exactly, in a context
-    /// with nothing outstanding, one slot and free estimates: `decide` would plan from the
-    /// same head and instant. What `decide` also works out (where the chosen command would
-    /// leave the head, for planning the next one while it is outstanding, and the command
-    /// itself) is never consulted in such a context, so it is skipped; and `p` comes as its
-    /// own type, so every estimate of the search is inlined into it.
+    /// the mechanism is free). The choice is [`crate::sched::Scheduler::decide`]'s exactly,
+    /// in a context with nothing outstanding, one slot and free estimates: `decide` would
+    /// plan from the same head and instant. What `decide` also works out (where the chosen
+    /// command would leave the head, for planning the next one while it is outstanding, and
+    /// the command itself) is never consulted in such a context, so it is skipped; and `p`
+    /// comes as its own type, so every estimate of the search is inlined into it.
     pub fn take_unpipelined<P: Predictor>(&mut self, p: &P, now: SimTime) -> Option<Request> {
         if self.q.is_empty() {
             return None;
@@ -82,7 +102,7 @@ impl Sptf {
         let origin = Origin::uniform(p.head(), now, now);
         // One search per objective, so that the walk does not choose the objective per
         // candidate (the drive's SPTF is always by positioning).
-        let (key, _) = match self.objective {
+        let (key, _) = match self.rank.objective {
             Objective::Positioning => {
                 self.q
                     .argmin_with(p, origin, 0, u32::MAX, |floor| floor, |_, _, pos| pos)?
@@ -100,55 +120,9 @@ impl Sptf {
     }
 }
 
-impl Default for Sptf {
+impl Default for Stf<Shortest> {
     fn default() -> Self {
         Self::new()
-    }
-}
-
-impl Scheduler for Sptf {
-    fn name(&self) -> &str {
-        self.name
-    }
-    fn on_arrival(&mut self, req: Request, ctx: &SchedCtx) {
-        self.q.insert(req, ctx);
-    }
-    fn set_queued_planning(&mut self, on: bool) {
-        self.q.queued_planning = on;
-    }
-    fn on_completion(&mut self, done: &Completion, _: &SchedCtx) {
-        self.q.completed(done);
-    }
-    fn propose(&mut self, ctx: &SchedCtx) -> Decision {
-        if self.q.is_empty() || !ctx.has_slot(self.q.device) {
-            return Decision::Idle;
-        }
-        let origin = self.q.origin(ctx, self.q.len());
-        let obj = self.objective;
-        // Transfer time is non-negative, so the positioning floor bounds either objective.
-        let Some((key, _)) = self.q.argmin(
-            ctx,
-            origin,
-            0,
-            u32::MAX,
-            |floor| floor,
-            |_, t, pos| obj.of(pos, t),
-        ) else {
-            return Decision::Idle;
-        };
-        Decision::Dispatch(self.q.propose(key, ctx, origin))
-    }
-    fn commit(&mut self, cmd: &Command, placement: Placement, _: &SchedCtx) -> Result<()> {
-        self.q.commit(cmd, placement, self.name)
-    }
-    fn acts_only_with_a_free_slot(&self) -> bool {
-        true
-    }
-    fn idle_when_empty(&self) -> bool {
-        true
-    }
-    fn pending(&self) -> usize {
-        self.q.len()
     }
 }
 
@@ -158,6 +132,7 @@ mod tests {
     use crate::predict::{Access, Moment, Needs};
     use crate::request::Op;
     use crate::sched::testkit::*;
+    use crate::sched::Scheduler;
     use proptest::prelude::*;
 
     proptest! {

@@ -1,9 +1,10 @@
 use super::options::OptionReader;
-use super::timed::TimedQueue;
-use super::{Decision, Placement, SchedCtx, Scheduler};
+use super::stf::{Ranking, Stf};
+use super::sweep::Key;
+use super::timed::{Origin, TimedQueue};
+use super::SchedCtx;
 use crate::error::Result;
 use crate::predict::{Access, Moment};
-use crate::request::{Command, Completion, Request};
 use crate::time::SimTime;
 
 /// SPTF-SW(n), SPTF with a seek window: among the requests whose positioning time is within
@@ -12,51 +13,38 @@ use crate::time::SimTime;
 /// freeblock scheduling more rotational slack to fill.
 ///
 /// Options: `window_percent` (n, default 10), `prune`.
-pub struct SptfSw {
-    q: TimedQueue,
+pub type SptfSw = Stf<SeekWindow>;
+
+/// [`SptfSw`]'s ranking: the least seek inside the window.
+pub struct SeekWindow {
     window_percent: f64,
 }
 
 pub const DEFAULT_WINDOW_PERCENT: f64 = 10.0;
 
-impl SptfSw {
+impl Stf<SeekWindow> {
     pub fn from_options(o: &OptionReader) -> Result<Self> {
-        Ok(SptfSw {
-            q: TimedQueue::new(o.bool("prune", true)?),
-            window_percent: o.f64("window_percent", DEFAULT_WINDOW_PERCENT, 0.0, 1e6)?,
-        })
+        Ok(Stf::with(
+            TimedQueue::new(o.bool("prune", true)?),
+            SeekWindow {
+                window_percent: o.f64("window_percent", DEFAULT_WINDOW_PERCENT, 0.0, 1e6)?,
+            },
+        ))
     }
 }
 
-impl Scheduler for SptfSw {
-    fn name(&self) -> &str {
+impl Ranking for SeekWindow {
+    fn name(&self) -> &'static str {
         "sptf-sw"
     }
-    fn on_arrival(&mut self, req: Request, ctx: &SchedCtx) {
-        self.q.insert(req, ctx);
-    }
-    fn set_queued_planning(&mut self, on: bool) {
-        self.q.queued_planning = on;
-    }
-    fn on_completion(&mut self, done: &Completion, _: &SchedCtx) {
-        self.q.completed(done);
-    }
-    fn propose(&mut self, ctx: &SchedCtx) -> Decision {
-        if self.q.is_empty() || !ctx.has_slot(self.q.device) {
-            return Decision::Idle;
-        }
-        let origin = self.q.origin(ctx, 2 * self.q.len());
-        let Some((_, best)) = self
-            .q
-            .argmin(ctx, origin, 0, u32::MAX, |f| f, |_, _, pos| pos)
-        else {
-            return Decision::Idle;
-        };
+    fn choose(&mut self, q: &mut TimedQueue, ctx: &SchedCtx) -> Option<(Key, Origin)> {
+        let origin = q.origin(ctx, 2 * q.len());
+        let (_, best) = q.argmin(ctx, origin, 0, u32::MAX, |f| f, |_, _, pos| pos)?;
         let window = (best as f64 * (1.0 + self.window_percent / 100.0)).floor() as SimTime;
-        let p = ctx.predictor(self.q.device);
+        let p = ctx.predictor(q.device);
         // In-window candidates rank (0, seek, positioning); the rest rank after all of them,
         // so the search stops once the positioning floor leaves the window.
-        let Some((key, _)) = self.q.argmin(
+        let (key, _) = q.argmin(
             ctx,
             origin,
             0,
@@ -74,19 +62,8 @@ impl Scheduler for SptfSw {
                     (1, 0, pos)
                 }
             },
-        ) else {
-            return Decision::Idle;
-        };
-        Decision::Dispatch(self.q.propose(key, ctx, origin))
-    }
-    fn commit(&mut self, cmd: &Command, placement: Placement, _: &SchedCtx) -> Result<()> {
-        self.q.commit(cmd, placement, "sptf-sw")
-    }
-    fn acts_only_with_a_free_slot(&self) -> bool {
-        true
-    }
-    fn pending(&self) -> usize {
-        self.q.len()
+        )?;
+        Some((key, origin))
     }
 }
 
@@ -94,6 +71,7 @@ impl Scheduler for SptfSw {
 mod tests {
     use super::*;
     use crate::sched::testkit::*;
+    use crate::sched::Scheduler;
     use proptest::prelude::*;
 
     proptest! {

@@ -8,7 +8,7 @@
 
 use super::options::OptionReader;
 use super::proposal::{not_proposed, ProposalSlot};
-use super::{Decision, Placement, SchedCtx, Scheduler};
+use super::{Decision, Hints, Placement, SchedCtx, Scheduler};
 use crate::error::{HeadwayError, Result};
 use crate::request::{Command, Request};
 use crate::time::{SimTime, NS_PER_MS};
@@ -150,8 +150,8 @@ impl Scheduler for TimeSlice {
         }
         Ok(())
     }
-    fn acts_only_with_a_free_slot(&self) -> bool {
-        true
+    fn hints(&self) -> Hints {
+        Hints::SLOT_DRIVEN
     }
     fn pending(&self) -> usize {
         self.queue.len()

@@ -1,8 +1,9 @@
 use super::options::OptionReader;
-use super::timed::{Objective, TimedQueue};
-use super::{Decision, Placement, SchedCtx, Scheduler};
+use super::stf::{Ranking, Stf};
+use super::sweep::Key;
+use super::timed::{Objective, Origin, TimedQueue};
+use super::SchedCtx;
 use crate::error::Result;
-use crate::request::{Command, Completion, Request};
 use crate::time::{SimTime, NS_PER_MS};
 
 /// Weighted shortest time first (the paper's aging): each request's estimated time T_real is
@@ -12,74 +13,55 @@ use crate::time::{SimTime, NS_PER_MS};
 ///
 /// Options: `max_response_ms` (M, default 1000), `objective` (what T_real is; default
 /// `"service"`, the paper's "I/O time"), `prune`.
-pub struct Wstf {
-    q: TimedQueue,
+pub type Wstf = Stf<Weighted>;
+
+/// [`Wstf`]'s ranking: the least time weighted by the response-time budget left.
+pub struct Weighted {
     objective: Objective,
     max_response_ns: SimTime,
 }
 
 pub const DEFAULT_MAX_RESPONSE_MS: f64 = 1000.0;
 
-impl Wstf {
+impl Stf<Weighted> {
     pub fn from_options(o: &OptionReader) -> Result<Self> {
         let m = o.f64("max_response_ms", DEFAULT_MAX_RESPONSE_MS, 1e-3, 1e9)?;
-        Ok(Wstf {
-            q: TimedQueue::with_age(o.bool("prune", true)?),
-            objective: Objective::parse(o.choice("objective", &["service", "positioning"])?),
-            max_response_ns: (m * NS_PER_MS as f64).round() as SimTime,
-        })
+        Ok(Stf::with(
+            TimedQueue::with_age(o.bool("prune", true)?),
+            Weighted {
+                objective: Objective::parse(o.choice("objective", &["service", "positioning"])?),
+                max_response_ns: (m * NS_PER_MS as f64).round() as SimTime,
+            },
+        ))
     }
 }
 
-impl Scheduler for Wstf {
-    fn name(&self) -> &str {
+impl Ranking for Weighted {
+    fn name(&self) -> &'static str {
         "wstf"
     }
-    fn on_arrival(&mut self, req: Request, ctx: &SchedCtx) {
-        self.q.insert(req, ctx);
-    }
-    fn set_queued_planning(&mut self, on: bool) {
-        self.q.queued_planning = on;
-    }
-    fn on_completion(&mut self, done: &Completion, _: &SchedCtx) {
-        self.q.completed(done);
-    }
-    fn propose(&mut self, ctx: &SchedCtx) -> Decision {
-        if self.q.is_empty() || !ctx.has_slot(self.q.device) {
-            return Decision::Idle;
-        }
-        let origin = self.q.origin(ctx, self.q.len());
-        let (oldest_key, oldest_arrival) = self.q.oldest().expect("queue is not empty");
+    fn choose(&mut self, q: &mut TimedQueue, ctx: &SchedCtx) -> Option<(Key, Origin)> {
+        let origin = q.origin(ctx, q.len());
+        let (oldest_key, oldest_arrival) = q.oldest().expect("queue is not empty");
         let m = self.max_response_ns;
         let waited_max = ctx.now.saturating_sub(oldest_arrival);
         if waited_max >= m {
-            return Decision::Dispatch(self.q.propose(oldest_key, ctx, origin));
+            return Some((oldest_key, origin));
         }
         // Compare T_real * (M - E) exactly in integers (the common 1/M drops out). Every
         // request has waited at most `waited_max`, so its factor is at least M - waited_max.
         let now = ctx.now;
         let obj = self.objective;
         let least_left = (m - waited_max) as u128;
-        let Some((key, _)) = self.q.argmin(
+        let (key, _) = q.argmin(
             ctx,
             origin,
             0,
             u32::MAX,
             |floor| floor as u128 * least_left,
             |r, t, pos| obj.of(pos, t) as u128 * (m - now.saturating_sub(r.arrival_ns)) as u128,
-        ) else {
-            return Decision::Idle;
-        };
-        Decision::Dispatch(self.q.propose(key, ctx, origin))
-    }
-    fn commit(&mut self, cmd: &Command, placement: Placement, _: &SchedCtx) -> Result<()> {
-        self.q.commit(cmd, placement, "wstf")
-    }
-    fn acts_only_with_a_free_slot(&self) -> bool {
-        true
-    }
-    fn pending(&self) -> usize {
-        self.q.len()
+        )?;
+        Some((key, origin))
     }
 }
 
@@ -88,6 +70,7 @@ mod tests {
     use super::*;
     use crate::predict::{Access, Moment, Needs};
     use crate::sched::testkit::*;
+    use crate::sched::Scheduler;
     use proptest::prelude::*;
 
     proptest! {

@@ -8,6 +8,7 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
+use super::firmware_scheduler::FirmwareScheduler;
 use super::mechanics::Mechanics;
 use super::overheads::Overheads;
 use crate::error::{HeadwayError, Result};
@@ -21,12 +22,12 @@ use crate::time::SimTime;
 /// The LBN-ordered variants (2, 3, 4), the cache- and age-aware SPTF family (9-16, 20-26) and
 /// the rest are not modelled.
 pub fn policy_name(number: u32) -> Result<&'static str> {
-    Ok(match number {
-        1 => "fcfs",
-        5 => "look",
-        6 => "clook",
-        7 => "sstf",
-        8 => "sptf",
+    let which = match number {
+        1 => FirmwareScheduler::Fcfs,
+        5 => FirmwareScheduler::Look,
+        6 => FirmwareScheduler::Clook,
+        7 => FirmwareScheduler::Sstf,
+        8 => FirmwareScheduler::Sptf,
         other => {
             let what = match other {
                 2 => "ELEVATOR_LBN",
@@ -54,7 +55,8 @@ pub fn policy_name(number: u32) -> Result<&'static str> {
                 ),
             ));
         }
-    })
+    };
+    Ok(which.name())
 }
 
 /// Where the firmware's SPTF ranks its queued commands from (`firmware_sptf_angle`:
@@ -74,9 +76,8 @@ pub enum SptfAngle {
     LastMediaEvent,
 }
 
-/// Firmware schedulers by name (the host's, minus SCAN and C-SCAN, whose pure seeks to the
-/// edge carry no command a drive could execute).
-pub const FIRMWARE_SCHEDULERS: &[&str] = &["fcfs", "sstf", "look", "clook", "sptf"];
+/// Firmware schedulers by name ([`FirmwareScheduler`]).
+pub const FIRMWARE_SCHEDULERS: &[&str] = FirmwareScheduler::NAMES;
 
 /// Queued commands carry the instant they reached the drive.
 enum Kind {
@@ -117,21 +118,14 @@ impl FirmwareQueue {
         ovh: Overheads,
         depth: usize,
     ) -> Result<FirmwareQueue> {
-        let name = FIRMWARE_SCHEDULERS
-            .iter()
-            .find(|n| **n == name)
-            .copied()
-            .ok_or_else(|| HeadwayError::Unknown {
-                kind: "firmware scheduler",
-                name: name.into(),
-                known: FIRMWARE_SCHEDULERS.iter().map(|s| s.to_string()).collect(),
-            })?;
-        let kind = if name == "fcfs" {
+        let which = FirmwareScheduler::parse(name)?;
+        let name = which.name();
+        let kind = if which == FirmwareScheduler::Fcfs {
             Kind::Fifo(VecDeque::with_capacity(depth))
         } else {
             let model = OraclePredictor::new(mech, ovh, 0);
             Kind::Sched(Box::new(Scheduled {
-                sched: if name == "sptf" {
+                sched: if which == FirmwareScheduler::Sptf {
                     Picker::Sptf(Sptf::new(), model)
                 } else {
                     Picker::Any(scheduler_by_name(name)?, vec![Box::new(model)])

@@ -39,7 +39,7 @@ pub use stride::Stride;
 use vclock::VirtualClocks;
 
 use super::options::OptionReader;
-use super::{Decision, Placement, SchedCtx, Scheduler};
+use super::{Decision, Hints, Placement, SchedCtx, Scheduler};
 use crate::error::{HeadwayError, Result};
 use crate::predict::{Access, Moment};
 use crate::request::{Command, Completion, Op, Request};
@@ -334,9 +334,9 @@ impl Scheduler for Anticipatory {
     fn declined(&mut self, cmd: &Command, ctx: &SchedCtx) {
         self.inner.declined(cmd, ctx);
     }
-    fn acts_only_with_a_free_slot(&self) -> bool {
+    fn hints(&self) -> Hints {
         // Waits only with an idle device, so a full device needs nothing of it.
-        self.inner.acts_only_with_a_free_slot()
+        Hints::slot_driven_if(self.inner.hints())
     }
     fn pending(&self) -> usize {
         self.inner.pending()

@@ -12,7 +12,7 @@
 
 use crate::error::{HeadwayError, Result};
 use crate::request::{Command, Request};
-use crate::sched::{Decision, OptionReader, Placement, SchedCtx, Scheduler};
+use crate::sched::{Decision, Hints, OptionReader, Placement, SchedCtx, Scheduler};
 use crate::time::{ms_to_ns, SimTime};
 
 const READ: usize = 0;
@@ -142,8 +142,8 @@ impl Scheduler for MqDeadline {
         self.next_lbn = r.end_lbn();
         Ok(())
     }
-    fn acts_only_with_a_free_slot(&self) -> bool {
-        true
+    fn hints(&self) -> Hints {
+        Hints::SLOT_DRIVEN
     }
     fn pending(&self) -> usize {
         self.fifo[READ].len() + self.fifo[WRITE].len()

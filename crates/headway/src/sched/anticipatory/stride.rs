@@ -13,7 +13,7 @@ use super::vclock::VirtualClocks;
 use crate::error::{HeadwayError, Result};
 use crate::predict::{Access, Moment};
 use crate::request::{Command, Completion, Request};
-use crate::sched::{Decision, OptionReader, Placement, SchedCtx, Scheduler};
+use crate::sched::{Decision, Hints, OptionReader, Placement, SchedCtx, Scheduler};
 use crate::time::NS_PER_MS;
 
 pub struct Stride {
@@ -104,8 +104,8 @@ impl Scheduler for Stride {
         }
         Ok(())
     }
-    fn acts_only_with_a_free_slot(&self) -> bool {
-        true
+    fn hints(&self) -> Hints {
+        Hints::SLOT_DRIVEN
     }
     fn pending(&self) -> usize {
         self.pending.len()

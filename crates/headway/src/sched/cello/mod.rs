@@ -38,7 +38,7 @@ pub use self::queue::{Entry, ScheduledQueue, SlackMap};
 
 use super::options::OptionReader;
 use super::proposal::not_proposed;
-use super::{Decision, Placement, SchedCtx, Scheduler};
+use super::{Decision, Hints, Placement, SchedCtx, Scheduler};
 use crate::error::{HeadwayError, Result};
 use crate::predict::{Access, Moment, Predictor};
 use crate::request::{Command, Completion, HeadPosition, Request};
@@ -415,8 +415,8 @@ impl Scheduler for Cello {
             _ => Decision::Idle,
         }
     }
-    fn acts_only_with_a_free_slot(&self) -> bool {
-        true
+    fn hints(&self) -> Hints {
+        Hints::SLOT_DRIVEN
     }
     fn commit(&mut self, cmd: &Command, _placement: Placement, ctx: &SchedCtx) -> Result<()> {
         let core = self.core.as_mut();

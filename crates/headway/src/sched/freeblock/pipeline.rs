@@ -20,7 +20,7 @@ use crate::error::{HeadwayError, Result};
 use crate::predict::{self, Access, Moment};
 use crate::request::{Command, Completion, DeviceId, HeadPosition, Op, Request};
 use crate::sched::options::OptionReader;
-use crate::sched::{Decision, Placement, SchedCtx, Scheduler};
+use crate::sched::{Decision, Hints, Placement, SchedCtx, Scheduler};
 use crate::time::{SimTime, NS_PER_MS};
 
 /// Commands kept at the drive: one in service, one queued.
@@ -792,8 +792,8 @@ impl Scheduler for Freeblock {
         }
         self.proposed = None;
     }
-    fn acts_only_with_a_free_slot(&self) -> bool {
-        self.inner.acts_only_with_a_free_slot()
+    fn hints(&self) -> Hints {
+        Hints::slot_driven_if(self.inner.hints())
     }
     fn pending(&self) -> usize {
         self.inner.pending() + self.held.is_some() as usize + self.chosen.is_some() as usize
