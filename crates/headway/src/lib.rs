@@ -35,6 +35,7 @@ pub mod request;
 pub mod sched;
 pub mod sim;
 pub mod stats;
+mod table_keys;
 pub mod time;
 pub mod validate;
 pub mod workload;
