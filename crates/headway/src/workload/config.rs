@@ -15,7 +15,7 @@ use std::path::Path;
 
 use std::sync::OnceLock;
 
-use serde::de::{self, MapAccess, Visitor};
+use serde::de::{self, DeserializeSeed, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 
 use super::app::{AppConfig, AppKeys, AppWorkload};
@@ -317,20 +317,22 @@ struct WorkloadTable {
     text: TextKeys,
     common: CommonKeys,
     /// The kind-specific keys given, for the ownership check.
-    written: Vec<String>,
+    written: Vec<&'static str>,
 }
 
 /// Every key a workload table takes, in the order an unknown key's error lists them.
 fn all_keys() -> &'static [&'static str] {
     static KEYS: OnceLock<Vec<&'static str>> = OnceLock::new();
     KEYS.get_or_init(|| {
-        let groups: [&[&str]; 12] = [
+        let (trace_head, trace_tail) = TraceKeys::KEYS.split_at(4);
+        let groups: [&[&str]; 13] = [
             &["kind", "requests"],
             OpenKeys::KEYS,
             ShapeKeys::KEYS,
             ClosedKeys::KEYS,
+            trace_head,
             &["device"],
-            TraceKeys::KEYS,
+            trace_tail,
             BurstyKeys::KEYS,
             SyncKeys::KEYS,
             AppKeys::KEYS,
@@ -346,7 +348,7 @@ impl WorkloadTable {
     /// Read the value of `key` into the group that takes it.
     fn read<'de, A: MapAccess<'de>>(
         &mut self,
-        key: &str,
+        key: &'static str,
         map: &mut A,
     ) -> std::result::Result<(), A::Error> {
         match key {
@@ -372,7 +374,7 @@ impl WorkloadTable {
         // A device given by name is a `[[workloads]]` key, by number a trace's.
         let common = key == "device" && matches!(self.device, Some(DeviceKey::Name(_)));
         if key != "kind" && !common && !CommonKeys::KEYS.contains(&key) {
-            self.written.push(key.to_string());
+            self.written.push(key);
         }
         Ok(())
     }
@@ -472,9 +474,9 @@ const OWNED: [(&[&[&str]], &str); 11] = [
 fn check_owner(
     kind: WorkloadKind,
     given: bool,
-    written: &[String],
+    written: &[&str],
 ) -> std::result::Result<(), String> {
-    let has = |key: &str| written.iter().any(|w| w == key);
+    let has = |key: &str| written.contains(&key);
     if kind == WorkloadKind::Text {
         if let Some(key) = ["arrival", "rate_iops"].into_iter().find(|k| has(k)) {
             return Err(format!(
@@ -520,6 +522,24 @@ fn check_owner(
     Ok(())
 }
 
+/// A key of a workload table: refused while it is read, so the error points at its line.
+struct KnownKey;
+
+impl<'de> DeserializeSeed<'de> for KnownKey {
+    type Value = &'static str;
+
+    fn deserialize<D: Deserializer<'de>>(
+        self,
+        d: D,
+    ) -> std::result::Result<&'static str, D::Error> {
+        let key = String::deserialize(d)?;
+        let known = all_keys().iter().find(|k| **k == key);
+        known
+            .copied()
+            .ok_or_else(|| de::Error::unknown_field(&key, all_keys()))
+    }
+}
+
 /// Reads a workload table key by key (see the module doc) and converts it to `T`.
 struct TableVisitor<T>(std::marker::PhantomData<T>);
 
@@ -532,8 +552,8 @@ impl<'de, T: TryFrom<WorkloadTable, Error = String>> Visitor<'de> for TableVisit
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<T, A::Error> {
         let mut table = WorkloadTable::default();
-        while let Some(key) = map.next_key::<String>()? {
-            table.read(&key, &mut map)?;
+        while let Some(key) = map.next_key_seed(KnownKey)? {
+            table.read(key, &mut map)?;
         }
         T::try_from(table).map_err(de::Error::custom)
     }
