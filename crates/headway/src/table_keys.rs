@@ -40,3 +40,22 @@ macro_rules! key_group {
 }
 
 pub(crate) use key_group;
+
+/// A key of a table taking `.0` (every key, in the order errors list them): one not among
+/// them is refused as it is read, so the error points at its line.
+pub(crate) struct KnownKey(pub(crate) &'static [&'static str]);
+
+impl<'de> serde::de::DeserializeSeed<'de> for KnownKey {
+    type Value = &'static str;
+
+    fn deserialize<D: serde::Deserializer<'de>>(
+        self,
+        d: D,
+    ) -> std::result::Result<&'static str, D::Error> {
+        let key = <String as serde::Deserialize>::deserialize(d)?;
+        let known = self.0.iter().find(|k| **k == key);
+        known
+            .copied()
+            .ok_or_else(|| serde::de::Error::unknown_field(&key, self.0))
+    }
+}

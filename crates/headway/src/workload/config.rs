@@ -15,7 +15,7 @@ use std::path::Path;
 
 use std::sync::OnceLock;
 
-use serde::de::{self, DeserializeSeed, MapAccess, Visitor};
+use serde::de::{self, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 
 use super::app::{AppConfig, AppKeys, AppWorkload};
@@ -30,7 +30,7 @@ use super::video::{VideoKeys, VideoSpec};
 use super::Workload;
 use crate::engine::RngStreams;
 use crate::error::{HeadwayError, Result};
-use crate::table_keys::key_group;
+use crate::table_keys::{key_group, KnownKey};
 
 /// The `[workload]` table.
 #[derive(Clone, Debug, PartialEq)]
@@ -522,24 +522,6 @@ fn check_owner(
     Ok(())
 }
 
-/// A key of a workload table: refused while it is read, so the error points at its line.
-struct KnownKey;
-
-impl<'de> DeserializeSeed<'de> for KnownKey {
-    type Value = &'static str;
-
-    fn deserialize<D: Deserializer<'de>>(
-        self,
-        d: D,
-    ) -> std::result::Result<&'static str, D::Error> {
-        let key = String::deserialize(d)?;
-        let known = all_keys().iter().find(|k| **k == key);
-        known
-            .copied()
-            .ok_or_else(|| de::Error::unknown_field(&key, all_keys()))
-    }
-}
-
 /// Reads a workload table key by key (see the module doc) and converts it to `T`.
 struct TableVisitor<T>(std::marker::PhantomData<T>);
 
@@ -552,7 +534,7 @@ impl<'de, T: TryFrom<WorkloadTable, Error = String>> Visitor<'de> for TableVisit
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<T, A::Error> {
         let mut table = WorkloadTable::default();
-        while let Some(key) = map.next_key_seed(KnownKey)? {
+        while let Some(key) = map.next_key_seed(KnownKey(all_keys()))? {
             table.read(key, &mut map)?;
         }
         T::try_from(table).map_err(de::Error::custom)
