@@ -17,6 +17,7 @@ mod reproduce;
 mod request;
 mod rotational;
 mod run;
+mod trace_options;
 mod traces;
 mod validate;
 

@@ -196,7 +196,7 @@ pub fn run<'py>(
         "seed": cfg.seed,
         "drive": built.spec.name,
         "scheduler": scheduler_name,
-        "queue_depth": cfg.drive.queue_depth,
+        "queue_depth": cfg.drive.settings.queue_depth,
         "arrived": result.summary.arrived,
         "end_ns": result.end_ns,
         "events": result.events,

@@ -36,6 +36,7 @@ pub mod request;
 pub mod sched;
 pub mod sim;
 pub mod stats;
+mod table_keys;
 pub mod time;
 pub mod validate;
 pub mod workload;

@@ -69,7 +69,7 @@ const GOLDEN_MEAN_RESPONSE_MS: f64 = 14.094961536000008;
 fn a_concurrent_enclosure_serves_flash_while_the_platter_works() {
     let mut cfg = example();
     // A queue of commands in the enclosure, so that one medium's work can overlap the other's.
-    cfg.devices[0].queue_depth = 8;
+    cfg.devices[0].settings.queue_depth = 8;
     let serial = run(&cfg);
     cfg.devices[0].concurrent = true;
     let concurrent = run(&cfg);

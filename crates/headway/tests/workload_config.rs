@@ -165,6 +165,30 @@ fn shape_errors_are_caught_when_the_file_is_read() {
         matches!(&e, HeadwayError::Config { key: Some(k), .. } if k == "think_ms"),
         "{e}"
     );
+    // Unknown keys point at their own line and list the keys a workload takes.
+    let e =
+        ExperimentConfig::from_toml_str("seed = 1\n[workload]\nrequests = 5\nrqeuests = 5\n", None)
+            .unwrap_err();
+    assert!(
+        matches!(&e, HeadwayError::Config { line: Some(4), key: Some(k), .. } if k == "rqeuests"),
+        "{e}"
+    );
+    assert!(
+        e.to_string().contains("expected one of `kind`, `requests`"),
+        "{e}"
+    );
+    // A type error in a kind's own key (read after `kind`, or before it) keeps its line.
+    for body in [
+        "kind = \"trace\"\npath = \"t\"\nspeed = \"fast\"\n",
+        "speed = \"fast\"\npath = \"t\"\nkind = \"trace\"\n",
+    ] {
+        let e = ExperimentConfig::from_toml_str(&format!("[workload]\n{body}"), None).unwrap_err();
+        let line = 2 + body.lines().position(|l| l.starts_with("speed")).unwrap();
+        assert!(
+            matches!(&e, HeadwayError::Config { line: Some(l), .. } if *l == line),
+            "{body}: {e}"
+        );
+    }
 }
 
 /// Errors found by [`WorkloadConfig::build`] for a drive of `cap` sectors.

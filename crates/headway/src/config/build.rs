@@ -91,7 +91,7 @@ fn build_device(
         &d.drive
     };
     let mut spec = resolve_drive(drive, base)?;
-    if let Some(ms) = d.bus_sector_transfer_ms {
+    if let Some(ms) = d.settings.bus_sector_transfer_ms {
         if !ms.is_finite() || ms <= 0.0 || ms > 1000.0 {
             return Err(HeadwayError::config(
                 format!("{table}.bus_sector_transfer_ms"),
@@ -102,18 +102,22 @@ fn build_device(
         spec.bus.write_sector_transfer_ms = None;
     }
     let mech = Arc::new(Mechanics::new(&spec)?);
-    let depth = d.queue_depth;
-    let mut device =
-        HddDevice::with_mechanics(&spec, mech.clone(), depth, d.firmware_scheduler.as_deref())?;
-    if let Some(angle) = d.firmware_sptf_angle {
+    let depth = d.settings.queue_depth;
+    let mut device = HddDevice::with_mechanics(
+        &spec,
+        mech.clone(),
+        depth,
+        d.settings.firmware_scheduler.as_deref(),
+    )?;
+    if let Some(angle) = d.settings.firmware_sptf_angle {
         device = device.with_sptf_angle(angle);
     }
-    if let Some(fb) = &d.firmware_freeblock {
+    if let Some(fb) = &d.settings.firmware_freeblock {
         device = device
             .with_firmware_freeblock(fb)
             .map_err(|e| e.under(&table))?;
     }
-    let imperfections = &d.imperfections;
+    let imperfections = &d.settings.imperfections;
     // Device 0 draws from the streams the single-device form always used, so adding the
     // array form changed no run; later devices get streams of their own.
     let dev_rng = if index == 0 {
@@ -171,7 +175,7 @@ fn build_device(
         predictor,
         spec: Some(spec),
         max_outstanding: max_out,
-        imperfect: !d.imperfections.is_none(),
+        imperfect: !d.settings.imperfections.is_none(),
     })
 }
 
@@ -237,7 +241,7 @@ fn build_hybrid(
         d.concurrent,
         table,
     )?
-    .with_queue_depth(d.queue_depth);
+    .with_queue_depth(d.settings.queue_depth);
     for (i, pin) in d.pins.iter().enumerate() {
         dev.pin(pin.lbn, pin.lbn.saturating_add(pin.sectors), pin.populate)
             .map_err(|e| match e {
@@ -264,12 +268,12 @@ fn build_flash(d: &DeviceConfig, index: usize, single: bool) -> Result<BuiltDevi
         .flash
         .clone()
         .unwrap_or_else(|| FlashSpec::ultra2_cf(128 << 20));
-    let device =
-        FlashDevice::new(spec.clone(), d.queue_depth, false).map_err(|e| e.under(&table))?;
+    let device = FlashDevice::new(spec.clone(), d.settings.queue_depth, false)
+        .map_err(|e| e.under(&table))?;
     let max_out = d
         .max_outstanding
-        .unwrap_or(d.queue_depth)
-        .min(d.queue_depth.max(1));
+        .unwrap_or(d.settings.queue_depth)
+        .min(d.settings.queue_depth.max(1));
     Ok(BuiltDevice {
         device: Box::new(device),
         predictor: Box::new(FlashPredictor::new(spec)),

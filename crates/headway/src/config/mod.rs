@@ -3,10 +3,12 @@
 
 mod build;
 mod capabilities;
+mod drive;
 mod locate;
 mod predictor_kind;
 
 pub use build::{build_simulation, resolve_drive, Built, PREDICTOR_NAMES};
+pub use drive::{DeviceConfig, DriveConfig, DriveSettings, PinConfig};
 pub use predictor_kind::PredictorKind;
 
 use std::path::{Path, PathBuf};
@@ -67,70 +69,6 @@ pub struct Written {
     pub host_device_keys: Option<&'static str>,
 }
 
-/// One `[[devices]]` entry.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct DeviceConfig {
-    /// How workloads (`device = "..."`) and the results name it.
-    pub name: String,
-    /// A catalog name or a drive file, as `[drive] name`.
-    #[serde(default = "default_drive")]
-    pub drive: String,
-    #[serde(default = "one")]
-    pub queue_depth: usize,
-    #[serde(default)]
-    pub firmware_scheduler: Option<String>,
-    /// See `[drive] firmware_sptf_angle`.
-    #[serde(default)]
-    pub firmware_sptf_angle: Option<crate::device::hdd::SptfAngle>,
-    /// Free reads planned inside the firmware (see `[drive] firmware_freeblock`).
-    #[serde(default)]
-    pub firmware_freeblock: Option<crate::device::hdd::FirmwareFreeblockConfig>,
-    /// Overrides the drive's bus time per sector (see `[drive] bus_sector_transfer_ms`).
-    #[serde(default)]
-    pub bus_sector_transfer_ms: Option<f64>,
-    #[serde(default)]
-    pub imperfections: crate::device::imperfect::Imperfections,
-    /// The host's model of this device (`oracle`, `calibrated`, `lbn-curve`).
-    #[serde(default = "default_pred")]
-    pub predictor: String,
-    #[serde(default)]
-    pub predictor_options: crate::predict::PredictorOptions,
-    /// Commands the host keeps outstanding here; default the queue depth.
-    #[serde(default)]
-    pub max_outstanding: Option<usize>,
-    /// `drive = "flash"`: the flash device's geometry and timing (default: the Ultra II CF
-    /// stand-in, 128 MiB).
-    #[serde(default)]
-    pub flash: Option<crate::device::flash::FlashSpec>,
-    /// Power states of a rotating drive (off when absent: the drive is as before).
-    #[serde(default)]
-    pub power: Option<crate::device::power::PowerSpec>,
-    /// `drive = "hybrid"`: the platter drive in the enclosure (a catalog drive or drive
-    /// file); `flash` is then its NVCache (default: the Ultra II CF stand-in, 128 MiB).
-    #[serde(default)]
-    pub platter: Option<String>,
-    /// `drive = "hybrid"`: platter and flash serve at the same time (default: one command
-    /// at a time through one channel, the spec's serialised assumption).
-    #[serde(default)]
-    pub concurrent: bool,
-    /// `drive = "hybrid"`: ATA-8 NVCache pins made before the run.
-    #[serde(default)]
-    pub pins: Vec<PinConfig>,
-}
-
-/// One ATA-8 NVCache pin of a hybrid drive: `sectors` LBAs from `lbn`; `populate`: Populate
-/// Immediate (the flash is filled from the platter, so reads of the range are served by
-/// flash at once; without it the next host write of the range lands in flash).
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct PinConfig {
-    pub lbn: u64,
-    pub sectors: u64,
-    #[serde(default)]
-    pub populate: bool,
-}
-
 fn default_seed() -> u64 {
     1
 }
@@ -154,70 +92,13 @@ impl Default for ExperimentConfig {
     }
 }
 
-/// Which drive, and how deep its command queue is.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct DriveConfig {
-    /// A catalog name (`headway disks`), or a path to a drive file: headway TOML, or a
-    /// DiskSim `.parv` / `.diskspecs`.
-    #[serde(default = "default_drive")]
-    pub name: String,
-    /// Commands the drive accepts at once. Default: 1 (the host does all scheduling).
-    #[serde(default = "one")]
-    pub queue_depth: usize,
-    /// How the drive orders its own queue (`fcfs`, `sstf`, `look`, `clook`, `sptf`); default:
-    /// the policy its parameter file names (DiskSim's "Scheduling policy").
-    #[serde(default)]
-    pub firmware_scheduler: Option<String>,
-    /// Where the firmware's SPTF ranks its queue from: `decision` (default: where the head
-    /// is when it decides) or `last-media-event` (DiskSim 4.0's: the head's track and angle
-    /// at the end of the last sector the mechanism moved, to reproduce DiskSim's results).
-    #[serde(default)]
-    pub firmware_sptf_angle: Option<crate::device::hdd::SptfAngle>,
-    /// `[drive.firmware_freeblock]`: the firmware fills the rotational latency of the reads
-    /// it starts with free reads of a background scan (the freeblock paper's simulated upper
-    /// bound; `docs/freeblock.md`). Default: off.
-    #[serde(default)]
-    pub firmware_freeblock: Option<crate::device::hdd::FirmwareFreeblockConfig>,
-    /// The drive's bus time per sector, reads and writes (ms), in place of its parameters'
-    /// (e.g. a catalog drive behind a faster interface: Ultra2 Wide SCSI, 80 MB/s, is
-    /// 0.0064 ms). Default: the parameters'.
-    #[serde(default)]
-    pub bus_sector_transfer_ms: Option<f64>,
-    /// `[drive.imperfections]`: seek jitter, spindle drift and the drive's own head
-    /// movements, added to the model (default: none).
-    #[serde(default)]
-    pub imperfections: crate::device::imperfect::Imperfections,
-}
-
-fn default_drive() -> String {
-    "atlas10k".into()
-}
-fn one() -> usize {
-    1
-}
-
-impl Default for DriveConfig {
-    fn default() -> Self {
-        DriveConfig {
-            name: default_drive(),
-            queue_depth: 1,
-            firmware_scheduler: None,
-            firmware_sptf_angle: None,
-            firmware_freeblock: None,
-            bus_sector_transfer_ms: None,
-            imperfections: Default::default(),
-        }
-    }
-}
-
 /// The host's scheduler and its model of the drive.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct HostConfig {
     #[serde(default = "default_sched")]
     pub scheduler: String,
-    #[serde(default = "default_pred")]
+    #[serde(default = "drive::default_predictor")]
     pub predictor: String,
     /// Commands the host keeps outstanding at the drive; default: the drive's queue depth.
     #[serde(default)]
@@ -255,15 +136,12 @@ impl HostConfig {
 fn default_sched() -> String {
     "fcfs".into()
 }
-fn default_pred() -> String {
-    "oracle".into()
-}
 
 impl Default for HostConfig {
     fn default() -> Self {
         HostConfig {
             scheduler: default_sched(),
-            predictor: default_pred(),
+            predictor: drive::default_predictor(),
             max_outstanding: None,
             options: Default::default(),
             decision_ns_per_estimate: 0,
@@ -336,12 +214,7 @@ impl ExperimentConfig {
         vec![DeviceConfig {
             name: "disk".into(),
             drive: self.drive.name.clone(),
-            queue_depth: self.drive.queue_depth,
-            firmware_scheduler: self.drive.firmware_scheduler.clone(),
-            firmware_sptf_angle: self.drive.firmware_sptf_angle,
-            firmware_freeblock: self.drive.firmware_freeblock.clone(),
-            bus_sector_transfer_ms: self.drive.bus_sector_transfer_ms,
-            imperfections: self.drive.imperfections.clone(),
+            settings: self.drive.settings.clone(),
             predictor: self.host.predictor.clone(),
             predictor_options: self.host.predictor_options.clone(),
             max_outstanding: self.host.max_outstanding,
@@ -399,17 +272,18 @@ impl ExperimentConfig {
                     format!("devices[{i}].{k}")
                 }
             };
-            if d.queue_depth == 0 {
+            let depth = d.settings.queue_depth;
+            if depth == 0 {
                 return Err(HeadwayError::config(
                     key("queue_depth"),
                     "must be at least 1",
                 ));
             }
             let max_depth = crate::device::hdd::MAX_QUEUE_DEPTH;
-            if d.queue_depth > max_depth {
+            if depth > max_depth {
                 return Err(HeadwayError::config(
                     key("queue_depth"),
-                    format!("must be at most {max_depth}, got {}", d.queue_depth),
+                    format!("must be at most {max_depth}, got {depth}"),
                 ));
             }
             if d.max_outstanding == Some(0) {
@@ -428,7 +302,7 @@ impl ExperimentConfig {
                 ));
             }
             d.predictor_options.validate()?;
-            d.imperfections.validate()?;
+            d.settings.imperfections.validate()?;
         }
         for (i, w) in self.workloads.iter().enumerate() {
             let key = |k: &str| format!("workloads[{i}].{k}");

@@ -8,11 +8,12 @@ use rand_distr::{Distribution, Exp};
 use rand_pcg::Pcg64Mcg;
 
 use super::locality::Cursor;
-use super::shape::{RequestShape, ShapeConfig};
+use super::shape::{RequestShape, ShapeConfig, DEFAULT_REQUESTS};
 use super::{Arrivals, Workload};
 use crate::engine::RngStreams;
 use crate::error::{HeadwayError, Result};
 use crate::request::Request;
+use crate::table_keys::key_group;
 use crate::time::{SimTime, NS_PER_MS, NS_PER_S};
 
 /// `kind = "bursty"`.
@@ -32,7 +33,35 @@ pub struct BurstyConfig {
     pub shape: ShapeConfig,
 }
 
+key_group! {
+    /// The keys of a bursty workload's table besides `requests` and the shape's.
+    pub(crate) struct BurstyKeys {
+        on_rate_iops: f64,
+        off_rate_iops: f64,
+        on_mean_ms: f64,
+        off_mean_ms: f64,
+    }
+}
+
 impl BurstyConfig {
+    pub(crate) fn from_keys(
+        keys: BurstyKeys,
+        requests: Option<u64>,
+        shape: ShapeConfig,
+    ) -> std::result::Result<Self, String> {
+        let need = |k: &str, v: Option<f64>| {
+            v.ok_or_else(|| format!("missing field `{k}` (kind = \"bursty\" needs it)"))
+        };
+        Ok(BurstyConfig {
+            requests: requests.unwrap_or(DEFAULT_REQUESTS),
+            on_rate_iops: need("on_rate_iops", keys.on_rate_iops)?,
+            off_rate_iops: keys.off_rate_iops.unwrap_or(0.0),
+            on_mean_ms: need("on_mean_ms", keys.on_mean_ms)?,
+            off_mean_ms: need("off_mean_ms", keys.off_mean_ms)?,
+            shape,
+        })
+    }
+
     /// Long-run mean arrival rate (requests per second).
     pub fn mean_rate_iops(&self) -> f64 {
         (self.on_rate_iops * self.on_mean_ms + self.off_rate_iops * self.off_mean_ms)

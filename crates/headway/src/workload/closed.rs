@@ -6,14 +6,15 @@
 use rand::Rng;
 use rand_distr::{Distribution, Exp};
 use rand_pcg::Pcg64Mcg;
+use serde::Deserialize;
 
-use super::config::{ClosedConfig, ThinkKind};
 use super::locality::Cursor;
-use super::shape::RequestShape;
+use super::shape::{RequestShape, ShapeConfig, DEFAULT_REQUESTS};
 use super::{Arrivals, Workload};
 use crate::engine::RngStreams;
 use crate::error::{HeadwayError, Result};
 use crate::request::Request;
+use crate::table_keys::key_group;
 use crate::time::{ms_to_ns, SimTime, NS_PER_MS};
 
 /// Enough for any disk experiment, and small enough that a typo cannot exhaust memory on
@@ -22,6 +23,8 @@ pub const MAX_PROCESSES: u32 = 1_000_000;
 
 /// About 30 years: longer think times would saturate simulated time into "never".
 const MAX_THINK_MS: f64 = 1e12;
+
+pub(crate) const DEFAULT_PROCESSES: u32 = 1;
 
 pub(super) enum Think {
     Fixed(SimTime),
@@ -179,5 +182,90 @@ impl Workload for ClosedWorkload {
         }
         self.issue(req.process, now, out);
         Ok(())
+    }
+}
+
+/// How long a closed-loop process thinks between a completion and its next request.
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum ThinkKind {
+    /// Exactly `think_ms`.
+    #[default]
+    Fixed,
+    /// Exponential with mean `think_ms`.
+    Exponential,
+    /// Uniform between `think_min_ms` and `think_max_ms`.
+    Uniform,
+}
+
+impl ThinkKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ThinkKind::Fixed => "fixed",
+            ThinkKind::Exponential => "exponential",
+            ThinkKind::Uniform => "uniform",
+        }
+    }
+}
+
+/// `kind = "closed"`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClosedConfig {
+    /// Processes, each with at most one request outstanding; requests carry their process's
+    /// index (0-based) in `process`. Default 1.
+    pub processes: u32,
+    /// Requests issued in total, over all processes. Default 10,000.
+    pub requests: u64,
+    /// Default `"fixed"`.
+    pub think: ThinkKind,
+    /// Think time (fixed) or its mean (exponential), milliseconds. Default 0 for fixed;
+    /// required for exponential; not used by uniform.
+    pub think_ms: Option<f64>,
+    /// Lower bound of a uniform think time, milliseconds.
+    pub think_min_ms: Option<f64>,
+    /// Upper bound of a uniform think time, milliseconds.
+    pub think_max_ms: Option<f64>,
+    /// Size, direction and place of each request (keys at the top level of the table).
+    /// Each process keeps its own position, so with `sequential` locality each reads its
+    /// own runs.
+    pub shape: ShapeConfig,
+}
+
+impl Default for ClosedConfig {
+    fn default() -> Self {
+        ClosedConfig {
+            processes: DEFAULT_PROCESSES,
+            requests: DEFAULT_REQUESTS,
+            think: ThinkKind::Fixed,
+            think_ms: None,
+            think_min_ms: None,
+            think_max_ms: None,
+            shape: ShapeConfig::default(),
+        }
+    }
+}
+
+key_group! {
+    /// The keys of a closed workload's table besides `requests` and the shape's.
+    pub(crate) struct ClosedKeys {
+        processes: u32,
+        think: ThinkKind,
+        think_ms: f64,
+        think_min_ms: f64,
+        think_max_ms: f64,
+    }
+}
+
+impl ClosedConfig {
+    pub(crate) fn from_keys(keys: ClosedKeys, requests: Option<u64>, shape: ShapeConfig) -> Self {
+        ClosedConfig {
+            processes: keys.processes.unwrap_or(DEFAULT_PROCESSES),
+            requests: requests.unwrap_or(DEFAULT_REQUESTS),
+            think: keys.think.unwrap_or_default(),
+            think_ms: keys.think_ms,
+            think_min_ms: keys.think_min_ms,
+            think_max_ms: keys.think_max_ms,
+            shape,
+        }
     }
 }

@@ -141,16 +141,16 @@ pub mod trace;
 pub mod video;
 
 pub use bursty::{BurstyConfig, BurstyWorkload};
-pub use closed::ClosedWorkload;
-pub use config::{
-    ArrivalKind, ClosedConfig, OpenConfig, Region, ReplayMode, ThinkKind, TraceConfig,
-    WorkloadCommon, WorkloadConfig, WorkloadEntry,
-};
+pub use closed::{ClosedConfig, ClosedWorkload, ThinkKind};
+pub use config::{Region, WorkloadCommon, WorkloadConfig, WorkloadEntry};
 pub use list::ListWorkload;
 pub use locality::{HotRegion, LocalDistribution, LocalityConfig};
 pub use multi::{Member, MultiWorkload};
-pub use open::OpenWorkload;
+pub use open::{ArrivalKind, OpenConfig, OpenWorkload};
 pub use shape::ShapeConfig;
 pub use size::SizeConfig;
 pub use sync_reader::{FsMode, SyncConfig, SyncPattern, SyncReader};
-pub use trace::{TraceFormat, TraceReader, TraceRecord, TraceReport, TraceSource, TraceWorkload};
+pub use trace::{
+    ReplayMode, TraceConfig, TraceFormat, TraceReader, TraceRecord, TraceReport, TraceSource,
+    TraceWorkload,
+};

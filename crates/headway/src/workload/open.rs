@@ -3,14 +3,15 @@
 
 use rand_distr::{Distribution, Exp};
 use rand_pcg::Pcg64Mcg;
+use serde::Deserialize;
 
-use super::config::{ArrivalKind, OpenConfig};
 use super::locality::Cursor;
-use super::shape::RequestShape;
+use super::shape::{RequestShape, ShapeConfig, DEFAULT_REQUESTS};
 use super::{Arrivals, Workload};
 use crate::engine::RngStreams;
 use crate::error::{HeadwayError, Result};
 use crate::request::Request;
+use crate::table_keys::key_group;
 use crate::time::{SimTime, NS_PER_MS, NS_PER_S};
 
 const DEFAULT_INTERARRIVAL_MS: f64 = 10.0;
@@ -136,5 +137,66 @@ impl Workload for OpenWorkload {
     }
     fn on_completion(&mut self, _req: &Request, _now: SimTime, _out: &mut Arrivals) -> Result<()> {
         Ok(())
+    }
+}
+
+/// How an open workload spaces its arrivals.
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum ArrivalKind {
+    /// Exponential inter-arrival times (a Poisson process started at time 0).
+    #[default]
+    Poisson,
+    /// Exactly `interarrival_ms` apart: request k (from 1) arrives at k × interarrival_ms,
+    /// computed afresh each time so that rounding to nanoseconds never accumulates.
+    Fixed,
+}
+
+/// `kind = "open"`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpenConfig {
+    /// Requests issued in total. Default 10,000.
+    pub requests: u64,
+    /// Default `"poisson"`.
+    pub arrival: ArrivalKind,
+    /// Mean (poisson) or exact (fixed) time between arrivals, milliseconds. Give this or
+    /// `rate_iops`, not both; with neither, 10 ms.
+    pub interarrival_ms: Option<f64>,
+    /// Arrivals per second, the alternative to `interarrival_ms`.
+    pub rate_iops: Option<f64>,
+    /// Size, direction and place of each request (keys at the top level of the table).
+    pub shape: ShapeConfig,
+}
+
+impl Default for OpenConfig {
+    fn default() -> Self {
+        OpenConfig {
+            requests: DEFAULT_REQUESTS,
+            arrival: ArrivalKind::Poisson,
+            interarrival_ms: None,
+            rate_iops: None,
+            shape: ShapeConfig::default(),
+        }
+    }
+}
+
+key_group! {
+    /// The keys of an open workload's table besides `requests` and the shape's.
+    pub(crate) struct OpenKeys {
+        arrival: ArrivalKind,
+        interarrival_ms: f64,
+        rate_iops: f64,
+    }
+}
+
+impl OpenConfig {
+    pub(crate) fn from_keys(keys: OpenKeys, requests: Option<u64>, shape: ShapeConfig) -> Self {
+        OpenConfig {
+            requests: requests.unwrap_or(DEFAULT_REQUESTS),
+            arrival: keys.arrival.unwrap_or_default(),
+            interarrival_ms: keys.interarrival_ms,
+            rate_iops: keys.rate_iops,
+            shape,
+        }
     }
 }

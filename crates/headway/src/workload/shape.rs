@@ -9,7 +9,11 @@ use super::size::{SizeConfig, SizeSampler};
 use crate::engine::RngStreams;
 use crate::error::{HeadwayError, Result};
 use crate::request::{Op, Request};
+use crate::table_keys::key_group;
 use crate::time::SimTime;
+
+/// Requests a synthetic workload issues when `requests` is not given.
+pub(crate) const DEFAULT_REQUESTS: u64 = 10_000;
 
 /// What each request of a synthetic (open or closed) workload looks like: the keys
 /// `size_sectors`, `size`, `align_sectors`, `read_fraction` and `locality` of its table.
@@ -129,5 +133,28 @@ impl RequestShape {
         let mut req = Request::new(arrival_ns, lbn, sectors, op);
         req.process = process;
         req
+    }
+}
+
+key_group! {
+    /// The shape keys of a synthetic workload's table (see [`ShapeConfig`]).
+    pub(crate) struct ShapeKeys {
+        size_sectors: u32,
+        size: SizeConfig,
+        align_sectors: u32,
+        read_fraction: f64,
+        locality: LocalityConfig,
+    }
+}
+
+impl ShapeKeys {
+    pub(crate) fn into_config(self) -> ShapeConfig {
+        ShapeConfig {
+            size_sectors: self.size_sectors,
+            size: self.size,
+            align_sectors: self.align_sectors.unwrap_or(DEFAULT_ALIGN_SECTORS),
+            read_fraction: self.read_fraction.unwrap_or(DEFAULT_READ_FRACTION),
+            locality: self.locality.unwrap_or_default(),
+        }
     }
 }

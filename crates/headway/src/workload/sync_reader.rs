@@ -24,12 +24,13 @@ use rand::Rng;
 use rand_pcg::Pcg64Mcg;
 use serde::Deserialize;
 
-use super::closed::Think;
-use super::config::ClosedConfig;
+use super::closed::{ClosedConfig, ClosedKeys, Think};
+use super::shape::ShapeConfig;
 use super::{Arrivals, Workload};
 use crate::engine::RngStreams;
 use crate::error::{HeadwayError, Result};
 use crate::request::{Op, Request};
+use crate::table_keys::key_group;
 use crate::time::{ms_to_ns, SimTime};
 
 /// How a synchronous reader walks its file.
@@ -63,6 +64,42 @@ pub struct SyncConfig {
     pub fs: FsMode,
     pub readahead_sectors: Option<u32>,
     pub readahead_max_sectors: Option<u32>,
+}
+
+key_group! {
+    /// The keys of a sync reader's table besides `requests`, `size_sectors` and the think
+    /// keys.
+    pub(crate) struct SyncKeys {
+        pattern: SyncPattern,
+        burst: u64,
+        burst_pause_ms: f64,
+        fs: FsMode,
+        readahead_sectors: u32,
+        readahead_max_sectors: u32,
+    }
+}
+
+impl SyncConfig {
+    pub(crate) fn from_keys(
+        keys: SyncKeys,
+        think: ClosedKeys,
+        requests: Option<u64>,
+        size_sectors: Option<u32>,
+    ) -> Self {
+        SyncConfig {
+            closed: ClosedConfig {
+                processes: 1,
+                ..ClosedConfig::from_keys(think, requests, ShapeConfig::default())
+            },
+            size_sectors: size_sectors.unwrap_or(8),
+            pattern: keys.pattern.unwrap_or_default(),
+            burst: keys.burst,
+            burst_pause_ms: keys.burst_pause_ms,
+            fs: keys.fs.unwrap_or_default(),
+            readahead_sectors: keys.readahead_sectors,
+            readahead_max_sectors: keys.readahead_max_sectors,
+        }
+    }
 }
 
 /// Sequential reads in a row that switch read-ahead on.

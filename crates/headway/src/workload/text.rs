@@ -13,6 +13,7 @@ use super::{Arrivals, Workload};
 use crate::engine::RngStreams;
 use crate::error::{HeadwayError, Result};
 use crate::request::{Op, Request};
+use crate::table_keys::key_group;
 use crate::time::{SimTime, NS_PER_MS};
 
 /// `kind = "text"` in an experiment file: `clients`, `duration_s`, `interarrival_ms` (900),
@@ -31,7 +32,41 @@ pub struct TextConfig {
     pub file_max_bytes: u64,
 }
 
+key_group! {
+    /// The keys of a text workload's table besides `clients`, `block_bytes` and
+    /// `interarrival_ms`.
+    pub(crate) struct TextKeys {
+        duration_s: f64,
+        size_mean_bytes: f64,
+        size_sd_bytes: f64,
+        file_min_bytes: u64,
+        file_max_bytes: u64,
+    }
+}
+
 impl TextConfig {
+    pub(crate) fn from_keys(
+        keys: TextKeys,
+        clients: Option<u32>,
+        block_bytes: Option<u32>,
+        interarrival_ms: Option<f64>,
+    ) -> std::result::Result<Self, String> {
+        let d = TextConfig::paper(0, 0.0);
+        Ok(TextConfig {
+            clients: clients.ok_or("missing field `clients` (kind = \"text\" needs it)")?,
+            duration_ms: keys
+                .duration_s
+                .ok_or("missing field `duration_s` (kind = \"text\" needs it)")?
+                * 1000.0,
+            interarrival_ms: interarrival_ms.unwrap_or(d.interarrival_ms),
+            size_mean_bytes: keys.size_mean_bytes.unwrap_or(d.size_mean_bytes),
+            size_sd_bytes: keys.size_sd_bytes.unwrap_or(d.size_sd_bytes),
+            block_bytes: block_bytes.unwrap_or(d.block_bytes),
+            file_min_bytes: keys.file_min_bytes.unwrap_or(d.file_min_bytes),
+            file_max_bytes: keys.file_max_bytes.unwrap_or(d.file_max_bytes),
+        })
+    }
+
     /// The paper's text clients (spec §5.1 with its team choices).
     pub fn paper(clients: u32, duration_ms: f64) -> Self {
         TextConfig {

@@ -15,6 +15,7 @@ use super::{Arrivals, Workload};
 use crate::engine::RngStreams;
 use crate::error::{HeadwayError, Result};
 use crate::request::{Op, Request};
+use crate::table_keys::key_group;
 use crate::time::{SimTime, NS_PER_MS};
 
 /// One of the paper's clips (Table 1b): frames and mean bit rate.
@@ -142,7 +143,33 @@ pub struct VideoSpec {
     pub pause_rounds: Option<(u64, u64)>,
 }
 
+key_group! {
+    /// The keys of a video workload's table (`clients` and `block_bytes` are also text
+    /// clients').
+    pub(crate) struct VideoKeys {
+        clients: u32,
+        block_bytes: u32,
+        rounds: u64,
+        round_ms: f64,
+        frame_traces: Vec<std::path::PathBuf>,
+        pause_rounds: [u64; 2],
+    }
+}
+
 impl VideoSpec {
+    pub(crate) fn from_keys(keys: VideoKeys) -> std::result::Result<Self, String> {
+        Ok(VideoSpec {
+            clients: keys
+                .clients
+                .ok_or("missing field `clients` (kind = \"video\" needs it)")?,
+            rounds: keys.rounds.unwrap_or(600),
+            round_ms: keys.round_ms.unwrap_or(1000.0),
+            block_bytes: keys.block_bytes.unwrap_or(65536),
+            frame_traces: keys.frame_traces.unwrap_or_default(),
+            pause_rounds: keys.pause_rounds.map(|[a, b]| (a, b)),
+        })
+    }
+
     /// The clients, drawing the synthetic frames from stream `workload.frames`.
     pub fn build(
         &self,

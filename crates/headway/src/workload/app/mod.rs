@@ -26,11 +26,13 @@ pub mod web;
 use rand_pcg::Pcg64Mcg;
 use serde::Deserialize;
 
+use super::shape::DEFAULT_REQUESTS;
 use super::sync_reader::FsMode;
 use super::{Arrivals, Workload};
 use crate::engine::RngStreams;
 use crate::error::{HeadwayError, Result};
 use crate::request::{Op, Request};
+use crate::table_keys::key_group;
 use crate::time::SimTime;
 
 /// `app = "..."`.
@@ -70,7 +72,31 @@ pub struct AppConfig {
     pub think_scale: f64,
 }
 
+key_group! {
+    /// The keys of an application stand-in's table besides `requests` and `fs`.
+    pub(crate) struct AppKeys {
+        app: AppKind,
+        think_scale: f64,
+    }
+}
+
 impl AppConfig {
+    pub(crate) fn from_keys(
+        keys: AppKeys,
+        requests: Option<u64>,
+        fs: Option<FsMode>,
+    ) -> std::result::Result<Self, String> {
+        Ok(AppConfig {
+            app: keys.app.ok_or(
+                "missing field `app` (kind = \"app\" needs it: \"andrew\", \"andrew-scan\", \"web\", \
+                 \"linker\", \"tpcb-update\" or \"tpcb-select\")",
+            )?,
+            requests: requests.unwrap_or(DEFAULT_REQUESTS),
+            fs: fs.unwrap_or_default(),
+            think_scale: keys.think_scale.unwrap_or(1.0),
+        })
+    }
+
     /// The checks that need no drive (the region's size is checked when the run is built).
     pub fn validate(&self) -> Result<()> {
         AppWorkload::new(self, 1 << 40, &RngStreams::new(0)).map(drop)

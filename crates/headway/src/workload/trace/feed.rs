@@ -11,10 +11,10 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use super::report::TraceReport;
+use super::TraceConfig;
 use super::{with_reader, TraceFormat, TraceReader, TraceRecord, TraceSource, UseReader};
 use crate::error::{HeadwayError, Result};
 use crate::request::Op;
-use crate::workload::config::TraceConfig;
 
 /// What to do with a request that lies past the end of the drive.
 #[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]

@@ -14,6 +14,7 @@
 //! shared ([`feed`]) and need nothing from the new reader.
 
 mod blkparse;
+mod config;
 pub mod csv;
 mod detect;
 mod disksim_ascii;
@@ -39,6 +40,8 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 pub use blkparse::{BlkparseEvent, BlkparseReader};
+pub(crate) use config::TraceKeys;
+pub use config::{ReplayMode, TraceConfig};
 pub use csv::{Column, CsvReader, CsvSpec, Delimiter, SpaceUnit, TimeUnit};
 pub use disksim_ascii::DisksimAsciiReader;
 pub use disksim_validate::DisksimValidateReader;
@@ -54,7 +57,6 @@ pub use report::TraceReport;
 pub use spc::SpcReader;
 pub use tools::{convert, stats, ConvertFormat, TraceBatch, TraceBatches, TraceStats};
 
-use super::config::{ReplayMode, TraceConfig};
 use super::Workload;
 use crate::error::{HeadwayError, Result};
 use crate::request::{DeviceId, Op};

@@ -6,11 +6,11 @@ use std::path::PathBuf;
 
 use super::feed::{Feed, FeedOptions};
 use super::report::TraceReport;
+use super::TraceConfig;
 use super::TraceReader;
 use crate::error::Result;
 use crate::request::Request;
 use crate::time::SimTime;
-use crate::workload::config::TraceConfig;
 use crate::workload::{Arrivals, Workload};
 
 /// Replays the records of `R` as requests to the simulated drive (device 0).
