@@ -52,6 +52,16 @@ pub struct Served {
     pub head: HeadPosition,
 }
 
+/// One command worked out, before its end is rounded to whole nanoseconds ([`Served`]).
+struct Outcome {
+    /// When the command completes, on the drive's clock (ns).
+    done_at_ns: f64,
+    phases: Phases,
+    cache_hit: bool,
+    /// Where the head is when the command's own media work ends.
+    head: HeadPosition,
+}
+
 /// How the buffer served the commands so far (DiskSim prints the same counts).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct BufferStats {
@@ -475,13 +485,18 @@ impl Drive {
         self.bus_whole = None;
         self.bus_released = f64::NEG_INFINITY;
         self.write_back = None;
-        let (done, mut phases, hit, head) = match op {
+        let Outcome {
+            done_at_ns,
+            mut phases,
+            cache_hit,
+            head,
+        } = match op {
             _ if n == 0 => self.seek_only(t0, lbn, op),
             Op::Read => self.read(t0, lbn, n),
             Op::Write => self.write(t0, lbn, n),
         };
         self.last_op = op;
-        let done_ns = ns_of(done.max(f64_of(t)) + 0.5);
+        let done_ns = ns_of(done_at_ns.max(f64_of(t)) + 0.5);
         phases.start_ns = t;
         // Whatever the named phases do not cover (waiting, controller work) is overhead.
         let named = phases.seek_ns + phases.rotate_ns + phases.transfer_ns + phases.bus_ns;
@@ -489,7 +504,7 @@ impl Drive {
         *out = Served {
             done: done_ns,
             phases,
-            cache_hit: hit,
+            cache_hit,
             head,
         };
     }
@@ -575,7 +590,7 @@ impl Drive {
     }
 
     /// A command that only moves the head (a host scheduler's sweep to the edge).
-    fn seek_only(&mut self, t0: f64, lbn: u64, op: Op) -> (f64, Phases, bool, HeadPosition) {
+    fn seek_only(&mut self, t0: f64, lbn: u64, op: Op) -> Outcome {
         let free = if self.destaging(t0) {
             self.hda.free_at
         } else {
@@ -590,7 +605,12 @@ impl Drive {
             seek_ns: plan.seek_ns,
             ..Phases::default()
         };
-        (plan.end, phases, false, plan.end_head)
+        Outcome {
+            done_at_ns: plan.end,
+            phases,
+            cache_hit: false,
+            head: plan.end_head,
+        }
     }
 
     /// Segments that also hold blocks passed on their landing track ("read any free
