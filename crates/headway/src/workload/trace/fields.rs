@@ -13,7 +13,9 @@ pub fn lossy(f: &[u8]) -> Cow<'_, str> {
 /// Digits only, no sign; `None` if empty, not digits, or over `u64`.
 #[inline]
 pub fn digits(f: &[u8]) -> Option<u64> {
-    if f.is_empty() || f.len() > 20 {
+    // No bound on the length: leading zeros are digits as any other (C's `strtoul` reads
+    // them), and an overflow is caught digit by digit.
+    if f.is_empty() {
         return None;
     }
     let mut v: u64 = 0;

@@ -40,6 +40,19 @@ impl<R: BufRead> Lines<R> {
         self.line
     }
 
+    /// The input's buffered bytes, for a format's fast path that reads lines in place.
+    #[inline(always)]
+    pub(crate) fn buffer(&mut self) -> std::io::Result<&[u8]> {
+        self.input.fill_buf()
+    }
+
+    /// `bytes` of [`Lines::buffer`] read by a fast path, `lines` whole lines.
+    #[inline(always)]
+    pub(crate) fn take_lines(&mut self, bytes: usize, lines: usize) {
+        self.input.consume(bytes);
+        self.line += lines;
+    }
+
     pub fn broken(&self) -> bool {
         self.broken
     }

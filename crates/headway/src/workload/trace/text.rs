@@ -37,6 +37,12 @@ impl<R: BufRead, P: LineParser> TextReader<R, P> {
     pub fn parser(&self) -> &P {
         &self.parser
     }
+
+    /// The lines under the parser, for a format's fast path in front of it.
+    #[inline(always)]
+    pub(crate) fn lines_mut(&mut self) -> &mut Lines<R> {
+        &mut self.lines
+    }
 }
 
 impl<R: BufRead, P: LineParser> TraceReader for TextReader<R, P> {
