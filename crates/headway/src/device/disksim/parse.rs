@@ -29,7 +29,7 @@ pub struct Loc {
 
 impl Loc {
     /// A parameter-file error at this place.
-    pub fn error(&self, key: Option<&str>, msg: impl Into<String>) -> HeadwayError {
+    pub(crate) fn error(&self, key: Option<&str>, msg: impl Into<String>) -> HeadwayError {
         HeadwayError::params(
             Some(self.file.as_ref().clone()),
             Some(self.line),
@@ -50,7 +50,7 @@ pub enum Value {
 
 impl Value {
     /// What kind of value this is, for error messages.
-    pub fn kind(&self) -> String {
+    pub(crate) fn kind(&self) -> String {
         match self {
             Value::Int(i) => format!("the integer {i}"),
             Value::Float(f) => format!("the number {f}"),
@@ -86,7 +86,7 @@ pub struct Block {
 }
 
 impl Block {
-    pub fn get(&self, key: &str) -> Option<&Param> {
+    pub(crate) fn get(&self, key: &str) -> Option<&Param> {
         self.params.iter().find(|p| p.key == key)
     }
 }
@@ -118,7 +118,7 @@ pub struct Document {
 
 impl Document {
     /// The named block `name`.
-    pub fn block(&self, name: &str) -> Option<&Block> {
+    pub(crate) fn block(&self, name: &str) -> Option<&Block> {
         self.blocks.iter().find(|b| b.name.as_deref() == Some(name))
     }
 }
@@ -127,15 +127,10 @@ impl Document {
 const MAX_INCLUDE_DEPTH: usize = 16;
 
 /// Parse a whole file (`.parv`, `.diskspecs`), splicing in what it sources.
-pub fn parse_document(text: &str, file: &Path, resolver: &dyn Resolver) -> Result<Document> {
+pub(crate) fn parse_document(text: &str, file: &Path, resolver: &dyn Resolver) -> Result<Document> {
     let mut doc = Document::default();
     Parser::new(text, file, resolver, 0)?.statements(&mut doc)?;
     Ok(doc)
-}
-
-/// Parse a file that holds exactly one block (a `.model` given as `Model = source x.model`).
-pub fn parse_block_file(text: &str, file: &Path, resolver: &dyn Resolver) -> Result<Block> {
-    parse_block_file_at(text, file, resolver, 0)
 }
 
 fn parse_block_file_at(

@@ -132,7 +132,7 @@ impl FlashSpec {
         self.erase_block_bytes / self.page_bytes
     }
 
-    pub fn logical_pages(&self) -> u64 {
+    pub(crate) fn logical_pages(&self) -> u64 {
         self.logical_bytes.div_ceil(self.page_bytes)
     }
 

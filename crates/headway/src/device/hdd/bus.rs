@@ -53,7 +53,7 @@ pub struct Stream {
 
 /// When the last of blocks `lbn .. lbn + n` has crossed the bus, the bus being connected and
 /// ready to move data from `start`. `avail` must cover the range.
-pub fn transfer_end(avail: &Avail, lbn: u64, n: u32, start: f64, s: &Stream) -> f64 {
+pub(crate) fn transfer_end(avail: &Avail, lbn: u64, n: u32, start: f64, s: &Stream) -> f64 {
     if n == 0 {
         return start;
     }
@@ -122,7 +122,14 @@ pub struct Gap {
 /// with the media (unless it holds the bus) and asks again when the watermark's blocks are
 /// in; a command waiting then gets the bus as it is released. `None`: the drive keeps the
 /// bus from `t` to its last block.
-pub fn next_gap(avail: &Avail, lbn: u64, n: u32, start: f64, s: &Stream, t: f64) -> Option<Gap> {
+pub(crate) fn next_gap(
+    avail: &Avail,
+    lbn: u64,
+    n: u32,
+    start: f64,
+    s: &Stream,
+    t: f64,
+) -> Option<Gap> {
     if s.hold {
         return None;
     }

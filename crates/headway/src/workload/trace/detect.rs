@@ -15,7 +15,7 @@ pub const SNIFF_BYTES: usize = 64 * 1024;
 const SAMPLE_LINES: usize = 200;
 
 /// The format of a trace starting with `head`, or why it cannot be told.
-pub fn sniff(head: &[u8]) -> Result<TraceFormat, String> {
+pub(crate) fn sniff(head: &[u8]) -> Result<TraceFormat, String> {
     if head.starts_with(SRT_MAGIC) {
         return Ok(TraceFormat::HpSrt);
     }

@@ -82,16 +82,6 @@ impl<R: BufRead> HpSrtReader<R> {
         })
     }
 
-    /// Bytes per sector number, from the header.
-    pub fn sector_bytes(&self) -> u64 {
-        self.sector_bytes
-    }
-
-    /// Suspect records skipped so far.
-    pub fn suspect_records(&self) -> u64 {
-        self.suspect
-    }
-
     fn error(&self, msg: String) -> HeadwayError {
         HeadwayError::trace(
             self.origin.clone(),

@@ -36,7 +36,7 @@ impl<R: BufRead> Lines<R> {
 
     /// 1-based number of the line last handed out.
     #[inline]
-    pub fn line(&self) -> usize {
+    pub(crate) fn line(&self) -> usize {
         self.line
     }
 
@@ -53,19 +53,19 @@ impl<R: BufRead> Lines<R> {
         self.line += lines;
     }
 
-    pub fn broken(&self) -> bool {
+    pub(crate) fn broken(&self) -> bool {
         self.broken
     }
 
     /// A trace error at the current line.
-    pub fn error(&self, msg: impl Into<String>) -> HeadwayError {
+    pub(crate) fn error(&self, msg: impl Into<String>) -> HeadwayError {
         HeadwayError::trace(self.origin.clone(), Some(self.line), msg)
     }
 
     /// Run `parse` on the next line (without its `\n` or `\r\n`) and return what it made, or
     /// `None` at the end of the input. A last line without a newline still counts.
     #[inline]
-    pub fn next<T>(&mut self, parse: impl FnOnce(&[u8]) -> T) -> Result<Option<T>> {
+    pub(crate) fn next<T>(&mut self, parse: impl FnOnce(&[u8]) -> T) -> Result<Option<T>> {
         if self.broken {
             return Ok(None);
         }
@@ -143,7 +143,7 @@ fn trim_cr(l: &[u8]) -> &[u8] {
 /// fields; returns how many fields the line really has (which may exceed `N`). Leading and
 /// trailing blanks around each field are trimmed.
 #[inline]
-pub fn split<'a, const N: usize>(
+pub(crate) fn split<'a, const N: usize>(
     line: &'a [u8],
     sep: Option<u8>,
     out: &mut [&'a [u8]; N],
@@ -187,12 +187,12 @@ pub fn split<'a, const N: usize>(
 
 /// Whitespace inside a line, as C's `isspace` has it.
 #[inline(always)]
-pub fn is_blank(b: u8) -> bool {
+pub(crate) fn is_blank(b: u8) -> bool {
     b == b' ' || (b'\t'..=b'\r').contains(&b)
 }
 
 #[inline]
-pub fn trim(mut f: &[u8]) -> &[u8] {
+pub(crate) fn trim(mut f: &[u8]) -> &[u8] {
     while let [first, rest @ ..] = f {
         if is_blank(*first) {
             f = rest;
@@ -212,7 +212,7 @@ pub fn trim(mut f: &[u8]) -> &[u8] {
 
 /// A blank line or a `#` comment.
 #[inline]
-pub fn is_skippable(line: &[u8]) -> bool {
+pub(crate) fn is_skippable(line: &[u8]) -> bool {
     let t = trim(line);
     t.is_empty() || t[0] == b'#'
 }

@@ -354,7 +354,7 @@ pub(crate) fn with_reader<U: UseReader>(
     })
 }
 
-pub(crate) fn resolve(path: &Path, base_dir: Option<&Path>) -> PathBuf {
+pub fn resolve(path: &Path, base_dir: Option<&Path>) -> PathBuf {
     match base_dir {
         Some(base) if path.is_relative() => base.join(path),
         _ => path.to_path_buf(),

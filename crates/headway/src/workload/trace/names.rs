@@ -49,7 +49,7 @@ pub struct ProcessNames {
 impl ProcessNames {
     /// Remember `name` for `pid` the first time the pid is seen.
     #[inline]
-    pub fn note(&mut self, pid: u32, name: &[u8]) {
+    pub(crate) fn note(&mut self, pid: u32, name: &[u8]) {
         if self.last == Some(pid) {
             return;
         }
@@ -67,7 +67,7 @@ impl ProcessNames {
         }
     }
 
-    pub fn get(&self, pid: u32) -> Option<&str> {
+    pub(crate) fn get(&self, pid: u32) -> Option<&str> {
         self.names.get(&pid).map(|s| &**s)
     }
 }

@@ -46,7 +46,7 @@ impl TraceReport {
     }
 
     /// One line per thing worth a warning; empty when the trace replayed as it is.
-    pub fn warnings(&self) -> Vec<String> {
+    pub(crate) fn warnings(&self) -> Vec<String> {
         let mut w = Vec::new();
         if self.bad_records > 0 {
             w.push(format!(

@@ -282,13 +282,13 @@ impl Drive {
 
     /// Where the head was left by the last mechanical work planned (a read-ahead under way
     /// may since have moved it: see [`Drive::head_at`]).
-    pub fn head(&self) -> HeadPosition {
+    pub(crate) fn head(&self) -> HeadPosition {
         self.hda.head
     }
 
     /// Where the head is, as far as a scheduler inside the drive can tell at `t` (a
     /// read-ahead under way moves it).
-    pub fn head_at(&self, t: SimTime) -> HeadPosition {
+    pub(crate) fn head_at(&self, t: SimTime) -> HeadPosition {
         match self.hda.ra() {
             Some(ra) => ra.head_at(t as f64),
             None => self.hda.head,
@@ -304,7 +304,7 @@ impl Drive {
     // cost every decision of the default ranking.
     #[cold]
     #[inline(never)]
-    pub fn last_media_event(&self, t: SimTime) -> (SimTime, HeadPosition) {
+    pub(crate) fn last_media_event(&self, t: SimTime) -> (SimTime, HeadPosition) {
         let tf = t as f64;
         let before = self.hda.free_at.min(tf);
         let (at, head) = match self.hda.ra() {
@@ -357,7 +357,7 @@ impl Drive {
         out
     }
 
-    pub fn last_op(&self) -> Op {
+    pub(crate) fn last_op(&self) -> Op {
         self.last_op
     }
 
@@ -511,7 +511,7 @@ impl Drive {
 
     /// When the command last served, a read miss that disconnected from the bus, asks for
     /// it back to send its data (ns); `None` for any other command.
-    pub fn bus_asked_at(&self) -> Option<SimTime> {
+    pub(crate) fn bus_asked_at(&self) -> Option<SimTime> {
         match (self.bus_back, self.bus_whole) {
             (Some(b), _) => Some(ns_of(b.asks_at)),
             (None, Some((asks, _))) => Some(ns_of(asks)),
@@ -521,7 +521,7 @@ impl Drive {
 
     /// When the command last served lets go of the bus after its command phase, if it
     /// holds it then (ns): an arriving command reaches the drive no earlier.
-    pub fn bus_released_at(&self) -> SimTime {
+    pub(crate) fn bus_released_at(&self) -> SimTime {
         if self.bus_released > 0.0 {
             ns_of(self.bus_released + 0.5)
         } else {
@@ -532,7 +532,7 @@ impl Drive {
     /// The command last served gets the bus back `by_ns` later than planned: a fast write's
     /// data comes that much later, and its write-back, which waits for the data, is planned
     /// again (DiskSim's media access follows the blocks' arrival in the buffer).
-    pub fn delay_write_data(&mut self, by_ns: SimTime) {
+    pub(crate) fn delay_write_data(&mut self, by_ns: SimTime) {
         let Some(w) = &mut self.write_back else {
             return;
         };
@@ -558,7 +558,7 @@ impl Drive {
 
     /// When that read completes if it gets the bus back only at `at` (an arriving command
     /// held it: DiskSim's controller keeps the bus for an arrival's command overhead).
-    pub fn rebus(&self, at: SimTime) -> Option<SimTime> {
+    pub(crate) fn rebus(&self, at: SimTime) -> Option<SimTime> {
         if let (None, Some((asks, done))) = (self.bus_back, self.bus_whole) {
             return Some(ns_of(done + (f64_of(at) - asks).max(0.0) + 0.5));
         }
@@ -568,7 +568,7 @@ impl Drive {
     }
 
     /// The read last served gets the bus back at `at` (`rebus`), not when it asked.
-    pub fn bus_given(&mut self, at: SimTime) {
+    pub(crate) fn bus_given(&mut self, at: SimTime) {
         if let Some(b) = &mut self.bus_back {
             b.given = b.given.max(f64_of(at));
         }
@@ -578,7 +578,7 @@ impl Drive {
     /// waits for the media in the middle of its transfer ([`bus::next_gap`]); from then on its
     /// return to the bus is that of the blocks still to move, asked for at the gap's end
     /// (`bus_asked_at`, `rebus`). `None`: it keeps the bus from `t` to its completion.
-    pub fn bus_gap(&mut self, t: SimTime) -> Option<SimTime> {
+    pub(crate) fn bus_gap(&mut self, t: SimTime) -> Option<SimTime> {
         let b = self.bus_back.as_mut()?;
         let start = b.given + b.reconnect;
         let g = bus::next_gap(&self.avail, b.lbn, b.n, start, &b.stream, f64_of(t))?;
