@@ -46,10 +46,10 @@ pub const MAX_PARAM_FILE_BYTES: u64 = 4 << 20;
 /// A file and everything it sources, counted in files and in bytes. DiskSim's own run
 /// configurations source three files (disk specification, model, seek curve).
 pub const MAX_SOURCED_FILES: usize = 64;
-pub const MAX_PARAM_TOTAL_BYTES: u64 = 16 << 20;
+pub(crate) const MAX_PARAM_TOTAL_BYTES: u64 = 16 << 20;
 
 /// Sourced files come from the file system.
-pub struct FsResolver;
+pub(crate) struct FsResolver;
 
 impl Resolver for FsResolver {
     fn read(&self, path: &Path) -> std::io::Result<String> {

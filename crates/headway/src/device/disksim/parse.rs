@@ -22,7 +22,7 @@ use crate::error::{HeadwayError, Result};
 
 /// Where a node was read.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Loc {
+pub(crate) struct Loc {
     pub file: Arc<PathBuf>,
     pub line: usize,
 }
@@ -40,7 +40,7 @@ impl Loc {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub enum Value {
+pub(crate) enum Value {
     Int(i64),
     Float(f64),
     Word(String),
@@ -63,21 +63,21 @@ impl Value {
 
 /// One element of a list.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Item {
+pub(crate) struct Item {
     pub value: Value,
     pub loc: Loc,
 }
 
 /// `key = value` inside a block.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Param {
+pub(crate) struct Param {
     pub key: String,
     pub value: Value,
     pub loc: Loc,
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Block {
+pub(crate) struct Block {
     pub type_name: String,
     /// `None` for an anonymous block given as a value.
     pub name: Option<String>,
@@ -93,7 +93,7 @@ impl Block {
 
 /// `instantiate [ names ] as type_name`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Instantiation {
+pub(crate) struct Instantiation {
     pub names: Vec<String>,
     pub type_name: String,
     pub loc: Loc,
@@ -101,7 +101,7 @@ pub struct Instantiation {
 
 /// One component of the `topology` tree.
 #[derive(Clone, Debug, PartialEq)]
-pub struct TopoNode {
+pub(crate) struct TopoNode {
     pub type_name: String,
     pub name: String,
     pub children: Vec<TopoNode>,
@@ -110,7 +110,7 @@ pub struct TopoNode {
 
 /// Everything a file (and the files it sources) defines, in order.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Document {
+pub(crate) struct Document {
     pub blocks: Vec<Block>,
     pub instantiations: Vec<Instantiation>,
     pub topology: Vec<TopoNode>,

@@ -18,7 +18,7 @@ use crate::error::{HeadwayError, Result};
 /// Per-sector transfer times of the bus a disk hangs off (DiskSim `disksim_bus` "Read/Write
 /// block transfer time").
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct BusTiming {
+pub(crate) struct BusTiming {
     pub read_ms: f64,
     pub write_ms: f64,
 }

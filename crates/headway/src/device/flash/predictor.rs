@@ -6,7 +6,7 @@ use crate::predict::{Estimate, Predictor};
 use crate::request::{Completion, HeadPosition, Op};
 use crate::time::SimTime;
 
-pub struct FlashPredictor {
+pub(crate) struct FlashPredictor {
     spec: FlashSpec,
 }
 

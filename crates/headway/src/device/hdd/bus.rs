@@ -39,7 +39,7 @@ impl Bus {
 
 /// How a transfer may wait for data.
 #[derive(Clone, Copy, Debug)]
-pub struct Stream {
+pub(crate) struct Stream {
     pub block_ns: f64,
     /// The bus stays connected while waiting for the media.
     pub hold: bool,
@@ -108,7 +108,7 @@ fn held_through(e: f64, p: &Piece, lbn: u64, end: u64, blk: f64) -> f64 {
 
 /// A stretch of a transfer where the drive lets go of the bus to wait for the media.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Gap {
+pub(crate) struct Gap {
     /// When the bus is free for another command (no earlier than the time asked about).
     pub free_at: f64,
     /// The first block still to move.

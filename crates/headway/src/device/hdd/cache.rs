@@ -9,7 +9,7 @@ use super::spec::CacheSpec;
 /// [`read_victim_value`]), so the choice costs no branch per segment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]
-pub enum SegState {
+pub(crate) enum SegState {
     Empty = 3,
     /// Holds data that is also on the media.
     Clean = 2,
@@ -23,7 +23,7 @@ pub enum SegState {
 /// far past it the head landed. Every read miss sets it and few reads use it, so the slot
 /// (a float chain and a division) is left until one does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FreeFrom {
+pub(crate) struct FreeFrom {
     pub cylinder: u32,
     pub surface: u32,
     pub at: u32,
@@ -61,7 +61,7 @@ impl FreeFrom {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Segment {
+pub(crate) struct Segment {
     /// The first cached block ([`Segment::start`]).
     start: u64,
     /// How many blocks from `start` are cached: [`Segment::end`] is `start + span`. Kept
@@ -251,7 +251,7 @@ impl Victim {
 
 /// What a read finds in the buffer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ReadHit {
+pub(crate) enum ReadHit {
     /// Every block is cached.
     Whole(usize),
     /// The first blocks are cached (or, for an "almost" hit, are about to be read ahead).
@@ -260,7 +260,7 @@ pub enum ReadHit {
 }
 
 #[derive(Clone, Debug)]
-pub struct Cache {
+pub(crate) struct Cache {
     pub segs: Vec<Segment>,
     /// Blocks per segment.
     pub size: u32,

@@ -17,7 +17,7 @@ use crate::time::SimTime;
 
 /// Where an access may start with whatever sector of its run comes under the head.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ZeroLatency {
+pub(crate) enum ZeroLatency {
     Off,
     /// On every track ("Immediate buffer read/write").
     On,
@@ -68,7 +68,7 @@ impl ZeroLatency {
 /// Blocks `lbn .. lbn + count`, handled back to back: block `k` of the pass is done at
 /// `first_done + k * step` (nanoseconds, absolute).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Pass {
+pub(crate) struct Pass {
     pub lbn: u64,
     pub count: u32,
     pub first_done: f64,
@@ -97,7 +97,7 @@ impl Pass {
 
 /// The media side of one access.
 #[derive(Clone, Debug, Default)]
-pub struct MediaPlan {
+pub(crate) struct MediaPlan {
     /// In time order.
     pub passes: SmallVec<[Pass; 4]>,
     /// Time the first positioning move takes (minimum-seek padding included).
@@ -185,7 +185,7 @@ fn wait(mech: &Mechanics, t: f64, now: f64, angle: f64) -> f64 {
 /// is the HP firmware rule DiskSim models for drives with the extra write disconnect (the
 /// write waits until that many blocks are buffered).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct DataReady {
+pub(crate) struct DataReady {
     pub base: f64,
     pub step: f64,
     pub min_blocks: u32,
@@ -670,7 +670,7 @@ pub(crate) fn landing_slot(sector: u32, spt: u32, xs: f64) -> u32 {
 /// once every block before it is, which is how a zero-latency pass that read the tail of a
 /// track first shows up: its blocks wait for the front.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Piece {
+pub(crate) struct Piece {
     pub lbn: u64,
     pub count: u32,
     pub first_done: f64,
@@ -702,7 +702,7 @@ impl Piece {
 }
 
 #[derive(Clone, Debug, Default)]
-pub struct Avail {
+pub(crate) struct Avail {
     pub pieces: SmallVec<[Piece; 4]>,
 }
 

@@ -12,7 +12,7 @@ use crate::request::{HeadPosition, Op};
 
 /// DiskSim's "Buffer continuous read".
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ContinuousRead {
+pub(crate) enum ContinuousRead {
     /// 0: no read-ahead.
     Off,
     /// 1: up to the end of the track.
@@ -28,7 +28,7 @@ pub enum ContinuousRead {
 
 /// The read-ahead policy of a drive.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Policy {
+pub(crate) struct Policy {
     pub mode: ContinuousRead,
     pub min_blocks: u32,
     pub max_blocks: u32,
@@ -323,7 +323,7 @@ fn count_by(passes: &[media::Pass], not_before: f64, t: f64) -> u64 {
 /// the read's bus (when each of its blocks is in, and its transfer from `bus_start` to
 /// `bus_end`), for [`Policy::release_after_miss`].
 #[derive(Clone, Copy, Debug)]
-pub struct Room<'a> {
+pub(crate) struct Room<'a> {
     pub size: u32,
     pub avail: &'a Avail,
     pub bus_start: f64,
@@ -336,7 +336,7 @@ pub struct Room<'a> {
 /// store buffer: a stall on every command after a read (5% of `serve_queued`'s samples at
 /// the instruction after that load, perf annotate). One word is stored and loaded whole.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct HeadWord(u64);
+pub(crate) struct HeadWord(u64);
 
 impl HeadWord {
     #[inline(always)]
@@ -355,7 +355,7 @@ impl HeadWord {
 
 /// Read-ahead in progress.
 #[derive(Clone, Debug)]
-pub struct ReadAhead {
+pub(crate) struct ReadAhead {
     pub seg: usize,
     /// First block it reads.
     pub base: u64,

@@ -10,7 +10,7 @@ use super::lines::{is_skippable, split};
 use super::TraceFormat;
 
 /// How much of a trace is looked at.
-pub const SNIFF_BYTES: usize = 64 * 1024;
+pub(crate) const SNIFF_BYTES: usize = 64 * 1024;
 /// Lines judged (the first ones carrying data).
 const SAMPLE_LINES: usize = 200;
 

@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-pub type FieldResult<T> = std::result::Result<T, String>;
+pub(crate) type FieldResult<T> = std::result::Result<T, String>;
 
 pub(crate) fn lossy(f: &[u8]) -> Cow<'_, str> {
     String::from_utf8_lossy(f)

@@ -29,7 +29,7 @@ use super::{TraceReader, TraceRecord};
 use crate::error::{HeadwayError, Result};
 use crate::request::Op;
 
-pub const MAGIC: &[u8] = b"$$TR_IOREC";
+pub(crate) const MAGIC: &[u8] = b"$$TR_IOREC";
 const MAX_HEADER_BYTES: usize = 1 << 20;
 const SHORT_IO: u32 = 1;
 const SUSPECT_IO: u32 = 4;

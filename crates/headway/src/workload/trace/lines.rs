@@ -9,9 +9,9 @@ use crate::error::{HeadwayError, Result};
 
 /// Longer than any sane record; a file with longer lines is not a text trace (and reading it
 /// line by line must not pull a whole binary file into memory).
-pub const MAX_LINE_BYTES: usize = 64 * 1024;
+pub(crate) const MAX_LINE_BYTES: usize = 64 * 1024;
 
-pub struct Lines<R> {
+pub(crate) struct Lines<R> {
     input: R,
     spill: Vec<u8>,
     line: usize,

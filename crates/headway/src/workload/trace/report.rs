@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 /// Bad records whose line and message are kept (the rest are only counted).
-pub const BAD_EXAMPLES: usize = 10;
+pub(crate) const BAD_EXAMPLES: usize = 10;
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct TraceReport {

@@ -26,7 +26,7 @@ use crate::time::SimTime;
 
 /// Buffer and firmware policies, resolved from the cache parameters.
 #[derive(Clone, Copy, Debug)]
-pub struct Policies {
+pub(crate) struct Policies {
     pub fast_write: bool,
     pub zero_latency_read: ZeroLatency,
     pub zero_latency_write: bool,
