@@ -240,8 +240,9 @@ impl Policy {
     }
 
     /// Where background reading that follows block `last` must stop: the track or cylinder
-    /// boundary the mode forbids crossing, or `limit`.
-    #[inline]
+    /// boundary the mode forbids crossing, or `limit`. Always inlined: every read calls it,
+    /// and crate-private, LLVM otherwise keeps it out of line (a call a read).
+    #[inline(always)]
     pub(crate) fn background_limit(&self, mech: &Mechanics, last: u64, limit: u64) -> u64 {
         match self.mode {
             ContinuousRead::Off => last + 1,
