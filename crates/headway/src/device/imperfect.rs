@@ -346,7 +346,7 @@ impl Device for ImperfectDevice {
 
 /// Wrap `device` in the imperfections `cfg` describes (or return it as is), drawing from
 /// `rng`'s stream `device0.imperfections`.
-pub fn with_imperfections(
+pub(crate) fn with_imperfections(
     device: Box<dyn Device>,
     mech: Arc<Mechanics>,
     cfg: &Imperfections,

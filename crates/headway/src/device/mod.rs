@@ -26,11 +26,11 @@ pub struct DeviceIo {
 
 impl DeviceIo {
     #[inline]
-    pub fn wake_at(&mut self, at: SimTime, token: u64) {
+    pub(crate) fn wake_at(&mut self, at: SimTime, token: u64) {
         self.wakeups.push((at, token));
     }
     #[inline]
-    pub fn complete(&mut self, c: Completion) {
+    pub(crate) fn complete(&mut self, c: Completion) {
         self.completions.push(c);
     }
 }

@@ -3,6 +3,7 @@ use std::path::Path;
 
 use crate::error::{HeadwayError, Result};
 use crate::request::Op;
+use crate::workload::trace::parse_validate_line;
 
 /// One request of a DiskSim validate trace: `R|W FLAG blkno bcount access_us delay_us`, where
 /// FLAG is `Hit` or `Miss` (reads), or for writes `Doub`/`Trip` (the drive disconnected twice
@@ -40,75 +41,40 @@ pub fn parse_validate_trace(
     for (i, line) in reader.lines().enumerate() {
         let n = i + 1;
         let line = line.map_err(|e| err(n, format!("cannot read: {e}")))?;
-        let t = line.trim();
-        if t.is_empty() || t.starts_with('#') {
+        let Some(l) = parse_validate_line(line.as_bytes()).map_err(|m| err(n, m))? else {
             continue;
-        }
-        let f: Vec<&str> = t.split_ascii_whitespace().collect();
-        if f.len() != 6 {
-            return Err(err(
-                n,
-                format!(
-                    "expected 6 fields `R|W Hit|Miss blkno bcount access_us delay_us`, found {}",
-                    f.len()
-                ),
-            ));
-        }
-        let op = match f[0] {
-            "R" | "r" => Op::Read,
-            "W" | "w" => Op::Write,
-            other => return Err(err(n, format!("field 1 must be R or W, found `{other}`"))),
         };
-        let (marked_hit, disconnects) = match f[1] {
-            "Hit" | "hit" | "H" => (true, 0),
-            "Miss" | "miss" | "M" => (false, 0),
-            "Doub" | "doub" => (false, 2),
-            "Trip" | "trip" => (false, 3),
+        let (marked_hit, disconnects) = match l.flag {
+            b"Hit" | b"hit" | b"H" => (true, 0),
+            b"Miss" | b"miss" | b"M" => (false, 0),
+            b"Doub" | b"doub" => (false, 2),
+            b"Trip" | b"trip" => (false, 3),
             other => {
                 return Err(err(
                     n,
-                    format!("field 2 must be Hit, Miss, Doub or Trip, found `{other}`"),
+                    format!(
+                        "Hit|Miss: expected Hit, Miss, Doub or Trip, got `{}`",
+                        String::from_utf8_lossy(other)
+                    ),
                 ))
             }
         };
-        let num = |k: usize, name: &str| -> Result<f64> {
-            f[k].parse::<f64>()
+        // Kept in floating point as written: the validation's figures are worked out in
+        // milliseconds from these, not from the whole nanoseconds the grammar checked.
+        let ms = |us: &[u8]| {
+            std::str::from_utf8(us)
                 .ok()
-                .filter(|v| v.is_finite() && *v >= 0.0)
-                .ok_or_else(|| {
-                    err(
-                        n,
-                        format!(
-                            "field {} ({name}) must be a non-negative number, found `{}`",
-                            k + 1,
-                            f[k]
-                        ),
-                    )
-                })
+                .and_then(|s| s.parse::<f64>().ok())
+                .map_or(0.0, |v| v / 1000.0)
         };
-        let lbn = f[2].parse::<u64>().map_err(|_| {
-            err(
-                n,
-                format!("field 3 (blkno) must be a sector number, found `{}`", f[2]),
-            )
-        })?;
-        let sectors = f[3].parse::<u32>().ok().filter(|&s| s > 0).ok_or_else(|| {
-            err(
-                n,
-                format!(
-                    "field 4 (bcount) must be a positive sector count, found `{}`",
-                    f[3]
-                ),
-            )
-        })?;
         out.push(ValidateRecord {
-            op,
+            op: l.op,
             marked_hit,
             disconnects,
-            lbn,
-            sectors,
-            measured_ms: num(4, "access_us")? / 1000.0,
-            delay_ms: num(5, "delay_us")? / 1000.0,
+            lbn: l.lbn,
+            sectors: l.sectors,
+            measured_ms: ms(l.access_us),
+            delay_ms: ms(l.delay_us),
         });
     }
     if out.is_empty() {

@@ -46,10 +46,10 @@ pub const MAX_PARAM_FILE_BYTES: u64 = 4 << 20;
 /// A file and everything it sources, counted in files and in bytes. DiskSim's own run
 /// configurations source three files (disk specification, model, seek curve).
 pub const MAX_SOURCED_FILES: usize = 64;
-pub const MAX_PARAM_TOTAL_BYTES: u64 = 16 << 20;
+pub(crate) const MAX_PARAM_TOTAL_BYTES: u64 = 16 << 20;
 
 /// Sourced files come from the file system.
-pub struct FsResolver;
+pub(crate) struct FsResolver;
 
 impl Resolver for FsResolver {
     fn read(&self, path: &Path) -> std::io::Result<String> {
@@ -59,7 +59,7 @@ impl Resolver for FsResolver {
 
 /// `path` as text, refusing a file larger than [`MAX_PARAM_FILE_BYTES`] before reading it
 /// whole (and a device or pipe that never ends, after that many bytes).
-pub fn read_capped(path: &Path) -> io::Result<String> {
+pub(crate) fn read_capped(path: &Path) -> io::Result<String> {
     crate::limits::read_text(path, MAX_PARAM_FILE_BYTES, "not a DiskSim parameter file")
 }
 
@@ -67,7 +67,7 @@ pub fn read_capped(path: &Path) -> io::Result<String> {
 /// includer's folder. An absolute name or one with `..` is refused: a parameter file from
 /// elsewhere must not read files outside its own folder (its text would surface in error
 /// messages), and DiskSim's own files only ever name their neighbours.
-pub fn sourced_path(includer: &Path, name: &str) -> std::result::Result<PathBuf, String> {
+pub(crate) fn sourced_path(includer: &Path, name: &str) -> std::result::Result<PathBuf, String> {
     let rel = Path::new(name);
     let escapes = rel
         .components()

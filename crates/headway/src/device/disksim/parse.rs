@@ -22,14 +22,14 @@ use crate::error::{HeadwayError, Result};
 
 /// Where a node was read.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Loc {
+pub(crate) struct Loc {
     pub file: Arc<PathBuf>,
     pub line: usize,
 }
 
 impl Loc {
     /// A parameter-file error at this place.
-    pub fn error(&self, key: Option<&str>, msg: impl Into<String>) -> HeadwayError {
+    pub(crate) fn error(&self, key: Option<&str>, msg: impl Into<String>) -> HeadwayError {
         HeadwayError::params(
             Some(self.file.as_ref().clone()),
             Some(self.line),
@@ -40,7 +40,7 @@ impl Loc {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub enum Value {
+pub(crate) enum Value {
     Int(i64),
     Float(f64),
     Word(String),
@@ -50,7 +50,7 @@ pub enum Value {
 
 impl Value {
     /// What kind of value this is, for error messages.
-    pub fn kind(&self) -> String {
+    pub(crate) fn kind(&self) -> String {
         match self {
             Value::Int(i) => format!("the integer {i}"),
             Value::Float(f) => format!("the number {f}"),
@@ -63,21 +63,21 @@ impl Value {
 
 /// One element of a list.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Item {
+pub(crate) struct Item {
     pub value: Value,
     pub loc: Loc,
 }
 
 /// `key = value` inside a block.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Param {
+pub(crate) struct Param {
     pub key: String,
     pub value: Value,
     pub loc: Loc,
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Block {
+pub(crate) struct Block {
     pub type_name: String,
     /// `None` for an anonymous block given as a value.
     pub name: Option<String>,
@@ -86,14 +86,14 @@ pub struct Block {
 }
 
 impl Block {
-    pub fn get(&self, key: &str) -> Option<&Param> {
+    pub(crate) fn get(&self, key: &str) -> Option<&Param> {
         self.params.iter().find(|p| p.key == key)
     }
 }
 
 /// `instantiate [ names ] as type_name`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Instantiation {
+pub(crate) struct Instantiation {
     pub names: Vec<String>,
     pub type_name: String,
     pub loc: Loc,
@@ -101,7 +101,7 @@ pub struct Instantiation {
 
 /// One component of the `topology` tree.
 #[derive(Clone, Debug, PartialEq)]
-pub struct TopoNode {
+pub(crate) struct TopoNode {
     pub type_name: String,
     pub name: String,
     pub children: Vec<TopoNode>,
@@ -110,7 +110,7 @@ pub struct TopoNode {
 
 /// Everything a file (and the files it sources) defines, in order.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Document {
+pub(crate) struct Document {
     pub blocks: Vec<Block>,
     pub instantiations: Vec<Instantiation>,
     pub topology: Vec<TopoNode>,
@@ -118,7 +118,7 @@ pub struct Document {
 
 impl Document {
     /// The named block `name`.
-    pub fn block(&self, name: &str) -> Option<&Block> {
+    pub(crate) fn block(&self, name: &str) -> Option<&Block> {
         self.blocks.iter().find(|b| b.name.as_deref() == Some(name))
     }
 }
@@ -127,15 +127,10 @@ impl Document {
 const MAX_INCLUDE_DEPTH: usize = 16;
 
 /// Parse a whole file (`.parv`, `.diskspecs`), splicing in what it sources.
-pub fn parse_document(text: &str, file: &Path, resolver: &dyn Resolver) -> Result<Document> {
+pub(crate) fn parse_document(text: &str, file: &Path, resolver: &dyn Resolver) -> Result<Document> {
     let mut doc = Document::default();
     Parser::new(text, file, resolver, 0)?.statements(&mut doc)?;
     Ok(doc)
-}
-
-/// Parse a file that holds exactly one block (a `.model` given as `Model = source x.model`).
-pub fn parse_block_file(text: &str, file: &Path, resolver: &dyn Resolver) -> Result<Block> {
-    parse_block_file_at(text, file, resolver, 0)
 }
 
 fn parse_block_file_at(

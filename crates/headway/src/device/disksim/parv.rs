@@ -7,7 +7,10 @@ use crate::error::Result;
 
 /// The first disk the configuration instantiates (in topology order when there is a
 /// topology), and the transfer timing of its bus.
-pub fn find_disk<'a>(doc: &'a Document, file_loc: &Loc) -> Result<(&'a Block, Option<BusTiming>)> {
+pub(crate) fn find_disk<'a>(
+    doc: &'a Document,
+    file_loc: &Loc,
+) -> Result<(&'a Block, Option<BusTiming>)> {
     let mut disks = Vec::new();
     for root in &doc.topology {
         collect_disks(root, None, &mut disks);

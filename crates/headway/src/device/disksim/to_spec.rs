@@ -18,7 +18,7 @@ use crate::error::{HeadwayError, Result};
 /// Per-sector transfer times of the bus a disk hangs off (DiskSim `disksim_bus` "Read/Write
 /// block transfer time").
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct BusTiming {
+pub(crate) struct BusTiming {
     pub read_ms: f64,
     pub write_ms: f64,
 }
@@ -292,7 +292,7 @@ impl<'a> Fields<'a> {
 /// The drive described by the `disksim_disk` block `disk`. `name` becomes the spec's name,
 /// `origin` is named in its description, `bus` is the timing of the bus it sits on (if the
 /// run configuration says).
-pub fn disk_spec(
+pub(crate) fn disk_spec(
     disk: &Block,
     name: &str,
     origin: &str,

@@ -82,11 +82,8 @@ impl Ftl {
         }
     }
 
-    pub fn logical_pages(&self) -> u64 {
+    pub(crate) fn logical_pages(&self) -> u64 {
         self.map.len() as u64
-    }
-    pub fn blocks(&self) -> u32 {
-        self.blocks
     }
     pub fn pages_per_block(&self) -> u32 {
         self.pages_per_block
@@ -129,14 +126,6 @@ impl Ftl {
         WriteCost {
             copied_pages: self.counters.gc_copied_pages - before.gc_copied_pages,
             erases: self.counters.erases - before.erases,
-        }
-    }
-
-    /// Forget logical pages (an unpin: the data are no longer needed).
-    pub fn trim(&mut self, first: u64, count: u64) {
-        let n = self.map.len() as u64;
-        for i in 0..count.min(n) {
-            self.invalidate(((first + i) % n) as u32);
         }
     }
 

@@ -48,17 +48,6 @@ impl FlashDevice {
         })
     }
 
-    pub fn spec(&self) -> &FlashSpec {
-        &self.spec
-    }
-    pub fn ftl(&self) -> &Ftl {
-        &self.ftl
-    }
-    /// Time the channel spent serving commands.
-    pub fn busy_ns(&self) -> SimTime {
-        self.busy_ns
-    }
-
     /// Sectors -> logical pages touched.
     fn pages(&self, lbn: u64, sectors: u32) -> (u64, u64) {
         let per = self.spec.page_bytes / spec::SECTOR_BYTES;

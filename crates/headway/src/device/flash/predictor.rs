@@ -6,7 +6,7 @@ use crate::predict::{Access, Estimate, Moment, Predictor};
 use crate::request::{Completion, HeadPosition};
 use crate::time::SimTime;
 
-pub struct FlashPredictor {
+pub(crate) struct FlashPredictor {
     spec: FlashSpec,
 }
 

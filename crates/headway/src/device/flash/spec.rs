@@ -13,7 +13,7 @@ use crate::request::Op;
 use crate::time::{ms_to_ns, SimTime};
 
 /// Bytes in a sector, the unit of every command.
-pub const SECTOR_BYTES: u64 = 512;
+pub(crate) const SECTOR_BYTES: u64 = 512;
 
 /// A flash device: geometry and latencies. Every field is a stand-in unless a caller gives
 /// measured values.
@@ -132,7 +132,7 @@ impl FlashSpec {
         self.erase_block_bytes / self.page_bytes
     }
 
-    pub fn logical_pages(&self) -> u64 {
+    pub(crate) fn logical_pages(&self) -> u64 {
         self.logical_bytes.div_ceil(self.page_bytes)
     }
 

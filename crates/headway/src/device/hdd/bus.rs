@@ -39,7 +39,7 @@ impl Bus {
 
 /// How a transfer may wait for data.
 #[derive(Clone, Copy, Debug)]
-pub struct Stream {
+pub(crate) struct Stream {
     pub block_ns: f64,
     /// The bus stays connected while waiting for the media.
     pub hold: bool,
@@ -53,7 +53,7 @@ pub struct Stream {
 
 /// When the last of blocks `lbn .. lbn + n` has crossed the bus, the bus being connected and
 /// ready to move data from `start`. `avail` must cover the range.
-pub fn transfer_end(avail: &Avail, lbn: u64, n: u32, start: f64, s: &Stream) -> f64 {
+pub(crate) fn transfer_end(avail: &Avail, lbn: u64, n: u32, start: f64, s: &Stream) -> f64 {
     if n == 0 {
         return start;
     }
@@ -108,7 +108,7 @@ fn held_through(e: f64, p: &Piece, lbn: u64, end: u64, blk: f64) -> f64 {
 
 /// A stretch of a transfer where the drive lets go of the bus to wait for the media.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Gap {
+pub(crate) struct Gap {
     /// When the bus is free for another command (no earlier than the time asked about).
     pub free_at: f64,
     /// The first block still to move.
@@ -122,7 +122,14 @@ pub struct Gap {
 /// with the media (unless it holds the bus) and asks again when the watermark's blocks are
 /// in; a command waiting then gets the bus as it is released. `None`: the drive keeps the
 /// bus from `t` to its last block.
-pub fn next_gap(avail: &Avail, lbn: u64, n: u32, start: f64, s: &Stream, t: f64) -> Option<Gap> {
+pub(crate) fn next_gap(
+    avail: &Avail,
+    lbn: u64,
+    n: u32,
+    start: f64,
+    s: &Stream,
+    t: f64,
+) -> Option<Gap> {
     if s.hold {
         return None;
     }

@@ -9,7 +9,7 @@ use super::spec::CacheSpec;
 /// [`read_victim_value`]), so the choice costs no branch per segment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]
-pub enum SegState {
+pub(crate) enum SegState {
     Empty = 3,
     /// Holds data that is also on the media.
     Clean = 2,
@@ -23,7 +23,7 @@ pub enum SegState {
 /// far past it the head landed. Every read miss sets it and few reads use it, so the slot
 /// (a float chain and a division) is left until one does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FreeFrom {
+pub(crate) struct FreeFrom {
     pub cylinder: u32,
     pub surface: u32,
     pub at: u32,
@@ -51,7 +51,7 @@ impl FreeFrom {
     }
 
     /// The first whole slot under the head when it landed ([`super::media::MediaPlan::landing`]).
-    pub fn landing_slot(&self) -> u32 {
+    pub(crate) fn landing_slot(&self) -> u32 {
         super::media::landing_slot(
             self.at,
             self.spt.get(),
@@ -61,7 +61,7 @@ impl FreeFrom {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Segment {
+pub(crate) struct Segment {
     /// The first cached block ([`Segment::start`]).
     start: u64,
     /// How many blocks from `start` are cached: [`Segment::end`] is `start + span`. Kept
@@ -125,20 +125,20 @@ impl Segment {
 
     /// The first cached block.
     #[inline(always)]
-    pub fn start(&self) -> u64 {
+    pub(crate) fn start(&self) -> u64 {
         self.start
     }
 
     /// One past the last cached block. For the segment being read ahead this trails the
     /// media; the device brings it up to date before every lookup.
     #[inline(always)]
-    pub fn end(&self) -> u64 {
+    pub(crate) fn end(&self) -> u64 {
         self.start + self.span
     }
 
     /// Move the start to `start` (no later than the end), the end staying where it is.
     #[inline(always)]
-    pub fn set_start(&mut self, start: u64) {
+    pub(crate) fn set_start(&mut self, start: u64) {
         let end = self.end();
         debug_assert!(start <= end);
         self.start = start;
@@ -146,12 +146,7 @@ impl Segment {
     }
 
     #[inline]
-    pub fn holds(&self, lbn: u64) -> bool {
-        self.state != SegState::Empty && lbn >= self.start && lbn < self.end()
-    }
-
-    #[inline]
-    pub fn overlaps(&self, lbn: u64, n: u32) -> bool {
+    pub(crate) fn overlaps(&self, lbn: u64, n: u32) -> bool {
         self.state != SegState::Empty && lbn < self.end() && lbn + n as u64 > self.start
     }
 }
@@ -256,7 +251,7 @@ impl Victim {
 
 /// What a read finds in the buffer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ReadHit {
+pub(crate) enum ReadHit {
     /// Every block is cached.
     Whole(usize),
     /// The first blocks are cached (or, for an "almost" hit, are about to be read ahead).
@@ -265,7 +260,7 @@ pub enum ReadHit {
 }
 
 #[derive(Clone, Debug)]
-pub struct Cache {
+pub(crate) struct Cache {
     pub segs: Vec<Segment>,
     /// Blocks per segment.
     pub size: u32,
@@ -305,7 +300,7 @@ impl Cache {
     }
 
     /// Mark a segment used now (LRU).
-    pub fn touch(&mut self, i: usize) {
+    pub(crate) fn touch(&mut self, i: usize) {
         self.clock += 1;
         self.segs[i].stamp = self.clock;
         let s = &mut self.segs[i];
@@ -320,13 +315,6 @@ impl Cache {
         );
     }
 
-    /// The most recently used segment.
-    pub fn most_recent(&self) -> Option<usize> {
-        (0..self.segs.len())
-            .filter(|&i| self.segs[i].stamp > 0)
-            .max_by_key(|&i| self.segs[i].stamp)
-    }
-
     /// Look a read up, and choose the segment it takes if it misses ([`Cache::victim_for_read`]),
     /// in one walk over the segments (a second only when a segment is near the read): every
     /// read asks both. `reading` is the segment being read
@@ -334,7 +322,7 @@ impl Cache {
     /// read to count as a partial hit. With `resolve_free`, a segment that also holds the
     /// blocks passed on its landing track ([`Segment::free_from`]) and that this read reaches
     /// below its start first learns where those blocks start, from `free_start`.
-    pub fn lookup_read(
+    pub(crate) fn lookup_read(
         &mut self,
         lbn: u64,
         n: u32,
@@ -444,14 +432,19 @@ impl Cache {
 
     /// The segment a read miss takes: empty before clean before the one being read ahead,
     /// least recently used first. `None` when every segment is busy with dirty data.
-    pub fn victim_for_read(&self, reading: Option<usize>) -> Option<usize> {
+    pub(crate) fn victim_for_read(&self, reading: Option<usize>) -> Option<usize> {
         let reading = reading.unwrap_or(usize::MAX);
         self.pick(|i, s| read_victim_value(i, s, reading))
     }
 
     /// The segment a write takes: the dedicated write segment if there is one; otherwise a
     /// clean one it overlaps, then empty, then clean, then the one being read ahead.
-    pub fn victim_for_write(&self, lbn: u64, n: u32, reading: Option<usize>) -> Option<usize> {
+    pub(crate) fn victim_for_write(
+        &self,
+        lbn: u64,
+        n: u32,
+        reading: Option<usize>,
+    ) -> Option<usize> {
         if let Some(i) = self.segs.iter().position(|s| s.write_only) {
             return (self.segs[i].state != SegState::Dirty).then_some(i);
         }
@@ -482,7 +475,7 @@ impl Cache {
     }
 
     /// Start a segment afresh at `lbn` (empty range, clean).
-    pub fn reset(&mut self, i: usize, lbn: u64) {
+    pub(crate) fn reset(&mut self, i: usize, lbn: u64) {
         let s = &mut self.segs[i];
         s.start = lbn;
         s.span = 0;
@@ -494,12 +487,12 @@ impl Cache {
     }
 
     /// Set segment `i`'s state.
-    pub fn set_state(&mut self, i: usize, state: SegState) {
+    pub(crate) fn set_state(&mut self, i: usize, state: SegState) {
         self.segs[i].set_state_rekeyed(state);
     }
 
     /// Note that segment `i` also holds the blocks passed on its landing track.
-    pub fn set_free_from(&mut self, i: usize, from: FreeFrom) {
+    pub(crate) fn set_free_from(&mut self, i: usize, from: FreeFrom) {
         self.max_free_back = self.max_free_back.max(from.at as u64);
         if self.segs[i].free_from.replace(from).is_none() {
             self.free_pending += 1;
@@ -507,7 +500,7 @@ impl Cache {
     }
 
     /// A write makes clean copies of its blocks elsewhere stale.
-    pub fn invalidate_overlapping(&mut self, keep: usize, lbn: u64, n: u32) {
+    pub(crate) fn invalidate_overlapping(&mut self, keep: usize, lbn: u64, n: u32) {
         for (i, s) in self.segs.iter_mut().enumerate() {
             if i != keep && s.state == SegState::Clean && s.overlaps(lbn, n) {
                 s.set_state_rekeyed(SegState::Empty);
@@ -516,7 +509,7 @@ impl Cache {
     }
 
     /// Grow segment `i` to end at `end`, sliding its start so it never holds more than its size.
-    pub fn extend(&mut self, i: usize, end: u64) {
+    pub(crate) fn extend(&mut self, i: usize, end: u64) {
         let size = self.size as u64;
         let s = &mut self.segs[i];
         if end > s.end() {

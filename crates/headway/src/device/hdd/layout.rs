@@ -511,7 +511,7 @@ impl Layout {
         self.mapped
     }
 
-    pub fn surfaces(&self) -> u32 {
+    pub(crate) fn surfaces(&self) -> u32 {
         self.surfaces
     }
 
@@ -521,7 +521,7 @@ impl Layout {
 
     /// Index into [`Layout::zones`] of the zone holding `lbn` (< capacity).
     #[inline]
-    pub fn zone_index(&self, lbn: u64) -> usize {
+    pub(crate) fn zone_index(&self, lbn: u64) -> usize {
         // Zones end in LBN order, so from the zone holding the start of `lbn`'s bucket the
         // first zone ending past `lbn` is a short walk ahead (`zones.len()` beyond the last).
         let b = ((lbn >> self.zone_shift) as usize).min(self.zone_from.len() - 1);
@@ -557,7 +557,7 @@ impl Layout {
     /// [`Layout::locate`] by the zone's general tables, whatever its spares and defects: what
     /// the closed form falls back to, and what it is checked against.
     #[inline(never)]
-    pub fn locate_general(&self, lbn: u64) -> Location {
+    pub(crate) fn locate_general(&self, lbn: u64) -> Location {
         debug_assert!(
             lbn < self.capacity,
             "lbn {lbn} beyond capacity {}",

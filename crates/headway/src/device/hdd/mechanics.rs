@@ -137,13 +137,13 @@ impl Mechanics {
     /// Spindle turns per nanosecond: the factor `angle_at` multiplies by, for callers that
     /// must reproduce its arithmetic bit for bit (the host oracle's search).
     #[inline]
-    pub fn turns_per_ns(&self) -> f64 {
+    pub(crate) fn turns_per_ns(&self) -> f64 {
         self.inv_period
     }
 
     /// Spindle angle at time `t`, in revolutions [0, 1). The index mark passes at t = 0.
     #[inline]
-    pub fn angle_at(&self, t: f64) -> f64 {
+    pub(crate) fn angle_at(&self, t: f64) -> f64 {
         // t >= 0, so truncation is floor (and avoids a libm call on the hot path).
         let turns = t * self.inv_period;
         turns - (turns as i64).max(0) as f64
@@ -158,7 +158,7 @@ impl Mechanics {
     /// the rounding only below about 2^14 turns: past that, read-aheads that started at their
     /// first sector split or waited a revolution, so behaviour hung on absolute time.
     #[inline(always)]
-    pub fn angle_rounding(&self, t: f64) -> f64 {
+    pub(crate) fn angle_rounding(&self, t: f64) -> f64 {
         t * self.inv_period * ANGLE_ROUNDING_PER_TURN
     }
 
@@ -170,7 +170,7 @@ impl Mechanics {
 
     /// [`Mechanics::wait_for`] with the spindle at angle `now` (from [`Mechanics::angle_at`]).
     #[inline]
-    pub fn wait_from(&self, now: f64, target: f64) -> f64 {
+    pub(crate) fn wait_from(&self, now: f64, target: f64) -> f64 {
         // Each wrap subtracts a turn or nothing, chosen by the comparison: the subtraction
         // of 0.0 leaves every value as it is (-0.0 included), so the results are the
         // conditional additions' to the bit, and the choice is the comparison's mask on the
@@ -187,7 +187,13 @@ impl Mechanics {
     /// the access is a write and the head moved (a negative settle can shorten the move, never
     /// below zero).
     #[inline]
-    pub fn move_ns(&self, from: HeadPosition, to_cyl: u32, to_surface: u32, op: Op) -> SimTime {
+    pub(crate) fn move_ns(
+        &self,
+        from: HeadPosition,
+        to_cyl: u32,
+        to_surface: u32,
+        op: Op,
+    ) -> SimTime {
         let d = from.cylinder.abs_diff(to_cyl);
         let seek = if d > 0 { self.seek.seek_ns(d) } else { 0 };
         let switch = if from.surface != to_surface {
@@ -205,13 +211,13 @@ impl Mechanics {
 
     /// Duration of one sector on a track of `spt` sectors.
     #[inline]
-    pub fn sector_ns(&self, spt: u32) -> f64 {
+    pub(crate) fn sector_ns(&self, spt: u32) -> f64 {
         self.period_ns / spt as f64
     }
 
     /// Lower bound on moving `distance` or more cylinders (see `Predictor::positioning_floor_ns`).
     #[inline]
-    pub fn move_floor_ns(&self, distance: u32) -> SimTime {
+    pub(crate) fn move_floor_ns(&self, distance: u32) -> SimTime {
         *self
             .floor_ns
             .get(distance as usize)
@@ -224,7 +230,7 @@ impl Mechanics {
     /// at least `min_move_ns` (DiskSim's minimum seek delay for writes).
     #[allow(clippy::too_many_arguments)]
     #[inline]
-    pub fn positioning_to(
+    pub(crate) fn positioning_to(
         &self,
         from: HeadPosition,
         start_ns: SimTime,
@@ -253,7 +259,7 @@ impl Mechanics {
     }
 
     /// [`Mechanics::access`] with the first move taking at least `min_move_ns`.
-    pub fn access_after(
+    pub(crate) fn access_after(
         &self,
         from: HeadPosition,
         start_ns: SimTime,
@@ -294,7 +300,7 @@ impl Mechanics {
     /// at `loc`: what a scheduler's prepared target needs, without a second layout lookup or
     /// a seek. Bit-identical to `access(here, 0, ..).transfer_ns` with the head already on
     /// the track: the same float operations from the same starting instant.
-    pub fn transfer_ns_at(&self, loc: Location, lbn: u64, sectors: u32, op: Op) -> SimTime {
+    pub(crate) fn transfer_ns_at(&self, loc: Location, lbn: u64, sectors: u32, op: Op) -> SimTime {
         if sectors == 0 {
             return 0;
         }

@@ -17,7 +17,7 @@ use crate::time::SimTime;
 
 /// Where an access may start with whatever sector of its run comes under the head.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ZeroLatency {
+pub(crate) enum ZeroLatency {
     Off,
     /// On every track ("Immediate buffer read/write").
     On,
@@ -42,7 +42,7 @@ impl From<bool> for ZeroLatency {
 impl ZeroLatency {
     /// A drive's rule for reads from its cache settings: the drive and the host's predictor
     /// both take it from here, so they cannot disagree.
-    pub fn of_reads(immediate_buffer_read: bool, read_any_free_blocks: bool) -> Self {
+    pub(crate) fn of_reads(immediate_buffer_read: bool, read_any_free_blocks: bool) -> Self {
         if immediate_buffer_read {
             ZeroLatency::On
         } else if read_any_free_blocks {
@@ -68,7 +68,7 @@ impl ZeroLatency {
 /// Blocks `lbn .. lbn + count`, handled back to back: block `k` of the pass is done at
 /// `first_done + k * step` (nanoseconds, absolute).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Pass {
+pub(crate) struct Pass {
     pub lbn: u64,
     pub count: u32,
     pub first_done: f64,
@@ -82,22 +82,22 @@ pub struct Pass {
 
 impl Pass {
     #[inline]
-    pub fn last_done(&self) -> f64 {
+    pub(crate) fn last_done(&self) -> f64 {
         self.first_done + (self.count - 1) as f64 * self.step
     }
     #[inline]
-    pub fn start(&self) -> f64 {
+    pub(crate) fn start(&self) -> f64 {
         self.first_done - self.step
     }
     #[inline]
-    pub fn end_lbn(&self) -> u64 {
+    pub(crate) fn end_lbn(&self) -> u64 {
         self.lbn + self.count as u64
     }
 }
 
 /// The media side of one access.
 #[derive(Clone, Debug, Default)]
-pub struct MediaPlan {
+pub(crate) struct MediaPlan {
     /// In time order.
     pub passes: SmallVec<[Pass; 4]>,
     /// Time the first positioning move takes (minimum-seek padding included).
@@ -121,22 +121,18 @@ pub struct MediaPlan {
 
 impl MediaPlan {
     /// The first whole sector under the head when it lands on the first track, as
-    /// (cylinder, surface, slot); what "read any free blocks" starts caching from.
-    pub fn landing(&self) -> Option<(u32, u32, u32)> {
+    /// (cylinder, surface, slot); what "read any free blocks" starts caching from. The drive
+    /// works it out in the cache from the plan's parts; this whole is for the tests.
+    #[cfg(test)]
+    pub(crate) fn landing(&self) -> Option<(u32, u32, u32)> {
         Some(landing(&self.first_loc?, self.landing_sectors?))
     }
 
     /// How far past the first block's slot the head was when it landed, in sectors: what
     /// [`landing_slot`] works the landing slot out from, for a caller that keeps it for
     /// later (the slot is a float chain and a division that few reads need).
-    pub fn landing_sectors(&self) -> Option<f64> {
+    pub(crate) fn landing_sectors(&self) -> Option<f64> {
         self.landing_sectors
-    }
-
-    /// The LBN in the landing slot (`None` if it holds none).
-    pub fn landing_lbn(&self, mech: &Mechanics) -> Option<u64> {
-        let (c, s, slot) = self.landing()?;
-        mech.layout.lbn_at(c, s, slot)
     }
 
     /// Back to the state of `MediaPlan::default()`, keeping nothing of the last plan.
@@ -152,15 +148,7 @@ impl MediaPlan {
     }
 }
 
-impl MediaPlan {
-    /// When the first sector of the access begins.
-    pub fn first_start(&self) -> f64 {
-        self.passes
-            .iter()
-            .map(|p| p.start())
-            .fold(f64::INFINITY, f64::min)
-    }
-}
+impl MediaPlan {}
 
 /// Waits shorter than this fraction of a revolution short of a full one are rounding noise
 /// from two angles computed separately: the sector is under the head now (or
@@ -197,7 +185,7 @@ fn wait(mech: &Mechanics, t: f64, now: f64, angle: f64) -> f64 {
 /// is the HP firmware rule DiskSim models for drives with the extra write disconnect (the
 /// write waits until that many blocks are buffered).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct DataReady {
+pub(crate) struct DataReady {
     pub base: f64,
     pub step: f64,
     pub min_blocks: u32,
@@ -205,7 +193,7 @@ pub struct DataReady {
 
 impl DataReady {
     #[inline]
-    pub fn at(&self, k: u64) -> f64 {
+    pub(crate) fn at(&self, k: u64) -> f64 {
         self.base + (k + 1).max(self.min_blocks as u64) as f64 * self.step
     }
 }
@@ -213,7 +201,7 @@ impl DataReady {
 /// Plan an access of `n` sectors from `lbn` with the head at `from`, positioning allowed to
 /// begin at `t` (ns). `min_move_ns` pads the first move (DiskSim's "Minimum seek delay").
 #[allow(clippy::too_many_arguments)]
-pub fn plan(
+pub(crate) fn plan(
     mech: &Mechanics,
     from: HeadPosition,
     t: f64,
@@ -245,7 +233,7 @@ pub fn plan(
 /// hundred bytes: the per-command paths fill one where it is kept instead of returning and
 /// moving it.
 #[allow(clippy::too_many_arguments)]
-pub fn plan_into(
+pub(crate) fn plan_into(
     plan: &mut MediaPlan,
     mech: &Mechanics,
     from: HeadPosition,
@@ -417,7 +405,7 @@ pub fn plan_into(
 /// tests of the constant ones cost that path more than the plan's own bookkeeping. An access
 /// beyond the first block's run goes to [`plan_into`] with the location found here.
 #[inline(always)]
-pub fn plan_read_into(
+pub(crate) fn plan_read_into(
     plan: &mut MediaPlan,
     mech: &Mechanics,
     from: HeadPosition,
@@ -614,7 +602,7 @@ fn push_split_run(
 /// `plan_first_run` from here 23 instructions a request more and 2% slower, measured.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-pub fn plan_run_into(
+pub(crate) fn plan_run_into(
     plan: &mut MediaPlan,
     mech: &Mechanics,
     from: HeadPosition,
@@ -659,6 +647,7 @@ pub fn plan_run_into(
 }
 
 /// The first slot boundary at or after the head, on the landing track.
+#[cfg(test)]
 fn landing(loc: &super::layout::Location, xs: f64) -> (u32, u32, u32) {
     let slot = landing_slot(loc.sector, loc.spt, xs);
     (loc.cylinder, loc.surface, slot)
@@ -666,7 +655,7 @@ fn landing(loc: &super::layout::Location, xs: f64) -> (u32, u32, u32) {
 
 /// [`MediaPlan::landing`]'s slot, from the first block's slot `sector` on a track of `spt`
 /// slots and [`MediaPlan::landing_sectors`] `xs`.
-pub fn landing_slot(sector: u32, spt: u32, xs: f64) -> u32 {
+pub(crate) fn landing_slot(sector: u32, spt: u32, xs: f64) -> u32 {
     let ahead = ceil(xs);
     let ahead = if ahead - xs > 1.0 - 1e-9 {
         ahead - 1.0
@@ -681,7 +670,7 @@ pub fn landing_slot(sector: u32, spt: u32, xs: f64) -> u32 {
 /// once every block before it is, which is how a zero-latency pass that read the tail of a
 /// track first shows up: its blocks wait for the front.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Piece {
+pub(crate) struct Piece {
     pub lbn: u64,
     pub count: u32,
     pub first_done: f64,
@@ -692,7 +681,7 @@ pub struct Piece {
 impl Piece {
     /// Pass `p`'s blocks, none usable before `floor`.
     #[inline(always)]
-    pub fn of_pass(p: &Pass, floor: f64) -> Piece {
+    pub(crate) fn of_pass(p: &Pass, floor: f64) -> Piece {
         Piece {
             lbn: p.lbn,
             count: p.count,
@@ -703,24 +692,24 @@ impl Piece {
     }
 
     #[inline]
-    pub fn at(&self, k: u32) -> f64 {
+    pub(crate) fn at(&self, k: u32) -> f64 {
         (self.first_done + k as f64 * self.step).max(self.floor)
     }
     #[inline]
-    pub fn end_lbn(&self) -> u64 {
+    pub(crate) fn end_lbn(&self) -> u64 {
         self.lbn + self.count as u64
     }
 }
 
 #[derive(Clone, Debug, Default)]
-pub struct Avail {
+pub(crate) struct Avail {
     pub pieces: SmallVec<[Piece; 4]>,
 }
 
 impl Avail {
     /// Availability of the blocks of `plan` (which must cover one contiguous LBN range),
     /// none before `not_before`.
-    pub fn from_plan(plan: &MediaPlan, not_before: f64) -> Self {
+    pub(crate) fn from_plan(plan: &MediaPlan, not_before: f64) -> Self {
         Avail {
             pieces: pieces(&plan.passes, not_before).collect(),
         }
@@ -728,7 +717,7 @@ impl Avail {
 
     /// [`Avail::from_plan`] into `self`, replacing what it held (kept by the caller across
     /// commands: returning a new one moves its inline pieces).
-    pub fn fill_from_plan(&mut self, plan: &MediaPlan, not_before: f64) {
+    pub(crate) fn fill_from_plan(&mut self, plan: &MediaPlan, not_before: f64) {
         if let [p] = plan.passes[..] {
             // One pass (nearly every read): its own piece, as `pieces` makes it, without the
             // iterator and `extend`'s bookkeeping, written over the last read's lone piece
@@ -749,7 +738,7 @@ impl Avail {
 
     /// Every block of `lbn .. lbn + n` usable at `t` (already in the buffer); no piece at all
     /// when `n` is 0, so that pieces pushed after it never look back at an empty one.
-    pub fn ready(lbn: u64, n: u32, t: f64) -> Self {
+    pub(crate) fn ready(lbn: u64, n: u32, t: f64) -> Self {
         let mut pieces = SmallVec::new();
         if n == 0 {
             return Avail { pieces };
@@ -765,7 +754,7 @@ impl Avail {
     }
 
     /// Append blocks that follow the last piece.
-    pub fn push(&mut self, mut p: Piece) {
+    pub(crate) fn push(&mut self, mut p: Piece) {
         if let Some(last) = self.pieces.last() {
             debug_assert_eq!(last.end_lbn(), p.lbn);
             p.floor = p.floor.max(last.at(last.count - 1));
@@ -775,25 +764,12 @@ impl Avail {
         }
     }
 
-    pub fn first_lbn(&self) -> u64 {
-        self.pieces.first().map_or(0, |p| p.lbn)
-    }
-
-    pub fn end_lbn(&self) -> u64 {
-        self.pieces.last().map_or(0, |p| p.end_lbn())
-    }
-
     /// When `lbn` is usable (`None` if it is not covered).
-    pub fn time_of(&self, lbn: u64) -> Option<f64> {
+    pub(crate) fn time_of(&self, lbn: u64) -> Option<f64> {
         self.pieces
             .iter()
             .find(|p| lbn >= p.lbn && lbn < p.end_lbn())
             .map(|p| p.at((lbn - p.lbn) as u32))
-    }
-
-    /// How many blocks from the first are usable at `t`.
-    pub fn count_by(&self, t: f64) -> u64 {
-        count_by(self.pieces.iter().copied(), t)
     }
 }
 
@@ -803,7 +779,7 @@ impl Avail {
 /// (`segment_full`, which cuts a pass in two) can hold a wrap whose tail or front is several
 /// passes; such a plan, found by a scan only when there are more than two passes, is put in
 /// LBN order whole.
-pub fn pieces(ps: &[Pass], not_before: f64) -> impl Iterator<Item = Piece> + '_ {
+pub(crate) fn pieces(ps: &[Pass], not_before: f64) -> impl Iterator<Item = Piece> + '_ {
     // A split plan is walked by LBN: each piece is the pass starting where the last ended.
     // Two words of state, not an index list: the iterator is moved on every call.
     let in_lbn_order = ps.len() > 2
@@ -861,7 +837,7 @@ pub fn pieces(ps: &[Pass], not_before: f64) -> impl Iterator<Item = Piece> + '_ 
 /// usable at `t`, none before `not_before`: [`count_by`] of their [`pieces`], a one-pass
 /// plan (nearly every read-ahead) without the iterator.
 #[inline]
-pub fn count_passes_by(passes: &[Pass], not_before: f64, t: f64) -> u64 {
+pub(crate) fn count_passes_by(passes: &[Pass], not_before: f64, t: f64) -> u64 {
     if let [p] = passes {
         count_by(std::iter::once(Piece::of_pass(p, not_before)), t)
     } else {
@@ -870,7 +846,7 @@ pub fn count_passes_by(passes: &[Pass], not_before: f64, t: f64) -> u64 {
 }
 
 /// How many blocks from the first of `pieces` are usable at `t`.
-pub fn count_by(pieces: impl Iterator<Item = Piece>, t: f64) -> u64 {
+pub(crate) fn count_by(pieces: impl Iterator<Item = Piece>, t: f64) -> u64 {
     let mut n = 0u64;
     for p in pieces {
         if p.at(0) > t {

@@ -148,7 +148,7 @@ impl HddDevice {
     }
 
     /// Rank the firmware queue's commands from `angle` (see [`SptfAngle`]).
-    pub fn with_sptf_angle(mut self, angle: SptfAngle) -> Self {
+    pub(crate) fn with_sptf_angle(mut self, angle: SptfAngle) -> Self {
         self.sptf_angle = angle;
         self
     }
@@ -159,19 +159,6 @@ impl HddDevice {
 
     pub fn overheads(&self) -> &Overheads {
         &self.drive.ovh
-    }
-
-    pub fn drive(&self) -> &Drive {
-        &self.drive
-    }
-
-    /// The firmware scheduler's name.
-    pub fn firmware_scheduler(&self) -> &'static str {
-        self.queue.name()
-    }
-
-    pub fn head(&self) -> HeadPosition {
-        self.drive.head()
     }
 
     /// Start `cmd`, which reached the drive at `arrived` (earlier than `now` when it waited in
@@ -428,7 +415,7 @@ fn queue_overheads(drive: &Drive) -> Overheads {
 /// on purpose (a host cannot see it); `docs/fidelity.md` says why.
 #[allow(clippy::too_many_arguments)]
 #[inline]
-pub fn plan_service(
+pub(crate) fn plan_service(
     mech: &Mechanics,
     ovh: &Overheads,
     head: HeadPosition,

@@ -9,7 +9,7 @@ use crate::time::SimTime;
 /// callers clamp at zero first): through `i64`, which x86-64 converts in one instruction,
 /// where the saturating conversion to `u64` takes a dozen.
 #[inline(always)]
-pub fn ns_of(x: f64) -> SimTime {
+pub(crate) fn ns_of(x: f64) -> SimTime {
     debug_assert!(
         x > -1.0 && x < 9.2e18,
         "ns_of({x}) is outside the fast path's range"
@@ -20,7 +20,7 @@ pub fn ns_of(x: f64) -> SimTime {
 /// `x as f64` for a time or duration below 2^63 ns: from `i64`, one instruction where `u64`
 /// takes several.
 #[inline(always)]
-pub fn f64_of(x: SimTime) -> f64 {
+pub(crate) fn f64_of(x: SimTime) -> f64 {
     debug_assert!(x < 1 << 63, "f64_of({x}) is outside the fast path's range");
     x as i64 as f64
 }
@@ -29,7 +29,7 @@ pub fn f64_of(x: SimTime) -> f64 {
 /// bits, `x` on a tie as `f64::max` gives it, one `maxsd` without the NaN test and blend
 /// that `f64::max` adds to the latency of a chain of maxima.
 #[inline(always)]
-pub fn max_not_nan(x: f64, y: f64) -> f64 {
+pub(crate) fn max_not_nan(x: f64, y: f64) -> f64 {
     debug_assert!(!x.is_nan(), "max_not_nan of a NaN");
     if y > x {
         y
@@ -43,7 +43,7 @@ pub fn max_not_nan(x: f64, y: f64) -> f64 {
 /// -1.0 is the addition of 1.0, so the choice is the comparison's mask on the constant (an
 /// `and`) where the conditional addition was a blend of both results.
 #[inline(always)]
-pub fn plus_turn_if_negative(d: f64) -> f64 {
+pub(crate) fn plus_turn_if_negative(d: f64) -> f64 {
     d - if d < 0.0 { -1.0 } else { 0.0 }
 }
 
@@ -51,7 +51,7 @@ pub fn plus_turn_if_negative(d: f64) -> f64 {
 /// `f64::round`; rounding noise below zero gives 0), converted through `i64`, which takes
 /// fewer instructions than a conversion to `u64`.
 #[inline]
-pub fn round_ns(x: f64) -> SimTime {
+pub(crate) fn round_ns(x: f64) -> SimTime {
     debug_assert!(x < 9.2e18, "round_ns({x}) is outside the fast path's range");
     ((x + 0.5) as i64).max(0) as SimTime
 }
@@ -59,7 +59,7 @@ pub fn round_ns(x: f64) -> SimTime {
 /// `x.floor()`: truncate through `i64` (exact below 2^63) and step down for a negative
 /// fraction, keeping the sign of a zero.
 #[inline]
-pub fn floor(x: f64) -> f64 {
+pub(crate) fn floor(x: f64) -> f64 {
     debug_assert!(
         x.abs() < 9.2e18,
         "floor({x}) is outside the fast path's range"
@@ -70,7 +70,7 @@ pub fn floor(x: f64) -> f64 {
 
 /// `x.ceil()`, likewise.
 #[inline]
-pub fn ceil(x: f64) -> f64 {
+pub(crate) fn ceil(x: f64) -> f64 {
     debug_assert!(
         x.abs() < 9.2e18,
         "ceil({x}) is outside the fast path's range"

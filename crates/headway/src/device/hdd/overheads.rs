@@ -52,7 +52,7 @@ impl Overheads {
         o
     }
 
-    pub fn from_overheads(o: &OverheadSpec) -> Self {
+    pub(crate) fn from_overheads(o: &OverheadSpec) -> Self {
         let scale = if o.time_scale > 0.0 {
             o.time_scale
         } else {
@@ -93,7 +93,7 @@ impl Overheads {
     /// Overhead before the mechanism may start on a command that misses the cache (DiskSim's
     /// `overhead_done`): read miss, or write hit/miss by fast-write level.
     #[inline]
-    pub fn mechanical_start_ns(&self, prev: Op, op: Op) -> SimTime {
+    pub(crate) fn mechanical_start_ns(&self, prev: Op, op: Op) -> SimTime {
         let p = prev as usize;
         self.per_request_ns
             + match (op, self.fast_write) {
@@ -104,7 +104,7 @@ impl Overheads {
     }
 
     /// The smallest of [`Overheads::mechanical_start_ns`] over every previous op and op.
-    pub fn min_mechanical_start_ns(&self) -> SimTime {
+    pub(crate) fn min_mechanical_start_ns(&self) -> SimTime {
         let mut m = SimTime::MAX;
         for prev in [Op::Read, Op::Write] {
             for op in [Op::Read, Op::Write] {

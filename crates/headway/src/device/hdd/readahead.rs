@@ -12,7 +12,7 @@ use crate::request::{HeadPosition, Op};
 
 /// DiskSim's "Buffer continuous read".
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ContinuousRead {
+pub(crate) enum ContinuousRead {
     /// 0: no read-ahead.
     Off,
     /// 1: up to the end of the track.
@@ -28,7 +28,7 @@ pub enum ContinuousRead {
 
 /// The read-ahead policy of a drive.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Policy {
+pub(crate) struct Policy {
     pub mode: ContinuousRead,
     pub min_blocks: u32,
     pub max_blocks: u32,
@@ -76,7 +76,7 @@ impl Policy {
         }
     }
 
-    pub fn enabled(&self) -> bool {
+    pub(crate) fn enabled(&self) -> bool {
         self.mode != ContinuousRead::Off
     }
 
@@ -84,7 +84,7 @@ impl Policy {
     /// a segment that starts at `seg_start`. `known` may hold the locations of `lbn` and of
     /// the block after the request, when the caller has them.
     #[inline(always)]
-    pub fn max_lbn(
+    pub(crate) fn max_lbn(
         &self,
         mech: &Mechanics,
         lbn: u64,
@@ -169,7 +169,7 @@ impl Policy {
     /// bus, as the drive holds it (`readahead_hold`). A pure query, for a predictor that
     /// shares the drive's model.
     #[allow(clippy::too_many_arguments)]
-    pub fn release_after_miss(
+    pub(crate) fn release_after_miss(
         &self,
         mech: &Mechanics,
         lbn: u64,
@@ -224,7 +224,7 @@ impl Policy {
     /// the first block of the request's landing track (the blocks "read any free blocks"
     /// keeps from the landing on) to the furthest block its read-ahead may reach. A pure
     /// query, for a predictor that must not plan reads the drive would serve from its buffer.
-    pub fn segment_reach(&self, mech: &Mechanics, lbn: u64, n: u32) -> (u64, u64) {
+    pub(crate) fn segment_reach(&self, mech: &Mechanics, lbn: u64, n: u32) -> (u64, u64) {
         let l = mech.layout.locate(lbn);
         let first = mech
             .layout
@@ -240,9 +240,10 @@ impl Policy {
     }
 
     /// Where background reading that follows block `last` must stop: the track or cylinder
-    /// boundary the mode forbids crossing, or `limit`.
-    #[inline]
-    pub fn background_limit(&self, mech: &Mechanics, last: u64, limit: u64) -> u64 {
+    /// boundary the mode forbids crossing, or `limit`. Always inlined: every read calls it,
+    /// and crate-private, LLVM otherwise keeps it out of line (a call a read).
+    #[inline(always)]
+    pub(crate) fn background_limit(&self, mech: &Mechanics, last: u64, limit: u64) -> u64 {
         match self.mode {
             ContinuousRead::Off => last + 1,
             ContinuousRead::TrackEnd => limit.min(track_end(mech, last)),
@@ -253,7 +254,7 @@ impl Policy {
 }
 
 /// One past the last LBN on the track holding `lbn`.
-pub fn track_end(mech: &Mechanics, lbn: u64) -> u64 {
+pub(crate) fn track_end(mech: &Mechanics, lbn: u64) -> u64 {
     track_end_from(mech, lbn, &mech.layout.locate(lbn))
 }
 
@@ -280,7 +281,7 @@ fn track_end_from(mech: &Mechanics, lbn: u64, first: &super::layout::Location) -
 }
 
 /// One past the last LBN on the cylinder holding `lbn`.
-pub fn cylinder_end(mech: &Mechanics, lbn: u64) -> u64 {
+pub(crate) fn cylinder_end(mech: &Mechanics, lbn: u64) -> u64 {
     let cap = mech.layout.capacity_sectors();
     let cyl = mech.layout.locate(lbn).cylinder;
     let mut l = lbn;
@@ -323,7 +324,7 @@ fn count_by(passes: &[media::Pass], not_before: f64, t: f64) -> u64 {
 /// the read's bus (when each of its blocks is in, and its transfer from `bus_start` to
 /// `bus_end`), for [`Policy::release_after_miss`].
 #[derive(Clone, Copy, Debug)]
-pub struct Room<'a> {
+pub(crate) struct Room<'a> {
     pub size: u32,
     pub avail: &'a Avail,
     pub bus_start: f64,
@@ -336,16 +337,16 @@ pub struct Room<'a> {
 /// store buffer: a stall on every command after a read (5% of `serve_queued`'s samples at
 /// the instruction after that load, perf annotate). One word is stored and loaded whole.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct HeadWord(u64);
+pub(crate) struct HeadWord(u64);
 
 impl HeadWord {
     #[inline(always)]
-    pub fn of(h: HeadPosition) -> Self {
+    pub(crate) fn of(h: HeadPosition) -> Self {
         HeadWord(h.cylinder as u64 | (h.surface as u64) << 32)
     }
 
     #[inline(always)]
-    pub fn head(self) -> HeadPosition {
+    pub(crate) fn head(self) -> HeadPosition {
         HeadPosition {
             cylinder: self.0 as u32,
             surface: (self.0 >> 32) as u32,
@@ -355,7 +356,7 @@ impl HeadWord {
 
 /// Read-ahead in progress.
 #[derive(Clone, Debug)]
-pub struct ReadAhead {
+pub(crate) struct ReadAhead {
     pub seg: usize,
     /// First block it reads.
     pub base: u64,
@@ -375,7 +376,7 @@ impl ReadAhead {
     /// copied through the stack) cost more than its bookkeeping.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    pub fn start_in(
+    pub(crate) fn start_in(
         slot: &mut Option<ReadAhead>,
         mech: &Mechanics,
         seg: usize,
@@ -426,22 +427,22 @@ impl ReadAhead {
 
     /// One past the last block in the buffer at `t`.
     #[inline]
-    pub fn end_by(&self, t: f64) -> u64 {
+    pub(crate) fn end_by(&self, t: f64) -> u64 {
         self.base + count_by(&self.plan.passes, self.t_start, t)
     }
 
     /// When each block it reads is in the buffer.
-    pub fn avail(&self) -> Avail {
+    pub(crate) fn avail(&self) -> Avail {
         Avail::from_plan(&self.plan, self.t_start)
     }
 
     /// When the last block is in.
-    pub fn done_at(&self) -> f64 {
+    pub(crate) fn done_at(&self) -> f64 {
         self.plan.end
     }
 
     /// Read further, to `limit`, continuing after the blocks already planned.
-    pub fn extend(
+    pub(crate) fn extend(
         &mut self,
         mech: &Mechanics,
         limit: u64,
@@ -482,7 +483,7 @@ impl ReadAhead {
     /// event, as DiskSim stops it: the start of the first sector on the new track, the skew
     /// after the switch ("The read-ahead's track switch" and "The read-ahead's first switch" in
     /// docs/fidelity.md), or at once if it may stop in a sector.
-    pub fn stop(&self, t: f64, in_sector: bool) -> (f64, HeadPosition, u64) {
+    pub(crate) fn stop(&self, t: f64, in_sector: bool) -> (f64, HeadPosition, u64) {
         match self.at(t, in_sector) {
             (end, Some((stop, head))) => (stop, head, end),
             (_, None) => (t, self.plan.end_head, self.limit),
@@ -495,7 +496,7 @@ impl ReadAhead {
     /// command after a read asks both at the same `t`, to bring the segment up to date and to
     /// stop the read-ahead: one walk answers both.
     #[inline]
-    pub fn at(&self, t: f64, in_sector: bool) -> (u64, Option<(f64, HeadPosition)>) {
+    pub(crate) fn at(&self, t: f64, in_sector: bool) -> (u64, Option<(f64, HeadPosition)>) {
         let (end, stop) = self.at_word(t, in_sector);
         (end, stop.map(|(t, head)| (t, head.head())))
     }
@@ -504,7 +505,7 @@ impl ReadAhead {
     /// the answer through memory every command. Always inlined: its one caller, `settle`,
     /// runs for every command, and LLVM left it a call.
     #[inline(always)]
-    pub fn at_word(&self, t: f64, in_sector: bool) -> (u64, Option<(f64, HeadWord)>) {
+    pub(crate) fn at_word(&self, t: f64, in_sector: bool) -> (u64, Option<(f64, HeadWord)>) {
         let end = self.base + count_by(&self.plan.passes, self.t_start, t);
         if t >= self.plan.end {
             return (end, None);
@@ -515,7 +516,7 @@ impl ReadAhead {
 
     /// Where [`ReadAhead::stop`] leaves the head at `t`, without the count a stop also gives
     /// (a scheduler inside the drive asks this at every choice).
-    pub fn head_at(&self, t: f64) -> HeadPosition {
+    pub(crate) fn head_at(&self, t: f64) -> HeadPosition {
         if t >= self.plan.end {
             return self.plan.end_head;
         }
@@ -528,7 +529,12 @@ impl ReadAhead {
     /// first event on a track the read-ahead has moved to falls (a `SECTOR_DONE` that reads
     /// nothing); and the head's track then. A track switch under way leaves both as they
     /// were: DiskSim moves its state to the new track at that first event.
-    pub fn last_sector_by(&self, t: f64, before: f64, track: HeadPosition) -> (f64, HeadPosition) {
+    pub(crate) fn last_sector_by(
+        &self,
+        t: f64,
+        before: f64,
+        track: HeadPosition,
+    ) -> (f64, HeadPosition) {
         let mut last = (before, track);
         for p in self.plan.passes.iter() {
             if t < p.start() {

@@ -119,13 +119,13 @@ impl SeekCurve {
             .unwrap_or_else(|| self.ns.last().unwrap()) as SimTime
     }
 
-    pub fn max_distance(&self) -> u32 {
+    pub(crate) fn max_distance(&self) -> u32 {
         (self.ns.len() - 1) as u32
     }
 
     /// Mean seek time over uniformly random (source, destination) cylinder pairs, the usual
     /// "average seek" figure: distance d occurs with weight 2(N-d)/N^2 for d >= 1, 1/N for 0.
-    pub fn mean_random_ns(&self) -> f64 {
+    pub(crate) fn mean_random_ns(&self) -> f64 {
         let n = self.ns.len() as f64;
         let mut sum = 0.0;
         for (d, &t) in self.ns.iter().enumerate().skip(1) {

@@ -112,7 +112,7 @@ pub enum Sparing {
 
 impl Sparing {
     /// The variant for DiskSim's scheme number, if it is one (0..=10).
-    pub fn from_disksim(n: i64) -> Option<Sparing> {
+    pub(crate) fn from_disksim(n: i64) -> Option<Sparing> {
         use Sparing::*;
         Some(match n {
             0 => None,
@@ -128,24 +128,6 @@ impl Sparing {
             10 => ZoneEndSectorsSlipToDiskEnd,
             _ => return Option::None,
         })
-    }
-
-    /// DiskSim's number for this scheme.
-    pub fn disksim_number(self) -> u32 {
-        use Sparing::*;
-        match self {
-            None => 0,
-            ZoneEndTracks => 1,
-            CylinderEnd => 2,
-            TrackEnd => 3,
-            CylinderEndSlipToDiskEnd => 4,
-            CylinderFront => 5,
-            CylinderFrontSlipToDiskEnd => 6,
-            DiskEnd => 7,
-            RangeEnd => 8,
-            ZoneEndSectors => 9,
-            ZoneEndSectorsSlipToDiskEnd => 10,
-        }
     }
 }
 
@@ -329,7 +311,7 @@ impl CacheSpec {
     /// line naming the DiskSim parameter, its value and what headway does instead. Every
     /// drive DiskSim validated uses the values headway models, so this is empty for the
     /// catalog; a user's edited file is told rather than silently misread.
-    pub fn unmodelled(&self) -> Vec<String> {
+    pub(crate) fn unmodelled(&self) -> Vec<String> {
         // (DiskSim name, value in the file, the value headway behaves as)
         let flags = [
             ("Calc sector by sector", self.calc_sector_by_sector, true),

@@ -96,10 +96,6 @@ impl PowerMeter {
         }
     }
 
-    pub fn spec(&self) -> &PowerSpec {
-        &self.spec
-    }
-
     /// The state at `now`, after any spin-down or spin-up completion due by then.
     pub fn state_at(&mut self, now: SimTime) -> PowerState {
         self.advance(now);

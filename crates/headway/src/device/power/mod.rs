@@ -28,7 +28,7 @@ impl Powered {
         Self::boxed(Box::new(inner), spec)
     }
 
-    pub fn boxed(inner: Box<dyn Device>, spec: PowerSpec) -> Result<Self> {
+    pub(crate) fn boxed(inner: Box<dyn Device>, spec: PowerSpec) -> Result<Self> {
         spec.validate()?;
         Ok(Powered {
             inner,

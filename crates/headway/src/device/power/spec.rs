@@ -28,7 +28,7 @@ impl PowerSpec {
     /// A circa-2006 2.5-inch 5400 RPM laptop drive, the stand-in for the flash-backed paper's
     /// Hitachi EK1000. Every number is a [TEAM CHOICE] stand-in (typical datasheet values of
     /// that class of drive, not measurements of an EK1000).
-    pub fn laptop_2006() -> Self {
+    pub(crate) fn laptop_2006() -> Self {
         PowerSpec {
             active_w: 2.0,
             idle_w: 0.85,

@@ -35,7 +35,7 @@ pub enum BlkparseEvent {
 }
 
 impl BlkparseEvent {
-    pub fn letter(self) -> &'static [u8] {
+    pub(crate) fn letter(self) -> &'static [u8] {
         match self {
             BlkparseEvent::Queue => b"Q",
             BlkparseEvent::Dispatch => b"D",
@@ -71,7 +71,7 @@ impl<R: std::io::BufRead> BlkparseReader<R> {
 }
 
 /// `major,minor`, if `f` has that shape.
-pub fn dev_pair(f: &[u8]) -> Option<(u64, u64)> {
+pub(crate) fn dev_pair(f: &[u8]) -> Option<(u64, u64)> {
     let comma = memchr::memchr(b',', f)?;
     Some((
         super::fields::digits(&f[..comma])?,

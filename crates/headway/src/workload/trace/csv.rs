@@ -42,10 +42,10 @@ use crate::error::{HeadwayError, Result};
 use crate::request::Op;
 
 /// Columns beyond this index are not looked at.
-pub const MAX_COLUMNS: usize = 64;
+pub(crate) const MAX_COLUMNS: usize = 64;
 
 /// The header line headway's own CSV starts with.
-pub const HEADWAY_CSV_HEADER: &str = "time_ns,device,lbn,sectors,op,process";
+pub(crate) const HEADWAY_CSV_HEADER: &str = "time_ns,device,lbn,sectors,op,process";
 
 /// A column, by 0-based index or by header name.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
@@ -162,8 +162,8 @@ pub struct SpaceUnit {
 }
 
 impl SpaceUnit {
-    pub const SECTORS: SpaceUnit = SpaceUnit { bytes: 512 };
-    pub const BYTES: SpaceUnit = SpaceUnit { bytes: 1 };
+    pub(crate) const SECTORS: SpaceUnit = SpaceUnit { bytes: 512 };
+    pub(crate) const BYTES: SpaceUnit = SpaceUnit { bytes: 1 };
 
     pub fn parse(s: &str) -> std::result::Result<Self, String> {
         match s {
@@ -531,7 +531,7 @@ impl LineParser for CsvParser {
 /// A `csv = ...` value: the table form, or the one-string form of [`CsvSpec::parse_map`]
 /// (which is what the command line passes through).
 #[derive(Clone, Debug, PartialEq)]
-pub struct CsvSetting(pub Box<CsvSpec>);
+pub(crate) struct CsvSetting(pub Box<CsvSpec>);
 
 impl<'de> Deserialize<'de> for CsvSetting {
     fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {

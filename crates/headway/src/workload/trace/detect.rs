@@ -10,12 +10,12 @@ use super::lines::{is_skippable, split};
 use super::TraceFormat;
 
 /// How much of a trace is looked at.
-pub const SNIFF_BYTES: usize = 64 * 1024;
+pub(crate) const SNIFF_BYTES: usize = 64 * 1024;
 /// Lines judged (the first ones carrying data).
 const SAMPLE_LINES: usize = 200;
 
 /// The format of a trace starting with `head`, or why it cannot be told.
-pub fn sniff(head: &[u8]) -> Result<TraceFormat, String> {
+pub(crate) fn sniff(head: &[u8]) -> Result<TraceFormat, String> {
     if head.starts_with(SRT_MAGIC) {
         return Ok(TraceFormat::HpSrt);
     }

@@ -102,7 +102,7 @@ fn s_to_ns(s: f64) -> u64 {
 }
 
 impl FeedOptions {
-    pub fn from_config(cfg: &TraceConfig, capacity_sectors: u64) -> Self {
+    pub(crate) fn from_config(cfg: &TraceConfig, capacity_sectors: u64) -> Self {
         let devices = if cfg.merge_devices {
             DeviceSelect::Merge
         } else if let Some(v) = &cfg.devices {
@@ -166,18 +166,8 @@ impl<R: TraceReader> Feed<R> {
         r
     }
 
-    pub fn note(&mut self, msg: String) {
-        if !self.report.notes.contains(&msg) {
-            self.report.notes.push(msg);
-        }
-    }
-
-    pub fn reader(&self) -> &R {
+    pub(crate) fn reader(&self) -> &R {
         &self.reader
-    }
-
-    pub fn path(&self) -> &Path {
-        &self.path
     }
 
     fn error(&self, msg: String) -> HeadwayError {
@@ -198,7 +188,7 @@ impl<R: TraceReader> Feed<R> {
     /// The next record to replay, its time relative to the window's start. (Inlined into
     /// the replay, so that the record is not copied out through two returned results.)
     #[inline(always)]
-    pub fn next_record(&mut self) -> Result<Option<TraceRecord>> {
+    pub(crate) fn next_record(&mut self) -> Result<Option<TraceRecord>> {
         while self.left > 0 && !self.done {
             let mut rec = match self.reader.next_record() {
                 Ok(Some(r)) => r,
@@ -383,7 +373,7 @@ impl<R: TraceReader> Feed<R> {
 }
 
 /// Sectors as decimal gigabytes, for messages.
-pub fn human_bytes(sectors: u64) -> String {
+pub(crate) fn human_bytes(sectors: u64) -> String {
     format!("{:.2} GB", sectors as f64 * 512.0 / 1e9)
 }
 

@@ -4,16 +4,18 @@
 
 use std::borrow::Cow;
 
-pub type FieldResult<T> = std::result::Result<T, String>;
+pub(crate) type FieldResult<T> = std::result::Result<T, String>;
 
-pub fn lossy(f: &[u8]) -> Cow<'_, str> {
+pub(crate) fn lossy(f: &[u8]) -> Cow<'_, str> {
     String::from_utf8_lossy(f)
 }
 
 /// Digits only, no sign; `None` if empty, not digits, or over `u64`.
 #[inline]
-pub fn digits(f: &[u8]) -> Option<u64> {
-    if f.is_empty() || f.len() > 20 {
+pub(crate) fn digits(f: &[u8]) -> Option<u64> {
+    // No bound on the length: leading zeros are digits as any other (C's `strtoul` reads
+    // them), and an overflow is caught digit by digit.
+    if f.is_empty() {
         return None;
     }
     let mut v: u64 = 0;
@@ -29,7 +31,7 @@ pub fn digits(f: &[u8]) -> Option<u64> {
 
 /// A non-negative decimal integer (an optional `+` allowed).
 #[inline]
-pub fn uint(f: &[u8], name: &str) -> FieldResult<u64> {
+pub(crate) fn uint(f: &[u8], name: &str) -> FieldResult<u64> {
     if let Some(v) = digits(f.strip_prefix(b"+").unwrap_or(f)) {
         return Ok(v);
     }
@@ -56,7 +58,7 @@ fn uint_error(f: &[u8], name: &str) -> String {
 
 /// Hexadecimal, with or without `0x`, as C's `%x` reads it.
 #[inline]
-pub fn hex(f: &[u8]) -> Option<u64> {
+pub(crate) fn hex(f: &[u8]) -> Option<u64> {
     let body = f
         .strip_prefix(b"0x")
         .or_else(|| f.strip_prefix(b"0X"))
@@ -74,7 +76,7 @@ pub fn hex(f: &[u8]) -> Option<u64> {
 /// `digits[.digits]` scaled by 10^`pow10` to an integer, rounding half up at the first
 /// dropped digit; `None` for anything else or on overflow.
 #[inline]
-pub fn decimal_scaled(f: &[u8], pow10: u32) -> Option<u64> {
+pub(crate) fn decimal_scaled(f: &[u8], pow10: u32) -> Option<u64> {
     let (int, frac) = match memchr::memchr(b'.', f) {
         Some(p) => (&f[..p], &f[p + 1..]),
         None => (f, &[][..]),
@@ -98,7 +100,7 @@ pub fn decimal_scaled(f: &[u8], pow10: u32) -> Option<u64> {
 
 /// A non-negative number of units, each 10^`pow10` of the result's unit (e.g. seconds to
 /// nanoseconds is 9), converted exactly when written as a plain decimal.
-pub fn scaled_number(f: &[u8], pow10: u32, name: &str) -> FieldResult<u64> {
+pub(crate) fn scaled_number(f: &[u8], pow10: u32, name: &str) -> FieldResult<u64> {
     let body = f.strip_prefix(b"+").unwrap_or(f);
     if let Some(v) = decimal_scaled(body, pow10) {
         return Ok(v);
@@ -128,7 +130,7 @@ pub fn scaled_number(f: &[u8], pow10: u32, name: &str) -> FieldResult<u64> {
 /// Bytes to the 512-byte sectors covering `[offset, offset + bytes)`: the first sector and
 /// how many. A byte range that is not sector-aligned is widened to whole sectors.
 #[inline]
-pub fn byte_extent(offset: u64, bytes: u64) -> Option<(u64, u64)> {
+pub(crate) fn byte_extent(offset: u64, bytes: u64) -> Option<(u64, u64)> {
     let end = offset.checked_add(bytes)?;
     let first = offset / 512;
     if bytes == 0 {
@@ -140,7 +142,7 @@ pub fn byte_extent(offset: u64, bytes: u64) -> Option<(u64, u64)> {
 
 /// A sector count that fits a request.
 #[inline]
-pub fn sectors_u32(n: u64, name: &str) -> FieldResult<u32> {
+pub(crate) fn sectors_u32(n: u64, name: &str) -> FieldResult<u32> {
     if n == 0 {
         return Err(format!("{name}: zero-length request"));
     }

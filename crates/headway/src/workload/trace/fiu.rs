@@ -33,7 +33,7 @@ impl<R: std::io::BufRead> FiuReader<R> {
 }
 
 /// `major * 256 + minor` as a device number.
-pub fn device_of(major: u64, minor: u64) -> FieldResult<u16> {
+pub(crate) fn device_of(major: u64, minor: u64) -> FieldResult<u16> {
     if major > 255 || minor > 255 {
         return Err(format!(
             "device {major}:{minor} does not fit a 16-bit device number (major and minor at most 255)"

@@ -29,7 +29,7 @@ use super::{TraceReader, TraceRecord};
 use crate::error::{HeadwayError, Result};
 use crate::request::Op;
 
-pub const MAGIC: &[u8] = b"$$TR_IOREC";
+pub(crate) const MAGIC: &[u8] = b"$$TR_IOREC";
 const MAX_HEADER_BYTES: usize = 1 << 20;
 const SHORT_IO: u32 = 1;
 const SUSPECT_IO: u32 = 4;
@@ -80,16 +80,6 @@ impl<R: BufRead> HpSrtReader<R> {
             ended: false,
             suspect: 0,
         })
-    }
-
-    /// Bytes per sector number, from the header.
-    pub fn sector_bytes(&self) -> u64 {
-        self.sector_bytes
-    }
-
-    /// Suspect records skipped so far.
-    pub fn suspect_records(&self) -> u64 {
-        self.suspect
     }
 
     fn error(&self, msg: String) -> HeadwayError {

@@ -125,7 +125,7 @@ impl TraceInput {
         })
     }
 
-    pub fn compression(&self) -> Compression {
+    pub(crate) fn compression(&self) -> Compression {
         match self {
             TraceInput::Plain(_) => Compression::None,
             TraceInput::Gzip(_) => Compression::Gzip,
@@ -137,7 +137,7 @@ impl TraceInput {
 
 /// Up to `limit` bytes from the start of the (decompressed) trace at `path`, for format
 /// detection. Reads its own handle, so the trace itself is then opened afresh.
-pub fn head(path: &Path, limit: usize) -> Result<Vec<u8>> {
+pub(crate) fn head(path: &Path, limit: usize) -> Result<Vec<u8>> {
     let input = TraceInput::open(path)?;
     let mut out = Vec::with_capacity(limit.min(1 << 20));
     input

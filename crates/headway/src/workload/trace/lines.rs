@@ -9,9 +9,9 @@ use crate::error::{HeadwayError, Result};
 
 /// Longer than any sane record; a file with longer lines is not a text trace (and reading it
 /// line by line must not pull a whole binary file into memory).
-pub const MAX_LINE_BYTES: usize = 64 * 1024;
+pub(crate) const MAX_LINE_BYTES: usize = 64 * 1024;
 
-pub struct Lines<R> {
+pub(crate) struct Lines<R> {
     input: R,
     spill: Vec<u8>,
     line: usize,
@@ -36,23 +36,36 @@ impl<R: BufRead> Lines<R> {
 
     /// 1-based number of the line last handed out.
     #[inline]
-    pub fn line(&self) -> usize {
+    pub(crate) fn line(&self) -> usize {
         self.line
     }
 
-    pub fn broken(&self) -> bool {
+    /// The input's buffered bytes, for a format's fast path that reads lines in place.
+    #[inline(always)]
+    pub(crate) fn buffer(&mut self) -> std::io::Result<&[u8]> {
+        self.input.fill_buf()
+    }
+
+    /// `bytes` of [`Lines::buffer`] read by a fast path, `lines` whole lines.
+    #[inline(always)]
+    pub(crate) fn take_lines(&mut self, bytes: usize, lines: usize) {
+        self.input.consume(bytes);
+        self.line += lines;
+    }
+
+    pub(crate) fn broken(&self) -> bool {
         self.broken
     }
 
     /// A trace error at the current line.
-    pub fn error(&self, msg: impl Into<String>) -> HeadwayError {
+    pub(crate) fn error(&self, msg: impl Into<String>) -> HeadwayError {
         HeadwayError::trace(self.origin.clone(), Some(self.line), msg)
     }
 
     /// Run `parse` on the next line (without its `\n` or `\r\n`) and return what it made, or
     /// `None` at the end of the input. A last line without a newline still counts.
     #[inline]
-    pub fn next<T>(&mut self, parse: impl FnOnce(&[u8]) -> T) -> Result<Option<T>> {
+    pub(crate) fn next<T>(&mut self, parse: impl FnOnce(&[u8]) -> T) -> Result<Option<T>> {
         if self.broken {
             return Ok(None);
         }
@@ -130,7 +143,7 @@ fn trim_cr(l: &[u8]) -> &[u8] {
 /// fields; returns how many fields the line really has (which may exceed `N`). Leading and
 /// trailing blanks around each field are trimmed.
 #[inline]
-pub fn split<'a, const N: usize>(
+pub(crate) fn split<'a, const N: usize>(
     line: &'a [u8],
     sep: Option<u8>,
     out: &mut [&'a [u8]; N],
@@ -174,12 +187,12 @@ pub fn split<'a, const N: usize>(
 
 /// Whitespace inside a line, as C's `isspace` has it.
 #[inline(always)]
-pub fn is_blank(b: u8) -> bool {
+pub(crate) fn is_blank(b: u8) -> bool {
     b == b' ' || (b'\t'..=b'\r').contains(&b)
 }
 
 #[inline]
-pub fn trim(mut f: &[u8]) -> &[u8] {
+pub(crate) fn trim(mut f: &[u8]) -> &[u8] {
     while let [first, rest @ ..] = f {
         if is_blank(*first) {
             f = rest;
@@ -199,7 +212,7 @@ pub fn trim(mut f: &[u8]) -> &[u8] {
 
 /// A blank line or a `#` comment.
 #[inline]
-pub fn is_skippable(line: &[u8]) -> bool {
+pub(crate) fn is_skippable(line: &[u8]) -> bool {
     let t = trim(line);
     t.is_empty() || t[0] == b'#'
 }

@@ -18,6 +18,7 @@ mod config;
 pub mod csv;
 mod detect;
 mod disksim_ascii;
+mod disksim_fast;
 mod disksim_validate;
 mod feed;
 mod fields;
@@ -44,6 +45,7 @@ pub(crate) use config::TraceKeys;
 pub use config::{ReplayMode, TraceConfig};
 pub use csv::{Column, CsvReader, CsvSpec, Delimiter, SpaceUnit, TimeUnit};
 pub use disksim_ascii::DisksimAsciiReader;
+pub(crate) use disksim_validate::parse_validate_line;
 pub use disksim_validate::DisksimValidateReader;
 pub use feed::{DeviceSelect, Feed, FeedOptions, Fit};
 pub use fiu::FiuReader;
@@ -354,7 +356,7 @@ pub(crate) fn with_reader<U: UseReader>(
     })
 }
 
-pub(crate) fn resolve(path: &Path, base_dir: Option<&Path>) -> PathBuf {
+pub fn resolve(path: &Path, base_dir: Option<&Path>) -> PathBuf {
     match base_dir {
         Some(base) if path.is_relative() => base.join(path),
         _ => path.to_path_buf(),

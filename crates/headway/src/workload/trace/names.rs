@@ -6,16 +6,16 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-pub const MAX_NAMES: usize = 1 << 16;
+pub(crate) const MAX_NAMES: usize = 1 << 16;
 
 /// Linux keeps 16 bytes of a command name; other tracers a path at most.
-pub const MAX_NAME_BYTES: usize = 256;
+pub(crate) const MAX_NAME_BYTES: usize = 256;
 
 /// A hasher for small integer keys (pids, device numbers) looked up once per record: one
 /// multiply instead of SipHash, which measured a third of the FIU reader's time. Keys come
 /// from trace files, not from an adversary choosing collisions.
 #[derive(Default)]
-pub struct IntHasher(u64);
+pub(crate) struct IntHasher(u64);
 
 impl Hasher for IntHasher {
     fn finish(&self) -> u64 {
@@ -37,10 +37,10 @@ impl Hasher for IntHasher {
     }
 }
 
-pub type IntMap<K, V> = HashMap<K, V, BuildHasherDefault<IntHasher>>;
+pub(crate) type IntMap<K, V> = HashMap<K, V, BuildHasherDefault<IntHasher>>;
 
 #[derive(Default, Debug)]
-pub struct ProcessNames {
+pub(crate) struct ProcessNames {
     names: IntMap<u32, Box<str>>,
     /// The pid noted last: consecutive records of one process skip the lookup.
     last: Option<u32>,
@@ -49,7 +49,7 @@ pub struct ProcessNames {
 impl ProcessNames {
     /// Remember `name` for `pid` the first time the pid is seen.
     #[inline]
-    pub fn note(&mut self, pid: u32, name: &[u8]) {
+    pub(crate) fn note(&mut self, pid: u32, name: &[u8]) {
         if self.last == Some(pid) {
             return;
         }
@@ -67,7 +67,7 @@ impl ProcessNames {
         }
     }
 
-    pub fn get(&self, pid: u32) -> Option<&str> {
+    pub(crate) fn get(&self, pid: u32) -> Option<&str> {
         self.names.get(&pid).map(|s| &**s)
     }
 }

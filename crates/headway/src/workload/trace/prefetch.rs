@@ -16,9 +16,9 @@ use crate::error::{HeadwayError, Result};
 /// sleep (the reader, far faster than the simulation, waits on a full channel): about 3,500
 /// context switches per million records at 1,024 records a batch, 280 at 8,192, and 2-3%
 /// of the whole replay's CPU time with them.
-pub const BATCH_RECORDS: usize = 8192;
+pub(crate) const BATCH_RECORDS: usize = 8192;
 /// Batches the reader may run ahead of the simulation.
-pub const BATCHES_AHEAD: usize = 4;
+pub(crate) const BATCHES_AHEAD: usize = 4;
 
 /// A record with what the consumer must be able to ask after it.
 #[derive(Clone, Copy)]

@@ -29,7 +29,7 @@ impl<R: TraceReader> TraceWorkload<R> {
         Ok(Self::from_feed(feed, cfg.speed))
     }
 
-    pub fn from_feed(feed: Feed<R>, speed: f64) -> Self {
+    pub(crate) fn from_feed(feed: Feed<R>, speed: f64) -> Self {
         TraceWorkload {
             feed,
             time_scale: (speed != 1.0).then(|| 1.0 / speed),

@@ -26,7 +26,7 @@ use crate::time::SimTime;
 use crate::workload::{Arrivals, Workload};
 
 /// Records held ahead of their process (about 48 bytes each: 12 MiB).
-pub const MAX_READ_AHEAD: usize = 1 << 18;
+pub(crate) const MAX_READ_AHEAD: usize = 1 << 18;
 
 #[derive(Default)]
 struct Proc {

@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 /// Bad records whose line and message are kept (the rest are only counted).
-pub const BAD_EXAMPLES: usize = 10;
+pub(crate) const BAD_EXAMPLES: usize = 10;
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct TraceReport {
@@ -46,7 +46,7 @@ impl TraceReport {
     }
 
     /// One line per thing worth a warning; empty when the trace replayed as it is.
-    pub fn warnings(&self) -> Vec<String> {
+    pub(crate) fn warnings(&self) -> Vec<String> {
         let mut w = Vec::new();
         if self.bad_records > 0 {
             w.push(format!(

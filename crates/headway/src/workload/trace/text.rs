@@ -27,15 +27,17 @@ pub struct TextReader<R, P> {
 }
 
 impl<R: BufRead, P: LineParser> TextReader<R, P> {
-    pub fn with_parser(input: R, origin: Option<PathBuf>, parser: P) -> Self {
+    pub(crate) fn with_parser(input: R, origin: Option<PathBuf>, parser: P) -> Self {
         TextReader {
             lines: Lines::new(input, origin, P::WHAT),
             parser,
         }
     }
 
-    pub fn parser(&self) -> &P {
-        &self.parser
+    /// The lines under the parser, for a format's fast path in front of it.
+    #[inline(always)]
+    pub(crate) fn lines_mut(&mut self) -> &mut Lines<R> {
+        &mut self.lines
     }
 }
 

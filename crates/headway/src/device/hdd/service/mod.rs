@@ -26,7 +26,7 @@ use crate::time::SimTime;
 
 /// Buffer and firmware policies, resolved from the cache parameters.
 #[derive(Clone, Copy, Debug)]
-pub struct Policies {
+pub(crate) struct Policies {
     pub fast_write: bool,
     pub zero_latency_read: ZeroLatency,
     pub zero_latency_write: bool,
@@ -50,6 +50,16 @@ pub struct Served {
     pub cache_hit: bool,
     /// Where the head is when the command's own media work ends.
     pub head: HeadPosition,
+}
+
+/// One command worked out, before its end is rounded to whole nanoseconds ([`Served`]).
+struct Outcome {
+    /// When the command completes, on the drive's clock (ns).
+    done_at_ns: f64,
+    phases: Phases,
+    cache_hit: bool,
+    /// Where the head is when the command's own media work ends.
+    head: HeadPosition,
 }
 
 /// How the buffer served the commands so far (DiskSim prints the same counts).
@@ -272,13 +282,13 @@ impl Drive {
 
     /// Where the head was left by the last mechanical work planned (a read-ahead under way
     /// may since have moved it: see [`Drive::head_at`]).
-    pub fn head(&self) -> HeadPosition {
+    pub(crate) fn head(&self) -> HeadPosition {
         self.hda.head
     }
 
     /// Where the head is, as far as a scheduler inside the drive can tell at `t` (a
     /// read-ahead under way moves it).
-    pub fn head_at(&self, t: SimTime) -> HeadPosition {
+    pub(crate) fn head_at(&self, t: SimTime) -> HeadPosition {
         match self.hda.ra() {
             Some(ra) => ra.head_at(t as f64),
             None => self.hda.head,
@@ -294,7 +304,7 @@ impl Drive {
     // cost every decision of the default ranking.
     #[cold]
     #[inline(never)]
-    pub fn last_media_event(&self, t: SimTime) -> (SimTime, HeadPosition) {
+    pub(crate) fn last_media_event(&self, t: SimTime) -> (SimTime, HeadPosition) {
         let tf = t as f64;
         let before = self.hda.free_at.min(tf);
         let (at, head) = match self.hda.ra() {
@@ -347,7 +357,7 @@ impl Drive {
         out
     }
 
-    pub fn last_op(&self) -> Op {
+    pub(crate) fn last_op(&self) -> Op {
         self.last_op
     }
 
@@ -475,13 +485,18 @@ impl Drive {
         self.bus_whole = None;
         self.bus_released = f64::NEG_INFINITY;
         self.write_back = None;
-        let (done, mut phases, hit, head) = match op {
+        let Outcome {
+            done_at_ns,
+            mut phases,
+            cache_hit,
+            head,
+        } = match op {
             _ if n == 0 => self.seek_only(t0, lbn, op),
             Op::Read => self.read(t0, lbn, n),
             Op::Write => self.write(t0, lbn, n),
         };
         self.last_op = op;
-        let done_ns = ns_of(done.max(f64_of(t)) + 0.5);
+        let done_ns = ns_of(done_at_ns.max(f64_of(t)) + 0.5);
         phases.start_ns = t;
         // Whatever the named phases do not cover (waiting, controller work) is overhead.
         let named = phases.seek_ns + phases.rotate_ns + phases.transfer_ns + phases.bus_ns;
@@ -489,14 +504,14 @@ impl Drive {
         *out = Served {
             done: done_ns,
             phases,
-            cache_hit: hit,
+            cache_hit,
             head,
         };
     }
 
     /// When the command last served, a read miss that disconnected from the bus, asks for
     /// it back to send its data (ns); `None` for any other command.
-    pub fn bus_asked_at(&self) -> Option<SimTime> {
+    pub(crate) fn bus_asked_at(&self) -> Option<SimTime> {
         match (self.bus_back, self.bus_whole) {
             (Some(b), _) => Some(ns_of(b.asks_at)),
             (None, Some((asks, _))) => Some(ns_of(asks)),
@@ -506,7 +521,7 @@ impl Drive {
 
     /// When the command last served lets go of the bus after its command phase, if it
     /// holds it then (ns): an arriving command reaches the drive no earlier.
-    pub fn bus_released_at(&self) -> SimTime {
+    pub(crate) fn bus_released_at(&self) -> SimTime {
         if self.bus_released > 0.0 {
             ns_of(self.bus_released + 0.5)
         } else {
@@ -517,7 +532,7 @@ impl Drive {
     /// The command last served gets the bus back `by_ns` later than planned: a fast write's
     /// data comes that much later, and its write-back, which waits for the data, is planned
     /// again (DiskSim's media access follows the blocks' arrival in the buffer).
-    pub fn delay_write_data(&mut self, by_ns: SimTime) {
+    pub(crate) fn delay_write_data(&mut self, by_ns: SimTime) {
         let Some(w) = &mut self.write_back else {
             return;
         };
@@ -543,7 +558,7 @@ impl Drive {
 
     /// When that read completes if it gets the bus back only at `at` (an arriving command
     /// held it: DiskSim's controller keeps the bus for an arrival's command overhead).
-    pub fn rebus(&self, at: SimTime) -> Option<SimTime> {
+    pub(crate) fn rebus(&self, at: SimTime) -> Option<SimTime> {
         if let (None, Some((asks, done))) = (self.bus_back, self.bus_whole) {
             return Some(ns_of(done + (f64_of(at) - asks).max(0.0) + 0.5));
         }
@@ -553,7 +568,7 @@ impl Drive {
     }
 
     /// The read last served gets the bus back at `at` (`rebus`), not when it asked.
-    pub fn bus_given(&mut self, at: SimTime) {
+    pub(crate) fn bus_given(&mut self, at: SimTime) {
         if let Some(b) = &mut self.bus_back {
             b.given = b.given.max(f64_of(at));
         }
@@ -563,7 +578,7 @@ impl Drive {
     /// waits for the media in the middle of its transfer ([`bus::next_gap`]); from then on its
     /// return to the bus is that of the blocks still to move, asked for at the gap's end
     /// (`bus_asked_at`, `rebus`). `None`: it keeps the bus from `t` to its completion.
-    pub fn bus_gap(&mut self, t: SimTime) -> Option<SimTime> {
+    pub(crate) fn bus_gap(&mut self, t: SimTime) -> Option<SimTime> {
         let b = self.bus_back.as_mut()?;
         let start = b.given + b.reconnect;
         let g = bus::next_gap(&self.avail, b.lbn, b.n, start, &b.stream, f64_of(t))?;
@@ -575,7 +590,7 @@ impl Drive {
     }
 
     /// A command that only moves the head (a host scheduler's sweep to the edge).
-    fn seek_only(&mut self, t0: f64, lbn: u64, op: Op) -> (f64, Phases, bool, HeadPosition) {
+    fn seek_only(&mut self, t0: f64, lbn: u64, op: Op) -> Outcome {
         let free = if self.destaging(t0) {
             self.hda.free_at
         } else {
@@ -590,7 +605,12 @@ impl Drive {
             seek_ns: plan.seek_ns,
             ..Phases::default()
         };
-        (plan.end, phases, false, plan.end_head)
+        Outcome {
+            done_at_ns: plan.end,
+            phases,
+            cache_hit: false,
+            head: plan.end_head,
+        }
     }
 
     /// Segments that also hold blocks passed on their landing track ("read any free

@@ -8,17 +8,41 @@ use super::super::num::{f64_of, ns_of};
 use super::super::readahead::ReadAhead;
 use super::super::readahead_hold;
 use super::super::segment_full;
-use super::{free_blocks_start, Drive, Hda};
+use super::{free_blocks_start, Drive, Hda, Outcome};
 use crate::request::{HeadPosition, Op, Phases};
 use crate::time::SimTime;
 use smallvec::SmallVec;
 
+/// What every case of a read works out before the buffer's answer matters: the command, the
+/// bus stream its data takes, and when its overhead lets it start or reconnect.
+#[derive(Clone, Copy)]
+struct ReadStart {
+    t0: f64,
+    lbn: u64,
+    n: u32,
+    /// The segment the read-ahead under way fills, if any.
+    reading: Option<usize>,
+    block_ns: f64,
+    stream: Stream,
+    reconnect_ns: f64,
+    /// When the command's overhead is done (earlier for one that waited in the queue).
+    overhead_done: f64,
+    /// When a command that cannot start at once has disconnected.
+    disconnected: f64,
+    /// When a hit's data may start over the bus.
+    hit_go: f64,
+    completion_ns: f64,
+    data_prep_ns: f64,
+}
+
 impl Drive {
-    pub(super) fn read(&mut self, t0: f64, lbn: u64, n: u32) -> (f64, Phases, bool, HeadPosition) {
+    /// A read: the buffer's answer picks the case. Each case is always inlined here: this is
+    /// the simulator's hottest path, and out of line each would pass the start it shares
+    /// through memory.
+    pub(super) fn read(&mut self, t0: f64, lbn: u64, n: u32) -> Outcome {
         let prev = self.last_op as usize;
-        let end = lbn + n as u64;
-        // Borrowed, not copied: the arms below need `self` mutably, so every figure they use
-        // is read up front.
+        // Borrowed, not copied: the cases need `self` mutably, so every figure they use is
+        // read up front.
         let o = &self.ovh;
         let reading = self.hda.ra().map(|r| r.seg);
         let (hit, victim) = match &mut self.cache {
@@ -44,270 +68,321 @@ impl Drive {
         let overhead_done = t0 + (f64_of(o.read_miss_ns[prev]) - self.queued_ns).max(0.0);
         // A command that cannot start at once disconnects and comes back when it can.
         let disconnected = overhead_done + f64_of(o.read_disconnect_ns[prev]);
-        // When a hit's data may start over the bus. A command that waited in the queue had
-        // disconnected after its command overhead, so a hit only reconnects, with no hit
-        // overhead of its own (DiskSim's `disk_read_arrive` charges the read-miss overhead
-        // and disconnects; the read then comes back when chosen, reselection only).
+        // A command that waited in the queue had disconnected after its command overhead, so
+        // a hit only reconnects, with no hit overhead of its own (DiskSim's
+        // `disk_read_arrive` charges the read-miss overhead and disconnects; the read then
+        // comes back when chosen, reselection only).
         let hit_go = if self.queued_ns > 0.0 {
             disconnected + reconnect
         } else {
             t0 + f64_of(o.read_hit_ns[prev] + o.data_prep_ns)
         };
-        let completion = f64_of(o.completion_ns[0]);
-        let data_prep = f64_of(o.data_prep_ns);
-        let mut phases = Phases::default();
+        let r = ReadStart {
+            t0,
+            lbn,
+            n,
+            reading,
+            block_ns: blk,
+            stream,
+            reconnect_ns: reconnect,
+            overhead_done,
+            disconnected,
+            hit_go,
+            completion_ns: f64_of(o.completion_ns[0]),
+            data_prep_ns: f64_of(o.data_prep_ns),
+        };
         match hit {
-            ReadHit::Whole(s) => {
-                self.stats.read_whole_hits += 1;
-                let b0 = if self.destaging(t0) {
-                    disconnected.max(self.hda.free_at) + reconnect
-                } else if reading.is_some() && reading != Some(s) {
-                    let stop = self.stop_readahead(t0);
-                    if self.pol.readahead.stop_in_sector {
-                        disconnected.max(stop) + reconnect
-                    } else {
-                        hit_go
-                    }
-                } else {
-                    hit_go
-                };
-                let e = b0 + n as f64 * blk;
-                phases.bus_ns = (e - b0) as SimTime;
-                if !self.bus.never_disconnect {
-                    // A hit sent at once keeps the bus from its arrival; one that waited
-                    // (in the queue, or for the mechanism) takes it back to reconnect.
-                    let asks = if b0 == hit_go && self.queued_ns == 0.0 {
-                        t0
-                    } else {
-                        b0 - reconnect
-                    };
-                    self.bus_whole = Some((asks, e + completion));
-                }
-                self.after_hit(s, lbn, n, reading == Some(s), overhead_done);
-                let head = self.hda.head;
-                (e + completion, phases, true, head)
+            ReadHit::Whole(s) => self.read_whole_hit(&r, s),
+            ReadHit::Partial(s) if reading == Some(s) => self.read_ongoing_hit(&r, s),
+            ReadHit::Partial(s) => self.read_partial_hit(&r, s),
+            ReadHit::Miss => self.read_miss(&r, victim),
+        }
+    }
+
+    /// Every block is in segment `s`: sent from the buffer, once a write-back under way or a
+    /// read-ahead into another segment that stops only at a sector's end lets it.
+    #[inline(always)]
+    fn read_whole_hit(&mut self, r: &ReadStart, s: usize) -> Outcome {
+        let (t0, n, reading) = (r.t0, r.n, r.reading);
+        let (reconnect, hit_go) = (r.reconnect_ns, r.hit_go);
+        self.stats.read_whole_hits += 1;
+        let b0 = if self.destaging(t0) {
+            r.disconnected.max(self.hda.free_at) + reconnect
+        } else if reading.is_some() && reading != Some(s) {
+            let stop = self.stop_readahead(t0);
+            if self.pol.readahead.stop_in_sector {
+                r.disconnected.max(stop) + reconnect
+            } else {
+                hit_go
             }
-            ReadHit::Partial(s) if reading == Some(s) => {
-                self.stats.read_ongoing_hits += 1;
-                // The read-ahead under way brings the rest.
-                let maxra = self.raise_max_ra(s, lbn, n, (None, None));
-                let bg = self
-                    .pol
-                    .readahead
-                    .background_limit(&self.mech, end - 1, maxra);
-                let zl = self.pol.zero_latency_read;
-                let size = self.cache.as_ref().map_or(u32::MAX, |c| c.size);
-                let ra = self.hda.ra_mut().expect("reading");
-                ra.extend(&self.mech, bg.max(end), zl);
-                if n > size && ra.base < end {
-                    let period = self.mech.period_ns;
-                    stall_ongoing(ra, (lbn, n, size, period), t0, hit_go, &stream);
-                }
-                let mut avail = Avail::default();
-                if lbn < ra.base {
-                    avail.push(Piece {
-                        lbn,
-                        count: (ra.base - lbn) as u32,
-                        first_done: t0,
-                        step: 0.0,
-                        floor: t0,
-                    });
-                }
-                for p in ra.avail().pieces {
-                    avail.push(p);
-                }
-                let e = bus::transfer_end(&avail, lbn, n, hit_go, &stream);
-                let media_end = avail.time_of(end - 1).unwrap_or(t0);
-                phases.transfer_ns = ns_of((media_end - t0).max(0.0));
-                phases.bus_ns = ns_of((e - media_end).max(0.0));
-                self.touch(s);
-                self.erase_request_data(s, end);
-                let head = self.hda.head;
-                (e + completion, phases, false, head)
-            }
-            ReadHit::Partial(s) => {
-                self.stats.read_partial_hits += 1;
-                let have = self.cache.as_ref().map_or(lbn, |c| c.segs[s].end());
-                let (b0, mech_free) = if self.destaging(t0) {
-                    let f = self.hda.free_at;
-                    (disconnected.max(f) + reconnect, f)
-                } else {
-                    (hit_go, self.stop_readahead(t0))
-                };
-                self.finish_destage();
-                let start = overhead_done.max(mech_free);
-                let mut plan = fresh_plan();
+        } else {
+            hit_go
+        };
+        let e = b0 + n as f64 * r.block_ns;
+        let phases = Phases {
+            bus_ns: (e - b0) as SimTime,
+            ..Phases::default()
+        };
+        if !self.bus.never_disconnect {
+            // A hit sent at once keeps the bus from its arrival; one that waited (in the
+            // queue, or for the mechanism) takes it back to reconnect.
+            let asks = if b0 == hit_go && self.queued_ns == 0.0 {
+                t0
+            } else {
+                b0 - reconnect
+            };
+            self.bus_whole = Some((asks, e + r.completion_ns));
+        }
+        self.after_hit(s, r.lbn, n, reading == Some(s), r.overhead_done);
+        Outcome {
+            done_at_ns: e + r.completion_ns,
+            phases,
+            cache_hit: true,
+            head: self.hda.head,
+        }
+    }
+
+    /// The first blocks are in segment `s`, and the read-ahead under way into it brings the
+    /// rest.
+    #[inline(always)]
+    fn read_ongoing_hit(&mut self, r: &ReadStart, s: usize) -> Outcome {
+        let (t0, lbn, n) = (r.t0, r.lbn, r.n);
+        let end = lbn + n as u64;
+        self.stats.read_ongoing_hits += 1;
+        let maxra = self.raise_max_ra(s, lbn, n, (None, None));
+        let bg = self
+            .pol
+            .readahead
+            .background_limit(&self.mech, end - 1, maxra);
+        let zl = self.pol.zero_latency_read;
+        let size = self.cache.as_ref().map_or(u32::MAX, |c| c.size);
+        let ra = self.hda.ra_mut().expect("reading");
+        ra.extend(&self.mech, bg.max(end), zl);
+        if n > size && ra.base < end {
+            let period = self.mech.period_ns;
+            stall_ongoing(ra, (lbn, n, size, period), t0, r.hit_go, &r.stream);
+        }
+        let mut avail = Avail::default();
+        if lbn < ra.base {
+            avail.push(Piece {
+                lbn,
+                count: (ra.base - lbn) as u32,
+                first_done: t0,
+                step: 0.0,
+                floor: t0,
+            });
+        }
+        for p in ra.avail().pieces {
+            avail.push(p);
+        }
+        let e = bus::transfer_end(&avail, lbn, n, r.hit_go, &r.stream);
+        let media_end = avail.time_of(end - 1).unwrap_or(t0);
+        let phases = Phases {
+            transfer_ns: ns_of((media_end - t0).max(0.0)),
+            bus_ns: ns_of((e - media_end).max(0.0)),
+            ..Phases::default()
+        };
+        self.touch(s);
+        self.erase_request_data(s, end);
+        Outcome {
+            done_at_ns: e + r.completion_ns,
+            phases,
+            cache_hit: false,
+            head: self.hda.head,
+        }
+    }
+
+    /// The first blocks are in segment `s`, at rest: the mechanism reads the rest into it.
+    #[inline(always)]
+    fn read_partial_hit(&mut self, r: &ReadStart, s: usize) -> Outcome {
+        let (t0, lbn, n) = (r.t0, r.lbn, r.n);
+        let end = lbn + n as u64;
+        let stream = &r.stream;
+        self.stats.read_partial_hits += 1;
+        let have = self.cache.as_ref().map_or(lbn, |c| c.segs[s].end());
+        let (b0, mech_free) = if self.destaging(t0) {
+            let f = self.hda.free_at;
+            (r.disconnected.max(f) + r.reconnect_ns, f)
+        } else {
+            (r.hit_go, self.stop_readahead(t0))
+        };
+        self.finish_destage();
+        let start = r.overhead_done.max(mech_free);
+        let mut plan = fresh_plan();
+        media::plan_into(
+            &mut plan,
+            &self.mech,
+            self.hda.head,
+            start,
+            have,
+            (end - have) as u32,
+            Op::Read,
+            self.pol.zero_latency_read,
+            0,
+            None,
+            None,
+        );
+        let held = (have - lbn) as u32;
+        let size = self.cache.as_ref().map_or(u32::MAX, |c| c.size);
+        if n > size {
+            let (mech, head, zl) = (&self.mech, self.hda.head, false);
+            let replan = |p: &mut media::MediaPlan| {
+                let m = end - have;
                 media::plan_into(
-                    &mut plan,
-                    &self.mech,
-                    self.hda.head,
+                    p,
+                    mech,
+                    head,
                     start,
                     have,
-                    (end - have) as u32,
+                    m as u32,
                     Op::Read,
-                    self.pol.zero_latency_read,
+                    zl,
                     0,
                     None,
                     None,
-                );
-                let held = (have - lbn) as u32;
-                let size = self.cache.as_ref().map_or(u32::MAX, |c| c.size);
-                if n > size {
-                    let (mech, head, zl) = (&self.mech, self.hda.head, false);
-                    let replan = |p: &mut media::MediaPlan| {
-                        let m = end - have;
-                        media::plan_into(
-                            p,
-                            mech,
-                            head,
-                            start,
-                            have,
-                            m as u32,
-                            Op::Read,
-                            zl,
-                            0,
-                            None,
-                            None,
-                        )
-                    };
-                    let period = self.mech.period_ns;
-                    segment_full::stall_read(
-                        &mut plan,
-                        replan,
-                        lbn,
-                        held,
-                        n,
-                        size,
-                        period,
-                        t0,
-                        b0,
-                        &stream,
-                        f64::NEG_INFINITY,
-                    );
-                }
-                let mut avail = Avail::ready(lbn, held, t0);
-                for p in Avail::from_plan(&plan, start).pieces {
-                    avail.push(p);
-                }
-                let e = bus::transfer_end(&avail, lbn, n, b0, &stream);
-                self.fill_phases(&mut phases, &plan, start, e);
-                self.after_media_read(s, lbn, n, &plan);
-                let size = self.cache.as_ref().map(|c| c.size);
-                let hold = (size, s, lbn, n, b0, e);
-                hold_readahead(&mut self.hda, &self.mech, hold, &avail, &stream);
-                (e + completion, phases, false, plan.end_head)
+                )
+            };
+            let period = self.mech.period_ns;
+            segment_full::stall_read(
+                &mut plan,
+                replan,
+                lbn,
+                held,
+                n,
+                size,
+                period,
+                t0,
+                b0,
+                stream,
+                f64::NEG_INFINITY,
+            );
+        }
+        let mut avail = Avail::ready(lbn, held, t0);
+        for p in Avail::from_plan(&plan, start).pieces {
+            avail.push(p);
+        }
+        let e = bus::transfer_end(&avail, lbn, n, b0, stream);
+        let mut phases = Phases::default();
+        self.fill_phases(&mut phases, &plan, start, e);
+        self.after_media_read(s, lbn, n, &plan);
+        let size = self.cache.as_ref().map(|c| c.size);
+        let hold = (size, s, lbn, n, b0, e);
+        hold_readahead(&mut self.hda, &self.mech, hold, &avail, stream);
+        Outcome {
+            done_at_ns: e + r.completion_ns,
+            phases,
+            cache_hit: false,
+            head: plan.end_head,
+        }
+    }
+
+    /// Nothing in the buffer: the mechanism reads it all, into segment `victim` (straight
+    /// to the host when the drive has no buffer), the bus taken back as the blocks come.
+    #[inline(always)]
+    fn read_miss(&mut self, r: &ReadStart, victim: Option<usize>) -> Outcome {
+        let (t0, lbn, n) = (r.t0, r.lbn, r.n);
+        let (reconnect, completion, stream) = (r.reconnect_ns, r.completion_ns, r.stream);
+        self.stats.read_misses += 1;
+        let seg = victim;
+        let mech_free = if self.destaging(t0) {
+            self.hda.free_at
+        } else {
+            self.stop_readahead(t0)
+        };
+        self.finish_destage();
+        let start = r.overhead_done.max(mech_free);
+        let mut plan = fresh_plan();
+        media::plan_read_into(
+            &mut plan,
+            &self.mech,
+            self.hda.head,
+            start,
+            lbn,
+            n,
+            self.pol.zero_latency_read,
+        );
+        self.avail.fill_from_plan(&plan, start);
+        let b0 = if self.bus.never_disconnect {
+            r.overhead_done + r.data_prep_ns
+        } else {
+            let w = stream.watermark.min(n).max(1);
+            let ready = self.avail.time_of(lbn + w as u64 - 1).unwrap_or(start);
+            ready.max(r.disconnected) + reconnect
+        };
+        let size = self.cache.as_ref().map_or(u32::MAX, |c| c.size);
+        if !self.bus.never_disconnect {
+            // A read that reached an idle bus keeps it through its command overhead and
+            // disconnect; one taken from the queue had disconnected already.
+            if self.queued_ns == 0.0 {
+                self.bus_released = r.disconnected;
             }
-            ReadHit::Miss => {
-                self.stats.read_misses += 1;
-                let seg = victim;
-                let mech_free = if self.destaging(t0) {
-                    self.hda.free_at
-                } else {
-                    self.stop_readahead(t0)
-                };
-                self.finish_destage();
-                let start = overhead_done.max(mech_free);
-                let mut plan = fresh_plan();
-                media::plan_read_into(
-                    &mut plan,
-                    &self.mech,
-                    self.hda.head,
-                    start,
-                    lbn,
-                    n,
-                    self.pol.zero_latency_read,
-                );
+            // A read larger than its segment asks for the bus back as any other; its return
+            // is worked out on the media plan as stalled for the bus it was given (a later
+            // bus would stall the media further, which matters only where the media, not
+            // the bus, is the slower).
+            self.bus_back = Some(super::BusBack {
+                asks_at: b0 - reconnect,
+                lbn,
+                n,
+                stream,
+                reconnect,
+                completion,
+                given: b0 - reconnect,
+            });
+        }
+        if n > size {
+            let (mech, head) = (&self.mech, self.hda.head);
+            let replan = |p: &mut media::MediaPlan| {
+                media::plan_into(p, mech, head, start, lbn, n, Op::Read, false, 0, None, None)
+            };
+            let period = self.mech.period_ns;
+            if segment_full::stall_read(
+                &mut plan,
+                replan,
+                lbn,
+                0,
+                n,
+                size,
+                period,
+                start,
+                b0,
+                &stream,
+                f64::NEG_INFINITY,
+            ) {
                 self.avail.fill_from_plan(&plan, start);
-                let b0 = if self.bus.never_disconnect {
-                    overhead_done + data_prep
-                } else {
-                    let w = stream.watermark.min(n).max(1);
-                    let ready = self.avail.time_of(lbn + w as u64 - 1).unwrap_or(start);
-                    ready.max(disconnected) + reconnect
-                };
-                let size = self.cache.as_ref().map_or(u32::MAX, |c| c.size);
-                if !self.bus.never_disconnect {
-                    // A read that reached an idle bus keeps it through its command overhead
-                    // and disconnect; one taken from the queue had disconnected already.
-                    if self.queued_ns == 0.0 {
-                        self.bus_released = disconnected;
-                    }
-                    // A read larger than its segment asks for the bus back as any other;
-                    // its return is worked out on the media plan as stalled for the bus it
-                    // was given (a later bus would stall the media further, which matters
-                    // only where the media, not the bus, is the slower).
-                    self.bus_back = Some(super::BusBack {
-                        asks_at: b0 - reconnect,
-                        lbn,
-                        n,
-                        stream,
-                        reconnect,
-                        completion,
-                        given: b0 - reconnect,
-                    });
-                }
-                if n > size {
-                    let (mech, head) = (&self.mech, self.hda.head);
-                    let replan = |p: &mut media::MediaPlan| {
-                        media::plan_into(
-                            p,
-                            mech,
-                            head,
-                            start,
-                            lbn,
-                            n,
-                            Op::Read,
-                            false,
-                            0,
-                            None,
-                            None,
-                        )
-                    };
-                    let period = self.mech.period_ns;
-                    if segment_full::stall_read(
-                        &mut plan,
-                        replan,
-                        lbn,
-                        0,
-                        n,
-                        size,
-                        period,
-                        start,
-                        b0,
-                        &stream,
-                        f64::NEG_INFINITY,
-                    ) {
-                        self.avail.fill_from_plan(&plan, start);
-                    }
-                }
-                let e = bus::transfer_end(&self.avail, lbn, n, b0, &stream);
-                self.fill_phases(&mut phases, &plan, start, e);
-                if let Some(s) = seg {
-                    if let Some(c) = &mut self.cache {
-                        c.reset(s, lbn);
-                        if self.pol.read_any_free_blocks {
-                            // Kept as the plan left it: the landing slot is worked out only
-                            // for a read that reaches below the segment (it hung a float
-                            // chain and a division on every read miss).
-                            if let (Some(xs), Some(at)) = (plan.landing_sectors(), plan.first_loc) {
-                                let from =
-                                    FreeFrom::new(at.cylinder, at.surface, at.sector, at.spt, xs);
-                                if let Some(from) = from {
-                                    c.set_free_from(s, from);
-                                }
-                            }
+            }
+        }
+        let e = bus::transfer_end(&self.avail, lbn, n, b0, &stream);
+        let mut phases = Phases::default();
+        self.fill_phases(&mut phases, &plan, start, e);
+        if let Some(s) = seg {
+            if let Some(c) = &mut self.cache {
+                c.reset(s, lbn);
+                if self.pol.read_any_free_blocks {
+                    // Kept as the plan left it: the landing slot is worked out only for a
+                    // read that reaches below the segment (it hung a float chain and a
+                    // division on every read miss).
+                    if let (Some(xs), Some(at)) = (plan.landing_sectors(), plan.first_loc) {
+                        let from = FreeFrom::new(at.cylinder, at.surface, at.sector, at.spt, xs);
+                        if let Some(from) = from {
+                            c.set_free_from(s, from);
                         }
                     }
-                    self.after_media_read(s, lbn, n, &plan);
-                    let size = self.cache.as_ref().map(|c| c.size);
-                    let hold = (size, s, lbn, n, b0, e);
-                    hold_readahead(&mut self.hda, &self.mech, hold, &self.avail, &stream);
-                } else {
-                    self.hda.head = plan.end_head;
-                    self.hda.free_at = plan.end;
                 }
-                (e + completion, phases, false, plan.end_head)
             }
+            self.after_media_read(s, lbn, n, &plan);
+            let size = self.cache.as_ref().map(|c| c.size);
+            let hold = (size, s, lbn, n, b0, e);
+            hold_readahead(&mut self.hda, &self.mech, hold, &self.avail, &stream);
+        } else {
+            self.hda.head = plan.end_head;
+            self.hda.free_at = plan.end;
+        }
+        Outcome {
+            done_at_ns: e + completion,
+            phases,
+            cache_hit: false,
+            head: plan.end_head,
         }
     }
 }

@@ -3,21 +3,48 @@
 
 use super::super::cache::SegState;
 use super::super::media;
+use super::super::overheads::ExtraDisconnect;
 use super::super::segment_full;
-use super::Drive;
-use crate::request::{HeadPosition, Op, Phases};
+use super::{Drive, Outcome};
+use crate::request::{Op, Phases};
 use crate::time::SimTime;
 
+/// When a write's data comes over the bus and its mechanism may start, as the case that
+/// decided them left them.
+#[derive(Clone, Copy)]
+struct WriteStart {
+    t0: f64,
+    lbn: u64,
+    n: u32,
+    /// The segment the write takes, `None` when the drive has no buffer or no segment for it.
+    seg: Option<usize>,
+    /// Its data starts over the bus.
+    bus_start: f64,
+    /// The mechanism may start on it.
+    media_start: f64,
+    /// DiskSim's extra write disconnect, when it applies.
+    extra: Option<ExtraDisconnect>,
+    /// It waited for the mechanism (a write-back, a free segment, or a read-ahead that stops
+    /// only at a sector's end).
+    waited: bool,
+    /// A fast write that waited in the drive's queue.
+    queued: bool,
+    reconnect_ns: f64,
+    /// DiskSim's HP rule: the media starts once this many blocks are in.
+    min_blocks: u32,
+}
+
 impl Drive {
-    pub(super) fn write(&mut self, t0: f64, lbn: u64, n: u32) -> (f64, Phases, bool, HeadPosition) {
+    /// A write: joined to the write-back it continues, or timed by [`Drive::write_start`],
+    /// put on the media, and completed from the buffer (fast) or once on the media
+    /// (write-through). Each step is always inlined here, on the simulator's hottest path.
+    pub(super) fn write(&mut self, t0: f64, lbn: u64, n: u32) -> Outcome {
         let prev = self.last_op as usize;
-        let end = lbn + n as u64;
-        let o = self.ovh;
         let fast = self.pol.fast_write;
         let cmd_ovh = if fast {
-            o.write_hit_ns[prev]
+            self.ovh.write_hit_ns[prev]
         } else {
-            o.write_miss_ns[prev]
+            self.ovh.write_miss_ns[prev]
         } as f64;
         // A fast write that waited in the drive's queue had its command overhead done
         // meanwhile and disconnected (DiskSim's `disk_write_arrive`): it reconnects for its
@@ -29,12 +56,33 @@ impl Drive {
         } else {
             cmd_ovh
         };
-        let reading = self.hda.ra().map(|r| r.seg);
         // A write must see every cached copy of its blocks to invalidate it.
         self.resolve_free_blocks(lbn, n);
         if let Some(done) = self.combine_with_destage(t0, lbn, n, cmd_ovh) {
             return done;
         }
+        let w = self.write_start(t0, lbn, n, cmd_ovh, queued);
+        let (plan, bus_end) = self.plan_write_media(&w);
+        let mut phases = Phases::default();
+        self.fill_phases(&mut phases, &plan, w.media_start, bus_end);
+        self.take_write(&w, &plan);
+        self.stats.extra_disconnects += w.extra.is_some() as u64;
+        if fast && w.seg.is_some() {
+            self.fast_write_done(&w, &plan, bus_end, phases)
+        } else {
+            self.write_through_done(&w, &plan, bus_end, phases)
+        }
+    }
+
+    /// When the write's data comes and its mechanism may start, by case: it waits for the
+    /// mechanism (a write-back under way, no free segment), for a read-ahead that stops only
+    /// at a sector's end, reconnects after waiting in the queue, takes DiskSim's extra write
+    /// disconnect, or goes at once.
+    #[inline(always)]
+    fn write_start(&mut self, t0: f64, lbn: u64, n: u32, cmd_ovh: f64, queued: bool) -> WriteStart {
+        let o = self.ovh;
+        let fast = self.pol.fast_write;
+        let reading = self.hda.ra().map(|r| r.seg);
         // A write waits for the write-back under way, after which its segment is clean.
         let waits_for_destage = self.destaging(t0);
         self.finish_destage();
@@ -90,15 +138,9 @@ impl Drive {
                 t0 + cmd_ovh,
             )
         };
+        let waited = must_wait || behind_readahead;
         // DiskSim drops the extra disconnect of a write that had to disconnect anyway.
-        let extra = if must_wait || behind_readahead || queued {
-            None
-        } else {
-            extra
-        };
-        let blk = self.bus.write_block_ns;
-        let mut e = b0 + n as f64 * blk;
-        let start = overhead_done.max(mech_free);
+        let extra = if waited || queued { None } else { extra };
         // DiskSim ties the HP rule "write once min(n, 10) blocks are in (15 for 45 or more)"
         // to the drives that have the extra write disconnect.
         let min_blocks = if o.extra_disconnect.is_some() {
@@ -110,30 +152,53 @@ impl Drive {
         } else {
             1
         };
-        let data = media::DataReady {
-            base: b0,
-            step: blk,
+        WriteStart {
+            t0,
+            lbn,
+            n,
+            seg,
+            bus_start: b0,
+            media_start: overhead_done.max(mech_free),
+            extra,
+            waited,
+            queued,
+            reconnect_ns: reconnect,
             min_blocks,
+        }
+    }
+
+    /// The write's media plan and when its data has crossed the bus: a write larger than
+    /// its segment refills it as the media empties it (`segment_full`); any other is one
+    /// plan following its data.
+    #[inline(always)]
+    fn plan_write_media(&mut self, w: &WriteStart) -> (media::MediaPlan, f64) {
+        let (lbn, n, start) = (w.lbn, w.n, w.media_start);
+        let blk = self.bus.write_block_ns;
+        let mut e = w.bus_start + n as f64 * blk;
+        let data = media::DataReady {
+            base: w.bus_start,
+            step: blk,
+            min_blocks: w.min_blocks,
         };
         let mut plan = media::MediaPlan::default();
         let size = self.cache.as_ref().map_or(u32::MAX, |c| c.size);
-        if n > size && seg.is_some() {
+        if n > size && w.seg.is_some() {
             let held = self.bus.hold_write || self.bus.never_disconnect;
             let loads = segment_full::WriteLoads {
                 size,
                 low_water: self.watermark(n, self.pol.write_water),
-                reconnect_ns: if held { 0.0 } else { reconnect },
+                reconnect_ns: if held { 0.0 } else { w.reconnect_ns },
             };
             let (head, zl, ms) = (
                 self.hda.head,
                 self.pol.zero_latency_write,
-                o.min_write_seek_ns,
+                self.ovh.min_write_seek_ns,
             );
             e = segment_full::plan_write(
                 &mut plan, &self.mech, head, start, lbn, n, zl, ms, data, loads,
             );
         } else {
-            if fast && seg.is_some() && (must_wait || behind_readahead || queued) {
+            if self.pol.fast_write && w.seg.is_some() && (w.waited || w.queued) {
                 self.write_back = Some(super::WriteBack {
                     head: self.hda.head,
                     start,
@@ -151,15 +216,22 @@ impl Drive {
                 n,
                 Op::Write,
                 self.pol.zero_latency_write,
-                o.min_write_seek_ns,
+                self.ovh.min_write_seek_ns,
                 Some(data),
                 None,
             );
         }
-        let mut phases = Phases::default();
-        self.fill_phases(&mut phases, &plan, start, e);
+        (plan, e)
+    }
+
+    /// The buffer and the mechanism once the write is planned: its segment holds its blocks
+    /// (and no other segment a stale copy), and the head ends where its media work does.
+    #[inline(always)]
+    fn take_write(&mut self, w: &WriteStart, plan: &media::MediaPlan) {
+        let (lbn, n) = (w.lbn, w.n);
+        let end = lbn + n as u64;
         if let Some(c) = &mut self.cache {
-            match seg {
+            match w.seg {
                 Some(s) => {
                     c.reset(s, lbn);
                     c.extend(s, end);
@@ -168,62 +240,94 @@ impl Drive {
                 None => c.invalidate_overlapping(usize::MAX, lbn, n),
             }
         }
-        if let Some(s) = seg {
+        if let Some(s) = w.seg {
             self.touch(s);
         }
-        self.last_write = seg.map(|s| (s, end));
+        self.last_write = w.seg.map(|s| (s, end));
         self.hda.head = plan.end_head;
         self.hda.free_at = plan.end;
         self.hda.end_ra();
-        let completion = o.completion_ns[1] as f64;
-        self.stats.extra_disconnects += extra.is_some() as u64;
-        if fast && seg.is_some() {
-            self.stats.fast_writes += 1;
-            // Done once the data is in the buffer; the write-back keeps the mechanism busy.
-            self.hda.destage = seg;
-            self.hda.destage_tail = (lbn, start);
-            if let (Some(c), Some(s)) = (&mut self.cache, seg) {
-                c.set_state(s, SegState::Dirty);
-            }
-            phases.seek_ns = 0;
-            phases.rotate_ns = 0;
-            phases.transfer_ns = 0;
-            phases.bus_ns = (e - b0) as SimTime;
-            if extra.is_none() && !self.bus.never_disconnect && n <= size {
-                // Taken in at once, the write holds the bus from its arrival to its end;
-                // one that disconnected takes it back to reconnect for its data.
-                let asks = if must_wait || behind_readahead || queued {
-                    b0 - reconnect
-                } else {
-                    t0
-                };
-                self.bus_whole = Some((asks, e + completion));
-            }
-            (e + completion, phases, true, plan.end_head)
-        } else {
-            self.stats.write_throughs += 1;
-            self.hda.destage = None;
-            if let (Some(c), Some(s)) = (&mut self.cache, seg) {
-                if !self.pol.read_hits_on_write_data {
-                    c.set_state(s, SegState::Empty);
-                }
-            }
-            let (disc, back) = match extra {
-                Some(x) => (x.second_disconnect_ns, o.reselect_other_ns),
-                None => (o.write_disconnect_ns, o.reselect_first_ns),
+    }
+
+    /// A fast write: done once its data is in the buffer; the segment is dirty and its
+    /// write-back keeps the mechanism busy.
+    #[inline(always)]
+    fn fast_write_done(
+        &mut self,
+        w: &WriteStart,
+        plan: &media::MediaPlan,
+        bus_end: f64,
+        mut phases: Phases,
+    ) -> Outcome {
+        let completion = self.ovh.completion_ns[1] as f64;
+        let size = self.cache.as_ref().map_or(u32::MAX, |c| c.size);
+        self.stats.fast_writes += 1;
+        self.hda.destage = w.seg;
+        self.hda.destage_tail = (w.lbn, w.media_start);
+        if let (Some(c), Some(s)) = (&mut self.cache, w.seg) {
+            c.set_state(s, SegState::Dirty);
+        }
+        phases.seek_ns = 0;
+        phases.rotate_ns = 0;
+        phases.transfer_ns = 0;
+        phases.bus_ns = (bus_end - w.bus_start) as SimTime;
+        if w.extra.is_none() && !self.bus.never_disconnect && w.n <= size {
+            // Taken in at once, the write holds the bus from its arrival to its end; one
+            // that disconnected takes it back to reconnect for its data.
+            let asks = if w.waited || w.queued {
+                w.bus_start - w.reconnect_ns
+            } else {
+                w.t0
             };
-            let asks = plan.end.max(e + disc as f64);
-            let done = asks + back as f64 + completion;
-            if extra.is_none() && !self.bus.never_disconnect && !(must_wait || behind_readahead) {
-                // Taken in at once, the write holds the bus through its overhead and data,
-                // disconnects, and asks for the bus back to send its completion once its
-                // blocks are on the media: an arrival before the disconnect waits for it,
-                // and one holding the bus when the write asks for it delays the completion
-                // as a whole (`rebus`).
-                self.bus_released = e + disc as f64;
-                self.bus_whole = Some((asks, done));
+            self.bus_whole = Some((asks, bus_end + completion));
+        }
+        Outcome {
+            done_at_ns: bus_end + completion,
+            phases,
+            cache_hit: true,
+            head: plan.end_head,
+        }
+    }
+
+    /// A write-through write: done once its blocks are on the media and the drive has
+    /// taken the bus back to say so.
+    #[inline(always)]
+    fn write_through_done(
+        &mut self,
+        w: &WriteStart,
+        plan: &media::MediaPlan,
+        bus_end: f64,
+        phases: Phases,
+    ) -> Outcome {
+        let o = &self.ovh;
+        let completion = o.completion_ns[1] as f64;
+        self.stats.write_throughs += 1;
+        self.hda.destage = None;
+        if let (Some(c), Some(s)) = (&mut self.cache, w.seg) {
+            if !self.pol.read_hits_on_write_data {
+                c.set_state(s, SegState::Empty);
             }
-            (done, phases, false, plan.end_head)
+        }
+        let (disc, back) = match w.extra {
+            Some(x) => (x.second_disconnect_ns, o.reselect_other_ns),
+            None => (o.write_disconnect_ns, o.reselect_first_ns),
+        };
+        let asks = plan.end.max(bus_end + disc as f64);
+        let done = asks + back as f64 + completion;
+        if w.extra.is_none() && !self.bus.never_disconnect && !w.waited {
+            // Taken in at once, the write holds the bus through its overhead and data,
+            // disconnects, and asks for the bus back to send its completion once its blocks
+            // are on the media: an arrival before the disconnect waits for it, and one
+            // holding the bus when the write asks for it delays the completion as a whole
+            // (`rebus`).
+            self.bus_released = bus_end + disc as f64;
+            self.bus_whole = Some((asks, done));
+        }
+        Outcome {
+            done_at_ns: done,
+            phases,
+            cache_hit: false,
+            head: plan.end_head,
         }
     }
 
@@ -233,13 +337,7 @@ impl Drive {
     /// as soon as the head reaches them and their data is in. Without it the write would wait for the
     /// write-back to end, and the head would usually pass its first sector before the data
     /// came: a lost revolution per write in a sequential stream.
-    fn combine_with_destage(
-        &mut self,
-        t0: f64,
-        lbn: u64,
-        n: u32,
-        cmd_ovh: f64,
-    ) -> Option<(f64, Phases, bool, HeadPosition)> {
+    fn combine_with_destage(&mut self, t0: f64, lbn: u64, n: u32, cmd_ovh: f64) -> Option<Outcome> {
         if !(self.pol.fast_write && self.pol.combine_sequential_writes) || !self.destaging(t0) {
             return None;
         }
@@ -299,6 +397,11 @@ impl Drive {
             bus_ns: (e - b0) as SimTime,
             ..Phases::default()
         };
-        Some((e + o.completion_ns[1] as f64, phases, true, plan.end_head))
+        Some(Outcome {
+            done_at_ns: e + o.completion_ns[1] as f64,
+            phases,
+            cache_hit: true,
+            head: plan.end_head,
+        })
     }
 }
