@@ -1,9 +1,9 @@
 //! Every integration test of the headway crate, linked as one test binary (a binary per file
 //! linked the crate and its dependencies once per file: most of the suite's build time). One
 //! module per subject, the helpers they share in `common`, the files they read in
-//! `tests/fixtures/`. A test's name starts with its module (`cargo test -p headway catalog::`
-//! runs one), and the tests that need the reference data sit in `shared_data` modules
-//! (`cargo test -- --ignored shared_data::`).
+//! `tests/fixtures/`. A test's name starts with its module: `cargo test -p headway --test
+//! integration catalog::` runs one. The tests that need the reference data sit in
+//! `shared_data` modules (`cargo test -- --ignored shared_data::`).
 
 mod common;
 

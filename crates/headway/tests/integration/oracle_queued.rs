@@ -504,7 +504,7 @@ fn report_the_errors_by_mechanism() {
 /// A debugging aid, not a check: replays one run's commands through a bare `Drive` and
 /// prints each step beside the recorded completion.
 #[test]
-#[ignore = "a debugging aid: ORACLE_REPLAY=drive,depth,workload,upto cargo test --test oracle_queued debug_replay -- --ignored --nocapture"]
+#[ignore = "a debugging aid: ORACLE_REPLAY=drive,depth,workload,upto cargo test -p headway --test integration oracle_queued::debug_replay -- --ignored --nocapture"]
 fn debug_replay() {
     let v = std::env::var("ORACLE_REPLAY")
         .expect("set ORACLE_REPLAY=drive,depth,workload,upto (e.g. hp_c2490a,8,random,20)");
