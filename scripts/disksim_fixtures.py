@@ -11,7 +11,7 @@ print distributions, so the script hands it a stat definition with ~1% wide bins
     python3 scripts/disksim_fixtures.py --disksim /tmp/disksim/disksim-4.0/src/disksim
 
 The workloads are regenerated from their description (seed, size mix, arrival rate) by
-`workload_lines`, which crates/headway/tests/disksim_oracle.rs repeats draw for draw, so the
+`workload_lines`, which crates/headway/tests/integration/disksim_oracle.rs repeats draw for draw, so the
 traces themselves are not committed. Nothing of DiskSim is committed either: only the numbers
 it printed, with its copyright notice (COPYRIGHT beside the fixtures).
 

@@ -3,7 +3,7 @@
 # working corpus in fuzz/corpus/ (not committed). Needs a nightly toolchain and cargo-fuzz;
 # installs cargo-fuzz from crates.io when it is missing. Exits non-zero on the first crash,
 # leaving the input in fuzz/artifacts/TARGET/ (copy it to fuzz/regressions/TARGET/, where
-# crates/headway/tests/fuzz_regressions.rs replays it on stable). Prints executions per target.
+# crates/headway/tests/integration/fuzz_regressions.rs replays it on stable). Prints executions per target.
 #
 #   bash scripts/fuzz.sh            # 25 s a target (CI)
 #   bash scripts/fuzz.sh 600        # longer

@@ -73,9 +73,17 @@ echo "== pytest"
 HEADWAY_SHARED="$shared" run_logged "$logs/pytest" python -m pytest -rs
 
 echo "== checks that did not run"
-# Each ignored test with its file and reason, e.g. "tests/catalog.rs shared_data::x: needs ...".
+# Each ignored test with its file and reason, e.g.
+# "tests/integration/catalog.rs shared_data::x: needs ...". The integration tests are one binary
+# (tests/integration/main.rs), a module per file: a test's first path segment names its file.
 rust_ignored="$(awk '/^ *Running /{bin = ($2 == "unittests") ? $3 : $2}
-    /^test .* \.\.\. ignored/{sub(/^test /, ""); sub(/ \.\.\. ignored,? ?/, ": "); print bin " " $0}' "$logs/cargo")"
+    /^test .* \.\.\. ignored/{
+        sub(/^test /, ""); sub(/ \.\.\. ignored,? ?/, ": "); file = bin
+        if (bin ~ /^tests\/integration\/main\.rs$/ && match($0, /^[a-z0-9_]+::/)) {
+            file = "tests/integration/" substr($0, 1, RLENGTH - 2) ".rs"
+            $0 = substr($0, RLENGTH + 1)
+        }
+        print file " " $0}' "$logs/cargo")"
 rust_count="$(printf '%s' "$rust_ignored" | grep -c . || true)"
 echo "Rust: $rust_count ignored"
 [ -z "$rust_ignored" ] || printf '%s\n' "$rust_ignored" | sed 's/^/  /'

@@ -60,6 +60,15 @@ def cli():
     return headway_cli
 
 
+def reproduce_quick(tmp_path_factory, study: str, *options: str):
+    """`headway reproduce STUDY --quick` into a fresh folder; (that folder, what it printed).
+    No time limit: a quick reproduction can take minutes on a busy machine."""
+    out = tmp_path_factory.mktemp(study.replace("-", "_"))
+    r = headway_cli("reproduce", study, "--quick", *options, "--out", str(out), timeout=None)
+    assert r.returncode == 0, r.stderr
+    return out, r.stdout
+
+
 def fuzz_settings(max_examples: int):
     """Hypothesis settings for the API fuzzers: a fixed number of derandomised examples (the
     same inputs on every run, so a failure in CI reproduces locally), no per-example deadline
@@ -71,4 +80,19 @@ def fuzz_settings(max_examples: int):
         deadline=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
         derandomize=True,
+    )
+
+
+def fuzz_scalars(words: list, max_text: int):
+    """Hypothesis values a fuzzer puts where a config expects one value: nothing, booleans,
+    integers past 64 bits, every float, short text and the `words` a valid file would hold."""
+    from hypothesis import strategies as st
+
+    return st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(min_value=-(2**70), max_value=2**70),
+        st.floats(allow_nan=True, allow_infinity=True),
+        st.text(max_size=max_text),
+        st.sampled_from(words),
     )

@@ -4,24 +4,16 @@
 import csv
 import re
 import json
-import subprocess
-import sys
 
 import pytest
 
 import headway
-
-
-def headway_cli(*args):
-    return subprocess.run([sys.executable, "-m", "headway", *args], capture_output=True, text=True)
+from conftest import headway_cli, reproduce_quick
 
 
 @pytest.fixture(scope="module")
 def quick_out(tmp_path_factory):
-    out = tmp_path_factory.mktemp("anticipatory")
-    r = headway_cli("reproduce", "anticipatory", "--quick", "--out", str(out))
-    assert r.returncode == 0, r.stderr
-    return out, r.stdout
+    return reproduce_quick(tmp_path_factory, "anticipatory")
 
 
 def test_reproduce_quick_writes_tables_plots_and_the_issue_headline_keys(quick_out):

@@ -3,25 +3,17 @@ files, keyed errors, and a class scheduler written in Python."""
 
 import csv
 import json
-import subprocess
-import sys
 
 import pytest
 
 import headway
 import headway.cello as cello
-
-
-def headway_cli(*args):
-    return subprocess.run([sys.executable, "-m", "headway", *args], capture_output=True, text=True)
+from conftest import headway_cli, reproduce_quick
 
 
 @pytest.fixture(scope="module")
 def quick_out(tmp_path_factory):
-    out = tmp_path_factory.mktemp("cello")
-    r = headway_cli("reproduce", "cello", "--quick", "--out", str(out))
-    assert r.returncode == 0, r.stderr
-    return out, r.stdout
+    return reproduce_quick(tmp_path_factory, "cello")
 
 
 def test_reproduce_quick_writes_tables_plots_and_headline(quick_out):

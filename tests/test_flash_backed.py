@@ -4,27 +4,18 @@ file, and keyed errors for impossible hybrids."""
 
 import csv
 import json
-import subprocess
-import sys
 
 import pytest
 
 import headway
-from conftest import ROOT, SHARED
+from conftest import ROOT, SHARED, headway_cli, reproduce_quick
 
 HP = SHARED / "reference" / "traces" / "hplajw" / "ajw.1week.srt"
 
 
-def headway_cli(*args):
-    return subprocess.run([sys.executable, "-m", "headway", *args], capture_output=True, text=True)
-
-
 @pytest.fixture(scope="module")
 def quick_out(tmp_path_factory):
-    out = tmp_path_factory.mktemp("flash_backed")
-    r = headway_cli("reproduce", "flash-backed", "--quick", "--no-hp", "--out", str(out))
-    assert r.returncode == 0, r.stderr
-    return out, r.stdout
+    return reproduce_quick(tmp_path_factory, "flash-backed", "--no-hp")
 
 
 def test_quick_reproduction_writes_every_table_and_figure(quick_out):

@@ -4,12 +4,11 @@ file, and keyed errors on the command line."""
 
 import csv
 import json
-import subprocess
-import sys
 
 import pytest
 
 import headway
+from conftest import headway_cli, reproduce_quick
 
 BASE = """seed = 3
 [drive]
@@ -34,16 +33,9 @@ size = {{ kind = "exponential", mean_sectors = 12.0 }}
 """
 
 
-def headway_cli(*args):
-    return subprocess.run([sys.executable, "-m", "headway", *args], capture_output=True, text=True)
-
-
 @pytest.fixture(scope="module")
 def quick_out(tmp_path_factory):
-    out = tmp_path_factory.mktemp("freeblock")
-    r = headway_cli("reproduce", "freeblock", "--quick", "--out", str(out))
-    assert r.returncode == 0, r.stderr
-    return out, r.stdout
+    return reproduce_quick(tmp_path_factory, "freeblock")
 
 
 def test_reproduce_quick_writes_tables_plots_and_the_issues_headline_keys(quick_out):

@@ -16,20 +16,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import fuzz_settings
+from conftest import fuzz_scalars, fuzz_settings
 
 import headway
 import headway.traces
 
 EXAMPLES = fuzz_settings(max_examples=60)
 
-scalars = st.one_of(
-    st.none(),
-    st.booleans(),
-    st.integers(min_value=-(2**70), max_value=2**70),
-    st.floats(allow_nan=True, allow_infinity=True),
-    st.text(max_size=12),
-    st.sampled_from(["elite3", "atlas10k", "sptf", "fcfs", "oracle", "trace", "closed", "open", "bursty", "x.toml"]),
+scalars = fuzz_scalars(
+    ["elite3", "atlas10k", "sptf", "fcfs", "oracle", "trace", "closed", "open", "bursty", "x.toml"],
+    max_text=12,
 )
 values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=3), max_leaves=6)
 

@@ -7,20 +7,16 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import fuzz_settings
+from conftest import fuzz_scalars, fuzz_settings
 
 import headway
 from headway.sweeps.spec import parse_sweep
 
 EXAMPLES = fuzz_settings(max_examples=80)
 
-scalars = st.one_of(
-    st.none(),
-    st.booleans(),
-    st.integers(min_value=-(2**70), max_value=2**70),
-    st.floats(allow_nan=True, allow_infinity=True),
-    st.text(max_size=10),
-    st.sampled_from(["host.scheduler", "drive.queue_depth", "workload.requests", "fcfs", "sptf", "elite3"]),
+scalars = fuzz_scalars(
+    ["host.scheduler", "drive.queue_depth", "workload.requests", "fcfs", "sptf", "elite3"],
+    max_text=10,
 )
 values = st.recursive(
     scalars,

@@ -3,26 +3,18 @@ predictors and scheduler options in experiments, the per-request prediction colu
 
 import csv
 import json
-import subprocess
-import sys
 
 import pandas as pd
 import pytest
 
 import headway
 import headway.rotational as rot
-
-
-def headway_cli(*args):
-    return subprocess.run([sys.executable, "-m", "headway", *args], capture_output=True, text=True)
+from conftest import headway_cli, reproduce_quick
 
 
 @pytest.fixture(scope="module")
 def quick_out(tmp_path_factory):
-    out = tmp_path_factory.mktemp("rotational")
-    r = headway_cli("reproduce", "rotational", "--quick", "--out", str(out))
-    assert r.returncode == 0, r.stderr
-    return out, r.stdout
+    return reproduce_quick(tmp_path_factory, "rotational")
 
 
 def test_reproduce_quick_writes_the_tables_the_issue_names(quick_out):

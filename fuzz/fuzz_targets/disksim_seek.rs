@@ -1,6 +1,6 @@
 //! DiskSim extracted seek curves (`.seek`).
 //! The harness is `headway::fuzzing::disksim_seek` (replayed on stable by
-//! crates/headway/tests/fuzz_regressions.rs).
+//! crates/headway/tests/integration/fuzz_regressions.rs).
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 

@@ -1,6 +1,6 @@
 //! Every trace format, content detection and the compressed containers.
 //! The harness is `headway::fuzzing::trace` (replayed on stable by
-//! crates/headway/tests/fuzz_regressions.rs).
+//! crates/headway/tests/integration/fuzz_regressions.rs).
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
