@@ -1,5 +1,5 @@
 //! The fuzz harnesses: one function per target, each taking arbitrary bytes. The cargo-fuzz
-//! targets in `fuzz/` call them, and `tests/fuzz_regressions.rs` replays the seed corpora
+//! targets in `fuzz/` call them, and `tests/integration/fuzz_regressions.rs` replays the seed corpora
 //! and every input that ever crashed one through the same functions on stable Rust. Each
 //! returns normally on any input, with whether the input was accepted (parsed, read to its
 //! end, or run), so that tests can check the seeds reach past the parsers; a panic (or a

@@ -32,7 +32,7 @@ impl MechAccess {
 /// CHOICE: above the few ulps the engine's additions bring, and well below the half
 /// nanosecond that rounding event times to whole nanoseconds moves an access by: 2^-44
 /// (0.46 ns on the ST41601N at 7e5 turns) started writes the calibration's probe aims at a
-/// sector's edge (`tests/calibration.rs`, stability) before sectors they had missed by
+/// sector's edge (`tests/integration/calibration.rs`, stability) before sectors they had missed by
 /// 0.1-0.3 ns, so the edges it measures moved].
 const ANGLE_ROUNDING_PER_TURN: f64 = 1.0 / 281_474_976_710_656.0;
 
