@@ -14,14 +14,12 @@
 use std::io::BufRead;
 use std::path::PathBuf;
 
-use super::disksim_fast::{fast_record, strict_run};
+use super::disksim_fast::{fast_record, record, strict_run};
 use super::fields::{hex, lossy, scaled_number, uint, FieldResult};
 use super::lines::{is_skippable, split};
 use super::text::{LineParser, TextReader};
 use super::{TraceReader, TraceRecord};
 use crate::error::Result;
-use crate::request::Op;
-use crate::time::SimTime;
 
 const FIELDS: &str = "time_ms devno blkno bcount flags";
 
@@ -155,31 +153,12 @@ pub(super) fn parse_line(line: &[u8]) -> FieldResult<Option<TraceRecord>> {
     Ok(Some(rec))
 }
 
-/// The record of a DiskSim ASCII line, whichever path read it.
-#[inline(always)]
-pub(super) fn record(
-    time_ns: SimTime,
-    device: u16,
-    lbn: u64,
-    sectors: u32,
-    read: bool,
-) -> TraceRecord {
-    TraceRecord {
-        time_ns,
-        device,
-        lbn,
-        sectors,
-        op: if read { Op::Read } else { Op::Write },
-        process: 0,
-        response_ns: None,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::fields::decimal_scaled;
     use super::super::lines::MAX_LINE_BYTES;
     use super::*;
+    use crate::request::Op;
 
     /// The time field's two readings: exact decimals, and everything `%lf` takes.
     fn decimal_ms_to_ns(f: &[u8]) -> Option<u64> {

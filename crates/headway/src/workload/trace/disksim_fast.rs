@@ -9,9 +9,29 @@
 //! [`fast_record`] takes any record of plain decimal numbers (and hexadecimal flags), its
 //! numbers read eight bytes at a time ([`Word`]).
 
-use super::disksim_ascii::record;
 use super::TraceRecord;
+use crate::request::Op;
 use crate::time::SimTime;
+
+/// The record of a DiskSim ASCII line, whichever path read it.
+#[inline(always)]
+pub(super) fn record(
+    time_ns: SimTime,
+    device: u16,
+    lbn: u64,
+    sectors: u32,
+    read: bool,
+) -> TraceRecord {
+    TraceRecord {
+        time_ns,
+        device,
+        lbn,
+        sectors,
+        op: if read { Op::Read } else { Op::Write },
+        process: 0,
+        response_ns: None,
+    }
+}
 
 /// The common case, fast: a well-formed record of plain decimal numbers whose line ends with
 /// a newline inside `buf`, parsed in one pass over the bytes. Returns the record and the
