@@ -116,7 +116,7 @@ impl HeadwayError {
         }
     }
     /// A plug-in's failure with the simulated time it happened at (other errors unchanged).
-    pub fn at_time(self, now_ns: u64) -> Self {
+    pub(crate) fn at_time(self, now_ns: u64) -> Self {
         match self {
             HeadwayError::Plugin { name, msg } => HeadwayError::Plugin {
                 name,
@@ -149,7 +149,7 @@ impl HeadwayError {
         }
     }
 
-    pub fn in_file(self, path: impl Into<PathBuf>) -> Self {
+    pub(crate) fn in_file(self, path: impl Into<PathBuf>) -> Self {
         match self {
             HeadwayError::Config {
                 file: None,

@@ -9,7 +9,7 @@ pub const MAX_TOML_BYTES: u64 = 4 << 20;
 
 /// `path` as text, or an `InvalidData` error saying it is larger than `max_bytes` (with
 /// `what` the file is meant to be: "not a DiskSim parameter file").
-pub fn read_text(path: &Path, max_bytes: u64, what: &str) -> io::Result<String> {
+pub(crate) fn read_text(path: &Path, max_bytes: u64, what: &str) -> io::Result<String> {
     let file = std::fs::File::open(path)?;
     let too_big = || {
         io::Error::new(

@@ -50,7 +50,7 @@ pub struct GeoScan {
 /// one does not lose a rotation, over several places on the disk, plus one for margin.
 /// (Where a stride becomes reachable the time per pair drops by about a rotation; a stride
 /// of one sector is reachable only on a drive with no command overhead.)
-pub fn find_min_distance(probe: &mut Probe, period_ns: f64, places: &[u64]) -> Result<u32> {
+pub(crate) fn find_min_distance(probe: &mut Probe, period_ns: f64, places: &[u64]) -> Result<u32> {
     let cap = probe.capacity_sectors();
     let mut worst = 0u32;
     for &x in places {

@@ -158,7 +158,7 @@ pub type Pairs<'a> = dyn FnMut(&mut Pcg64Mcg) -> Result<(u64, u64)> + 'a;
 
 /// [`measure_lag`] for the move between the pairs `pairs` draws.
 #[allow(clippy::too_many_arguments)]
-pub fn measure_lag_between(
+pub(crate) fn measure_lag_between(
     probe: &mut Probe,
     table: &ZoneTable,
     period_ns: f64,
@@ -203,12 +203,12 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 /// A random LBN at a random slot of track `track` of cylinder `cyl` (not past its end).
-pub fn lbn_on(table: &ZoneTable, cyl: u32, track: u32, rng: &mut Pcg64Mcg) -> Option<u64> {
+pub(crate) fn lbn_on(table: &ZoneTable, cyl: u32, track: u32, rng: &mut Pcg64Mcg) -> Option<u64> {
     lbn_on_track(table, table.track_index(cyl, track)?, rng)
 }
 
 /// A random LBN of the track with index `index` in [`ZoneTable::tracks`].
-pub fn lbn_on_track(table: &ZoneTable, index: usize, rng: &mut Pcg64Mcg) -> Option<u64> {
+pub(crate) fn lbn_on_track(table: &ZoneTable, index: usize, rng: &mut Pcg64Mcg) -> Option<u64> {
     let first = table.tracks.get(index)?.first_lbn;
     let left = table.locate(first).left_on_track as u64;
     Some(first + rng.random_range(0..left.max(1)))
@@ -229,7 +229,7 @@ fn seek_distances(cylinders: u32) -> Vec<u32> {
 }
 
 /// Measure every lag the calibrated predictor uses.
-pub fn measure_lags(
+pub(crate) fn measure_lags(
     probe: &mut Probe,
     table: &ZoneTable,
     period_ns: f64,

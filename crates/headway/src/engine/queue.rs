@@ -76,7 +76,7 @@ impl<E> EventQueue<E> {
     /// Take the sequence number the next push would have had, for an event kept outside
     /// the heap (the engine's arrival lane) and ordered against it by [`order_key`].
     #[inline]
-    pub fn take_seq(&mut self) -> u64 {
+    pub(crate) fn take_seq(&mut self) -> u64 {
         let seq = self.next_seq;
         self.next_seq += 1;
         seq
@@ -85,7 +85,7 @@ impl<E> EventQueue<E> {
     /// The order key of the earliest event (`u128::MAX` when empty): an event kept outside
     /// with a smaller [`order_key`] comes first.
     #[inline]
-    pub fn peek_key(&self) -> u128 {
+    pub(crate) fn peek_key(&self) -> u128 {
         self.heap.peek().map_or(u128::MAX, Scheduled::key)
     }
 
@@ -94,8 +94,8 @@ impl<E> EventQueue<E> {
         self.heap.pop()
     }
 
-    #[inline]
-    pub fn peek_time(&self) -> Option<SimTime> {
+    #[cfg(test)]
+    fn peek_time(&self) -> Option<SimTime> {
         self.heap.peek().map(|s| s.at)
     }
 

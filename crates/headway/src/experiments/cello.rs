@@ -280,7 +280,11 @@ fn clips(o: &ReproduceOptions, rng: &RngStreams) -> Result<Vec<Vec<u32>>> {
 }
 
 /// Run one mix; Cello's interval accounts go to `log` if given.
-pub fn run_mix(o: &ReproduceOptions, m: &Mix, log: Option<IntervalLog>) -> Result<RunResult> {
+pub(crate) fn run_mix(
+    o: &ReproduceOptions,
+    m: &Mix,
+    log: Option<IntervalLog>,
+) -> Result<RunResult> {
     let cfg = ExperimentConfig::from_toml_str(&experiment_toml(o, m), None)?;
     let sched: Option<Box<dyn crate::sched::Scheduler>> = if m.policy == "cello" {
         let opts: SchedOptions = toml::from_str(&cello_options(m))

@@ -69,7 +69,7 @@ pub struct ReproduceOptions {
 /// A drive that is not the model it was specified by: seeks up to 1 ms slower than the
 /// curve, the spindle's speed wandering by 10 ppm over two minutes, and the heads moved a
 /// cylinder every 15 s (the paper's wear levelling).
-pub fn realistic_imperfections() -> Imperfections {
+pub(crate) fn realistic_imperfections() -> Imperfections {
     Imperfections {
         seek_jitter_ms: 1.0,
         rotation_drift_ppm: 10.0,
@@ -269,7 +269,7 @@ fn synthetic(
 
 /// The lab-trace stand-in: ON/OFF arrivals; two thirds writes; 4 KiB; 90% of the requests
 /// in three hot regions (file-system areas), the rest anywhere.
-pub fn stand_in_workload(heavy: bool, requests: u64) -> String {
+pub(crate) fn stand_in_workload(heavy: bool, requests: u64) -> String {
     let (on_rate, off_rate, on_ms, off_ms) = if heavy { HEAVY_MMPP } else { LIGHT_MMPP };
     format!(
         "[workload]\nkind = \"bursty\"\nrequests = {requests}\non_rate_iops = {on_rate}\noff_rate_iops = {off_rate}\non_mean_ms = {on_ms}\noff_mean_ms = {off_ms}\nsize_sectors = 8\nread_fraction = 0.333\nlocality = {{ kind = \"hot\", regions = [\n  {{ start_fraction = 0.02, size_fraction = 0.04, access_fraction = 0.45 }},\n  {{ start_fraction = 0.35, size_fraction = 0.06, access_fraction = 0.30 }},\n  {{ start_fraction = 0.70, size_fraction = 0.03, access_fraction = 0.15 }} ] }}\n"

@@ -68,7 +68,7 @@ impl BusWhileMiss {
 
     /// The bus is held until `at_ns` before any arrival's hold can begin: the read's own
     /// command phase, when it reached an idle bus.
-    pub fn held_until(&mut self, at_ns: SimTime) {
+    pub(crate) fn held_until(&mut self, at_ns: SimTime) {
         self.held_until_ns = self.held_until_ns.max(at_ns);
     }
 

@@ -129,7 +129,7 @@ impl ReadBus {
     /// overhead and disconnect (`Drive::bus_released_at`). `among.enters_ns` gets when each
     /// arrival enters the drive's queue ([`BusWhileMiss::arrive`]; its arrival if it holds
     /// nothing or comes after the completion).
-    pub fn read_release(
+    pub(crate) fn read_release(
         &self,
         mech: &Mechanics,
         from: HeadPosition,

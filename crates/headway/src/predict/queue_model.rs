@@ -86,7 +86,7 @@ impl Among<'_> {
 
     /// Each arrival enters the queue as it arrives (nothing holds it back).
     #[inline]
-    pub fn enter_as_they_arrive(&mut self) {
+    pub(crate) fn enter_as_they_arrive(&mut self) {
         for (e, a) in self.enters_ns.iter_mut().zip(self.arrivals) {
             *e = a.at_ns;
         }

@@ -181,7 +181,7 @@ impl Stats {
 
     /// Device `dev` now has `outstanding` commands.
     #[inline]
-    pub fn device_level(&mut self, now: SimTime, dev: usize, outstanding: usize) {
+    pub(crate) fn device_level(&mut self, now: SimTime, dev: usize, outstanding: usize) {
         let b = &mut self.busy[dev];
         let v = (outstanding > 0) as u64;
         if b.value != v {
@@ -320,7 +320,7 @@ impl Stats {
     }
 
     /// The drive's true rotation period: the yardstick of prediction errors.
-    pub fn set_rotation_ns(&mut self, rotation_ns: f64) {
+    pub(crate) fn set_rotation_ns(&mut self, rotation_ns: f64) {
         self.prediction = PredictionStats::new(rotation_ns);
     }
 
@@ -332,12 +332,12 @@ impl Stats {
     }
 
     /// How many workloads the run has (for placing host origins after them).
-    pub fn set_workloads(&mut self, n: usize) {
+    pub(crate) fn set_workloads(&mut self, n: usize) {
         self.workloads = n.max(1);
     }
 
     /// Requests that arrived but never completed (non-zero only if a run was cut short).
-    pub fn in_flight(&self) -> u64 {
+    pub(crate) fn in_flight(&self) -> u64 {
         self.in_system.value
     }
 

@@ -17,7 +17,7 @@ pub use builtin::{
 };
 pub use demerit::{demerit_ms, quantile};
 pub use disksim_rms::disksim_rms_ms;
-pub use trace::{parse_validate_trace, read_validate_trace, ValidateRecord};
+pub use trace::{read_validate_trace, ValidateRecord};
 pub use workload::ValidateWorkload;
 
 use crate::device::hdd::{HddDevice, HddSpec, Overheads};

@@ -43,7 +43,7 @@ impl PlatterModel {
     }
 
     /// Positioning from the head (just past `from`) to `to`: 0 when `to == from`.
-    pub fn position_ns(&self, from: u64, to: u64) -> SimTime {
+    pub(crate) fn position_ns(&self, from: u64, to: u64) -> SimTime {
         if from == to {
             return 0;
         }

@@ -101,14 +101,14 @@ impl From<EnergyReport> for EnergyJson {
 }
 
 impl ReplayReport {
-    pub fn mean_write_ms(&self) -> f64 {
+    pub(crate) fn mean_write_ms(&self) -> f64 {
         self.write_latency_sum_ns as f64 / self.writes.max(1) as f64 / 1e6
     }
-    pub fn mean_read_ms(&self) -> f64 {
+    pub(crate) fn mean_read_ms(&self) -> f64 {
         self.read_latency_sum_ns as f64 / self.reads.max(1) as f64 / 1e6
     }
     /// Perceived write latency plus all write-back work (spec: total write latency), ms.
-    pub fn total_write_work_ms(&self) -> f64 {
+    pub(crate) fn total_write_work_ms(&self) -> f64 {
         (self.write_latency_sum_ns as f64 + self.flush_ns as f64 + self.idle_writeback_ns as f64)
             / 1e6
     }

@@ -204,7 +204,7 @@ fn exact_errors_ms(cmds: &[(u64, u64, u64, u64, bool, bool, u64)], p: &dyn Predi
 
 /// A probability density over bins of `bin_ms` from `lo_ms` to `hi_ms` (values outside
 /// go to the end bins), as (bin centre ms, fraction).
-pub fn pdf(values: &[f64], lo_ms: f64, hi_ms: f64, bin_ms: f64) -> Vec<(f64, f64)> {
+pub(crate) fn pdf(values: &[f64], lo_ms: f64, hi_ms: f64, bin_ms: f64) -> Vec<(f64, f64)> {
     let bins = ((hi_ms - lo_ms) / bin_ms).ceil() as usize;
     let mut counts = vec![0u64; bins.max(1)];
     for &v in values {

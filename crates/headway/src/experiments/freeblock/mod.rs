@@ -199,7 +199,7 @@ fn run(text: &str) -> Result<RunResult> {
 }
 
 /// The OLTP foreground under `freeblock` over `inner`, with `host_options`.
-pub fn oltp_config(o: &ReproduceOptions, inner: &str, host_options: &str) -> String {
+pub(crate) fn oltp_config(o: &ReproduceOptions, inner: &str, host_options: &str) -> String {
     format!(
         "seed = {}\n[drive]\nname = \"{}\"\nqueue_depth = 2\n\
          [host]\nscheduler = \"freeblock\"\nmax_outstanding = 2\n\
@@ -214,7 +214,7 @@ pub fn oltp_config(o: &ReproduceOptions, inner: &str, host_options: &str) -> Str
 
 /// The OLTP foreground with every request at the drive (its own SPTF orders them) and,
 /// with `fb`, the firmware's freeblock planner (`[drive.firmware_freeblock]` body).
-pub fn firmware_config(o: &ReproduceOptions, fb: Option<&str>) -> String {
+pub(crate) fn firmware_config(o: &ReproduceOptions, fb: Option<&str>) -> String {
     let fb = fb.map_or(String::new(), |b| {
         format!("[drive.firmware_freeblock]\n{b}\n")
     });
