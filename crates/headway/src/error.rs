@@ -89,7 +89,7 @@ impl HeadwayError {
             msg: msg.into(),
         }
     }
-    pub fn params(
+    pub(crate) fn params(
         file: Option<PathBuf>,
         line: Option<usize>,
         key: Option<String>,
@@ -102,14 +102,18 @@ impl HeadwayError {
             msg: msg.into(),
         }
     }
-    pub fn trace(file: Option<PathBuf>, line: Option<usize>, msg: impl Into<String>) -> Self {
+    pub(crate) fn trace(
+        file: Option<PathBuf>,
+        line: Option<usize>,
+        msg: impl Into<String>,
+    ) -> Self {
         HeadwayError::Trace {
             file,
             line,
             msg: msg.into(),
         }
     }
-    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+    pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         HeadwayError::Io {
             path: path.into(),
             source,
@@ -128,7 +132,7 @@ impl HeadwayError {
 
     /// The same error for the copy of a table at `table` (`workloads[2]`): a key
     /// `workload.x` becomes `workloads[2].x`.
-    pub fn under(self, table: &str) -> Self {
+    pub(crate) fn under(self, table: &str) -> Self {
         match self {
             HeadwayError::Config {
                 file,

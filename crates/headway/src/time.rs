@@ -27,16 +27,10 @@ pub const NS_PER_S: u64 = 1_000_000_000;
 
 /// Milliseconds (as written in parameter files and traces) to nanoseconds, rounded to nearest.
 #[inline]
-pub fn ms_to_ns(ms: f64) -> SimTime {
+pub(crate) fn ms_to_ns(ms: f64) -> SimTime {
     if ms <= 0.0 {
         0
     } else {
         (ms * NS_PER_MS as f64).round() as SimTime
     }
-}
-
-/// Nanoseconds to milliseconds, for reporting.
-#[inline]
-pub fn ns_to_ms(ns: SimTime) -> f64 {
-    ns as f64 / NS_PER_MS as f64
 }

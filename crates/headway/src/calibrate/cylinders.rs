@@ -96,7 +96,7 @@ fn lag(
 
 /// Decide every boundary's crossing. `table` must be built from `scan` (any crossings) with
 /// its track phases measured; the result is the final table, phases kept.
-pub fn resolve(
+pub(crate) fn resolve(
     probe: &mut Probe,
     scan: &GeoScan,
     kinds: &[Kind],

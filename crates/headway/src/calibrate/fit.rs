@@ -19,7 +19,7 @@ impl Pieces {
 
     /// Connect-the-dots fit: each piece runs from one sample to a later one as long as every
     /// sample in between is within `tol` of the line. `points` sorted by x, at least one.
-    pub fn fit(points: &[(f64, f64)], tol: f64) -> Pieces {
+    pub(crate) fn fit(points: &[(f64, f64)], tol: f64) -> Pieces {
         let mut pieces = vec![];
         let mut i = 0;
         if points.len() == 1 {

@@ -92,7 +92,7 @@ pub(crate) fn find_min_distance(probe: &mut Probe, period_ns: f64, places: &[u64
 const CHUNK: u64 = 1 << 16;
 
 /// Run GeoExtraction over `start..end` with stride `md`.
-pub fn scan(probe: &mut Probe, start: u64, end: u64, md: u32) -> Result<GeoScan> {
+pub(crate) fn scan(probe: &mut Probe, start: u64, end: u64, md: u32) -> Result<GeoScan> {
     let md64 = md as u64;
     if md == 0 || end <= start || end > probe.capacity_sectors() {
         return Err(HeadwayError::Invariant(format!(

@@ -38,7 +38,7 @@ impl LbnCurve {
     }
 
     /// The least the curve gives at any distance of `distance` or more (both directions).
-    pub fn floor(&self, distance: u64) -> f64 {
+    pub(crate) fn floor(&self, distance: u64) -> f64 {
         let mut m = f64::INFINITY;
         for op in [Op::Read, Op::Write] {
             m = m.min(self.eval(op, distance));

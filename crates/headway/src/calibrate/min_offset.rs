@@ -47,7 +47,7 @@ pub struct Lags {
 impl Lags {
     /// Seek lag for `d >= 1` cylinders.
     #[inline]
-    pub fn seek_ns(&self, d: u32, prev: Op, op: Op) -> f64 {
+    pub(crate) fn seek_ns(&self, d: u32, prev: Op, op: Op) -> f64 {
         self.seek_ww.eval(d as f64) + self.seek_offset_ns[prev as usize][op as usize]
     }
 }
@@ -104,7 +104,7 @@ const MARGIN_NS: f64 = 5.0;
 /// head with no wait if the lag were `lag_ns`; it makes the same turn if and only if the lag
 /// is no longer. The target's angle comes from the measured track phases.
 #[allow(clippy::too_many_arguments)]
-pub fn within_lag(
+pub(crate) fn within_lag(
     probe: &mut Probe,
     table: &ZoneTable,
     period_ns: f64,
@@ -131,7 +131,7 @@ pub fn within_lag(
 /// rotation (the observed time is the lag plus a rotational wait of less than a turn); a
 /// bisection with [`within_lag`] closes in.
 #[allow(clippy::too_many_arguments)]
-pub fn measure_lag(
+pub(crate) fn measure_lag(
     probe: &mut Probe,
     table: &ZoneTable,
     period_ns: f64,
@@ -371,7 +371,7 @@ fn min_offset_pair(probe: &mut Probe, table: &ZoneTable, c1: u32, c2: u32) -> Re
 
 /// Run the paper's MinOffset within each zone at up to `per_zone` distances, fit one
 /// (start, slope) line per zone, and compare each sample with the lag-and-phase model.
-pub fn paper_min_offset(
+pub(crate) fn paper_min_offset(
     probe: &mut Probe,
     table: &ZoneTable,
     lags: &Lags,

@@ -150,7 +150,7 @@ impl CachingPage {
 
     /// The drive description with this page selected. Only the mode-page bits change;
     /// everything the drive does on its own (zero-latency access, its overheads) stays.
-    pub fn select(&self, spec: &HddSpec) -> HddSpec {
+    pub(crate) fn select(&self, spec: &HddSpec) -> HddSpec {
         let mut spec = spec.clone();
         if let Some(c) = spec.cache.as_mut() {
             if !self.write_cache {

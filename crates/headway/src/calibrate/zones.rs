@@ -80,7 +80,7 @@ pub struct ZoneTable {
 }
 
 impl ZoneTable {
-    pub fn cylinders(&self) -> u32 {
+    pub(crate) fn cylinders(&self) -> u32 {
         self.cylinder_tracks.len().saturating_sub(1) as u32
     }
 
@@ -137,7 +137,7 @@ impl ZoneTable {
 
     /// Where slot 0 of the located track starts, in revolutions [0, 1).
     #[inline]
-    pub fn angle(&self, l: &Loc) -> f64 {
+    pub(crate) fn angle(&self, l: &Loc) -> f64 {
         let a = self.tracks[l.index].phase + l.slot as f64 / l.spt as f64;
         a - a.floor()
     }

@@ -188,7 +188,7 @@ pub struct Mix {
 }
 
 impl Mix {
-    pub fn new(video: u32, text: u32, policy: &str, duration_s: f64) -> Self {
+    pub(crate) fn new(video: u32, text: u32, policy: &str, duration_s: f64) -> Self {
         Mix {
             video,
             text,

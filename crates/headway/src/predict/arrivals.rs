@@ -57,7 +57,7 @@ pub struct BusWhileMiss {
 }
 
 impl BusWhileMiss {
-    pub fn new(asks_ns: SimTime) -> Self {
+    pub(crate) fn new(asks_ns: SimTime) -> Self {
         BusWhileMiss {
             asks_ns,
             ask_at_ns: None,
@@ -81,7 +81,7 @@ impl BusWhileMiss {
     /// the caller works it out on the read's transfer (`bus::next_gap`, the drive's
     /// `Drive::bus_gap`) and moves the rest of the read to the blocks after it.
     #[inline]
-    pub fn arrive(
+    pub(crate) fn arrive(
         &mut self,
         a: Arrival,
         done_ns: SimTime,

@@ -15,7 +15,8 @@ mod queue_model;
 pub use access::{Access, Moment};
 pub use arrivals::{Arrival, ArrivalCosts, BusWhileMiss};
 pub use geometry::{require_geometry, Geometry, LbnRun, TrackInfo};
-pub use queue_model::{exact_tail, release, tail_ns, Among, QueueModel, Release};
+pub(crate) use queue_model::{exact_tail, release, tail_ns};
+pub use queue_model::{Among, QueueModel, Release};
 
 pub use calibrated::CalibratedPredictor;
 pub use lbn_curve::LbnCurvePredictor;
@@ -79,7 +80,7 @@ pub struct Target {
 impl Target {
     /// The access the target was prepared for.
     #[inline]
-    pub fn access(&self) -> Access {
+    pub(crate) fn access(&self) -> Access {
         Access::new(self.lbn, self.sectors, self.op)
     }
 }

@@ -15,8 +15,8 @@ mod workload;
 pub use builtin::{
     builtin_trace, builtin_trace_names, disksim_demerit_ms, BuiltinTrace, BUILTIN_TRACES,
 };
-pub use demerit::{demerit_ms, quantile};
-pub use disksim_rms::disksim_rms_ms;
+pub use demerit::demerit_ms;
+pub(crate) use disksim_rms::disksim_rms_ms;
 pub use trace::{read_validate_trace, ValidateRecord};
 pub use workload::ValidateWorkload;
 

@@ -149,7 +149,7 @@ fn experiments(o: &ReproduceOptions, fast: bool) -> Vec<(String, Vec<&'static st
     out
 }
 
-pub fn apps(
+pub(crate) fn apps(
     o: &ReproduceOptions,
     progress: &mut dyn FnMut(&str) -> Result<()>,
 ) -> Result<Vec<AppRow>> {
@@ -213,7 +213,7 @@ pub struct AppHeadline {
     pub fast_drive_tpcb_gain: [f64; 4],
 }
 
-pub fn headline(rows: &[AppRow], o: &ReproduceOptions) -> AppHeadline {
+pub(crate) fn headline(rows: &[AppRow], o: &ReproduceOptions) -> AppHeadline {
     let get = |drive: &str, exp: &str, sched: &str, h: &str, clients: Option<u32>| {
         rows.iter()
             .find(|r| {

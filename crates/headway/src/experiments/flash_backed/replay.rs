@@ -122,11 +122,11 @@ impl ReplayReport {
         }
     }
     /// Fraction of platter commands that were watermark flushes.
-    pub fn flush_share(&self) -> f64 {
+    pub(crate) fn flush_share(&self) -> f64 {
         self.flush_writes as f64 / self.platter_commands.max(1) as f64
     }
     /// Fraction of redirected writes overwritten in the FQueue (never written back).
-    pub fn overwrite_fraction(&self) -> f64 {
+    pub(crate) fn overwrite_fraction(&self) -> f64 {
         self.fqueue_entries_overwritten as f64 / self.fqueue_entries_added.max(1) as f64
     }
 }

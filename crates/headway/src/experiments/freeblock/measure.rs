@@ -47,17 +47,17 @@ pub fn potential_free_bandwidth_mb_s(r: &RunResult) -> f64 {
 }
 
 /// Full scans of a `capacity_sectors` device per day at `free_mb_s`.
-pub fn scans_per_day(free_mb_s: f64, capacity_sectors: u64) -> f64 {
+pub(crate) fn scans_per_day(free_mb_s: f64, capacity_sectors: u64) -> f64 {
     free_mb_s * 1e6 * 86_400.0 / (capacity_sectors as f64 * SECTOR_BYTES)
 }
 
 /// Mean response time of the workload's requests (ms).
-pub fn fg_mean_response_ms(r: &RunResult) -> f64 {
+pub(crate) fn fg_mean_response_ms(r: &RunResult) -> f64 {
     r.summary.response.mean_ms
 }
 
 /// Foreground bandwidth: workload bytes per second (MB/s).
-pub fn fg_bandwidth_mb_s(r: &RunResult) -> f64 {
+pub(crate) fn fg_bandwidth_mb_s(r: &RunResult) -> f64 {
     r.summary.throughput_mb_s
 }
 
@@ -81,7 +81,7 @@ pub fn fg_response_increase(with: &RunResult, without: &RunResult) -> f64 {
 /// host schedulers do with it instead (see `exact_errors_ms`).
 ///
 /// [`QueueModel::exact_tail`]: crate::predict::QueueModel::exact_tail
-pub fn prediction_errors_ms(r: &RunResult, p: &dyn Predictor) -> Vec<f64> {
+pub(crate) fn prediction_errors_ms(r: &RunResult, p: &dyn Predictor) -> Vec<f64> {
     let Some(rec) = &r.records else {
         return Vec::new();
     };

@@ -231,7 +231,7 @@ pub(crate) fn firmware_config(o: &ReproduceOptions, fb: Option<&str>) -> String 
 
 /// Free bandwidth of the firmware's free reads, measured as the external one's: bytes per
 /// second of the whole run (MB/s).
-pub fn firmware_free_bandwidth_mb_s(r: &RunResult) -> f64 {
+pub(crate) fn firmware_free_bandwidth_mb_s(r: &RunResult) -> f64 {
     let sectors: u64 = r.summary.firmware_free.iter().map(|f| f.free_sectors).sum();
     if r.summary.elapsed_s <= 0.0 {
         return 0.0;
