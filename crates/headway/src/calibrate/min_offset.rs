@@ -99,21 +99,32 @@ fn fresh_pair(table: &ZoneTable, m: Move, rng: &mut Pcg64Mcg) -> Result<(u64, u6
 /// arrival into a miss.
 const MARGIN_NS: f64 = 5.0;
 
+/// What timing a move needs besides the move itself: the geometry, the revolution, and how
+/// much later a read completes than a write (by [`Op`], for the second command of a pair).
+#[derive(Clone, Copy)]
+pub(crate) struct LagSetup<'a> {
+    pub(crate) table: &'a ZoneTable,
+    pub(crate) period_ns: f64,
+    pub(crate) offsets_ns: [f64; 2],
+}
+
 /// Is the lag of move `m` (previous command `prev`, this one `op`) at most `lag_ns`? Issue
 /// the second command of a fresh pair at the moment that would bring its target under the
 /// head with no wait if the lag were `lag_ns`; it makes the same turn if and only if the lag
 /// is no longer. The target's angle comes from the measured track phases.
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn within_lag(
     probe: &mut Probe,
-    table: &ZoneTable,
-    period_ns: f64,
-    offsets: &[f64; 2],
+    setup: &LagSetup<'_>,
     (a, b): (u64, u64),
     prev: Op,
     op: Op,
     lag_ns: f64,
 ) -> Result<bool> {
+    let LagSetup {
+        table,
+        period_ns,
+        offsets_ns: offsets,
+    } = *setup;
     let t0 = probe.access(prev, a, 1)?;
     let (la, lb) = (table.locate(a), table.locate(b));
     let angle = |l: &super::zones::Loc| table.angle(l);
@@ -130,44 +141,35 @@ pub(crate) fn within_lag(
 /// The lag of move `m` from `prev` to `op`, to a nanosecond. One plain pair bounds it to a
 /// rotation (the observed time is the lag plus a rotational wait of less than a turn); a
 /// bisection with [`within_lag`] closes in.
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn measure_lag(
     probe: &mut Probe,
-    table: &ZoneTable,
-    period_ns: f64,
-    offsets: &[f64; 2],
+    setup: &LagSetup<'_>,
     m: Move,
     prev: Op,
     op: Op,
     rng: &mut Pcg64Mcg,
 ) -> Result<f64> {
-    measure_lag_between(
-        probe,
-        table,
-        period_ns,
-        offsets,
-        prev,
-        op,
-        rng,
-        &mut |rng| fresh_pair(table, m, rng),
-    )
+    let table = setup.table;
+    measure_lag_between(probe, setup, prev, op, rng, &mut |rng| {
+        fresh_pair(table, m, rng)
+    })
 }
 
 /// Fresh (source, target) pairs of a move, drawn anew for every probe.
 pub type Pairs<'a> = dyn FnMut(&mut Pcg64Mcg) -> Result<(u64, u64)> + 'a;
 
 /// [`measure_lag`] for the move between the pairs `pairs` draws.
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn measure_lag_between(
     probe: &mut Probe,
-    table: &ZoneTable,
-    period_ns: f64,
-    offsets: &[f64; 2],
+    setup: &LagSetup<'_>,
     prev: Op,
     op: Op,
     rng: &mut Pcg64Mcg,
     pairs: &mut Pairs<'_>,
 ) -> Result<f64> {
+    let LagSetup {
+        table, period_ns, ..
+    } = *setup;
     let (a, b) = pairs(rng)?;
     let t0 = probe.access(prev, a, 1)?;
     let sector_ns = period_ns / table.locate(b).spt as f64;
@@ -179,7 +181,7 @@ pub(crate) fn measure_lag_between(
         let mut yes = 0;
         for k in 0..3 {
             let pair = pairs(rng)?;
-            yes += within_lag(probe, table, period_ns, offsets, pair, prev, op, mid)? as u32;
+            yes += within_lag(probe, setup, pair, prev, op, mid)? as u32;
             if yes == 2 || yes + (2 - k) < 2 {
                 break;
             }
@@ -257,13 +259,17 @@ pub(crate) fn measure_lags(
     if !offs.is_empty() {
         lags.completion_offset_ns[Op::Read as usize] = median(offs);
     }
-    let offsets = lags.completion_offset_ns;
+    let setup = LagSetup {
+        table,
+        period_ns,
+        offsets_ns: lags.completion_offset_ns,
+    };
     let has_switch = (0..cyls).any(|c| table.tracks_on(c) > 1);
     for prev in OPS {
         for op in OPS {
             let lag = |probe: &mut Probe, m: Move, rng: &mut Pcg64Mcg| -> Result<f64> {
                 let v: Vec<f64> = (0..PLACES)
-                    .map(|_| measure_lag(probe, table, period_ns, &offsets, m, prev, op, rng))
+                    .map(|_| measure_lag(probe, &setup, m, prev, op, rng))
                     .collect::<Result<_>>()?;
                 Ok(mean(&v))
             };
@@ -277,16 +283,7 @@ pub(crate) fn measure_lags(
         }
     }
     let seek_once = |probe: &mut Probe, rng: &mut Pcg64Mcg, d: u32, prev: Op, op: Op| {
-        measure_lag(
-            probe,
-            table,
-            period_ns,
-            &offsets,
-            Move::Seek(d),
-            prev,
-            op,
-            rng,
-        )
+        measure_lag(probe, &setup, Move::Seek(d), prev, op, rng)
     };
     if cyls > 1 {
         for d in seek_distances(cyls) {

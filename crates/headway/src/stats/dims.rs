@@ -204,7 +204,6 @@ impl Dims {
 
     /// A request completed: `device` is `None` when the host served it from memory.
     #[inline]
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn record(
         &mut self,
         r: &Request,
