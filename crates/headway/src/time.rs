@@ -21,9 +21,9 @@ pub type SimTime = u64;
 /// "Never": used for absent deadlines and unarmed timers.
 pub const NEVER: SimTime = u64::MAX;
 
-pub const NS_PER_US: u64 = 1_000;
-pub const NS_PER_MS: u64 = 1_000_000;
-pub const NS_PER_S: u64 = 1_000_000_000;
+pub(crate) const NS_PER_US: u64 = 1_000;
+pub(crate) const NS_PER_MS: u64 = 1_000_000;
+pub(crate) const NS_PER_S: u64 = 1_000_000_000;
 
 /// Milliseconds (as written in parameter files and traces) to nanoseconds, rounded to nearest.
 #[inline]

@@ -162,7 +162,7 @@ impl ZoneTable {
 /// How each track boundary GeoExtraction found is crossed: `None` for a head switch, or a
 /// cylinder switch over `Some(n)` cylinders (1 for the next cylinder; more where whole
 /// cylinders of spares hold no LBN).
-pub type Crossing = Option<u32>;
+pub(crate) type Crossing = Option<u32>;
 
 /// Build the table from a whole-disk scan, the crossing of each boundary and the period.
 /// Phases are zero until `phases.rs` measures them (or copied from `phases`, one per track,

@@ -26,7 +26,7 @@ use crate::workload::video::{
 use crate::workload::{Member, MultiWorkload, Workload};
 
 /// The policies compared (Cello's paper plus the later designs).
-pub const MIX_POLICIES: &[&str] = &[
+pub(crate) const MIX_POLICIES: &[&str] = &[
     "cello",
     "scan",
     "look",
@@ -40,7 +40,7 @@ pub const MIX_POLICIES: &[&str] = &[
 
 /// mClock's reservation for the video class: each client's blocks per second with a margin
 /// (a 1.5 Mbit/s clip needs about 3 blocks of 64 KiB a second; 2.33 Mbit/s about 4.5).
-pub const MCLOCK_IOPS_PER_VIDEO_CLIENT: f64 = 5.0;
+pub(crate) const MCLOCK_IOPS_PER_VIDEO_CLIENT: f64 = 5.0;
 
 #[derive(Clone, Debug, Serialize)]
 pub struct ReproduceOptions {
@@ -170,7 +170,7 @@ pub struct Reproduction {
 
 /// A mix of clients and the policy that serves it.
 #[derive(Clone, Debug)]
-pub struct Mix {
+pub(crate) struct Mix {
     pub video: u32,
     pub text: u32,
     pub throughput: u32,

@@ -28,11 +28,11 @@ pub struct AppRow {
 }
 
 /// The TPC-B variants, numbered as in the spec: (update, separate databases).
-pub const TPCB_VARIANTS: [(bool, bool); 4] =
+pub(crate) const TPCB_VARIANTS: [(bool, bool); 4] =
     [(true, false), (true, true), (false, false), (false, true)];
 
 /// The heuristic column of the web server in read mode with the large-read flag ignored.
-pub const UNFLAGGED: &str = "cost-benefit-unflagged";
+pub(crate) const UNFLAGGED: &str = "cost-benefit-unflagged";
 
 /// One client: its app, region and operations.
 struct Client {

@@ -32,7 +32,7 @@ use crate::error::Result;
 use crate::sim::RunResult;
 
 /// Foreground schedulers of the sweep, in the paper's order, as (label, `[host.inner]`).
-pub const FOREGROUND: &[(&str, &str)] = &[
+pub(crate) const FOREGROUND: &[(&str, &str)] = &[
     ("sstf", "scheduler = \"sstf\""),
     ("sptf", "scheduler = \"sptf\""),
     (
