@@ -33,7 +33,7 @@ enum Event {
 #[derive(Clone, Copy, Debug)]
 pub struct RunLimits {
     /// Stop the clock here: events after it are not processed.
-    pub max_time_ns: SimTime,
+    pub(crate) max_time_ns: SimTime,
 }
 
 impl Default for RunLimits {

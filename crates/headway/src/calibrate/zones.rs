@@ -61,7 +61,7 @@ pub struct Loc {
     pub slot: u32,
     pub spt: u32,
     /// LBNs from this one to the end of its track.
-    pub left_on_track: u32,
+    pub(crate) left_on_track: u32,
 }
 
 /// Tracks, zones and slipped sectors: enough to turn any LBN into (cylinder, track, slot)

@@ -182,7 +182,7 @@ pub(crate) struct Mix {
     pub pause: Option<(u64, u64)>,
     pub series: bool,
     /// Extra `[host.options]` lines for Cello.
-    pub cello_options: String,
+    pub(crate) cello_options: String,
     /// Appended to the policy's label (a Cello variant).
     pub variant: String,
 }

@@ -36,7 +36,7 @@ pub struct ArrivalCosts {
     /// overhead and the write disconnect after the read in service; `None` where the drive
     /// does not hold the bus for it (no fast writes, or the extra write disconnect:
     /// `device::hdd::arrival_hold_ns`), and it enters the queue as it arrives.
-    pub write_hold_ns: Option<SimTime>,
+    pub(crate) write_hold_ns: Option<SimTime>,
 }
 
 /// The bus while a read miss that disconnected is in service: when it asks for the bus back
@@ -53,7 +53,7 @@ pub struct BusWhileMiss {
     ask_at_ns: Option<SimTime>,
     held_until_ns: SimTime,
     /// When the read gets the bus back, if an arrival held it past `asks_ns`.
-    pub back_ns: Option<SimTime>,
+    pub(crate) back_ns: Option<SimTime>,
 }
 
 impl BusWhileMiss {

@@ -57,7 +57,7 @@ pub(crate) struct Group {
     /// Two-digit histogram: the max is reported from `max_ns` at the run's precision.
     coarse: bool,
     max_ns: u64,
-    pub busy_ns: u128,
+    pub(crate) busy_ns: u128,
     pub deadline_misses: u64,
 }
 
@@ -159,7 +159,7 @@ pub struct DimsOptions {
     pub devices: bool,
     pub origins: bool,
     /// Per-class time series interval (0: none).
-    pub series_ns: SimTime,
+    pub(crate) series_ns: SimTime,
 }
 
 impl DimsOptions {
