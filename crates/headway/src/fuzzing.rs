@@ -32,7 +32,7 @@ pub fn drive_toml(data: &[u8]) -> bool {
 }
 
 /// DiskSim `.parv` / `.diskspecs` and the files they source, packed into one input
-/// ([`sections`]); the first byte picks how the top file is read. Then the drive model.
+/// (`sections`); the first byte picks how the top file is read. Then the drive model.
 pub fn disksim_params(data: &[u8]) -> bool {
     let Some((&pick, rest)) = data.split_first() else {
         return false;

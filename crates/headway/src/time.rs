@@ -5,8 +5,7 @@
 //! Floating point is used where a model computes in continuous quantities, and each model
 //! rounds where its result becomes a time:
 //! - milliseconds read from parameter files, traces and configurations go through
-//!   [`ms_to_ns`] (to the nearest nanosecond, negative to zero), and reports come back
-//!   through [`ns_to_ms`];
+//!   `ms_to_ns` (to the nearest nanosecond, negative to zero);
 //! - the drive model works out a command's media plan in `f64` nanoseconds and fractions of a
 //!   revolution, and rounds its times with its own helpers in `device/hdd/num.rs` (`round_ns`
 //!   to the nearest nanosecond; `ns_of`, a truncation its callers use after adding 0.5, or to

@@ -11,7 +11,7 @@
 //! Each lag is measured to a nanosecond rather than a sector: after the first write, the
 //! second is issued a delay w later; the latest w that still reaches the target on the same
 //! turn (found by bisection) leaves no rotational wait, so the lag is the observed time less
-//! w and the one-sector transfer. [`paper_min_offset`] runs the paper's sector-resolution
+//! w and the one-sector transfer. `paper_min_offset` runs the paper's sector-resolution
 //! form, used to check the per-zone linear fit the paper stored.
 
 use rand::Rng;

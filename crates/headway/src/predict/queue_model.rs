@@ -122,7 +122,7 @@ pub trait QueueModel {
     /// they can hold its bus and move this one's completion. `among.enters_ns` gets when
     /// each arrival enters the device's queue: its arrival, or with the bus modelled the
     /// start of its own hold of the bus, or this command's completion for one that asked
-    /// for the bus after this one did ([`super::BusWhileMiss::arrive`]).
+    /// for the bus after this one did (`BusWhileMiss::arrive`).
     fn release_among(&self, at: Moment, a: Access, among: Among<'_>) -> Release;
 
     /// The LBN range the device's buffer may hold after it serves this command (`None`:

@@ -45,7 +45,7 @@ pub struct ValidationReport {
     /// Demerit as a fraction of the measured mean access time.
     pub demerit_fraction: f64,
     /// The demerit by DiskSim's own formula (its binned, interpolated CDFs:
-    /// [`disksim_rms_ms`]), the one its published figures use; compare those with this.
+    /// `disksim_rms_ms`), the one its published figures use; compare those with this.
     pub disksim_formula_demerit_ms: f64,
     /// Settings of the drive's description that headway does not model.
     pub warnings: Vec<String>,
