@@ -10,17 +10,17 @@
 //! LBN-distance curve (`lbn_curve.rs`), and the Stability experiment (`stability.rs`).
 
 pub mod compare;
-pub mod cylinders;
+pub(crate) mod cylinders;
 pub mod delta;
 pub mod fit;
 pub mod geometry;
 pub mod lbn_curve;
 pub mod min_offset;
-pub mod phases;
-pub mod probe;
+pub(crate) mod phases;
+pub(crate) mod probe;
 pub mod rotation;
 pub mod stability;
-pub mod zones;
+pub(crate) mod zones;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
