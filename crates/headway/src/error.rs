@@ -89,7 +89,7 @@ impl HeadwayError {
             msg: msg.into(),
         }
     }
-    pub fn params(
+    pub(crate) fn params(
         file: Option<PathBuf>,
         line: Option<usize>,
         key: Option<String>,
@@ -102,21 +102,25 @@ impl HeadwayError {
             msg: msg.into(),
         }
     }
-    pub fn trace(file: Option<PathBuf>, line: Option<usize>, msg: impl Into<String>) -> Self {
+    pub(crate) fn trace(
+        file: Option<PathBuf>,
+        line: Option<usize>,
+        msg: impl Into<String>,
+    ) -> Self {
         HeadwayError::Trace {
             file,
             line,
             msg: msg.into(),
         }
     }
-    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+    pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         HeadwayError::Io {
             path: path.into(),
             source,
         }
     }
     /// A plug-in's failure with the simulated time it happened at (other errors unchanged).
-    pub fn at_time(self, now_ns: u64) -> Self {
+    pub(crate) fn at_time(self, now_ns: u64) -> Self {
         match self {
             HeadwayError::Plugin { name, msg } => HeadwayError::Plugin {
                 name,
@@ -128,7 +132,7 @@ impl HeadwayError {
 
     /// The same error for the copy of a table at `table` (`workloads[2]`): a key
     /// `workload.x` becomes `workloads[2].x`.
-    pub fn under(self, table: &str) -> Self {
+    pub(crate) fn under(self, table: &str) -> Self {
         match self {
             HeadwayError::Config {
                 file,
@@ -149,7 +153,7 @@ impl HeadwayError {
         }
     }
 
-    pub fn in_file(self, path: impl Into<PathBuf>) -> Self {
+    pub(crate) fn in_file(self, path: impl Into<PathBuf>) -> Self {
         match self {
             HeadwayError::Config {
                 file: None,

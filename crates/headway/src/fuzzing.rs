@@ -32,7 +32,7 @@ pub fn drive_toml(data: &[u8]) -> bool {
 }
 
 /// DiskSim `.parv` / `.diskspecs` and the files they source, packed into one input
-/// ([`sections`]); the first byte picks how the top file is read. Then the drive model.
+/// (`sections`); the first byte picks how the top file is read. Then the drive model.
 pub fn disksim_params(data: &[u8]) -> bool {
     let Some((&pick, rest)) = data.split_first() else {
         return false;
@@ -224,7 +224,7 @@ fn bound_workload(w: &mut WorkloadConfig) {
 
 /// Files packed into one input: `@@ name` on a line of its own starts each file; text before
 /// the first header is the file called `top`.
-pub fn sections(text: &str) -> Vec<(String, String)> {
+pub(crate) fn sections(text: &str) -> Vec<(String, String)> {
     let mut out = vec![("top".to_string(), String::new())];
     for line in text.split_inclusive('\n') {
         if let Some(name) = line.strip_prefix("@@ ") {

@@ -5,11 +5,11 @@ use std::io::{self, Read};
 use std::path::Path;
 
 /// Experiment and drive TOML files; real ones are a few KiB.
-pub const MAX_TOML_BYTES: u64 = 4 << 20;
+pub(crate) const MAX_TOML_BYTES: u64 = 4 << 20;
 
 /// `path` as text, or an `InvalidData` error saying it is larger than `max_bytes` (with
 /// `what` the file is meant to be: "not a DiskSim parameter file").
-pub fn read_text(path: &Path, max_bytes: u64, what: &str) -> io::Result<String> {
+pub(crate) fn read_text(path: &Path, max_bytes: u64, what: &str) -> io::Result<String> {
     let file = std::fs::File::open(path)?;
     let too_big = || {
         io::Error::new(

@@ -107,7 +107,7 @@ pub struct Command {
 impl Command {
     /// A command for nothing (a placeholder where one is moved out).
     #[inline]
-    pub fn empty() -> Self {
+    pub(crate) fn empty() -> Self {
         Command {
             device: 0,
             lbn: 0,
@@ -206,7 +206,7 @@ impl Command {
 
     /// Whether this command carries request `id`.
     #[inline]
-    pub fn carries(&self, id: u64) -> bool {
+    pub(crate) fn carries(&self, id: u64) -> bool {
         self.requests.iter().any(|r| r.id == id)
     }
 }

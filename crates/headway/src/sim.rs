@@ -33,7 +33,7 @@ enum Event {
 #[derive(Clone, Copy, Debug)]
 pub struct RunLimits {
     /// Stop the clock here: events after it are not processed.
-    pub max_time_ns: SimTime,
+    pub(crate) max_time_ns: SimTime,
 }
 
 impl Default for RunLimits {
@@ -150,7 +150,7 @@ impl Simulation {
 
     /// The drive's true rotation period, against which prediction errors are judged (a
     /// misprediction is an error of more than half of it).
-    pub fn with_rotation_ns(mut self, rotation_ns: f64) -> Self {
+    pub(crate) fn with_rotation_ns(mut self, rotation_ns: f64) -> Self {
         self.stats.set_rotation_ns(rotation_ns);
         self
     }
@@ -164,14 +164,14 @@ impl Simulation {
     /// workloads in code: Cello's reproduction, whose video clips are drawn per clip; the
     /// configured `[[workloads]]` still say what the run is made of, so the replacement must
     /// stamp the same classes).
-    pub fn with_workload(mut self, workload: Box<dyn Workload>) -> Self {
+    pub(crate) fn with_workload(mut self, workload: Box<dyn Workload>) -> Self {
         self.workload_ignores_completions = workload.ignores_completions();
         self.workload = workload;
         self
     }
 
     /// Warnings to report with the result, ahead of the run's own.
-    pub fn with_warnings(mut self, warnings: Vec<String>) -> Self {
+    pub(crate) fn with_warnings(mut self, warnings: Vec<String>) -> Self {
         self.warnings = warnings;
         self
     }

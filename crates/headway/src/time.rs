@@ -5,8 +5,7 @@
 //! Floating point is used where a model computes in continuous quantities, and each model
 //! rounds where its result becomes a time:
 //! - milliseconds read from parameter files, traces and configurations go through
-//!   [`ms_to_ns`] (to the nearest nanosecond, negative to zero), and reports come back
-//!   through [`ns_to_ms`];
+//!   `ms_to_ns` (to the nearest nanosecond, negative to zero);
 //! - the drive model works out a command's media plan in `f64` nanoseconds and fractions of a
 //!   revolution, and rounds its times with its own helpers in `device/hdd/num.rs` (`round_ns`
 //!   to the nearest nanosecond; `ns_of`, a truncation its callers use after adding 0.5, or to
@@ -21,22 +20,16 @@ pub type SimTime = u64;
 /// "Never": used for absent deadlines and unarmed timers.
 pub const NEVER: SimTime = u64::MAX;
 
-pub const NS_PER_US: u64 = 1_000;
-pub const NS_PER_MS: u64 = 1_000_000;
-pub const NS_PER_S: u64 = 1_000_000_000;
+pub(crate) const NS_PER_US: u64 = 1_000;
+pub(crate) const NS_PER_MS: u64 = 1_000_000;
+pub(crate) const NS_PER_S: u64 = 1_000_000_000;
 
 /// Milliseconds (as written in parameter files and traces) to nanoseconds, rounded to nearest.
 #[inline]
-pub fn ms_to_ns(ms: f64) -> SimTime {
+pub(crate) fn ms_to_ns(ms: f64) -> SimTime {
     if ms <= 0.0 {
         0
     } else {
         (ms * NS_PER_MS as f64).round() as SimTime
     }
-}
-
-/// Nanoseconds to milliseconds, for reporting.
-#[inline]
-pub fn ns_to_ms(ns: SimTime) -> f64 {
-    ns as f64 / NS_PER_MS as f64
 }

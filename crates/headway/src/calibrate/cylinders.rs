@@ -19,7 +19,7 @@
 use rand_pcg::Pcg64Mcg;
 
 use super::geometry::GeoScan;
-use super::min_offset::{lbn_on, lbn_on_track, measure_lag_between, within_lag};
+use super::min_offset::{lbn_on, lbn_on_track, measure_lag_between, within_lag, LagSetup};
 use super::probe::Probe;
 use super::zones::{build_table, Crossing, Kind, ZoneTable};
 use crate::error::{HeadwayError, Result};
@@ -72,23 +72,13 @@ fn cylinder_pair(
 /// lengthen one.
 fn lag(
     probe: &mut Probe,
-    table: &ZoneTable,
-    period_ns: f64,
+    setup: &LagSetup<'_>,
     rng: &mut Pcg64Mcg,
     pairs: &mut dyn FnMut(&mut Pcg64Mcg) -> Result<(u64, u64)>,
 ) -> Result<f64> {
     let mut best = f64::INFINITY;
     for _ in 0..2 {
-        let l = measure_lag_between(
-            probe,
-            table,
-            period_ns,
-            &[0.0; 2],
-            Op::Write,
-            Op::Write,
-            rng,
-            pairs,
-        )?;
+        let l = measure_lag_between(probe, setup, Op::Write, Op::Write, rng, pairs)?;
         best = best.min(l);
     }
     Ok(best)
@@ -96,7 +86,7 @@ fn lag(
 
 /// Decide every boundary's crossing. `table` must be built from `scan` (any crossings) with
 /// its track phases measured; the result is the final table, phases kept.
-pub fn resolve(
+pub(crate) fn resolve(
     probe: &mut Probe,
     scan: &GeoScan,
     kinds: &[Kind],
@@ -118,21 +108,15 @@ pub fn resolve(
     // cylinder switch (two track skews of 9 sectors against a cylinder skew of 19 on the
     // HP C2247A's inner zone), so no lateness is trusted to mean a seek.
     let sure = |k: Kind| kinds.iter().position(|&x| x == k);
+    // Write after write only, so no completion offset between reads and writes.
+    let setup = LagSetup {
+        table,
+        period_ns,
+        offsets_ns: [0.0; 2],
+    };
     if let (Some(h), Some(c)) = (sure(Kind::HeadSwitch), sure(Kind::CylinderSwitch)) {
-        let head = lag(
-            probe,
-            table,
-            period_ns,
-            rng,
-            &mut track_pair(table, h, h + 1),
-        )?;
-        let cyl = lag(
-            probe,
-            table,
-            period_ns,
-            rng,
-            &mut track_pair(table, c, c + 1),
-        )?;
+        let head = lag(probe, &setup, rng, &mut track_pair(table, h, h + 1))?;
+        let cyl = lag(probe, &setup, rng, &mut track_pair(table, c, c + 1))?;
         if cyl - head > 2.0 * TOLERANCE_NS {
             let mid = (head + cyl) / 2.0;
             for (i, k) in kinds.iter().enumerate() {
@@ -144,16 +128,7 @@ pub fn resolve(
                 let mut quick = 0;
                 for _ in 0..3 {
                     let pair = pairs(rng)?;
-                    quick += within_lag(
-                        probe,
-                        table,
-                        period_ns,
-                        &[0.0; 2],
-                        pair,
-                        Op::Write,
-                        Op::Write,
-                        mid,
-                    )? as u32;
+                    quick += within_lag(probe, &setup, pair, Op::Write, Op::Write, mid)? as u32;
                     if quick == 2 {
                         break;
                     }
@@ -181,21 +156,10 @@ pub fn resolve(
         if room < 2 {
             continue;
         }
-        let here = lag(
-            probe,
-            &t,
-            period_ns,
-            rng,
-            &mut cylinder_pair(&t, last, start),
-        )?;
+        let setup = LagSetup { table: &t, ..setup };
+        let here = lag(probe, &setup, rng, &mut cylinder_pair(&t, last, start))?;
         let reference = |d: u32, probe: &mut Probe, rng: &mut Pcg64Mcg| {
-            lag(
-                probe,
-                &t,
-                period_ns,
-                rng,
-                &mut cylinder_pair(&t, last - d, last),
-            )
+            lag(probe, &setup, rng, &mut cylinder_pair(&t, last - d, last))
         };
         // Distances can only be told apart as finely as the lags repeat: a drive whose seeks
         // vary (jitter) blurs them, so the tolerance is widened to twice the spread of three
@@ -273,13 +237,7 @@ pub fn resolve(
         let mut k = 1;
         while candidates.len() > 1 && k <= WINDOW && last >= prev.first_cylinder + k {
             let from = last - k;
-            let there = lag(
-                probe,
-                &t,
-                period_ns,
-                rng,
-                &mut cylinder_pair(&t, from, start),
-            )?;
+            let there = lag(probe, &setup, rng, &mut cylinder_pair(&t, from, start))?;
             let mut errs = vec![];
             for &d in &candidates {
                 if d + k <= room {

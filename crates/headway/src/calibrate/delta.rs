@@ -26,7 +26,7 @@ pub struct DeltaSearch {
 /// The sector the head-position formula names: the first whole sector at or after the
 /// predicted (fractional) position, as an LBN on the reference track, or `None` when that
 /// slot holds no LBN (spares at the end of a cylinder's last track).
-pub fn predicted_lbn(
+pub(crate) fn predicted_lbn(
     table: &ZoneTable,
     ref_lbn: u64,
     t0_ns: u64,
@@ -50,7 +50,7 @@ pub fn predicted_lbn(
 
 /// Run the delta search: `trials` writes per delta, deltas from 0 in steps of `step` up to
 /// half a track of the outermost zone.
-pub fn search_delta(
+pub(crate) fn search_delta(
     probe: &mut Probe,
     table: &ZoneTable,
     period_ns: f64,

@@ -11,7 +11,7 @@ pub struct Pieces {
 }
 
 impl Pieces {
-    pub fn eval(&self, x: f64) -> f64 {
+    pub(crate) fn eval(&self, x: f64) -> f64 {
         let i = self.pieces.partition_point(|p| p.0 <= x).saturating_sub(1);
         let (x0, y0, s) = self.pieces[i];
         y0 + s * (x - x0)
@@ -19,7 +19,7 @@ impl Pieces {
 
     /// Connect-the-dots fit: each piece runs from one sample to a later one as long as every
     /// sample in between is within `tol` of the line. `points` sorted by x, at least one.
-    pub fn fit(points: &[(f64, f64)], tol: f64) -> Pieces {
+    pub(crate) fn fit(points: &[(f64, f64)], tol: f64) -> Pieces {
         let mut pieces = vec![];
         let mut i = 0;
         if points.len() == 1 {
@@ -42,7 +42,7 @@ impl Pieces {
 
     /// The connect-the-dots fit with at most `n` pieces: the tolerance is raised until it
     /// fits. `n == 1` is one line from the first sample to the last.
-    pub fn fit_at_most(points: &[(f64, f64)], n: usize) -> Pieces {
+    pub(crate) fn fit_at_most(points: &[(f64, f64)], n: usize) -> Pieces {
         let spread = points.iter().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max)
             - points.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
         let (mut lo, mut hi) = (0.0, spread.max(1.0) * 2.0);
@@ -61,7 +61,8 @@ impl Pieces {
     }
 
     /// Largest |fit − sample|.
-    pub fn max_error(&self, points: &[(f64, f64)]) -> f64 {
+    #[cfg(test)]
+    fn max_error(&self, points: &[(f64, f64)]) -> f64 {
         points
             .iter()
             .map(|&(x, y)| (self.eval(x) - y).abs())
@@ -79,7 +80,7 @@ fn within(p: &[(f64, f64)], i: usize, j: usize, tol: f64) -> bool {
 }
 
 /// Least-squares line y = a + b x: (a, b, rms residual, max |residual|).
-pub fn least_squares(points: &[(f64, f64)]) -> (f64, f64, f64, f64) {
+pub(crate) fn least_squares(points: &[(f64, f64)]) -> (f64, f64, f64, f64) {
     let n = points.len() as f64;
     let mx = points.iter().map(|p| p.0).sum::<f64>() / n;
     let my = points.iter().map(|p| p.1).sum::<f64>() / n;

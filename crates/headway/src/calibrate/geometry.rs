@@ -50,7 +50,7 @@ pub struct GeoScan {
 /// one does not lose a rotation, over several places on the disk, plus one for margin.
 /// (Where a stride becomes reachable the time per pair drops by about a rotation; a stride
 /// of one sector is reachable only on a drive with no command overhead.)
-pub fn find_min_distance(probe: &mut Probe, period_ns: f64, places: &[u64]) -> Result<u32> {
+pub(crate) fn find_min_distance(probe: &mut Probe, period_ns: f64, places: &[u64]) -> Result<u32> {
     let cap = probe.capacity_sectors();
     let mut worst = 0u32;
     for &x in places {
@@ -92,7 +92,7 @@ pub fn find_min_distance(probe: &mut Probe, period_ns: f64, places: &[u64]) -> R
 const CHUNK: u64 = 1 << 16;
 
 /// Run GeoExtraction over `start..end` with stride `md`.
-pub fn scan(probe: &mut Probe, start: u64, end: u64, md: u32) -> Result<GeoScan> {
+pub(crate) fn scan(probe: &mut Probe, start: u64, end: u64, md: u32) -> Result<GeoScan> {
     let md64 = md as u64;
     if md == 0 || end <= start || end > probe.capacity_sectors() {
         return Err(HeadwayError::Invariant(format!(

@@ -22,7 +22,7 @@ pub struct LbnCurve {
 
 impl LbnCurve {
     /// Linear interpolation in distance; flat beyond the ends.
-    pub fn eval(&self, op: Op, distance: u64) -> f64 {
+    pub(crate) fn eval(&self, op: Op, distance: u64) -> f64 {
         let p = &self.points[op as usize];
         let x = distance as f64;
         let i = p.partition_point(|q| q.0 <= x);
@@ -38,7 +38,7 @@ impl LbnCurve {
     }
 
     /// The least the curve gives at any distance of `distance` or more (both directions).
-    pub fn floor(&self, distance: u64) -> f64 {
+    pub(crate) fn floor(&self, distance: u64) -> f64 {
         let mut m = f64::INFINITY;
         for op in [Op::Read, Op::Write] {
             m = m.min(self.eval(op, distance));
@@ -53,7 +53,7 @@ impl LbnCurve {
 }
 
 /// Time `pairs` random pairs at each of a geometric series of distances.
-pub fn measure_lbn_curve(
+pub(crate) fn measure_lbn_curve(
     probe: &mut Probe,
     pairs: usize,
     sector_ns: f64,

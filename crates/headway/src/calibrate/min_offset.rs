@@ -11,7 +11,7 @@
 //! Each lag is measured to a nanosecond rather than a sector: after the first write, the
 //! second is issued a delay w later; the latest w that still reaches the target on the same
 //! turn (found by bisection) leaves no rotational wait, so the lag is the observed time less
-//! w and the one-sector transfer. [`paper_min_offset`] runs the paper's sector-resolution
+//! w and the one-sector transfer. `paper_min_offset` runs the paper's sector-resolution
 //! form, used to check the per-zone linear fit the paper stored.
 
 use rand::Rng;
@@ -47,7 +47,7 @@ pub struct Lags {
 impl Lags {
     /// Seek lag for `d >= 1` cylinders.
     #[inline]
-    pub fn seek_ns(&self, d: u32, prev: Op, op: Op) -> f64 {
+    pub(crate) fn seek_ns(&self, d: u32, prev: Op, op: Op) -> f64 {
         self.seek_ww.eval(d as f64) + self.seek_offset_ns[prev as usize][op as usize]
     }
 }
@@ -99,21 +99,32 @@ fn fresh_pair(table: &ZoneTable, m: Move, rng: &mut Pcg64Mcg) -> Result<(u64, u6
 /// arrival into a miss.
 const MARGIN_NS: f64 = 5.0;
 
+/// What timing a move needs besides the move itself: the geometry, the revolution, and how
+/// much later a read completes than a write (by [`Op`], for the second command of a pair).
+#[derive(Clone, Copy)]
+pub(crate) struct LagSetup<'a> {
+    pub(crate) table: &'a ZoneTable,
+    pub(crate) period_ns: f64,
+    pub(crate) offsets_ns: [f64; 2],
+}
+
 /// Is the lag of move `m` (previous command `prev`, this one `op`) at most `lag_ns`? Issue
 /// the second command of a fresh pair at the moment that would bring its target under the
 /// head with no wait if the lag were `lag_ns`; it makes the same turn if and only if the lag
 /// is no longer. The target's angle comes from the measured track phases.
-#[allow(clippy::too_many_arguments)]
-pub fn within_lag(
+pub(crate) fn within_lag(
     probe: &mut Probe,
-    table: &ZoneTable,
-    period_ns: f64,
-    offsets: &[f64; 2],
+    setup: &LagSetup<'_>,
     (a, b): (u64, u64),
     prev: Op,
     op: Op,
     lag_ns: f64,
 ) -> Result<bool> {
+    let LagSetup {
+        table,
+        period_ns,
+        offsets_ns: offsets,
+    } = *setup;
     let t0 = probe.access(prev, a, 1)?;
     let (la, lb) = (table.locate(a), table.locate(b));
     let angle = |l: &super::zones::Loc| table.angle(l);
@@ -130,44 +141,35 @@ pub fn within_lag(
 /// The lag of move `m` from `prev` to `op`, to a nanosecond. One plain pair bounds it to a
 /// rotation (the observed time is the lag plus a rotational wait of less than a turn); a
 /// bisection with [`within_lag`] closes in.
-#[allow(clippy::too_many_arguments)]
-pub fn measure_lag(
+pub(crate) fn measure_lag(
     probe: &mut Probe,
-    table: &ZoneTable,
-    period_ns: f64,
-    offsets: &[f64; 2],
+    setup: &LagSetup<'_>,
     m: Move,
     prev: Op,
     op: Op,
     rng: &mut Pcg64Mcg,
 ) -> Result<f64> {
-    measure_lag_between(
-        probe,
-        table,
-        period_ns,
-        offsets,
-        prev,
-        op,
-        rng,
-        &mut |rng| fresh_pair(table, m, rng),
-    )
+    let table = setup.table;
+    measure_lag_between(probe, setup, prev, op, rng, &mut |rng| {
+        fresh_pair(table, m, rng)
+    })
 }
 
 /// Fresh (source, target) pairs of a move, drawn anew for every probe.
 pub type Pairs<'a> = dyn FnMut(&mut Pcg64Mcg) -> Result<(u64, u64)> + 'a;
 
 /// [`measure_lag`] for the move between the pairs `pairs` draws.
-#[allow(clippy::too_many_arguments)]
-pub fn measure_lag_between(
+pub(crate) fn measure_lag_between(
     probe: &mut Probe,
-    table: &ZoneTable,
-    period_ns: f64,
-    offsets: &[f64; 2],
+    setup: &LagSetup<'_>,
     prev: Op,
     op: Op,
     rng: &mut Pcg64Mcg,
     pairs: &mut Pairs<'_>,
 ) -> Result<f64> {
+    let LagSetup {
+        table, period_ns, ..
+    } = *setup;
     let (a, b) = pairs(rng)?;
     let t0 = probe.access(prev, a, 1)?;
     let sector_ns = period_ns / table.locate(b).spt as f64;
@@ -179,7 +181,7 @@ pub fn measure_lag_between(
         let mut yes = 0;
         for k in 0..3 {
             let pair = pairs(rng)?;
-            yes += within_lag(probe, table, period_ns, offsets, pair, prev, op, mid)? as u32;
+            yes += within_lag(probe, setup, pair, prev, op, mid)? as u32;
             if yes == 2 || yes + (2 - k) < 2 {
                 break;
             }
@@ -203,12 +205,12 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 /// A random LBN at a random slot of track `track` of cylinder `cyl` (not past its end).
-pub fn lbn_on(table: &ZoneTable, cyl: u32, track: u32, rng: &mut Pcg64Mcg) -> Option<u64> {
+pub(crate) fn lbn_on(table: &ZoneTable, cyl: u32, track: u32, rng: &mut Pcg64Mcg) -> Option<u64> {
     lbn_on_track(table, table.track_index(cyl, track)?, rng)
 }
 
 /// A random LBN of the track with index `index` in [`ZoneTable::tracks`].
-pub fn lbn_on_track(table: &ZoneTable, index: usize, rng: &mut Pcg64Mcg) -> Option<u64> {
+pub(crate) fn lbn_on_track(table: &ZoneTable, index: usize, rng: &mut Pcg64Mcg) -> Option<u64> {
     let first = table.tracks.get(index)?.first_lbn;
     let left = table.locate(first).left_on_track as u64;
     Some(first + rng.random_range(0..left.max(1)))
@@ -229,7 +231,7 @@ fn seek_distances(cylinders: u32) -> Vec<u32> {
 }
 
 /// Measure every lag the calibrated predictor uses.
-pub fn measure_lags(
+pub(crate) fn measure_lags(
     probe: &mut Probe,
     table: &ZoneTable,
     period_ns: f64,
@@ -257,13 +259,17 @@ pub fn measure_lags(
     if !offs.is_empty() {
         lags.completion_offset_ns[Op::Read as usize] = median(offs);
     }
-    let offsets = lags.completion_offset_ns;
+    let setup = LagSetup {
+        table,
+        period_ns,
+        offsets_ns: lags.completion_offset_ns,
+    };
     let has_switch = (0..cyls).any(|c| table.tracks_on(c) > 1);
     for prev in OPS {
         for op in OPS {
             let lag = |probe: &mut Probe, m: Move, rng: &mut Pcg64Mcg| -> Result<f64> {
                 let v: Vec<f64> = (0..PLACES)
-                    .map(|_| measure_lag(probe, table, period_ns, &offsets, m, prev, op, rng))
+                    .map(|_| measure_lag(probe, &setup, m, prev, op, rng))
                     .collect::<Result<_>>()?;
                 Ok(mean(&v))
             };
@@ -277,16 +283,7 @@ pub fn measure_lags(
         }
     }
     let seek_once = |probe: &mut Probe, rng: &mut Pcg64Mcg, d: u32, prev: Op, op: Op| {
-        measure_lag(
-            probe,
-            table,
-            period_ns,
-            &offsets,
-            Move::Seek(d),
-            prev,
-            op,
-            rng,
-        )
+        measure_lag(probe, &setup, Move::Seek(d), prev, op, rng)
     };
     if cyls > 1 {
         for d in seek_distances(cyls) {
@@ -371,7 +368,7 @@ fn min_offset_pair(probe: &mut Probe, table: &ZoneTable, c1: u32, c2: u32) -> Re
 
 /// Run the paper's MinOffset within each zone at up to `per_zone` distances, fit one
 /// (start, slope) line per zone, and compare each sample with the lag-and-phase model.
-pub fn paper_min_offset(
+pub(crate) fn paper_min_offset(
     probe: &mut Probe,
     table: &ZoneTable,
     lags: &Lags,

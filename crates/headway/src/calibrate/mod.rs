@@ -10,17 +10,17 @@
 //! LBN-distance curve (`lbn_curve.rs`), and the Stability experiment (`stability.rs`).
 
 pub mod compare;
-pub mod cylinders;
+pub(crate) mod cylinders;
 pub mod delta;
 pub mod fit;
 pub mod geometry;
 pub mod lbn_curve;
 pub mod min_offset;
-pub mod phases;
-pub mod probe;
+pub(crate) mod phases;
+pub(crate) mod probe;
 pub mod rotation;
 pub mod stability;
-pub mod zones;
+pub(crate) mod zones;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -150,7 +150,7 @@ impl CachingPage {
 
     /// The drive description with this page selected. Only the mode-page bits change;
     /// everything the drive does on its own (zero-latency access, its overheads) stays.
-    pub fn select(&self, spec: &HddSpec) -> HddSpec {
+    pub(crate) fn select(&self, spec: &HddSpec) -> HddSpec {
         let mut spec = spec.clone();
         if let Some(c) = spec.cache.as_mut() {
             if !self.write_cache {

@@ -63,7 +63,11 @@ fn phase_of(
 }
 
 /// Measure every track's phase. Returns the writes used.
-pub fn measure_phases(probe: &mut Probe, table: &mut ZoneTable, period_ns: f64) -> Result<u64> {
+pub(crate) fn measure_phases(
+    probe: &mut Probe,
+    table: &mut ZoneTable,
+    period_ns: f64,
+) -> Result<u64> {
     let first_cmd = probe.commands;
     let reference = (0, table.locate(0).spt);
     for i in 1..table.tracks.len() {
@@ -76,7 +80,7 @@ pub fn measure_phases(probe: &mut Probe, table: &mut ZoneTable, period_ns: f64) 
 
 /// The usual phase step from one cylinder's first track to the next one's in `zone`
 /// (revolutions): the circular median over the zone.
-pub fn cylinder_step(table: &ZoneTable, zone: usize) -> f64 {
+pub(crate) fn cylinder_step(table: &ZoneTable, zone: usize) -> f64 {
     let z = &table.zones[zone];
     let diffs: Vec<f64> = (z.first_cylinder..z.last_cylinder)
         .filter_map(|c| {

@@ -53,7 +53,7 @@ impl Probe {
     }
 
     /// The drive's size (READ CAPACITY).
-    pub fn capacity_sectors(&self) -> u64 {
+    pub(crate) fn capacity_sectors(&self) -> u64 {
         self.capacity
     }
 

@@ -18,7 +18,11 @@ pub struct RotationMeasurement {
 }
 
 /// Time `writes + 1` back-to-back writes of sector `lbn`.
-pub fn measure_rotation(probe: &mut Probe, lbn: u64, writes: usize) -> Result<RotationMeasurement> {
+pub(crate) fn measure_rotation(
+    probe: &mut Probe,
+    lbn: u64,
+    writes: usize,
+) -> Result<RotationMeasurement> {
     if writes < 2 {
         return Err(HeadwayError::Invariant(
             "rotation measurement needs at least two intervals".into(),

@@ -42,7 +42,7 @@ pub struct ExtractedZone {
 impl ExtractedZone {
     /// Slots per cylinder that hold no LBN in the zone's most common cylinder: the spares
     /// (whether the drive keeps them at the end of every track or of every cylinder).
-    pub fn spares_per_cylinder(&self) -> u64 {
+    pub(crate) fn spares_per_cylinder(&self) -> u64 {
         (self.tracks_per_cylinder as u64 * self.sectors_per_track as u64)
             .saturating_sub(self.lbns_per_cylinder)
     }
@@ -61,7 +61,7 @@ pub struct Loc {
     pub slot: u32,
     pub spt: u32,
     /// LBNs from this one to the end of its track.
-    pub left_on_track: u32,
+    pub(crate) left_on_track: u32,
 }
 
 /// Tracks, zones and slipped sectors: enough to turn any LBN into (cylinder, track, slot)
@@ -80,12 +80,12 @@ pub struct ZoneTable {
 }
 
 impl ZoneTable {
-    pub fn cylinders(&self) -> u32 {
+    pub(crate) fn cylinders(&self) -> u32 {
         self.cylinder_tracks.len().saturating_sub(1) as u32
     }
 
     /// LBN-holding tracks on cylinder `cyl`.
-    pub fn tracks_on(&self, cyl: u32) -> u32 {
+    pub(crate) fn tracks_on(&self, cyl: u32) -> u32 {
         let c = cyl as usize;
         match (self.cylinder_tracks.get(c), self.cylinder_tracks.get(c + 1)) {
             (Some(a), Some(b)) => b - a,
@@ -94,16 +94,9 @@ impl ZoneTable {
     }
 
     #[inline]
-    pub fn zone_of(&self, lbn: u64) -> usize {
+    pub(crate) fn zone_of(&self, lbn: u64) -> usize {
         self.zones
             .partition_point(|z| z.first_lbn <= lbn)
-            .saturating_sub(1)
-    }
-
-    /// Zone holding cylinder `cyl`.
-    pub fn zone_of_cylinder(&self, cyl: u32) -> usize {
-        self.zones
-            .partition_point(|z| z.first_cylinder <= cyl)
             .saturating_sub(1)
     }
 
@@ -144,24 +137,24 @@ impl ZoneTable {
 
     /// Where slot 0 of the located track starts, in revolutions [0, 1).
     #[inline]
-    pub fn angle(&self, l: &Loc) -> f64 {
+    pub(crate) fn angle(&self, l: &Loc) -> f64 {
         let a = self.tracks[l.index].phase + l.slot as f64 / l.spt as f64;
         a - a.floor()
     }
 
     /// Index of track `track` of cylinder `cyl`, if the cylinder has that many.
-    pub fn track_index(&self, cyl: u32, track: u32) -> Option<usize> {
+    pub(crate) fn track_index(&self, cyl: u32, track: u32) -> Option<usize> {
         (track < self.tracks_on(cyl)).then(|| (self.cylinder_tracks[cyl as usize] + track) as usize)
     }
 
     /// The first LBN of track `track` of cylinder `cyl`.
-    pub fn track_start(&self, cyl: u32, track: u32) -> Option<u64> {
+    pub(crate) fn track_start(&self, cyl: u32, track: u32) -> Option<u64> {
         self.track_index(cyl, track)
             .map(|i| self.tracks[i].first_lbn)
     }
 
     /// The phase of track `track` of cylinder `cyl` (revolutions).
-    pub fn track_phase(&self, cyl: u32, track: u32) -> Option<f64> {
+    pub(crate) fn track_phase(&self, cyl: u32, track: u32) -> Option<f64> {
         self.track_index(cyl, track).map(|i| self.tracks[i].phase)
     }
 }
@@ -169,12 +162,12 @@ impl ZoneTable {
 /// How each track boundary GeoExtraction found is crossed: `None` for a head switch, or a
 /// cylinder switch over `Some(n)` cylinders (1 for the next cylinder; more where whole
 /// cylinders of spares hold no LBN).
-pub type Crossing = Option<u32>;
+pub(crate) type Crossing = Option<u32>;
 
 /// Build the table from a whole-disk scan, the crossing of each boundary and the period.
 /// Phases are zero until `phases.rs` measures them (or copied from `phases`, one per track,
 /// when the table is rebuilt with other crossings).
-pub fn build_table(
+pub(crate) fn build_table(
     scan: &GeoScan,
     crossings: &[Crossing],
     period_ns: f64,
@@ -344,7 +337,7 @@ const NEIGHBOURS: usize = 40;
 /// the lower quartile is a head switch. A cylinder switch costs clearly more (a seek, the
 /// cylinder skew); its usual size is the commonest lateness well above the head switch.
 /// Skews differ from zone to zone, which is why the neighbourhood is local.
-pub fn classify(scan: &GeoScan, period_ns: f64) -> Vec<Kind> {
+pub(crate) fn classify(scan: &GeoScan, period_ns: f64) -> Vec<Kind> {
     let b = &scan.boundaries;
     let spt = |i: usize| (period_ns / b[i].sector_ns).round() as i64;
     (0..b.len())

@@ -5,5 +5,6 @@
 mod queue;
 mod rng;
 
-pub use queue::{order_key, EventQueue, Scheduled};
+pub(crate) use queue::order_key;
+pub use queue::{EventQueue, Scheduled};
 pub use rng::RngStreams;

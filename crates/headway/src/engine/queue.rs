@@ -42,7 +42,7 @@ impl<E> Scheduled<E> {
 /// An event's place in the order: its time above its sequence number (never `u128::MAX`:
 /// sequence numbers stop short of `u64::MAX`).
 #[inline(always)]
-pub fn order_key(at: SimTime, seq: u64) -> u128 {
+pub(crate) fn order_key(at: SimTime, seq: u64) -> u128 {
     (at as u128) << 64 | seq as u128
 }
 
@@ -59,7 +59,7 @@ impl<E> Default for EventQueue<E> {
 }
 
 impl<E> EventQueue<E> {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         EventQueue {
             heap: BinaryHeap::with_capacity(64),
             next_seq: 0,
@@ -67,7 +67,7 @@ impl<E> EventQueue<E> {
     }
 
     #[inline]
-    pub fn push(&mut self, at: SimTime, event: E) {
+    pub(crate) fn push(&mut self, at: SimTime, event: E) {
         let seq = self.next_seq;
         self.next_seq += 1;
         self.heap.push(Scheduled { at, seq, event });
@@ -76,7 +76,7 @@ impl<E> EventQueue<E> {
     /// Take the sequence number the next push would have had, for an event kept outside
     /// the heap (the engine's arrival lane) and ordered against it by [`order_key`].
     #[inline]
-    pub fn take_seq(&mut self) -> u64 {
+    pub(crate) fn take_seq(&mut self) -> u64 {
         let seq = self.next_seq;
         self.next_seq += 1;
         seq
@@ -85,25 +85,27 @@ impl<E> EventQueue<E> {
     /// The order key of the earliest event (`u128::MAX` when empty): an event kept outside
     /// with a smaller [`order_key`] comes first.
     #[inline]
-    pub fn peek_key(&self) -> u128 {
+    pub(crate) fn peek_key(&self) -> u128 {
         self.heap.peek().map_or(u128::MAX, Scheduled::key)
     }
 
     #[inline]
-    pub fn pop(&mut self) -> Option<Scheduled<E>> {
+    pub(crate) fn pop(&mut self) -> Option<Scheduled<E>> {
         self.heap.pop()
     }
 
-    #[inline]
-    pub fn peek_time(&self) -> Option<SimTime> {
+    #[cfg(test)]
+    fn peek_time(&self) -> Option<SimTime> {
         self.heap.peek().map(|s| s.at)
     }
 
-    pub fn len(&self) -> usize {
+    #[cfg(test)]
+    fn len(&self) -> usize {
         self.heap.len()
     }
 
-    pub fn is_empty(&self) -> bool {
+    #[cfg(test)]
+    fn is_empty(&self) -> bool {
         self.heap.is_empty()
     }
 }

@@ -16,13 +16,9 @@ impl RngStreams {
         RngStreams { seed }
     }
 
-    pub fn seed(&self) -> u64 {
-        self.seed
-    }
-
     /// Streams of their own for a second instance of a component (the second workload, the
     /// second device), unrelated to these for every name.
-    pub fn derive(&self, name: &str) -> RngStreams {
+    pub(crate) fn derive(&self, name: &str) -> RngStreams {
         let mut s = self.stream(name);
         RngStreams {
             seed: rand::RngCore::next_u64(&mut s),

@@ -26,7 +26,7 @@ use crate::workload::video::{
 use crate::workload::{Member, MultiWorkload, Workload};
 
 /// The policies compared (Cello's paper plus the later designs).
-pub const MIX_POLICIES: &[&str] = &[
+pub(crate) const MIX_POLICIES: &[&str] = &[
     "cello",
     "scan",
     "look",
@@ -40,7 +40,7 @@ pub const MIX_POLICIES: &[&str] = &[
 
 /// mClock's reservation for the video class: each client's blocks per second with a margin
 /// (a 1.5 Mbit/s clip needs about 3 blocks of 64 KiB a second; 2.33 Mbit/s about 4.5).
-pub const MCLOCK_IOPS_PER_VIDEO_CLIENT: f64 = 5.0;
+pub(crate) const MCLOCK_IOPS_PER_VIDEO_CLIENT: f64 = 5.0;
 
 #[derive(Clone, Debug, Serialize)]
 pub struct ReproduceOptions {
@@ -170,7 +170,7 @@ pub struct Reproduction {
 
 /// A mix of clients and the policy that serves it.
 #[derive(Clone, Debug)]
-pub struct Mix {
+pub(crate) struct Mix {
     pub video: u32,
     pub text: u32,
     pub throughput: u32,
@@ -182,13 +182,13 @@ pub struct Mix {
     pub pause: Option<(u64, u64)>,
     pub series: bool,
     /// Extra `[host.options]` lines for Cello.
-    pub cello_options: String,
+    pub(crate) cello_options: String,
     /// Appended to the policy's label (a Cello variant).
     pub variant: String,
 }
 
 impl Mix {
-    pub fn new(video: u32, text: u32, policy: &str, duration_s: f64) -> Self {
+    pub(crate) fn new(video: u32, text: u32, policy: &str, duration_s: f64) -> Self {
         Mix {
             video,
             text,
@@ -280,7 +280,11 @@ fn clips(o: &ReproduceOptions, rng: &RngStreams) -> Result<Vec<Vec<u32>>> {
 }
 
 /// Run one mix; Cello's interval accounts go to `log` if given.
-pub fn run_mix(o: &ReproduceOptions, m: &Mix, log: Option<IntervalLog>) -> Result<RunResult> {
+pub(crate) fn run_mix(
+    o: &ReproduceOptions,
+    m: &Mix,
+    log: Option<IntervalLog>,
+) -> Result<RunResult> {
     let cfg = ExperimentConfig::from_toml_str(&experiment_toml(o, m), None)?;
     let sched: Option<Box<dyn crate::sched::Scheduler>> = if m.policy == "cello" {
         let opts: SchedOptions = toml::from_str(&cello_options(m))

@@ -33,16 +33,16 @@ pub const SCHEDULERS: &[&str] = &["fcfs", "cscan", "stf", "gstf", "wstf"];
 /// Also run: STF as headway implements it, with the pruned search (a handful of estimates
 /// per decision instead of the whole queue), to separate the scheduling policy from the
 /// cost of the paper's full scans.
-pub const EXTRA_SCHEDULERS: &[&str] = &["stf-pruned"];
+pub(crate) const EXTRA_SCHEDULERS: &[&str] = &["stf-pruned"];
 
 /// Queue lengths of the full sweep (spec TEAM CHOICE): the decline from scanning long queues
 /// needs several hundred.
-pub const QUEUE_LENGTHS: &[u32] = &[1, 5, 10, 20, 50, 100, 200, 500, 1000];
+pub(crate) const QUEUE_LENGTHS: &[u32] = &[1, 5, 10, 20, 50, 100, 200, 500, 1000];
 /// A reduced sweep that runs in seconds.
-pub const QUICK_QUEUE_LENGTHS: &[u32] = &[1, 10, 50, 200];
+pub(crate) const QUICK_QUEUE_LENGTHS: &[u32] = &[1, 10, 50, 200];
 
 /// Host CPU per access-time estimate, the paper's measurement on a 300 MHz Pentium II.
-pub const DECISION_NS_PER_ESTIMATE: u64 = 8_000;
+pub(crate) const DECISION_NS_PER_ESTIMATE: u64 = 8_000;
 
 #[derive(Clone, Debug, Serialize)]
 pub struct ReproduceOptions {
@@ -69,7 +69,7 @@ pub struct ReproduceOptions {
 /// A drive that is not the model it was specified by: seeks up to 1 ms slower than the
 /// curve, the spindle's speed wandering by 10 ppm over two minutes, and the heads moved a
 /// cylinder every 15 s (the paper's wear levelling).
-pub fn realistic_imperfections() -> Imperfections {
+pub(crate) fn realistic_imperfections() -> Imperfections {
     Imperfections {
         seek_jitter_ms: 1.0,
         rotation_drift_ppm: 10.0,
@@ -269,7 +269,7 @@ fn synthetic(
 
 /// The lab-trace stand-in: ON/OFF arrivals; two thirds writes; 4 KiB; 90% of the requests
 /// in three hot regions (file-system areas), the rest anywhere.
-pub fn stand_in_workload(heavy: bool, requests: u64) -> String {
+pub(crate) fn stand_in_workload(heavy: bool, requests: u64) -> String {
     let (on_rate, off_rate, on_ms, off_ms) = if heavy { HEAVY_MMPP } else { LIGHT_MMPP };
     format!(
         "[workload]\nkind = \"bursty\"\nrequests = {requests}\non_rate_iops = {on_rate}\noff_rate_iops = {off_rate}\non_mean_ms = {on_ms}\noff_mean_ms = {off_ms}\nsize_sectors = 8\nread_fraction = 0.333\nlocality = {{ kind = \"hot\", regions = [\n  {{ start_fraction = 0.02, size_fraction = 0.04, access_fraction = 0.45 }},\n  {{ start_fraction = 0.35, size_fraction = 0.06, access_fraction = 0.30 }},\n  {{ start_fraction = 0.70, size_fraction = 0.03, access_fraction = 0.15 }} ] }}\n"
@@ -280,8 +280,8 @@ pub fn stand_in_workload(heavy: bool, requests: u64) -> String {
 /// ST41601N arriving requests find about 5 (light) and 33 (heavy) requests in the system,
 /// at the days' mean rates (129,261 and 1,176,491 requests a day: 1.5/s and 13.6/s), and
 /// more than half of the light day's requests find the disk idle.
-pub const LIGHT_MMPP: (f64, f64, f64, f64) = (80.0, 0.9, 400.0, 52_333.0);
-pub const HEAVY_MMPP: (f64, f64, f64, f64) = (80.0, 0.5, 1150.0, 5829.0);
+pub(crate) const LIGHT_MMPP: (f64, f64, f64, f64) = (80.0, 0.9, 400.0, 52_333.0);
+pub(crate) const HEAVY_MMPP: (f64, f64, f64, f64) = (80.0, 0.5, 1150.0, 5829.0);
 
 fn trace_run(o: &ReproduceOptions, heavy: bool, sched: &str) -> Result<Summary> {
     let requests = if heavy {

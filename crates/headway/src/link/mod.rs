@@ -17,7 +17,7 @@ pub struct LinkConfig {
 
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Link {
-    pub command_ns: SimTime,
+    pub(crate) command_ns: SimTime,
     pub completion_ns: SimTime,
 }
 

@@ -18,12 +18,6 @@ impl Access {
     pub fn new(lbn: u64, sectors: u32, op: Op) -> Self {
         Access { lbn, sectors, op }
     }
-
-    /// One past the last block.
-    #[inline]
-    pub fn end_lbn(&self) -> u64 {
-        self.lbn + self.sectors as u64
-    }
 }
 
 impl From<&Request> for Access {
@@ -55,7 +49,7 @@ impl Moment {
 
     /// The same head, `ns` later.
     #[inline]
-    pub fn later(self, ns: SimTime) -> Self {
+    pub(crate) fn later(self, ns: SimTime) -> Self {
         Moment {
             start_ns: self.start_ns + ns,
             ..self

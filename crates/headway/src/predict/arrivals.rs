@@ -36,7 +36,7 @@ pub struct ArrivalCosts {
     /// overhead and the write disconnect after the read in service; `None` where the drive
     /// does not hold the bus for it (no fast writes, or the extra write disconnect:
     /// `device::hdd::arrival_hold_ns`), and it enters the queue as it arrives.
-    pub write_hold_ns: Option<SimTime>,
+    pub(crate) write_hold_ns: Option<SimTime>,
 }
 
 /// The bus while a read miss that disconnected is in service: when it asks for the bus back
@@ -53,11 +53,11 @@ pub struct BusWhileMiss {
     ask_at_ns: Option<SimTime>,
     held_until_ns: SimTime,
     /// When the read gets the bus back, if an arrival held it past `asks_ns`.
-    pub back_ns: Option<SimTime>,
+    pub(crate) back_ns: Option<SimTime>,
 }
 
 impl BusWhileMiss {
-    pub fn new(asks_ns: SimTime) -> Self {
+    pub(crate) fn new(asks_ns: SimTime) -> Self {
         BusWhileMiss {
             asks_ns,
             ask_at_ns: None,
@@ -68,7 +68,7 @@ impl BusWhileMiss {
 
     /// The bus is held until `at_ns` before any arrival's hold can begin: the read's own
     /// command phase, when it reached an idle bus.
-    pub fn held_until(&mut self, at_ns: SimTime) {
+    pub(crate) fn held_until(&mut self, at_ns: SimTime) {
         self.held_until_ns = self.held_until_ns.max(at_ns);
     }
 
@@ -81,7 +81,7 @@ impl BusWhileMiss {
     /// the caller works it out on the read's transfer (`bus::next_gap`, the drive's
     /// `Drive::bus_gap`) and moves the rest of the read to the blocks after it.
     #[inline]
-    pub fn arrive(
+    pub(crate) fn arrive(
         &mut self,
         a: Arrival,
         done_ns: SimTime,

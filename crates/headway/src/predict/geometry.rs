@@ -79,7 +79,7 @@ pub fn require_geometry<P: Predictor + ?Sized>(p: &P) -> Result<&dyn Geometry> {
 }
 
 /// The error of a predictor without geometry.
-pub fn no_geometry(predictor: &str) -> HeadwayError {
+pub(crate) fn no_geometry(predictor: &str) -> HeadwayError {
     HeadwayError::config(
         "host.predictor",
         format!(
@@ -98,7 +98,7 @@ fn frac(x: f64) -> f64 {
 /// under the head in `[from_ns, to_ns]`, in passing order, grouped into runs of consecutive
 /// LBNs. A window of a revolution or more yields every LBN on the track once, starting with
 /// the first slot to pass.
-pub fn passing_runs<G: Geometry + ?Sized>(
+pub(crate) fn passing_runs<G: Geometry + ?Sized>(
     g: &G,
     track: HeadPosition,
     from_ns: SimTime,

@@ -14,8 +14,9 @@ mod queue_model;
 
 pub use access::{Access, Moment};
 pub use arrivals::{Arrival, ArrivalCosts, BusWhileMiss};
-pub use geometry::{no_geometry, passing_runs, require_geometry, Geometry, LbnRun, TrackInfo};
-pub use queue_model::{exact_tail, release, tail_ns, Among, QueueModel, Release};
+pub use geometry::{require_geometry, Geometry, LbnRun, TrackInfo};
+pub(crate) use queue_model::{exact_tail, release, tail_ns};
+pub use queue_model::{Among, QueueModel, Release};
 
 pub use calibrated::CalibratedPredictor;
 pub use lbn_curve::LbnCurvePredictor;
@@ -52,7 +53,7 @@ impl Estimate {
     /// This estimate (made for a start `margin_ns` later) with its seek `margin_ns` longer:
     /// see [`estimate_with_margin`].
     #[inline]
-    pub fn with_seek_margin(mut self, margin_ns: SimTime) -> Estimate {
+    pub(crate) fn with_seek_margin(mut self, margin_ns: SimTime) -> Estimate {
         self.seek_ns += margin_ns;
         self
     }
@@ -79,7 +80,7 @@ pub struct Target {
 impl Target {
     /// The access the target was prepared for.
     #[inline]
-    pub fn access(&self) -> Access {
+    pub(crate) fn access(&self) -> Access {
         Access::new(self.lbn, self.sectors, self.op)
     }
 }

@@ -43,7 +43,7 @@ impl Default for PredictorOptions {
 }
 
 impl PredictorOptions {
-    pub fn validate(&self) -> Result<()> {
+    pub(crate) fn validate(&self) -> Result<()> {
         let key = |k: &str| format!("host.predictor_options.{k}");
         if !(self.cmps_sectors.is_finite() && self.cmps_sectors >= 0.0) {
             return Err(HeadwayError::config(

@@ -83,7 +83,7 @@ impl OraclePredictor {
     /// Also share the drive's bus rules, so that a read's tail is the drive's own
     /// ([`QueueModel::release`]) rather than learned from completions (which free reads
     /// would then also steer).
-    pub fn with_read_bus(mut self, bus: ReadBus) -> Self {
+    pub(crate) fn with_read_bus(mut self, bus: ReadBus) -> Self {
         self.read_bus = Some(bus);
         self
     }

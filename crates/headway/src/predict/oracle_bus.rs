@@ -63,7 +63,7 @@ pub struct ReadRelease {
 }
 
 impl ReadBus {
-    pub fn from_spec(spec: &HddSpec, ovh: &Overheads) -> Self {
+    pub(crate) fn from_spec(spec: &HddSpec, ovh: &Overheads) -> Self {
         let c = spec.cache.as_ref().filter(|c| c.enabled);
         let never_disconnect = spec.cache.as_ref().is_some_and(|c| c.never_disconnect);
         let b = Bus::from_spec(&spec.bus, never_disconnect);
@@ -97,7 +97,13 @@ impl ReadBus {
 
     /// The LBNs the buffer may hold after serving `lbn .. lbn + n` (`op`), and how many
     /// such commands it can hold at once; `None` without a buffer.
-    pub fn buffer_reach(&self, mech: &Mechanics, lbn: u64, n: u32, op: Op) -> Option<(u64, u64)> {
+    pub(crate) fn buffer_reach(
+        &self,
+        mech: &Mechanics,
+        lbn: u64,
+        n: u32,
+        op: Op,
+    ) -> Option<(u64, u64)> {
         if self.segments == 0 || n == 0 {
             return None;
         }
@@ -108,7 +114,7 @@ impl ReadBus {
         })
     }
 
-    pub fn segments(&self) -> u32 {
+    pub(crate) fn segments(&self) -> u32 {
         self.segments
     }
 
@@ -129,7 +135,7 @@ impl ReadBus {
     /// overhead and disconnect (`Drive::bus_released_at`). `among.enters_ns` gets when each
     /// arrival enters the drive's queue ([`BusWhileMiss::arrive`]; its arrival if it holds
     /// nothing or comes after the completion).
-    pub fn read_release(
+    pub(crate) fn read_release(
         &self,
         mech: &Mechanics,
         from: HeadPosition,

@@ -42,7 +42,7 @@ impl Release {
     /// A release known only from the estimate: the next command begins `tail_ns` after the
     /// media end, where the media transfer leaves the head.
     #[inline]
-    pub fn after(estimate: Estimate, tail_ns: SimTime) -> Release {
+    pub(crate) fn after(estimate: Estimate, tail_ns: SimTime) -> Release {
         Release {
             estimate,
             tail_ns,
@@ -76,7 +76,7 @@ pub struct Among<'a> {
 
 impl Among<'_> {
     /// No arrivals.
-    pub fn none() -> Among<'static> {
+    pub(crate) fn none() -> Among<'static> {
         Among {
             arrivals: &[],
             began_idle: false,
@@ -86,7 +86,7 @@ impl Among<'_> {
 
     /// Each arrival enters the queue as it arrives (nothing holds it back).
     #[inline]
-    pub fn enter_as_they_arrive(&mut self) {
+    pub(crate) fn enter_as_they_arrive(&mut self) {
         for (e, a) in self.enters_ns.iter_mut().zip(self.arrivals) {
             *e = a.at_ns;
         }
@@ -122,7 +122,7 @@ pub trait QueueModel {
     /// they can hold its bus and move this one's completion. `among.enters_ns` gets when
     /// each arrival enters the device's queue: its arrival, or with the bus modelled the
     /// start of its own hold of the bus, or this command's completion for one that asked
-    /// for the bus after this one did ([`super::BusWhileMiss::arrive`]).
+    /// for the bus after this one did (`BusWhileMiss::arrive`).
     fn release_among(&self, at: Moment, a: Access, among: Among<'_>) -> Release;
 
     /// The LBN range the device's buffer may hold after it serves this command (`None`:
@@ -138,7 +138,7 @@ pub trait QueueModel {
 /// [`QueueModel::release`] of `p`'s queue model, or for a predictor without one the next
 /// command beginning where and when this one's media transfer ends.
 #[inline]
-pub fn release<P: Predictor + ?Sized>(p: &P, at: Moment, a: Access) -> Release {
+pub(crate) fn release<P: Predictor + ?Sized>(p: &P, at: Moment, a: Access) -> Release {
     match p.queue_model() {
         Some(q) => q.release(at, a),
         None => Release::after(p.estimate(at, a), 0),
@@ -147,12 +147,12 @@ pub fn release<P: Predictor + ?Sized>(p: &P, at: Moment, a: Access) -> Release {
 
 /// [`QueueModel::tail_ns`] of `p`'s queue model, or none for a predictor without one.
 #[inline]
-pub fn tail_ns<P: Predictor + ?Sized>(p: &P, sectors: u32, op: Op) -> SimTime {
+pub(crate) fn tail_ns<P: Predictor + ?Sized>(p: &P, sectors: u32, op: Op) -> SimTime {
     p.queue_model().map_or(0, |q| q.tail_ns(sectors, op))
 }
 
 /// Whether `p` has the device's own tail ([`QueueModel::exact_tail`]).
 #[inline]
-pub fn exact_tail<P: Predictor + ?Sized>(p: &P) -> bool {
+pub(crate) fn exact_tail<P: Predictor + ?Sized>(p: &P) -> bool {
     p.queue_model().is_some_and(|q| q.exact_tail())
 }

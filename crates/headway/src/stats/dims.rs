@@ -57,7 +57,7 @@ pub(crate) struct Group {
     /// Two-digit histogram: the max is reported from `max_ns` at the run's precision.
     coarse: bool,
     max_ns: u64,
-    pub busy_ns: u128,
+    pub(crate) busy_ns: u128,
     pub deadline_misses: u64,
 }
 
@@ -81,7 +81,13 @@ impl Group {
     }
 
     #[inline]
-    pub fn record(&mut self, r: &Request, response_ns: SimTime, busy_ns: u128, done_ns: SimTime) {
+    pub(crate) fn record(
+        &mut self,
+        r: &Request,
+        response_ns: SimTime,
+        busy_ns: u128,
+        done_ns: SimTime,
+    ) {
         self.requests += 1;
         self.bytes += r.sectors as u64 * 512;
         self.response.saturating_record(response_ns.max(1));
@@ -91,7 +97,7 @@ impl Group {
         self.deadline_misses += (r.deadline_ns != NEVER && done_ns > r.deadline_ns) as u64;
     }
 
-    pub fn summary(&self, name: String) -> GroupSummary {
+    pub(crate) fn summary(&self, name: String) -> GroupSummary {
         let h = &self.response;
         let ms = |ns: u64| ns as f64 / 1e6;
         GroupSummary {
@@ -129,7 +135,7 @@ pub(crate) struct GroupVec {
 
 impl GroupVec {
     #[inline]
-    pub fn get(&mut self, i: usize) -> &mut Group {
+    pub(crate) fn get(&mut self, i: usize) -> &mut Group {
         if i >= self.groups.len() {
             self.groups.resize_with(i + 1, || None);
         }
@@ -137,7 +143,7 @@ impl GroupVec {
         self.groups[i].get_or_insert_with(|| Group::new(coarse))
     }
     /// The groups that saw at least one request, with their index.
-    pub fn iter(&self) -> impl Iterator<Item = (usize, &Group)> {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (usize, &Group)> {
         self.groups
             .iter()
             .enumerate()
@@ -153,11 +159,11 @@ pub struct DimsOptions {
     pub devices: bool,
     pub origins: bool,
     /// Per-class time series interval (0: none).
-    pub series_ns: SimTime,
+    pub(crate) series_ns: SimTime,
 }
 
 impl DimsOptions {
-    pub fn any(&self) -> bool {
+    pub(crate) fn any(&self) -> bool {
         self.classes || self.processes || self.devices || self.origins || self.series_ns > 0
     }
 }
@@ -185,7 +191,7 @@ pub(crate) fn origin_slot(origin: u16, workloads: usize) -> usize {
 }
 
 impl Dims {
-    pub fn new(opts: DimsOptions) -> Self {
+    pub(crate) fn new(opts: DimsOptions) -> Self {
         Dims {
             opts,
             processes: GroupVec {
@@ -198,8 +204,7 @@ impl Dims {
 
     /// A request completed: `device` is `None` when the host served it from memory.
     #[inline]
-    #[allow(clippy::too_many_arguments)]
-    pub fn record(
+    pub(crate) fn record(
         &mut self,
         r: &Request,
         device: Option<u16>,

@@ -120,7 +120,7 @@ pub struct Stats {
 }
 
 impl Stats {
-    pub fn new(opts: StatsOptions, devices: usize) -> Self {
+    pub(crate) fn new(opts: StatsOptions, devices: usize) -> Self {
         Stats {
             response: Latencies::new(),
             service: Latencies::new(),
@@ -159,7 +159,7 @@ impl Stats {
     }
 
     #[inline]
-    pub fn arrival(&mut self, now: SimTime, _req: &Request) {
+    pub(crate) fn arrival(&mut self, now: SimTime, _req: &Request) {
         self.arrived += 1;
         self.first_arrival.get_or_insert(now);
         self.seen_at_arrival += self.in_system.value;
@@ -169,7 +169,7 @@ impl Stats {
     }
 
     #[inline]
-    pub fn dispatch(&mut self, now: SimTime, cmd: &Command) {
+    pub(crate) fn dispatch(&mut self, now: SimTime, cmd: &Command) {
         // Nearly every command carries one request: counted without the loop (which the
         // compiler unrolls by four, a dozen instructions before its one pass).
         let n = match cmd.requests.as_slice() {
@@ -181,7 +181,7 @@ impl Stats {
 
     /// Device `dev` now has `outstanding` commands.
     #[inline]
-    pub fn device_level(&mut self, now: SimTime, dev: usize, outstanding: usize) {
+    pub(crate) fn device_level(&mut self, now: SimTime, dev: usize, outstanding: usize) {
         let b = &mut self.busy[dev];
         let v = (outstanding > 0) as u64;
         if b.value != v {
@@ -191,13 +191,13 @@ impl Stats {
 
     /// A request the host made itself (it is in the system from now on).
     #[inline]
-    pub fn host_request(&mut self, now: SimTime, _req: &Request) {
+    pub(crate) fn host_request(&mut self, now: SimTime, _req: &Request) {
         self.host_made += 1;
         self.in_system.add(now, 1);
     }
 
     #[inline]
-    pub fn completion(&mut self, c: &Completion) {
+    pub(crate) fn completion(&mut self, c: &Completion) {
         let now = c.done_ns;
         self.in_system.add(now, -(c.command.requests.len() as i64));
         self.last_done = self.last_done.max(now);
@@ -285,7 +285,7 @@ impl Stats {
     }
 
     /// Workload requests served from host memory at `now`, without a device.
-    pub fn served(&mut self, now: SimTime, reqs: &[Request]) {
+    pub(crate) fn served(&mut self, now: SimTime, reqs: &[Request]) {
         self.in_system.add(now, -(reqs.len() as i64));
         let n = reqs.iter().filter(|r| !r.is_host_work()).count();
         self.queued.add(now, -(n as i64));
@@ -320,32 +320,32 @@ impl Stats {
     }
 
     /// The drive's true rotation period: the yardstick of prediction errors.
-    pub fn set_rotation_ns(&mut self, rotation_ns: f64) {
+    pub(crate) fn set_rotation_ns(&mut self, rotation_ns: f64) {
         self.prediction = PredictionStats::new(rotation_ns);
     }
 
     /// A command dispatched to an idle device was predicted to take `predicted_ns` from its
     /// dispatch to the end of its transfer; the host saw it complete `observed_ns` after.
     #[inline]
-    pub fn prediction(&mut self, predicted_ns: SimTime, observed_ns: SimTime) {
+    pub(crate) fn prediction(&mut self, predicted_ns: SimTime, observed_ns: SimTime) {
         self.prediction.record(predicted_ns, observed_ns);
     }
 
     /// How many workloads the run has (for placing host origins after them).
-    pub fn set_workloads(&mut self, n: usize) {
+    pub(crate) fn set_workloads(&mut self, n: usize) {
         self.workloads = n.max(1);
     }
 
     /// Requests that arrived but never completed (non-zero only if a run was cut short).
-    pub fn in_flight(&self) -> u64 {
+    pub(crate) fn in_flight(&self) -> u64 {
         self.in_system.value
     }
 
-    pub fn completed(&self) -> u64 {
+    pub(crate) fn completed(&self) -> u64 {
         self.completed
     }
 
-    pub fn finish(
+    pub(crate) fn finish(
         mut self,
         now: SimTime,
         names: &Names,

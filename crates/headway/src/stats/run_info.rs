@@ -32,7 +32,7 @@ pub struct RunInfo {
 
 impl RunInfo {
     /// One device, one workload, one class: the single-`[drive]` form.
-    pub fn single() -> Self {
+    pub(crate) fn single() -> Self {
         RunInfo {
             devices: vec!["disk".into()],
             classes: vec!["default".into()],

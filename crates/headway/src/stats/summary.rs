@@ -68,7 +68,7 @@ pub struct Summary {
     /// a drive spends transferring data, which, unlike `media_utilisation`, differs between
     /// schedulers when the load is open and the drive often idle.
     pub media_efficiency: f64,
-    /// Predicted against observed service times (see [`PredictionSummary`]).
+    /// Predicted against observed service times (see [`super::PredictionSummary`]).
     pub prediction: super::PredictionSummary,
     /// Arrival at the host to completion.
     pub response: Distribution,

@@ -1,5 +1,5 @@
 /// The `p`-quantile of sorted samples: the smallest sample x with P(X <= x) >= p.
-pub fn quantile(sorted: &[f64], p: f64) -> f64 {
+fn quantile(sorted: &[f64], p: f64) -> f64 {
     let n = sorted.len();
     let k = ((p * n as f64).ceil() as usize).clamp(1, n);
     sorted[k - 1]

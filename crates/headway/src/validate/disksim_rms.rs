@@ -73,7 +73,7 @@ fn crossing(cdf: &[(f64, f64)], p: f64, i: &mut usize) -> f64 {
 /// DiskSim 4.0's published demerit of `simulated` against `measured` (ms): the RMS of the
 /// horizontal distance between the two binned, piecewise-linear CDFs printed as DiskSim
 /// prints them, at p = 0.0001, 0.0002, ... up to 1 (accumulated as DiskSim's tool does).
-pub fn disksim_rms_ms(measured: &[f64], simulated: &[f64]) -> f64 {
+pub(crate) fn disksim_rms_ms(measured: &[f64], simulated: &[f64]) -> f64 {
     if measured.is_empty() || simulated.is_empty() {
         return f64::NAN;
     }

@@ -15,9 +15,9 @@ mod workload;
 pub use builtin::{
     builtin_trace, builtin_trace_names, disksim_demerit_ms, BuiltinTrace, BUILTIN_TRACES,
 };
-pub use demerit::{demerit_ms, quantile};
-pub use disksim_rms::disksim_rms_ms;
-pub use trace::{parse_validate_trace, read_validate_trace, ValidateRecord};
+pub use demerit::demerit_ms;
+pub(crate) use disksim_rms::disksim_rms_ms;
+pub use trace::{read_validate_trace, ValidateRecord};
 pub use workload::ValidateWorkload;
 
 use crate::device::hdd::{HddDevice, HddSpec, Overheads};
@@ -45,7 +45,7 @@ pub struct ValidationReport {
     /// Demerit as a fraction of the measured mean access time.
     pub demerit_fraction: f64,
     /// The demerit by DiskSim's own formula (its binned, interpolated CDFs:
-    /// [`disksim_rms_ms`]), the one its published figures use; compare those with this.
+    /// `disksim_rms_ms`), the one its published figures use; compare those with this.
     pub disksim_formula_demerit_ms: f64,
     /// Settings of the drive's description that headway does not model.
     pub warnings: Vec<String>,

@@ -30,7 +30,7 @@ pub fn read_validate_trace(path: &Path) -> Result<Vec<ValidateRecord>> {
     parse_validate_trace(std::io::BufReader::new(file), Some(path))
 }
 
-pub fn parse_validate_trace(
+pub(crate) fn parse_validate_trace(
     reader: impl BufRead,
     origin: Option<&Path>,
 ) -> Result<Vec<ValidateRecord>> {

@@ -15,13 +15,9 @@ pub struct ValidateWorkload {
 }
 
 impl ValidateWorkload {
-    pub fn new(records: Arc<Vec<ValidateRecord>>) -> Self {
-        Self::starting_at(records, 0)
-    }
-
     /// Issue the first record at `start_ns` instead of 0: the spindle's phase at the first
     /// request is unknown, so this is how to see how much a result owes to it.
-    pub fn starting_at(records: Arc<Vec<ValidateRecord>>, start_ns: SimTime) -> Self {
+    pub(crate) fn starting_at(records: Arc<Vec<ValidateRecord>>, start_ns: SimTime) -> Self {
         ValidateWorkload {
             records,
             next: 0,

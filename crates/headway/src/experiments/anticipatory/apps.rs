@@ -28,11 +28,11 @@ pub struct AppRow {
 }
 
 /// The TPC-B variants, numbered as in the spec: (update, separate databases).
-pub const TPCB_VARIANTS: [(bool, bool); 4] =
+pub(crate) const TPCB_VARIANTS: [(bool, bool); 4] =
     [(true, false), (true, true), (false, false), (false, true)];
 
 /// The heuristic column of the web server in read mode with the large-read flag ignored.
-pub const UNFLAGGED: &str = "cost-benefit-unflagged";
+pub(crate) const UNFLAGGED: &str = "cost-benefit-unflagged";
 
 /// One client: its app, region and operations.
 struct Client {
@@ -149,7 +149,7 @@ fn experiments(o: &ReproduceOptions, fast: bool) -> Vec<(String, Vec<&'static st
     out
 }
 
-pub fn apps(
+pub(crate) fn apps(
     o: &ReproduceOptions,
     progress: &mut dyn FnMut(&str) -> Result<()>,
 ) -> Result<Vec<AppRow>> {
@@ -213,7 +213,7 @@ pub struct AppHeadline {
     pub fast_drive_tpcb_gain: [f64; 4],
 }
 
-pub fn headline(rows: &[AppRow], o: &ReproduceOptions) -> AppHeadline {
+pub(crate) fn headline(rows: &[AppRow], o: &ReproduceOptions) -> AppHeadline {
     let get = |drive: &str, exp: &str, sched: &str, h: &str, clients: Option<u32>| {
         rows.iter()
             .find(|r| {

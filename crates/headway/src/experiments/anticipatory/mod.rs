@@ -20,7 +20,7 @@ use serde::Serialize;
 pub mod apps;
 mod options;
 mod runs;
-pub mod sensitivity;
+pub(crate) mod sensitivity;
 
 use crate::config::{build_simulation, ExperimentConfig};
 use crate::error::Result;

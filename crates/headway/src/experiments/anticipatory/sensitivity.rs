@@ -14,7 +14,7 @@ use super::options::ReproduceOptions;
 use super::runs::{config, fixed, run, two, Reader, SweepRow};
 use crate::error::Result;
 
-pub fn sweeps(
+pub(crate) fn sweeps(
     o: &ReproduceOptions,
     progress: &mut dyn FnMut(&str) -> Result<()>,
 ) -> Result<Vec<SweepRow>> {

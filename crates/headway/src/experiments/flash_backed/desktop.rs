@@ -52,7 +52,7 @@ impl DesktopParams {
         }
     }
     /// Windows XP desktop stand-in: more random, shorter idle gaps, many bands.
-    pub fn winpc(requests: usize) -> Self {
+    pub(crate) fn winpc(requests: usize) -> Self {
         DesktopParams {
             name: "winpc",
             requests,
@@ -69,7 +69,7 @@ impl DesktopParams {
         }
     }
     /// Mac OS X laptop stand-in: long bursts, widely spread writes.
-    pub fn mac(requests: usize) -> Self {
+    pub(crate) fn mac(requests: usize) -> Self {
         DesktopParams {
             name: "mac",
             requests,

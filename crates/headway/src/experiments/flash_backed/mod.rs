@@ -212,7 +212,7 @@ pub struct Reproduction {
 }
 
 /// Read the HP week: the disk with the most requests, times from its first request.
-pub fn load_hp(path: &std::path::Path, max: Option<usize>) -> Result<Vec<Io>> {
+pub(crate) fn load_hp(path: &std::path::Path, max: Option<usize>) -> Result<Vec<Io>> {
     let mut r = open_reader(path, TraceFormat::from_name("hp-srt")?)?;
     let mut by_dev: BTreeMap<u16, Vec<Io>> = BTreeMap::new();
     while let Some(rec) = r.next_record()? {

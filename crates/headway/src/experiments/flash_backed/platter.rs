@@ -34,7 +34,7 @@ impl PlatterModel {
         })
     }
 
-    pub fn capacity_sectors(&self) -> u64 {
+    pub(crate) fn capacity_sectors(&self) -> u64 {
         self.capacity_sectors
     }
 
@@ -43,7 +43,7 @@ impl PlatterModel {
     }
 
     /// Positioning from the head (just past `from`) to `to`: 0 when `to == from`.
-    pub fn position_ns(&self, from: u64, to: u64) -> SimTime {
+    pub(crate) fn position_ns(&self, from: u64, to: u64) -> SimTime {
         if from == to {
             return 0;
         }
@@ -61,7 +61,7 @@ impl PlatterModel {
     }
 
     /// t_disk: head at `from`, access `sectors` at `to`.
-    pub fn access_ns(&self, from: u64, to: u64, sectors: u64) -> SimTime {
+    pub(crate) fn access_ns(&self, from: u64, to: u64, sectors: u64) -> SimTime {
         self.position_ns(from, to) + self.transfer_ns(sectors)
     }
 }

@@ -101,14 +101,14 @@ impl From<EnergyReport> for EnergyJson {
 }
 
 impl ReplayReport {
-    pub fn mean_write_ms(&self) -> f64 {
+    pub(crate) fn mean_write_ms(&self) -> f64 {
         self.write_latency_sum_ns as f64 / self.writes.max(1) as f64 / 1e6
     }
-    pub fn mean_read_ms(&self) -> f64 {
+    pub(crate) fn mean_read_ms(&self) -> f64 {
         self.read_latency_sum_ns as f64 / self.reads.max(1) as f64 / 1e6
     }
     /// Perceived write latency plus all write-back work (spec: total write latency), ms.
-    pub fn total_write_work_ms(&self) -> f64 {
+    pub(crate) fn total_write_work_ms(&self) -> f64 {
         (self.write_latency_sum_ns as f64 + self.flush_ns as f64 + self.idle_writeback_ns as f64)
             / 1e6
     }
@@ -122,11 +122,11 @@ impl ReplayReport {
         }
     }
     /// Fraction of platter commands that were watermark flushes.
-    pub fn flush_share(&self) -> f64 {
+    pub(crate) fn flush_share(&self) -> f64 {
         self.flush_writes as f64 / self.platter_commands.max(1) as f64
     }
     /// Fraction of redirected writes overwritten in the FQueue (never written back).
-    pub fn overwrite_fraction(&self) -> f64 {
+    pub(crate) fn overwrite_fraction(&self) -> f64 {
         self.fqueue_entries_overwritten as f64 / self.fqueue_entries_added.max(1) as f64
     }
 }

@@ -47,17 +47,17 @@ pub fn potential_free_bandwidth_mb_s(r: &RunResult) -> f64 {
 }
 
 /// Full scans of a `capacity_sectors` device per day at `free_mb_s`.
-pub fn scans_per_day(free_mb_s: f64, capacity_sectors: u64) -> f64 {
+pub(crate) fn scans_per_day(free_mb_s: f64, capacity_sectors: u64) -> f64 {
     free_mb_s * 1e6 * 86_400.0 / (capacity_sectors as f64 * SECTOR_BYTES)
 }
 
 /// Mean response time of the workload's requests (ms).
-pub fn fg_mean_response_ms(r: &RunResult) -> f64 {
+pub(crate) fn fg_mean_response_ms(r: &RunResult) -> f64 {
     r.summary.response.mean_ms
 }
 
 /// Foreground bandwidth: workload bytes per second (MB/s).
-pub fn fg_bandwidth_mb_s(r: &RunResult) -> f64 {
+pub(crate) fn fg_bandwidth_mb_s(r: &RunResult) -> f64 {
     r.summary.throughput_mb_s
 }
 
@@ -81,7 +81,7 @@ pub fn fg_response_increase(with: &RunResult, without: &RunResult) -> f64 {
 /// host schedulers do with it instead (see `exact_errors_ms`).
 ///
 /// [`QueueModel::exact_tail`]: crate::predict::QueueModel::exact_tail
-pub fn prediction_errors_ms(r: &RunResult, p: &dyn Predictor) -> Vec<f64> {
+pub(crate) fn prediction_errors_ms(r: &RunResult, p: &dyn Predictor) -> Vec<f64> {
     let Some(rec) = &r.records else {
         return Vec::new();
     };
@@ -204,7 +204,7 @@ fn exact_errors_ms(cmds: &[(u64, u64, u64, u64, bool, bool, u64)], p: &dyn Predi
 
 /// A probability density over bins of `bin_ms` from `lo_ms` to `hi_ms` (values outside
 /// go to the end bins), as (bin centre ms, fraction).
-pub fn pdf(values: &[f64], lo_ms: f64, hi_ms: f64, bin_ms: f64) -> Vec<(f64, f64)> {
+pub(crate) fn pdf(values: &[f64], lo_ms: f64, hi_ms: f64, bin_ms: f64) -> Vec<(f64, f64)> {
     let bins = ((hi_ms - lo_ms) / bin_ms).ceil() as usize;
     let mut counts = vec![0u64; bins.max(1)];
     for &v in values {

@@ -32,7 +32,7 @@ use crate::error::Result;
 use crate::sim::RunResult;
 
 /// Foreground schedulers of the sweep, in the paper's order, as (label, `[host.inner]`).
-pub const FOREGROUND: &[(&str, &str)] = &[
+pub(crate) const FOREGROUND: &[(&str, &str)] = &[
     ("sstf", "scheduler = \"sstf\""),
     ("sptf", "scheduler = \"sptf\""),
     (
@@ -199,7 +199,7 @@ fn run(text: &str) -> Result<RunResult> {
 }
 
 /// The OLTP foreground under `freeblock` over `inner`, with `host_options`.
-pub fn oltp_config(o: &ReproduceOptions, inner: &str, host_options: &str) -> String {
+pub(crate) fn oltp_config(o: &ReproduceOptions, inner: &str, host_options: &str) -> String {
     format!(
         "seed = {}\n[drive]\nname = \"{}\"\nqueue_depth = 2\n\
          [host]\nscheduler = \"freeblock\"\nmax_outstanding = 2\n\
@@ -214,7 +214,7 @@ pub fn oltp_config(o: &ReproduceOptions, inner: &str, host_options: &str) -> Str
 
 /// The OLTP foreground with every request at the drive (its own SPTF orders them) and,
 /// with `fb`, the firmware's freeblock planner (`[drive.firmware_freeblock]` body).
-pub fn firmware_config(o: &ReproduceOptions, fb: Option<&str>) -> String {
+pub(crate) fn firmware_config(o: &ReproduceOptions, fb: Option<&str>) -> String {
     let fb = fb.map_or(String::new(), |b| {
         format!("[drive.firmware_freeblock]\n{b}\n")
     });
@@ -231,7 +231,7 @@ pub fn firmware_config(o: &ReproduceOptions, fb: Option<&str>) -> String {
 
 /// Free bandwidth of the firmware's free reads, measured as the external one's: bytes per
 /// second of the whole run (MB/s).
-pub fn firmware_free_bandwidth_mb_s(r: &RunResult) -> f64 {
+pub(crate) fn firmware_free_bandwidth_mb_s(r: &RunResult) -> f64 {
     let sectors: u64 = r.summary.firmware_free.iter().map(|f| f.free_sectors).sum();
     if r.summary.elapsed_s <= 0.0 {
         return 0.0;
