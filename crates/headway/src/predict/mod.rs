@@ -5,6 +5,7 @@
 mod access;
 mod arrivals;
 mod calibrated;
+mod flash;
 mod geometry;
 mod lbn_curve;
 mod options;
@@ -18,6 +19,7 @@ pub use geometry::{no_geometry, passing_runs, require_geometry, Geometry, LbnRun
 pub use queue_model::{exact_tail, release, tail_ns, Among, QueueModel, Release};
 
 pub use calibrated::CalibratedPredictor;
+pub use flash::FlashPredictor;
 pub use lbn_curve::LbnCurvePredictor;
 pub use options::PredictorOptions;
 pub use oracle::OraclePredictor;
