@@ -12,10 +12,11 @@ mod oracle;
 mod oracle_bus;
 mod queue_model;
 
+pub use crate::order::{no_geometry, passing_runs, Geometry, LbnRun, Release, TrackInfo};
 pub use crate::order::{Access, Estimate, Moment, Needs, Target};
 pub use arrivals::{Arrival, ArrivalCosts, BusWhileMiss};
-pub use geometry::{no_geometry, passing_runs, require_geometry, Geometry, LbnRun, TrackInfo};
-pub use queue_model::{exact_tail, release, tail_ns, Among, QueueModel, Release};
+pub use geometry::require_geometry;
+pub use queue_model::{exact_tail, release, tail_ns, Among, QueueModel};
 
 pub use calibrated::CalibratedPredictor;
 pub use flash::FlashPredictor;
@@ -24,6 +25,7 @@ pub use options::PredictorOptions;
 pub use oracle::OraclePredictor;
 pub use oracle_bus::{ReadBus, ReadRelease};
 
+use crate::order::freeblock::planner::{self, PlanModel};
 use crate::order::PositionCost;
 use crate::request::{Completion, HeadPosition};
 use crate::time::SimTime;
@@ -94,10 +96,7 @@ pub fn estimate_with_margin<P: Predictor + ?Sized>(
     a: Access,
     seek_margin_ns: SimTime,
 ) -> Estimate {
-    // Overheads do not depend on the start time, so starting `margin` later is the same as
-    // seeking `margin` longer.
-    p.estimate(at.later(seek_margin_ns), a)
-        .with_seek_margin(seek_margin_ns)
+    planner::estimate_with_margin(p, at, a, seek_margin_ns)
 }
 
 /// Every predictor answers the questions of the queue-ordering searches.
@@ -121,5 +120,28 @@ impl<P: Predictor + ?Sized> PositionCost for P {
     #[inline(always)]
     fn positioning_floor_ns(&self, distance: u32) -> SimTime {
         Predictor::positioning_floor_ns(self, distance)
+    }
+}
+
+/// Every predictor is a model the freeblock planner can plan with.
+impl<P: Predictor + ?Sized> PlanModel for P {
+    fn name(&self) -> &str {
+        Predictor::name(self)
+    }
+    fn cylinders(&self) -> u32 {
+        Predictor::cylinders(self)
+    }
+    #[inline]
+    fn estimate(&self, at: Moment, a: Access) -> Estimate {
+        Predictor::estimate(self, at, a)
+    }
+    fn geometry(&self) -> Option<&dyn Geometry> {
+        Predictor::geometry(self)
+    }
+    fn release(&self, at: Moment, a: Access) -> Release {
+        release(self, at, a)
+    }
+    fn exact_tail(&self) -> bool {
+        exact_tail(self)
     }
 }

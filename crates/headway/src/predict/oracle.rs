@@ -223,46 +223,21 @@ impl QueueModel for OraclePredictor {
 
 impl Geometry for OraclePredictor {
     fn track_of(&self, lbn: u64) -> HeadPosition {
-        let (cylinder, surface) = self.mech().layout.track_of(lbn);
-        HeadPosition { cylinder, surface }
+        self.model.track_of(lbn)
     }
     fn track_info(&self, track: HeadPosition) -> Option<TrackInfo> {
-        let layout = &self.mech().layout;
-        let first = layout.first_lbn_on_track(track.cylinder, track.surface)?;
-        let l = layout.locate(first);
-        let on_track = |lbn: u64| layout.track_of(lbn) == (track.cylinder, track.surface);
-        // The track's LBNs are consecutive from `first`: find the last by bisection.
-        let (mut lo, mut hi) = (first, (first + l.spt as u64).min(layout.capacity_sectors()));
-        while hi - lo > 1 {
-            let mid = lo + (hi - lo) / 2;
-            if on_track(mid) {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
-        let slot0 = l.angle - l.sector as f64 / l.spt as f64;
-        Some(TrackInfo {
-            track,
-            first_lbn: first,
-            lbns: (lo - first + 1) as u32,
-            slots: l.spt,
-            slot0_angle: slot0 - slot0.floor(),
-            sector_ns: self.mech().sector_ns(l.spt),
-        })
+        self.model.track_info(track)
     }
     fn slot_lbn(&self, track: HeadPosition, slot: u32) -> Option<u64> {
-        self.mech()
-            .layout
-            .lbn_at(track.cylinder, track.surface, slot)
+        self.model.slot_lbn(track, slot)
     }
     fn angle_at(&self, t: SimTime) -> f64 {
-        self.mech().angle_at(t as f64)
+        Geometry::angle_at(&self.model, t)
     }
     fn period_ns(&self) -> f64 {
-        self.mech().period_ns
+        self.model.period_ns()
     }
     fn move_ns(&self, from: HeadPosition, to: HeadPosition, op: Op) -> SimTime {
-        self.mech().move_ns(from, to.cylinder, to.surface, op)
+        self.model.move_ns(from, to, op)
     }
 }

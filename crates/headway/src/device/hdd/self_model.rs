@@ -8,7 +8,10 @@ use std::sync::Arc;
 
 use super::layout::Location;
 use super::{plan_service, Mechanics, Overheads};
-use crate::order::{Access, Estimate, Moment, Needs, PositionCost, Target};
+use crate::order::freeblock::planner::PlanModel;
+use crate::order::{
+    Access, Estimate, Geometry, Moment, Needs, PositionCost, Release, Target, TrackInfo,
+};
 use crate::request::{Completion, HeadPosition, Op};
 use crate::time::SimTime;
 
@@ -29,7 +32,7 @@ pub struct SelfModel {
     /// search reads, one load each instead of a selection by operation.
     start_ovh_ns: [SimTime; 2],
     min_move_ns: [SimTime; 2],
-    /// The mechanics' revolutions per nanosecond, bit for bit (see [`SelfModel::angle_at`]).
+    /// The mechanics' revolutions per nanosecond, bit for bit (see [`SelfModel::fast_angle_at`]).
     turns_per_ns: f64,
 }
 
@@ -71,7 +74,7 @@ impl SelfModel {
     /// rounded up, the same value as the mechanics' truncation through `i64` without the
     /// saturating conversion and back (about a dozen instructions).
     #[inline(always)]
-    fn angle_at(&self, t: f64) -> f64 {
+    fn fast_angle_at(&self, t: f64) -> f64 {
         const TWO_52: f64 = (1u64 << 52) as f64;
         let turns = t * self.turns_per_ns;
         let mut whole = (turns + TWO_52) - TWO_52;
@@ -154,11 +157,11 @@ impl PositionCost for SelfModel {
             .max(self.min_move_ns[t.op as usize]);
         // `Mechanics::positioning_to`'s arithmetic, with the integer-float conversions
         // through `i64` (the same values below 2^63 ns; one instruction each on x86-64
-        // where `u64`'s take five), the angle as `angle_at` above, and no clamp of the
+        // where `u64`'s take five), the angle as `fast_angle_at` above, and no clamp of the
         // rounded wait at zero (a wait is never negative). The debug assertion holds it to
         // the mechanics' own function.
         let t_arrive = (start_ns + overhead) as i64 as f64 + seek_ns as i64 as f64;
-        let wait = self.mech.wait_from(self.angle_at(t_arrive), t.angle);
+        let wait = self.mech.wait_from(self.fast_angle_at(t_arrive), t.angle);
         let wait_ns = (wait + 0.5) as i64 as SimTime;
         let positioning = overhead + seek_ns + wait_ns;
         debug_assert_eq!(
@@ -181,6 +184,75 @@ impl PositionCost for SelfModel {
         self.mech
             .move_floor_ns(distance)
             .saturating_add(self.floor_ovh_ns)
+    }
+}
+
+impl Geometry for SelfModel {
+    fn track_of(&self, lbn: u64) -> HeadPosition {
+        let (cylinder, surface) = self.mech.layout.track_of(lbn);
+        HeadPosition { cylinder, surface }
+    }
+    fn track_info(&self, track: HeadPosition) -> Option<TrackInfo> {
+        let layout = &self.mech.layout;
+        let first = layout.first_lbn_on_track(track.cylinder, track.surface)?;
+        let l = layout.locate(first);
+        let on_track = |lbn: u64| layout.track_of(lbn) == (track.cylinder, track.surface);
+        // The track's LBNs are consecutive from `first`: find the last by bisection.
+        let (mut lo, mut hi) = (first, (first + l.spt as u64).min(layout.capacity_sectors()));
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if on_track(mid) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        let slot0 = l.angle - l.sector as f64 / l.spt as f64;
+        Some(TrackInfo {
+            track,
+            first_lbn: first,
+            lbns: (lo - first + 1) as u32,
+            slots: l.spt,
+            slot0_angle: slot0 - slot0.floor(),
+            sector_ns: self.mech.sector_ns(l.spt),
+        })
+    }
+    fn slot_lbn(&self, track: HeadPosition, slot: u32) -> Option<u64> {
+        self.mech.layout.lbn_at(track.cylinder, track.surface, slot)
+    }
+    fn angle_at(&self, t: SimTime) -> f64 {
+        self.mech.angle_at(t as f64)
+    }
+    fn period_ns(&self) -> f64 {
+        self.mech.period_ns
+    }
+    fn move_ns(&self, from: HeadPosition, to: HeadPosition, op: Op) -> SimTime {
+        self.mech.move_ns(from, to.cylinder, to.surface, op)
+    }
+}
+
+/// The drive plans free reads with itself: it has no queue model (a read's tail is the
+/// bus's, which free data in the drive never cross), so the next command begins where and
+/// when the media transfer ends.
+impl PlanModel for SelfModel {
+    fn name(&self) -> &str {
+        "drive"
+    }
+    fn cylinders(&self) -> u32 {
+        self.mech.seek.max_distance() + 1
+    }
+    #[inline]
+    fn estimate(&self, at: Moment, a: Access) -> Estimate {
+        SelfModel::estimate(self, at, a)
+    }
+    fn geometry(&self) -> Option<&dyn Geometry> {
+        Some(self)
+    }
+    fn release(&self, at: Moment, a: Access) -> Release {
+        Release::after(SelfModel::estimate(self, at, a), 0)
+    }
+    fn exact_tail(&self) -> bool {
+        false
     }
 }
 
@@ -255,7 +327,7 @@ mod tests {
         fn the_angle_is_the_mechanics(t in 0u64..40_000_000_000_000, turns in 0u64..5_000_000) {
             let p = atlas();
             for t in [t as f64, (turns as f64 * p.mech.period_ns).round(), turns as f64 * p.mech.period_ns] {
-                prop_assert_eq!(p.angle_at(t).to_bits(), p.mech.angle_at(t).to_bits(), "t = {}", t);
+                prop_assert_eq!(p.fast_angle_at(t).to_bits(), p.mech.angle_at(t).to_bits(), "t = {}", t);
             }
         }
     }
