@@ -31,6 +31,7 @@ pub mod host;
 pub mod limits;
 pub mod link;
 mod named;
+pub(crate) mod order;
 pub mod predict;
 pub mod request;
 pub mod sched;

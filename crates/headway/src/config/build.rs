@@ -256,7 +256,8 @@ fn build_hybrid(
 
 /// A flash device (`drive = "flash"`): one channel, size-based times, its own predictor.
 fn build_flash(d: &DeviceConfig, index: usize, single: bool) -> Result<BuiltDevice> {
-    use crate::device::flash::{predictor::FlashPredictor, FlashDevice, FlashSpec};
+    use crate::device::flash::{FlashDevice, FlashSpec};
+    use crate::predict::FlashPredictor;
     let table = device_table(index, single);
     if d.power.is_some() {
         return Err(HeadwayError::config(

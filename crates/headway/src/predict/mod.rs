@@ -2,9 +2,9 @@
 //! the gap between the two is what external-scheduling research studies, so it is a
 //! first-class, configurable thing. `oracle` (the device's own model) is the default.
 
-mod access;
 mod arrivals;
 mod calibrated;
+mod flash;
 mod geometry;
 mod lbn_curve;
 mod options;
@@ -12,78 +12,25 @@ mod oracle;
 mod oracle_bus;
 mod queue_model;
 
-pub use access::{Access, Moment};
+pub(crate) use crate::order::no_geometry;
+pub use crate::order::{Access, Estimate, Moment, Needs, Target};
+pub use crate::order::{Geometry, LbnRun, Release, TrackInfo};
 pub use arrivals::{Arrival, ArrivalCosts, BusWhileMiss};
-pub use geometry::{require_geometry, Geometry, LbnRun, TrackInfo};
+pub use geometry::require_geometry;
 pub(crate) use queue_model::{exact_tail, release, tail_ns};
-pub use queue_model::{Among, QueueModel, Release};
+pub use queue_model::{Among, QueueModel};
 
 pub use calibrated::CalibratedPredictor;
+pub(crate) use flash::FlashPredictor;
 pub use lbn_curve::LbnCurvePredictor;
 pub use options::PredictorOptions;
 pub use oracle::OraclePredictor;
 pub use oracle_bus::{ReadBus, ReadRelease};
 
-use crate::request::{Completion, HeadPosition, Op};
+use crate::order::freeblock::planner::{self, PlanModel};
+use crate::order::PositionCost;
+use crate::request::{Completion, HeadPosition};
 use crate::time::SimTime;
-
-/// A predicted access: how long each phase would take if the command started at the given
-/// time with the head where given.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Estimate {
-    pub overhead_ns: SimTime,
-    pub seek_ns: SimTime,
-    pub rotate_ns: SimTime,
-    pub transfer_ns: SimTime,
-    /// Where the head ends up.
-    pub end: HeadPosition,
-}
-
-impl Estimate {
-    /// Time until the first target sector is under the head: the quantity SPTF minimises.
-    #[inline]
-    pub fn positioning_ns(&self) -> SimTime {
-        self.overhead_ns + self.seek_ns + self.rotate_ns
-    }
-    /// Positioning plus media transfer.
-    #[inline]
-    pub fn service_ns(&self) -> SimTime {
-        self.positioning_ns() + self.transfer_ns
-    }
-    /// This estimate (made for a start `margin_ns` later) with its seek `margin_ns` longer:
-    /// see [`estimate_with_margin`].
-    #[inline]
-    pub(crate) fn with_seek_margin(mut self, margin_ns: SimTime) -> Estimate {
-        self.seek_ns += margin_ns;
-        self
-    }
-}
-
-/// A request's target as one predictor sees it, computed once (at arrival) so that repeated
-/// positioning estimates skip the address lookup: SPTF re-evaluates every queued request at
-/// every decision. Opaque to schedulers except for `cylinder`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Target {
-    pub lbn: u64,
-    pub sectors: u32,
-    pub op: Op,
-    pub cylinder: u32,
-    pub surface: u32,
-    /// Angular start of the first sector, in revolutions (predictor-specific meaning).
-    pub angle: f64,
-    /// Predicted media transfer time. A transfer begins when the first sector comes under
-    /// the head, at a fixed angle, so its duration does not depend on when it starts and can
-    /// be computed once: schedulers that minimise service time add it to positioning.
-    pub transfer_ns: SimTime,
-}
-
-impl Target {
-    /// The access the target was prepared for.
-    #[inline]
-    pub(crate) fn access(&self) -> Access {
-        Access::new(self.lbn, self.sectors, self.op)
-    }
-}
 
 /// The host's model of one device: the calls every scheduler may make, and the
 /// capabilities only some predictors have ([`Predictor::geometry`],
@@ -141,15 +88,6 @@ pub trait Predictor {
     }
 }
 
-/// What a scheduler reads of a [`Target`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Needs {
-    /// Its position only (a scheduler ranking by positioning time).
-    Positioning,
-    /// Its transfer time as well (one ranking by service time).
-    Service,
-}
-
 /// [`Predictor::estimate`] with every seek `seek_margin_ns` longer than predicted
 /// (freeblock's conservatism constants c_fg and c_fb): the head is assumed to arrive later,
 /// so a target it would reach just in time costs a rotation instead.
@@ -160,8 +98,52 @@ pub fn estimate_with_margin<P: Predictor + ?Sized>(
     a: Access,
     seek_margin_ns: SimTime,
 ) -> Estimate {
-    // Overheads do not depend on the start time, so starting `margin` later is the same as
-    // seeking `margin` longer.
-    p.estimate(at.later(seek_margin_ns), a)
-        .with_seek_margin(seek_margin_ns)
+    planner::estimate_with_margin(p, at, a, seek_margin_ns)
+}
+
+/// Every predictor answers the questions of the queue-ordering searches.
+impl<P: Predictor + ?Sized> PositionCost for P {
+    #[inline(always)]
+    fn cylinder_of(&self, lbn: u64) -> u32 {
+        Predictor::cylinder_of(self, lbn)
+    }
+    #[inline(always)]
+    fn head(&self) -> HeadPosition {
+        Predictor::head(self)
+    }
+    #[inline(always)]
+    fn target(&self, a: Access, needs: Needs) -> Target {
+        Predictor::target(self, a, needs)
+    }
+    #[inline(always)]
+    fn positioning_to(&self, from: HeadPosition, start_ns: SimTime, t: &Target) -> SimTime {
+        Predictor::positioning_to(self, from, start_ns, t)
+    }
+    #[inline(always)]
+    fn positioning_floor_ns(&self, distance: u32) -> SimTime {
+        Predictor::positioning_floor_ns(self, distance)
+    }
+}
+
+/// Every predictor is a model the freeblock planner can plan with.
+impl<P: Predictor + ?Sized> PlanModel for P {
+    fn name(&self) -> &str {
+        Predictor::name(self)
+    }
+    fn cylinders(&self) -> u32 {
+        Predictor::cylinders(self)
+    }
+    #[inline]
+    fn estimate(&self, at: Moment, a: Access) -> Estimate {
+        Predictor::estimate(self, at, a)
+    }
+    fn geometry(&self) -> Option<&dyn Geometry> {
+        Predictor::geometry(self)
+    }
+    fn release(&self, at: Moment, a: Access) -> Release {
+        release(self, at, a)
+    }
+    fn exact_tail(&self) -> bool {
+        exact_tail(self)
+    }
 }

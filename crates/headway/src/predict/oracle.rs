@@ -5,36 +5,20 @@ use super::{
     Access, Among, Estimate, Geometry, Moment, Needs, Predictor, QueueModel, Release, Target,
     TrackInfo,
 };
-use crate::device::hdd::layout::Location;
 use crate::device::hdd::spec::HddSpec;
-use crate::device::hdd::{plan_service, Mechanics, Overheads};
+use crate::device::hdd::{Mechanics, Overheads, SelfModel};
+use crate::order::PositionCost;
 use crate::request::{Completion, HeadPosition, Op};
 use crate::time::SimTime;
 
-/// The device's own model of a command that misses its buffer: what an SPTF inside the
-/// firmware knows. It shares the drive's [`Mechanics`] and overheads and learns the head
-/// position from each completion. It does not model the buffer (hits, read-ahead, write-back
-/// in the background): a host cannot see it, so its estimates for hits are pessimistic and
-/// the head it believes in is where the last missing command left it.
+/// The device's own model of a command that misses its buffer ([`SelfModel`]: what an SPTF
+/// inside the firmware knows) as the host's predictor. It shares the drive's [`Mechanics`]
+/// and overheads and learns the head position from each completion. It does not model the
+/// buffer (hits, read-ahead, write-back in the background): a host cannot see it, so its
+/// estimates for hits are pessimistic and the head it believes in is where the last missing
+/// command left it.
 pub struct OraclePredictor {
-    mech: Arc<Mechanics>,
-    ovh: Overheads,
-    /// The least overhead before any command's mechanism starts, plus the link: the part of
-    /// every positioning floor that does not depend on the distance (asked once per
-    /// candidate by a pruned search).
-    floor_ovh_ns: SimTime,
-    /// Delay between the host's dispatch and the device seeing the command.
-    link_ns: SimTime,
-    head: HeadPosition,
-    last_op: Op,
-    /// By the next command's op: the overhead before its mechanism starts after a command
-    /// of `last_op`, plus the link (refreshed when `last_op` changes), and its least move
-    /// (DiskSim's minimum seek delay for writes). What every positioning estimate of a
-    /// search reads, one load each instead of a selection by operation.
-    start_ovh_ns: [SimTime; 2],
-    min_move_ns: [SimTime; 2],
-    /// The mechanics' revolutions per nanosecond, bit for bit (see [`OraclePredictor::new`]).
-    turns_per_ns: f64,
+    model: SelfModel,
     /// Per op, the last completion that went to the media: its sectors and the time from
     /// its media end to its completion (see [`QueueModel::tail_ns`]). The bus side is
     /// learned rather than modelled: the oracle shares the drive's mechanics and overheads,
@@ -47,37 +31,21 @@ pub struct OraclePredictor {
 
 impl OraclePredictor {
     pub fn new(mech: Arc<Mechanics>, ovh: Overheads, link_ns: SimTime) -> Self {
-        let start_ovh_ns =
-            [Op::Read, Op::Write].map(|next| ovh.mechanical_start_ns(Op::Read, next) + link_ns);
-        let turns_per_ns = mech.turns_per_ns();
         OraclePredictor {
-            mech,
-            turns_per_ns,
-            floor_ovh_ns: ovh.min_mechanical_start_ns() + link_ns,
-            start_ovh_ns,
-            min_move_ns: [0, ovh.min_write_seek_ns],
-            ovh,
-            link_ns,
-            head: HeadPosition::default(),
-            last_op: Op::Read,
+            model: SelfModel::new(mech, ovh, link_ns),
             tails: [None; 2],
             read_bus: None,
         }
     }
 
-    /// `Mechanics::angle_at` for `0 <= t` below 2^52 revolutions: the whole turns found by
-    /// rounding through 2^52 (where an `f64` has no fraction bits) and stepping down if that
-    /// rounded up, the same value as the mechanics' truncation through `i64` without the
-    /// saturating conversion and back (about a dozen instructions).
     #[inline(always)]
-    fn angle_at(&self, t: f64) -> f64 {
-        const TWO_52: f64 = (1u64 << 52) as f64;
-        let turns = t * self.turns_per_ns;
-        let mut whole = (turns + TWO_52) - TWO_52;
-        if whole > turns {
-            whole -= 1.0;
-        }
-        turns - whole
+    fn mech(&self) -> &Mechanics {
+        self.model.mechanics()
+    }
+
+    #[inline(always)]
+    fn ovh(&self) -> &Overheads {
+        self.model.overheads()
     }
 
     /// Also share the drive's bus rules, so that a read's tail is the drive's own
@@ -127,8 +95,8 @@ impl OraclePredictor {
         let w = Op::Write as usize;
         let done = start_ns
             + estimate.service_ns()
-            + self.ovh.reselect_first_ns
-            + self.ovh.completion_ns[w];
+            + self.ovh().reselect_first_ns
+            + self.ovh().completion_ns[w];
         Release {
             estimate,
             tail_ns: self.tail_ns(sectors, Op::Write),
@@ -136,7 +104,7 @@ impl OraclePredictor {
             done_ns: Some(done),
             bus_asked_ns: None,
             // In the convention of the estimate that plans it (the overhead it adds).
-            queued_next_ns: Some(done.saturating_sub(self.start_ovh_ns[Op::Read as usize])),
+            queued_next_ns: Some(done.saturating_sub(self.model.start_overhead_ns(Op::Read))),
         }
     }
 }
@@ -146,97 +114,36 @@ impl Predictor for OraclePredictor {
         "oracle"
     }
     fn capacity_sectors(&self) -> u64 {
-        self.mech.layout.capacity_sectors()
+        self.mech().layout.capacity_sectors()
     }
     fn cylinders(&self) -> u32 {
-        self.mech.seek.max_distance() + 1
+        self.mech().seek.max_distance() + 1
     }
     #[inline]
     fn cylinder_of(&self, lbn: u64) -> u32 {
-        self.mech.layout.cylinder_of(lbn)
+        PositionCost::cylinder_of(&self.model, lbn)
     }
     fn head(&self) -> HeadPosition {
-        self.head
+        PositionCost::head(&self.model)
     }
     #[inline]
     fn estimate(&self, at: Moment, a: Access) -> Estimate {
-        let (ph, _done, end) = plan_service(
-            &self.mech,
-            &self.ovh,
-            at.from,
-            self.last_op,
-            at.start_ns + self.link_ns,
-            a.lbn,
-            a.sectors,
-            a.op,
-        );
-        Estimate {
-            overhead_ns: ph.overhead_ns + self.link_ns,
-            seek_ns: ph.seek_ns,
-            rotate_ns: ph.rotate_ns,
-            transfer_ns: ph.transfer_ns,
-            end,
-        }
+        self.model.estimate(at, a)
     }
     #[inline]
     fn positioning_floor_ns(&self, distance: u32) -> SimTime {
-        self.mech
-            .move_floor_ns(distance)
-            .saturating_add(self.floor_ovh_ns)
+        PositionCost::positioning_floor_ns(&self.model, distance)
     }
     #[inline]
     fn target(&self, a: Access, needs: Needs) -> Target {
-        let l = self.mech.layout.locate(a.lbn);
-        let t = located(l, a);
-        match needs {
-            Needs::Positioning => t,
-            Needs::Service => Target {
-                transfer_ns: self.mech.transfer_ns_at(l, a.lbn, a.sectors, a.op),
-                ..t
-            },
-        }
+        PositionCost::target(&self.model, a, needs)
     }
-    // Always inlined: a search that holds the oracle as its own type (the drive's SPTF) then
-    // works out the candidate-independent part once, not per candidate.
     #[inline(always)]
     fn positioning_to(&self, from: HeadPosition, start_ns: SimTime, t: &Target) -> SimTime {
-        if t.sectors == 0 {
-            return self
-                .estimate(Moment::new(from, start_ns), t.access())
-                .positioning_ns();
-        }
-        let overhead = self.start_ovh_ns[t.op as usize];
-        let seek_ns = self
-            .mech
-            .move_ns(from, t.cylinder, t.surface, t.op)
-            .max(self.min_move_ns[t.op as usize]);
-        // `Mechanics::positioning_to`'s arithmetic, with the integer-float conversions
-        // through `i64` (the same values below 2^63 ns; one instruction each on x86-64
-        // where `u64`'s take five), the angle as `angle_at` below, and no clamp of the
-        // rounded wait at zero (a wait is never negative). The debug assertion holds it to
-        // the mechanics' own function.
-        let t_arrive = (start_ns + overhead) as i64 as f64 + seek_ns as i64 as f64;
-        let wait = self.mech.wait_from(self.angle_at(t_arrive), t.angle);
-        let wait_ns = (wait + 0.5) as i64 as SimTime;
-        let positioning = overhead + seek_ns + wait_ns;
-        debug_assert_eq!(
-            positioning,
-            overhead
-                + self.mech.positioning_to(
-                    from,
-                    start_ns + overhead,
-                    t.cylinder,
-                    t.surface,
-                    t.angle,
-                    t.op,
-                    self.min_move_ns[t.op as usize],
-                )
-        );
-        positioning
+        PositionCost::positioning_to(&self.model, from, start_ns, t)
     }
     fn observe(&mut self, c: &Completion) {
         if !c.cache_hit {
-            self.head = c.head;
             let p = &c.phases;
             let media_end = p.start_ns + p.overhead_ns + p.seek_ns + p.rotate_ns + p.transfer_ns;
             if c.command.sectors > 0 && c.done_ns >= media_end {
@@ -244,11 +151,7 @@ impl Predictor for OraclePredictor {
                     Some((c.command.sectors, c.done_ns - media_end));
             }
         }
-        if c.command.op != self.last_op {
-            self.last_op = c.command.op;
-            self.start_ovh_ns = [Op::Read, Op::Write]
-                .map(|next| self.ovh.mechanical_start_ns(self.last_op, next) + self.link_ns);
-        }
+        self.model.observe(c);
     }
     fn geometry(&self) -> Option<&dyn Geometry> {
         Some(self)
@@ -261,7 +164,7 @@ impl Predictor for OraclePredictor {
 impl QueueModel for OraclePredictor {
     fn tail_ns(&self, sectors: u32, op: Op) -> SimTime {
         // The completion overhead is fixed; the rest (the bus) scales with the sectors.
-        let fixed = self.ovh.completion_ns[op as usize];
+        let fixed = self.ovh().completion_ns[op as usize];
         let tail = match self.tails[op as usize] {
             Some((n, tail)) => fixed + tail.saturating_sub(fixed) * sectors as u64 / n as u64,
             None => fixed,
@@ -270,18 +173,18 @@ impl QueueModel for OraclePredictor {
         // it waits (the drive's `overhead_done`), so its positioning begins at this one's
         // completion; estimates add that overhead from their start, so the start is moved
         // back by it (a read's, the common case).
-        tail.saturating_sub(self.ovh.mechanical_start_ns(op, Op::Read))
+        tail.saturating_sub(self.ovh().mechanical_start_ns(op, Op::Read))
     }
 
     fn exact_tail(&self) -> bool {
         self.read_bus.is_some()
     }
     fn overhead_done_while_queued(&self, op: Op) -> bool {
-        op == Op::Read || self.ovh.fast_write
+        op == Op::Read || self.ovh().fast_write
     }
     fn release_among(&self, at: Moment, a: Access, mut among: Among<'_>) -> Release {
         let estimate = self.estimate(at, a);
-        if a.op == Op::Write && a.sectors > 0 && !self.ovh.fast_write && self.read_bus.is_some() {
+        if a.op == Op::Write && a.sectors > 0 && !self.ovh().fast_write && self.read_bus.is_some() {
             among.enter_as_they_arrive();
             return self.write_through_release(estimate, at.start_ns, a.sectors);
         }
@@ -290,7 +193,7 @@ impl QueueModel for OraclePredictor {
             return Release::after(estimate, self.tail_ns(a.sectors, a.op));
         };
         let mech_start = at.start_ns + estimate.overhead_ns;
-        let r = bus.read_release(&self.mech, at.from, mech_start as f64, a, among);
+        let r = bus.read_release(self.mech(), at.from, mech_start as f64, a, among);
         let done_ns = r.done_ns as SimTime;
         // The next command's mechanism starts at the completion (its overhead overlapped
         // this one, as in `tail_ns`), or later if the read-ahead must first be stopped.
@@ -298,7 +201,7 @@ impl QueueModel for OraclePredictor {
             Some((stop, head)) => ((stop.ceil() as SimTime).max(done_ns), head),
             None => (done_ns, estimate.end),
         };
-        let queued_next = free_ns.saturating_sub(self.ovh.mechanical_start_ns(a.op, Op::Read));
+        let queued_next = free_ns.saturating_sub(self.ovh().mechanical_start_ns(a.op, Op::Read));
         Release {
             estimate,
             tail_ns: queued_next.saturating_sub(at.start_ns + estimate.service_ns()),
@@ -311,7 +214,7 @@ impl QueueModel for OraclePredictor {
 
     fn buffer_reach(&self, a: Access) -> Option<(u64, u64)> {
         self.read_bus?
-            .buffer_reach(&self.mech, a.lbn, a.sectors, a.op)
+            .buffer_reach(self.mech(), a.lbn, a.sectors, a.op)
     }
     fn buffer_segments(&self) -> u32 {
         self.read_bus.map_or(0, |b| b.segments())
@@ -320,121 +223,21 @@ impl QueueModel for OraclePredictor {
 
 impl Geometry for OraclePredictor {
     fn track_of(&self, lbn: u64) -> HeadPosition {
-        let (cylinder, surface) = self.mech.layout.track_of(lbn);
-        HeadPosition { cylinder, surface }
+        self.model.track_of(lbn)
     }
     fn track_info(&self, track: HeadPosition) -> Option<TrackInfo> {
-        let layout = &self.mech.layout;
-        let first = layout.first_lbn_on_track(track.cylinder, track.surface)?;
-        let l = layout.locate(first);
-        let on_track = |lbn: u64| layout.track_of(lbn) == (track.cylinder, track.surface);
-        // The track's LBNs are consecutive from `first`: find the last by bisection.
-        let (mut lo, mut hi) = (first, (first + l.spt as u64).min(layout.capacity_sectors()));
-        while hi - lo > 1 {
-            let mid = lo + (hi - lo) / 2;
-            if on_track(mid) {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
-        let slot0 = l.angle - l.sector as f64 / l.spt as f64;
-        Some(TrackInfo {
-            track,
-            first_lbn: first,
-            lbns: (lo - first + 1) as u32,
-            slots: l.spt,
-            slot0_angle: slot0 - slot0.floor(),
-            sector_ns: self.mech.sector_ns(l.spt),
-        })
+        self.model.track_info(track)
     }
     fn slot_lbn(&self, track: HeadPosition, slot: u32) -> Option<u64> {
-        self.mech.layout.lbn_at(track.cylinder, track.surface, slot)
+        self.model.slot_lbn(track, slot)
     }
     fn angle_at(&self, t: SimTime) -> f64 {
-        self.mech.angle_at(t as f64)
+        Geometry::angle_at(&self.model, t)
     }
     fn period_ns(&self) -> f64 {
-        self.mech.period_ns
+        self.model.period_ns()
     }
     fn move_ns(&self, from: HeadPosition, to: HeadPosition, op: Op) -> SimTime {
-        self.mech.move_ns(from, to.cylinder, to.surface, op)
-    }
-}
-
-/// A target at `l` without its transfer time (see [`Needs::Positioning`]).
-#[inline(always)]
-fn located(l: Location, a: Access) -> Target {
-    Target {
-        lbn: a.lbn,
-        sectors: a.sectors,
-        op: a.op,
-        cylinder: l.cylinder,
-        surface: l.surface,
-        angle: l.angle,
-        transfer_ns: 0,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use proptest::prelude::*;
-
-    fn atlas() -> OraclePredictor {
-        let spec = crate::device::catalog::lookup("atlas10k").unwrap();
-        let mech = Arc::new(Mechanics::new(&spec).unwrap());
-        let mut ovh = Overheads::from_spec(&spec);
-        // Different overheads by previous op and op, and a least write move, so that every
-        // entry of the by-op tables is exercised.
-        ovh.read_miss_ns = [150_000, 120_000];
-        ovh.write_miss_ns = [300_000, 450_000];
-        ovh.min_write_seek_ns = 200_000;
-        OraclePredictor::new(mech, ovh, 7_000)
-    }
-
-    fn after(p: &mut OraclePredictor, op: Op, head: HeadPosition) {
-        use crate::request::{Command, Phases, Request};
-        p.observe(&Completion {
-            command: Command::single(Request::new(0, 0, 1, op)),
-            done_ns: 0,
-            phases: Phases::default(),
-            cache_hit: false,
-            head,
-            head_lbn: 0,
-        });
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(256))]
-        /// The search's own arithmetic (the by-op tables, the conversions, the angle) gives
-        /// the estimate's positioning time exactly, after reads and after writes.
-        #[test]
-        fn positioning_to_a_target_is_the_estimates(
-            cylinder in 0u32..10_042, surface in 0u32..6, prev_write in any::<bool>(),
-            start_ns in 0u64..20_000_000_000_000, lbn in 0u64..17_938_000,
-            sectors in 1u32..64, write in any::<bool>(),
-        ) {
-            let mut p = atlas();
-            let from = HeadPosition { cylinder, surface };
-            after(&mut p, if prev_write { Op::Write } else { Op::Read }, from);
-            let op = if write { Op::Write } else { Op::Read };
-            let a = Access::new(lbn, sectors, op);
-            let want = p.estimate(Moment::new(from, start_ns), a).positioning_ns();
-            for needs in [Needs::Positioning, Needs::Service] {
-                prop_assert_eq!(p.positioning_to(from, start_ns, &p.target(a, needs)), want);
-            }
-        }
-
-        /// The angle by rounding through 2^52 is the mechanics' bit for bit, at any instant
-        /// and at whole revolutions (where the two ways of taking whole turns off could
-        /// differ by one).
-        #[test]
-        fn the_angle_is_the_mechanics(t in 0u64..40_000_000_000_000, turns in 0u64..5_000_000) {
-            let p = atlas();
-            for t in [t as f64, (turns as f64 * p.mech.period_ns).round(), turns as f64 * p.mech.period_ns] {
-                prop_assert_eq!(p.angle_at(t).to_bits(), p.mech.angle_at(t).to_bits(), "t = {}", t);
-            }
-        }
+        self.model.move_ns(from, to, op)
     }
 }

@@ -1,9 +1,9 @@
 use super::options::OptionReader;
 use super::stf::{Ranking, Stf};
-use super::sweep::Key;
 use super::timed::{Origin, TimedQueue};
 use super::SchedCtx;
 use crate::error::Result;
+use crate::order::sweep::Key;
 use crate::time::SimTime;
 
 /// Aged SPTF in DiskSim's form: the effective time of a request is its positioning time

@@ -1,6 +1,6 @@
 use super::elevator::{Elevator, Pick, Policy};
-use super::sweep::CylQueue;
 use super::SchedCtx;
+use crate::order::sweep::{self, CylQueue};
 use crate::request::DeviceId;
 
 /// C-LOOK: sweep upward in cylinder order; when nothing lies ahead, jump back to the lowest
@@ -13,10 +13,6 @@ pub struct CLookPolicy;
 impl Policy for CLookPolicy {
     const NAME: &'static str = "clook";
     fn pick(&mut self, q: &CylQueue, pos: u32, _ctx: &SchedCtx, _dev: DeviceId) -> Pick {
-        Pick::Request(
-            q.at_or_above(pos)
-                .or_else(|| q.lowest())
-                .expect("non-empty queue"),
-        )
+        Pick::Request(sweep::upward_or_lowest(q, pos))
     }
 }

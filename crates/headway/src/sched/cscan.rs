@@ -1,6 +1,6 @@
 use super::elevator::{edges, Elevator, Pick, Policy};
-use super::sweep::CylQueue;
 use super::SchedCtx;
+use crate::order::sweep::CylQueue;
 use crate::request::DeviceId;
 
 /// C-SCAN: sweep upward serving requests in cylinder order, travel on to the last cylinder,

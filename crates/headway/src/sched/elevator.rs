@@ -4,9 +4,9 @@
 //! Each scheduler's file holds only its policy.
 
 use super::proposal::{not_proposed, ProposalSlot};
-use super::sweep::{CylQueue, Key};
 use super::{Decision, Hints, Placement, SchedCtx, Scheduler};
 use crate::error::Result;
+use crate::order::sweep::{CylQueue, Key};
 use crate::request::{Command, DeviceId, Op, Request};
 
 /// What a policy wants next.

@@ -1,7 +1,7 @@
 use super::proposal::{not_proposed, ProposalSlot};
-use super::sweep::{CylQueue, Dir, Key};
 use super::{Decision, Hints, Placement, SchedCtx, Scheduler};
 use crate::error::Result;
+use crate::order::sweep::{CylQueue, Dir, Key};
 use crate::request::{Command, DeviceId, Request};
 
 /// FSCAN: requests are served in frozen batches. The batch being served is swept in

@@ -2,10 +2,10 @@ use std::collections::VecDeque;
 
 use super::options::OptionReader;
 use super::stf::{Ranking, Stf};
-use super::sweep::{Dir, Key};
 use super::timed::{Objective, Origin, TimedQueue};
 use super::{Placement, SchedCtx};
 use crate::error::{HeadwayError, Result};
+use crate::order::sweep::{Dir, Key};
 use crate::request::Request;
 
 /// Grouped shortest time first: STF within the current group; the next group only once the

@@ -5,9 +5,9 @@
 use std::collections::BTreeMap;
 
 use super::proposal::{not_proposed, ProposalSlot};
-use super::sweep::Dir;
 use super::{Decision, Hints, Placement, SchedCtx, Scheduler};
 use crate::error::Result;
+use crate::order::sweep::Dir;
 use crate::request::{Command, DeviceId, Request};
 
 /// Requests keyed by (lbn, id): equal LBNs in arrival order.

@@ -1,6 +1,6 @@
 use super::elevator::{Elevator, Pick, Policy};
-use super::sweep::{CylQueue, Dir};
 use super::SchedCtx;
+use crate::order::sweep::{self, CylQueue, Dir};
 use crate::request::DeviceId;
 
 /// LOOK (the practical elevator): sweep in one direction serving requests in cylinder order,
@@ -15,11 +15,6 @@ pub struct LookPolicy {
 impl Policy for LookPolicy {
     const NAME: &'static str = "look";
     fn pick(&mut self, q: &CylQueue, pos: u32, _ctx: &SchedCtx, _dev: DeviceId) -> Pick {
-        let key = q.ahead(pos, self.dir).unwrap_or_else(|| {
-            self.dir = self.dir.reversed();
-            q.ahead(pos, self.dir)
-                .expect("a non-empty queue has a request on one side")
-        });
-        Pick::Request(key)
+        Pick::Request(sweep::ahead_or_reverse(q, pos, &mut self.dir))
     }
 }

@@ -30,7 +30,6 @@ mod aged_sptf;
 mod bfq;
 mod clook;
 mod cscan;
-mod cyl_index;
 mod deadline;
 mod elevator;
 mod fcfs;
@@ -48,7 +47,6 @@ mod sptf;
 mod sptf_sw;
 mod sstf;
 mod stf;
-mod sweep;
 #[cfg(test)]
 mod testkit;
 mod timed;

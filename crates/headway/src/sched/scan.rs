@@ -1,6 +1,6 @@
 use super::elevator::{edges, Elevator, Pick, Policy};
-use super::sweep::{CylQueue, Dir};
 use super::SchedCtx;
+use crate::order::sweep::{CylQueue, Dir};
 use crate::request::DeviceId;
 
 /// SCAN (the textbook elevator): sweep in one direction serving requests in cylinder order,

@@ -1,12 +1,9 @@
 use super::options::OptionReader;
 use super::stf::{Ranking, Stf};
-use super::sweep::Key;
 use super::timed::{Objective, Origin, TimedQueue};
 use super::SchedCtx;
 use crate::error::Result;
-use crate::predict::Predictor;
-use crate::request::Request;
-use crate::time::SimTime;
+use crate::order::sweep::Key;
 
 /// Shortest time first: dispatch the request the predictor says can start its media
 /// transfer soonest (SPTF: overheads + seek + rotational latency), or, with the `service`
@@ -79,45 +76,6 @@ impl Stf<Shortest> {
             Shortest { objective, name },
         ))
     }
-
-    /// Queue `req` with the device's predictor `p` in hand, as its own type (the drive's
-    /// firmware queue, which owns its model: see [`Sptf::take_unpipelined`]).
-    pub fn arrive_with<P: Predictor>(&mut self, req: Request, p: &P) {
-        self.q.insert_with(req, p);
-    }
-
-    /// Choose and take the request to serve next, with the mechanism free at `now` and the
-    /// head where `p` believes it is, for a caller that never has a command outstanding and
-    /// spends no CPU time on decisions (the drive's own firmware queue, which picks only when
-    /// the mechanism is free). The choice is [`crate::sched::Scheduler::decide`]'s exactly,
-    /// in a context with nothing outstanding, one slot and free estimates: `decide` would
-    /// plan from the same head and instant. What `decide` also works out (where the chosen
-    /// command would leave the head, for planning the next one while it is outstanding, and
-    /// the command itself) is never consulted in such a context, so it is skipped; and `p`
-    /// comes as its own type, so every estimate of the search is inlined into it.
-    pub fn take_unpipelined<P: Predictor>(&mut self, p: &P, now: SimTime) -> Option<Request> {
-        if self.q.is_empty() {
-            return None;
-        }
-        let origin = Origin::uniform(p.head(), now, now);
-        // One search per objective, so that the walk does not choose the objective per
-        // candidate (the drive's SPTF is always by positioning).
-        let (key, _) = match self.rank.objective {
-            Objective::Positioning => {
-                self.q
-                    .argmin_with(p, origin, 0, u32::MAX, |floor| floor, |_, _, pos| pos)?
-            }
-            Objective::Service => self.q.argmin_with(
-                p,
-                origin,
-                0,
-                u32::MAX,
-                |floor| floor,
-                |_, t, pos| pos + t.transfer_ns,
-            )?,
-        };
-        Some(self.q.take(key))
-    }
 }
 
 impl Default for Stf<Shortest> {
@@ -130,9 +88,10 @@ impl Default for Stf<Shortest> {
 mod tests {
     use super::*;
     use crate::predict::{Access, Moment, Needs};
-    use crate::request::Op;
+    use crate::request::{Op, Request};
     use crate::sched::testkit::*;
     use crate::sched::Scheduler;
+    use crate::time::SimTime;
     use proptest::prelude::*;
 
     proptest! {

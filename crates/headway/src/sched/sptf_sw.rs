@@ -1,9 +1,9 @@
 use super::options::OptionReader;
 use super::stf::{Ranking, Stf};
-use super::sweep::Key;
 use super::timed::{Origin, TimedQueue};
 use super::SchedCtx;
 use crate::error::Result;
+use crate::order::sweep::Key;
 use crate::predict::{Access, Moment};
 use crate::time::SimTime;
 

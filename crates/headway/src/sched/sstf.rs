@@ -1,6 +1,6 @@
 use super::elevator::{Elevator, Pick, Policy};
-use super::sweep::CylQueue;
 use super::SchedCtx;
+use crate::order::sweep::{self, CylQueue};
 use crate::request::DeviceId;
 
 /// Shortest seek time first, by cylinder distance from the last dispatched request's
@@ -13,17 +13,6 @@ pub struct SstfPolicy;
 impl Policy for SstfPolicy {
     const NAME: &'static str = "sstf";
     fn pick(&mut self, q: &CylQueue, pos: u32, _ctx: &SchedCtx, _dev: DeviceId) -> Pick {
-        let up = q.at_or_above(pos);
-        let down = if pos == 0 {
-            None
-        } else {
-            q.at_or_below(pos - 1)
-        };
-        Pick::Request(match (down, up) {
-            (Some(d), Some(u)) if pos - d.0 <= u.0 - pos => d,
-            (_, Some(u)) => u,
-            (Some(d), None) => d,
-            (None, None) => unreachable!("policies are asked only with a non-empty queue"),
-        })
+        Pick::Request(sweep::nearest(q, pos))
     }
 }

@@ -3,10 +3,10 @@
 //! live here once, so every member (`sptf`/`stf`/`satf`, `aged-sptf`, `sptf-sw`, `wstf`,
 //! `gstf`) gets every one of them, the host's fast paths included.
 
-use super::sweep::Key;
 use super::timed::{Origin, TimedQueue};
 use super::{Decision, Hints, Placement, SchedCtx, Scheduler};
 use crate::error::Result;
+use crate::order::sweep::Key;
 use crate::request::{Command, Completion, Request};
 
 /// How one member of the STF family ranks its queued requests.

@@ -1,8 +1,8 @@
 use super::elevator::{Elevator, Pick, Policy};
 use super::options::OptionReader;
-use super::sweep::{CylQueue, Dir};
 use super::SchedCtx;
 use crate::error::Result;
+use crate::order::sweep::{CylQueue, Dir};
 use crate::request::DeviceId;
 
 /// V(R) (Geist and Daniel): SSTF with a bias towards the current sweep direction. A request

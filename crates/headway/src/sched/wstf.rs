@@ -1,9 +1,9 @@
 use super::options::OptionReader;
 use super::stf::{Ranking, Stf};
-use super::sweep::Key;
 use super::timed::{Objective, Origin, TimedQueue};
 use super::SchedCtx;
 use crate::error::Result;
+use crate::order::sweep::Key;
 use crate::time::{SimTime, NS_PER_MS};
 
 /// Weighted shortest time first (the paper's aging): each request's estimated time T_real is

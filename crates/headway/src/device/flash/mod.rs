@@ -4,7 +4,6 @@
 
 pub mod endurance;
 pub mod ftl;
-pub mod predictor;
 pub mod spec;
 
 use std::collections::VecDeque;

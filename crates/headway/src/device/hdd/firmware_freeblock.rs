@@ -3,7 +3,7 @@
 //!
 //! Whenever the drive starts a read from its own queue (chosen by its firmware scheduler,
 //! e.g. SPTF), the same greedy track search as the host's freeblock planner
-//! ([`crate::sched::freeblock::planner`]) fills the time between the arm becoming free and
+//! ([`crate::order::freeblock::planner`]) fills the time between the arm becoming free and
 //! the read's first sector coming under the head, with the drive's exact model of itself
 //! and the head where the drive knows it is: no prediction error, no bus tail between a
 //! free read and the foreground read (the free data stay in the drive), and reading on on
@@ -31,11 +31,12 @@ use serde::{Deserialize, Serialize};
 
 use super::mechanics::Mechanics;
 use super::overheads::Overheads;
+use super::self_model::SelfModel;
 use crate::error::{HeadwayError, Result};
-use crate::predict::{Access, Geometry, Moment, OraclePredictor, Predictor};
+use crate::order::freeblock::planner::{self, FreeRead, Pair, PlanLimits, Tail};
+use crate::order::freeblock::wanted::WantedBlocks;
+use crate::order::{Access, Geometry, Moment};
 use crate::request::{Command, Completion, HeadPosition, Op, Phases, Request};
-use crate::sched::freeblock::planner::{self, FreeRead, Pair, PlanLimits, Tail};
-use crate::sched::freeblock::wanted::WantedBlocks;
 use crate::time::SimTime;
 
 /// `[drive.firmware_freeblock]`: the background scan the firmware fills its gaps with.
@@ -107,7 +108,7 @@ pub struct FirmwareFreeReport {
 }
 
 pub struct FirmwareFreeblock {
-    pred: OraclePredictor,
+    pred: SelfModel,
     wanted: WantedBlocks,
     limits: PlanLimits,
     one_per_track: bool,
@@ -169,7 +170,7 @@ impl FirmwareFreeblock {
         wanted.want(cfg.start_lbn, sectors);
         let surfaces = mech.layout.surfaces();
         Ok(FirmwareFreeblock {
-            pred: OraclePredictor::new(mech, ovh, 0),
+            pred: SelfModel::new(mech, ovh, 0),
             wanted,
             limits: PlanLimits {
                 c_fb_ns: (cfg.c_fb_ms * 1e6).round() as SimTime,

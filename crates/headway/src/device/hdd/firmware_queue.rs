@@ -1,9 +1,10 @@
 //! The drive's own command queue (tagged command queueing): commands the host has sent wait
 //! here, and a scheduler inside the firmware picks the next whenever the drive finishes one.
-//! The firmware scheduler is one of the host schedulers, fed with the drive's exact model of
-//! itself (the same mechanics and overheads, and the head where the drive knows it is), so
-//! "send everything to the drive and let it reorder" and "reorder at the host" use the same
-//! algorithm and differ only in what the scheduler can see.
+//! The firmware orders its queue with the same searches and picks as the host's schedulers
+//! ([`crate::order`]), fed with the drive's exact model of itself ([`SelfModel`]: the same
+//! mechanics and overheads, and the head where the drive knows it is), so "send everything
+//! to the drive and let it reorder" and "reorder at the host" use the same algorithm and
+//! differ only in what the scheduler can see.
 
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -11,10 +12,12 @@ use std::sync::Arc;
 use super::firmware_scheduler::FirmwareScheduler;
 use super::mechanics::Mechanics;
 use super::overheads::Overheads;
+use super::self_model::SelfModel;
 use crate::error::{HeadwayError, Result};
-use crate::predict::{OraclePredictor, Predictor};
+use crate::order::stf_queue::StfQueue;
+use crate::order::sweep::{self, CylQueue, Dir};
+use crate::order::PositionCost;
 use crate::request::{Command, Completion, HeadPosition, Op, Phases, Request};
-use crate::sched::{scheduler_by_name, Decision, SchedCtx, Scheduler, Sptf};
 use crate::time::SimTime;
 
 /// DiskSim 4.0's queue scheduling policies (`disksim_ioqueue.h`) headway implements, by
@@ -85,20 +88,31 @@ enum Kind {
     Sched(Box<Scheduled>),
 }
 
-/// SPTF, the usual firmware policy, is held as itself with the drive's model as its own
-/// type, so that a pick is one search, its estimates inlined, and one removal
-/// ([`Sptf::take_unpipelined`]); the others go through the scheduler interface, with the
-/// model as the one predictor of their context. Either way the model is refreshed before
+/// How the queue is ordered. SPTF, the usual firmware policy, holds the model as its own
+/// type, so that a pick is one search, its estimates inlined, and one removal. The
+/// cylinder-ordered picks rank from the cylinder of the command picked last (the head's
+/// before the first), as the host's elevators do. Either way the model is refreshed before
 /// every decision.
-// Held once per queue, already boxed inside `Kind::Sched`: the variants' sizes do not matter.
-#[allow(clippy::large_enum_variant)]
 enum Picker {
-    Sptf(Sptf, OraclePredictor),
-    Any(Box<dyn Scheduler>, Vec<Box<dyn Predictor>>),
+    Sptf(StfQueue),
+    Cylinder {
+        queue: CylQueue<u64>,
+        pick: CylinderPick,
+        /// The cylinder of the command picked last.
+        pos: Option<u32>,
+    },
+}
+
+#[derive(Clone, Copy)]
+enum CylinderPick {
+    Sstf,
+    Look(Dir),
+    Clook,
 }
 
 struct Scheduled {
     sched: Picker,
+    model: SelfModel,
     /// Queued commands by slot; a request's id is its slot.
     slots: Vec<Option<(Command, SimTime)>>,
     free: Vec<u64>,
@@ -120,21 +134,30 @@ impl FirmwareQueue {
     ) -> Result<FirmwareQueue> {
         let which = FirmwareScheduler::parse(name)?;
         let name = which.name();
-        let kind = if which == FirmwareScheduler::Fcfs {
-            Kind::Fifo(VecDeque::with_capacity(depth))
-        } else {
-            let model = OraclePredictor::new(mech, ovh, 0);
-            Kind::Sched(Box::new(Scheduled {
-                sched: if which == FirmwareScheduler::Sptf {
-                    Picker::Sptf(Sptf::new(), model)
-                } else {
-                    Picker::Any(scheduler_by_name(name)?, vec![Box::new(model)])
-                },
-                slots: Vec::with_capacity(depth),
-                free: Vec::with_capacity(depth),
-                pending: 0,
-            }))
+        let cylinder = |pick| Picker::Cylinder {
+            queue: CylQueue::default(),
+            pick,
+            pos: None,
         };
+        let sched = match which {
+            FirmwareScheduler::Fcfs => {
+                return Ok(FirmwareQueue {
+                    kind: Kind::Fifo(VecDeque::with_capacity(depth)),
+                    name,
+                })
+            }
+            FirmwareScheduler::Sptf => Picker::Sptf(StfQueue::with_capacity(depth)),
+            FirmwareScheduler::Sstf => cylinder(CylinderPick::Sstf),
+            FirmwareScheduler::Look => cylinder(CylinderPick::Look(Dir::default())),
+            FirmwareScheduler::Clook => cylinder(CylinderPick::Clook),
+        };
+        let kind = Kind::Sched(Box::new(Scheduled {
+            sched,
+            model: SelfModel::new(mech, ovh, 0),
+            slots: Vec::with_capacity(depth),
+            free: Vec::with_capacity(depth),
+            pending: 0,
+        }));
         Ok(FirmwareQueue { kind, name })
     }
 
@@ -174,9 +197,9 @@ impl FirmwareQueue {
                 s.slots[slot as usize] = Some((cmd, now));
                 s.pending += 1;
                 match &mut s.sched {
-                    Picker::Sptf(p, model) => p.arrive_with(r, model),
-                    Picker::Any(p, preds) => {
-                        p.on_arrival(r, &SchedCtx::new(now, preds, &[0], &[1]))
+                    Picker::Sptf(q) => q.insert(r, &s.model),
+                    Picker::Cylinder { queue, .. } => {
+                        queue.insert(s.model.cylinder_of(r.lbn), slot, slot)
                     }
                 }
             }
@@ -207,17 +230,18 @@ impl FirmwareQueue {
                     head,
                     head_lbn: 0,
                 };
+                s.model.observe(&probe);
                 let slot = match &mut s.sched {
-                    Picker::Sptf(p, model) => {
-                        model.observe(&probe);
-                        p.take_unpipelined(model, now)?.id
-                    }
-                    Picker::Any(p, preds) => {
-                        preds[0].observe(&probe);
-                        match p.decide(&SchedCtx::new(now, preds, &[0], &[1])) {
-                            Decision::Dispatch(c) => c.requests.first()?.id,
-                            _ => return None,
-                        }
+                    Picker::Sptf(q) => q.take_nearest(&s.model, now)?,
+                    Picker::Cylinder { queue, pick, pos } => {
+                        let at = pos.unwrap_or_else(|| s.model.head().cylinder);
+                        let key = match pick {
+                            CylinderPick::Sstf => sweep::nearest(queue, at),
+                            CylinderPick::Look(dir) => sweep::ahead_or_reverse(queue, at, dir),
+                            CylinderPick::Clook => sweep::upward_or_lowest(queue, at),
+                        };
+                        *pos = Some(key.0);
+                        queue.remove(key)
                     }
                 };
                 s.pending -= 1;

@@ -19,6 +19,7 @@ pub mod readahead;
 mod readahead_hold;
 pub mod seek;
 mod segment_full;
+pub mod self_model;
 pub mod service;
 pub mod spec;
 
@@ -33,6 +34,7 @@ pub use firmware_queue::{policy_name, FirmwareQueue, SptfAngle, FIRMWARE_SCHEDUL
 pub use firmware_scheduler::FirmwareScheduler;
 pub use mechanics::{MechAccess, Mechanics};
 pub use overheads::Overheads;
+pub use self_model::SelfModel;
 pub use service::{BufferStats, Drive, Served};
 pub use spec::HddSpec;
 

@@ -576,8 +576,9 @@ mod tests {
 
     use super::*;
     use crate::device::catalog;
-    use crate::device::flash::{predictor::FlashPredictor, FlashSpec};
+    use crate::device::flash::FlashSpec;
     use crate::device::hdd::{Mechanics, Overheads};
+    use crate::predict::FlashPredictor;
     use crate::predict::{OraclePredictor, Predictor};
     use crate::request::Phases;
     use crate::sched::{build_scheduler, serve_command, HostWork, SchedOptions, SchedSpec};

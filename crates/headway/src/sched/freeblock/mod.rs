@@ -35,8 +35,8 @@
 //! `docs/freeblock.md`.
 
 mod pipeline;
-pub mod planner;
 pub mod task;
-pub mod wanted;
+
+pub use crate::order::freeblock::{planner, wanted};
 
 pub use pipeline::Freeblock;

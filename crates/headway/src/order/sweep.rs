@@ -84,3 +84,38 @@ impl Dir {
         }
     }
 }
+
+/// SSTF's pick: the request nearest `pos` by cylinder distance; ties to the lower cylinder,
+/// then the older request. `q` must not be empty.
+pub(crate) fn nearest<V>(q: &CylQueue<V>, pos: u32) -> Key {
+    let up = q.at_or_above(pos);
+    let down = if pos == 0 {
+        None
+    } else {
+        q.at_or_below(pos - 1)
+    };
+    match (down, up) {
+        (Some(d), Some(u)) if pos - d.0 <= u.0 - pos => d,
+        (_, Some(u)) => u,
+        (Some(d), None) => d,
+        (None, None) => unreachable!("picks are asked only of a non-empty queue"),
+    }
+}
+
+/// LOOK's pick: the nearest request ahead of `pos` in direction `dir`, reversing `dir` when
+/// nothing lies ahead. `q` must not be empty.
+pub(crate) fn ahead_or_reverse<V>(q: &CylQueue<V>, pos: u32, dir: &mut Dir) -> Key {
+    q.ahead(pos, *dir).unwrap_or_else(|| {
+        *dir = dir.reversed();
+        q.ahead(pos, *dir)
+            .expect("a non-empty queue has a request on one side")
+    })
+}
+
+/// C-LOOK's pick: the nearest request at or above `pos`, else the lowest. `q` must not be
+/// empty.
+pub(crate) fn upward_or_lowest<V>(q: &CylQueue<V>, pos: u32) -> Key {
+    q.at_or_above(pos)
+        .or_else(|| q.lowest())
+        .expect("non-empty queue")
+}

@@ -31,9 +31,40 @@
 
 use super::wanted::WantedBlocks;
 use crate::error::Result;
-use crate::predict::{self, Access, Geometry, Moment, Predictor, TrackInfo};
+use crate::order::{no_geometry, Access, Estimate, Geometry, Moment, Release, TrackInfo};
 use crate::request::{HeadPosition, Op};
 use crate::time::SimTime;
+
+/// What the planner asks of a model of the drive: the host's predictors (every predictor
+/// is one) and the drive's model of itself.
+pub trait PlanModel {
+    /// The model's name, for the error of one without track geometry.
+    fn name(&self) -> &str;
+    fn cylinders(&self) -> u32;
+    /// Predicted cost of access `a` dispatched at `at`.
+    fn estimate(&self, at: Moment, a: Access) -> Estimate;
+    /// The tracks as the model believes them, if it knows them.
+    fn geometry(&self) -> Option<&dyn Geometry>;
+    /// `a` dispatched at `at`: its estimate, and when and where the command queued behind
+    /// it can begin.
+    fn release(&self, at: Moment, a: Access) -> Release;
+    /// Whether [`PlanModel::release`]'s tail and completion are the device's own.
+    fn exact_tail(&self) -> bool;
+}
+
+/// [`PlanModel::estimate`] with every seek `seek_margin_ns` longer than predicted (the
+/// conservatism `c_fb`): overheads do not depend on the start time, so starting `margin`
+/// later is the same as seeking `margin` longer.
+#[inline]
+pub(crate) fn estimate_with_margin<P: PlanModel + ?Sized>(
+    p: &P,
+    at: Moment,
+    a: Access,
+    seek_margin_ns: SimTime,
+) -> Estimate {
+    p.estimate(at.later(seek_margin_ns), a)
+        .with_seek_margin(seek_margin_ns)
+}
 
 /// The pair to plan between: the head leaves `from` at `start_ns` (A's predicted end, or
 /// now when the drive is idle), and B is `lbn..lbn + sectors`.
@@ -45,11 +76,10 @@ pub struct Pair {
     pub b_sectors: u32,
     pub b_op: Op,
     /// Time from a read's media end until the command queued behind it can begin (the
-    /// predictor's [`QueueModel::tail_ns`]: bus transfer and completion, less the queued
+    /// predictor's `QueueModel::tail_ns`: bus transfer and completion, less the queued
     /// command's overhead, which estimates add back): a free read holds the next command
     /// back by this much.
     ///
-    /// [`QueueModel::tail_ns`]: crate::predict::QueueModel::tail_ns
     pub tail: Tail,
 }
 
@@ -109,7 +139,7 @@ pub struct Direct {
     pub latency_ns: SimTime,
 }
 
-pub fn direct(p: &dyn Predictor, pair: &Pair) -> Direct {
+pub fn direct<P: PlanModel + ?Sized>(p: &P, pair: &Pair) -> Direct {
     let e = p.estimate(
         Moment::new(pair.from, pair.start_ns),
         Access::new(pair.b_lbn, pair.b_sectors, pair.b_op),
@@ -124,8 +154,8 @@ pub fn direct(p: &dyn Predictor, pair: &Pair) -> Direct {
 }
 
 /// The best free read for `pair`, and the tracks examined.
-pub fn plan(
-    p: &dyn Predictor,
+pub fn plan<P: PlanModel + ?Sized>(
+    p: &P,
     pair: &Pair,
     wanted: &WantedBlocks,
     limits: &PlanLimits,
@@ -136,8 +166,8 @@ pub fn plan(
 
 /// [`plan`], never choosing a track in `exclude` (the firmware's one-request-per-track
 /// restriction: tracks already read in this gap).
-pub fn plan_excluding(
-    p: &dyn Predictor,
+pub fn plan_excluding<P: PlanModel + ?Sized>(
+    p: &P,
     pair: &Pair,
     wanted: &WantedBlocks,
     limits: &PlanLimits,
@@ -150,14 +180,14 @@ pub fn plan_excluding(
     if wanted.remaining() == 0 {
         return Ok((None, 0));
     }
-    let g = predict::require_geometry(p)?;
+    let g = p.geometry().ok_or_else(|| no_geometry(p.name()))?;
     let track_b = g.track_of(pair.b_lbn);
     let track_a = pair.from;
 
     // Destination track: the sectors before B's first, from the head's (conservative)
     // arrival on the track.
     if pair.b_op == Op::Read && !exclude.contains(&track_b) {
-        let e = predict::estimate_with_margin(
+        let e = estimate_with_margin(
             p,
             Moment::new(pair.from, pair.start_ns),
             Access::new(pair.b_lbn, pair.b_sectors, pair.b_op),
@@ -313,8 +343,8 @@ fn runs_on(
 
 /// The longest feasible read starting at the candidate's first sector (the bus tail of
 /// each sector read may leave the window short of the run's end).
-fn feasible_prefix(
-    p: &dyn Predictor,
+fn feasible_prefix<P: PlanModel + ?Sized>(
+    p: &P,
     pair: &Pair,
     d: &Direct,
     cand: Plan,
@@ -346,10 +376,15 @@ fn feasible_prefix(
 
 /// The merged command `lbn..B's end`, with every seek `c` longer, ends no later than B
 /// alone would.
-fn feasible_prepend(p: &dyn Predictor, pair: &Pair, d: &Direct, lbn: u64, c: SimTime) -> bool {
+fn feasible_prepend<P: PlanModel + ?Sized>(
+    p: &P,
+    pair: &Pair,
+    d: &Direct,
+    lbn: u64,
+    c: SimTime,
+) -> bool {
     let n = (pair.b_lbn + pair.b_sectors as u64 - lbn) as u32;
-    let merged = predict::release(
-        p,
+    let merged = p.release(
         Moment::new(pair.from, pair.start_ns + c),
         Access::new(lbn, n, Op::Read),
     );
@@ -358,9 +393,8 @@ fn feasible_prepend(p: &dyn Predictor, pair: &Pair, d: &Direct, lbn: u64, c: Sim
     // after B may begin no later, and (with the device's own bus model, where that begin
     // can wait for the read-ahead's stop after the completion) B's completion is no later
     // either.
-    let (merged_tail, b_tail, done_ok) = if predict::exact_tail(p) {
-        let b = predict::release(
-            p,
+    let (merged_tail, b_tail, done_ok) = if p.exact_tail() {
+        let b = p.release(
             Moment::new(pair.from, pair.start_ns),
             Access::new(pair.b_lbn, pair.b_sectors, pair.b_op),
         );
@@ -382,8 +416,8 @@ fn feasible_prepend(p: &dyn Predictor, pair: &Pair, d: &Direct, lbn: u64, c: Sim
 
 /// Reading the candidate, then positioning for B, both with every seek `c` longer, starts
 /// B no later than the direct path.
-pub fn feasible_between(
-    p: &dyn Predictor,
+pub fn feasible_between<P: PlanModel + ?Sized>(
+    p: &P,
     pair: &Pair,
     d: &Direct,
     cand: Plan,
@@ -392,20 +426,19 @@ pub fn feasible_between(
     let FreeRead::Between { lbn, sectors } = cand.read else {
         return false;
     };
-    let r = predict::release(
-        p,
+    let r = p.release(
         Moment::new(pair.from, pair.start_ns + c),
         Access::new(lbn, sectors, Op::Read),
     );
     let f = r.estimate.with_seek_margin(c);
-    let tail = if predict::exact_tail(p) {
+    let tail = if p.exact_tail() {
         r.tail_ns
     } else {
         pair.tail_ns(sectors as u64)
     };
     let f_end = pair.start_ns + f.service_ns() + tail;
     let f_head = r.head;
-    let b = predict::estimate_with_margin(
+    let b = estimate_with_margin(
         p,
         Moment::new(f_head, f_end),
         Access::new(pair.b_lbn, pair.b_sectors, pair.b_op),
@@ -421,8 +454,6 @@ mod tests {
     //! track between costs one sector of extra seek and yields three.
 
     use super::*;
-    use crate::predict::Estimate;
-    use crate::request::Completion;
 
     const SECTOR: SimTime = 1_000;
     const SLOTS: u32 = 8;
@@ -448,21 +479,18 @@ mod tests {
         }
     }
 
-    impl Predictor for Figure1 {
-        fn name(&self) -> &str {
-            "figure1"
-        }
-        fn capacity_sectors(&self) -> u64 {
-            3 * SLOTS as u64
-        }
-        fn cylinders(&self) -> u32 {
-            3
-        }
+    impl Figure1 {
         fn cylinder_of(&self, lbn: u64) -> u32 {
             (lbn / SLOTS as u64) as u32
         }
-        fn head(&self) -> HeadPosition {
-            track(0)
+    }
+
+    impl PlanModel for Figure1 {
+        fn name(&self) -> &str {
+            "figure1"
+        }
+        fn cylinders(&self) -> u32 {
+            3
         }
         fn estimate(&self, at: Moment, a: Access) -> Estimate {
             let (start_ns, lbn, sectors) = (at.start_ns, a.lbn, a.sectors);
@@ -479,12 +507,14 @@ mod tests {
                 end: to,
             }
         }
-        fn positioning_floor_ns(&self, _distance: u32) -> SimTime {
-            0
-        }
-        fn observe(&mut self, _c: &Completion) {}
         fn geometry(&self) -> Option<&dyn Geometry> {
             Some(self)
+        }
+        fn release(&self, at: Moment, a: Access) -> Release {
+            Release::after(self.estimate(at, a), 0)
+        }
+        fn exact_tail(&self) -> bool {
+            false
         }
     }
 

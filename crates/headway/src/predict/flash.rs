@@ -1,8 +1,8 @@
 //! The host's model of a flash device: no head, no seek, no rotation; a command costs the
 //! size-dependent access time of its spec.
 
-use super::spec::FlashSpec;
-use crate::predict::{Access, Estimate, Moment, Predictor};
+use super::{Access, Estimate, Moment, Predictor};
+use crate::device::flash::FlashSpec;
 use crate::request::{Completion, HeadPosition};
 use crate::time::SimTime;
 

@@ -1,4 +1,4 @@
-//! The cylinder order of a rotation-aware queue ([`super::timed::TimedQueue`]): each queued
+//! The cylinder order of a rotation-aware queue (the STF search, [`super::search`]): each queued
 //! request's key (cylinder, id) with the slot its request and target are held in.
 //!
 //! A queue of a few hundred is kept as one sorted array: a binary search finds a cylinder,
