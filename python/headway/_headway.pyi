@@ -45,12 +45,12 @@ def reproduce_flash_backed(quick: bool = False, hp_trace: Optional[str] = None,
                            core_requests: Optional[int] = None,
                            progress: Optional[Callable[[str], Any]] = None) -> str: ...
 def trace_detect(path: str) -> str: ...
-def trace_stats(path: str, format: Optional[str] = ..., csv_map: Optional[str] = ...,
+def trace_stats(path: str, *, format: Optional[str] = ..., csv_map: Optional[str] = ...,
                 blkparse_event: Optional[str] = ..., device: Optional[int] = ...,
                 devices: Optional[List[int]] = ..., op: Optional[str] = ...,
                 start_s: Optional[float] = ..., end_s: Optional[float] = ...,
                 limit: Optional[int] = ..., skip_bad: bool = ...) -> str: ...
-def trace_convert(input: str, output: str, to: str, format: Optional[str] = ...,
+def trace_convert(input: str, output: str, to: str, *, format: Optional[str] = ...,
                   csv_map: Optional[str] = ..., blkparse_event: Optional[str] = ...,
                   device: Optional[int] = ..., devices: Optional[List[int]] = ...,
                   op: Optional[str] = ..., start_s: Optional[float] = ...,
@@ -59,7 +59,7 @@ def trace_convert(input: str, output: str, to: str, format: Optional[str] = ...,
 
 class TraceBatchReader:
     format: str
-    def __init__(self, path: str, batch_size: int = ..., format: Optional[str] = ...,
+    def __init__(self, path: str, batch_size: int = ..., *, format: Optional[str] = ...,
                  csv_map: Optional[str] = ..., blkparse_event: Optional[str] = ...,
                  device: Optional[int] = ..., devices: Optional[List[int]] = ...,
                  op: Optional[str] = ..., start_s: Optional[float] = ...,
