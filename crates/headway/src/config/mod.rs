@@ -124,7 +124,7 @@ pub struct HostConfig {
 
 impl HostConfig {
     /// The configured scheduler with its options and inner schedulers.
-    pub fn sched_spec(&self) -> SchedSpec {
+    pub(crate) fn sched_spec(&self) -> SchedSpec {
         SchedSpec {
             scheduler: self.scheduler.clone(),
             options: self.options.clone(),
@@ -207,7 +207,7 @@ impl ExperimentConfig {
 
     /// The devices of the run: `[[devices]]`, or the one `[drive]` (named `disk`) with the
     /// host's predictor settings.
-    pub fn device_list(&self) -> Vec<DeviceConfig> {
+    pub(crate) fn device_list(&self) -> Vec<DeviceConfig> {
         if !self.devices.is_empty() {
             return self.devices.clone();
         }

@@ -122,14 +122,14 @@ impl Host {
     }
 
     /// Describe the run (devices, classes, workloads, processes) to the schedulers.
-    pub fn with_info(mut self, info: RunInfo) -> Self {
+    pub(crate) fn with_info(mut self, info: RunInfo) -> Self {
         self.info = info;
         self
     }
 
     /// Whether to estimate each command sent to an idle device, for the prediction
     /// statistics and the records' `predicted_ns` (default: yes).
-    pub fn with_prediction_tracking(mut self, on: bool) -> Self {
+    pub(crate) fn with_prediction_tracking(mut self, on: bool) -> Self {
         self.track_predictions = on;
         self.observes = on || !self.ignores_predictors;
         self
@@ -137,12 +137,12 @@ impl Host {
 
     /// Charge `ns` of host CPU per service-time estimate a scheduler counts while deciding
     /// (`[host] decision_ns_per_estimate`): the command leaves only when the decision is done.
-    pub fn with_decision_cost(mut self, ns_per_estimate: SimTime) -> Self {
+    pub(crate) fn with_decision_cost(mut self, ns_per_estimate: SimTime) -> Self {
         self.ns_per_estimate = ns_per_estimate;
         self
     }
 
-    pub fn arrival(&mut self, now: SimTime, req: &Request) -> Result<()> {
+    pub(crate) fn arrival(&mut self, now: SimTime, req: &Request) -> Result<()> {
         // A scheduler that would dispatch this arrival at once, alone and unchanged, is
         // not called: the request waits here for the engine's decision after the arrival,
         // which sends it as the scheduler would have. Its device must have a slot now, or
@@ -194,11 +194,11 @@ impl Host {
 
     /// The id of the next workload request (one sequence with host-made requests).
     #[inline]
-    pub fn next_request_id(&self) -> u64 {
+    pub(crate) fn next_request_id(&self) -> u64 {
         self.work.next_id()
     }
 
-    pub fn completion(&mut self, now: SimTime, c: &Completion) -> Result<()> {
+    pub(crate) fn completion(&mut self, now: SimTime, c: &Completion) -> Result<()> {
         let dev = c.command.device as usize;
         self.full_devices -= (self.outstanding[dev] == self.max_outstanding[dev]) as usize;
         self.outstanding[dev] -= 1;
@@ -216,7 +216,7 @@ impl Host {
     }
 
     /// A timer fired; returns false if it was superseded.
-    pub fn timer(&mut self, now: SimTime, generation: u64) -> Result<bool> {
+    pub(crate) fn timer(&mut self, now: SimTime, generation: u64) -> Result<bool> {
         if generation != self.timer_gen || self.timer_at == NEVER {
             return Ok(false);
         }
@@ -234,7 +234,7 @@ impl Host {
     /// free device slot and every device is full. Inline, so that the engine's two questions
     /// per request that find the queue empty cost a check, not a call of [`Host::decide`].
     #[inline]
-    pub fn nothing_to_decide(&self) -> bool {
+    pub(crate) fn nothing_to_decide(&self) -> bool {
         !self.holding
             && ((self.idle_when_empty && (self.seen_empty || self.scheduler.pending() == 0))
                 || (self.only_with_slot && self.full_devices == self.outstanding.len()))
@@ -249,7 +249,7 @@ impl Host {
     /// when there is nothing to do, or when the decision failed: the failure is then kept
     /// for [`Host::take_error`], which the engine asks at every `Idle`.
     #[inline]
-    pub fn decide(&mut self, now: SimTime) -> Decision {
+    pub(crate) fn decide(&mut self, now: SimTime) -> Decision {
         if self.holding {
             // What the scheduler would have decided (its decision made no estimate), checked
             // and accounted at the arrival (or its failure, kept then).
@@ -301,13 +301,13 @@ impl Host {
     /// since the arrival (accounted then, without a failure): the engine then takes it with
     /// [`Host::take_held`] instead, which moves it out once, not through a `Decision`.
     #[inline]
-    pub fn holds_command(&self) -> bool {
+    pub(crate) fn holds_command(&self) -> bool {
         self.holding && self.error.is_none()
     }
 
     /// The command [`Host::holds_command`] says is held.
     #[inline]
-    pub fn held(&self) -> &Command {
+    pub(crate) fn held(&self) -> &Command {
         &self.through
     }
 
@@ -315,14 +315,14 @@ impl Host {
     /// `Decision::Dispatch`), the host left as that call leaves it. Only while
     /// [`Host::holds_command`].
     #[inline(always)]
-    pub fn take_held(&mut self) -> Command {
+    pub(crate) fn take_held(&mut self) -> Command {
         self.holding = false;
         std::mem::replace(&mut self.through, Command::empty())
     }
 
     /// The failure of the last [`Host::decide`] that answered `Idle` because of it.
     #[inline]
-    pub fn take_error(&mut self) -> Option<HeadwayError> {
+    pub(crate) fn take_error(&mut self) -> Option<HeadwayError> {
         match self.error.take() {
             None => None,
             Some(e) => Some(*e),
@@ -358,7 +358,7 @@ impl Host {
 
     /// The generation of the timer the last `WaitUntil` from [`Host::decide`] armed.
     #[inline]
-    pub fn timer_generation(&self) -> u64 {
+    pub(crate) fn timer_generation(&self) -> u64 {
         self.timer_gen
     }
 
@@ -456,7 +456,7 @@ impl Host {
         ))
     }
 
-    pub fn pending(&self) -> usize {
+    pub(crate) fn pending(&self) -> usize {
         self.scheduler.pending() + self.holding as usize
     }
 }

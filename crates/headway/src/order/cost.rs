@@ -34,7 +34,7 @@ impl Estimate {
     /// This estimate (made for a start `margin_ns` later) with its seek `margin_ns` longer:
     /// see `predict::estimate_with_margin`.
     #[inline]
-    pub fn with_seek_margin(mut self, margin_ns: SimTime) -> Estimate {
+    pub(crate) fn with_seek_margin(mut self, margin_ns: SimTime) -> Estimate {
         self.seek_ns += margin_ns;
         self
     }
@@ -61,7 +61,7 @@ pub struct Target {
 impl Target {
     /// The access the target was prepared for.
     #[inline]
-    pub fn access(&self) -> Access {
+    pub(crate) fn access(&self) -> Access {
         Access::new(self.lbn, self.sectors, self.op)
     }
 }

@@ -97,7 +97,7 @@ impl CylIndex {
     }
 
     /// The slot of `key`, which must be queued.
-    pub fn get(&self, key: Key) -> u32 {
+    pub(crate) fn get(&self, key: Key) -> u32 {
         match &self.rep {
             Rep::Flat(v) => v[Self::position(v, key)].slot,
             Rep::Tree(m) => *m.get(&key).expect("key taken from this queue"),
@@ -105,7 +105,7 @@ impl CylIndex {
     }
 
     /// Take `key` (which must be queued) out; its slot.
-    pub fn remove(&mut self, key: Key) -> u32 {
+    pub(crate) fn remove(&mut self, key: Key) -> u32 {
         match &mut self.rep {
             Rep::Flat(v) => {
                 let at = Self::position(v, key);
@@ -128,7 +128,7 @@ impl CylIndex {
     /// [`CylIndex::remove`] for a `key` a walk found at position `at` of the flat index:
     /// taken out there without a search when it is still there (nothing was inserted or
     /// removed since), else looked up.
-    pub fn remove_at(&mut self, key: Key, at: u32) -> u32 {
+    pub(crate) fn remove_at(&mut self, key: Key, at: u32) -> u32 {
         match &mut self.rep {
             Rep::Flat(v) if v.get(at as usize).is_some_and(|e| e.key() == key) => {
                 self.split_hint = at as usize;
@@ -144,7 +144,7 @@ impl CylIndex {
     }
 
     /// Oldest request on the lowest cylinder >= `c`.
-    pub fn at_or_above(&self, c: u32) -> Option<Key> {
+    pub(crate) fn at_or_above(&self, c: u32) -> Option<Key> {
         match &self.rep {
             Rep::Flat(v) => v.get(v.partition_point(|e| e.cylinder < c)).map(Entry::key),
             Rep::Tree(m) => m.range((c, 0)..).next().map(|(k, _)| *k),
@@ -152,7 +152,7 @@ impl CylIndex {
     }
 
     /// Oldest request on the highest cylinder <= `c`.
-    pub fn at_or_below(&self, c: u32) -> Option<Key> {
+    pub(crate) fn at_or_below(&self, c: u32) -> Option<Key> {
         match &self.rep {
             Rep::Flat(v) => {
                 let end = v.partition_point(|e| e.cylinder <= c);
@@ -167,7 +167,7 @@ impl CylIndex {
     }
 
     /// Requests on cylinders `lo..=hi`.
-    pub fn count_in(&self, lo: u32, hi: u32) -> usize {
+    pub(crate) fn count_in(&self, lo: u32, hi: u32) -> usize {
         match &self.rep {
             Rep::Flat(v) => {
                 let below = v.partition_point(|e| e.cylinder < lo);

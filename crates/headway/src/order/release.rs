@@ -39,7 +39,7 @@ impl Release {
     /// A release known only from the estimate: the next command begins `tail_ns` after the
     /// media end, where the media transfer leaves the head.
     #[inline]
-    pub fn after(estimate: Estimate, tail_ns: SimTime) -> Release {
+    pub(crate) fn after(estimate: Estimate, tail_ns: SimTime) -> Release {
         Release {
             estimate,
             tail_ns,

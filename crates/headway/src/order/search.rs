@@ -31,7 +31,7 @@ pub(crate) struct Origin {
 
 impl Origin {
     /// The same origin for either op.
-    pub fn uniform(from: HeadPosition, start_ns: SimTime, sent_ns: SimTime) -> Origin {
+    pub(crate) fn uniform(from: HeadPosition, start_ns: SimTime, sent_ns: SimTime) -> Origin {
         Origin {
             from,
             start_ns,
@@ -42,7 +42,7 @@ impl Origin {
 
     /// Where and when a command of `op` would begin.
     #[inline(always)]
-    pub fn of(&self, op: Op) -> (HeadPosition, SimTime) {
+    pub(crate) fn of(&self, op: Op) -> (HeadPosition, SimTime) {
         match op {
             Op::Read => (self.from, self.start_ns),
             Op::Write => self.write,

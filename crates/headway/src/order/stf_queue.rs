@@ -20,7 +20,7 @@ pub(crate) struct StfQueue {
 }
 
 impl StfQueue {
-    pub fn with_capacity(depth: usize) -> Self {
+    pub(crate) fn with_capacity(depth: usize) -> Self {
         StfQueue {
             index: CylIndex::default(),
             held: Vec::with_capacity(depth),
@@ -38,7 +38,7 @@ impl StfQueue {
 
     /// Take the request with the least positioning time from where `p` believes the head
     /// is, starting at `now` (ties to the lower id).
-    pub fn take_nearest<P: PositionCost>(&mut self, p: &P, now: SimTime) -> Option<u64> {
+    pub(crate) fn take_nearest<P: PositionCost>(&mut self, p: &P, now: SimTime) -> Option<u64> {
         let origin = Origin::uniform(p.head(), now, now);
         let (best, _, _) = search::argmin(
             &self.held,

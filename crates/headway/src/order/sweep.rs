@@ -28,10 +28,10 @@ impl<V> CylQueue<V> {
     pub fn insert(&mut self, cyl: u32, id: u64, v: V) {
         self.map.insert((cyl, id), v);
     }
-    pub fn get(&self, key: Key) -> &V {
+    pub(crate) fn get(&self, key: Key) -> &V {
         self.map.get(&key).expect("key taken from this queue")
     }
-    pub fn remove(&mut self, key: Key) -> V {
+    pub(crate) fn remove(&mut self, key: Key) -> V {
         self.map.remove(&key).expect("key taken from this queue")
     }
     pub fn len(&self) -> usize {
@@ -41,18 +41,18 @@ impl<V> CylQueue<V> {
         self.map.is_empty()
     }
     /// The nearest request at or beyond `c` in direction `dir` (oldest on its cylinder).
-    pub fn ahead(&self, c: u32, dir: Dir) -> Option<Key> {
+    pub(crate) fn ahead(&self, c: u32, dir: Dir) -> Option<Key> {
         match dir {
             Dir::Up => self.at_or_above(c),
             Dir::Down => self.at_or_below(c),
         }
     }
     /// Oldest request on the lowest cylinder >= `c`.
-    pub fn at_or_above(&self, c: u32) -> Option<Key> {
+    pub(crate) fn at_or_above(&self, c: u32) -> Option<Key> {
         self.map.range((c, 0)..).next().map(|(k, _)| *k)
     }
     /// Oldest request on the highest cylinder <= `c`.
-    pub fn at_or_below(&self, c: u32) -> Option<Key> {
+    pub(crate) fn at_or_below(&self, c: u32) -> Option<Key> {
         let (&(cyl, _), _) = self.map.range(..=(c, u64::MAX)).next_back()?;
         self.oldest_on(cyl)
     }
@@ -63,7 +63,7 @@ impl<V> CylQueue<V> {
             .next()
             .map(|(k, _)| *k)
     }
-    pub fn lowest(&self) -> Option<Key> {
+    pub(crate) fn lowest(&self) -> Option<Key> {
         self.map.keys().next().copied()
     }
 }
@@ -77,7 +77,7 @@ pub(crate) enum Dir {
 }
 
 impl Dir {
-    pub fn reversed(self) -> Dir {
+    pub(crate) fn reversed(self) -> Dir {
         match self {
             Dir::Up => Dir::Down,
             Dir::Down => Dir::Up,

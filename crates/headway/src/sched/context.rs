@@ -29,18 +29,18 @@ impl HostWork {
     }
     /// The id the next request will get, without taking it.
     #[inline]
-    pub fn peek_id(&self) -> u64 {
+    pub(crate) fn peek_id(&self) -> u64 {
         self.next_id.get()
     }
     /// The next request id (the engine takes workload ids from here too).
     #[inline]
-    pub fn next_id(&self) -> u64 {
+    pub(crate) fn next_id(&self) -> u64 {
         let id = self.next_id.get();
         self.next_id.set(id + 1);
         id
     }
     /// The origin id of host component `name`, registering it on first use.
-    pub fn origin(&self, name: &str) -> u16 {
+    pub(crate) fn origin(&self, name: &str) -> u16 {
         let mut o = self.origins.borrow_mut();
         let i = match o.iter().position(|n| n == name) {
             Some(i) => i,
@@ -52,16 +52,16 @@ impl HostWork {
         HOST_ORIGIN_BASE + i as u16
     }
     /// Host origin names, indexed by origin − [`HOST_ORIGIN_BASE`].
-    pub fn origin_names(&self) -> Vec<String> {
+    pub(crate) fn origin_names(&self) -> Vec<String> {
         self.origins.borrow().clone()
     }
     /// Host-made requests created since the last call (the engine drains them).
-    pub fn take_created(&self) -> Vec<Request> {
+    pub(crate) fn take_created(&self) -> Vec<Request> {
         self.any_created.set(false);
         std::mem::take(&mut *self.created.borrow_mut())
     }
     #[inline]
-    pub fn created_any(&self) -> bool {
+    pub(crate) fn created_any(&self) -> bool {
         self.any_created.get()
     }
     fn record(&self, r: Request) {
@@ -107,7 +107,7 @@ impl<'a> SchedCtx<'a> {
     }
 
     /// The context the host passes: with the run's description and the host's services.
-    pub fn for_host(
+    pub(crate) fn for_host(
         now: SimTime,
         predictors: &'a [Box<dyn Predictor>],
         outstanding: &'a [usize],
@@ -158,7 +158,7 @@ impl<'a> SchedCtx<'a> {
     /// Record `n` service-time estimates made while deciding: the host charges them as CPU
     /// time before the command leaves (the paper's 8 µs per access-time prediction).
     #[inline]
-    pub fn count_estimates(&self, n: u64) {
+    pub(crate) fn count_estimates(&self, n: u64) {
         self.estimates.set(self.estimates.get() + n);
     }
     #[inline]
@@ -170,7 +170,7 @@ impl<'a> SchedCtx<'a> {
     pub fn has_slot(&self, dev: DeviceId) -> bool {
         self.outstanding[dev as usize] < self.max_outstanding[dev as usize]
     }
-    pub fn devices(&self) -> usize {
+    pub(crate) fn devices(&self) -> usize {
         self.predictors.len()
     }
 
@@ -214,7 +214,7 @@ impl<'a> SchedCtx<'a> {
     /// proposal carries, since proposing must not make work. Committing the proposal makes
     /// it for real with `host_request`, which gives it this same id (nothing else can take
     /// an id between a proposal and its commit).
-    pub fn preview_host_request(
+    pub(crate) fn preview_host_request(
         &self,
         origin: u16,
         device: DeviceId,
@@ -239,14 +239,14 @@ impl<'a> SchedCtx<'a> {
 
     /// Report a failure that cannot be returned through the current call; the host stops the
     /// run with it when the call returns.
-    pub fn fail(&self, e: HeadwayError) {
+    pub(crate) fn fail(&self, e: HeadwayError) {
         // The first failure wins; later ones are its consequences.
         let first = self.failure.take().unwrap_or_else(|| Box::new(e));
         self.failure.set(Some(first));
     }
     /// The failure reported during this call, if any.
     #[inline]
-    pub fn take_failure(&self) -> Option<HeadwayError> {
+    pub(crate) fn take_failure(&self) -> Option<HeadwayError> {
         self.failure.take().map(|b| *b)
     }
 

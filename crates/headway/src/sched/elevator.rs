@@ -44,7 +44,7 @@ impl<P: Policy> Elevator<P> {
     }
 
     /// An elevator whose policy carries options.
-    pub fn with_policy(policy: P) -> Self {
+    pub(crate) fn with_policy(policy: P) -> Self {
         Elevator {
             queue: CylQueue::default(),
             pos: None,

@@ -82,7 +82,8 @@ impl Stf<Grouped> {
     }
 
     /// Cylinder bands of `width` cylinders.
-    pub fn bands(width: u32) -> Self {
+    #[cfg(test)]
+    pub(crate) fn bands(width: u32) -> Self {
         Stf::with(
             TimedQueue::new(true),
             Grouped {

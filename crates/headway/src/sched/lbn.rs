@@ -63,13 +63,13 @@ impl LbnScheduler {
             proposal: ProposalSlot::default(),
         }
     }
-    pub fn sstf() -> Self {
+    pub(crate) fn sstf() -> Self {
         Self::new(Policy::Sstf)
     }
-    pub fn look() -> Self {
+    pub(crate) fn look() -> Self {
         Self::new(Policy::Look)
     }
-    pub fn clook() -> Self {
+    pub(crate) fn clook() -> Self {
         Self::new(Policy::CLook)
     }
 

@@ -55,17 +55,17 @@ impl<'a> OptionReader<'a> {
 
     /// An error about option `k` that the reader's own range checks cannot express (a
     /// relation between two options), keyed like theirs.
-    pub fn error(&self, k: &str, msg: impl Into<String>) -> HeadwayError {
+    pub(crate) fn error(&self, k: &str, msg: impl Into<String>) -> HeadwayError {
         HeadwayError::config(self.key(k), msg)
     }
 
     /// Whether `k` was given at all.
-    pub fn has(&self, k: &'static str) -> bool {
+    pub(crate) fn has(&self, k: &'static str) -> bool {
         self.get(k).is_some()
     }
 
     /// A number (integers accepted) within `[lo, hi]`.
-    pub fn f64(&self, k: &'static str, default: f64, lo: f64, hi: f64) -> Result<f64> {
+    pub(crate) fn f64(&self, k: &'static str, default: f64, lo: f64, hi: f64) -> Result<f64> {
         let Some(v) = self.get(k) else {
             return Ok(default);
         };
@@ -81,7 +81,7 @@ impl<'a> OptionReader<'a> {
     }
 
     /// A whole number within `[lo, hi]`.
-    pub fn u64(&self, k: &'static str, default: u64, lo: u64, hi: u64) -> Result<u64> {
+    pub(crate) fn u64(&self, k: &'static str, default: u64, lo: u64, hi: u64) -> Result<u64> {
         let Some(v) = self.get(k) else {
             return Ok(default);
         };
@@ -91,7 +91,7 @@ impl<'a> OptionReader<'a> {
         }
     }
 
-    pub fn bool(&self, k: &'static str, default: bool) -> Result<bool> {
+    pub(crate) fn bool(&self, k: &'static str, default: bool) -> Result<bool> {
         match self.get(k) {
             None => Ok(default),
             Some(toml::Value::Boolean(b)) => Ok(*b),
@@ -100,7 +100,7 @@ impl<'a> OptionReader<'a> {
     }
 
     /// One of `choices` (the first is the default).
-    pub fn choice(&self, k: &'static str, choices: &[&'static str]) -> Result<&'static str> {
+    pub(crate) fn choice(&self, k: &'static str, choices: &[&'static str]) -> Result<&'static str> {
         match self.get(k) {
             None => Ok(choices[0]),
             Some(toml::Value::String(s)) => choices
@@ -126,7 +126,7 @@ impl<'a> OptionReader<'a> {
     }
 
     /// A list of strings (absent: `None`).
-    pub fn str_list(&self, k: &'static str) -> Result<Option<Vec<String>>> {
+    pub(crate) fn str_list(&self, k: &'static str) -> Result<Option<Vec<String>>> {
         let Some(v) = self.get(k) else {
             return Ok(None);
         };
@@ -144,7 +144,7 @@ impl<'a> OptionReader<'a> {
     }
 
     /// A list of numbers (integers accepted; absent: `None`).
-    pub fn f64_list(&self, k: &'static str) -> Result<Option<Vec<f64>>> {
+    pub(crate) fn f64_list(&self, k: &'static str) -> Result<Option<Vec<f64>>> {
         let Some(v) = self.get(k) else {
             return Ok(None);
         };
@@ -163,7 +163,7 @@ impl<'a> OptionReader<'a> {
     }
 
     /// The key as errors name it (`host.options.weights`).
-    pub fn key_name(&self, k: &str) -> String {
+    pub(crate) fn key_name(&self, k: &str) -> String {
         self.key(k)
     }
 

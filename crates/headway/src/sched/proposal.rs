@@ -34,12 +34,12 @@ impl<K> Default for ProposalSlot<K> {
 impl<K> ProposalSlot<K> {
     /// Remember `cmd` as the current proposal, with what committing it applies.
     #[inline]
-    pub fn set(&mut self, cmd: &Command, apply: K) {
+    pub(crate) fn set(&mut self, cmd: &Command, apply: K) {
         self.last = Some((signature(cmd), apply));
     }
     /// What committing `cmd` applies, if `cmd` is the current proposal.
     #[inline]
-    pub fn take_for(&mut self, cmd: &Command) -> Option<K> {
+    pub(crate) fn take_for(&mut self, cmd: &Command) -> Option<K> {
         match self.last.take() {
             Some((sig, k)) if sig == signature(cmd) => Some(k),
             _ => None,

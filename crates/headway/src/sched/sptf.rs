@@ -56,7 +56,8 @@ impl Stf<Shortest> {
     }
 
     /// An SPTF that evaluates every queued request (for checking the pruned search).
-    pub fn unpruned() -> Self {
+    #[cfg(test)]
+    pub(crate) fn unpruned() -> Self {
         Stf::with(
             TimedQueue::new(false).ranked_by(Objective::Positioning),
             Self::new().rank,

@@ -58,7 +58,8 @@ impl<R> Stf<R> {
     }
 
     /// Positioning estimates performed so far (for measuring pruning).
-    pub fn evaluations(&self) -> u64 {
+    #[cfg(test)]
+    pub(crate) fn evaluations(&self) -> u64 {
         self.q.evaluations
     }
 }

@@ -16,7 +16,7 @@ pub const CYLINDERS: u32 = 400;
 
 /// Two zones with skews and a noisy (non-monotone) seek table, so the pruning bound is
 /// exercised where a naive "seek grows with distance" assumption would be wrong.
-pub fn spec() -> HddSpec {
+pub(crate) fn spec() -> HddSpec {
     let zone = |first, last, spt, ts, cs| ZoneSpec {
         first_cylinder: first,
         last_cylinder: last,
@@ -89,12 +89,12 @@ pub fn predictor(head: HeadPosition) -> Vec<Box<dyn Predictor>> {
     vec![Box::new(p)]
 }
 
-pub fn head_strategy() -> impl Strategy<Value = HeadPosition> {
+pub(crate) fn head_strategy() -> impl Strategy<Value = HeadPosition> {
     (0u32..CYLINDERS, 0u32..3).prop_map(|(cylinder, surface)| HeadPosition { cylinder, surface })
 }
 
 /// (lbn, sectors, is_write, arrival_ns)
-pub fn requests_strategy(max: usize) -> impl Strategy<Value = Vec<(u64, u32, bool, u64)>> {
+pub(crate) fn requests_strategy(max: usize) -> impl Strategy<Value = Vec<(u64, u32, bool, u64)>> {
     prop::collection::vec(
         (
             0u64..(CAPACITY - 64),
@@ -106,12 +106,12 @@ pub fn requests_strategy(max: usize) -> impl Strategy<Value = Vec<(u64, u32, boo
     )
 }
 
-pub fn options(text: &str) -> SchedOptions {
+pub(crate) fn options(text: &str) -> SchedOptions {
     toml::from_str(text).unwrap()
 }
 
 /// Give every scheduler the same requests (ids in order); returns them.
-pub fn feed(
+pub(crate) fn feed(
     reqs: &[(u64, u32, bool, u64)],
     ctx: &SchedCtx,
     scheds: &mut [&mut dyn Scheduler],
@@ -128,7 +128,7 @@ pub fn feed(
     all
 }
 
-pub fn dispatched_id(d: Decision) -> u64 {
+pub(crate) fn dispatched_id(d: Decision) -> u64 {
     match d {
         Decision::Dispatch(c) => c.requests[0].id,
         d => panic!("expected a dispatch, got {d:?}"),

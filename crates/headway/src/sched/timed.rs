@@ -97,7 +97,7 @@ impl TimedQueue {
 
     /// A queue for a scheduler that ranks by `objective`: targets carry their transfer time
     /// only if it is [`Objective::Service`].
-    pub fn ranked_by(self, objective: Objective) -> Self {
+    pub(crate) fn ranked_by(self, objective: Objective) -> Self {
         TimedQueue {
             with_transfer: objective == Objective::Service,
             ..self
@@ -105,7 +105,7 @@ impl TimedQueue {
     }
 
     /// A queue that also knows its oldest request ([`TimedQueue::oldest`]).
-    pub fn with_age(prune: bool) -> Self {
+    pub(crate) fn with_age(prune: bool) -> Self {
         TimedQueue {
             by_age: Some(BTreeMap::new()),
             ..Self::new(prune)
@@ -139,7 +139,7 @@ impl TimedQueue {
 
     /// The oldest queued request's key and arrival time (the queue must be built
     /// [`TimedQueue::with_age`]).
-    pub fn oldest(&self) -> Option<(Key, SimTime)> {
+    pub(crate) fn oldest(&self) -> Option<(Key, SimTime)> {
         debug_assert!(
             self.by_age.is_some(),
             "oldest() on a queue built without ages"
@@ -154,7 +154,7 @@ impl TimedQueue {
     /// Where and when the next command begins. A full scan's CPU time is known before it
     /// starts (one estimate per candidate), so the command is planned for the moment it will
     /// leave the host; a pruned scan uses the previous decision's count as its guess.
-    pub fn origin(&self, ctx: &SchedCtx, candidates: usize) -> Origin {
+    pub(crate) fn origin(&self, ctx: &SchedCtx, candidates: usize) -> Origin {
         let planned = if self.prune {
             self.last_evaluations
         } else {
@@ -249,7 +249,7 @@ impl TimedQueue {
     }
 
     /// Requests on cylinders `lo..=hi`.
-    pub fn count_in(&self, lo: u32, hi: u32) -> usize {
+    pub(crate) fn count_in(&self, lo: u32, hi: u32) -> usize {
         if lo == 0 && hi == u32::MAX {
             return self.queue.len();
         }
@@ -261,7 +261,7 @@ impl TimedQueue {
     /// ops' starts when the origin is planned per op: [`Origin::write`]); `bound(floor)` must not exceed
     /// the cost of any candidate whose positioning time is at least `floor`, and must not
     /// decrease as `floor` grows.
-    pub fn argmin<C: Ord + Copy>(
+    pub(crate) fn argmin<C: Ord + Copy>(
         &mut self,
         ctx: &SchedCtx,
         origin: Origin,
@@ -305,7 +305,7 @@ impl TimedQueue {
 
     /// The command for `key`, remembered as the current proposal with where it would leave
     /// the head.
-    pub fn propose(&mut self, key: Key, ctx: &SchedCtx, origin: Origin) -> Command {
+    pub(crate) fn propose(&mut self, key: Key, ctx: &SchedCtx, origin: Origin) -> Command {
         let r = match self.found {
             Some(f) if f.id == key.1 => f,
             _ => self.held[self.queue.get(key) as usize].0,
@@ -340,7 +340,7 @@ impl TimedQueue {
 
     /// Take the current proposal `cmd` out of the queue; if it went to the device, the next
     /// command is planned from where it leaves the head.
-    pub fn commit(&mut self, cmd: &Command, placement: Placement, name: &str) -> Result<()> {
+    pub(crate) fn commit(&mut self, cmd: &Command, placement: Placement, name: &str) -> Result<()> {
         let Some((key, end, evals)) = self.proposal.take_for(cmd) else {
             return Err(not_proposed(name, cmd));
         };
@@ -372,7 +372,7 @@ pub(crate) enum Objective {
 impl Objective {
     pub const NAMES: &'static [&'static str] = &["positioning", "service"];
 
-    pub fn parse(name: &str) -> Self {
+    pub(crate) fn parse(name: &str) -> Self {
         if name == "service" {
             Objective::Service
         } else {
@@ -382,7 +382,7 @@ impl Objective {
 
     /// The objective's value for a candidate with this positioning time.
     #[inline]
-    pub fn of(self, positioning_ns: SimTime, t: &Target) -> SimTime {
+    pub(crate) fn of(self, positioning_ns: SimTime, t: &Target) -> SimTime {
         match self {
             Objective::Positioning => positioning_ns,
             Objective::Service => positioning_ns + t.transfer_ns,

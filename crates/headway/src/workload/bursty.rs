@@ -63,7 +63,7 @@ impl BurstyConfig {
     }
 
     /// Long-run mean arrival rate (requests per second).
-    pub fn mean_rate_iops(&self) -> f64 {
+    pub(crate) fn mean_rate_iops(&self) -> f64 {
         (self.on_rate_iops * self.on_mean_ms + self.off_rate_iops * self.off_mean_ms)
             / (self.on_mean_ms + self.off_mean_ms)
     }

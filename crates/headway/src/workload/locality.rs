@@ -119,7 +119,7 @@ fn fraction(key: String, v: f64) -> Result<f64> {
 impl Placer {
     /// `key` names the config key in errors (`workload.locality`). Request sizes must fit the
     /// drive; the size sampler guarantees it.
-    pub(crate) fn new(
+    pub fn new(
         cfg: &LocalityConfig,
         capacity_sectors: u64,
         align_sectors: u32,

@@ -91,7 +91,7 @@ pub struct Arrivals {
 impl Arrivals {
     /// Schedule `req` to arrive at `req.arrival_ns` (must not be in the past).
     #[inline]
-    pub fn push(&mut self, req: Request) {
+    pub(crate) fn push(&mut self, req: Request) {
         self.pending.push(req);
     }
     pub fn len(&self) -> usize {

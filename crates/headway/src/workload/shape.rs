@@ -64,7 +64,7 @@ pub(crate) struct RequestShape {
 
 impl RequestShape {
     /// `stream` prefixes the random stream names (`"workload"` gives `workload.size`, ...).
-    pub(crate) fn new(
+    pub fn new(
         f: &ShapeConfig,
         capacity_sectors: u64,
         rng: &RngStreams,

@@ -76,7 +76,7 @@ impl SizeSampler {
     }
 
     /// `key` names the distribution's table in errors (`workload.size`).
-    pub(crate) fn new(
+    pub fn new(
         cfg: &SizeConfig,
         align_sectors: u32,
         capacity_sectors: u64,

@@ -68,7 +68,7 @@ impl TextConfig {
     }
 
     /// The paper's text clients (spec §5.1 with its team choices).
-    pub fn paper(clients: u32, duration_ms: f64) -> Self {
+    pub(crate) fn paper(clients: u32, duration_ms: f64) -> Self {
         TextConfig {
             clients,
             duration_ms,

@@ -56,7 +56,7 @@ const GOP: &[u8; 12] = b"IBBPBBPBBPBB";
 
 /// Synthetic frame sizes (spec TEAM CHOICE): I:P:B = 5:3:1 within each GOP, scaled to the
 /// clip's mean bit rate, each frame times lognormal noise of σ = 0.2 (mean 1).
-pub fn synthetic_frames(clip: &Clip, rng: &mut Pcg64Mcg) -> Vec<u32> {
+pub(crate) fn synthetic_frames(clip: &Clip, rng: &mut Pcg64Mcg) -> Vec<u32> {
     let weight = |c: u8| match c {
         b'I' => 5.0,
         b'P' => 3.0,

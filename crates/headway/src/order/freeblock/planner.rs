@@ -166,7 +166,7 @@ pub fn plan<P: PlanModel + ?Sized>(
 
 /// [`plan`], never choosing a track in `exclude` (the firmware's one-request-per-track
 /// restriction: tracks already read in this gap).
-pub fn plan_excluding<P: PlanModel + ?Sized>(
+pub(crate) fn plan_excluding<P: PlanModel + ?Sized>(
     p: &P,
     pair: &Pair,
     wanted: &WantedBlocks,
@@ -416,7 +416,7 @@ fn feasible_prepend<P: PlanModel + ?Sized>(
 
 /// Reading the candidate, then positioning for B, both with every seek `c` longer, starts
 /// B no later than the direct path.
-pub fn feasible_between<P: PlanModel + ?Sized>(
+pub(crate) fn feasible_between<P: PlanModel + ?Sized>(
     p: &P,
     pair: &Pair,
     d: &Direct,

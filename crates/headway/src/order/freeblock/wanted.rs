@@ -12,8 +12,6 @@ pub struct WantedBlocks {
     words: Vec<u64>,
     capacity: u64,
     remaining: u64,
-    /// Sectors ever marked wanted (for progress).
-    total: u64,
 }
 
 impl WantedBlocks {
@@ -22,28 +20,21 @@ impl WantedBlocks {
             words: vec![0; capacity_sectors.div_ceil(64) as usize],
             capacity: capacity_sectors,
             remaining: 0,
-            total: 0,
         }
     }
 
-    pub fn capacity(&self) -> u64 {
+    pub(crate) fn capacity(&self) -> u64 {
         self.capacity
     }
     /// Sectors still wanted.
-    pub fn remaining(&self) -> u64 {
+    pub(crate) fn remaining(&self) -> u64 {
         self.remaining
     }
-    /// Sectors marked wanted since the start (a block wanted twice counts twice).
-    pub fn total(&self) -> u64 {
-        self.total
-    }
-
     /// Mark `lbn..lbn + n` wanted; returns the sectors newly marked.
     pub fn want(&mut self, lbn: u64, n: u64) -> u64 {
         let added = n - self.count(lbn, n);
         self.set_range(lbn, n, true);
         self.remaining += added;
-        self.total += added;
         added
     }
 
@@ -56,15 +47,8 @@ impl WantedBlocks {
         had
     }
 
-    /// Stop wanting `lbn..lbn + n` without reading it (a task removed blocks).
-    pub fn unwant(&mut self, lbn: u64, n: u64) -> u64 {
-        let had = self.take(lbn, n);
-        self.total -= had;
-        had
-    }
-
     #[inline]
-    pub fn is_wanted(&self, lbn: u64) -> bool {
+    pub(crate) fn is_wanted(&self, lbn: u64) -> bool {
         lbn < self.capacity && self.words[(lbn / 64) as usize] >> (lbn % 64) & 1 == 1
     }
 
@@ -93,7 +77,8 @@ impl WantedBlocks {
     }
 
     /// The first and last wanted sector in `lbn..lbn + n`, if any.
-    pub fn bounds(&self, lbn: u64, n: u64) -> Option<(u64, u64)> {
+    #[cfg(test)]
+    pub(crate) fn bounds(&self, lbn: u64, n: u64) -> Option<(u64, u64)> {
         let end = (lbn + n).min(self.capacity);
         let first = (lbn..end).find(|&s| self.is_wanted(s))?;
         let last = (first..end).rev().find(|&s| self.is_wanted(s))?;
@@ -102,7 +87,7 @@ impl WantedBlocks {
 
     /// The longest run of consecutive wanted sectors in `lbn..lbn + n` (the first of equal
     /// length), as `(start, sectors)`.
-    pub fn longest_run(&self, lbn: u64, n: u64) -> Option<(u64, u64)> {
+    pub(crate) fn longest_run(&self, lbn: u64, n: u64) -> Option<(u64, u64)> {
         let end = (lbn + n).min(self.capacity);
         let mut best: Option<(u64, u64)> = None;
         let mut s = lbn;
@@ -124,7 +109,7 @@ impl WantedBlocks {
 
     /// The wanted sectors immediately before `end`, back to `floor` at most: the start of
     /// the run of wanted sectors that ends at `end`.
-    pub fn run_ending_at(&self, end: u64, floor: u64) -> Option<u64> {
+    pub(crate) fn run_ending_at(&self, end: u64, floor: u64) -> Option<u64> {
         let mut s = end;
         while s > floor && self.is_wanted(s - 1) {
             s -= 1;
@@ -133,7 +118,7 @@ impl WantedBlocks {
     }
 
     /// The first wanted sector at or after `from` (wrapping to 0), if any.
-    pub fn next_wanted(&self, from: u64) -> Option<u64> {
+    pub(crate) fn next_wanted(&self, from: u64) -> Option<u64> {
         if self.remaining == 0 {
             return None;
         }

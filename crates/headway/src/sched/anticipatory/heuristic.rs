@@ -33,7 +33,7 @@ pub struct Clauses {
 }
 
 /// How long to wait for LP from now: 0 means dispatch the candidate now.
-pub fn sptf_wait_ns(i: &SptfInputs, clauses: Clauses) -> SimTime {
+pub(crate) fn sptf_wait_ns(i: &SptfInputs, clauses: Clauses) -> SimTime {
     if clauses.aged && i.aging_overrode {
         // The aged scheduler would pick its old request even when LP's arrives: waiting
         // would only delay both.

@@ -25,7 +25,7 @@ impl ThinkHistogram {
         }
     }
 
-    pub fn record(&mut self, think_ns: SimTime) {
+    pub(crate) fn record(&mut self, think_ns: SimTime) {
         for c in &mut self.counts {
             *c *= self.decay;
         }
@@ -38,7 +38,7 @@ impl ThinkHistogram {
     /// The `q` point of the decayed distribution, as the upper edge of its bucket (a
     /// [TEAM CHOICE]: never shorter than the true percentile); `None` when it falls in the
     /// overflow bucket or nothing was recorded.
-    pub fn percentile_ns(&self, q: f64) -> Option<SimTime> {
+    pub(crate) fn percentile_ns(&self, q: f64) -> Option<SimTime> {
         let total: f64 = self.counts.iter().sum();
         if total <= 0.0 {
             return None;

@@ -88,7 +88,8 @@ impl Anticipatory {
     }
 
     /// What the core knows of process `p` (tests and reports).
-    pub fn process_stats(&self, p: u32) -> Option<&ProcessStats> {
+    #[cfg(test)]
+    pub(crate) fn process_stats(&self, p: u32) -> Option<&ProcessStats> {
         self.procs.get(&p)
     }
 

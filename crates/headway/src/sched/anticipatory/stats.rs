@@ -70,7 +70,7 @@ impl ProcessStats {
     /// previous read completed, or 0 if the process already had one outstanding (it is
     /// then not synchronous, paper §2). A later chunk of one large read (`chunk`) is part of
     /// the sample its first chunk made: no thinktime or seek sample.
-    pub fn on_arrival(&mut self, now: SimTime, lbn: u64, chunk: bool, cfg: &StatsConfig) {
+    pub(crate) fn on_arrival(&mut self, now: SimTime, lbn: u64, chunk: bool, cfg: &StatsConfig) {
         if let Some(deadline) = self.armed_deadline_ns.take() {
             let expired = if now > deadline { 1.0 } else { 0.0 };
             self.expiry_rate += EXPIRY_WEIGHT * (expired - self.expiry_rate);
@@ -106,12 +106,12 @@ impl ProcessStats {
         self.queued += 1;
     }
 
-    pub fn on_dispatch(&mut self) {
+    pub(crate) fn on_dispatch(&mut self) {
         self.queued = self.queued.saturating_sub(1);
         self.in_service += 1;
     }
 
-    pub fn on_completion(&mut self, now: SimTime, end_lbn: u64) {
+    pub(crate) fn on_completion(&mut self, now: SimTime, end_lbn: u64) {
         self.in_service = self.in_service.saturating_sub(1);
         self.last_completion_ns = Some(now);
         self.last_end_lbn = Some(end_lbn);
@@ -119,7 +119,7 @@ impl ProcessStats {
 
     /// Where the process's next read is expected: its last end moved by the expected
     /// distance in its more likely direction.
-    pub fn expected_next_lbn(&self, capacity: u64) -> Option<u64> {
+    pub(crate) fn expected_next_lbn(&self, capacity: u64) -> Option<u64> {
         let from = self.last_end_lbn?;
         let d = self.expected_distance.round() as u64;
         Some(if self.forward_fraction >= 0.5 {

@@ -14,13 +14,13 @@ pub struct VirtualClocks {
 }
 
 impl VirtualClocks {
-    pub fn get(&self, p: u32) -> f64 {
+    pub(crate) fn get(&self, p: u32) -> f64 {
         self.vc.get(p as usize).copied().unwrap_or(0.0)
     }
 
     /// Charge a completed command's device time to the processes whose requests it carried
     /// (split evenly between the requests of a merged command).
-    pub fn charge(&mut self, done: &Completion, ctx: &SchedCtx) {
+    pub(crate) fn charge(&mut self, done: &Completion, ctx: &SchedCtx) {
         let reqs: Vec<u32> = done
             .command
             .requests

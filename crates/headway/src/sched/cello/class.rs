@@ -58,7 +58,7 @@ impl<'a> QueueView<'a> {
         self.queue.get(k)
     }
     /// Slack of entry `k`.
-    pub fn slack_at(&self, k: usize) -> i64 {
+    pub(crate) fn slack_at(&self, k: usize) -> i64 {
         self.slacks.at(k)
     }
     /// Earliest start e_k of whatever sits at position `k` (`k == len`: the tail).
@@ -75,7 +75,7 @@ impl<'a> QueueView<'a> {
         k == self.len() || added <= self.slack_at(k)
     }
     /// The SCAN position of `lbn` among entries `a..b` (ascending sectors: one sweep).
-    pub fn scan_position(&self, a: usize, b: usize, lbn: u64) -> usize {
+    pub(crate) fn scan_position(&self, a: usize, b: usize, lbn: u64) -> usize {
         (a..b).find(|&j| self.entry(j).req.lbn > lbn).unwrap_or(b)
     }
 }

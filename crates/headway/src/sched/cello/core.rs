@@ -119,7 +119,7 @@ impl Core {
         }
     }
 
-    pub fn pending(&self) -> usize {
+    pub(crate) fn pending(&self) -> usize {
         self.classes.iter().map(|c| c.pending.len()).sum::<usize>() + self.queue.len()
     }
     pub fn arrive(&mut self, class: usize, r: Request) {
@@ -130,7 +130,7 @@ impl Core {
     }
 
     /// Bring the accounts up to `now`: idle time, and the intervals that ended meanwhile.
-    pub fn tick(&mut self, now: SimTime) {
+    pub(crate) fn tick(&mut self, now: SimTime) {
         while now >= self.ledger.end_ns {
             let end = self.ledger.end_ns;
             if let Some(f) = self.idle_from {
@@ -406,7 +406,7 @@ impl Core {
     /// Estimate every queued τ afresh from the head's new predicted position and start
     /// times (after a dispatch): with a start-time-dependent estimator the τ fixed at
     /// insertion goes stale as the queue shifts. Charges (U_i) stay as they were made.
-    pub fn refresh_taus(&mut self, now: SimTime, est: &dyn Estimator) {
+    pub(crate) fn refresh_taus(&mut self, now: SimTime, est: &dyn Estimator) {
         let mut start = self.first_start(now);
         for k in 0..self.queue.len() {
             let r = self.queue.get(k).req;
@@ -432,7 +432,7 @@ impl Core {
 
     /// When to be asked again if nothing happens: the end of the interval while requests
     /// wait for it.
-    pub fn wake_at(&self) -> Option<SimTime> {
+    pub(crate) fn wake_at(&self) -> Option<SimTime> {
         (self.queue.is_empty() && self.any_pending()).then_some(self.ledger.end_ns)
     }
 }

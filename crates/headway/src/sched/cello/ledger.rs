@@ -50,12 +50,12 @@ impl Ledger {
         }
     }
 
-    pub fn weight(&self, i: usize) -> f64 {
+    pub(crate) fn weight(&self, i: usize) -> f64 {
         self.weights[i]
     }
 
     /// A new interval from `start`: every account back to zero.
-    pub fn start_interval(&mut self, start: SimTime) {
+    pub(crate) fn start_interval(&mut self, start: SimTime) {
         self.start_ns = start;
         self.end_ns = start + self.p_ns as SimTime;
         self.idle_ns = 0;
@@ -73,7 +73,7 @@ impl Ledger {
     }
 
     /// Class `i`'s share of the interval: w_i/Σw (P − I).
-    pub fn share_ns(&self, i: usize) -> f64 {
+    pub(crate) fn share_ns(&self, i: usize) -> f64 {
         self.weights[i] / self.weight_sum * self.shareable()
     }
 
@@ -94,7 +94,7 @@ impl Ledger {
     }
 
     /// (2) / (12): whether class `i`'s scheduler may be invoked.
-    pub fn may_invoke(&self, i: usize) -> bool {
+    pub(crate) fn may_invoke(&self, i: usize) -> bool {
         match self.mode {
             Allocation::Time | Allocation::Static => (self.used_ns[i] as f64) < self.share_ns(i),
             Allocation::Bytes => self.charged_bytes_time(i) < self.share_ns(i),
@@ -119,7 +119,7 @@ impl Ledger {
     }
 
     /// (5), (6), (16): charge an accepted insertion.
-    pub fn charge(&mut self, i: usize, tau: i64, next: Option<(usize, i64)>, bytes: u64) {
+    pub(crate) fn charge(&mut self, i: usize, tau: i64, next: Option<(usize, i64)>, bytes: u64) {
         self.used_ns[i] += tau;
         if let Some((j, d)) = next {
             self.used_ns[j] += d;
@@ -129,7 +129,7 @@ impl Ledger {
 
     /// (7): whether class `i` may take more reallocated time, among eligible classes of
     /// summed weight `eligible_weight`, at `now`.
-    pub fn may_reallocate(&self, i: usize, eligible_weight: f64, now: SimTime) -> bool {
+    pub(crate) fn may_reallocate(&self, i: usize, eligible_weight: f64, now: SimTime) -> bool {
         let left = self.end_ns.saturating_sub(now) as f64;
         let w = if eligible_weight > 0.0 {
             self.weights[i] / eligible_weight
@@ -140,12 +140,12 @@ impl Ledger {
     }
 
     /// (8): whether a reallocated request of `tau` fits the interval.
-    pub fn fits_reallocated(&self, tau: i64) -> bool {
+    pub(crate) fn fits_reallocated(&self, tau: i64) -> bool {
         self.used_sum() + self.idle_ns + tau <= self.p_ns
     }
 
     /// (9), (10): charge a reallocated request (to idle time, so E classes' shares shrink).
-    pub fn charge_reallocated(&mut self, i: usize, tau: i64, next: Option<(usize, i64)>) {
+    pub(crate) fn charge_reallocated(&mut self, i: usize, tau: i64, next: Option<(usize, i64)>) {
         self.realloc_ns[i] += tau;
         self.idle_ns += tau;
         if let Some((j, d)) = next {
@@ -154,7 +154,7 @@ impl Ledger {
     }
 
     /// Disk idle for `ns` within this interval.
-    pub fn add_idle(&mut self, ns: SimTime) {
+    pub(crate) fn add_idle(&mut self, ns: SimTime) {
         self.idle_ns += ns as i64;
     }
 }

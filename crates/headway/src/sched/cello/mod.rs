@@ -189,7 +189,7 @@ impl CelloConfig {
     }
 
     /// The classes of a run, with their kinds, weights and class schedulers.
-    pub fn classes(&self, names: &[String], shares: &[f64]) -> Result<Vec<ClassSlot>> {
+    pub(crate) fn classes(&self, names: &[String], shares: &[f64]) -> Result<Vec<ClassSlot>> {
         let lists = [
             ("realtime", &self.realtime, ClassKind::RealTime),
             ("interactive", &self.interactive, ClassKind::Interactive),
@@ -275,7 +275,7 @@ impl CelloConfig {
         Ok(out)
     }
 
-    pub fn core_options(&self) -> CoreOptions {
+    pub(crate) fn core_options(&self) -> CoreOptions {
         CoreOptions {
             interval_ns: self.interval_ns,
             allocation: self.allocation,
@@ -313,7 +313,7 @@ impl Cello {
         ))
     }
     /// Write every finished interval's accounts to `log`.
-    pub fn with_log(mut self, log: IntervalLog) -> Self {
+    pub(crate) fn with_log(mut self, log: IntervalLog) -> Self {
         self.log = Some(log);
         self
     }

@@ -30,7 +30,7 @@ pub struct Entry {
 
 impl Entry {
     /// d_i of (17): the deadline, or [`NEVER`] for best effort.
-    pub fn deadline_ns(&self) -> SimTime {
+    pub(crate) fn deadline_ns(&self) -> SimTime {
         if self.realtime {
             self.req.deadline_ns
         } else {
@@ -92,21 +92,23 @@ impl ScheduledQueue {
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
-    pub fn get(&self, k: usize) -> &Entry {
+    pub(crate) fn get(&self, k: usize) -> &Entry {
         &self.entries[k]
     }
-    pub fn front(&self) -> Option<&Entry> {
+    pub(crate) fn front(&self) -> Option<&Entry> {
         self.entries.front()
     }
-    pub fn iter(&self) -> impl Iterator<Item = &Entry> {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &Entry> {
         self.entries.iter()
     }
     /// Number of segments (the cost unit of a slack update).
-    pub fn segment_count(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn segment_count(&self) -> usize {
         self.segments.len()
     }
     /// Σ τ over the queue.
-    pub fn total_tau_ns(&self) -> i64 {
+    #[cfg(test)]
+    pub(crate) fn total_tau_ns(&self) -> i64 {
         self.segments.iter().map(|s| s.tau_sum).sum()
     }
 
@@ -229,7 +231,7 @@ impl ScheduledQueue {
     }
 
     /// Change entry `k`'s τ (the τ_next credit of eq. 6: a new entry went before it).
-    pub fn set_tau(&mut self, k: usize, tau_ns: SimTime) {
+    pub(crate) fn set_tau(&mut self, k: usize, tau_ns: SimTime) {
         let (g, _) = self.segment_of(k);
         let old = self.entries[k].tau_ns;
         self.entries[k].tau_ns = tau_ns;
@@ -237,12 +239,12 @@ impl ScheduledQueue {
     }
 
     /// Change where entry `k` leaves the head (its τ was re-estimated).
-    pub fn set_end(&mut self, k: usize, end: HeadPosition) {
+    pub(crate) fn set_end(&mut self, k: usize, end: HeadPosition) {
         self.entries[k].end = end;
     }
 
     /// Take the head (dispatch).
-    pub fn pop_front(&mut self) -> Option<Entry> {
+    pub(crate) fn pop_front(&mut self) -> Option<Entry> {
         let e = self.entries.pop_front()?;
         let s = self
             .segments

@@ -81,9 +81,6 @@ impl FQueue {
     pub fn is_empty(&self) -> bool {
         self.runs.is_empty()
     }
-    pub fn entries(&self) -> usize {
-        self.entries.len()
-    }
     pub fn counters(&self) -> FQueueCounters {
         self.counters
     }
@@ -261,12 +258,12 @@ impl FQueue {
     }
 
     /// The extent `coalesce` would write, without taking anything out.
-    pub fn peek_coalesce(&self, lbn: u64, end: u64) -> Option<(u64, u64)> {
+    pub(crate) fn peek_coalesce(&self, lbn: u64, end: u64) -> Option<(u64, u64)> {
         self.chain(lbn, end)
     }
 
     /// The extent `pop_writeback` would write, without taking anything out.
-    pub fn peek_writeback(&self) -> Option<(u64, u64)> {
+    pub(crate) fn peek_writeback(&self) -> Option<(u64, u64)> {
         let (_, starts) = self.entries.iter().next()?;
         let start = *starts.iter().next()?;
         self.chain(start, self.runs[&start].end)

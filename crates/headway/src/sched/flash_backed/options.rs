@@ -119,7 +119,7 @@ impl FlashBackedOptions {
         Ok(())
     }
 
-    pub fn fqueue_sectors(&self) -> u64 {
+    pub(crate) fn fqueue_sectors(&self) -> u64 {
         (self.fqueue_mib * MIB / 512.0).floor() as u64
     }
 }

@@ -37,7 +37,12 @@ pub struct Pending {
 
 /// Index of the pick in `queue` (kept in arrival order) with the head at `head`, leaving
 /// out index `skip`. Ties go to the earlier arrival.
-pub fn pick(policy: RqPolicy, queue: &[Pending], head: u64, skip: Option<usize>) -> Option<usize> {
+pub(crate) fn pick(
+    policy: RqPolicy,
+    queue: &[Pending],
+    head: u64,
+    skip: Option<usize>,
+) -> Option<usize> {
     let live = queue.iter().enumerate().filter(|(i, _)| Some(*i) != skip);
     match policy {
         RqPolicy::Fcfs => live.map(|(i, _)| i).next(),

@@ -253,11 +253,6 @@ impl Freeblock {
         Ok(())
     }
 
-    /// The background task and its progress.
-    pub fn task(&self) -> &BackgroundTask {
-        &self.task
-    }
-
     /// Check the device and build the bitmap the first time a context is seen.
     fn ready(&mut self, ctx: &SchedCtx) -> Result<()> {
         if self.wanted.is_some() {

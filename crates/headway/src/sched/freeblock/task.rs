@@ -37,7 +37,7 @@ impl BackgroundTask {
 
     /// The task's sectors marked in a bitmap for a device of `capacity` sectors; a range
     /// beyond the device is an error keyed `host.options.sectors`.
-    pub fn wanted(&self, capacity: u64) -> Result<WantedBlocks> {
+    pub(crate) fn wanted(&self, capacity: u64) -> Result<WantedBlocks> {
         let mut w = WantedBlocks::new(capacity);
         match &self.kind {
             TaskKind::FullScan => {
@@ -81,7 +81,7 @@ pub trait BlockSink {
 
 /// Apply a consumer's changes to the bitmap; a range outside the device is an error naming
 /// the consumer's reply.
-pub fn apply_changes(w: &mut WantedBlocks, changes: &[WantChange]) -> Result<()> {
+pub(crate) fn apply_changes(w: &mut WantedBlocks, changes: &[WantChange]) -> Result<()> {
     for &c in changes {
         let (lbn, n) = match c {
             WantChange::Want(l, n) | WantChange::Drop(l, n) => (l, n),

@@ -27,7 +27,7 @@ fn think(rng: &mut Pcg64Mcg) -> SimTime {
 }
 
 /// `full`: all three phases; otherwise the scan phase alone.
-pub fn script(
+pub(crate) fn script(
     files: u64,
     capacity: u64,
     full: bool,

@@ -16,7 +16,7 @@ pub const MAX_BYTES: f64 = 256.0 * 1024.0;
 pub const BYTES_PER_READ: u32 = 32 * 1024;
 pub const COMPUTE_MS: f64 = 0.5;
 
-pub fn script(
+pub(crate) fn script(
     files: u64,
     capacity: u64,
     place: &mut Pcg64Mcg,

@@ -119,7 +119,7 @@ pub struct Step {
 }
 
 impl Step {
-    pub fn read(think_ns: SimTime, lbn: u64, sectors: u32) -> Step {
+    pub(crate) fn read(think_ns: SimTime, lbn: u64, sectors: u32) -> Step {
         Step {
             think_ns,
             lbn,
@@ -129,7 +129,7 @@ impl Step {
             chunk: false,
         }
     }
-    pub fn write(think_ns: SimTime, lbn: u64, sectors: u32) -> Step {
+    pub(crate) fn write(think_ns: SimTime, lbn: u64, sectors: u32) -> Step {
         Step {
             think_ns,
             lbn,

@@ -13,7 +13,7 @@ use crate::time::ms_to_ns;
 
 pub const TXN_MS: f64 = 0.3;
 
-pub fn script(
+pub(crate) fn script(
     transactions: u64,
     capacity: u64,
     update: bool,

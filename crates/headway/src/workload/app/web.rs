@@ -25,7 +25,7 @@ pub const CHUNK_SECTORS: u32 = 128;
 pub const REQUEST_MS: f64 = 0.3;
 pub const FAULT_MS: f64 = 0.02;
 
-pub fn script(
+pub(crate) fn script(
     files: u64,
     capacity: u64,
     fs: FsMode,

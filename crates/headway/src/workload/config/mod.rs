@@ -159,7 +159,7 @@ pub struct Region {
 impl Region {
     /// `(first sector, sectors)` on a device of `capacity` sectors; `key` names the table in
     /// errors.
-    pub fn resolve(&self, capacity: u64, key: &str) -> Result<(u64, u64)> {
+    pub(crate) fn resolve(&self, capacity: u64, key: &str) -> Result<(u64, u64)> {
         let bad = |m: String| HeadwayError::config(key, m);
         let by_fraction = self.start_fraction.is_some() || self.size_fraction.is_some();
         let by_lbn = self.start_lbn.is_some() || self.sectors.is_some();

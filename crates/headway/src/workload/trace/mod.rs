@@ -275,7 +275,7 @@ pub fn open_source(path: &Path, source: &TraceSource) -> Result<Box<dyn TraceRea
 
 /// The trace workload `cfg` describes. The file is opened now (a missing file fails the
 /// build) and read as the replay goes.
-pub(crate) fn build(
+pub fn build(
     cfg: &TraceConfig,
     capacity_sectors: u64,
     base_dir: Option<&Path>,

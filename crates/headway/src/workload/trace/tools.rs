@@ -330,7 +330,7 @@ impl TraceBatch {
     pub fn len(&self) -> usize {
         self.time_ns.len()
     }
-    pub(crate) fn is_empty(&self) -> bool {
+    pub fn is_empty(&self) -> bool {
         self.time_ns.is_empty()
     }
 }
