@@ -624,6 +624,7 @@ impl Drive {
         if c.free_pending == 0 {
             return;
         }
+        let size = c.size as u64;
         let mut resolved = 0;
         for seg in c.segs.iter_mut() {
             if let Some(FreeFrom { at, .. }) = seg.free_from {
@@ -631,9 +632,7 @@ impl Drive {
                 // the same track; slipped slots hold none).
                 let reach = lbn + n as u64 + at as u64;
                 if lbn < seg.start() && reach > seg.start() && seg.state != SegState::Empty {
-                    let start = free_blocks_start(&self.mech, seg);
-                    seg.set_start(start);
-                    seg.free_from = None;
+                    seg.start_at_free_blocks(free_blocks_start(&self.mech, seg), size);
                     resolved += 1;
                 }
             }
