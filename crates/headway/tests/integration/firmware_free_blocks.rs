@@ -70,3 +70,55 @@ fn a_write_back_in_that_wait_starts_at_the_first_block_s_start() {
         );
     }
 }
+
+/// Replays `text` (validate format) on the IBM 18ES in validate mode and checks each
+/// request's access time against DiskSim's (ms, trace order) within 1 us.
+fn validates_as_disksim(text: &str, disksim_ms: &[f64], what: &str) {
+    let dir = common::scratch("freeblk-room");
+    let path = dir.join("ibm18es.trace");
+    std::fs::write(&path, text).unwrap();
+    let records = headway::validate::read_validate_trace(&path).unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    let spec = headway::device::catalog::lookup("ibm18es").unwrap();
+    let r = headway::validate::validate(&spec, &records).unwrap();
+    assert_eq!(r.pairs.len(), disksim_ms.len(), "{what}: requests");
+    for (k, ((_, got), want)) in r.pairs.iter().zip(disksim_ms).enumerate() {
+        assert!(
+            (got - want).abs() < 0.001,
+            "{what}: request {k} takes {got} ms, DiskSim {want}"
+        );
+    }
+}
+
+/// The IBM 18ES's validation trace (DiskSim 4.0's `ibm18es.trace`, its COPYRIGHT in
+/// `catalog/validation/`), replayed in validate mode in two excerpts: a read 44 blocks below
+/// the read before it (trace requests 1,928-1,932) and one 64 below (5,648-5,653). The free
+/// blocks the earlier read passed on its landing track count against its segment's size, so
+/// by the time the read below arrives its read-ahead has pushed them out: a miss, as on the
+/// real drive (measured 5.508 and 9.819 ms; from the buffer they would take 0.486 and
+/// 0.890 ms). Expected: DiskSim 4.0's access times for the same excerpts
+/// (validate mode, a private copy printing each request's physical access time).
+#[test]
+fn free_blocks_pushed_out_by_the_read_ahead_are_no_hit() {
+    validates_as_disksim(
+        "W Hit   11678936   8    907.00000  64348.00000
+R Hit   10901260   4  12632.00000  39420.00000
+R Hit   15006424   4   9821.00000  18041.00000
+R Hit   15006380   4   5508.00000  26079.00000
+R Hit   15006384   4    540.00000  28576.00000
+",
+        &[0.891, 7.707728, 14.991122, 5.616146, 0.486],
+        "44 blocks below",
+    );
+    validates_as_disksim(
+        "R Hit    1302176   4    498.00000  38586.00000
+R Hit    7024840  16  16879.00000  73224.00000
+R Hit   13489248   8  10475.00000  14195.00000
+R Hit   13489184   8   9819.00000  70635.00000
+W Hit   13772516   4    499.00000  21902.00000
+R Hit   14433752   8   9313.00000  42738.00000
+",
+        &[6.130371, 10.524136, 15.263591, 8.940433, 0.487, 9.452952],
+        "64 blocks below",
+    );
+}

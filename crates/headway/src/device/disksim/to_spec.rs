@@ -740,8 +740,8 @@ fn mechanics(block: &Block, resolver: &dyn Resolver, notes: &mut Vec<String>) ->
     };
     // Taken as DiskSim takes it, sign included: the seek curve is measured with reads and this
     // is what a write adds to it, negative on dec_rz26 (-0.483) and hp_c2490a (-0.642). The
-    // real traces agree: hp_c2490a's (DiskSim 0.254 with the sign; headway 1.068 with the
-    // magnitude) and dec_rz26's writes outside 100-500-cylinder seeks (demerit 0.25 with the
+    // real traces agree: hp_c2490a's (0.247 with the sign, 1.067 with the magnitude, by
+    // DiskSim's formula; DiskSim 0.254) and dec_rz26's writes outside 100-500-cylinder seeks (demerit 0.25 with the
     // sign, 0.32 with the magnitude); DiskSim's synthetic workloads (114 of 138 within tolerance
     // with the sign, 110 with the magnitude); docs/fidelity.md, "The sign of a negative write
     // settle" and "The RZ26's medium-seek writes, binned".
