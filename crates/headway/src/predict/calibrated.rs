@@ -13,6 +13,11 @@
 //!   than CMPS sectors early is priced as a near miss, S_rotate + SPT - CMPS.
 //! * Service time T_s = T_a + the media transfer of the request (track switches included,
 //!   from the phases).
+//! * The reference timestamp is the completion less the command's extra completion tail
+//!   (`calibrate::tail`: a read's data crosses the bus after its last sector), so that it
+//!   marks the media end whatever the command's size.
+//! * A fast write (acknowledged from the buffer) is written at once all the same: the head
+//!   ends on its track when its predicted write ends, and the mechanism is busy until then.
 
 use std::sync::Arc;
 

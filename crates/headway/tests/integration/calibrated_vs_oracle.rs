@@ -14,10 +14,14 @@ use headway::experiments::calibrated_table::{compare_predictors, Mix, PredictorC
 const REQUESTS: u64 = 2000;
 
 fn runs(drive: &str) -> Vec<PredictorComparison> {
+    runs_of(drive, REQUESTS)
+}
+
+fn runs_of(drive: &str, requests: u64) -> Vec<PredictorComparison> {
     let mut out = vec![];
     for imperfect in [false, true] {
         for mix in [Mix::Reads, Mix::TwoReadsOneWrite] {
-            out.push(compare_predictors(drive, mix, imperfect, REQUESTS, 1).unwrap());
+            out.push(compare_predictors(drive, mix, imperfect, requests, 1).unwrap());
         }
     }
     out
@@ -45,12 +49,16 @@ fn holds_target(drive: &str) {
     }
 }
 
-/// A drive whose geometry calibration does not yet extract (on the nominal drive, or on
-/// both): each run either says why calibration refused it, or meets the target. `today`:
-/// where a run that calibrates still misses the mispredicted-fraction target, the fraction
-/// it reaches now (the target stays in the failure message).
-fn refused_or_holds_target(drive: &str, today: Option<f64>) {
-    for r in runs(drive) {
+/// A drive whose geometry calibration does not yet extract exactly (on the nominal drive,
+/// or on both): each run either says why calibration refused it, or meets the target.
+/// `today`: where a run that calibrates still misses the target, the (mispredicted
+/// fraction, mean excess) it reaches now; the target stays in the failure message.
+fn refused_or_holds_target(drive: &str, today: Option<(f64, f64)>) {
+    refused_or_holds_target_at(drive, today, REQUESTS)
+}
+
+fn refused_or_holds_target_at(drive: &str, today: Option<(f64, f64)>, requests: u64) {
+    for r in runs_of(drive, requests) {
         match &r.refused {
             Some(why) => assert!(
                 why.contains("calibration") || why.contains("GeoExtraction"),
@@ -58,10 +66,11 @@ fn refused_or_holds_target(drive: &str, today: Option<f64>) {
             ),
             None => {
                 let (miss, excess) = r.mix.targets();
+                let (m_today, x_today) = today.unwrap_or((miss, excess));
                 let m = r.mispredicted_fraction.unwrap();
                 let x = r.excess().unwrap();
                 assert!(
-                    m <= today.unwrap_or(miss).max(miss) && x <= excess,
+                    m <= m_today.max(miss) && x <= x_today.max(excess),
                     "{drive} {} imperfect {}: mispredicted {m:.3} (target <= {miss}), \
                      mean {:+.1}% against the oracle's (target <= +{:.0}%)",
                     r.mix.label(),
@@ -132,11 +141,20 @@ fn elite3_is_refused_or_predicts_as_well_as_the_oracle() {
 #[test]
 fn barracuda_is_refused_or_predicts_as_well_as_the_oracle() {
     // Calibrates only with imperfections on, and then mispredicts 0.119 of the reads.
-    refused_or_holds_target("barracuda", Some(0.13));
+    refused_or_holds_target("barracuda", Some((0.13, 0.10)));
 }
 
 #[test]
 fn cheetah4lp_is_refused_or_predicts_as_well_as_the_oracle() {
     // Calibrates only with imperfections on, and then mispredicts 0.082 of the reads.
-    refused_or_holds_target("cheetah4lp", Some(0.09));
+    refused_or_holds_target("cheetah4lp", Some((0.09, 0.10)));
+}
+
+#[test]
+fn ek1000_calibrates_wrongly_and_mispredicts() {
+    // Calibration accepts it but finds a single cylinder (every move a head switch): nearly
+    // every command costs rotations the predictor does not expect (0.87-0.90 mispredicted,
+    // the mean about 85% above the oracle's).
+    // Its runs are slow (every command a rotation late), so fewer requests.
+    refused_or_holds_target_at("ek1000", Some((0.92, 1.0)), 1000);
 }
