@@ -140,13 +140,15 @@ fn elite3_is_refused_or_predicts_as_well_as_the_oracle() {
 
 #[test]
 fn barracuda_is_refused_or_predicts_as_well_as_the_oracle() {
-    // Calibrates only with imperfections on, and then mispredicts 0.119 of the reads.
+    // Calibrates only with imperfections on, with nearly every LBN on the wrong cylinder,
+    // and then mispredicts 0.119 of the reads.
     refused_or_holds_target("barracuda", Some((0.13, 0.10)));
 }
 
 #[test]
 fn cheetah4lp_is_refused_or_predicts_as_well_as_the_oracle() {
-    // Calibrates only with imperfections on, and then mispredicts 0.082 of the reads.
+    // Calibrates only with imperfections on, with nearly every LBN on the wrong cylinder,
+    // and then mispredicts 0.082 of the reads.
     refused_or_holds_target("cheetah4lp", Some((0.09, 0.10)));
 }
 
