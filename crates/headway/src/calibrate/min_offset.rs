@@ -42,6 +42,9 @@ pub struct Lags {
     /// instant, by direction (`[Op::Write]` is 0): reads carry a completion overhead writes
     /// may not. The reference point's timestamp carries it, and so does every lag.
     pub completion_offset_ns: [f64; 2],
+    /// The completion tail against the command's size (`super::tail`).
+    #[serde(default)]
+    pub tails: super::tail::Tails,
 }
 
 impl Lags {
@@ -53,6 +56,9 @@ impl Lags {
 }
 
 const OPS: [Op; 2] = [Op::Read, Op::Write];
+
+/// Seed of the completion tails' sample places.
+const TAIL_STREAM: u128 = 0x7A11_5EED;
 
 /// A kind of head movement between two commands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -316,6 +322,10 @@ pub(crate) fn measure_lags(
             pieces: vec![(1.0, 0.0, 0.0)],
         };
     }
+    // Its own stream: the tails' sample places leave the later steps' places as they were.
+    let mut tail_rng = Pcg64Mcg::new(TAIL_STREAM);
+    lags.tails =
+        super::tail::measure_tails(probe, table, period_ns, &lags.same_track_ns, &mut tail_rng)?;
     Ok(lags)
 }
 

@@ -20,6 +20,7 @@ pub(crate) mod phases;
 pub(crate) mod probe;
 pub mod rotation;
 pub mod stability;
+pub mod tail;
 pub(crate) mod zones;
 
 use std::collections::HashMap;

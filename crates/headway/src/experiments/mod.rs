@@ -3,6 +3,7 @@
 //! `headway reproduce`) write the tables and plots.
 
 pub mod anticipatory;
+pub mod calibrated_table;
 pub mod cello;
 pub mod flash_backed;
 pub mod freeblock;

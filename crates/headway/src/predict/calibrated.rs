@@ -13,6 +13,11 @@
 //!   than CMPS sectors early is priced as a near miss, S_rotate + SPT - CMPS.
 //! * Service time T_s = T_a + the media transfer of the request (track switches included,
 //!   from the phases).
+//! * The reference timestamp is the completion less the command's extra completion tail
+//!   (`calibrate::tail`: a read's data crosses the bus after its last sector), so that it
+//!   marks the media end whatever the command's size.
+//! * A fast write (acknowledged from the buffer) is written at once all the same: the head
+//!   ends on its track when its predicted write ends, and the mechanism is busy until then.
 
 use std::sync::Arc;
 
@@ -44,6 +49,9 @@ pub struct CalibratedPredictor {
     ref_angle: f64,
     ref_ns: SimTime,
     last_op: Op,
+    /// Until when the mechanism writes back the last fast write (host frame): a command
+    /// issued before then starts its mechanism only then.
+    busy_until_ns: SimTime,
 }
 
 impl CalibratedPredictor {
@@ -135,6 +143,7 @@ impl CalibratedPredictor {
             ref_angle: 0.0,
             ref_ns: 0,
             last_op: Op::Read,
+            busy_until_ns: 0,
         }
     }
 
@@ -181,6 +190,29 @@ impl CalibratedPredictor {
             s += spt - self.cmps_sectors;
         }
         s / spt * self.period_ns
+    }
+
+    /// A write the drive acknowledged from its buffer (a fast write) still goes to the
+    /// media at once: its mechanism started when the command reached the drive, as for any
+    /// write, and the acknowledgement came before the head got there. The predictor plays
+    /// that write as it would have predicted it from the dispatch, and takes its end as the
+    /// reference point and the moment the mechanism is free again.
+    fn fast_write(&mut self, c: &Completion) {
+        let cmd = &c.command;
+        let e = self.estimate(
+            Moment::new(self.head, cmd.dispatch_ns),
+            Access::new(cmd.lbn, cmd.sectors, Op::Write),
+        );
+        let end_ns = cmd.dispatch_ns + e.positioning_ns() + e.transfer_ns;
+        let l = self.drive.table.locate(cmd.end_lbn() - 1);
+        self.last_op = Op::Write;
+        self.head = HeadPosition {
+            cylinder: l.cylinder,
+            surface: l.track,
+        };
+        self.ref_angle = frac(self.angle_of(&l) + 1.0 / l.spt as f64);
+        self.ref_ns = end_ns;
+        self.busy_until_ns = end_ns;
     }
 
     /// Media transfer of `sectors` from `lbn` and the track the head ends on.
@@ -238,7 +270,10 @@ impl Predictor for CalibratedPredictor {
         self.head
     }
     fn estimate(&self, at: Moment, a: Access) -> Estimate {
-        let (from, start_ns, lbn, sectors, op) = (at.from, at.start_ns, a.lbn, a.sectors, a.op);
+        let (from, lbn, sectors, op) = (at.from, a.lbn, a.sectors, a.op);
+        // A command issued during a write-back waits for the mechanism.
+        let start_ns = at.start_ns.max(self.busy_until_ns);
+        let waits_ns = (start_ns - at.start_ns) as f64;
         let l = self.drive.table.locate(lbn);
         let lag = self.lag_ns(from, l.cylinder, l.track, op);
         let (transfer, end) = if sectors == 0 {
@@ -258,10 +293,10 @@ impl Predictor for CalibratedPredictor {
             self.rotate_ns(start_ns, lag, self.angle_of(&l), l.spt, op)
         };
         // The same-track part of the lag is the command processing; the rest is the move.
-        let overhead = self.lag_ns(from, from.cylinder, from.surface, op).min(lag);
-        let positioning = round_ns(lag + rotate);
+        let overhead = self.lag_ns(from, from.cylinder, from.surface, op).min(lag) + waits_ns;
+        let positioning = round_ns(waits_ns + lag + rotate);
         let overhead_ns = round_ns(overhead);
-        let seek_ns = round_ns(lag).saturating_sub(overhead_ns);
+        let seek_ns = round_ns(waits_ns + lag).saturating_sub(overhead_ns);
         Estimate {
             overhead_ns,
             seek_ns,
@@ -296,20 +331,28 @@ impl Predictor for CalibratedPredictor {
                 .estimate(Moment::new(from, start_ns), t.access())
                 .positioning_ns();
         }
+        let begin_ns = start_ns.max(self.busy_until_ns);
         let lag = self.lag_ns(from, t.cylinder, t.surface, t.op);
         round_ns(
-            lag + self.rotate_ns(
-                start_ns,
-                lag,
-                t.angle,
-                self.spt_of_cylinder(t.cylinder),
-                t.op,
-            ),
+            (begin_ns - start_ns) as f64
+                + lag
+                + self.rotate_ns(
+                    begin_ns,
+                    lag,
+                    t.angle,
+                    self.spt_of_cylinder(t.cylinder),
+                    t.op,
+                ),
         )
     }
     fn observe(&mut self, c: &Completion) {
+        if c.cache_hit && c.command.op == Op::Write && c.command.sectors > 0 {
+            self.fast_write(c);
+            return;
+        }
         self.last_op = c.command.op;
-        // A cache hit did not move the head: the reference point stays (the paper's rule).
+        // A read served from the buffer did not move the head: the reference point stays
+        // (the paper's rule).
         if c.cache_hit {
             return;
         }
@@ -324,7 +367,15 @@ impl Predictor for CalibratedPredictor {
             surface: l.track,
         };
         self.ref_angle = frac(self.angle_of(&l) + 1.0 / l.spt as f64);
-        self.ref_ns = c.done_ns + self.link_completion_ns;
+        // The lags hold a one-sector command's completion tail; a longer command's data
+        // reached the host that much later after its last sector passed the head.
+        let extra = self
+            .drive
+            .lags
+            .tails
+            .extra_ns(c.command.op, c.command.sectors);
+        self.ref_ns =
+            (c.done_ns + self.link_completion_ns).saturating_add_signed(-(extra.round() as i64));
     }
     fn geometry(&self) -> Option<&dyn Geometry> {
         Some(self)

@@ -9,6 +9,7 @@ mod common;
 
 mod anticipatory;
 mod avoid_spinup;
+mod calibrated_vs_oracle;
 mod calibration;
 mod catalog;
 mod cello;
