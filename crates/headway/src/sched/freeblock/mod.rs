@@ -35,6 +35,7 @@
 //! `docs/freeblock.md`.
 
 mod pipeline;
+mod tail;
 pub mod task;
 
 pub use crate::order::freeblock::{planner, wanted};
