@@ -63,7 +63,7 @@ def test_reproduce_quick_writes_tables_plots_and_the_issues_headline_keys(quick_
                 "mispredicted_fraction_calibrated", "mispredicted_fraction_oracle",
                 "calibrated_fraction_of_oracle"):
         assert key in h, key
-    assert 0 < h["free_bandwidth_mb_s_calibrated"] <= h["free_bandwidth_mb_s"]
+    assert h["free_bandwidth_mb_s_calibrated"] >= 0.7 * h["free_bandwidth_mb_s"]
     assert abs(h["fg_response_increase_calibrated"]) < 0.02
     assert 0 <= h["mispredicted_fraction_calibrated"] < 1
     imperfect = list(csv.DictReader((out / "imperfect_sweep.csv").open()))

@@ -38,13 +38,10 @@ fn quick_reproduction_headline_and_shapes() {
     assert!(h.fg_response_increase.abs() < 0.02, "{h:?}");
     assert!(h.scans_per_day > 1.0, "{h:?}");
     // Outside the firmware as a host can do it: the calibrated predictor plans free reads
-    // (it made none before the wrapper measured the read tail itself), and they leave the
-    // foreground where it was. The oracle is the upper bound.
-    assert!(h.free_bandwidth_mb_s_calibrated > 0.0, "{h:?}");
-    assert!(
-        h.free_bandwidth_mb_s_calibrated <= h.free_bandwidth_mb_s,
-        "{h:?}"
-    );
+    // (it made none before the wrapper measured the read tail and its frame itself), and
+    // they leave the foreground where it was.
+    // The target: at least 70% of the oracle's free bandwidth.
+    assert!(h.calibrated_fraction_of_oracle >= 0.7, "{h:?}");
     assert!(h.fg_response_increase_calibrated.abs() < 0.02, "{h:?}");
     assert!(
         (0.0..1.0).contains(&h.mispredicted_fraction_calibrated)

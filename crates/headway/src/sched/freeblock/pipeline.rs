@@ -13,11 +13,13 @@
 //! default: choosing when the slot opens sees more pending requests, and measured on the
 //! OLTP workload it harms the foreground less (docs/freeblock.md).
 
+use super::frame::Model;
 use super::planner::{self, FreeRead, Pair, Plan, PlanLimits};
 use super::tail::TailFit;
 use super::task::{apply_changes, BackgroundTask, BlockSink, TaskKind};
 use super::wanted::WantedBlocks;
 use crate::error::{HeadwayError, Result};
+use crate::order::freeblock::planner::PlanModel;
 use crate::predict::{self, Access, Moment};
 use crate::request::{Command, Completion, DeviceId, HeadPosition, Op, Request};
 use crate::sched::options::OptionReader;
@@ -93,7 +95,11 @@ pub struct Freeblock {
     at_drive: std::collections::VecDeque<AtDrive>,
     /// The predicted media end of the command that completed last, for a predictor whose
     /// tail the wrapper measures (see [`TailFit::add_measured`]).
-    done_media_end_ns: Option<SimTime>,
+    done_media_end_ns: Option<(SimTime, Option<u32>)>,
+    /// Sectors of the read miss the predictor last took its reference point from (`None`
+    /// after a write, or before any read): where the frame of a predictor whose tail the
+    /// wrapper measures is shifted from (see `frame.rs`).
+    reference_read: Option<u32>,
     /// How much later than `last_end` the command ahead may release the drive: the tail
     /// line's excess over the predictor's tail for it (see [`Freeblock::plan_for`]).
     last_slack_ns: SimTime,
@@ -132,8 +138,8 @@ struct AtDrive {
     sectors: u32,
     op: Op,
     /// Its predicted media end from when the drive began it, for a predictor whose tail the
-    /// wrapper measures (set when it begins).
-    media_end_ns: Option<SimTime>,
+    /// wrapper measures (set when it begins), and the predictor's reference read then.
+    media_end_ns: Option<(SimTime, Option<u32>)>,
 }
 
 fn first_id(cmd: &Command) -> u64 {
@@ -180,6 +186,7 @@ impl Freeblock {
             last_end: None,
             at_drive: Default::default(),
             done_media_end_ns: None,
+            reference_read: None,
             last_slack_ns: 0,
             fg_outstanding: 0,
             idle_cursor: 0,
@@ -286,7 +293,8 @@ impl Freeblock {
         origin: (HeadPosition, SimTime),
         ctx: &SchedCtx,
     ) -> Result<(Decision, Proposed)> {
-        let p = ctx.predictor(self.device);
+        let model = self.model(ctx);
+        let p = &model;
         let from = origin.0;
         // The command ahead releases the drive at the predictor's tail (what the inner
         // scheduler plans with) or, at the latest, at the tail line's: free reads are
@@ -317,8 +325,7 @@ impl Freeblock {
             },
         );
         // Where the inner scheduler, planning alone, puts the next command's start.
-        let release = predict::release(
-            p,
+        let release = p.release(
             Moment::new(pair.from, early_ns),
             Access::new(b.lbn, b.sectors, b.op),
         );
@@ -327,7 +334,7 @@ impl Freeblock {
             return Ok((Decision::Dispatch(b.clone()), Proposed::Plain { end }));
         }
         let wanted = self.wanted.as_ref().expect("ready");
-        let exact = predict::exact_tail(p);
+        let exact = p.exact_tail();
         if !self.plan_enabled
             || wanted.remaining() == 0
             || b.device != self.device
@@ -471,32 +478,44 @@ impl Freeblock {
         if let Some(i) = self.at_drive.iter().position(|c| c.first_id == id) {
             self.done_media_end_ns = self.at_drive.remove(i).and_then(|c| c.media_end_ns);
         }
+        // The predictor's reference point moved with this completion unless it was a hit.
+        if !done.cache_hit && done.command.sectors > 0 {
+            self.reference_read = (done.command.op == Op::Read).then_some(done.command.sectors);
+        }
         if self.at_drive.is_empty() {
             return;
         }
         self.note_begun(ctx);
         // Two chains, as for a single command ahead: on the predictor's tails (where the
         // inner scheduler would plan from) and on the tail line (the latest release).
-        let p = ctx.predictor(self.device);
-        let (mut from, mut early) = (p.head(), ctx.now);
+        let (mut from, mut early) = (ctx.predictor(self.device).head(), ctx.now);
+        let p = &self.model(ctx);
         let (mut late_from, mut late) = (from, early);
         for &AtDrive {
             lbn, sectors, op, ..
         } in &self.at_drive
         {
-            let r = predict::release(p, Moment::new(from, early), Access::new(lbn, sectors, op));
+            let r = p.release(Moment::new(from, early), Access::new(lbn, sectors, op));
             from = r.head;
             early = r.next_start_ns(early);
-            let r = predict::release(
-                p,
-                Moment::new(late_from, late),
-                Access::new(lbn, sectors, op),
-            );
+            let r = p.release(Moment::new(late_from, late), Access::new(lbn, sectors, op));
             late_from = r.head;
             late = r.next_start_ns(late) + self.slack_ns(ctx, sectors, op);
         }
         self.last_end = Some((from, early));
         self.last_slack_ns = late.saturating_sub(early);
+    }
+
+    /// What the free reads are planned with: the predictor, or if it has no queue model
+    /// the predictor in the frame the wrapper measured for it, releasing the drive at the
+    /// centre of the measured tail (see `frame.rs`); the tail line's margin above that
+    /// centre is the slack the pair is also checked at.
+    fn model<'a>(&self, ctx: &'a SchedCtx) -> Model<'a> {
+        Model::of(
+            ctx.predictor(self.device),
+            self.tail_fit.frame_shift_ns(self.reference_read),
+            self.tail_fit.measured_centre().unwrap_or_default(),
+        )
     }
 
     /// The command at the head of the drive's queue begins now (the one ahead of it
@@ -515,7 +534,7 @@ impl Freeblock {
                 Moment::new(p.head(), ctx.now),
                 Access::new(c.lbn, c.sectors, c.op),
             );
-            c.media_end_ns = Some(ctx.now + e.service_ns());
+            c.media_end_ns = Some((ctx.now + e.service_ns(), self.reference_read));
         }
     }
 
@@ -535,9 +554,13 @@ impl Freeblock {
                 c.sectors as f64,
                 predict::tail_ns(p, c.sectors, Op::Read) as f64,
             );
-        } else if let (Some(end), Some(g)) = (media_end, p.geometry()) {
-            self.tail_fit
-                .add_measured(c.sectors, ctx.now as f64 - end as f64, g.period_ns());
+        } else if let (Some((end, Some(before))), Some(g)) = (media_end, p.geometry()) {
+            self.tail_fit.add_measured(
+                c.sectors,
+                before,
+                ctx.now as f64 - end as f64,
+                g.period_ns(),
+            );
         }
     }
 
@@ -583,7 +606,15 @@ impl Freeblock {
             _ if predict::exact_tail(ctx.predictor(self.device)) => 0,
             Some(t) if op == Op::Read => {
                 let line = (t.fixed_ns + t.per_sector_ns * sectors as f64).ceil() as SimTime;
-                line.saturating_sub(predict::tail_ns(ctx.predictor(self.device), sectors, op))
+                // The chains already carry the predictor's tail, or the measured line's
+                // centre (see [`Freeblock::model`]).
+                let base = match self.tail_fit.measured_centre() {
+                    Some(c) => (c.fixed_ns + c.per_sector_ns * sectors as f64)
+                        .ceil()
+                        .max(0.0) as SimTime,
+                    None => predict::tail_ns(ctx.predictor(self.device), sectors, op),
+                };
+                line.saturating_sub(base)
             }
             _ => 0,
         }
