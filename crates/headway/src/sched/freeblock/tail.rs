@@ -84,7 +84,7 @@ impl TailFit {
             self.samples.pop_front();
         }
         self.samples.push_back((sectors, before, tail_ns));
-        if self.samples.len() >= MIN_SAMPLES && self.reads % REFIT_EVERY != 0 {
+        if self.samples.len() >= MIN_SAMPLES && !self.reads.is_multiple_of(REFIT_EVERY) {
             return;
         }
         let fit = fit_trimmed(&self.samples, period_ns / 4.0);
