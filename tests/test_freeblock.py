@@ -57,6 +57,17 @@ def test_reproduce_quick_writes_tables_plots_and_the_issues_headline_keys(quick_
     assert 0.03 < h["free_fraction_of_potential"] < 0.5
     assert abs(h["fg_response_increase"]) < 0.06
     assert h["scans_per_day"] > 1
+    # The headline from outside the firmware as a host can do it (the calibrated predictor),
+    # the oracle beside it as the upper bound.
+    for key in ("free_bandwidth_mb_s_calibrated", "fg_response_increase_calibrated",
+                "mispredicted_fraction_calibrated", "mispredicted_fraction_oracle",
+                "calibrated_fraction_of_oracle"):
+        assert key in h, key
+    assert h["free_bandwidth_mb_s_calibrated"] >= 0.7 * h["free_bandwidth_mb_s"]
+    assert abs(h["fg_response_increase_calibrated"]) < 0.02
+    assert 0 <= h["mispredicted_fraction_calibrated"] < 1
+    imperfect = list(csv.DictReader((out / "imperfect_sweep.csv").open()))
+    assert {r["foreground"] for r in imperfect} == {"sptf", "sptf-calibrated"}
     # The firmware variant (exact knowledge, inside the drive's queue) is the paper's upper
     # bound: several times the external scheduler's free bandwidth, the foreground unchanged.
     assert h["firmware_free_bandwidth_mb_s"] > 3 * h["free_bandwidth_mb_s"]
@@ -72,14 +83,14 @@ def test_reproduce_quick_writes_tables_plots_and_the_issues_headline_keys(quick_
         if r["variant"].startswith("firmware"):
             assert r["fg_mean_response_ms"] == r["paired_fg_mean_response_ms"]
     pred = {r["case"]: r for r in csv.DictReader((out / "prediction.csv").open())}
-    assert set(pred) == {"small", "large", "small-imperfect"}
+    assert set(pred) == {"small", "large", "small-imperfect", "small-calibrated"}
     # Against the schedulers' own predictor (the drive's bus modelled): the nominal drive's
     # reads are predicted to the microsecond, small and large; the imperfect drive's spread
     # (docs/freeblock.md, "Prediction errors").
     for case in ("small", "large"):
         assert float(pred[case]["mean_abs_error_ms"]) < 0.05, pred[case]
     assert float(pred["small-imperfect"]["mean_abs_error_ms"]) > 0.05, pred["small-imperfect"]
-    for png in ("conservatism.png", "firmware.png", "foreground.png", "prediction_pdf.png"):
+    for png in ("conservatism.png", "conservatism_imperfect.png", "firmware.png", "foreground.png", "prediction_pdf.png"):
         assert (out / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "free bandwidth" in stdout
 

@@ -6,6 +6,9 @@ the tables as pandas DataFrames:
 
 * ``sweep``: foreground and free bandwidth over the freeblock seek conservatism ``c_fb``
   for SSTF, SPTF and SPTF-SW(40%), each point with its paired run without free reads;
+* ``imperfect_sweep``: external SPTF over ``c_fb`` on the drive with imperfections (seek
+  jitter, spindle drift, recalibrations), planned with the oracle (``sptf``) and with the
+  calibrated predictor (``sptf-calibrated``);
 * ``firmware``: external versus firmware versus firmware with one request per track: free
   bandwidth over ``c_fb`` (the firmware variants plan inside the drive's queue, whose own
   SPTF orders every request);
@@ -13,10 +16,15 @@ the tables as pandas DataFrames:
   paper's interface (``paper``: Ultra2 Wide SCSI, 80 MB/s);
 * ``queue``: the foreground schedulers against the drive's own SPTF over queue depths;
 * ``prediction_pdf`` and ``prediction``: the PDFs of prediction error (measured minus
-  predicted completion time, completion to completion) for small and large requests and on
-  a drive with imperfections, and their summary;
-* ``headline``: free bandwidth, potential free bandwidth, the foreground's response-time
-  increase and scans per day at the chosen ``c_fb``.
+  predicted completion time, completion to completion) for small and large requests, on
+  a drive with imperfections, and for the calibrated predictor (``small-calibrated``), and
+  their summary;
+* ``headline``: at the chosen ``c_fb``, the free bandwidth, foreground response-time
+  increase and share of reads half a rotation late with the calibrated predictor (what a
+  host can have: ``free_bandwidth_mb_s_calibrated``, ``fg_response_increase_calibrated``,
+  ``mispredicted_fraction_calibrated``) and with the oracle as the upper bound beside it
+  (``free_bandwidth_mb_s``, ``fg_response_increase``, ...), potential free bandwidth and
+  scans per day.
 
 >>> import headway.freeblock as fb
 >>> r = fb.reproduce(quick=True, requests=300, progress=False)
@@ -24,6 +32,8 @@ the tables as pandas DataFrames:
 ['sptf', 'sptf-sw40', 'sstf']
 >>> bool(r.headline["free_bandwidth_mb_s"] > 0)
 True
+>>> sorted(r.imperfect_sweep.foreground.unique())
+['sptf', 'sptf-calibrated']
 
 How it is modelled, the team's choices and the paper's numbers beside ours:
 ``docs/freeblock.md``.
@@ -57,14 +67,16 @@ class Reproduction:
     prediction: pd.DataFrame
     headline: Dict[str, Any]
     options: Dict[str, Any] = field(default_factory=dict)
+    imperfect_sweep: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     def write(self, out: Union[str, Path], plots: bool = True) -> List[Path]:
-        """Write ``sweep.csv``, ``firmware.csv``, ``bus.csv``, ``queue.csv``, ``prediction_pdf.csv``, ``prediction.csv``,
+        """Write ``sweep.csv``, ``imperfect_sweep.csv``, ``firmware.csv``, ``bus.csv``, ``queue.csv``, ``prediction_pdf.csv``, ``prediction.csv``,
         ``headline.json`` and (``plots=True``) the PNG
         figures into ``out``; return the paths written."""
         return write_reproduction(
             out,
-            {name: getattr(self, name) for name in ("sweep", "firmware", "bus", "queue", "prediction_pdf", "prediction")},
+            {name: getattr(self, name) for name in ("sweep", "imperfect_sweep", "firmware", "bus", "queue", "prediction_pdf",
+                                                "prediction")},
             self.headline,
             self.options,
             self.plot if plots else None,
@@ -104,6 +116,12 @@ class Reproduction:
         title = "Freeblock on the Atlas 10K: bandwidth against seek conservatism" + reduced
         fig.suptitle(title)
         save(fig, "conservatism.png", title)
+
+        figures.lines(self.imperfect_sweep, "foreground", "c_fb_ms", "free_bandwidth_mb_s",
+                      xlabel="freeblock seek conservatism c_fb (ms)", ylabel="free bandwidth (MB/s)",
+                      name="conservatism_imperfect.png",
+                      title="SPTF on the drive with imperfections: oracle vs calibrated predictor" + reduced,
+                      style=lambda v: {"marker": "o"})
 
         styles = {"firmware": "-", "firmware-1-per-track": "--"}
         figures.lines(self.firmware, "variant", "c_fb_ms", "free_bandwidth_mb_s",
@@ -153,4 +171,5 @@ def reproduce(
         prediction=pd.DataFrame(data["prediction"]),
         headline=data["headline"],
         options={"quick": quick, **data["options"]},
+        imperfect_sweep=pd.DataFrame(data["imperfect_sweep"]),
     )

@@ -29,6 +29,7 @@ mod firmware_writeback_queue;
 mod flash_backed;
 mod flash_device;
 mod freeblock;
+mod freeblock_drives;
 mod fuzz_regressions;
 mod geometry;
 mod host_decisions;

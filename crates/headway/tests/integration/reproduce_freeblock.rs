@@ -37,6 +37,32 @@ fn quick_reproduction_headline_and_shapes() {
     // before it, +3.21% before the commands at the drive were re-predicted).
     assert!(h.fg_response_increase.abs() < 0.02, "{h:?}");
     assert!(h.scans_per_day > 1.0, "{h:?}");
+    // Outside the firmware as a host can do it: the calibrated predictor plans free reads
+    // (it made none before the wrapper measured the read tail and its frame itself), and
+    // they leave the foreground where it was.
+    // The target: at least 70% of the oracle's free bandwidth.
+    assert!(h.calibrated_fraction_of_oracle >= 0.7, "{h:?}");
+    assert!(h.fg_response_increase_calibrated.abs() < 0.02, "{h:?}");
+    assert!(
+        (0.0..1.0).contains(&h.mispredicted_fraction_calibrated)
+            && (0.0..1.0).contains(&h.mispredicted_fraction_oracle),
+        "{h:?}"
+    );
+    assert!(
+        r.prediction
+            .iter()
+            .any(|p| p.case == "small-calibrated" && p.commands > 100),
+        "{:?}",
+        r.prediction
+    );
+    for label in ["sptf", "sptf-calibrated"] {
+        let rows: Vec<_> = r
+            .imperfect_sweep
+            .iter()
+            .filter(|s| s.foreground == label)
+            .collect();
+        assert_eq!(rows.len(), o.c_fb_ms.len(), "{label}");
+    }
     // External versus firmware: the firmware (exact knowledge, its own SPTF over every
     // request, reading on the source track and several runs per gap) takes far more than
     // the external scheduler, and the one-request-per-track restriction no more than it.

@@ -82,36 +82,7 @@ pub fn fg_response_increase(with: &RunResult, without: &RunResult) -> f64 {
 ///
 /// [`QueueModel::exact_tail`]: crate::predict::QueueModel::exact_tail
 pub(crate) fn prediction_errors_ms(r: &RunResult, p: &dyn Predictor) -> Vec<f64> {
-    let Some(rec) = &r.records else {
-        return Vec::new();
-    };
-    // One entry per command (merged requests share start and completion).
-    // (start, done, first lbn, end lbn, read, hit, media end as the drive reports it)
-    let mut cmds: Vec<(u64, u64, u64, u64, bool, bool, u64)> = Vec::new();
-    let mut idx: Vec<usize> = (0..rec.len()).collect();
-    idx.sort_by_key(|&i| (rec.start_ns[i], rec.lbn[i]));
-    for i in idx {
-        let end = rec.lbn[i] + rec.sectors[i] as u64;
-        match cmds.last_mut() {
-            Some(c) if c.0 == rec.start_ns[i] && c.1 == rec.done_ns[i] => {
-                c.2 = c.2.min(rec.lbn[i]);
-                c.3 = c.3.max(end);
-            }
-            _ => cmds.push((
-                rec.start_ns[i],
-                rec.done_ns[i],
-                rec.lbn[i],
-                end,
-                rec.is_read[i],
-                rec.cache_hit[i],
-                rec.start_ns[i]
-                    + rec.overhead_ns[i]
-                    + rec.seek_ns[i]
-                    + rec.rotate_ns[i]
-                    + rec.transfer_ns[i],
-            )),
-        }
-    }
+    let cmds = commands(r);
     if predict::exact_tail(p) {
         return exact_errors_ms(&cmds, p);
     }
@@ -142,6 +113,80 @@ pub(crate) fn prediction_errors_ms(r: &RunResult, p: &dyn Predictor) -> Vec<f64>
         }
         let per = done.saturating_sub(media_end) as f64 / n as f64;
         tail_per_sector = Some(tail_per_sector.map_or(per, |t: f64| t.max(per)));
+    }
+    out
+}
+
+/// One entry per command of a run (merged requests share start and completion), in start
+/// order: (start, done, first lbn, end lbn, read, hit, media end as the drive reports it).
+type Cmd = (u64, u64, u64, u64, bool, bool, u64);
+
+fn commands(r: &RunResult) -> Vec<Cmd> {
+    let Some(rec) = &r.records else {
+        return Vec::new();
+    };
+    let mut cmds: Vec<Cmd> = Vec::new();
+    let mut idx: Vec<usize> = (0..rec.len()).collect();
+    idx.sort_by_key(|&i| (rec.start_ns[i], rec.lbn[i]));
+    for i in idx {
+        let end = rec.lbn[i] + rec.sectors[i] as u64;
+        match cmds.last_mut() {
+            Some(c) if c.0 == rec.start_ns[i] && c.1 == rec.done_ns[i] => {
+                c.2 = c.2.min(rec.lbn[i]);
+                c.3 = c.3.max(end);
+            }
+            _ => cmds.push((
+                rec.start_ns[i],
+                rec.done_ns[i],
+                rec.lbn[i],
+                end,
+                rec.is_read[i],
+                rec.cache_hit[i],
+                rec.start_ns[i]
+                    + rec.overhead_ns[i]
+                    + rec.seek_ns[i]
+                    + rec.rotate_ns[i]
+                    + rec.transfer_ns[i],
+            )),
+        }
+    }
+    cmds
+}
+
+/// [`prediction_errors_ms`] for a predictor that learns where the head is from the
+/// completions it observes (the calibrated predictor, timing only): the run's commands are
+/// replayed through `p` in order, and each read miss after a read miss is predicted from
+/// what the completions before it left `p` believing, from its start (the one ahead's
+/// completion, two at the drive), plus the bus tail per sector learned as
+/// [`prediction_errors_ms`] learns it.
+pub(crate) fn observed_errors_ms(r: &RunResult, p: &mut dyn Predictor) -> Vec<f64> {
+    use crate::request::{Command, Completion, Op, Phases, Request};
+    let cmds = commands(r);
+    let mut tail_per_sector: Option<f64> = None;
+    let mut out = Vec::new();
+    for (k, &(start, done, lbn, end, read, hit, media_end)) in cmds.iter().enumerate() {
+        let op = if read { Op::Read } else { Op::Write };
+        let n = end.saturating_sub(lbn) as u32;
+        let prev_read = k > 0 && cmds[k - 1].4;
+        if read && !hit && n > 0 && prev_read {
+            let e = p.estimate(Moment::new(p.head(), start), Access::new(lbn, n, op));
+            if let Some(t) = tail_per_sector {
+                let predicted = e.service_ns() as f64 + t * n as f64;
+                out.push((done - start) as f64 / 1e6 - predicted / 1e6);
+            }
+        }
+        if read && !hit && n > 0 {
+            let per = done.saturating_sub(media_end) as f64 / n as f64;
+            tail_per_sector = Some(tail_per_sector.map_or(per, |t: f64| t.max(per)));
+        }
+        p.observe(&Completion {
+            command: Command::single(Request::new(start, lbn, n, op)),
+            done_ns: done,
+            phases: Phases::default(),
+            cache_hit: hit,
+            head: HeadPosition::default(),
+            head_lbn: end,
+        });
     }
     out
 }

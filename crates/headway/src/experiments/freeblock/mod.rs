@@ -159,6 +159,18 @@ pub struct Headline {
     pub paper_bus_firmware_free_bandwidth_mb_s: Option<f64>,
     /// Disk bandwidth used (foreground + free) over foreground alone.
     pub utilisation_gain: f64,
+    /// The headline from outside the firmware as a host can do it: the same external SPTF
+    /// run at the same `c_fb`, planned with the calibrated predictor (timing only) instead
+    /// of the oracle (the drive's own model, the upper bound above).
+    pub free_bandwidth_mb_s_calibrated: f64,
+    pub fg_response_increase_calibrated: f64,
+    /// Its free bandwidth over the oracle's.
+    pub calibrated_fraction_of_oracle: f64,
+    /// Share of the small-request reads whose completion came at least half a rotation
+    /// after the predictor said (completion to completion, two at the drive: the PDFs'
+    /// measure), for the calibrated predictor and for the oracle.
+    pub mispredicted_fraction_calibrated: f64,
+    pub mispredicted_fraction_oracle: f64,
     pub paper_free_bandwidth_mb_s: f64,
     pub paper_fg_response_increase_below: f64,
 }
@@ -184,6 +196,10 @@ pub struct PredictionSummaryRow {
 #[derive(Clone, Debug, Serialize)]
 pub struct Reproduction {
     pub sweep: Vec<SweepRow>,
+    /// The conservatism sweep of external SPTF on the drive with imperfections (seek
+    /// jitter, spindle drift, recalibrations: where a margin matters), with the calibrated
+    /// predictor (`foreground` = `sptf-calibrated`) and the oracle (`sptf`).
+    pub imperfect_sweep: Vec<SweepRow>,
     pub firmware: Vec<FirmwareRow>,
     pub bus: Vec<BusRow>,
     pub queue: Vec<QueueRow>,
@@ -448,9 +464,25 @@ pub fn reproduce(
     }
     headline.paper_bus_firmware_free_bandwidth_mb_s =
         paper_bus("firmware").map(|b| b.free_bandwidth_mb_s);
-    let (prediction_pdf, prediction) = prediction_pdfs(o, progress)?;
+    let (prediction_pdf, prediction, late) = prediction_pdfs(o, progress)?;
+    headline.mispredicted_fraction_oracle = late("small");
+    headline.mispredicted_fraction_calibrated = late("small-calibrated");
+    progress("sptf with the calibrated predictor")?;
+    let calibrated = |t: String| with_predictor(&t, "calibrated");
+    let paired = run(&calibrated(oltp_config(o, FOREGROUND[1].1, "plan = false")))?;
+    let r = run(&calibrated(oltp_config(
+        o,
+        FOREGROUND[1].1,
+        &format!("c_fb_ms = {}", headline.c_fb_ms),
+    )))?;
+    headline.free_bandwidth_mb_s_calibrated = measure::free_bandwidth_mb_s(&r);
+    headline.fg_response_increase_calibrated = measure::fg_response_increase(&r, &paired);
+    headline.calibrated_fraction_of_oracle =
+        headline.free_bandwidth_mb_s_calibrated / headline.free_bandwidth_mb_s;
+    let imperfect_sweep = imperfect_sweep(o, progress)?;
     Ok(Reproduction {
         sweep,
+        imperfect_sweep,
         firmware,
         bus,
         queue,
@@ -461,21 +493,84 @@ pub fn reproduce(
     })
 }
 
+/// `text` with the host planning with `predictor`.
+fn with_predictor(text: &str, predictor: &str) -> String {
+    text.replacen(
+        "max_outstanding = 2\n",
+        &format!("max_outstanding = 2\npredictor = \"{predictor}\"\n"),
+        1,
+    )
+}
+
+/// `text` on the drive with the reproduction's imperfections.
+fn with_imperfections(text: &str) -> String {
+    let imperfect = format!(
+        "[drive.imperfections]\n{}",
+        toml::to_string(&super::rotational::realistic_imperfections()).unwrap_or_default()
+    );
+    text.replacen(
+        "queue_depth = 2\n",
+        &format!("queue_depth = 2\n{imperfect}\n"),
+        1,
+    )
+}
+
+/// External SPTF over `c_fb` on the imperfect drive, with the oracle and the calibrated
+/// predictor (calibrated on the imperfect drive), each point against its paired run.
+fn imperfect_sweep(
+    o: &ReproduceOptions,
+    progress: &mut dyn FnMut(&str) -> Result<()>,
+) -> Result<Vec<SweepRow>> {
+    let mut rows = vec![];
+    for (label, predictor) in [("sptf", "oracle"), ("sptf-calibrated", "calibrated")] {
+        let config = |opts: &str| {
+            with_imperfections(&with_predictor(
+                &oltp_config(o, FOREGROUND[1].1, opts),
+                predictor,
+            ))
+        };
+        progress(&format!(
+            "{label} on the imperfect drive without free reads"
+        ))?;
+        let paired = run(&config("plan = false"))?;
+        let potential = measure::potential_free_bandwidth_mb_s(&paired);
+        for &c in &o.c_fb_ms {
+            progress(&format!("{label} on the imperfect drive, c_fb = {c} ms"))?;
+            let r = run(&config(&format!("c_fb_ms = {c}")))?;
+            rows.push(SweepRow {
+                foreground: label.into(),
+                c_fb_ms: c,
+                fg_bandwidth_mb_s: measure::fg_bandwidth_mb_s(&r),
+                fg_mean_response_ms: measure::fg_mean_response_ms(&r),
+                paired_fg_bandwidth_mb_s: measure::fg_bandwidth_mb_s(&paired),
+                paired_fg_mean_response_ms: measure::fg_mean_response_ms(&paired),
+                fg_response_increase: measure::fg_response_increase(&r, &paired),
+                free_bandwidth_mb_s: measure::free_bandwidth_mb_s(&r),
+                potential_free_bandwidth_mb_s: potential,
+                free_reads: r.summary.background_requests,
+            });
+        }
+    }
+    Ok(rows)
+}
+
 /// The prediction-error PDFs: the OLTP foreground alone (SPTF, two at the drive), small and
 /// large requests, and small requests on the imperfect drive.
+#[allow(clippy::type_complexity)]
 fn prediction_pdfs(
     o: &ReproduceOptions,
     progress: &mut dyn FnMut(&str) -> Result<()>,
-) -> Result<(Vec<PdfRow>, Vec<PredictionSummaryRow>)> {
+) -> Result<(Vec<PdfRow>, Vec<PredictionSummaryRow>, impl Fn(&str) -> f64)> {
     let spec = crate::config::resolve_drive(&o.drive, None)?;
     let mech = std::sync::Arc::new(crate::device::hdd::Mechanics::new(&spec)?);
     // The predictor the external schedulers plan with: the drive's own read tail and
     // read-ahead stop (docs/freeblock.md, "Prediction errors").
     let p = crate::predict::OraclePredictor::of_drive(&spec, mech, 0);
-    let imperfect = format!(
-        "[drive.imperfections]\n{}",
-        toml::to_string(&super::rotational::realistic_imperfections()).unwrap_or_default()
-    );
+    // The calibrated predictor as the host builds it (from timing a fresh copy of the
+    // drive), replayed through the run's completions.
+    let link = crate::link::Link::new(&Default::default());
+    let extracted = crate::calibrate::extract_cached(&spec, link, &Default::default())?;
+    let half_rotation_ms = 30_000.0 / spec.rpm;
     let small = oltp_config(o, "scheduler = \"sptf\"", "plan = false");
     let cases = [
         ("small", small.clone()),
@@ -483,19 +578,24 @@ fn prediction_pdfs(
             "large",
             small.replace("mean_sectors = 12.0", "mean_sectors = 124.0"),
         ),
-        (
-            "small-imperfect",
-            small.replace(
-                "queue_depth = 2\n",
-                &format!("queue_depth = 2\n{imperfect}\n"),
-            ),
-        ),
+        ("small-imperfect", with_imperfections(&small)),
+        ("small-calibrated", with_predictor(&small, "calibrated")),
     ];
     let (mut rows, mut summary) = (vec![], vec![]);
+    let mut late: Vec<(String, f64)> = vec![];
     for (case, text) in cases {
         progress(&format!("prediction errors, {case} requests"))?;
         let r = run(&text)?;
-        let errs = measure::prediction_errors_ms(&r, &p);
+        let errs = if case.ends_with("calibrated") {
+            let mut c = crate::predict::CalibratedPredictor::new(
+                extracted.clone(),
+                &Default::default(),
+                link.completion_ns,
+            );
+            measure::observed_errors_ms(&r, &mut c)
+        } else {
+            measure::prediction_errors_ms(&r, &p)
+        };
         let n = errs.len().max(1) as f64;
         summary.push(PredictionSummaryRow {
             case: case.into(),
@@ -504,6 +604,10 @@ fn prediction_pdfs(
             late_rotation: errs.iter().filter(|&&e| e >= 3.0).count() as f64 / n,
             mean_abs_error_ms: errs.iter().map(|e| e.abs()).sum::<f64>() / n,
         });
+        late.push((
+            case.to_string(),
+            errs.iter().filter(|&&e| e >= half_rotation_ms).count() as f64 / n,
+        ));
         for (error_ms, fraction) in measure::pdf(&errs, -8.0, 8.0, 0.25) {
             rows.push(PdfRow {
                 case: case.into(),
@@ -512,7 +616,12 @@ fn prediction_pdfs(
             });
         }
     }
-    Ok((rows, summary))
+    let late = move |case: &str| {
+        late.iter()
+            .find(|(c, _)| c == case)
+            .map_or(f64::NAN, |l| l.1)
+    };
+    Ok((rows, summary, late))
 }
 
 fn headline(
@@ -556,6 +665,11 @@ fn headline(
         firmware_one_per_track_free_bandwidth_mb_s: fw("firmware-1-per-track")
             .map(|r| r.free_bandwidth_mb_s),
         utilisation_gain: (get(|r| r.fg_bandwidth_mb_s) + free) / get(|r| r.fg_bandwidth_mb_s),
+        free_bandwidth_mb_s_calibrated: f64::NAN,
+        fg_response_increase_calibrated: f64::NAN,
+        calibrated_fraction_of_oracle: f64::NAN,
+        mispredicted_fraction_calibrated: f64::NAN,
+        mispredicted_fraction_oracle: f64::NAN,
         paper_bus_sector_transfer_ms: PAPER_BUS_SECTOR_MS,
         paper_bus_free_bandwidth_mb_s: None,
         paper_bus_potential_free_bandwidth_mb_s: None,

@@ -34,7 +34,9 @@
 //! each examined track as one estimate of the host's decision-cost model; see
 //! `docs/freeblock.md`.
 
+mod frame;
 mod pipeline;
+mod tail;
 pub mod task;
 
 pub use crate::order::freeblock::{planner, wanted};

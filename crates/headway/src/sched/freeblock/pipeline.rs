@@ -13,10 +13,13 @@
 //! default: choosing when the slot opens sees more pending requests, and measured on the
 //! OLTP workload it harms the foreground less (docs/freeblock.md).
 
-use super::planner::{self, FreeRead, Pair, Plan, PlanLimits, Tail};
+use super::frame::Model;
+use super::planner::{self, FreeRead, Pair, Plan, PlanLimits};
+use super::tail::TailFit;
 use super::task::{apply_changes, BackgroundTask, BlockSink, TaskKind};
 use super::wanted::WantedBlocks;
 use crate::error::{HeadwayError, Result};
+use crate::order::freeblock::planner::PlanModel;
 use crate::predict::{self, Access, Moment};
 use crate::request::{Command, Completion, DeviceId, HeadPosition, Op, Request};
 use crate::sched::options::OptionReader;
@@ -88,8 +91,15 @@ pub struct Freeblock {
     /// Predicted head position and media end of the last command sent (in drive order).
     last_end: Option<(HeadPosition, SimTime)>,
     /// The commands at the drive, in the order it serves them (its queue is FCFS, or holds
-    /// one command behind the one in service): (first request id, lbn, sectors, op).
-    at_drive: std::collections::VecDeque<(u64, u64, u32, Op)>,
+    /// one command behind the one in service).
+    at_drive: std::collections::VecDeque<AtDrive>,
+    /// The predicted media end of the command that completed last, for a predictor whose
+    /// tail the wrapper measures (see [`TailFit::add_measured`]).
+    done_media_end_ns: Option<(SimTime, Option<u32>)>,
+    /// Sectors of the read miss the predictor last took its reference point from (`None`
+    /// after a write, or before any read): where the frame of a predictor whose tail the
+    /// wrapper measures is shifted from (see `frame.rs`).
+    reference_read: Option<u32>,
     /// How much later than `last_end` the command ahead may release the drive: the tail
     /// line's excess over the predictor's tail for it (see [`Freeblock::plan_for`]).
     last_slack_ns: SimTime,
@@ -120,55 +130,16 @@ pub struct Freeblock {
     sink: Option<Box<dyn BlockSink>>,
 }
 
-/// The predictor's read tail ([`QueueModel::tail_ns`]: media end to when the next queued
-/// command can begin) as a line above every read seen: the largest tail per sector among
-/// reads of four sectors or more, plus the largest amount any read exceeded that.
-/// [TEAM CHOICE] The predictor scales the last read's tail; the drive's bus moves about
-/// 82 µs per sector plus a few µs that vary with how the transfer meets the media, and a
-/// free read planned on a tail too short costs B a whole rotation, so the planner uses
-/// this upper line of the same quantity. No free read is planned before eight reads have
-/// completed (fewer under-estimate large reads).
-///
-/// [`QueueModel::tail_ns`]: crate::predict::QueueModel::tail_ns
-#[derive(Clone, Debug, Default)]
-struct TailFit {
-    /// The longest tail seen for each read size.
-    by_size: std::collections::BTreeMap<u32, f64>,
-    reads: u64,
-    tail: Option<Tail>,
-}
-
-impl TailFit {
-    fn add(&mut self, sectors: f64, tail_ns: f64) {
-        let n = sectors as u32;
-        let e = self.by_size.entry(n).or_insert(0.0);
-        if tail_ns <= *e && self.tail.is_some() {
-            self.reads += 1;
-            return;
-        }
-        *e = e.max(tail_ns);
-        self.reads += 1;
-        let per_sector_ns = self
-            .by_size
-            .iter()
-            .filter(|(&n, _)| n >= 4)
-            .map(|(&n, &t)| t / n as f64)
-            .fold(0.0, f64::max);
-        let fixed_ns = self
-            .by_size
-            .iter()
-            .map(|(&n, &t)| t - per_sector_ns * n as f64)
-            .fold(0.0, f64::max);
-        self.tail = Some(Tail {
-            fixed_ns,
-            per_sector_ns,
-        });
-    }
-
-    fn tail(&self) -> Option<Tail> {
-        self.tail
-            .filter(|t| self.reads >= 8 && t.per_sector_ns > 0.0)
-    }
+/// A command at the drive.
+#[derive(Clone, Copy, Debug)]
+struct AtDrive {
+    first_id: u64,
+    lbn: u64,
+    sectors: u32,
+    op: Op,
+    /// Its predicted media end from when the drive began it, for a predictor whose tail the
+    /// wrapper measures (set when it begins), and the predictor's reference read then.
+    media_end_ns: Option<(SimTime, Option<u32>)>,
 }
 
 fn first_id(cmd: &Command) -> u64 {
@@ -214,6 +185,8 @@ impl Freeblock {
             proposed: None,
             last_end: None,
             at_drive: Default::default(),
+            done_media_end_ns: None,
+            reference_read: None,
             last_slack_ns: 0,
             fg_outstanding: 0,
             idle_cursor: 0,
@@ -320,7 +293,8 @@ impl Freeblock {
         origin: (HeadPosition, SimTime),
         ctx: &SchedCtx,
     ) -> Result<(Decision, Proposed)> {
-        let p = ctx.predictor(self.device);
+        let model = self.model(ctx);
+        let p = &model;
         let from = origin.0;
         // The command ahead releases the drive at the predictor's tail (what the inner
         // scheduler plans with) or, at the latest, at the tail line's: free reads are
@@ -351,8 +325,7 @@ impl Freeblock {
             },
         );
         // Where the inner scheduler, planning alone, puts the next command's start.
-        let release = predict::release(
-            p,
+        let release = p.release(
             Moment::new(pair.from, early_ns),
             Access::new(b.lbn, b.sectors, b.op),
         );
@@ -361,10 +334,11 @@ impl Freeblock {
             return Ok((Decision::Dispatch(b.clone()), Proposed::Plain { end }));
         }
         let wanted = self.wanted.as_ref().expect("ready");
+        let exact = p.exact_tail();
         if !self.plan_enabled
             || wanted.remaining() == 0
             || b.device != self.device
-            || self.tail_fit.tail().is_none()
+            || !self.tail_fit.known(exact)
             || (!self.plan_when_idle && ctx.outstanding[self.device as usize] == 0)
             || (!self.after_writes && (self.last_fg_write || b.op == Op::Write))
         {
@@ -501,26 +475,30 @@ impl Freeblock {
             return;
         }
         let id = first_id(&done.command);
-        if let Some(i) = self.at_drive.iter().position(|c| c.0 == id) {
-            self.at_drive.remove(i);
+        if let Some(i) = self.at_drive.iter().position(|c| c.first_id == id) {
+            self.done_media_end_ns = self.at_drive.remove(i).and_then(|c| c.media_end_ns);
+        }
+        // The predictor's reference point moved with this completion unless it was a hit.
+        if !done.cache_hit && done.command.sectors > 0 {
+            self.reference_read = (done.command.op == Op::Read).then_some(done.command.sectors);
         }
         if self.at_drive.is_empty() {
             return;
         }
+        self.note_begun(ctx);
         // Two chains, as for a single command ahead: on the predictor's tails (where the
         // inner scheduler would plan from) and on the tail line (the latest release).
-        let p = ctx.predictor(self.device);
-        let (mut from, mut early) = (p.head(), ctx.now);
+        let (mut from, mut early) = (ctx.predictor(self.device).head(), ctx.now);
+        let p = &self.model(ctx);
         let (mut late_from, mut late) = (from, early);
-        for &(_, lbn, sectors, op) in &self.at_drive {
-            let r = predict::release(p, Moment::new(from, early), Access::new(lbn, sectors, op));
+        for &AtDrive {
+            lbn, sectors, op, ..
+        } in &self.at_drive
+        {
+            let r = p.release(Moment::new(from, early), Access::new(lbn, sectors, op));
             from = r.head;
             early = r.next_start_ns(early);
-            let r = predict::release(
-                p,
-                Moment::new(late_from, late),
-                Access::new(lbn, sectors, op),
-            );
+            let r = p.release(Moment::new(late_from, late), Access::new(lbn, sectors, op));
             late_from = r.head;
             late = r.next_start_ns(late) + self.slack_ns(ctx, sectors, op);
         }
@@ -528,16 +506,60 @@ impl Freeblock {
         self.last_slack_ns = late.saturating_sub(early);
     }
 
-    /// Fit the line to the predictor's tail of each read that went to the media. The
-    /// predictor has already observed the completion, so its tail for this read's size is
-    /// this read's own (media end to completion, less the queued command's overhead).
+    /// What the free reads are planned with: the predictor, or if it has no queue model
+    /// the predictor in the frame the wrapper measured for it, releasing the drive at the
+    /// centre of the measured tail (see `frame.rs`); the tail line's margin above that
+    /// centre is the slack the pair is also checked at.
+    fn model<'a>(&self, ctx: &'a SchedCtx) -> Model<'a> {
+        Model::of(
+            ctx.predictor(self.device),
+            self.tail_fit.frame_shift_ns(self.reference_read),
+            self.tail_fit.measured_centre().unwrap_or_default(),
+        )
+    }
+
+    /// The command at the head of the drive's queue begins now (the one ahead of it
+    /// completed, or it went to an idle drive): for a predictor whose tail the wrapper
+    /// measures, keep its predicted media end from here.
+    fn note_begun(&mut self, ctx: &SchedCtx) {
+        let p = ctx.predictor(self.device);
+        if p.queue_model().is_some() {
+            return;
+        }
+        let Some(c) = self.at_drive.front_mut() else {
+            return;
+        };
+        if c.media_end_ns.is_none() {
+            let e = p.estimate(
+                Moment::new(p.head(), ctx.now),
+                Access::new(c.lbn, c.sectors, c.op),
+            );
+            c.media_end_ns = Some((ctx.now + e.service_ns(), self.reference_read));
+        }
+    }
+
+    /// Fit the line to the tail of each read that went to the media: the predictor's
+    /// (it has already observed the completion, so its tail for this read's size is this
+    /// read's own: media end to completion, less the queued command's overhead), or for a
+    /// predictor without a queue model the one measured from the completion.
     fn learn_tail(&mut self, done: &Completion, ctx: &SchedCtx) {
         let c = &done.command;
-        if c.op == Op::Read && !done.cache_hit && c.sectors > 0 && c.device == self.device {
-            let p = ctx.predictor(self.device);
+        let media_end = self.done_media_end_ns.take();
+        if c.op != Op::Read || done.cache_hit || c.sectors == 0 || c.device != self.device {
+            return;
+        }
+        let p = ctx.predictor(self.device);
+        if p.queue_model().is_some() {
             self.tail_fit.add(
                 c.sectors as f64,
                 predict::tail_ns(p, c.sectors, Op::Read) as f64,
+            );
+        } else if let (Some((end, Some(before))), Some(g)) = (media_end, p.geometry()) {
+            self.tail_fit.add_measured(
+                c.sectors,
+                before,
+                ctx.now as f64 - end as f64,
+                g.period_ns(),
             );
         }
     }
@@ -584,7 +606,15 @@ impl Freeblock {
             _ if predict::exact_tail(ctx.predictor(self.device)) => 0,
             Some(t) if op == Op::Read => {
                 let line = (t.fixed_ns + t.per_sector_ns * sectors as f64).ceil() as SimTime;
-                line.saturating_sub(predict::tail_ns(ctx.predictor(self.device), sectors, op))
+                // The chains already carry the predictor's tail, or the measured line's
+                // centre (see [`Freeblock::model`]).
+                let base = match self.tail_fit.measured_centre() {
+                    Some(c) => (c.fixed_ns + c.per_sector_ns * sectors as f64)
+                        .ceil()
+                        .max(0.0) as SimTime,
+                    None => predict::tail_ns(ctx.predictor(self.device), sectors, op),
+                };
+                line.saturating_sub(base)
             }
             _ => 0,
         }
@@ -711,8 +741,14 @@ impl Scheduler for Freeblock {
         }
         if placement == Placement::Device && cmd.device == self.device {
             self.remember_buffered(cmd, ctx);
-            self.at_drive
-                .push_back((first_id(cmd), cmd.lbn, cmd.sectors, cmd.op));
+            self.at_drive.push_back(AtDrive {
+                first_id: first_id(cmd),
+                lbn: cmd.lbn,
+                sectors: cmd.sectors,
+                op: cmd.op,
+                media_end_ns: None,
+            });
+            self.note_begun(ctx);
         }
         let prop = match self.proposed.take() {
             Some((id, p)) if id == first_id(cmd) => p,
