@@ -197,6 +197,10 @@ pub struct Drive {
     /// The write-back of the fast write last served, if it disconnected and takes its data
     /// when it reconnects: planned again if that reconnection is delayed (`delay_write_data`).
     write_back: Option<WriteBack>,
+    /// The earliest a command's data may take the bus (ns, unrounded): the completion of
+    /// the command before it when the drive chose it while that one still sent its data
+    /// (bus overlap, `HddDevice`); minus infinity otherwise.
+    pub(crate) bus_free_ns: f64,
     pub stats: BufferStats,
 }
 
@@ -276,6 +280,7 @@ impl Drive {
             bus_whole: None,
             bus_released: f64::NEG_INFINITY,
             write_back: None,
+            bus_free_ns: f64::NEG_INFINITY,
             stats: BufferStats::default(),
         }
     }

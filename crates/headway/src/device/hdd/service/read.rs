@@ -67,7 +67,9 @@ impl Drive {
         // A command that waited in the drive's queue had its overhead processed meanwhile.
         let overhead_done = t0 + (f64_of(o.read_miss_ns[prev]) - self.queued_ns).max(0.0);
         // A command that cannot start at once disconnects and comes back when it can.
-        let disconnected = overhead_done + f64_of(o.read_disconnect_ns[prev]);
+        // Under bus overlap it reconnects no earlier than the bus is free.
+        let disconnected =
+            (overhead_done + f64_of(o.read_disconnect_ns[prev])).max(self.bus_free_ns);
         // A command that waited in the queue had disconnected after its command overhead, so
         // a hit only reconnects, with no hit overhead of its own (DiskSim's
         // `disk_read_arrive` charges the read-miss overhead and disconnects; the read then
@@ -75,7 +77,7 @@ impl Drive {
         let hit_go = if self.queued_ns > 0.0 {
             disconnected + reconnect
         } else {
-            t0 + f64_of(o.read_hit_ns[prev] + o.data_prep_ns)
+            (t0 + f64_of(o.read_hit_ns[prev] + o.data_prep_ns)).max(self.bus_free_ns + reconnect)
         };
         let r = ReadStart {
             t0,

@@ -157,7 +157,8 @@ impl Drive {
             lbn,
             n,
             seg,
-            bus_start: b0,
+            // Under bus overlap its data waits for the bus to be free.
+            bus_start: b0.max(self.bus_free_ns + reconnect),
             media_start: overhead_done.max(mech_free),
             extra,
             waited,
@@ -366,7 +367,8 @@ impl Drive {
         c.invalidate_overlapping(d, lbn, n);
         let o = self.ovh;
         let blk = self.bus.write_block_ns;
-        let b0 = t0 + cmd_ovh + o.data_prep_ns as f64;
+        let b0 = (t0 + cmd_ovh + o.data_prep_ns as f64)
+            .max(self.bus_free_ns + (o.reselect_first_ns + o.data_prep_ns) as f64);
         let e = b0 + n as f64 * blk;
         let mut plan = media::MediaPlan::default();
         media::plan_into(
