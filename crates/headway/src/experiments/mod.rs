@@ -6,4 +6,5 @@ pub mod anticipatory;
 pub mod cello;
 pub mod flash_backed;
 pub mod freeblock;
+pub mod interface_note;
 pub mod rotational;

@@ -163,10 +163,10 @@ impl Predictor for OraclePredictor {
 
 impl QueueModel for OraclePredictor {
     fn tail_ns(&self, sectors: u32, op: Op) -> SimTime {
-        if self.read_bus.is_some_and(|b| b.overlap()) {
-            // The drive takes up the next command as this one's media transfer ends.
-            return 0;
-        }
+        // Under bus overlap the next command's positioning begins at the media end
+        // (`release_among`), but its data still waits for this tail: a planner that slots a
+        // command in between keeps the tail as that command's cost, so that the one after
+        // it is not held up at the bus.
         // The completion overhead is fixed; the rest (the bus) scales with the sectors.
         let fixed = self.ovh().completion_ns[op as usize];
         let tail = match self.tails[op as usize] {

@@ -121,11 +121,6 @@ impl ReadBus {
         })
     }
 
-    /// Whether the drive overlaps the bus with the next command's positioning.
-    pub(crate) fn overlap(&self) -> bool {
-        self.overlap
-    }
-
     pub(crate) fn segments(&self) -> u32 {
         self.segments
     }
