@@ -379,9 +379,13 @@ impl HddDevice {
     /// A command reaching the drive at `now`, having asked for the bus at `asked` (earlier
     /// when it waited for the bus through the last completion: `on_bus`).
     fn arrive(&mut self, now: SimTime, asked: SimTime, cmd: Command, io: &mut DeviceIo) {
-        if self.bus_overlap && self.current.is_some() {
-            self.arrive_overlapped(now, asked, cmd, io);
-        } else if self.current.is_some() || self.pick_at.is_some() {
+        if self.current.is_some() || self.pick_at.is_some() {
+            if self.next.is_some() {
+                // Under bus overlap, with the next command chosen the drive's bus state is
+                // that command's: this one queues as it comes (`overlap`).
+                self.queue.push(now, cmd);
+                return;
+            }
             match self.arrival_on_bus(now, asked, &cmd, io) {
                 Some(at)
                     if self.current.is_none()
@@ -390,7 +394,12 @@ impl HddDevice {
                 {
                     self.late.push((at, cmd))
                 }
-                Some(at) => self.queue.push(at, cmd),
+                Some(at) => {
+                    self.queue.push(at, cmd);
+                    if self.bus_overlap {
+                        self.queued_while_free(now, at, io);
+                    }
+                }
                 None => self.on_bus.push((asked, cmd)),
             }
         } else if !self.queue.in_arrival_order() && self.drive.positioning_free_at(now) > now {
@@ -486,10 +495,6 @@ impl Device for HddDevice {
         self.arrive(now, now, cmd, io);
     }
     fn wake(&mut self, now: SimTime, token: u64, io: &mut DeviceIo) {
-        if token == EARLY_TOKEN {
-            self.mechanism_free(now);
-            return;
-        }
         if token == PICK_TOKEN {
             self.pick_at = None;
             // Late commands whose bus hold has ended are at the drive for this choice; the
@@ -506,6 +511,9 @@ impl Device for HddDevice {
             return;
         }
         if self.current.as_ref().is_none_or(|c| c.token != token) {
+            if token == EARLY_TOKEN {
+                self.mechanism_free(now, io);
+            }
             return;
         }
         let Some(done) = self.current.take() else {

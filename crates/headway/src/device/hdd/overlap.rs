@@ -28,15 +28,18 @@
 //! `arrival_on_bus`, is followed until then); the firmware's own free reads
 //! (`firmware_freeblock`) are planned only for commands taken up at a completion.
 
-use super::{HddDevice, InService, Served, SptfAngle, EARLY_TOKEN};
+use super::{HddDevice, EARLY_TOKEN};
 use crate::device::DeviceIo;
-use crate::request::Command;
 use crate::time::SimTime;
 
 impl HddDevice {
     /// The command just put into service: note when its mechanism is free for the next
     /// command (its completion less its bus tail and completion message) and choose then.
     pub(super) fn await_mechanism(&mut self, now: SimTime, io: &mut DeviceIo) {
+        // The command just chosen early waits for the one in service to complete first.
+        if self.drive.bus_free_ns > f64::NEG_INFINITY {
+            return;
+        }
         let Some(cur) = &self.current else {
             return;
         };
@@ -48,50 +51,35 @@ impl HddDevice {
         }
         self.mech_idle_from = Some(free);
         if free <= now {
-            self.choose_early(now);
+            self.choose_early(now, io);
         } else {
             io.wake_at(free, EARLY_TOKEN);
         }
     }
 
     /// The wake-up at the mechanism's free moment (or at an arrival's, while it is free).
-    pub(super) fn mechanism_free(&mut self, now: SimTime) {
+    pub(super) fn mechanism_free(&mut self, now: SimTime, io: &mut DeviceIo) {
         if self.mech_idle_from.is_some_and(|m| m <= now) {
-            self.choose_early(now);
+            self.choose_early(now, io);
         }
     }
 
-    /// A command reaching the drive while one is in service, under bus overlap.
-    pub(super) fn arrive_overlapped(
-        &mut self,
-        now: SimTime,
-        asked: SimTime,
-        cmd: Command,
-        io: &mut DeviceIo,
-    ) {
-        if self.next.is_some() {
-            // The drive's bus state is the next command's now: this one queues as it comes.
-            self.queue.push(now, cmd);
+    /// A command reached the drive's queue at `at` (its arrival at `now`, or later when
+    /// the bus was held): if the mechanism is free meanwhile, it may be chosen then.
+    pub(super) fn queued_while_free(&mut self, now: SimTime, at: SimTime, io: &mut DeviceIo) {
+        if self.current.is_none() || !self.mech_idle_from.is_some_and(|m| m <= now) {
             return;
         }
-        match self.arrival_on_bus(now, asked, &cmd, io) {
-            Some(at) => {
-                self.queue.push(at, cmd);
-                if self.mech_idle_from.is_some_and(|m| m <= now) {
-                    if at <= now {
-                        self.choose_early(now);
-                    } else {
-                        io.wake_at(at, EARLY_TOKEN);
-                    }
-                }
-            }
-            None => self.on_bus.push((asked, cmd)),
+        if at <= now {
+            self.choose_early(now, io);
+        } else {
+            io.wake_at(at, EARLY_TOKEN);
         }
     }
 
     /// Choose the next command while the one in service still holds the bus, and serve it
     /// with its data held until that one's completion.
-    fn choose_early(&mut self, now: SimTime) {
+    fn choose_early(&mut self, now: SimTime, io: &mut DeviceIo) {
         if self.next.is_some() || self.queue.is_empty() {
             return;
         }
@@ -104,44 +92,20 @@ impl HddDevice {
         if now >= bus_free || self.drive.positioning_free_at(now) > now {
             return;
         }
-        let (at, head) = if self.queue.in_arrival_order() {
-            (now, self.drive.head())
-        } else {
-            match self.sptf_angle {
-                SptfAngle::Decision => (now, self.drive.head_at(now)),
-                SptfAngle::LastMediaEvent => self.drive.last_media_event(now),
-            }
-        };
-        let Some((cmd, arrived)) = self.queue.pop(at, head, self.drive.last_op()) else {
-            return;
-        };
-        let mut served = Served::default();
-        self.drive.bus_free_ns = bus_free as f64;
-        self.drive
-            .serve_queued(now, arrived, cmd.lbn, cmd.sectors, cmd.op, &mut served);
-        self.drive.bus_free_ns = f64::NEG_INFINITY;
-        // A command with no data (a seek) completes no earlier than the bus is free.
-        if served.done < bus_free {
-            served.phases.overhead_ns += bus_free - served.done;
-            served.done = bus_free;
-        }
-        self.next = Some(InService {
-            cmd,
-            served,
-            token: 0,
-            ask_at_ns: None,
-        });
+        // Chosen and started as at a completion (`pick_next`, `start`: one place each, so
+        // that every command keeps their inlining), with the command in service set aside.
         self.mech_idle_from = None;
+        let in_service = self.current.take();
+        self.drive.bus_free_ns = bus_free as f64;
+        self.pick_next(now, io);
+        self.drive.bus_free_ns = f64::NEG_INFINITY;
+        self.next = std::mem::replace(&mut self.current, in_service);
     }
 
-    /// The command in service completed with the next already chosen: it goes into service.
+    /// The command in service completed with the next already chosen: it goes into service
+    /// (its completion's wake-up was set when it was chosen).
     pub(super) fn promote_next(&mut self, now: SimTime, io: &mut DeviceIo) {
-        let Some(mut next) = self.next.take() else {
-            return;
-        };
-        next.token = self.token();
-        io.wake_at(next.served.done, next.token);
-        self.current = Some(next);
+        self.current = self.next.take();
         self.await_mechanism(now, io);
     }
 }

@@ -17,7 +17,7 @@ use super::cache::{Cache, FreeFrom, SegState, Segment};
 use super::layout::Location;
 use super::mechanics::Mechanics;
 use super::media::{self, ZeroLatency};
-use super::num::{f64_of, ns_of};
+use super::num::{f64_of, max_not_nan, ns_of};
 use super::overheads::Overheads;
 use super::readahead::{HeadWord, Policy, ReadAhead};
 use super::spec::HddSpec;
@@ -501,7 +501,9 @@ impl Drive {
             Op::Write => self.write(t0, lbn, n),
         };
         self.last_op = op;
-        let done_ns = ns_of(done_at_ns.max(f64_of(t)) + 0.5);
+        // Under bus overlap a command (a seek with no data) completes no earlier than the
+        // one before it.
+        let done_ns = ns_of(max_not_nan(done_at_ns.max(f64_of(t)), self.bus_free_ns) + 0.5);
         phases.start_ns = t;
         // Whatever the named phases do not cover (waiting, controller work) is overhead.
         let named = phases.seek_ns + phases.rotate_ns + phases.transfer_ns + phases.bus_ns;
