@@ -9,8 +9,8 @@
 //! per command is a few microseconds against those tenths of a millisecond, so the
 //! profiles are the interfaces' best case. DiskSim's validated drives carry the time their
 //! validation measured (`validated`, the default): about 0.1 ms per sector on the Atlas
-//! 10K, IBM 18ES and Cheetah 9LP, which is 5 MB/s, far below their Ultra2 or Ultra SCSI
-//! links, because it folds in the host adapter of the validation system.
+//! 10K, IBM 18ES and Cheetah 9LP, which is 5 MB/s, far below their Ultra or Ultra2 SCSI
+//! links: the figure that fits the traces measured on the validation's test systems.
 
 use serde::de::{self, Deserialize, Deserializer};
 

@@ -6,27 +6,28 @@
 //! data from its segmented buffer, so the bus and the mechanism are separate resources: the
 //! drive may seek for one command while it transfers another's data (Ruemmler and Wilkes,
 //! "An introduction to disk drive modeling", IEEE Computer 27(3), 1994, on
-//! disconnect/reconnect and the buffer decoupling the bus from the media; the SCSI-2
-//! standard, X3.131-1994, on disconnect privilege and reselection). DiskSim 4.0's disk
-//! controller does not overlap them: it takes up the next command only at the previous
-//! one's completion, which is what the validated drives reproduce, so the option is off by
+//! disconnect/reconnect and the buffer decoupling the bus from the media; SCSI-2, ANSI
+//! X3.131-1994, on disconnection and reselection; Lumb, Schindler and Ganger, "Freeblock
+//! Scheduling Outside of Disk Firmware", FAST 2002, on two requests outstanding: the bus
+//! transfer of one overlaps the positioning of the next). DiskSim 4.0's disk controller
+//! does not overlap them: it takes up the next command only at the previous one's
+//! completion, which is what the validated drives reproduce, so the option is off by
 //! default (docs/interfaces.md).
 //!
 //! What is modelled: the choice is made when the command in service no longer needs the
-//! mechanism (its media transfer is done: the end of its data's stay on the bus and its
-//! completion message are left), ranked from where the head is then; the command chosen is
-//! served from that moment with its bus start held until the previous completion
-//! (`Drive::bus_free_ns`: a reselection after the bus is free), and goes into service at
-//! that completion. Reads and writes alike: a write chosen early positions while the
-//! previous data drains, and its own data crosses once the bus is free. A write in service
-//! leaves nothing to overlap after its media work (its data crossed before), and a fast
-//! write's write-back keeps the mechanism until it ends, so the next command is chosen at
-//! the completion as before.
+//! mechanism (its completion less its bus tail and completion message: its media transfer
+//! is done), ranked from where the head is then; the command chosen is put into service as
+//! at a completion (`pick_next`, `start`), with its bus start held until the previous
+//! completion (`Drive::bus_free_ns`: a reselection once the bus is free), and goes into
+//! service at that completion. Reads and writes alike: a write chosen early positions while
+//! the previous data drains, and its own data crosses once the bus is free. A write in
+//! service leaves nothing to overlap after its media work (its data crossed before), and a
+//! fast write's write-back keeps the mechanism until it ends, so the next command is chosen
+//! at the completion as before.
 //!
-//! Simplifications: once the next command is chosen, commands arriving meanwhile enter the
+//! Simplification: once the next command is chosen, commands arriving meanwhile enter the
 //! queue without holding the bus for their command phase (DiskSim's arrival hold,
-//! `arrival_on_bus`, is followed until then); the firmware's own free reads
-//! (`firmware_freeblock`) are planned only for commands taken up at a completion.
+//! `arrival_on_bus`, is followed until then).
 
 use super::{HddDevice, EARLY_TOKEN};
 use crate::device::DeviceIo;
