@@ -30,10 +30,10 @@ def _run(**drive):
 
 
 def test_a_faster_interface_and_bus_overlap_shorten_responses():
-    base = _run().response.mean_ms
-    assert _run(interface="ultra160").response.mean_ms < base
-    assert _run(bus_overlap=True).response.mean_ms < base
-    assert _run(interface="validated", bus_overlap=False).response.mean_ms == base
+    base = _run().mean_response_ms
+    assert _run(interface="ultra160").mean_response_ms < base
+    assert _run(bus_overlap=True).mean_response_ms < base
+    assert _run(interface="validated", bus_overlap=False).mean_response_ms == base
 
 
 def test_typed_drive_passes_the_keys_through():

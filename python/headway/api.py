@@ -118,8 +118,9 @@ def interfaces() -> List[Dict[str, Any]]:
     >>> import headway
     >>> [i["name"] for i in headway.interfaces()][:3]
     ['validated', 'ultra2', 'ultra160']
-    >>> next(i for i in headway.interfaces() if i["name"] == "ultra2")["sector_transfer_ms"]
-    0.0064
+    >>> ultra2 = next(i for i in headway.interfaces() if i["name"] == "ultra2")
+    >>> round(ultra2["sector_transfer_ms"], 6), ultra2["payload_mb_s"]
+    (0.0064, 80.0)
     """
     return list(_headway.interfaces())
 

@@ -32,8 +32,8 @@ const SECTOR_BYTES: f64 = 512.0;
 impl Interface {
     /// The bus time per sector this interface gives (ms); `None`: the drive's own.
     pub fn sector_transfer_ms(&self) -> Option<f64> {
-        self.payload_mb_s
-            .map(|mb_s| SECTOR_BYTES / (mb_s * 1e6) * 1e3)
+        // Bytes over bytes per ms, one division: 0.0064 for 80 MB/s, not an ulp off it.
+        self.payload_mb_s.map(|mb_s| SECTOR_BYTES / (mb_s * 1e3))
     }
 }
 
@@ -113,7 +113,7 @@ mod tests {
     #[test]
     fn a_sector_takes_its_bytes_over_the_payload_rate() {
         let ms = |n| interface(n).unwrap().sector_transfer_ms().unwrap();
-        assert!((ms("ultra2") - 0.0064).abs() < 1e-12);
+        assert_eq!(ms("ultra2"), 0.0064);
         assert!((ms("ultra160") - 0.0032).abs() < 1e-12);
         assert!((ms("ultra320") - 0.0016).abs() < 1e-12);
         assert!((ms("ata100") - 0.00512).abs() < 1e-12);
