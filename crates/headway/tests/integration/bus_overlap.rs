@@ -189,3 +189,28 @@ fn an_unknown_interface_names_its_line_and_the_known_ones() {
         assert!(err.contains(name), "{name} missing: {err}");
     }
 }
+
+/// The host's oracle knows the option: the command queued behind a read starts at the
+/// read's media end (its bus tail still to go), not at its completion, which is the same.
+#[test]
+fn the_oracle_starts_the_command_behind_at_the_media_end_under_overlap() {
+    use headway::config::resolve_drive;
+    use headway::device::hdd::Mechanics;
+    use headway::predict::{Access, Moment, OraclePredictor, Predictor, QueueModel};
+    use std::sync::Arc;
+
+    let release = |overlap: bool| {
+        let mut spec = resolve_drive("atlas10k", None).unwrap();
+        spec.bus.overlap = overlap;
+        let p = OraclePredictor::of_drive(&spec, Arc::new(Mechanics::new(&spec).unwrap()), 0);
+        p.release(
+            Moment::new(p.head(), 0),
+            Access::new(1_000_000, 8, Op::Read),
+        )
+    };
+    let (off, on) = (release(false), release(true));
+    assert_eq!(on.done_ns, off.done_ns);
+    let (on_next, off_next) = (on.queued_next_ns.unwrap(), off.queued_next_ns.unwrap());
+    // Seven of the eight sectors cross the 0.099 ms/sector bus after the media is done.
+    assert!(off_next - on_next > 600_000, "{on_next} vs {off_next}");
+}
