@@ -68,7 +68,7 @@ impl HddDevice {
     /// A command reached the drive's queue at `at` (its arrival at `now`, or later when
     /// the bus was held): if the mechanism is free meanwhile, it may be chosen then.
     pub(super) fn queued_while_free(&mut self, now: SimTime, at: SimTime, io: &mut DeviceIo) {
-        if self.current.is_none() || !self.mech_idle_from.is_some_and(|m| m <= now) {
+        if self.current.is_none() || self.mech_idle_from.is_none_or(|m| m > now) {
             return;
         }
         if at <= now {
