@@ -39,6 +39,11 @@ def test_reproduce_quick_writes_tables_plots_and_the_issue_headline_keys(quick_o
                 "prop_share_ratio_combination", "prop_share_throughput_gain_combination"):
         assert key in h, key
     assert "Headline" in stdout
+    # The stand-in's validated bus, and the paper's ATA-100 beside it: a faster bus moves
+    # the sequential readers faster.
+    assert (h["interface"], h["paper_interface"]) == ("validated", "ata100")
+    assert h["paper_interface_seq_mmap_mb_s"] > h["seq_mmap_mb_s"]
+    assert "interface: validated (the paper's: ata100)" in stdout
     apps = list(csv.DictReader((out / "apps.csv").open()))
     assert {r["experiment"] for r in apps} == {
         "andrew", "andrew-scan", "linker", "web-read", "web-mmap", "tpcb-1", "tpcb-2", "tpcb-3", "tpcb-4"}

@@ -27,6 +27,7 @@ from headway.errors import (
 _LAZY_NAMES = {
     "run": "headway.api",
     "disks": "headway.api",
+    "interfaces": "headway.api",
     "schedulers": "headway.api",
     "version": "headway.api",
     "Config": "headway.config",
@@ -80,6 +81,7 @@ __all__ = [
     "run",
     "sweep",
     "disks",
+    "interfaces",
     "schedulers",
     "version",
     "Config",

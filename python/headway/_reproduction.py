@@ -36,6 +36,14 @@ def write_reproduction(
     return written
 
 
+def interface_line(headline: Mapping[str, Any]) -> str:
+    """The report's line naming the interface profile the headline is measured on, the
+    paper's own, and why (``headway interfaces`` lists the profiles)."""
+    used, paper = headline["interface"], headline["paper_interface"]
+    theirs = "the same" if paper == used else paper
+    return f"interface: {used} (the paper's: {theirs}): {headline['interface_why']}"
+
+
 class Figures:
     """Saves a paper's figures into ``out`` and remembers their paths (``.paths``)."""
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import contextlib
-from typing import TYPE_CHECKING, Any, Callable, List, Mapping, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Union
 
 from headway import _headway
 from headway._source import source
@@ -107,6 +107,22 @@ def disks():  # -> pandas.DataFrame
         "description",
     ]
     return pd.DataFrame(_headway.disks(), columns=columns)
+
+
+def interfaces() -> List[Dict[str, Any]]:
+    """The named host interfaces a drive can be put behind (``Drive(interface=...)``,
+    ``[drive] interface``), the default (``validated``: the drive file's own bus) first. Each
+    is a dict: ``name``, ``title``, ``payload_mb_s`` and ``sector_transfer_ms`` (``None`` for
+    the drive's own bus) and ``source``, the standard the rate is from.
+
+    >>> import headway
+    >>> [i["name"] for i in headway.interfaces()][:3]
+    ['validated', 'ultra2', 'ultra160']
+    >>> ultra2 = next(i for i in headway.interfaces() if i["name"] == "ultra2")
+    >>> round(ultra2["sector_transfer_ms"], 6), ultra2["payload_mb_s"]
+    (0.0064, 80.0)
+    """
+    return list(_headway.interfaces())
 
 
 def schedulers() -> List[str]:

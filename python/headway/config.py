@@ -70,6 +70,15 @@ class Drive(_Section):
     #: Where the firmware's SPTF ranks from: ``decision`` (default, the head at the decision)
     #: or ``last-media-event`` (DiskSim 4.0's ranking; docs/fidelity.md).
     firmware_sptf_angle: Optional[str] = None
+    #: A named host interface setting the bus time per sector (``ultra2``, ``ultra160``,
+    #: ``ultra320``, ``ata66``, ``ata100``, ``sata6g``; default ``validated``, the drive file's
+    #: own bus): see :func:`headway.interfaces`. Not with ``bus_sector_transfer_ms``.
+    interface: Optional[str] = None
+    #: The drive's bus time per sector (ms), in place of its parameters'.
+    bus_sector_transfer_ms: Optional[float] = None
+    #: Bus overlap: the drive positions for its next queued command while it still sends the
+    #: previous one's data (default off, as DiskSim; docs/interfaces.md).
+    bus_overlap: Optional[bool] = None
     #: ``[drive.imperfections]``: ``seek_jitter_ms``, ``rotation_drift_ppm``,
     #: ``drift_period_s``, ``recal_interval_s``, ``recal_cylinders``, ``recal_busy_ms``.
     imperfections: Optional[Dict[str, Any]] = None
@@ -101,6 +110,10 @@ class Device(_Section):
     firmware_scheduler: Optional[str] = None
     #: As :attr:`Drive.firmware_sptf_angle`.
     firmware_sptf_angle: Optional[str] = None
+    #: As :attr:`Drive.interface`, :attr:`Drive.bus_sector_transfer_ms`, :attr:`Drive.bus_overlap`.
+    interface: Optional[str] = None
+    bus_sector_transfer_ms: Optional[float] = None
+    bus_overlap: Optional[bool] = None
     imperfections: Optional[Dict[str, Any]] = None
     predictor: Optional[str] = None
     predictor_options: Optional[Dict[str, Any]] = None

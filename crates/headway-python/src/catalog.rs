@@ -1,6 +1,7 @@
 //! The drive catalog as Python dicts.
 
 use headway::device::catalog;
+use headway::device::hdd::interface::INTERFACES;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -22,6 +23,25 @@ pub fn disks(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
             d.set_item("cylinders", e.cylinders)?;
             d.set_item("surfaces", e.surfaces)?;
             d.set_item("mean_seek_ms", e.mean_seek_ms)?;
+            Ok(d)
+        })
+        .collect()
+}
+
+/// The named host interfaces (`[drive] interface`), one dict each, the default first: name,
+/// title, payload rate (MB/s; `None` for the drive's own bus), time per sector (ms; `None`
+/// likewise) and the standard it is from.
+#[pyfunction]
+pub fn interfaces(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
+    INTERFACES
+        .iter()
+        .map(|i| {
+            let d = PyDict::new(py);
+            d.set_item("name", i.name)?;
+            d.set_item("title", i.title)?;
+            d.set_item("payload_mb_s", i.payload_mb_s)?;
+            d.set_item("sector_transfer_ms", i.sector_transfer_ms())?;
+            d.set_item("source", i.source)?;
             Ok(d)
         })
         .collect()

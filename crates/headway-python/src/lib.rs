@@ -53,7 +53,7 @@ mod headway_module {
     #[pymodule_export]
     use crate::anticipatory::reproduce_anticipatory;
     #[pymodule_export]
-    use crate::catalog::{disks, disksim_file};
+    use crate::catalog::{disks, disksim_file, interfaces};
     #[pymodule_export]
     use crate::cello::reproduce_cello;
     #[pymodule_export]

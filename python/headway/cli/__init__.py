@@ -28,6 +28,7 @@ COMMANDS: Dict[str, Tuple[str, str, str]] = {
     "bench": ("bench", "bench_cmd", "Time the reference benchmark, and the ratio to DiskSim."),
     "disks": ("catalog", "disks_cmd", "List the built-in drives."),
     "extract": ("extract", "extract_cmd", "Calibrate a drive by timing alone and compare with the truth."),
+    "interfaces": ("catalog", "interfaces_cmd", "List the named host interfaces and their sources."),
     "replay": ("replay", "replay_cmd", "Replay TRACE on a drive with a scheduler."),
     "reproduce": ("reproduce", "reproduce_group", "Reproduce a paper's evaluation as tables (CSV) and plots (PNG)."),
     "run": ("run", "run_cmd", "Run the experiment in CONFIG (TOML), or the built-in default."),

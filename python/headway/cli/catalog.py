@@ -60,3 +60,34 @@ def schedulers_cmd() -> None:
         click.echo(f"{name:<{width}}  {tag}{first}")
         for line in more:
             click.echo(" " * indent + line)
+
+
+@click.command("interfaces")
+@click.option("--json", "as_json", is_flag=True, help="Print the interfaces as JSON.")
+def interfaces_cmd(as_json: bool) -> None:
+    """List the named host interfaces ([drive] interface = "..."), each with its rate and
+    the standard it is from; `validated` (the default) is the drive file's own bus."""
+    entries = _headway.interfaces()
+    if as_json:
+        click.echo(json.dumps(entries, indent=2))
+        return
+    from headway.cli.tables import console, table
+
+    t = table(
+        [("name", "text"), ("MB/s", "num"), ("ms/sector", "num"), ("interface", "text"),
+         ("source", "text")],
+        title="host interfaces",
+        caption="[drive] interface = NAME sets the bus time per 512-byte sector; "
+        "docs/interfaces.md",
+    )
+    for i in entries:
+        rate = i["payload_mb_s"]
+        ms = i["sector_transfer_ms"]
+        t.add_row(
+            i["name"],
+            "drive's" if rate is None else f"{rate:g}",
+            "drive's" if ms is None else f"{ms:.5f}",
+            i["title"],
+            i["source"],
+        )
+    console().print(t)

@@ -101,6 +101,7 @@ fn build_device(
         spec.bus.sector_transfer_ms = ms;
         spec.bus.write_sector_transfer_ms = None;
     }
+    super::bus::apply_interface(&mut spec, &d.settings, &table)?;
     let mech = Arc::new(Mechanics::new(&spec)?);
     let depth = d.settings.queue_depth;
     let mut device = HddDevice::with_mechanics(

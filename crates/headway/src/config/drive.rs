@@ -11,6 +11,7 @@ use serde::de::{self, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 
 use crate::device::flash::FlashSpec;
+use crate::device::hdd::interface::InterfaceChoice;
 use crate::device::hdd::{FirmwareFreeblockConfig, SptfAngle};
 use crate::device::imperfect::Imperfections;
 use crate::device::power::PowerSpec;
@@ -38,6 +39,13 @@ pub struct DriveSettings {
     /// (e.g. a catalog drive behind a faster interface: Ultra2 Wide SCSI, 80 MB/s, is
     /// 0.0064 ms). Default: the parameters'.
     pub bus_sector_transfer_ms: Option<f64>,
+    /// A named host interface whose payload rate sets the bus time per sector
+    /// (`device::hdd::interface`: `ultra2`, `ultra160`, `ata100`, `sata6g`, ...); not with
+    /// `bus_sector_transfer_ms`. Default: the parameters' bus (`validated`).
+    pub interface: Option<InterfaceChoice>,
+    /// Bus overlap: the drive positions for its next queued command while it still sends
+    /// the previous one's data (`device::hdd::overlap`). Default: off, as DiskSim.
+    pub bus_overlap: bool,
     /// `[drive.imperfections]`: seek jitter, spindle drift and the drive's own head
     /// movements, added to the model (default: none).
     pub imperfections: Imperfections,
@@ -57,6 +65,8 @@ key_group! {
         firmware_sptf_angle: SptfAngle,
         firmware_freeblock: FirmwareFreeblockConfig,
         bus_sector_transfer_ms: f64,
+        interface: InterfaceChoice,
+        bus_overlap: bool,
         imperfections: Imperfections,
     }
 }
@@ -69,6 +79,8 @@ impl DriveKeys {
             firmware_sptf_angle: self.firmware_sptf_angle,
             firmware_freeblock: self.firmware_freeblock,
             bus_sector_transfer_ms: self.bus_sector_transfer_ms,
+            interface: self.interface,
+            bus_overlap: self.bus_overlap.unwrap_or(false),
             imperfections: self.imperfections.unwrap_or_default(),
         }
     }

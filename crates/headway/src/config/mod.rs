@@ -2,6 +2,7 @@
 //! line and key. The same structures are built from Python dicts.
 
 mod build;
+mod bus;
 mod capabilities;
 mod drive;
 mod locate;

@@ -7,4 +7,5 @@ pub mod calibrated_table;
 pub mod cello;
 pub mod flash_backed;
 pub mod freeblock;
+pub mod interface_note;
 pub mod rotational;

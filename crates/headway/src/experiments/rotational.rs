@@ -17,6 +17,7 @@
 //! queue (or group) at every decision, each estimate costing 8 µs of host CPU before the
 //! command leaves; GSTF uses bands of 700 cylinders; WSTF's M is 50 ms per queued request.
 
+use crate::experiments::interface_note::InterfaceNote;
 use serde::Serialize;
 
 use crate::calibrate::{device_for, extract_cached, stability, Probe};
@@ -190,6 +191,9 @@ pub struct Headline {
     /// right up to that one (the paper: 14.4 s).
     pub stability_all_correct_s: f64,
     pub stability_last_correct_s: f64,
+    /// The interface the headline is measured on, and why.
+    #[serde(flatten)]
+    pub bus: InterfaceNote,
 }
 
 /// One wait of the Stability experiment on the imperfect drive.
@@ -413,6 +417,11 @@ fn headline(rows: &[UtilisationRow], pred: &[PredictionRow]) -> Headline {
             .map_or(f64::NAN, |p| p.mispredicted_fraction)
     };
     Headline {
+        bus: InterfaceNote {
+            interface: "validated",
+            paper_interface: "validated",
+            interface_why: "the ST41601N with DiskSim's validated parameters (Worthington, Ganger, Patt and Wilkes 1995), the model the paper's appendix takes its drive data from; the paper's tables describe positioning only and name no host interface, so the drive's own validated bus is kept",
+        },
         queue_length: q,
         stf_over_cscan: util("stf", q) / util("cscan", q),
         stf_over_fcfs: util("stf", q) / util("fcfs", q),

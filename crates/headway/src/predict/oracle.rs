@@ -163,6 +163,10 @@ impl Predictor for OraclePredictor {
 
 impl QueueModel for OraclePredictor {
     fn tail_ns(&self, sectors: u32, op: Op) -> SimTime {
+        // Under bus overlap the next command's positioning begins at the media end
+        // (`release_among`), but its data still waits for this tail: a planner that slots a
+        // command in between keeps the tail as that command's cost, so that the one after
+        // it is not held up at the bus.
         // The completion overhead is fixed; the rest (the bus) scales with the sectors.
         let fixed = self.ovh().completion_ns[op as usize];
         let tail = match self.tails[op as usize] {
@@ -196,10 +200,12 @@ impl QueueModel for OraclePredictor {
         let r = bus.read_release(self.mech(), at.from, mech_start as f64, a, among);
         let done_ns = r.done_ns as SimTime;
         // The next command's mechanism starts at the completion (its overhead overlapped
-        // this one, as in `tail_ns`), or later if the read-ahead must first be stopped.
+        // this one, as in `tail_ns`), or under bus overlap as the media transfer ends, or
+        // later if the read-ahead must first be stopped.
+        let chosen_ns = r.chosen_ns.map_or(done_ns, |c| c as SimTime);
         let (free_ns, head) = match r.next {
-            Some((stop, head)) => ((stop.ceil() as SimTime).max(done_ns), head),
-            None => (done_ns, estimate.end),
+            Some((stop, head)) => ((stop.ceil() as SimTime).max(chosen_ns), head),
+            None => (chosen_ns, estimate.end),
         };
         let queued_next = free_ns.saturating_sub(self.ovh().mechanical_start_ns(a.op, Op::Read));
         Release {

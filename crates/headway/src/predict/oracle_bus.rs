@@ -49,6 +49,9 @@ pub struct ReadBus {
     segments: u32,
     /// What arrivals during a read miss cost it (`super::arrivals`).
     arrival_costs: ArrivalCosts,
+    /// Bus overlap (`device::hdd::overlap`): the next queued command starts when the
+    /// read's media transfer ends, not at its completion.
+    overlap: bool,
 }
 
 /// When a read miss completes, and when and where the mechanism is free for a command
@@ -60,6 +63,9 @@ pub struct ReadRelease {
     pub next: Option<(f64, HeadPosition)>,
     /// When it asks for the bus back (`None`: it never gave it up).
     pub asks_ns: Option<f64>,
+    /// Under bus overlap, when the drive chooses the next queued command (its media
+    /// transfer done, rounded as the drive rounds it); `None` without overlap.
+    pub chosen_ns: Option<f64>,
 }
 
 impl ReadBus {
@@ -92,6 +98,7 @@ impl ReadBus {
                 read_hold_ns: arrival_hold_ns(ovh, Op::Read, Op::Read).unwrap_or(0),
                 write_hold_ns: arrival_hold_ns(ovh, Op::Read, Op::Write),
             },
+            overlap: spec.bus.overlap && !never_disconnect,
         }
     }
 
@@ -204,6 +211,11 @@ impl ReadBus {
             bus_end: e,
             stream: &s,
         });
+        // The next command is taken up at the completion, or under bus overlap as the
+        // media transfer ends (the drive's completion less its bus tail, `overlap`).
+        let chosen_ns = self
+            .overlap
+            .then(|| (done_ns - (done - plan.end).max(0.0).round()).max(mech_start_ns));
         let next = self.readahead.and_then(|ra| {
             ra.release_after_miss(
                 mech,
@@ -211,7 +223,7 @@ impl ReadBus {
                 n,
                 &plan,
                 self.zero_latency,
-                done_ns + self.per_request_ns,
+                chosen_ns.unwrap_or(done_ns) + self.per_request_ns,
                 room,
             )
         });
@@ -219,6 +231,7 @@ impl ReadBus {
             done_ns,
             next,
             asks_ns: asks,
+            chosen_ns,
         }
     }
 

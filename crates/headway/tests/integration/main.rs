@@ -9,6 +9,7 @@ mod common;
 
 mod anticipatory;
 mod avoid_spinup;
+mod bus_overlap;
 mod calibrated_vs_oracle;
 mod calibration;
 mod catalog;

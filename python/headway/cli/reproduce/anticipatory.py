@@ -36,6 +36,7 @@ def anticipatory_cmd(out_dir: Optional[Path], quick: bool, seed: Optional[int], 
 
 
 def _print(r) -> None:
+    from headway._reproduction import interface_line
     from headway.anticipatory import HEURISTICS
     from headway.cli.tables import console as new_console, table
 
@@ -65,6 +66,12 @@ def _print(r) -> None:
     hl.add_row("shares 1:2, combination heuristic", "2", f"{h['prop_share_ratio_combination']:.2f}")
     hl.add_row("combination / stride throughput", "about 2 (full vs half tps)",
                f"{h['prop_share_throughput_gain_combination']:.2f}x")
+    hl.add_row("two seq readers, cost-benefit (MB/s)", "", f"{h['seq_mmap_mb_s']:.2f}")
+    if h.get("paper_interface_seq_mmap_mb_s") is not None:
+        hl.add_row(f"  the same behind {h['paper_interface']} (MB/s)", "",
+                   f"{h['paper_interface_seq_mmap_mb_s']:.2f}")
+        hl.add_row(f"  seq mmap speedup behind {h['paper_interface']}", "about 4x",
+                   f"{h['paper_interface_seq_mmap_speedup']:.2f}x")
     if "andrew_time_reduction" in h:
         pct = lambda k: f"{100 * h[k]:+.1f}%"  # noqa: E731
         hl.add_row("Andrew, 2 clients: total time reduction", "8%", pct("andrew_time_reduction"))
@@ -80,3 +87,4 @@ def _print(r) -> None:
         hl.add_row("faster drive: web server gain, mmap", "positive, below IDE", pct("fast_drive_apache_mmap_gain"))
         hl.add_row("faster drive: TPC-B variant 4 gain", "positive", f"{100 * h['fast_drive_tpcb_gain'][3]:+.1f}%")
     console.print(hl)
+    console.print(interface_line(h))

@@ -42,6 +42,7 @@ def cello_cmd(out_dir: Optional[Path], quick: bool, seed: Optional[int], duratio
 
 
 def _print(r) -> None:
+    from headway._reproduction import interface_line
     from headway.cli.tables import console as new_console, table
 
     console = new_console()
@@ -68,3 +69,4 @@ def _print(r) -> None:
     hl.add_row("interactive / throughput BE mean (ms)",
                f"{h['interactive_mean_ms']:.1f} / {h['throughput_mean_ms']:.1f}", "interactive lower")
     console.print(hl)
+    console.print(interface_line(h))

@@ -36,6 +36,7 @@ def flash_backed_cmd(out_dir: Optional[Path], quick: bool, hp_trace: Optional[Pa
 
 
 def _print(r) -> None:
+    from headway._reproduction import interface_line
     from headway.cli.tables import console as new_console, table
 
     console = new_console()
@@ -56,3 +57,4 @@ def _print(r) -> None:
     console.print(f"max write latency reduction: {h['max_write_latency_reduction']:.3f} (paper: up to 0.70)")
     if h.get("hp_idle_share_10mb") is not None:
         console.print(f"HP idle share at 10 MB: {h['hp_idle_share_10mb']:.3f} (paper: 0.9)")
+    console.print(interface_line(h))

@@ -33,6 +33,7 @@ def freeblock_cmd(out_dir: Optional[Path], quick: bool, seed: Optional[int], req
 
 
 def _print(r) -> None:
+    from headway._reproduction import interface_line
     from headway.cli.tables import console as new_console, table
 
     console = new_console()
@@ -72,3 +73,4 @@ def _print(r) -> None:
     fw = h.get("firmware_free_bandwidth_mb_s")
     hl.add_row("firmware variant free bandwidth (MB/s)", "not built" if fw is None else f"{fw:.2f}", "")
     console.print(hl)
+    console.print(interface_line(h))

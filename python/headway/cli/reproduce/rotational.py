@@ -51,6 +51,7 @@ def rotational_cmd(out_dir: Optional[Path], quick: bool, seed: Optional[int], dr
 
 
 def _print(r) -> None:
+    from headway._reproduction import interface_line
     from headway.cli.tables import console as new_console, table
 
     console = new_console()
@@ -109,4 +110,5 @@ def _print(r) -> None:
     hl.add_row("Stability: all right up to / some right up to (s)",
                f"{h['stability_all_correct_s']:.1f} / {h['stability_last_correct_s']:.1f}")
     console.print(hl)
+    console.print(interface_line(h))
     console.print()

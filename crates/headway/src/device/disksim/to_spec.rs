@@ -314,6 +314,7 @@ pub(crate) fn disk_spec(
         write_sector_transfer_ms: (write_ms != read_ms).then_some(write_ms),
         hold_bus_entire_read: f.bool_or("Hold bus entire read xfer", false)?,
         hold_bus_entire_write: f.bool_or("Hold bus entire write xfer", false)?,
+        overlap: false,
     };
     let cache = cache(&mut f)?;
     let queue = queue(&mut f)?;

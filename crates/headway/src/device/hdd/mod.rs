@@ -10,11 +10,13 @@ pub mod cache;
 pub mod firmware_freeblock;
 pub mod firmware_queue;
 mod firmware_scheduler;
+pub mod interface;
 pub mod layout;
 pub mod mechanics;
 pub mod media;
 mod num;
 pub mod overheads;
+mod overlap;
 pub mod readahead;
 mod readahead_hold;
 pub mod seek;
@@ -58,6 +60,9 @@ const PICK_TOKEN: u64 = 1;
 /// Completions wake with tokens from here up, one per (re)scheduling, so that a completion
 /// moved by an arrival ignores its earlier wake-up.
 const FIRST_DONE_TOKEN: u64 = 2;
+/// The wake-up token of the moment the mechanism is done with the command in service, under
+/// bus overlap (`overlap`): far above any completion token.
+const EARLY_TOKEN: u64 = u64::MAX;
 
 pub struct HddDevice {
     info: DeviceInfo,
@@ -88,6 +93,16 @@ pub struct HddDevice {
     completed_op: Op,
     /// Where the firmware's queue ranks from (`SptfAngle::Decision` but to reproduce DiskSim).
     sptf_angle: SptfAngle,
+    /// Bus overlap (`overlap`): the next command is chosen and positioned for while the one
+    /// in service still sends its data. Never for a drive that keeps the bus from command to
+    /// completion (no other command reaches it meanwhile).
+    bus_overlap: bool,
+    /// Under bus overlap, the command chosen while the one in service still sends its data:
+    /// it goes into service at that one's completion.
+    next: Option<InService>,
+    /// Under bus overlap, from when the mechanism is done with the command in service and
+    /// free for the next (`None`: not before its completion, or the next is chosen).
+    mech_idle_from: Option<SimTime>,
 }
 
 impl HddDevice {
@@ -118,6 +133,7 @@ impl HddDevice {
             None => policy_name(spec.queue.policy)?,
         };
         let queue = FirmwareQueue::new(name, mech.clone(), queue_overheads(&drive), queue_depth)?;
+        let bus_overlap = spec.bus.overlap && !drive.bus.never_disconnect;
         Ok(HddDevice {
             info: DeviceInfo {
                 name: spec.name.clone(),
@@ -135,6 +151,9 @@ impl HddDevice {
             late: Vec::new(),
             completed_op: Op::Read,
             sptf_angle: SptfAngle::Decision,
+            bus_overlap,
+            next: None,
+            mech_idle_from: None,
         })
     }
 
@@ -217,6 +236,9 @@ impl HddDevice {
         let cur = self.current.as_mut().expect("just put in service");
         cur.token = token;
         io.wake_at(cur.served.done, token);
+        if self.bus_overlap {
+            self.await_mechanism(now, io);
+        }
     }
 
     /// When the command just served completes if the bus is held until `until`: later
@@ -358,6 +380,12 @@ impl HddDevice {
     /// when it waited for the bus through the last completion: `on_bus`).
     fn arrive(&mut self, now: SimTime, asked: SimTime, cmd: Command, io: &mut DeviceIo) {
         if self.current.is_some() || self.pick_at.is_some() {
+            if self.next.is_some() {
+                // Under bus overlap, with the next command chosen the drive's bus state is
+                // that command's: this one queues as it comes (`overlap`).
+                self.queue.push(now, cmd);
+                return;
+            }
             match self.arrival_on_bus(now, asked, &cmd, io) {
                 Some(at)
                     if self.current.is_none()
@@ -366,7 +394,12 @@ impl HddDevice {
                 {
                     self.late.push((at, cmd))
                 }
-                Some(at) => self.queue.push(at, cmd),
+                Some(at) => {
+                    self.queue.push(at, cmd);
+                    if self.bus_overlap {
+                        self.queued_while_free(now, at, io);
+                    }
+                }
                 None => self.on_bus.push((asked, cmd)),
             }
         } else if !self.queue.in_arrival_order() && self.drive.positioning_free_at(now) > now {
@@ -478,6 +511,9 @@ impl Device for HddDevice {
             return;
         }
         if self.current.as_ref().is_none_or(|c| c.token != token) {
+            if token == EARLY_TOKEN {
+                self.mechanism_free(now, io);
+            }
             return;
         }
         let Some(done) = self.current.take() else {
@@ -494,7 +530,11 @@ impl Device for HddDevice {
             head: done.served.head,
             head_lbn,
         });
-        self.pick_next(now, io);
+        if self.next.is_some() {
+            self.promote_next(now, io);
+        } else {
+            self.pick_next(now, io);
+        }
         if self.on_bus.is_empty() {
             return;
         }
@@ -509,7 +549,11 @@ impl Device for HddDevice {
     }
 
     fn outstanding(&self) -> usize {
-        self.queue.len() + self.on_bus.len() + self.late.len() + self.current.is_some() as usize
+        self.queue.len()
+            + self.on_bus.len()
+            + self.late.len()
+            + self.current.is_some() as usize
+            + self.next.is_some() as usize
     }
 
     fn firmware_free(&self) -> Option<FirmwareFreeReport> {

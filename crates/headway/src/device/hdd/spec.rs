@@ -241,6 +241,13 @@ pub struct BusSpec {
     pub write_sector_transfer_ms: Option<f64>,
     pub hold_bus_entire_read: bool,
     pub hold_bus_entire_write: bool,
+    /// Bus overlap: the drive chooses its next queued command and starts positioning for
+    /// it as soon as the mechanism is done with the command in service, while that one
+    /// still sends its data from the buffer; the next command's own data waits for the bus
+    /// (docs/interfaces.md). Off in DiskSim's model, where the next command starts at the
+    /// completion.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub overlap: bool,
 }
 
 impl Default for BusSpec {
@@ -250,6 +257,7 @@ impl Default for BusSpec {
             write_sector_transfer_ms: None,
             hold_bus_entire_read: false,
             hold_bus_entire_write: false,
+            overlap: false,
         }
     }
 }

@@ -2,6 +2,10 @@
 
 use serde::Serialize;
 
+/// The paper's IBM 7200 RPM IDE disk (a Deskstar DTLA of about 2000,
+/// the specs' disks.md) supports Ultra DMA mode 5.
+pub const PAPER_INTERFACE: &str = "ata100";
+
 /// Anticipation variants, in table order.
 pub const HEURISTICS: &[&str] = &["off", "cost-benefit", "linux-as", "slice-idle"];
 /// The adversary rows of the paper's heuristic with the expiry-rate mitigation.
@@ -52,6 +56,9 @@ pub struct ReproduceOptions {
     pub cscan_processes: Vec<u32>,
     /// The adversary mitigation's cap on a process's timeout-expiry rate.
     pub max_expiry_rate: f64,
+    /// The paper's interface (`[drive] interface`): the headline's two sequential readers
+    /// are also run behind it (`None`: not).
+    pub paper_interface: Option<String>,
 }
 
 impl ReproduceOptions {
@@ -81,6 +88,7 @@ impl ReproduceOptions {
             seek_weights: vec![0.05, 0.25, 0.5, 1.0],
             cscan_processes: vec![2, 3, 4, 6, 8],
             max_expiry_rate: 0.1,
+            paper_interface: Some(PAPER_INTERFACE.into()),
         }
     }
     pub fn quick() -> Self {

@@ -17,7 +17,7 @@ use super::cache::{Cache, FreeFrom, SegState, Segment};
 use super::layout::Location;
 use super::mechanics::Mechanics;
 use super::media::{self, ZeroLatency};
-use super::num::{f64_of, ns_of};
+use super::num::{f64_of, max_not_nan, ns_of};
 use super::overheads::Overheads;
 use super::readahead::{HeadWord, Policy, ReadAhead};
 use super::spec::HddSpec;
@@ -197,6 +197,10 @@ pub struct Drive {
     /// The write-back of the fast write last served, if it disconnected and takes its data
     /// when it reconnects: planned again if that reconnection is delayed (`delay_write_data`).
     write_back: Option<WriteBack>,
+    /// The earliest a command's data may take the bus (ns, unrounded): the completion of
+    /// the command before it when the drive chose it while that one still sent its data
+    /// (bus overlap, `HddDevice`); minus infinity otherwise.
+    pub(crate) bus_free_ns: f64,
     pub stats: BufferStats,
 }
 
@@ -276,6 +280,7 @@ impl Drive {
             bus_whole: None,
             bus_released: f64::NEG_INFINITY,
             write_back: None,
+            bus_free_ns: f64::NEG_INFINITY,
             stats: BufferStats::default(),
         }
     }
@@ -496,7 +501,9 @@ impl Drive {
             Op::Write => self.write(t0, lbn, n),
         };
         self.last_op = op;
-        let done_ns = ns_of(done_at_ns.max(f64_of(t)) + 0.5);
+        // Under bus overlap a command (a seek with no data) completes no earlier than the
+        // one before it.
+        let done_ns = ns_of(max_not_nan(done_at_ns.max(f64_of(t)), self.bus_free_ns) + 0.5);
         phases.start_ns = t;
         // Whatever the named phases do not cover (waiting, controller work) is overhead.
         let named = phases.seek_ns + phases.rotate_ns + phases.transfer_ns + phases.bus_ns;

@@ -4,7 +4,7 @@ use super::super::bus::{self, Stream};
 use super::super::cache::{FreeFrom, ReadHit};
 use super::super::mechanics::Mechanics;
 use super::super::media::{self, Avail, Pass, Piece};
-use super::super::num::{f64_of, ns_of};
+use super::super::num::{f64_of, max_not_nan, ns_of};
 use super::super::readahead::ReadAhead;
 use super::super::readahead_hold;
 use super::super::segment_full;
@@ -67,7 +67,11 @@ impl Drive {
         // A command that waited in the drive's queue had its overhead processed meanwhile.
         let overhead_done = t0 + (f64_of(o.read_miss_ns[prev]) - self.queued_ns).max(0.0);
         // A command that cannot start at once disconnects and comes back when it can.
-        let disconnected = overhead_done + f64_of(o.read_disconnect_ns[prev]);
+        // Under bus overlap it reconnects no earlier than the bus is free.
+        let disconnected = max_not_nan(
+            overhead_done + f64_of(o.read_disconnect_ns[prev]),
+            self.bus_free_ns,
+        );
         // A command that waited in the queue had disconnected after its command overhead, so
         // a hit only reconnects, with no hit overhead of its own (DiskSim's
         // `disk_read_arrive` charges the read-miss overhead and disconnects; the read then
@@ -75,7 +79,10 @@ impl Drive {
         let hit_go = if self.queued_ns > 0.0 {
             disconnected + reconnect
         } else {
-            t0 + f64_of(o.read_hit_ns[prev] + o.data_prep_ns)
+            max_not_nan(
+                t0 + f64_of(o.read_hit_ns[prev] + o.data_prep_ns),
+                self.bus_free_ns + reconnect,
+            )
         };
         let r = ReadStart {
             t0,

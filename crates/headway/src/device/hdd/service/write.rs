@@ -3,6 +3,7 @@
 
 use super::super::cache::SegState;
 use super::super::media;
+use super::super::num::max_not_nan;
 use super::super::overheads::ExtraDisconnect;
 use super::super::segment_full;
 use super::{Drive, Outcome};
@@ -157,7 +158,8 @@ impl Drive {
             lbn,
             n,
             seg,
-            bus_start: b0,
+            // Under bus overlap its data waits for the bus to be free.
+            bus_start: max_not_nan(b0, self.bus_free_ns + reconnect),
             media_start: overhead_done.max(mech_free),
             extra,
             waited,
@@ -366,7 +368,10 @@ impl Drive {
         c.invalidate_overlapping(d, lbn, n);
         let o = self.ovh;
         let blk = self.bus.write_block_ns;
-        let b0 = t0 + cmd_ovh + o.data_prep_ns as f64;
+        let b0 = max_not_nan(
+            t0 + cmd_ovh + o.data_prep_ns as f64,
+            self.bus_free_ns + (o.reselect_first_ns + o.data_prep_ns) as f64,
+        );
         let e = b0 + n as f64 * blk;
         let mut plan = media::MediaPlan::default();
         media::plan_into(
