@@ -105,24 +105,30 @@ def test_schedulers(cli):
     out = cli("schedulers")
     assert out.returncode == 0
     # One entry a scheduler; a summary too long for the terminal continues on indented lines.
-    lines = []
-    for line in out.stdout.splitlines():
-        if line.startswith(" "):
-            lines[-1] += " " + line.strip()
-        else:
-            lines.append(line)
+    standalone, wrappers = out.stdout.split("\nwrappers (each holds another scheduler, named in [host.inner]):\n")
+    sections = []
+    for text in (standalone, wrappers):
+        lines = []
+        for line in text.splitlines():
+            if line.startswith(" "):
+                lines[-1] += " " + line.strip()
+            elif line:
+                lines.append(line)
+        sections.append(lines)
+    lines = sections[0] + sections[1]
     info = _headway.scheduler_info()
     names = [line.split()[0] for line in lines]
     assert names == [name for name, _, _ in info]
-    # Every stand-alone scheduler, in order, then the wrappers, each marked and described.
+    # Every stand-alone scheduler, in order, then the wrappers under their heading.
     assert names[: len(headway.schedulers())] == headway.schedulers()
-    wrappers = [line.split()[0] for line in lines if line.split()[1] == "wraps"]
-    assert "idle-scan" in wrappers and "sptf" not in wrappers
+    wrapper_names = [line.split()[0] for line in sections[1]]
+    assert wrapper_names == [name for name, wraps, _ in info if wraps]
+    assert "idle-scan" in wrapper_names and "sptf" not in wrapper_names
     # Every scheduler says in a line what it is (the registry in crates/headway/src/sched/).
     missing = [name for name, _, summary in info if not summary.strip()]
     assert not missing, f"schedulers with no summary in the registry: {missing}"
     for line, (name, wraps, summary) in zip(lines, info):
-        assert line.split(None, 1)[1] == ("wraps " if wraps else "") + summary, line
+        assert line.split(None, 1)[1] == summary, line
 
 
 def test_version_and_module_entry(cli):

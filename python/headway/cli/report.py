@@ -167,10 +167,10 @@ def print_summary(result: Result) -> None:
     # Long lines wrap at word boundaries (docs/results.md defines every key).
     console.print(f"[bold]{escape(m.get('name') or 'experiment')}[/bold]")
     console.print(
-        f"drive {m['drive']} (queue depth {m['queue_depth']}), scheduler {m['scheduler']}, "
-        f"seed {m['seed']}: {m['end_ns'] / 1e9:,.1f} s simulated in {m['sim_wall_s']:.2f} s",
+        f"drive {m['drive']} (queue depth {m['queue_depth']}), scheduler {m['scheduler']}, seed {m['seed']}",
         markup=False,
     )
+    console.print(f"{m['end_ns'] / 1e9:,.1f} s simulated in {m['sim_wall_s']:.2f} s", markup=False)
     t = table([("metric", "text"), ("value", "num"), ("unit", "text")], show_header=False)
     rows = [
         ("requests", f"{s['requests']:,}", ""),

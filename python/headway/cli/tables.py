@@ -1,6 +1,7 @@
 """The command line's tables, built one way so that each reads in an 80-column terminal:
-light borders, numbers right-aligned and never cut, text columns wrapped (never cut with
-an ellipsis). Long headers are abbreviated by the caller, with a legend in the caption."""
+light borders, numbers right-aligned and never cut, text columns wrapped at spaces only
+(never a word broken across lines, never cut with an ellipsis). Long headers are
+abbreviated by the caller, with a legend in the caption."""
 
 from __future__ import annotations
 
@@ -14,9 +15,8 @@ Column = Tuple[str, str]
 def table(columns: Sequence[Column], title: Optional[str] = None, caption: Optional[str] = None,
           show_header: bool = True):
     from rich import box
-    from rich.table import Table
 
-    t = Table(title=title, caption=caption, box=box.SIMPLE_HEAD, show_header=show_header,
+    t = _word_table()(title=title, caption=caption, box=box.SIMPLE_HEAD, show_header=show_header,
               caption_justify="left", title_justify="left", pad_edge=False)
     for header, kind in columns:
         if kind == "num":
@@ -24,6 +24,23 @@ def table(columns: Sequence[Column], title: Optional[str] = None, caption: Optio
         else:
             t.add_column(header, overflow="fold")
     return t
+
+
+def _word_table():
+    from rich.table import Table
+
+    class WordTable(Table):
+        """A text column is never narrower than its longest word, so rich wraps it at
+        spaces and never folds a word in two."""
+
+        def add_row(self, *cells, **kwargs):
+            super().add_row(*cells, **kwargs)
+            for column, cell in zip(self.columns, cells):
+                if column.overflow == "fold" and isinstance(cell, str):
+                    words = cell.split() + str(column.header).split()
+                    column.min_width = max(column.min_width or 0, *(len(w) for w in words), 0)
+
+    return WordTable
 
 
 def import_rich() -> None:
