@@ -8,7 +8,7 @@ import json
 import pytest
 
 import headway
-from conftest import headway_cli, reproduce_quick
+from conftest import assert_claims_explained, headway_cli, reproduce_quick
 
 BASE = """seed = 3
 [drive]
@@ -172,3 +172,7 @@ def test_bad_firmware_freeblock_settings_are_one_line_keyed_errors(tmp_path, dri
     assert out.returncode == 1
     assert key in out.stderr and "Traceback" not in out.stderr, out.stderr
     assert out.stderr.startswith("error: ") and len(out.stderr.strip().splitlines()) == 1
+
+
+def test_headline_says_whether_each_claim_reproduces(quick_out):
+    assert_claims_explained(*quick_out)

@@ -26,6 +26,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 import pandas as pd
 
 from headway import _headway
+from headway._claims import INF, Claim, claim, holds
 from headway._reproduction import Figures, write_reproduction
 
 __all__ = ["Reproduction", "reproduce", "frame_trace_files", "TRACE_FILES"]
@@ -76,6 +77,7 @@ class Reproduction:
             self.headline,
             self.options,
             self.plot if plots else None,
+            claims=claims(self.headline),
         )
 
     def plot(self, out: Union[str, Path]) -> List[Path]:
@@ -223,3 +225,28 @@ def reproduce(
         headline=d["headline"],
         options=options,
     )
+
+
+WHY_NOT = "docs/cello.md#what-did-not-reproduce-and-why-measured"
+
+
+def claims(h: Dict[str, Any]) -> List[Claim]:
+    """The headline against the paper, a row per claim (see :mod:`headway._claims`)."""
+    return [
+        claim("text response, SCAN / Cello (ratio of means)", f"{h['text_response_scan_over_cello']:.2f}x", "2.5x",
+              h["text_response_scan_over_cello"], yes=(1.75, 3.25), partly=(1.0, INF), why=WHY_NOT),
+        claim("Cello: fraction of video requests late", f"{h['cello_video_miss_fraction']:.4f}", "0",
+              h["cello_video_miss_fraction"], yes=(0.0, 0.001)),
+        claim("SCAN: fraction of video requests late", f"{h['scan_video_miss_fraction']:.4f}",
+              "> 0, rising with text load", h["scan_video_miss_fraction"], yes=(1e-9, INF), why=WHY_NOT),
+        claim("static partitioning / Cello, text response (ratio of means)", f"{h['static_over_cello']:.1f}x",
+              "about 100x", h["static_over_cello"], yes=(50.0, 200.0), partly=(1.0, INF), why=WHY_NOT),
+        claim("Cello's extra busy time over SCAN (requests' service)", f"{h['cello_busy_overhead'] * 100:+.2f}%",
+              "< +2%", h["cello_busy_overhead"], yes=(-INF, 0.02), why=WHY_NOT),
+        claim("Cello's device busy time over SCAN / over LOOK",
+              f"{h['cello_device_busy_over_scan'] * 100:+.1f}% / {h['cello_device_busy_over_look'] * 100:+.1f}%", "",
+              None),
+        holds("mean response, interactive / throughput best-effort (ms)",
+              f"{h['interactive_mean_ms']:.1f} / {h['throughput_mean_ms']:.1f}", "interactive lower",
+              h["interactive_mean_ms"] < h["throughput_mean_ms"], why=WHY_NOT),
+    ]

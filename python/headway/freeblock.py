@@ -39,6 +39,7 @@ from typing import Any, Callable, Dict, List, Optional, Union
 import pandas as pd
 
 from headway import _headway
+from headway._claims import INF, Claim, claim
 from headway._reproduction import Figures, write_reproduction
 from headway.rotational import _progress_callback
 
@@ -68,6 +69,7 @@ class Reproduction:
             self.headline,
             self.options,
             self.plot if plots else None,
+            claims=claims(self.headline),
         )
 
     def plot(self, out: Union[str, Path]) -> List[Path]:
@@ -154,3 +156,23 @@ def reproduce(
         headline=data["headline"],
         options={"quick": quick, **data["options"]},
     )
+
+
+WHY_DRIVE = "docs/freeblock.md#why-free-bandwidth"
+
+
+def claims(h: Dict[str, Any]) -> List[Claim]:
+    """The headline against the paper (SPTF at the headline's ``c_fb``), a row per claim
+    (see :mod:`headway._claims`)."""
+    fw = h.get("firmware_free_bandwidth_mb_s")
+    return [
+        claim("free bandwidth (MB/s)", f"{h['free_bandwidth_mb_s']:.2f}", "> 3.1", h["free_bandwidth_mb_s"],
+              yes=(3.1, INF), partly=(0.0, INF), why=WHY_DRIVE),
+        claim("share of the potential free bandwidth", f"{h['free_fraction_of_potential']:.1%}", "15%",
+              h["free_fraction_of_potential"], yes=(0.10, 0.20), partly=(0.0, INF), why=WHY_DRIVE),
+        claim("foreground response-time change (+: slower)", f"{h['fg_response_increase']:+.2%}", "< +2%",
+              h["fg_response_increase"], yes=(-INF, 0.02), why=WHY_DRIVE),
+        claim("full scans per day", f"{h['scans_per_day']:.1f}", "", None),
+        claim("firmware variant free bandwidth (MB/s)", "not built" if fw is None else f"{fw:.2f}",
+              "above external", fw, yes=(h["free_bandwidth_mb_s"], INF), why=WHY_DRIVE),
+    ]

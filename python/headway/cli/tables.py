@@ -59,3 +59,21 @@ def console():
     from rich.console import Console
 
     return Console(highlight=False, emoji=False)
+
+
+def claims_table(claims, title: str = "Headline"):
+    """A reproduction's headline rows (:class:`headway._claims.Claim`): the claim, the
+    paper's figure, headway's, and whether headway reproduces it; a row that does not is
+    numbered to the docs section explaining why, listed in the caption."""
+    notes = list(dict.fromkeys(c.why for c in claims if c.why))
+    caption = "repro: whether headway reproduces the paper's figure (partly: same direction, another size; -: the paper gives none)"
+    if notes:
+        caption += "; why not: " + "  ".join(f"[{i}] {doc}" for i, doc in enumerate(notes, 1))
+    t = table([("claim", "text"), ("paper", "text"), ("headway", "num"), ("repro", "text")], title=title,
+              caption=caption)
+    # The claim gets the larger share of a narrow terminal; the figures keep their width.
+    t.expand = True
+    t.columns[0].ratio, t.columns[1].ratio = 3, 2
+    for c in claims:
+        t.add_row(c.claim, c.paper, c.headway, c.verdict + (f" [{notes.index(c.why) + 1}]" if c.why else ""))
+    return t

@@ -52,32 +52,7 @@ def _print(r) -> None:
         console.print(t)
         console.print()
     console.print()
-    h = r.headline
-    hl = table([("claim", "text"), ("paper", "text"), ("headway", "num")], title="Headline")
-    hl.add_row("seq mmap speedup (aged SPTF)", "about 4x", f"{h['seq_mmap_speedup']:.2f}x")
-    hl.add_row("alter mmap speedup", "large", f"{h['alter_mmap_speedup']:.2f}x")
-    hl.add_row("seq read (read-ahead) speedup", "about 1 (both near full)", f"{h['seq_read_speedup']:.2f}x")
-    hl.add_row("alter read speedup (prefetch defeated)", "large", f"{h['alter_read_speedup']:.2f}x")
-    hl.add_row("random mmap speedup", "small", f"{h['random_mmap_speedup']:.2f}x")
-    hl.add_row("adversary slowdown (mean over N)", "small loss", f"{h['adversary_slowdown']:+.3f}")
-    hl.add_row("faster drive seq mmap speedup", "larger than IDE", f"{h['fast_drive_seq_mmap_speedup']:.2f}x")
-    hl.add_row("shares 1:2, no anticipation: service ratio", "about 1", f"{h['prop_share_ratio_original']:.2f}")
-    hl.add_row("shares 1:2, stride heuristic", "2", f"{h['prop_share_ratio_stride']:.2f}")
-    hl.add_row("shares 1:2, combination heuristic", "2", f"{h['prop_share_ratio_combination']:.2f}")
-    hl.add_row("combination / stride throughput", "about 2 (full vs half tps)",
-               f"{h['prop_share_throughput_gain_combination']:.2f}x")
-    if "andrew_time_reduction" in h:
-        pct = lambda k: f"{100 * h[k]:+.1f}%"  # noqa: E731
-        hl.add_row("Andrew, 2 clients: total time reduction", "8%", pct("andrew_time_reduction"))
-        hl.add_row("Andrew scan phase time reduction", "54%", pct("andrew_scan_time_reduction"))
-        hl.add_row("Andrew scan, 1 client", "no effect", pct("andrew_scan_time_reduction_1client"))
-        hl.add_row("web server gain, read mode", "29%", pct("apache_read_gain"))
-        hl.add_row("web server gain, mmap mode", "71%", pct("apache_mmap_gain"))
-        hl.add_row("linker: 2 instances / 1, no anticipation", "well above 2", f"{h['linker_two_over_one_original']:.2f}")
-        hl.add_row("linker: 2 / 1, aged SPTF + anticipation", "about 2", f"{h['linker_two_over_one_anticipatory']:.2f}")
-        hl.add_row("linker: 2 / 1, C-SCAN + anticipation", "above aged SPTF", f"{h['linker_two_over_one_cscan_anticipatory']:.2f}")
-        for v, paper in zip(range(4), ("2% (update, one DB)", "(update, separate DBs)", "(select, one DB)", "60% (select, separate DBs)")):
-            hl.add_row(f"TPC-B variant {v + 1} tps gain", paper, f"{100 * h['tpcb_gain'][v]:+.1f}%")
-        hl.add_row("faster drive: web server gain, mmap", "positive, below IDE", pct("fast_drive_apache_mmap_gain"))
-        hl.add_row("faster drive: TPC-B variant 4 gain", "positive", f"{100 * h['fast_drive_tpcb_gain'][3]:+.1f}%")
-    console.print(hl)
+    from headway.anticipatory import claims
+    from headway.cli.tables import claims_table
+
+    console.print(claims_table(claims(r.headline)))
