@@ -176,3 +176,22 @@ def test_trace_convert_help_says_times_start_at_0(cli):
     out = cli("trace", "convert", "--help")
     assert out.returncode == 0
     assert "shifted to start at 0" in " ".join(out.stdout.split())
+
+
+def test_run_summary_shows_devices_classes_processes_and_origins(cli):
+    out = cli("run", EXAMPLES / "composed.toml")
+    assert out.returncode == 0, out.stderr
+    text = out.stdout
+    # Two devices: the header names both, not the first one's drive as if it were alone.
+    assert "devices fast, archive" in text and "drive atlas10k (queue depth" not in text
+    for title, names in (("by device", ["fast", "archive"]), ("by class", ["interactive", "deadline"]),
+                         ("by process", ["0", "4"]), ("by origin", ["idle-scan", "oltp", "logger"])):
+        section = text.split(title, 1)[1].split("\n\n\n")[0]
+        rows = {line.split()[0] for line in section.splitlines()[3:] if line.strip()}
+        assert set(names) <= rows, (title, section)
+    # The deadline class's misses and each device's utilisation are columns of their own.
+    assert "misses" in text.split("by class", 1)[1] and "util" in text.split("by device", 1)[1]
+
+    single = cli("run", EXAMPLES / "default.toml")
+    assert "by class" not in single.stdout and "by device" not in single.stdout
+    assert "drive atlas10k (queue depth 1)" in single.stdout
