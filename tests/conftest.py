@@ -61,11 +61,13 @@ def cli():
 
 
 def reproduce_quick(tmp_path_factory, study: str, *options: str):
-    """`headway reproduce STUDY --quick` into a fresh folder; (that folder, what it printed).
-    No time limit: a quick reproduction can take minutes on a busy machine."""
+    """`headway reproduce STUDY --quick` into a fresh folder; (that folder, what it printed),
+    having checked it wrote nothing to stderr (not a terminal here). No time limit: a quick reproduction can take minutes on a busy machine."""
     out = tmp_path_factory.mktemp(study.replace("-", "_"))
     r = headway_cli("reproduce", study, "--quick", *options, "--out", str(out), timeout=None)
     assert r.returncode == 0, r.stderr
+    # Progress is for a terminal: with stderr captured, a reproduction writes nothing there.
+    assert r.stderr == "", r.stderr
     return out, r.stdout
 
 

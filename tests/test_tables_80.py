@@ -159,3 +159,13 @@ def test_reproduction_tables(paper):
     out = printed(print_tables, result, 80)
     assert_fits(out)
     assert_whole_words(out, printed(print_tables, result, WIDE))
+
+
+def test_sweep(tmp_path):
+    spec = tmp_path / "s.toml"
+    spec.write_text('seeds = 2\n[base]\ndrive = { name = "elite3" }\nworkload = { requests = 200 }\n'
+                    '[grid]\n"host.scheduler" = ["fcfs", "sstf"]\n"drive.queue_depth" = [1, 4]\n')
+    text = _run(["sweep", spec, "--out", tmp_path / "out", "--workers", "1"], 80)
+    assert_fits(text)
+    # Run again (every run is kept): the same table, wide.
+    assert_whole_words(text, _run(["sweep", spec, "--out", tmp_path / "out", "--workers", "1"], WIDE))

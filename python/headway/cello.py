@@ -28,6 +28,7 @@ import pandas as pd
 from headway import _headway
 from headway._claims import INF, Claim, claim, holds
 from headway._reproduction import Figures, write_reproduction
+from headway.rotational import _progress_callback
 
 __all__ = ["Reproduction", "reproduce", "frame_trace_files", "TRACE_FILES"]
 
@@ -183,17 +184,6 @@ class Reproduction:
         return figures.paths
 
 
-def _progress_printer(enabled: bool) -> Optional[Callable[[str], None]]:
-    if not enabled:
-        return None
-    import sys
-
-    def show(what: str) -> None:
-        print(f"  {what}", file=sys.stderr, flush=True)
-
-    return show
-
-
 def reproduce(
     quick: bool = False,
     seed: Optional[int] = None,
@@ -207,14 +197,20 @@ def reproduce(
     ``duration_s`` overrides the simulated seconds per run; ``frame_traces`` (four MPEG-4
     frame-size trace files, see :data:`TRACE_FILES`) replace the synthetic GOP model.
     """
-    cb = progress if callable(progress) else _progress_printer(bool(progress))
-    text = _headway.reproduce_cello(
-        quick=quick,
-        seed=seed,
-        duration_s=duration_s,
-        frame_traces=[str(p) for p in frame_traces] if frame_traces else None,
-        progress=cb,
-    )
+    # A status line on a terminal, as every reproduction shows (nothing when stderr is a
+    # file or a pipe).
+    cb, status = _progress_callback(progress)
+    try:
+        text = _headway.reproduce_cello(
+            quick=quick,
+            seed=seed,
+            duration_s=duration_s,
+            frame_traces=[str(p) for p in frame_traces] if frame_traces else None,
+            progress=cb,
+        )
+    finally:
+        if status is not None:
+            status.stop()
     d = json.loads(text)
     options = dict(d["options"])
     options["quick"] = quick
