@@ -145,6 +145,9 @@ def test_ctrl_c_stops_a_long_run_cleanly(tmp_path):
         stderr=subprocess.PIPE,
         text=True,
         stdin=subprocess.DEVNULL,
+        # Ctrl-C's default action, as in a terminal: a suite run as a background job
+        # (`... &`) inherits SIGINT ignored, and the child would never see it.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     time.sleep(2.0)
     assert proc.poll() is None, "the run should still be going"
