@@ -160,3 +160,10 @@ def test_energy_section_is_documented_key_for_key(tmp_path):
 
 def test_headline_says_whether_each_claim_reproduces(quick_out):
     assert_claims_explained(*quick_out)
+
+
+def test_the_write_latency_plot_marks_the_papers_reduction(quick_out):
+    from PIL import Image
+
+    out, _ = quick_out
+    assert "down to 30%" in Image.open(out / "figure7_write_latency.png").text["Description"]

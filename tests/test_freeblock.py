@@ -176,3 +176,10 @@ def test_bad_firmware_freeblock_settings_are_one_line_keyed_errors(tmp_path, dri
 
 def test_headline_says_whether_each_claim_reproduces(quick_out):
     assert_claims_explained(*quick_out)
+
+
+def test_the_conservatism_plot_marks_the_papers_free_bandwidth(quick_out):
+    from PIL import Image
+
+    out, _ = quick_out
+    assert "over 3.1 MB/s" in Image.open(out / "conservatism.png").text["Description"]

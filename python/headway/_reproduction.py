@@ -50,6 +50,15 @@ class Figures:
         self._dpi = dpi
         self._suptitle = suptitle
         self._suffix = title_suffix
+        self._marks: List[str] = []
+
+    def mark_paper(self, ax, y: float, text: str) -> None:
+        """The paper's own figure on the next figure saved: a dashed line at ``y`` on ``ax``
+        (an Axes, or several) labelled ``paper: text`` (in the legend when the axes has one;
+        add it before ``legend()``), also listed in the file's metadata (``Description``)."""
+        for one in (ax if hasattr(ax, "__iter__") else [ax]):
+            one.axhline(y, color="0.35", linestyle="--", linewidth=1.0, label=f"paper: {text}")
+        self._marks.append(text)
 
     def lines(self, frame, by: str, x: str, y: str, *, xlabel: str, ylabel: str, name: str, title: str,
               style=None, ylog: bool = False, figsize=(6, 4)) -> None:
@@ -79,6 +88,10 @@ class Figures:
             fig.suptitle(title + self._suffix)
         fig.tight_layout()
         self.paths.append(self.out / name)
+        metadata = {"Title": title.replace("\n", " ")}
+        if self._marks:
+            metadata["Description"] = "paper's figures marked: " + "; ".join(self._marks)
+            self._marks = []
         with replacing(self.paths[-1]) as tmp:
-            fig.savefig(tmp, dpi=self._dpi, metadata={"Title": title.replace("\n", " ")})
+            fig.savefig(tmp, dpi=self._dpi, metadata=metadata)
         plt.close(fig)

@@ -114,6 +114,7 @@ class Reproduction:
             ax.axhline(100, color="grey", lw=0.8)
             ax.grid(alpha=0.3)
         axes[0].set_ylabel("write access time (% of baseline)")
+        figures.mark_paper(axes, 30, "down to 30% (-70%)")
         axes[0].legend()
         save(fig, "figure7_write_latency.png", f"Perceived write latency against F (Fig. 7){reduced}")
 
