@@ -85,7 +85,8 @@ def _usage_error(e: click.ClickException):
     """Click's usage errors in headway's one style: ``error: <message>`` (lower case, where
     to find the usage) instead of a usage block and a capitalised ``Error:``."""
     message = one_line(e.format_message()).rstrip(".")
-    message = message[:1].lower() + message[1:]
+    if message[:1].isupper() and message[1:2].islower():  # click's "Invalid value", not a metavar
+        message = message[:1].lower() + message[1:]
     ctx = getattr(e, "ctx", None)
     if ctx is not None:
         message += f" (see `{ctx.command_path} --help`)"
