@@ -61,12 +61,51 @@ def cli():
 
 
 def reproduce_quick(tmp_path_factory, study: str, *options: str):
-    """`headway reproduce STUDY --quick` into a fresh folder; (that folder, what it printed).
-    No time limit: a quick reproduction can take minutes on a busy machine."""
+    """`headway reproduce STUDY --quick` into a fresh folder; (that folder, what it printed),
+    having checked it wrote nothing to stderr (not a terminal here). No time limit: a quick reproduction can take minutes on a busy machine."""
     out = tmp_path_factory.mktemp(study.replace("-", "_"))
     r = headway_cli("reproduce", study, "--quick", *options, "--out", str(out), timeout=None)
     assert r.returncode == 0, r.stderr
+    # Progress is for a terminal: with stderr captured, a reproduction writes nothing there.
+    assert r.stderr == "", r.stderr
     return out, r.stdout
+
+
+def doc_anchor_exists(ref: str) -> bool:
+    """Whether ``docs/page.md#anchor`` names a page of the repository and one of its
+    headings (GitHub's anchors: lower case, punctuation dropped, spaces as hyphens) or an
+    ``<a id="anchor"></a>`` in it."""
+    import re
+
+    page, _, anchor = ref.partition("#")
+    path = ROOT / page
+    if not path.is_file():
+        return False
+    slugs = {
+        re.sub(r"[^\w\- ]", "", line.lstrip("#").strip().lower()).replace(" ", "-")
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.startswith("#")
+    }
+    text = path.read_text(encoding="utf-8")
+    return anchor in slugs or f'<a id="{anchor}"></a>' in text
+
+
+def assert_claims_explained(out: Path, stdout: str) -> None:
+    """A reproduction's headline says, row by row, whether headway reproduces the paper, and
+    every row that does not points to an existing section of the docs saying why."""
+    import json
+
+    claims = json.loads((out / "headline.json").read_text())["claims"]
+    assert claims
+    for c in claims:
+        assert c["verdict"] in ("yes", "partly", "no", "-"), c
+        if c["paper"] == "":  # nothing to compare with
+            assert c["verdict"] == "-", c
+        if c["verdict"] in ("partly", "no"):
+            assert doc_anchor_exists(c["why"]), c
+        else:
+            assert c["why"] == "", c
+    assert "repro" in stdout and "whether headway reproduces the paper's figure" in " ".join(stdout.split())
 
 
 def fuzz_settings(max_examples: int):

@@ -105,24 +105,30 @@ def test_schedulers(cli):
     out = cli("schedulers")
     assert out.returncode == 0
     # One entry a scheduler; a summary too long for the terminal continues on indented lines.
-    lines = []
-    for line in out.stdout.splitlines():
-        if line.startswith(" "):
-            lines[-1] += " " + line.strip()
-        else:
-            lines.append(line)
+    standalone, wrappers = out.stdout.split("\nwrappers (each holds another scheduler, named in [host.inner]):\n")
+    sections = []
+    for text in (standalone, wrappers):
+        lines = []
+        for line in text.splitlines():
+            if line.startswith(" "):
+                lines[-1] += " " + line.strip()
+            elif line:
+                lines.append(line)
+        sections.append(lines)
+    lines = sections[0] + sections[1]
     info = _headway.scheduler_info()
     names = [line.split()[0] for line in lines]
     assert names == [name for name, _, _ in info]
-    # Every stand-alone scheduler, in order, then the wrappers, each marked and described.
+    # Every stand-alone scheduler, in order, then the wrappers under their heading.
     assert names[: len(headway.schedulers())] == headway.schedulers()
-    wrappers = [line.split()[0] for line in lines if line.split()[1] == "wraps"]
-    assert "idle-scan" in wrappers and "sptf" not in wrappers
+    wrapper_names = [line.split()[0] for line in sections[1]]
+    assert wrapper_names == [name for name, wraps, _ in info if wraps]
+    assert "idle-scan" in wrapper_names and "sptf" not in wrapper_names
     # Every scheduler says in a line what it is (the registry in crates/headway/src/sched/).
     missing = [name for name, _, summary in info if not summary.strip()]
     assert not missing, f"schedulers with no summary in the registry: {missing}"
     for line, (name, wraps, summary) in zip(lines, info):
-        assert line.split(None, 1)[1] == ("wraps " if wraps else "") + summary, line
+        assert line.split(None, 1)[1] == summary, line
 
 
 def test_version_and_module_entry(cli):
@@ -170,3 +176,22 @@ def test_trace_convert_help_says_times_start_at_0(cli):
     out = cli("trace", "convert", "--help")
     assert out.returncode == 0
     assert "shifted to start at 0" in " ".join(out.stdout.split())
+
+
+def test_run_summary_shows_devices_classes_processes_and_origins(cli):
+    out = cli("run", EXAMPLES / "composed.toml")
+    assert out.returncode == 0, out.stderr
+    text = out.stdout
+    # Two devices: the header names both, not the first one's drive as if it were alone.
+    assert "devices fast, archive" in text and "drive atlas10k (queue depth" not in text
+    for title, names in (("by device", ["fast", "archive"]), ("by class", ["interactive", "deadline"]),
+                         ("by process", ["0", "4"]), ("by origin", ["idle-scan", "oltp", "logger"])):
+        section = text.split(title, 1)[1].split("\n\n\n")[0]
+        rows = {line.split()[0] for line in section.splitlines()[3:] if line.strip()}
+        assert set(names) <= rows, (title, section)
+    # The deadline class's misses and each device's utilisation are columns of their own.
+    assert "misses" in text.split("by class", 1)[1] and "util" in text.split("by device", 1)[1]
+
+    single = cli("run", EXAMPLES / "default.toml")
+    assert "by class" not in single.stdout and "by device" not in single.stdout
+    assert "drive atlas10k (queue depth 1)" in single.stdout

@@ -12,13 +12,13 @@ from conftest import _headway_command
 
 
 def fails_cleanly(out, code=1):
+    """The one `error:` line of a failed command (usage errors included), after checking the
+    exit code and that nothing else was printed."""
     assert out.returncode == code, (out.returncode, out.stdout, out.stderr)
     assert "Traceback" not in out.stderr and "Traceback" not in out.stdout
-    if code == 1:
-        lines = out.stderr.strip().splitlines()
-        assert len(lines) == 1 and lines[0].startswith("error: "), out.stderr
-        return lines[0]
-    return out.stderr
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), out.stderr
+    return lines[0]
 
 
 def write(path, text):
@@ -27,15 +27,47 @@ def write(path, text):
 
 
 def test_unknown_drive(cli, tmp_path):
-    cfg = write(tmp_path / "exp.toml", '[drive]\nname = "nosuch"\n')
+    cfg = write(tmp_path / "exp.toml", 'seed = 1\n[drive]\nname = "nosuch"\n')
     msg = fails_cleanly(cli("run", cfg))
-    assert "unknown drive `nosuch`" in msg and "known: " in msg and "elite3" in msg
+    assert msg.startswith(f"error: {cfg}:3: key `drive.name`: unknown drive `nosuch`; known: ")
+    assert "elite3" in msg
 
 
 def test_unknown_scheduler(cli, tmp_path):
     cfg = write(tmp_path / "exp.toml", '[drive]\nname = "elite3"\n[host]\nscheduler = "elevator"\n')
     msg = fails_cleanly(cli("run", cfg))
-    assert "unknown scheduler `elevator`" in msg and "sptf" in msg
+    assert msg.startswith(f"error: {cfg}:4: key `host.scheduler`: unknown scheduler `elevator`; known: ")
+    assert "sptf" in msg
+    cfg = write(tmp_path / "inner.toml", '[drive]\nname = "elite3"\n[host]\nscheduler = "idle-scan"\n'
+                '[host.inner]\nscheduler = "sptff"\n')
+    msg = fails_cleanly(cli("run", cfg))
+    assert msg.startswith(f"error: {cfg}:6: key `host.inner.scheduler`: unknown scheduler `sptff`"), msg
+
+
+def test_unknown_predictor(cli, tmp_path):
+    cfg = write(tmp_path / "exp.toml", '[drive]\nname = "elite3"\n[host]\nscheduler = "sptf"\npredictor = "orcle"\n')
+    msg = fails_cleanly(cli("run", cfg))
+    assert msg.startswith(f"error: {cfg}:5: key `host.predictor`: unknown predictor `orcle`; known: oracle"), msg
+
+
+def test_a_missing_trace_names_the_experiment_file_line_and_key(cli, tmp_path):
+    cfg = write(tmp_path / "exp.toml", '[drive]\nname = "elite3"\n[workload]\nkind = "trace"\npath = "nothere.trace"\n')
+    msg = fails_cleanly(cli("run", cfg))
+    assert msg == f"error: {cfg}:5: key `workload.path`: {tmp_path / 'nothere.trace'}: No such file or directory"
+
+
+def test_a_negative_count_says_what_is_wrong_in_words(cli, tmp_path):
+    cfg = write(tmp_path / "exp.toml", '[drive]\nname = "elite3"\n[workload]\nrequests = -5\n')
+    msg = fails_cleanly(cli("run", cfg))
+    assert msg.startswith(f"error: {cfg}:4: key `workload.requests`: ")
+    assert "-5" in msg and "expected a whole number, 0 or more" in msg and "u64" not in msg
+
+
+def test_usage_errors_are_one_error_line_too(cli):
+    msg = fails_cleanly(cli("replay", "x.trace", "--queue-depth", "-4"), code=2)
+    assert msg == "error: invalid value for '--queue-depth': -4 is not in the range x>=1 (see `headway replay --help`)"
+    assert fails_cleanly(cli("frobnicate"), code=2).startswith("error: no such command 'frobnicate'")
+    assert fails_cleanly(cli("--bogus"), code=2).startswith("error: no such option '--bogus'")
 
 
 def test_wrong_key_names_file_line_and_key(cli, tmp_path):
@@ -113,6 +145,9 @@ def test_ctrl_c_stops_a_long_run_cleanly(tmp_path):
         stderr=subprocess.PIPE,
         text=True,
         stdin=subprocess.DEVNULL,
+        # Ctrl-C's default action, as in a terminal: a suite run as a background job
+        # (`... &`) inherits SIGINT ignored, and the child would never see it.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     time.sleep(2.0)
     assert proc.poll() is None, "the run should still be going"

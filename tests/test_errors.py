@@ -61,3 +61,15 @@ def test_broken_drive_file_is_a_drive_params_error(tmp_path):
     drive.write_text('name = "broken"\nrpm = "fast"\n')
     with pytest.raises(headway.DriveParamsError, match=rf"^{drive}:2: "):
         headway.run({"drive": {"name": str(drive)}})
+
+
+def test_keyed_errors_keep_their_kind(tmp_path):
+    # Placed at the key that names them, an unknown name and a missing file are still the
+    # exceptions they were.
+    cfg = tmp_path / "exp.toml"
+    cfg.write_text('[drive]\nname = "nosuch"\n')
+    with pytest.raises(headway.UnknownNameError, match=r"exp.toml:2: key `drive.name`: unknown drive `nosuch`"):
+        headway.run(cfg)
+    cfg.write_text('[drive]\nname = "elite3"\n[workload]\nkind = "trace"\npath = "gone.trace"\n')
+    with pytest.raises(FileNotFoundError, match=r"exp.toml:5: key `workload.path`: .*gone.trace"):
+        headway.run(cfg)

@@ -8,7 +8,7 @@ import json
 import pytest
 
 import headway
-from conftest import ROOT, SHARED, headway_cli, reproduce_quick
+from conftest import assert_claims_explained, ROOT, SHARED, headway_cli, reproduce_quick
 
 HP = SHARED / "reference" / "traces" / "hplajw" / "ajw.1week.srt"
 
@@ -156,3 +156,14 @@ def test_energy_section_is_documented_key_for_key(tmp_path):
     states = energy["active_s"] + energy["idle_s"] + energy["standby_s"] + energy["spinup_s"]
     assert states == pytest.approx(s["elapsed_s"], rel=0.05)
     assert energy["spinups"] > 0
+
+
+def test_headline_says_whether_each_claim_reproduces(quick_out):
+    assert_claims_explained(*quick_out)
+
+
+def test_the_write_latency_plot_marks_the_papers_reduction(quick_out):
+    from PIL import Image
+
+    out, _ = quick_out
+    assert "down to 30%" in Image.open(out / "figure7_write_latency.png").text["Description"]

@@ -8,7 +8,7 @@ import json
 import pytest
 
 import headway
-from conftest import headway_cli, reproduce_quick
+from conftest import assert_claims_explained, headway_cli, reproduce_quick
 
 BASE = """seed = 3
 [drive]
@@ -183,3 +183,14 @@ def test_bad_firmware_freeblock_settings_are_one_line_keyed_errors(tmp_path, dri
     assert out.returncode == 1
     assert key in out.stderr and "Traceback" not in out.stderr, out.stderr
     assert out.stderr.startswith("error: ") and len(out.stderr.strip().splitlines()) == 1
+
+
+def test_headline_says_whether_each_claim_reproduces(quick_out):
+    assert_claims_explained(*quick_out)
+
+
+def test_the_conservatism_plot_marks_the_papers_free_bandwidth(quick_out):
+    from PIL import Image
+
+    out, _ = quick_out
+    assert "over 3.1 MB/s" in Image.open(out / "conservatism.png").text["Description"]

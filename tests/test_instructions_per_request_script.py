@@ -119,22 +119,29 @@ def test_missing_valgrind_is_one_clear_line(tmp_path):
     assert lines[0].startswith("instructions_per_request: valgrind not found") and "callgrind" in lines[0]
 
 
-def _built_example():
-    for target in (os.environ.get("CARGO_TARGET_DIR"), REPO / "target"):
-        if target:
-            path = Path(target) / "release" / "examples" / "replay_trace"
-            if path.is_file():
-                return path
-    return None
+def _target() -> Path:
+    return Path(os.environ.get("CARGO_TARGET_DIR") or REPO / "target")
+
+
+@pytest.fixture(scope="module")
+def replay_example() -> Path:
+    """The built replay example: the release one when there is one, else built now in the
+    test profile (optimised; the release profile's whole-program LTO takes minutes)."""
+    for profile in ("release", "debug"):
+        path = _target() / profile / "examples" / "replay_trace"
+        if path.is_file():
+            return path
+    cargo = shutil.which("cargo")
+    if cargo is None:
+        pytest.skip("cargo is not installed: the replay example cannot be built")
+    subprocess.run([cargo, "build", "--profile", "test", "-p", "headway", "--example", "replay_trace"],
+                   cwd=REPO, check=True, stdin=subprocess.DEVNULL)
+    return _target() / "debug" / "examples" / "replay_trace"
 
 
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is not installed (callgrind counts)")
-@pytest.mark.skipif(
-    _built_example() is None,
-    reason="no built replay example (cargo build --release -p headway --example replay_trace)",
-)
-def test_callgrind_run_end_to_end(tmp_path):
-    done = _run("--binary", str(_built_example()), "--short", "100", "--long", "600", "--keep", str(tmp_path))
+def test_callgrind_run_end_to_end(tmp_path, replay_example):
+    done = _run("--binary", str(replay_example), "--short", "100", "--long", "600", "--keep", str(tmp_path))
     assert done.returncode == 0, done.stderr
     lines = [line.split() for line in done.stdout.splitlines()]
     assert [line[0] for line in lines] == ["fcfs", "sptf"]

@@ -9,7 +9,7 @@ import pytest
 
 import headway
 import headway.rotational as rot
-from conftest import headway_cli, reproduce_quick
+from conftest import assert_claims_explained, headway_cli, reproduce_quick
 
 
 @pytest.fixture(scope="module")
@@ -191,3 +191,7 @@ def test_underestimated_seeks_put_the_error_mass_at_one_rotation():
     near_one = late[(late.to_ms > rotation_ms * 0.75) & (late.from_ms < rotation_ms * 1.25)]
     # Every misprediction lands within a quarter rotation of one full rotation late.
     assert near_one["count"].sum() == late["count"].sum() > 0
+
+
+def test_headline_says_whether_each_claim_reproduces(quick_out):
+    assert_claims_explained(*quick_out)

@@ -113,6 +113,14 @@ def test_a_failing_grid_point_is_recorded_with_its_settings_and_the_sweep_goes_o
     out = headway_cli("sweep", sweep_file, "--out", tmp_path / "out", "--workers", "2")
     assert out.returncode == 1
     assert "2 of 4 runs done, 2 failed" in out.stdout
+    # What ran: the grid first, then a row per point with its runs done and failed.
+    flat = " ".join(out.stdout.split())
+    assert "2 points x 1 seeds = 4 runs" not in flat and "4 points x 1 seeds = 4 runs" in flat
+    assert "workload.path = 'good.trace', 'bad.trace'; host.scheduler = 'fcfs', 'sstf'" in flat
+    rows = [line.split() for line in out.stdout.splitlines() if line.split()[:1] in (["good.trace"], ["bad.trace"])]
+    assert sorted((r[0], r[1], r[2], r[3]) for r in rows) == [
+        ("bad.trace", "fcfs", "0", "1"), ("bad.trace", "sstf", "0", "1"),
+        ("good.trace", "fcfs", "1", "0"), ("good.trace", "sstf", "1", "0")]
     failed_lines = [line for line in out.stderr.splitlines() if line.startswith("failed:")]
     assert len(failed_lines) == 2
     for line in failed_lines:
@@ -178,3 +186,16 @@ def test_base_from_a_file_with_relative_paths_and_its_own_seed(tmp_path):
     t = headway.sweep(tmp_path / "s.toml", tmp_path / "out", workers=1, progress=False)
     assert (t["status"] == "ok").all() and (t["requests"] == 40).all()
     assert (t["seed"] == 9).all()
+
+
+def test_plot_bars_stay_above_zero_and_ticks_are_the_values_swept(tmp_path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    t = headway.sweep(small_sweep(), tmp_path, workers=1, progress=False)
+    ax = headway.sweeps.plot(t, "mean_response_ms", x="drive.queue_depth", line="host.scheduler")
+    # Two seeds make Student's t wide (12.7 half-widths): the bar stops at 0, a response time.
+    lows = [seg[0][1] for bars in ax.containers for seg in bars.lines[2][0].get_segments()]
+    assert lows and min(lows) >= 0
+    assert list(ax.get_xticks()) == [1, 2]
+    assert "95% interval" in ax.get_title()

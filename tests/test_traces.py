@@ -183,7 +183,7 @@ def test_cli_trace_convert_and_detect(cli, tmp_path):
         (["trace", "stats", "MALFORMED", "--format", "fiu"], "bad.fiu:2: R|W: expected R or W"),
         (["trace", "stats", str(TRACES / "ns_sectors.trace")], "as if in nanoseconds"),
         (["trace", "stats", "MISSING"], "nope.trace"),
-        (["trace", "convert", str(TRACES / "spc.csv"), "OUT", "--to", "srt"], "Invalid value for '--to'"),
+        (["trace", "convert", str(TRACES / "spc.csv"), "OUT", "--to", "srt"], "invalid value for '--to'"),
         (["trace", "stats", str(TRACES / "spc.csv"), "--csv-map", "time=0"], "`address=<column>` is required"),
         (["replay", "MALFORMED", "--format", "fiu", "--drive", "elite3"], "bad.fiu:2: "),
         (["replay", str(FIX / "disksim_small.trace"), "--drive", "elite3"], "device 0 and device 1"),

@@ -1,12 +1,15 @@
 """What every paper's reproduction writes the same way: its tables as CSV, ``headline.json``
-(``{"headline": {...}, "options": {...}}``, the same shape for every paper) and PNG figures
+(``{"headline": {...}, "options": {...}, "claims": [...]}``, the same shape for every paper;
+``claims`` is the headline against the paper, see :mod:`headway._claims`) and PNG figures
 whose title is also in the file's metadata (where tools and tests can read it)."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Callable, List, Mapping, Optional, Union
+from typing import Any, Callable, List, Mapping, Optional, Sequence, Union
+
+from headway._claims import Claim
 
 from headway._write import replacing, write_text
 
@@ -17,6 +20,7 @@ def write_reproduction(
     headline: Mapping[str, Any],
     options: Mapping[str, Any],
     plot: Optional[Callable[[Path], List[Path]]] = None,
+    claims: Sequence[Claim] = (),
 ) -> List[Path]:
     """Write ``NAME.csv`` for each table, ``headline.json`` and, with ``plot``, the figures
     ``plot(out)`` draws; return the paths written (each replaced atomically)."""
@@ -29,7 +33,8 @@ def write_reproduction(
             table.to_csv(tmp, index=False)
         written.append(p)
     p = out / "headline.json"
-    write_text(p, json.dumps({"headline": dict(headline), "options": dict(options)}, indent=2) + "\n")
+    doc = {"headline": dict(headline), "options": dict(options), "claims": [c.as_dict() for c in claims]}
+    write_text(p, json.dumps(doc, indent=2) + "\n")
     written.append(p)
     if plot is not None:
         written += plot(out)
@@ -53,6 +58,15 @@ class Figures:
         self._dpi = dpi
         self._suptitle = suptitle
         self._suffix = title_suffix
+        self._marks: List[str] = []
+
+    def mark_paper(self, ax, y: float, text: str) -> None:
+        """The paper's own figure on the next figure saved: a dashed line at ``y`` on ``ax``
+        (an Axes, or several) labelled ``paper: text`` (in the legend when the axes has one;
+        add it before ``legend()``), also listed in the file's metadata (``Description``)."""
+        for one in (ax if hasattr(ax, "__iter__") else [ax]):
+            one.axhline(y, color="0.35", linestyle="--", linewidth=1.0, label=f"paper: {text}")
+        self._marks.append(text)
 
     def lines(self, frame, by: str, x: str, y: str, *, xlabel: str, ylabel: str, name: str, title: str,
               style=None, ylog: bool = False, figsize=(6, 4)) -> None:
@@ -82,6 +96,10 @@ class Figures:
             fig.suptitle(title + self._suffix)
         fig.tight_layout()
         self.paths.append(self.out / name)
+        metadata = {"Title": title.replace("\n", " ")}
+        if self._marks:
+            metadata["Description"] = "paper's figures marked: " + "; ".join(self._marks)
+            self._marks = []
         with replacing(self.paths[-1]) as tmp:
-            fig.savefig(tmp, dpi=self._dpi, metadata={"Title": title.replace("\n", " ")})
+            fig.savefig(tmp, dpi=self._dpi, metadata=metadata)
         plt.close(fig)

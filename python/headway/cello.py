@@ -26,7 +26,9 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 import pandas as pd
 
 from headway import _headway
+from headway._claims import INF, Claim, claim, holds
 from headway._reproduction import Figures, write_reproduction
+from headway.rotational import _progress_callback
 
 __all__ = ["Reproduction", "reproduce", "frame_trace_files", "TRACE_FILES"]
 
@@ -76,6 +78,7 @@ class Reproduction:
             self.headline,
             self.options,
             self.plot if plots else None,
+            claims=claims(self.headline),
         )
 
     def plot(self, out: Union[str, Path]) -> List[Path]:
@@ -181,17 +184,6 @@ class Reproduction:
         return figures.paths
 
 
-def _progress_printer(enabled: bool) -> Optional[Callable[[str], None]]:
-    if not enabled:
-        return None
-    import sys
-
-    def show(what: str) -> None:
-        print(f"  {what}", file=sys.stderr, flush=True)
-
-    return show
-
-
 def reproduce(
     quick: bool = False,
     seed: Optional[int] = None,
@@ -205,14 +197,20 @@ def reproduce(
     ``duration_s`` overrides the simulated seconds per run; ``frame_traces`` (four MPEG-4
     frame-size trace files, see :data:`TRACE_FILES`) replace the synthetic GOP model.
     """
-    cb = progress if callable(progress) else _progress_printer(bool(progress))
-    text = _headway.reproduce_cello(
-        quick=quick,
-        seed=seed,
-        duration_s=duration_s,
-        frame_traces=[str(p) for p in frame_traces] if frame_traces else None,
-        progress=cb,
-    )
+    # A status line on a terminal, as every reproduction shows (nothing when stderr is a
+    # file or a pipe).
+    cb, status = _progress_callback(progress)
+    try:
+        text = _headway.reproduce_cello(
+            quick=quick,
+            seed=seed,
+            duration_s=duration_s,
+            frame_traces=[str(p) for p in frame_traces] if frame_traces else None,
+            progress=cb,
+        )
+    finally:
+        if status is not None:
+            status.stop()
     d = json.loads(text)
     options = dict(d["options"])
     options["quick"] = quick
@@ -223,3 +221,28 @@ def reproduce(
         headline=d["headline"],
         options=options,
     )
+
+
+WHY_NOT = "docs/cello.md#what-did-not-reproduce-and-why-measured"
+
+
+def claims(h: Dict[str, Any]) -> List[Claim]:
+    """The headline against the paper, a row per claim (see :mod:`headway._claims`)."""
+    return [
+        claim("text response, SCAN / Cello (ratio of means)", f"{h['text_response_scan_over_cello']:.2f}x", "2.5x",
+              h["text_response_scan_over_cello"], yes=(1.75, 3.25), partly=(1.0, INF), why=WHY_NOT),
+        claim("Cello: fraction of video requests late", f"{h['cello_video_miss_fraction']:.4f}", "0",
+              h["cello_video_miss_fraction"], yes=(0.0, 0.001)),
+        claim("SCAN: fraction of video requests late", f"{h['scan_video_miss_fraction']:.4f}",
+              "> 0, rising with text load", h["scan_video_miss_fraction"], yes=(1e-9, INF), why=WHY_NOT),
+        claim("static partitioning / Cello, text response (ratio of means)", f"{h['static_over_cello']:.1f}x",
+              "about 100x", h["static_over_cello"], yes=(50.0, 200.0), partly=(1.0, INF), why=WHY_NOT),
+        claim("Cello's extra busy time over SCAN (requests' service)", f"{h['cello_busy_overhead'] * 100:+.2f}%",
+              "< +2%", h["cello_busy_overhead"], yes=(-INF, 0.02), why=WHY_NOT),
+        claim("Cello's device busy time over SCAN / over LOOK",
+              f"{h['cello_device_busy_over_scan'] * 100:+.1f}% / {h['cello_device_busy_over_look'] * 100:+.1f}%", "",
+              None),
+        holds("mean response, interactive / throughput best-effort (ms)",
+              f"{h['interactive_mean_ms']:.1f} / {h['throughput_mean_ms']:.1f}", "interactive lower",
+              h["interactive_mean_ms"] < h["throughput_mean_ms"], why=WHY_NOT),
+    ]

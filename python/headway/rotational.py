@@ -29,6 +29,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 import pandas as pd
 
 from headway import _headway
+from headway._claims import INF, Claim, claim
 from headway._reproduction import Figures, write_reproduction
 
 __all__ = ["Extraction", "Reproduction", "extract", "reproduce"]
@@ -114,6 +115,7 @@ class Reproduction:
             self.headline,
             self.options,
             self.plot if plots else None,
+            claims=claims(self.headline),
         )
 
     def plot(self, out: Union[str, Path]) -> List[Path]:
@@ -236,3 +238,34 @@ def reproduce(
         headline=data["headline"],
         options=options,
     )
+
+
+WHY = "docs/rotational.md#reproduction"
+
+
+def claims(h: Dict[str, Any]) -> List[Claim]:
+    """The headline against the paper, a row per claim (see :mod:`headway._claims`).
+    Utilisation is media transfer over elapsed time; ratios are of the named schedulers."""
+    q = h["queue_length"]
+    return [
+        claim(f"STF / FCFS utilisation at STF's peak (Q={h['stf_peak_queue_length']})",
+              f"{h['stf_over_fcfs_at_peak']:.2f}x", "more than 2x", h["stf_over_fcfs_at_peak"], yes=(2.0, INF),
+              partly=(1.0, INF), why=WHY),
+        claim("STF / C-SCAN utilisation at STF's peak", f"{h['stf_over_cscan_at_peak']:.2f}x", "about 2x",
+              h["stf_over_cscan_at_peak"], yes=(1.7, 2.5), partly=(1.1, INF), why=WHY),
+        claim(f"pruned STF / FCFS utilisation at Q={q}", f"{h['pruned_stf_over_fcfs']:.2f}x", "more than 2x",
+              h["pruned_stf_over_fcfs"], yes=(2.0, INF), partly=(1.0, INF), why=WHY),
+        claim(f"GSTF / STF maximum response at Q={q}", f"{h['gstf_max_over_stf_max']:.2f}x", "well below 1x",
+              h["gstf_max_over_stf_max"], yes=(0.0, 0.6), why=WHY),
+        claim(f"WSTF / STF maximum response at Q={q}", f"{h['wstf_max_over_stf_max']:.2f}x", "well below 1x",
+              h["wstf_max_over_stf_max"], yes=(0.0, 0.6), why=WHY),
+        claim("GSTF / STF utilisation", f"{h['gstf_util_over_stf']:.3f}x", "about 1x (little cost)",
+              h["gstf_util_over_stf"], yes=(0.9, 1.2), why=WHY),
+        claim("WSTF / STF utilisation", f"{h['wstf_util_over_stf']:.3f}x", "about 1x (little cost)",
+              h["wstf_util_over_stf"], yes=(0.9, 1.05), why=WHY),
+        claim("calibrated predictor: commands mispredicted (nominal / imperfect drive)",
+              f"{h['calibrated_mispredicted']:.1%} / {h['calibrated_mispredicted_imperfect']:.1%}", "< 10%",
+              max(h["calibrated_mispredicted"], h["calibrated_mispredicted_imperfect"]), yes=(0.0, 0.1), why=WHY),
+        claim("stability: all / some predictions right up to (s)",
+              f"{h['stability_all_correct_s']:.1f} / {h['stability_last_correct_s']:.1f}", "", None),
+    ]

@@ -3,7 +3,8 @@
 Every format the simulator replays is read here the same way (``disksim-ascii``,
 ``disksim-validate``, ``spc``, ``msr``, ``fiu``, ``blkparse``, ``hp-srt``, ``csv``), detected
 from the content when ``format`` is omitted, streamed in bounded memory, and decompressed on
-the fly (gzip, zstd, xz). See ``docs/traces.md``.
+the fly (gzip, zstd, xz); so are the ``parquet`` files :func:`convert` writes (their
+``process_name`` and ``response_ns`` columns are not read back). See ``docs/traces.md``.
 
 Common keyword arguments:
 
@@ -29,6 +30,7 @@ if TYPE_CHECKING:  # numpy is imported on first use, so `import headway` stays l
     import numpy as np
 
 from headway import _headway
+from headway._parquet_trace import as_text_trace, is_parquet
 from headway._write import replacing
 
 __all__ = ["read", "stats", "convert", "detect", "csv_map", "FORMATS", "CONVERT_FORMATS"]
@@ -36,7 +38,7 @@ __all__ = ["read", "stats", "convert", "detect", "csv_map", "FORMATS", "CONVERT_
 PathLike = Union[str, "os.PathLike[str]"]
 CsvLike = Union[str, Mapping[str, Any], None]
 
-FORMATS = ["disksim-ascii", "disksim-validate", "spc", "msr", "fiu", "blkparse", "hp-srt", "csv"]
+FORMATS = ["disksim-ascii", "disksim-validate", "spc", "msr", "fiu", "blkparse", "hp-srt", "csv", "parquet"]
 CONVERT_FORMATS = ["disksim-ascii", "csv", "parquet"]
 
 _DELIMITER_NAMES = {",": "comma", "\t": "tab", ";": "semicolon", "|": "pipe", " ": "whitespace"}
@@ -104,6 +106,8 @@ def detect(path: PathLike) -> str:
     >>> headway.traces.detect(p)
     'disksim-ascii'
     """
+    if is_parquet(path):
+        return "parquet"
     return _headway.trace_detect(os.fspath(path))
 
 
@@ -145,8 +149,15 @@ def read(
     >>> [len(f) for f in frames], list(frames[0].lbn)
     ([2, 1], [1000, 2000])
     """
+    with as_text_trace(path, format) as (text, format):
+        yield from _read(text, format, batch_size, as_arrow, csv, blkparse_event, device, devices, op,
+                         start_s, end_s, limit, skip_bad)
+
+
+def _read(path, format, batch_size, as_arrow, csv, blkparse_event, device, devices, op, start_s, end_s,
+          limit, skip_bad) -> Iterator[Any]:
     reader = _headway.TraceBatchReader(
-        os.fspath(path),
+        path,
         batch_size,
         **_options(format, csv, blkparse_event, device, devices, op, start_s, end_s, limit, skip_bad),
     )
@@ -209,12 +220,15 @@ def stats(
     >>> s["records"], s["reads"], s["max_end_sector"], s["span_s"]
     (2, 1, 2016, 0.001)
     """
-    out = json.loads(
-        _headway.trace_stats(
-            os.fspath(path),
-            **_options(format, csv, blkparse_event, device, devices, op, start_s, end_s, limit, skip_bad),
+    with as_text_trace(path, format) as (text, text_format):
+        out = json.loads(
+            _headway.trace_stats(
+                text,
+                **_options(text_format, csv, blkparse_event, device, devices, op, start_s, end_s, limit, skip_bad),
+            )
         )
-    )
+    if text_format != format:  # read through a temporary CSV: report the file asked about
+        out["path"], out["format"] = os.fspath(path), "parquet"
     if not as_frame:
         return out
     return stats_frame(out)
@@ -316,4 +330,6 @@ def convert(
                 }
                 pq.write_table(pa.schema(empty).empty_table(), os.fspath(tmp))
             return n
-        return _headway.trace_convert(os.fspath(input), os.fspath(tmp), to, **opts)
+        with as_text_trace(input, format) as (text, text_format):
+            opts["format"] = text_format
+            return _headway.trace_convert(text, os.fspath(tmp), to, **opts)

@@ -80,8 +80,9 @@ pub fn unknown_name_error(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
 /// failure; it becomes `__cause__` so the user's traceback survives.
 pub fn to_pyerr(py: Python<'_>, err: CoreError, cause: Option<PyErr>) -> PyErr {
     let msg = err.to_string();
-    let exc = match &err {
-        CoreError::Config { .. } => ConfigError::new_err(msg),
+    let exc = match err.kind() {
+        // `kind()` looks through a placing in a file, so `At` only stands for itself here.
+        CoreError::Config { .. } | CoreError::At { .. } => ConfigError::new_err(msg),
         CoreError::Params { .. } => DriveParamsError::new_err(msg),
         CoreError::Trace { .. } => TraceError::new_err(msg),
         CoreError::Plugin { .. } => PluginError::new_err(msg),

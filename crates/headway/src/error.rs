@@ -42,6 +42,17 @@ pub enum HeadwayError {
         known: Vec<String>,
     },
 
+    /// An unknown name or an unreadable file named in an experiment file, placed at the key
+    /// that names it; it stays the kind of error it is (`source`).
+    #[error("{}:{}: key `{}`: {}", file.display(), line, key, source)]
+    At {
+        file: PathBuf,
+        line: usize,
+        key: String,
+        #[source]
+        source: Box<HeadwayError>,
+    },
+
     /// A file that could not be read or written.
     #[error("{}: {}", path.display(), io_reason(source))]
     Io {
@@ -81,6 +92,14 @@ fn fmt_loc(
 }
 
 impl HeadwayError {
+    /// The error itself, under any placing in a file ([`HeadwayError::At`]).
+    pub fn kind(&self) -> &HeadwayError {
+        match self {
+            HeadwayError::At { source, .. } => source.kind(),
+            e => e,
+        }
+    }
+
     pub fn config(key: impl Into<String>, msg: impl Into<String>) -> Self {
         HeadwayError::Config {
             file: None,

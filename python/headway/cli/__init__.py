@@ -1,7 +1,8 @@
 """The ``headway`` command line.
 
 Every input problem (a ``headway.HeadwayError``, or an ``OSError`` for a file) is reported
-as one line, ``error: <message>``, with exit code 1; usage errors exit with 2.
+as one line, ``error: <message>``, with exit code 1; usage errors (a bad option value, an
+unknown command) are the same one line, naming the command's ``--help``, with exit code 2.
 """
 
 from __future__ import annotations
@@ -62,15 +63,36 @@ class _Headway(click.Group):
         with formatter.section("Commands"):
             formatter.write_dl([(name, COMMANDS[name][2]) for name in self.list_commands(ctx)])
 
+    def make_context(self, info_name, args, parent=None, **extra) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except click.ClickException as e:  # an option of `headway` itself
+            _usage_error(e)
+
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
+        except click.ClickException as e:  # a subcommand's arguments, an unknown command
+            _usage_error(e)
         except (HeadwayError, OSError) as e:
             click.echo(f"error: {one_line(str(e))}", err=True)
             ctx.exit(1)
         except KeyboardInterrupt:
             click.echo("interrupted", err=True)
             ctx.exit(130)
+
+
+def _usage_error(e: click.ClickException):
+    """Click's usage errors in headway's one style: ``error: <message>`` (lower case, where
+    to find the usage) instead of a usage block and a capitalised ``Error:``."""
+    message = one_line(e.format_message()).rstrip(".")
+    if message[:1].isupper() and message[1:2].islower():  # click's "Invalid value", not a metavar
+        message = message[:1].lower() + message[1:]
+    ctx = getattr(e, "ctx", None)
+    if ctx is not None:
+        message += f" (see `{ctx.command_path} --help`)"
+    click.echo(f"error: {message}", err=True)
+    sys.exit(e.exit_code)
 
 
 def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:

@@ -21,11 +21,14 @@ def disks_cmd(as_json: bool) -> None:
 
     t = table(
         [("name", "text"), ("GB", "num"), ("RPM", "num"), ("zones", "num"), ("cyl", "num"),
-         ("surf", "num"), ("seek ms", "num"), ("drive", "text")],
+         ("surf", "num"), ("seek ms", "num")],
         title="built-in drives",
-        caption="cyl: cylinders, surf: surfaces, seek: mean over random cylinder pairs; "
-        "`headway disks --json` has each drive's full description",
+        caption="cyl: cylinders, surf: surfaces, seek: mean over random cylinder pairs",
     )
+    # Descriptions run to sentences about provenance; the second table shows their title
+    # (the part before the first colon), a line each where the numbers leave no room.
+    titles = table([("name", "text"), ("drive", "text")],
+                   caption="`headway disks --json` has each drive's full description")
     for d in entries:
         t.add_row(
             d["name"],
@@ -35,31 +38,35 @@ def disks_cmd(as_json: bool) -> None:
             f"{d['cylinders']:,}",
             str(d["surfaces"]),
             f"{d['mean_seek_ms']:.2f}",
-            # Descriptions run to sentences about provenance; the table shows their title,
-            # the part before the first colon, wrapped when the terminal is narrow.
-            d["description"].split(":")[0],
         )
-    console().print(t)
+        titles.add_row(d["name"], d["description"].split(":")[0])
+    out = console()
+    out.print(t)
+    out.print(titles)
 
 
 @click.command("schedulers", short_help="List the built-in schedulers and what each does.")
 def schedulers_cmd() -> None:
-    """List the built-in schedulers, one per line with what each does. Wrappers (marked
-    `wraps`) hold another scheduler, named in [host.inner]."""
+    """List the built-in schedulers, one per line with what each does; then the wrappers,
+    each holding another scheduler named in [host.inner]."""
     import shutil
     import textwrap
 
     rows = _headway.scheduler_info()
     width = max(len(name) for name, _, _ in rows)
     # A summary too long for the terminal wraps under itself ($COLUMNS, else 80 when piped).
-    indent = width + 2 + len("wraps ")
+    indent = width + 2
     room = max(20, shutil.get_terminal_size().columns - indent)
-    for name, wraps, summary in rows:
-        tag = "wraps " if wraps else "      "
-        first, *more = textwrap.wrap(summary, room) or [""]
-        click.echo(f"{name:<{width}}  {tag}{first}")
-        for line in more:
-            click.echo(" " * indent + line)
+    for wrappers in (False, True):
+        if wrappers:
+            click.echo("\nwrappers (each holds another scheduler, named in [host.inner]):")
+        for name, wraps, summary in rows:
+            if wraps != wrappers:
+                continue
+            first, *more = textwrap.wrap(summary, room) or [""]
+            click.echo(f"{name:<{width}}  {first}")
+            for line in more:
+                click.echo(" " * indent + line)
 
 
 @click.command("interfaces")

@@ -7,6 +7,7 @@ from typing import Optional
 
 import click
 
+from headway._parquet_trace import as_text_trace
 from headway.cli.paths import as_path
 from headway.cli.report import firmware_scheduler_option, output_options, run_and_report
 from headway.cli.trace_options import filter_options, parse_devices, source_options
@@ -86,6 +87,15 @@ def replay_cmd(
     if csv_map is not None and fmt == "auto":
         fmt = "csv"
     path, name = as_path(trace)
+    with as_text_trace(path, fmt) as (path, fmt):
+        _replay(path, name, fmt, csv_map, blkparse_event, drive, scheduler, queue_depth, firmware_scheduler, mode,
+                speed, device, devices, op, start_s, end_s, limit, skip_bad, merge_devices, fit, volume_sectors,
+                outputs)
+
+
+def _replay(path, name, fmt, csv_map, blkparse_event, drive, scheduler, queue_depth, firmware_scheduler, mode,
+            speed, device, devices, op, start_s, end_s, limit, skip_bad, merge_devices, fit, volume_sectors,
+            outputs) -> None:
     workload = {
         "kind": "trace",
         "path": path,

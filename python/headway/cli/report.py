@@ -166,11 +166,11 @@ def print_summary(result: Result) -> None:
     console = new_console()
     # Long lines wrap at word boundaries (docs/results.md defines every key).
     console.print(f"[bold]{escape(m.get('name') or 'experiment')}[/bold]")
-    console.print(
-        f"drive {m['drive']} (queue depth {m['queue_depth']}), scheduler {m['scheduler']}, "
-        f"seed {m['seed']}: {m['end_ns'] / 1e9:,.1f} s simulated in {m['sim_wall_s']:.2f} s",
-        markup=False,
-    )
+    devices = m.get("devices") or []
+    where = (f"devices {', '.join(devices)} (each below)" if len(devices) > 1
+             else f"drive {m['drive']} (queue depth {m['queue_depth']})")
+    console.print(f"{where}, scheduler {m['scheduler']}, seed {m['seed']}", markup=False)
+    console.print(f"{m['end_ns'] / 1e9:,.1f} s simulated in {m['sim_wall_s']:.2f} s", markup=False)
     t = table([("metric", "text"), ("value", "num"), ("unit", "text")], show_header=False)
     rows = [
         ("requests", f"{s['requests']:,}", ""),
@@ -198,3 +198,35 @@ def print_summary(result: Result) -> None:
     for row in rows:
         t.add_row(*row)
     console.print(t)
+    for key, title in SECTIONS:
+        section = s.get(key) or {}
+        if len(section) > 1:
+            console.print()
+            console.print(_section_table(section, title))
+
+
+# The summary's breakdowns, shown when a run has more than one of what they break down by
+# (docs/results.md defines their fields).
+SECTIONS = (("by_device", "by device"), ("by_class", "by class"), ("by_process", "by process"),
+            ("by_origin", "by origin (who made the requests)"))
+# Rows shown of one breakdown; all of them are in --json and Result.by_*.
+SECTION_ROWS = 12
+
+
+def _section_table(section, title: str):
+    from headway.cli.tables import table
+
+    first = next(iter(section.values()))
+    extra = [(k, h) for k, h in (("utilisation", "util"), ("deadline_misses", "misses")) if k in first]
+    names = sorted(section, key=lambda n: -section[n]["requests"])
+    more = len(names) - SECTION_ROWS
+    caption = f"{more} more with fewer requests in --json" if more > 0 else None
+    t = table([("", "text"), ("requests", "num"), ("mean ms", "num"), ("p99 ms", "num"), ("max ms", "num"),
+               ("busy s", "num"), *[(h, "num") for _, h in extra]], title=title, caption=caption)
+    for name in names[:SECTION_ROWS]:
+        v = section[name]
+        cells = [f"{v['requests']:,}", f"{v['mean_response_ms']:,.2f}", f"{v['p99_response_ms']:,.2f}",
+                 f"{v['max_response_ms']:,.2f}", f"{v['busy_s']:,.2f}"]
+        cells += [f"{v[k]:.3f}" if k == "utilisation" else f"{v[k]:,}" for k, _ in extra]
+        t.add_row(name, *cells)
+    return t

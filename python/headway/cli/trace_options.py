@@ -20,9 +20,10 @@ def source_options(f):
             "--format",
             "fmt",
             type=click.Choice(FORMAT_CHOICES),
+            metavar="FORMAT",
             default="auto",
             show_default=True,
-            help="Trace format (auto: detected from the content).",
+            help=f"Trace format: {', '.join(FORMAT_CHOICES)} (auto: detected from the content).",
         ),
         click.option(
             "--csv-map",

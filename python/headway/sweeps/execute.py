@@ -4,7 +4,13 @@ is independent and deterministic given its experiment and seed, so both give the
 from __future__ import annotations
 
 import os
+import pickle
+import queue
+import subprocess
+import sys
+import threading
 import time
+from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from headway.sweeps.spec import Run, Sweep
@@ -37,27 +43,87 @@ def tasks_for(sweep: Sweep, runs: List[Run]) -> List[Tuple[Run, Task]]:
 
 
 def run_local(work: List[Tuple[Run, Task]], workers: Optional[int] = None) -> Iterator[Tuple[Run, Outcome]]:
-    """On a pool of processes, one per core by default; results as they finish."""
-    import concurrent.futures as cf
-    import multiprocessing as mp
-
-    workers = workers or os.cpu_count() or 1
-    if workers == 1 or len(work) == 1:
+    """On a pool of worker processes, one per core by default; results as they finish."""
+    workers = min(workers or os.cpu_count() or 1, len(work))
+    if workers <= 1:
         for run, task in work:
             yield run, run_task(task)
         return
-    # forkserver, not fork: the parent may hold threads (Arrow's, Dask's) that fork would
-    # copy mid-lock.
-    method = "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
-    with cf.ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context(method)) as pool:
-        futures = {pool.submit(run_task, task): run for run, task in work}
+    yield from _WorkerPool(workers).map(work)
+
+
+class _WorkerPool:
+    """Worker interpreters started as ``python -m headway.sweeps.worker`` (not
+    multiprocessing: its spawn and forkserver methods re-import the caller's script in each
+    worker, and fork copies the parent's threads mid-lock). One feeding thread per worker
+    hands it the next task and collects the outcome."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self.procs: List["subprocess.Popen[bytes]"] = []
+        self.lock = threading.Lock()
+        self.stopping = False
+
+    def _start(self) -> "subprocess.Popen[bytes]":
+        import headway
+
+        env = dict(os.environ)
+        # The workers import this very package, wherever it was imported from.
+        package_root = str(Path(headway.__file__).resolve().parent.parent)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "headway.sweeps.worker"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env
+        )
+        with self.lock:
+            self.procs.append(proc)
+            if self.stopping:  # the sweep stopped while this worker started
+                proc.terminate()
+        return proc
+
+    def _feed(self, todo: "queue.Queue[Tuple[Run, Task]]", done: "queue.Queue[Tuple[Run, Outcome]]") -> None:
+        proc = None
+        while not self.stopping:
+            try:
+                run, task = todo.get_nowait()
+            except queue.Empty:
+                break
+            if proc is None:
+                proc = self._start()
+            try:
+                pickle.dump(task, proc.stdin)
+                proc.stdin.flush()
+                outcome = pickle.load(proc.stdout)
+            except (EOFError, OSError, pickle.UnpicklingError):
+                code = proc.wait()
+                outcome = (None, f"WorkerError: the worker process ended (exit code {code}) during this run")
+                proc = None
+            done.put((run, outcome))
+        if proc is not None:
+            proc.stdin.close()
+            proc.wait()
+
+    def map(self, work: List[Tuple[Run, Task]]) -> Iterator[Tuple[Run, Outcome]]:
+        todo: "queue.Queue[Tuple[Run, Task]]" = queue.Queue()
+        for item in work:
+            todo.put(item)
+        done: "queue.Queue[Tuple[Run, Outcome]]" = queue.Queue()
+        threads = [threading.Thread(target=self._feed, args=(todo, done), daemon=True) for _ in range(self.workers)]
+        for t in threads:
+            t.start()
         try:
-            for fut in cf.as_completed(futures):
-                yield futures[fut], fut.result()
-        except BaseException:
-            for fut in futures:
-                fut.cancel()
-            raise
+            for _ in work:
+                yield done.get()
+        finally:
+            self.stopping = True
+            with self.lock:
+                procs = list(self.procs)
+            for proc in procs:
+                if proc.poll() is None:
+                    proc.terminate()
+            for t in threads:
+                t.join()
+            for proc in procs:
+                proc.wait()
 
 
 def run_dask(work: List[Tuple[Run, Task]], address: str) -> Iterator[Tuple[Run, Outcome]]:

@@ -29,19 +29,32 @@ def plot(table, metric: str, x: str, line: Optional[str] = None, *, confidence: 
         if col not in table.columns:
             raise KeyError(f"no column `{col}` in the sweep table; columns: {', '.join(table.columns)}")
     ok = table[table["status"] == "ok"]
+    # A metric that is never negative (a time, a count) gets no bar below zero: with few
+    # seeds Student's t makes intervals wide, and a negative response time is no outcome.
+    floor = 0.0 if (ok[metric].astype(float) >= 0).all() else -np.inf
     groups = ok.groupby(line, sort=True) if line else [(None, ok)]
+    seeds = set()
     for value, group in groups:
-        xs, means, halves = [], [], []
+        xs, means, below, above = [], [], [], []
         for xv, at in group.groupby(x, sort=True):
             v = at[metric].astype(float).to_numpy()
             n = len(v)
+            seeds.add(n)
+            half = v.std(ddof=1) / np.sqrt(n) * stats.t.ppf(0.5 + confidence / 2, n - 1) if n > 1 else 0.0
             xs.append(xv)
             means.append(v.mean())
-            halves.append(v.std(ddof=1) / np.sqrt(n) * stats.t.ppf(0.5 + confidence / 2, n - 1) if n > 1 else 0.0)
+            below.append(min(half, v.mean() - floor))
+            above.append(half)
         label = f"{line} = {value}" if line else metric
-        ax.errorbar(xs, means, yerr=halves, marker="o", capsize=3, label=label)
+        ax.errorbar(xs, means, yerr=[below, above], marker="o", capsize=3, label=label)
+    values = ok[x]
+    if values.dtype.kind in "iu" or (values.dtype.kind == "f" and (values == values.round()).all()):
+        # Whole-numbered settings (queue depths, counts): ticks at the values swept.
+        ax.set_xticks(sorted(values.unique()))
     ax.set_xlabel(x)
     ax.set_ylabel(metric)
+    runs = "/".join(str(n) for n in sorted(seeds))
+    ax.set_title(f"mean over {runs} runs per point; bars: {confidence:.0%} interval (Student's t)", fontsize=9)
     if line:
         ax.legend()
     return ax

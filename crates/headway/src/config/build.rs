@@ -400,9 +400,13 @@ pub fn build_simulation(
 ) -> Result<Built> {
     // A setting refused here (a device's keys, a scheduler's options) names the experiment
     // file as one refused while reading it does; trace errors keep their own file.
-    build(cfg, scheduler).map_err(|e| match (&cfg.source_file, e) {
-        (Some(f), e @ HeadwayError::Config { .. }) => e.in_file(f),
-        (_, e) => e,
+    // An unknown name or a missing trace is placed at the key that names it.
+    build(cfg, scheduler).map_err(|e| match &cfg.source_file {
+        Some(f) => {
+            let text = std::fs::read_to_string(f).unwrap_or_default();
+            super::locate::in_experiment(e, &text, f)
+        }
+        None => e,
     })
 }
 

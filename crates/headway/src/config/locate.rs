@@ -2,7 +2,69 @@
 //! such as a negative `interarrival_ms`): they name their dotted key, and this finds where
 //! the file sets it, so they read `exp.toml:7: key ...` like the parse errors do.
 
+use std::path::Path;
+
 use crate::error::HeadwayError;
+
+/// `e`, found while reading or building the experiment in `file` (whose text is `text`),
+/// placed in that file: a config error at the line of its key; an unknown name (drive,
+/// scheduler, predictor) or a file that cannot be read (a trace, a drive file) at the key
+/// whose value names it, keeping its kind. Errors the file does not name stay as they are.
+pub(crate) fn in_experiment(e: HeadwayError, text: &str, file: &Path) -> HeadwayError {
+    let named = match &e {
+        HeadwayError::Config { .. } => return with_key_line(e, text).in_file(file),
+        HeadwayError::Unknown { name, .. } => assignment_of(text, |v| v == name),
+        HeadwayError::Io { path, .. } => {
+            assignment_of(text, |v| !v.is_empty() && path.ends_with(Path::new(v)))
+        }
+        _ => None,
+    };
+    match named {
+        Some((key, line)) => HeadwayError::At {
+            file: file.to_path_buf(),
+            line,
+            key,
+            source: Box::new(e),
+        },
+        None => e,
+    }
+}
+
+/// The dotted key and 1-based line of the first assignment whose string value passes `is`.
+fn assignment_of(text: &str, is: impl Fn(&str) -> bool) -> Option<(String, usize)> {
+    let mut table = String::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.starts_with('[') {
+            table = normalise(
+                line.split('#')
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+                    .trim_matches(|c| c == '[' || c == ']'),
+            );
+            continue;
+        }
+        let Some((lhs, rhs)) = line.split_once('=') else {
+            continue;
+        };
+        let value = rhs.trim();
+        let quoted = ['"', '\''].into_iter().find_map(|q| {
+            let inner = value.strip_prefix(q)?;
+            Some(&inner[..inner.find(q)?])
+        });
+        if quoted.is_some_and(&is) {
+            let lhs = normalise(lhs);
+            let key = if table.is_empty() {
+                lhs
+            } else {
+                format!("{table}.{lhs}")
+            };
+            return Some((key, i + 1));
+        }
+    }
+    None
+}
 
 /// `e` with the line its key is set on in `text`, when it is a config error with a key
 /// and no line yet; anything else unchanged.
@@ -62,6 +124,46 @@ fn normalise(dotted: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::line_of_key;
+
+    #[test]
+    fn unknown_names_and_unreadable_files_are_placed_at_the_key_naming_them() {
+        use crate::error::HeadwayError;
+        use std::path::Path;
+
+        let text = "[drive]\nname = \"atlas\"  # a typo\n[workload]\nkind = \"trace\"\n\
+                    path = 'traces/nothere.trace'\n[host.inner]\nscheduler = \"sptff\"\n";
+        let file = Path::new("exp.toml");
+        let unknown = |name: &str| HeadwayError::Unknown {
+            kind: "drive",
+            name: name.into(),
+            known: vec!["atlas10k".into()],
+        };
+        let e = super::in_experiment(unknown("atlas"), text, file);
+        assert_eq!(
+            e.to_string(),
+            "exp.toml:2: key `drive.name`: unknown drive `atlas`; known: atlas10k"
+        );
+        assert!(matches!(e.kind(), HeadwayError::Unknown { .. }));
+        let e = super::in_experiment(unknown("sptff"), text, file);
+        assert!(
+            e.to_string()
+                .starts_with("exp.toml:7: key `host.inner.scheduler`: "),
+            "{e}"
+        );
+        let missing = std::io::Error::from(std::io::ErrorKind::NotFound);
+        let e = super::in_experiment(
+            HeadwayError::io("/data/traces/nothere.trace", missing),
+            text,
+            file,
+        );
+        assert_eq!(
+            e.to_string(),
+            "exp.toml:5: key `workload.path`: /data/traces/nothere.trace: entity not found"
+        );
+        // A name the file does not hold (a plug-in's, a default) is left as it is.
+        let e = super::in_experiment(unknown("other"), text, file);
+        assert!(matches!(e, HeadwayError::Unknown { .. }));
+    }
 
     #[test]
     fn finds_keys_in_tables_and_dotted_assignments() {

@@ -193,7 +193,7 @@ impl ExperimentConfig {
             };
         }
         cfg.validate().map_err(|e| match origin {
-            Some(p) => locate::with_key_line(e, text).in_file(p),
+            Some(p) => locate::in_experiment(e, text, p),
             None => e,
         })?;
         Ok(cfg)
@@ -377,7 +377,7 @@ pub(crate) fn toml_error(text: &str, origin: Option<&Path>, e: toml::de::Error) 
     let line = e
         .span()
         .map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1);
-    let msg = e.message().to_string();
+    let msg = in_words(e.message());
     let key = msg
         .split('`')
         .nth(1)
@@ -390,6 +390,36 @@ pub(crate) fn toml_error(text: &str, origin: Option<&Path>, e: toml::de::Error) 
         key,
         msg,
     }
+}
+
+/// serde's names of number types said in words: `requests = -5` reads "expected a whole
+/// number, 0 or more", not "expected u64".
+fn in_words(msg: &str) -> String {
+    const TYPES: [(&str, &str); 9] = [
+        ("expected u64", "expected a whole number, 0 or more"),
+        (
+            "expected u32",
+            "expected a whole number from 0 to 4294967295",
+        ),
+        ("expected u16", "expected a whole number from 0 to 65535"),
+        ("expected u8", "expected a whole number from 0 to 255"),
+        ("expected usize", "expected a whole number, 0 or more"),
+        ("expected i64", "expected a whole number"),
+        ("expected i32", "expected a whole number"),
+        ("expected f64", "expected a number"),
+        ("expected f32", "expected a number"),
+    ];
+    let mut out = msg.to_string();
+    for (name, words) in TYPES {
+        if let Some(at) = out.find(name) {
+            let end = at + name.len();
+            // Whole words only: `expected u8` is not the start of `expected u64`.
+            if !out[end..].starts_with(|c: char| c.is_ascii_alphanumeric()) {
+                out.replace_range(at..end, words);
+            }
+        }
+    }
+    out
 }
 
 /// The dotted key assigned on 1-based line `line` (`drive.name` for `name = 3` under

@@ -57,16 +57,8 @@ def _print(r) -> None:
                   f"{row.video_miss_fraction:.4f}", f"{row.busy_s:.1f}")
     console.print(t)
     console.print()
-    h = r.headline
-    hl = table([("claim", "text"), ("headway", "num"), ("paper", "text")], title="Headline")
-    hl.add_row("text response SCAN / Cello", f"{h['text_response_scan_over_cello']:.2f}", "2.5")
-    hl.add_row("Cello video miss fraction", f"{h['cello_video_miss_fraction']:.4f}", "0")
-    hl.add_row("SCAN video miss fraction", f"{h['scan_video_miss_fraction']:.4f}", "> 0, rising with text load")
-    hl.add_row("static partitioning / Cello text response", f"{h['static_over_cello']:.1f}", "~100")
-    hl.add_row("Cello extra busy time over SCAN (requests' service)", f"{h['cello_busy_overhead'] * 100:.2f}%", "< 2%")
-    hl.add_row("Cello device busy over SCAN / over LOOK",
-               f"{h['cello_device_busy_over_scan'] * 100:.1f}% / {h['cello_device_busy_over_look'] * 100:.1f}%", "")
-    hl.add_row("interactive / throughput BE mean (ms)",
-               f"{h['interactive_mean_ms']:.1f} / {h['throughput_mean_ms']:.1f}", "interactive lower")
-    console.print(hl)
-    console.print(interface_line(h))
+    from headway.cello import claims
+    from headway.cli.tables import claims_table
+
+    console.print(claims_table(claims(r.headline)))
+    console.print(interface_line(r.headline))

@@ -53,8 +53,9 @@ def _print(r) -> None:
                   f"{row.idle_share:.3f}", f"{row.flush_share:.3f}",
                   "-" if years != years or years is None else f"{years:,.1f}")
     console.print(t)
-    h = r.headline
-    console.print(f"max write latency reduction: {h['max_write_latency_reduction']:.3f} (paper: up to 0.70)")
-    if h.get("hp_idle_share_10mb") is not None:
-        console.print(f"HP idle share at 10 MB: {h['hp_idle_share_10mb']:.3f} (paper: 0.9)")
-    console.print(interface_line(h))
+    from headway.cli.tables import claims_table
+    from headway.flash_backed import claims
+
+    console.print()
+    console.print(claims_table(claims(r.headline)))
+    console.print(interface_line(r.headline))

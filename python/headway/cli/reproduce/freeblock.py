@@ -59,18 +59,8 @@ def _print(r) -> None:
                   f"{row.mean_abs_error_ms:.2f}")
     console.print(p)
     console.print()
-    h = r.headline
-    hl = table([("claim", "text"), ("headway", "num"), ("paper", "num")],
-               title=f"Headline (SPTF, c_fb = {h['c_fb_ms']} ms)")
-    hl.add_row("free bandwidth, calibrated predictor (MB/s)", f"{h['free_bandwidth_mb_s_calibrated']:.2f}", "> 3.1")
-    hl.add_row("foreground response-time increase, calibrated", f"{h['fg_response_increase_calibrated']:+.2%}",
-               "< 2%")
-    hl.add_row("reads half a rotation late, calibrated", f"{h['mispredicted_fraction_calibrated']:.1%}", "")
-    hl.add_row("free bandwidth, oracle: upper bound (MB/s)", f"{h['free_bandwidth_mb_s']:.2f}", "> 3.1")
-    hl.add_row("share of the potential free bandwidth", f"{h['free_fraction_of_potential']:.1%}", "15%")
-    hl.add_row("foreground response-time increase, oracle", f"{h['fg_response_increase']:+.2%}", "< 2%")
-    hl.add_row("full scans per day", f"{h['scans_per_day']:.1f}", "")
-    fw = h.get("firmware_free_bandwidth_mb_s")
-    hl.add_row("firmware variant free bandwidth (MB/s)", "not built" if fw is None else f"{fw:.2f}", "")
-    console.print(hl)
-    console.print(interface_line(h))
+    from headway.cli.tables import claims_table
+    from headway.freeblock import claims
+
+    console.print(claims_table(claims(r.headline), title=f"Headline (SPTF, c_fb = {r.headline['c_fb_ms']} ms)"))
+    console.print(interface_line(r.headline))

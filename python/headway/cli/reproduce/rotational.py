@@ -96,19 +96,9 @@ def _print(r) -> None:
     console.print(tr)
     console.print()
 
-    h = r.headline
-    hl = table([("claim", "text"), ("value", "num")], title="Headline (the paper's claims)")
-    hl.add_row(f"STF / FCFS utilisation at STF's peak (Q={h['stf_peak_queue_length']})", f"{h['stf_over_fcfs_at_peak']:.2f}x")
-    hl.add_row("STF / C-SCAN utilisation at STF's peak", f"{h['stf_over_cscan_at_peak']:.2f}x")
-    hl.add_row(f"pruned STF / FCFS at Q={h['queue_length']}", f"{h['pruned_stf_over_fcfs']:.2f}x")
-    hl.add_row(f"GSTF max response / STF max at Q={h['queue_length']}", f"{h['gstf_max_over_stf_max']:.2f}")
-    hl.add_row(f"WSTF max response / STF max at Q={h['queue_length']}", f"{h['wstf_max_over_stf_max']:.2f}")
-    hl.add_row("GSTF / STF utilisation", f"{h['gstf_util_over_stf']:.3f}")
-    hl.add_row("WSTF / STF utilisation", f"{h['wstf_util_over_stf']:.3f}")
-    hl.add_row("calibrated predictor mispredicted (nominal / imperfect)",
-               f"{h['calibrated_mispredicted']:.3f} / {h['calibrated_mispredicted_imperfect']:.3f}")
-    hl.add_row("Stability: all right up to / some right up to (s)",
-               f"{h['stability_all_correct_s']:.1f} / {h['stability_last_correct_s']:.1f}")
-    console.print(hl)
-    console.print(interface_line(h))
+    from headway.cli.tables import claims_table
+    from headway.rotational import claims
+
+    console.print(claims_table(claims(r.headline), title="Headline (the paper's claims)"))
+    console.print(interface_line(r.headline))
     console.print()

@@ -22,6 +22,13 @@ pub(crate) fn sniff(head: &[u8]) -> Result<TraceFormat, String> {
     if head.is_empty() {
         return Err("the file is empty".into());
     }
+    if head.starts_with(b"PAR1") {
+        // What `headway trace convert --to parquet` writes: the Python face reads it (replay,
+        // trace stats); the core's own readers are for text traces.
+        return Err("a Parquet trace: `headway replay` and `headway trace stats` read it; in an \
+                    experiment file, name a CSV instead (`headway trace convert FILE out.csv --to csv`)"
+            .into());
+    }
     if head.contains(&0) {
         return Err("binary data that is not an HP SRT trace (no `$$TR_IOREC` header)".into());
     }
@@ -241,6 +248,12 @@ mod tests {
             Ok(TraceFormat::Csv)
         );
         assert_eq!(sniff(b"$$TR_IOREC-1.3 (x)\n"), Ok(TraceFormat::HpSrt));
+    }
+
+    #[test]
+    fn a_parquet_trace_is_named_with_the_commands_that_read_it() {
+        let e = sniff(b"PAR1\x15\x04\x15\x00").unwrap_err();
+        assert!(e.contains("Parquet") && e.contains("headway replay"), "{e}");
     }
 
     #[test]
