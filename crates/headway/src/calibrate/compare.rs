@@ -42,6 +42,12 @@ pub struct Comparison {
     pub found_track_boundaries: u64,
     /// Found boundaries that are not true track starts.
     pub wrong_track_boundaries: u64,
+    /// Found boundaries that left no mark on the timing and were inferred from the track
+    /// length around them.
+    pub inferred_track_boundaries: u64,
+    /// Places where the count of empty cylinders before a cylinder was extrapolated from the
+    /// seek curve rather than matched.
+    pub inferred_cylinder_gaps: u64,
     /// LBNs checked (every `stride`-th) and how many the extracted table puts on the wrong
     /// cylinder.
     pub lbns_checked: u64,
@@ -123,10 +129,12 @@ pub fn compare(drive: &ExtractedDrive, spec: &HddSpec, stride: u64) -> Result<Co
             .collect();
         spares.sort_unstable();
         let true_spares = mode(&spares);
+        // The zone's LBNs end where the next cylinder holding any begins (cylinders between
+        // zones may hold none).
         let zone_lbns = (
             layout.first_lbn_on_cylinder(z.first_cylinder).unwrap_or(0),
-            layout
-                .first_lbn_on_cylinder(z.last_cylinder + 1)
+            (z.last_cylinder + 1..spec.cylinders)
+                .find_map(|c| layout.first_lbn_on_cylinder(c))
                 .unwrap_or(layout.capacity_sectors()),
         );
         rows.push(ZoneRow {
@@ -196,6 +204,9 @@ pub fn compare(drive: &ExtractedDrive, spec: &HddSpec, stride: u64) -> Result<Co
         true_track_boundaries: true_starts,
         found_track_boundaries: drive.scan.boundaries.len() as u64,
         wrong_track_boundaries: wrong,
+        inferred_track_boundaries: drive.scan.boundaries.iter().filter(|b| b.inferred).count()
+            as u64,
+        inferred_cylinder_gaps: table.inferred_gaps.len() as u64,
         lbns_checked: checked,
         wrong_cylinder: wrong_cyl,
         angle_max_error_sectors: *errs.last().unwrap_or(&0.0),
@@ -249,6 +260,12 @@ impl fmt::Display for Comparison {
             f,
             "track boundaries  {} found, {} true, {} found that are not true",
             self.found_track_boundaries, self.true_track_boundaries, self.wrong_track_boundaries
+        )?;
+        writeln!(
+            f,
+            "inferred          {} track boundaries that left no mark, {} empty-cylinder \
+             counts from the seek curve",
+            self.inferred_track_boundaries, self.inferred_cylinder_gaps
         )?;
         writeln!(
             f,

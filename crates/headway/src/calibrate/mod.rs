@@ -20,6 +20,7 @@ pub(crate) mod phases;
 pub(crate) mod probe;
 pub mod rotation;
 pub mod stability;
+pub(crate) mod unmarked;
 pub(crate) mod zones;
 
 use std::collections::HashMap;
@@ -86,7 +87,9 @@ pub fn extract(
     let period = rotation.period_ns;
     let places = [0, cap / 3, 2 * cap / 3, cap.saturating_sub(4096)];
     let md = geometry::find_min_distance(&mut probe, period, &places)?;
-    let scan = geometry::scan(&mut probe, 0, cap, md)?;
+    let mut scan = geometry::scan(&mut probe, 0, cap, md)?;
+    unmarked::merge_slip_runs(&mut scan, period);
+    unmarked::split_long_runs(&mut scan, period);
     let kinds = zones::classify(&scan, period);
     let guess: Vec<zones::Crossing> = kinds
         .iter()
