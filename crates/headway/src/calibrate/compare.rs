@@ -52,6 +52,8 @@ pub struct Comparison {
     /// cylinder.
     pub lbns_checked: u64,
     pub wrong_cylinder: u64,
+    /// The first sampled LBN on the wrong cylinder, with its true and extracted cylinder.
+    pub first_wrong_cylinder: Option<(u64, u32, u32)>,
     /// Largest and 99th-percentile angular error of the extracted sector positions (track
     /// phase + slot) against the truth, in sectors, after removing the constant offset of
     /// the host's frame.
@@ -157,13 +159,17 @@ pub fn compare(drive: &ExtractedDrive, spec: &HddSpec, stride: u64) -> Result<Co
     // Addresses and angles, sampled.
     let stride = stride.max(1);
     let (mut checked, mut wrong_cyl) = (0u64, 0u64);
+    let mut first_wrong = None;
     let mut diffs = vec![];
     let mut lbn = 0;
     while lbn < cap {
         let t = layout.locate(lbn);
         let e = table.locate(lbn);
         checked += 1;
-        wrong_cyl += (t.cylinder != e.cylinder + c0) as u64;
+        if t.cylinder != e.cylinder + c0 {
+            wrong_cyl += 1;
+            first_wrong.get_or_insert((lbn, t.cylinder, e.cylinder + c0));
+        }
         let extracted = table.angle(&e);
         diffs.push((frac(extracted - t.angle), e.spt));
         lbn += stride;
@@ -209,6 +215,7 @@ pub fn compare(drive: &ExtractedDrive, spec: &HddSpec, stride: u64) -> Result<Co
         inferred_cylinder_gaps: table.inferred_gaps.len() as u64,
         lbns_checked: checked,
         wrong_cylinder: wrong_cyl,
+        first_wrong_cylinder: first_wrong,
         angle_max_error_sectors: *errs.last().unwrap_or(&0.0),
         angle_p99_error_sectors: errs[(errs.len() * 99 / 100).min(errs.len() - 1)],
         min_distance_sectors: drive.min_distance_sectors,
@@ -303,6 +310,12 @@ impl fmt::Display for Comparison {
             "addresses         {} of {} sampled LBNs on the wrong cylinder",
             self.wrong_cylinder, self.lbns_checked
         )?;
+        if let Some((lbn, t, x)) = self.first_wrong_cylinder {
+            writeln!(
+                f,
+                "                  the first at LBN {lbn}: cylinder {t}, extracted {x}"
+            )?;
+        }
         writeln!(
             f,
             "sector angles     max error {:.2} sectors, 99th percentile {:.2}",

@@ -140,13 +140,7 @@ pub(crate) fn resolve(
     rng: &mut Pcg64Mcg,
 ) -> Result<ZoneTable> {
     // Boundary i starts track i + 1.
-    let mut crossings: Vec<Crossing> = kinds
-        .iter()
-        .map(|k| match k {
-            Kind::HeadSwitch | Kind::Unsure(false) => None,
-            Kind::CylinderSwitch | Kind::Unsure(true) => Some(1),
-        })
-        .collect();
+    let mut crossings: Vec<Crossing> = kinds.iter().map(|k| k.guess()).collect();
     let inferred: Vec<bool> = scan.boundaries.iter().map(|b| b.inferred).collect();
     // One head switch and one cylinder switch lateness is sure of, timed; every boundary
     // lateness calls a cylinder switch, or is unsure of, is then asked which of the two its
@@ -164,7 +158,7 @@ pub(crate) fn resolve(
     if let Some((head, cyl, all)) = switch_lags(probe, &setup, table, kinds, &inferred, rng)? {
         let mid = (head + cyl) / 2.0;
         for (i, k) in kinds.iter().enumerate() {
-            if inferred[i] || (*k == Kind::HeadSwitch && !all) {
+            if inferred[i] || *k == Kind::ZoneChange || (*k == Kind::HeadSwitch && !all) {
                 continue;
             }
             let mut pairs = track_pair(table, i, i + 1);
@@ -192,7 +186,7 @@ pub(crate) fn resolve(
     let mut sites: Vec<usize> = (0..kinds.len())
         .filter(|&i| crossings[i].is_some())
         .filter(|&i| {
-            matches!(kinds[i], Kind::Unsure(_))
+            matches!(kinds[i], Kind::Unsure(_) | Kind::ZoneChange)
                 || zone_starts.contains(&t.tracks[i + 1].cylinder)
         })
         .collect();
@@ -263,7 +257,11 @@ fn count_gap(
     let spread = ones.iter().copied().fold(0.0, f64::max) - one;
     let tol = TOLERANCE_NS.max(2.0 * spread);
     let two = reference(2, probe, rng)?;
-    if here < (one + two) / 2.0 || here <= one + tol {
+    // Nearer the seek over one cylinder than over two (the median of three, which one
+    // measurement delayed by the drive's own activity cannot move): nothing empty between.
+    let mut sorted = ones;
+    sorted.sort_by(f64::total_cmp);
+    if (here - sorted[1]).abs() <= (here - two).abs() {
         return Ok(Some((1, false)));
     }
     // The seek grows with distance, broadly: double until a reference is as long, and

@@ -93,7 +93,7 @@ pub fn extract(
     let kinds = zones::classify(&scan, period);
     let guess: Vec<zones::Crossing> = kinds
         .iter()
-        .map(|k| matches!(k, zones::Kind::CylinderSwitch | zones::Kind::Unsure(true)).then_some(1))
+        .map(|k| k.guess())
         .collect();
     let mut table = zones::build_table(&scan, &guess, period, cap, None)?;
     phases::measure_phases(&mut probe, &mut table, period)?;

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::geometry::{GeoScan, Jump};
+use super::geometry::GeoScan;
 use crate::error::{HeadwayError, Result};
 
 /// One track holding LBNs, as measured. Tracks are listed in LBN order.
@@ -192,7 +192,7 @@ pub(crate) fn build_table(
         track: 0,
         phase: 0.0,
     }];
-    let sector_ns: Vec<f64> = (0..=b.len()).map(|k| track_sector_ns(b, k)).collect();
+    let sector_ns = track_sector_times(scan);
     for (j, c) in b.iter().zip(crossings) {
         let prev = *tracks.last().unwrap();
         let (cylinder, track) = match c {
@@ -299,19 +299,33 @@ pub(crate) fn build_table(
     })
 }
 
-/// The sector time of track `k` (the one starting at boundary `k - 1`, or at LBN 0). A
-/// boundary's sector time is the quicker of the tracks either side (its on-track
-/// neighbours in the same pass, `geometry.rs`), so a track's is the slower of its two
-/// boundaries': right unless the track alone is slower than both its neighbours, which
-/// would make it a zone of one track.
-pub(crate) fn track_sector_ns(b: &[Jump], k: usize) -> f64 {
-    let before = k.checked_sub(1).and_then(|i| b.get(i)).map(|j| j.sector_ns);
-    let after = b.get(k).map(|j| j.sector_ns);
-    match (before, after) {
-        (Some(x), Some(y)) => x.max(y),
-        (Some(x), None) | (None, Some(x)) => x,
-        (None, None) => f64::NAN,
+/// The sector time of track `k` (the one starting at boundary `k - 1`, or at LBN 0), for
+/// every track of `scan`. A boundary's sector time is the quicker of the tracks either side
+/// (its on-track neighbours in the same pass, `geometry.rs`), and a slipped sector within a
+/// stride of it makes it slower, so a track takes the median of its two boundaries and the
+/// next one: the tracks on either side of a zone change each get their own zone's, and one
+/// boundary disturbed by a slip is outvoted. A track shorter than two strides has no
+/// on-track neighbours in a pass (the partial track that ends a unit of spares), so it
+/// keeps the track before it's sector time: spares end a zone, they never start one.
+pub(crate) fn track_sector_times(scan: &GeoScan) -> Vec<f64> {
+    let b = &scan.boundaries;
+    let md = scan.min_distance as u64;
+    let mut out: Vec<f64> = Vec::with_capacity(b.len() + 1);
+    for k in 0..=b.len() {
+        let start = k.checked_sub(1).map_or(scan.start_lbn, |i| b[i].lbn);
+        let end = b.get(k).map_or(scan.end_lbn, |j| j.lbn);
+        let mut near: Vec<f64> = b[k.saturating_sub(1)..(k + 2).min(b.len())]
+            .iter()
+            .map(|j| j.sector_ns)
+            .collect();
+        near.sort_by(f64::total_cmp);
+        let own = near.get(near.len() / 2).copied().unwrap_or(f64::NAN);
+        out.push(match out.last() {
+            Some(&prev) if end - start < 2 * md => prev,
+            _ => own,
+        });
     }
+    out
 }
 
 /// A track cannot hold more LBNs than it has sectors. `unmarked.rs` cuts runs longer than
@@ -350,6 +364,19 @@ pub enum Kind {
     /// head switch over a slipped track, a zone change, a cylinder switch after a slip):
     /// `cylinders.rs` times the move itself. The flag is lateness's guess.
     Unsure(bool),
+    /// The sectors per track change here. Zones are bands of whole cylinders, so this is a
+    /// cylinder switch whatever its lateness; empty cylinders may lie across it.
+    ZoneChange,
+}
+
+impl Kind {
+    /// Lateness's guess at the crossing, before any move is timed.
+    pub(crate) fn guess(self) -> Crossing {
+        match self {
+            Kind::HeadSwitch | Kind::Unsure(false) => None,
+            Kind::CylinderSwitch | Kind::Unsure(true) | Kind::ZoneChange => Some(1),
+        }
+    }
 }
 
 /// Boundaries on either side that set a boundary's neighbourhood.
@@ -364,6 +391,10 @@ const NEIGHBOURS: usize = 40;
 pub(crate) fn classify(scan: &GeoScan, period_ns: f64) -> Vec<Kind> {
     let b = &scan.boundaries;
     let spt = |i: usize| (period_ns / b[i].sector_ns).round() as i64;
+    let track_spt: Vec<i64> = track_sector_times(scan)
+        .iter()
+        .map(|s| (period_ns / s).round() as i64)
+        .collect();
     (0..b.len())
         .map(|i| {
             if b[i].inferred {
@@ -395,10 +426,8 @@ pub(crate) fn classify(scan: &GeoScan, period_ns: f64) -> Vec<Kind> {
             // Where the sector time changes, a zone ends: the new zone's skews owe nothing
             // to the old one's, and empty cylinders may lie between, so a lateness that
             // looks like a head switch there proves nothing (`cylinders.rs` times it).
-            let track_spt = |k: usize| (period_ns / track_sector_ns(b, k)).round() as i64;
-            if track_spt(i) != track_spt(i + 1) {
-                // Zones change only between cylinders.
-                Kind::Unsure(true)
+            if track_spt[i] != track_spt[i + 1] {
+                Kind::ZoneChange
             } else if (l - head).abs() <= 1.0 {
                 Kind::HeadSwitch
             } else if cyl.is_some_and(|c| (l - c).abs() <= 1.0) {
