@@ -206,7 +206,10 @@ pub(crate) fn resolve(
         }
     }
     // The cylinders after the inferred gaps, in the final numbering.
-    let shifted: Vec<u32> = inferred_gaps.iter().map(|&b| t.tracks[b + 1].cylinder).collect();
+    let shifted: Vec<u32> = inferred_gaps
+        .iter()
+        .map(|&b| t.tracks[b + 1].cylinder)
+        .collect();
     t.inferred_gaps = shifted;
     check_track_lengths(&t)?;
     Ok(t)

@@ -91,10 +91,7 @@ pub fn extract(
     unmarked::merge_slip_runs(&mut scan, period);
     unmarked::split_long_runs(&mut scan, period);
     let kinds = zones::classify(&scan, period);
-    let guess: Vec<zones::Crossing> = kinds
-        .iter()
-        .map(|k| k.guess())
-        .collect();
+    let guess: Vec<zones::Crossing> = kinds.iter().map(|k| k.guess()).collect();
     let mut table = zones::build_table(&scan, &guess, period, cap, None)?;
     phases::measure_phases(&mut probe, &mut table, period)?;
     let table = cylinders::resolve(&mut probe, &scan, &kinds, &table, period, &mut rng)?;

@@ -335,7 +335,10 @@ pub(crate) fn track_sector_times(scan: &GeoScan) -> Vec<f64> {
 /// a geometry that is wrong.
 pub(crate) fn check_track_lengths(t: &ZoneTable) -> Result<()> {
     for (i, tr) in t.tracks.iter().enumerate() {
-        let end = t.tracks.get(i + 1).map_or(t.capacity_sectors, |n| n.first_lbn);
+        let end = t
+            .tracks
+            .get(i + 1)
+            .map_or(t.capacity_sectors, |n| n.first_lbn);
         let len = end - tr.first_lbn;
         let spt = t.zones[t.zone_of(tr.first_lbn)].sectors_per_track;
         if len > spt as u64 {

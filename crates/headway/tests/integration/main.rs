@@ -9,6 +9,7 @@ mod common;
 
 mod anticipatory;
 mod avoid_spinup;
+mod calibrate_all_drives;
 mod calibration;
 mod catalog;
 mod cello;
