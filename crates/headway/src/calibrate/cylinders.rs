@@ -250,21 +250,20 @@ fn count_gap(
     };
     // Distances can only be told apart as finely as the lags repeat: a drive whose seeks
     // vary (jitter) blurs them, so the tolerance is widened to twice the spread of three
-    // measurements of the same seek.
-    let ones = [
+    // measurements of the same seek above their median (jitter only ever delays a seek; one
+    // measurement that came out short says nothing about the noise).
+    let mut ones = [
         reference(1, probe, rng)?,
         reference(1, probe, rng)?,
         reference(1, probe, rng)?,
     ];
-    let one = ones.iter().copied().fold(f64::INFINITY, f64::min);
-    let spread = ones.iter().copied().fold(0.0, f64::max) - one;
-    let tol = TOLERANCE_NS.max(2.0 * spread);
+    ones.sort_by(f64::total_cmp);
+    let one = ones[1];
+    let tol = TOLERANCE_NS.max(2.0 * (ones[2] - one));
     let two = reference(2, probe, rng)?;
-    // Nearer the seek over one cylinder than over two (the median of three, which one
-    // measurement delayed by the drive's own activity cannot move): nothing empty between.
-    let mut sorted = ones;
-    sorted.sort_by(f64::total_cmp);
-    if (here - sorted[1]).abs() <= (here - two).abs() {
+    // Nearer the seek over one cylinder than over two, or within the noise of it: nothing
+    // empty between.
+    if (here - one).abs() <= (here - two).abs() || (tol > TOLERANCE_NS && here <= one + tol) {
         return Ok(Some((1, false)));
     }
     // The seek grows with distance, broadly: double until a reference is as long, and
