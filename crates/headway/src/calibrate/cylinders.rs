@@ -249,17 +249,16 @@ fn count_gap(
         lag(probe, setup, rng, &mut cylinder_pair(t, last - d, last))
     };
     // Distances can only be told apart as finely as the lags repeat: a drive whose seeks
-    // vary (jitter) blurs them, so the tolerance is widened to twice the spread of three
+    // vary (jitter) blurs them, so the tolerance is widened to twice the spread of five
     // measurements of the same seek above their median (jitter only ever delays a seek; one
     // measurement that came out short says nothing about the noise).
-    let mut ones = [
-        reference(1, probe, rng)?,
-        reference(1, probe, rng)?,
-        reference(1, probe, rng)?,
-    ];
+    let mut ones = [0.0; 5];
+    for o in &mut ones {
+        *o = reference(1, probe, rng)?;
+    }
     ones.sort_by(f64::total_cmp);
-    let one = ones[1];
-    let tol = TOLERANCE_NS.max(2.0 * (ones[2] - one));
+    let one = ones[2];
+    let tol = TOLERANCE_NS.max(2.0 * (ones[4] - one));
     let two = reference(2, probe, rng)?;
     // Nearer the seek over one cylinder than over two, or within the noise of it: nothing
     // empty between.
