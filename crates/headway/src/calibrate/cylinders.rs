@@ -11,10 +11,11 @@
 //! seek this decides; where the two take as long, lateness's guess stands.
 //!
 //! Whole cylinders of spares (a drive that keeps its spare tracks at the end of each zone)
-//! hold no LBN, so GeoExtraction never sees them: the next zone simply starts further in.
-//! Where a zone begins, the seek into it is timed and matched against seeks of known
-//! distance inside the zone before (the seek time grows with the distance); a seek longer
-//! than one cylinder means empty cylinders lie between.
+//! and cylinders between zones hold no LBN, so GeoExtraction never sees them: the next
+//! cylinder simply lies further in. Where a zone begins, and wherever a cylinder switch is
+//! not the usual one of its neighbourhood, the seek across is timed and matched against
+//! seeks of known distance among the cylinders before (the seek time grows with the
+//! distance); a seek longer than one cylinder means empty cylinders lie between.
 
 use rand_pcg::Pcg64Mcg;
 

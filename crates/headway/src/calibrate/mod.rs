@@ -4,7 +4,8 @@
 //! use. [`compare::compare`] then sets the extraction beside the truth.
 //!
 //! Steps, each in its own file: rotation period (`rotation.rs`), GeoExtraction with
-//! MINDISTANCE (`geometry.rs`) and the track and zone table it implies (`zones.rs`), track
+//! MINDISTANCE (`geometry.rs`), the boundaries that left no mark or were no boundary
+//! (`unmarked.rs`) and the track and zone table they imply (`zones.rs`), track
 //! phases (`phases.rs`), which boundaries are cylinder switches and the empty cylinders
 //! between zones (`cylinders.rs`), MinOffset lags (`min_offset.rs`), delta (`delta.rs`), the
 //! LBN-distance curve (`lbn_curve.rs`), and the Stability experiment (`stability.rs`).
