@@ -42,10 +42,18 @@ pub struct Comparison {
     pub found_track_boundaries: u64,
     /// Found boundaries that are not true track starts.
     pub wrong_track_boundaries: u64,
+    /// Found boundaries that left no mark on the timing and were inferred from the track
+    /// length around them.
+    pub inferred_track_boundaries: u64,
+    /// Places where the count of empty cylinders before a cylinder was extrapolated from the
+    /// seek curve rather than matched.
+    pub inferred_cylinder_gaps: u64,
     /// LBNs checked (every `stride`-th) and how many the extracted table puts on the wrong
     /// cylinder.
     pub lbns_checked: u64,
     pub wrong_cylinder: u64,
+    /// The first sampled LBN on the wrong cylinder, with its true and extracted cylinder.
+    pub first_wrong_cylinder: Option<(u64, u32, u32)>,
     /// Largest and 99th-percentile angular error of the extracted sector positions (track
     /// phase + slot) against the truth, in sectors, after removing the constant offset of
     /// the host's frame.
@@ -123,10 +131,12 @@ pub fn compare(drive: &ExtractedDrive, spec: &HddSpec, stride: u64) -> Result<Co
             .collect();
         spares.sort_unstable();
         let true_spares = mode(&spares);
+        // The zone's LBNs end where the next cylinder holding any begins (cylinders between
+        // zones may hold none).
         let zone_lbns = (
             layout.first_lbn_on_cylinder(z.first_cylinder).unwrap_or(0),
-            layout
-                .first_lbn_on_cylinder(z.last_cylinder + 1)
+            (z.last_cylinder + 1..spec.cylinders)
+                .find_map(|c| layout.first_lbn_on_cylinder(c))
                 .unwrap_or(layout.capacity_sectors()),
         );
         rows.push(ZoneRow {
@@ -149,13 +159,17 @@ pub fn compare(drive: &ExtractedDrive, spec: &HddSpec, stride: u64) -> Result<Co
     // Addresses and angles, sampled.
     let stride = stride.max(1);
     let (mut checked, mut wrong_cyl) = (0u64, 0u64);
+    let mut first_wrong = None;
     let mut diffs = vec![];
     let mut lbn = 0;
     while lbn < cap {
         let t = layout.locate(lbn);
         let e = table.locate(lbn);
         checked += 1;
-        wrong_cyl += (t.cylinder != e.cylinder + c0) as u64;
+        if t.cylinder != e.cylinder + c0 {
+            wrong_cyl += 1;
+            first_wrong.get_or_insert((lbn, t.cylinder, e.cylinder + c0));
+        }
         let extracted = table.angle(&e);
         diffs.push((frac(extracted - t.angle), e.spt));
         lbn += stride;
@@ -196,8 +210,12 @@ pub fn compare(drive: &ExtractedDrive, spec: &HddSpec, stride: u64) -> Result<Co
         true_track_boundaries: true_starts,
         found_track_boundaries: drive.scan.boundaries.len() as u64,
         wrong_track_boundaries: wrong,
+        inferred_track_boundaries: drive.scan.boundaries.iter().filter(|b| b.inferred).count()
+            as u64,
+        inferred_cylinder_gaps: table.inferred_gaps.len() as u64,
         lbns_checked: checked,
         wrong_cylinder: wrong_cyl,
+        first_wrong_cylinder: first_wrong,
         angle_max_error_sectors: *errs.last().unwrap_or(&0.0),
         angle_p99_error_sectors: errs[(errs.len() * 99 / 100).min(errs.len() - 1)],
         min_distance_sectors: drive.min_distance_sectors,
@@ -252,6 +270,12 @@ impl fmt::Display for Comparison {
         )?;
         writeln!(
             f,
+            "inferred          {} track boundaries that left no mark, {} empty-cylinder \
+             counts from the seek curve",
+            self.inferred_track_boundaries, self.inferred_cylinder_gaps
+        )?;
+        writeln!(
+            f,
             "zones             {} extracted, {} true",
             self.extracted_zones, self.true_zones
         )?;
@@ -286,6 +310,12 @@ impl fmt::Display for Comparison {
             "addresses         {} of {} sampled LBNs on the wrong cylinder",
             self.wrong_cylinder, self.lbns_checked
         )?;
+        if let Some((lbn, t, x)) = self.first_wrong_cylinder {
+            writeln!(
+                f,
+                "                  the first at LBN {lbn}: cylinder {t}, extracted {x}"
+            )?;
+        }
         writeln!(
             f,
             "sector angles     max error {:.2} sectors, 99th percentile {:.2}",

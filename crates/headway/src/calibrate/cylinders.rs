@@ -11,17 +11,18 @@
 //! seek this decides; where the two take as long, lateness's guess stands.
 //!
 //! Whole cylinders of spares (a drive that keeps its spare tracks at the end of each zone)
-//! hold no LBN, so GeoExtraction never sees them: the next zone simply starts further in.
-//! Where a zone begins, the seek into it is timed and matched against seeks of known
-//! distance inside the zone before (the seek time grows with the distance); a seek longer
-//! than one cylinder means empty cylinders lie between.
+//! and cylinders between zones hold no LBN, so GeoExtraction never sees them: the next
+//! cylinder simply lies further in. Where a zone begins, and wherever a cylinder switch is
+//! not the usual one of its neighbourhood, the seek across is timed and matched against
+//! seeks of known distance among the cylinders before (the seek time grows with the
+//! distance); a seek longer than one cylinder means empty cylinders lie between.
 
 use rand_pcg::Pcg64Mcg;
 
 use super::geometry::GeoScan;
 use super::min_offset::{lbn_on, lbn_on_track, measure_lag_between, within_lag, LagSetup};
 use super::probe::Probe;
-use super::zones::{build_table, Crossing, Kind, ZoneTable};
+use super::zones::{build_table, check_track_lengths, Crossing, Kind, ZoneTable};
 use crate::error::{HeadwayError, Result};
 use crate::request::Op;
 
@@ -84,6 +85,51 @@ fn lag(
     Ok(best)
 }
 
+/// Boundaries timed to learn how long a head switch and a cylinder switch take when
+/// lateness names no sure example of both (a drive whose every boundary loses the same
+/// rotation, as one with no skews does).
+const SAMPLES: usize = 16;
+
+/// The lags of one head switch and one cylinder switch, and whether every boundary must be
+/// timed (lateness told the two apart nowhere). None when timing cannot tell them apart.
+fn switch_lags(
+    probe: &mut Probe,
+    setup: &LagSetup<'_>,
+    table: &ZoneTable,
+    kinds: &[Kind],
+    inferred: &[bool],
+    rng: &mut Pcg64Mcg,
+) -> Result<Option<(f64, f64, bool)>> {
+    let sure = |k: Kind| kinds.iter().position(|&x| x == k);
+    let (head, cyl, all) = match (sure(Kind::HeadSwitch), sure(Kind::CylinderSwitch)) {
+        (Some(h), Some(c)) if !inferred[h] => (
+            lag(probe, setup, rng, &mut track_pair(table, h, h + 1))?,
+            lag(probe, setup, rng, &mut track_pair(table, c, c + 1))?,
+            false,
+        ),
+        _ => {
+            // Boundaries spread over the disk, marked and inferred alike (an inferred one is
+            // a head switch); the quickest move is a head switch and the slowest a cylinder
+            // switch, if the two differ at all.
+            let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+            for kind in [false, true] {
+                let some: Vec<usize> = (0..kinds.len()).filter(|&i| inferred[i] == kind).collect();
+                let n = SAMPLES.min(some.len());
+                for k in 0..n {
+                    let i = some[k * some.len() / n];
+                    let l = lag(probe, setup, rng, &mut track_pair(table, i, i + 1))?;
+                    (lo, hi) = (lo.min(l), hi.max(l));
+                }
+            }
+            if lo > hi {
+                return Ok(None);
+            }
+            (lo, hi, true)
+        }
+    };
+    Ok((cyl - head > 2.0 * TOLERANCE_NS).then_some((head, cyl, all)))
+}
+
 /// Decide every boundary's crossing. `table` must be built from `scan` (any crossings) with
 /// its track phases measured; the result is the final table, phases kept.
 pub(crate) fn resolve(
@@ -95,171 +141,210 @@ pub(crate) fn resolve(
     rng: &mut Pcg64Mcg,
 ) -> Result<ZoneTable> {
     // Boundary i starts track i + 1.
-    let mut crossings: Vec<Crossing> = kinds
-        .iter()
-        .map(|k| match k {
-            Kind::HeadSwitch | Kind::Unsure(false) => None,
-            Kind::CylinderSwitch | Kind::Unsure(true) => Some(1),
-        })
-        .collect();
+    let mut crossings: Vec<Crossing> = kinds.iter().map(|k| k.guess()).collect();
+    let inferred: Vec<bool> = scan.boundaries.iter().map(|b| b.inferred).collect();
     // One head switch and one cylinder switch lateness is sure of, timed; every boundary
     // lateness calls a cylinder switch, or is unsure of, is then asked which of the two its
     // move is quicker than halfway. A head switch over a slipped track can be as late as a
     // cylinder switch (two track skews of 9 sectors against a cylinder skew of 19 on the
-    // HP C2247A's inner zone), so no lateness is trusted to mean a seek.
-    let sure = |k: Kind| kinds.iter().position(|&x| x == k);
+    // HP C2247A's inner zone), so no lateness is trusted to mean a seek. Where lateness
+    // found no sure pair, every boundary is timed. Inferred boundaries left no mark because
+    // their head switch takes no time: they stay head switches.
     // Write after write only, so no completion offset between reads and writes.
     let setup = LagSetup {
         table,
         period_ns,
         offsets_ns: [0.0; 2],
     };
-    if let (Some(h), Some(c)) = (sure(Kind::HeadSwitch), sure(Kind::CylinderSwitch)) {
-        let head = lag(probe, &setup, rng, &mut track_pair(table, h, h + 1))?;
-        let cyl = lag(probe, &setup, rng, &mut track_pair(table, c, c + 1))?;
-        if cyl - head > 2.0 * TOLERANCE_NS {
-            let mid = (head + cyl) / 2.0;
-            for (i, k) in kinds.iter().enumerate() {
-                if *k == Kind::HeadSwitch {
-                    continue;
-                }
-                let mut pairs = track_pair(table, i, i + 1);
-                // Two of three fresh pairs decide: the drive's own activity can delay one.
-                let mut quick = 0;
-                for _ in 0..3 {
-                    let pair = pairs(rng)?;
-                    quick += within_lag(probe, &setup, pair, Op::Write, Op::Write, mid)? as u32;
-                    if quick == 2 {
-                        break;
-                    }
-                }
-                crossings[i] = (quick < 2).then_some(1);
+    if let Some((head, cyl, all)) = switch_lags(probe, &setup, table, kinds, &inferred, rng)? {
+        let mid = (head + cyl) / 2.0;
+        for (i, k) in kinds.iter().enumerate() {
+            if inferred[i] || *k == Kind::ZoneChange || (*k == Kind::HeadSwitch && !all) {
+                continue;
             }
+            let mut pairs = track_pair(table, i, i + 1);
+            // Two of three fresh pairs decide: the drive's own activity can delay one.
+            let mut quick = 0;
+            for _ in 0..3 {
+                let pair = pairs(rng)?;
+                quick += within_lag(probe, &setup, pair, Op::Write, Op::Write, mid)? as u32;
+                if quick == 2 {
+                    break;
+                }
+            }
+            crossings[i] = (quick < 2).then_some(1);
         }
     }
     let phases: Vec<f64> = table.tracks.iter().map(|t| t.phase).collect();
     let cap = table.capacity_sectors;
     let mut t = build_table(scan, &crossings, period_ns, cap, Some(&phases))?;
-    // Seeks into each zone. Earlier zones are settled first, so the references (inside the
-    // zone before) are never themselves across an unseen gap.
-    for zi in 1..t.zones.len() {
-        let prev = t.zones[zi - 1].clone();
-        let start = t.zones[zi].first_cylinder;
-        // The last cylinder of the zone before that holds LBNs, and its first LBN track.
-        let Some(last) = (prev.first_cylinder..start)
-            .rev()
-            .find(|&c| t.tracks_on(c) > 0)
-        else {
-            continue;
-        };
-        let room = last - prev.first_cylinder;
-        if room < 2 {
-            continue;
-        }
+    // Where empty cylinders may lie: wherever the sectors per track change, and wherever a
+    // cylinder switch was not the usual one of its neighbourhood (a zone boundary between
+    // zones formatted alike, whose skews owe nothing to each other). Earlier places are
+    // settled first, so the references (cylinders before) are never across an unseen gap.
+    let mut inferred_gaps = vec![];
+    let zone_starts: Vec<u32> = t.zones.iter().skip(1).map(|z| z.first_cylinder).collect();
+    let mut sites: Vec<usize> = (0..kinds.len())
+        .filter(|&i| crossings[i].is_some())
+        .filter(|&i| {
+            matches!(kinds[i], Kind::Unsure(_) | Kind::ZoneChange)
+                || zone_starts.contains(&t.tracks[i + 1].cylinder)
+        })
+        .collect();
+    sites.dedup();
+    for b in sites {
+        let start = t.tracks[b + 1].cylinder;
         let setup = LagSetup { table: &t, ..setup };
-        let here = lag(probe, &setup, rng, &mut cylinder_pair(&t, last, start))?;
-        let reference = |d: u32, probe: &mut Probe, rng: &mut Pcg64Mcg| {
-            lag(probe, &setup, rng, &mut cylinder_pair(&t, last - d, last))
-        };
-        // Distances can only be told apart as finely as the lags repeat: a drive whose seeks
-        // vary (jitter) blurs them, so the tolerance is widened to twice the spread of three
-        // measurements of the same seek.
-        let ones = [
-            reference(1, probe, rng)?,
-            reference(1, probe, rng)?,
-            reference(1, probe, rng)?,
-        ];
-        let one = ones.iter().copied().fold(f64::INFINITY, f64::min);
-        let spread = ones.iter().copied().fold(0.0, f64::max) - one;
-        let tol = TOLERANCE_NS.max(2.0 * spread);
-        let two = reference(2, probe, rng)?;
-        if here < (one + two) / 2.0 || here <= one + tol {
-            continue;
-        }
-        // The seek grows with distance, broadly: double until a reference is as long, and
-        // bisect. Not strictly (the HP C2247A's seek over 7 cylinders is quicker than over 6,
-        // over 11 quicker than over 10), so the best match is then sought among all shorter
-        // distances when they are few, or in a window around the crossing.
-        let (mut lo, mut lo_lag) = (2u32, two);
-        let mut hi = None;
-        while here > lo_lag {
-            let d = (lo * 2).min(room);
-            let l = reference(d, probe, rng)?;
-            if l >= here - tol {
-                hi = Some(d);
-                break;
-            }
-            if d == room {
-                break;
-            }
-            (lo, lo_lag) = (d, l);
-        }
-        let Some(mut hi) = hi else {
-            return Err(HeadwayError::params(
-                None,
-                None,
-                None,
-                format!(
-                "calibration: the seek into the zone at cylinder {start} takes longer than any \
-                 seek of up to {room} cylinders inside the zone before, so the empty cylinders \
-                 between cannot be counted"
-            ),
-            ));
-        };
-        while hi - lo > WINDOW {
-            let mid = (lo + hi) / 2;
-            if reference(mid, probe, rng)? >= here - tol {
-                hi = mid;
-            } else {
-                lo = mid;
-            }
-        }
-        let first = if hi <= 4 * WINDOW {
-            1
-        } else {
-            lo.saturating_sub(WINDOW).max(1)
-        };
-        let mut refs = vec![];
-        for d in first..=(hi + WINDOW).min(room) {
-            refs.push((d, reference(d, probe, rng)?));
-        }
-        let least = refs
-            .iter()
-            .map(|r| (r.1 - here).abs())
-            .fold(f64::INFINITY, f64::min);
-        let mut candidates: Vec<u32> = refs
-            .iter()
-            .filter(|r| (r.1 - here).abs() <= least + tol)
-            .map(|r| r.0)
-            .collect();
-        // Equal seek times at two distances (the C2247A's over 6 and 8 cylinders): seeks into
-        // the zone from further back tell them apart, each k cylinders further.
-        let mut k = 1;
-        while candidates.len() > 1 && k <= WINDOW && last >= prev.first_cylinder + k {
-            let from = last - k;
-            let there = lag(probe, &setup, rng, &mut cylinder_pair(&t, from, start))?;
-            let mut errs = vec![];
-            for &d in &candidates {
-                if d + k <= room {
-                    errs.push((d, (reference(d + k, probe, rng)? - there).abs()));
-                }
-            }
-            let least = errs.iter().map(|e| e.1).fold(f64::INFINITY, f64::min);
-            candidates = errs
-                .iter()
-                .filter(|e| e.1 <= least + tol)
-                .map(|e| e.0)
-                .collect();
-            k += 1;
-        }
-        // Still tied: the shortest distance, which adds no cylinder the timing cannot see.
-        let Some(&d) = candidates.first() else {
+        let Some((d, guessed)) = count_gap(probe, &setup, &t, start, rng)? else {
             continue;
         };
-
-        let b = t.cylinder_tracks[start as usize] as usize - 1;
-        crossings[b] = Some(d);
-        t = build_table(scan, &crossings, period_ns, cap, Some(&phases))?;
+        if guessed {
+            inferred_gaps.push(b);
+        }
+        if d != 1 {
+            crossings[b] = Some(d);
+            t = build_table(scan, &crossings, period_ns, cap, Some(&phases))?;
+        }
     }
+    // The cylinders after the inferred gaps, in the final numbering.
+    let shifted: Vec<u32> = inferred_gaps
+        .iter()
+        .map(|&b| t.tracks[b + 1].cylinder)
+        .collect();
+    t.inferred_gaps = shifted;
+    check_track_lengths(&t)?;
     Ok(t)
+}
+
+/// How many cylinders the move into cylinder `start` crosses (1: none empty between), and
+/// whether the count was inferred rather than matched. None when there are too few
+/// cylinders before it to compare with.
+///
+/// The seek into it is timed and matched against seeks of known distance among the
+/// cylinders before it (the seek time grows with the distance). When even the longest of
+/// those is quicker, the count is extrapolated from the two longest: an inference, and
+/// reported as one.
+fn count_gap(
+    probe: &mut Probe,
+    setup: &LagSetup<'_>,
+    t: &ZoneTable,
+    start: u32,
+    rng: &mut Pcg64Mcg,
+) -> Result<Option<(u32, bool)>> {
+    // The last cylinder before `start` that holds LBNs, and the unbroken run of such
+    // cylinders ending there: references never cross a gap.
+    let Some(last) = (0..start).rev().find(|&c| t.tracks_on(c) > 0) else {
+        return Ok(None);
+    };
+    let first = (0..=last)
+        .rev()
+        .take_while(|&c| t.tracks_on(c) > 0)
+        .last()
+        .unwrap_or(last);
+    let room = last - first;
+    if room < 2 {
+        return Ok(None);
+    }
+    let here = lag(probe, setup, rng, &mut cylinder_pair(t, last, start))?;
+    let reference = |d: u32, probe: &mut Probe, rng: &mut Pcg64Mcg| {
+        lag(probe, setup, rng, &mut cylinder_pair(t, last - d, last))
+    };
+    // Distances can only be told apart as finely as the lags repeat: a drive whose seeks
+    // vary (jitter) blurs them, so the tolerance is widened to twice the spread of five
+    // measurements of the same seek above their median (jitter only ever delays a seek; one
+    // measurement that came out short says nothing about the noise).
+    let mut ones = [0.0; 5];
+    for o in &mut ones {
+        *o = reference(1, probe, rng)?;
+    }
+    ones.sort_by(f64::total_cmp);
+    let one = ones[2];
+    let tol = TOLERANCE_NS.max(2.0 * (ones[4] - one));
+    let two = reference(2, probe, rng)?;
+    // Nearer the seek over one cylinder than over two, or within the noise of it: nothing
+    // empty between.
+    if (here - one).abs() <= (here - two).abs() || (tol > TOLERANCE_NS && here <= one + tol) {
+        return Ok(Some((1, false)));
+    }
+    // The seek grows with distance, broadly: double until a reference is as long, and
+    // bisect. Not strictly (the HP C2247A's seek over 7 cylinders is quicker than over 6,
+    // over 11 quicker than over 10), so the best match is then sought among all shorter
+    // distances when they are few, or in a window around the crossing.
+    let (mut lo, mut lo_lag) = (1u32, one);
+    let mut hi = (two >= here - tol).then_some(2u32);
+    if hi.is_none() {
+        (lo, lo_lag) = (2, two);
+    }
+    while hi.is_none() && here > lo_lag {
+        let d = (lo * 2).min(room);
+        let l = reference(d, probe, rng)?;
+        if l >= here - tol {
+            hi = Some(d);
+            break;
+        }
+        if d == room {
+            break;
+        }
+        (lo, lo_lag) = (d, l);
+    }
+    let Some(mut hi) = hi else {
+        // Longer than any seek among the cylinders before: extend the seek curve through its
+        // two longest known points.
+        let below = reference(lo / 2, probe, rng)?;
+        let slope = (lo_lag - below) / (lo - lo / 2).max(1) as f64;
+        let d = if slope > 0.0 {
+            lo as f64 + (here - lo_lag) / slope
+        } else {
+            lo as f64
+        };
+        return Ok(Some((d.round().max(1.0) as u32, true)));
+    };
+    while hi - lo > WINDOW {
+        let mid = (lo + hi) / 2;
+        if reference(mid, probe, rng)? >= here - tol {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    let first_d = if hi <= 4 * WINDOW {
+        1
+    } else {
+        lo.saturating_sub(WINDOW).max(1)
+    };
+    let mut refs = vec![];
+    for d in first_d..=(hi + WINDOW).min(room) {
+        refs.push((d, reference(d, probe, rng)?));
+    }
+    let least = refs
+        .iter()
+        .map(|r| (r.1 - here).abs())
+        .fold(f64::INFINITY, f64::min);
+    let mut candidates: Vec<u32> = refs
+        .iter()
+        .filter(|r| (r.1 - here).abs() <= least + tol)
+        .map(|r| r.0)
+        .collect();
+    // Equal seek times at two distances (the C2247A's over 6 and 8 cylinders): seeks into
+    // the zone from further back tell them apart, each k cylinders further.
+    let mut k = 1;
+    while candidates.len() > 1 && k <= WINDOW && last >= first + k {
+        let from = last - k;
+        let there = lag(probe, setup, rng, &mut cylinder_pair(t, from, start))?;
+        let mut errs = vec![];
+        for &d in &candidates {
+            if d + k <= room {
+                errs.push((d, (reference(d + k, probe, rng)? - there).abs()));
+            }
+        }
+        let least = errs.iter().map(|e| e.1).fold(f64::INFINITY, f64::min);
+        candidates = errs
+            .iter()
+            .filter(|e| e.1 <= least + tol)
+            .map(|e| e.0)
+            .collect();
+        k += 1;
+    }
+    // Still tied: the shortest distance, which adds no cylinder the timing cannot see.
+    Ok(candidates.first().map(|&d| (d, false)))
 }

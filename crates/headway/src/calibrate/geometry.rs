@@ -31,6 +31,9 @@ pub struct Jump {
     pub sectors: f64,
     /// The local sector time (ns).
     pub sector_ns: f64,
+    /// No lateness marked this boundary: it was inferred from the track length around it
+    /// (`unmarked.rs`).
+    pub inferred: bool,
 }
 
 /// The raw result of GeoExtraction over a range of LBNs.
@@ -189,6 +192,7 @@ fn classify(
             lbn: base + i as u64,
             sectors: rise,
             sector_ns,
+            inferred: false,
         };
         if rise >= 1.5 {
             out.boundaries.push(j);

@@ -4,7 +4,8 @@
 //! use. [`compare::compare`] then sets the extraction beside the truth.
 //!
 //! Steps, each in its own file: rotation period (`rotation.rs`), GeoExtraction with
-//! MINDISTANCE (`geometry.rs`) and the track and zone table it implies (`zones.rs`), track
+//! MINDISTANCE (`geometry.rs`), the boundaries that left no mark or were no boundary
+//! (`unmarked.rs`) and the track and zone table they imply (`zones.rs`), track
 //! phases (`phases.rs`), which boundaries are cylinder switches and the empty cylinders
 //! between zones (`cylinders.rs`), MinOffset lags (`min_offset.rs`), delta (`delta.rs`), the
 //! LBN-distance curve (`lbn_curve.rs`), and the Stability experiment (`stability.rs`).
@@ -21,6 +22,7 @@ pub(crate) mod probe;
 pub mod rotation;
 pub mod stability;
 pub mod tail;
+pub(crate) mod unmarked;
 pub(crate) mod zones;
 
 use std::collections::HashMap;
@@ -87,12 +89,11 @@ pub fn extract(
     let period = rotation.period_ns;
     let places = [0, cap / 3, 2 * cap / 3, cap.saturating_sub(4096)];
     let md = geometry::find_min_distance(&mut probe, period, &places)?;
-    let scan = geometry::scan(&mut probe, 0, cap, md)?;
+    let mut scan = geometry::scan(&mut probe, 0, cap, md)?;
+    unmarked::merge_slip_runs(&mut scan, period);
+    unmarked::split_long_runs(&mut scan, period);
     let kinds = zones::classify(&scan, period);
-    let guess: Vec<zones::Crossing> = kinds
-        .iter()
-        .map(|k| matches!(k, zones::Kind::CylinderSwitch | zones::Kind::Unsure(true)).then_some(1))
-        .collect();
+    let guess: Vec<zones::Crossing> = kinds.iter().map(|k| k.guess()).collect();
     let mut table = zones::build_table(&scan, &guess, period, cap, None)?;
     phases::measure_phases(&mut probe, &mut table, period)?;
     let table = cylinders::resolve(&mut probe, &scan, &kinds, &table, period, &mut rng)?;

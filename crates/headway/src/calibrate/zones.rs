@@ -77,6 +77,10 @@ pub struct ZoneTable {
     /// LBN of the same track sits that many slots further on.
     pub gaps: Vec<(u64, u32)>,
     pub capacity_sectors: u64,
+    /// First cylinders after the empty cylinders whose count timing could not match and
+    /// calibration extrapolated from the seek curve (`cylinders.rs`).
+    #[serde(default)]
+    pub inferred_gaps: Vec<u32>,
 }
 
 impl ZoneTable {
@@ -181,14 +185,14 @@ pub(crate) fn build_table(
     }
     let b = &scan.boundaries;
     debug_assert_eq!(b.len(), crossings.len());
-    // Tracks and their sector times (the first track borrows its neighbour's).
+    // Tracks and their sector times.
     let mut tracks = vec![TrackEntry {
         first_lbn: 0,
         cylinder: 0,
         track: 0,
         phase: 0.0,
     }];
-    let mut sector_ns = vec![b[0].sector_ns];
+    let sector_ns = track_sector_times(scan);
     for (j, c) in b.iter().zip(crossings) {
         let prev = *tracks.last().unwrap();
         let (cylinder, track) = match c {
@@ -201,7 +205,6 @@ pub(crate) fn build_table(
             track,
             phase: 0.0,
         });
-        sector_ns.push(j.sector_ns);
     }
     if let Some(p) = phases {
         for (t, &p) in tracks.iter_mut().zip(p) {
@@ -281,28 +284,6 @@ pub(crate) fn build_table(
     if let Some(z) = zones.last_mut() {
         close(z, &mut counts);
     }
-    // A track cannot hold more LBNs than it has sectors. When one seems to, a boundary left
-    // no mark on the timing: a drive that switches heads in no time with no track skew (the
-    // Elite 3 as the Cello paper describes it) writes across it as if on one track. Better
-    // to say so than to hand the predictor a geometry that is wrong.
-    for (i, t) in tracks.iter().enumerate() {
-        let len = end_of(i + 1) - t.first_lbn;
-        let spt =
-            zones[zones.partition_point(|z| z.first_lbn <= t.first_lbn) - 1].sectors_per_track;
-        if len > spt as u64 {
-            return Err(HeadwayError::params(
-                None,
-                None,
-                None,
-                format!(
-                    "GeoExtraction: the track starting at LBN {} holds {len} LBNs but has only \
-                 {spt} sectors: at least one track boundary there left no mark on the timing \
-                 (as on a drive that switches heads in no time with no track skew)",
-                    t.first_lbn
-                ),
-            ));
-        }
-    }
     let gaps: Vec<(u64, u32)> = scan
         .gaps
         .iter()
@@ -314,7 +295,67 @@ pub(crate) fn build_table(
         cylinder_tracks,
         gaps,
         capacity_sectors: capacity,
+        inferred_gaps: vec![],
     })
+}
+
+/// The sector time of track `k` (the one starting at boundary `k - 1`, or at LBN 0), for
+/// every track of `scan`. A boundary's sector time is the quicker of the tracks either side
+/// (its on-track neighbours in the same pass, `geometry.rs`), and a slipped sector within a
+/// stride of it makes it slower, so a track takes the median of its two boundaries and the
+/// next one: the tracks on either side of a zone change each get their own zone's, and one
+/// boundary disturbed by a slip is outvoted. A track shorter than two strides has no
+/// on-track neighbours in a pass (the partial track that ends a unit of spares), so it
+/// keeps the track before it's sector time: spares end a zone, they never start one.
+pub(crate) fn track_sector_times(scan: &GeoScan) -> Vec<f64> {
+    let b = &scan.boundaries;
+    let md = scan.min_distance as u64;
+    let mut out: Vec<f64> = Vec::with_capacity(b.len() + 1);
+    for k in 0..=b.len() {
+        let start = k.checked_sub(1).map_or(scan.start_lbn, |i| b[i].lbn);
+        let end = b.get(k).map_or(scan.end_lbn, |j| j.lbn);
+        let mut near: Vec<f64> = b[k.saturating_sub(1)..(k + 2).min(b.len())]
+            .iter()
+            .map(|j| j.sector_ns)
+            .collect();
+        near.sort_by(f64::total_cmp);
+        let own = near.get(near.len() / 2).copied().unwrap_or(f64::NAN);
+        out.push(match out.last() {
+            Some(&prev) if end - start < 2 * md => prev,
+            _ => own,
+        });
+    }
+    out
+}
+
+/// A track cannot hold more LBNs than it has sectors. `unmarked.rs` cuts runs longer than
+/// their local track before the table is built, and the crossings decide which zone (and so
+/// how many sectors) each track has; a track still too long once every crossing is decided
+/// means the timing contradicts itself there. Better to say so than to hand the predictor
+/// a geometry that is wrong.
+pub(crate) fn check_track_lengths(t: &ZoneTable) -> Result<()> {
+    for (i, tr) in t.tracks.iter().enumerate() {
+        let end = t
+            .tracks
+            .get(i + 1)
+            .map_or(t.capacity_sectors, |n| n.first_lbn);
+        let len = end - tr.first_lbn;
+        let spt = t.zones[t.zone_of(tr.first_lbn)].sectors_per_track;
+        if len > spt as u64 {
+            return Err(HeadwayError::params(
+                None,
+                None,
+                None,
+                format!(
+                    "calibration: the track starting at LBN {} holds {len} LBNs but the zone \
+                     it was placed in has only {spt} sectors per track, and the timing around \
+                     it does not say where it should be cut",
+                    tr.first_lbn
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// How sure lateness alone makes a boundary's kind.
@@ -326,6 +367,19 @@ pub enum Kind {
     /// head switch over a slipped track, a zone change, a cylinder switch after a slip):
     /// `cylinders.rs` times the move itself. The flag is lateness's guess.
     Unsure(bool),
+    /// The sectors per track change here. Zones are bands of whole cylinders, so this is a
+    /// cylinder switch whatever its lateness; empty cylinders may lie across it.
+    ZoneChange,
+}
+
+impl Kind {
+    /// Lateness's guess at the crossing, before any move is timed.
+    pub(crate) fn guess(self) -> Crossing {
+        match self {
+            Kind::HeadSwitch | Kind::Unsure(false) => None,
+            Kind::CylinderSwitch | Kind::Unsure(true) | Kind::ZoneChange => Some(1),
+        }
+    }
 }
 
 /// Boundaries on either side that set a boundary's neighbourhood.
@@ -340,12 +394,19 @@ const NEIGHBOURS: usize = 40;
 pub(crate) fn classify(scan: &GeoScan, period_ns: f64) -> Vec<Kind> {
     let b = &scan.boundaries;
     let spt = |i: usize| (period_ns / b[i].sector_ns).round() as i64;
+    let track_spt: Vec<i64> = track_sector_times(scan)
+        .iter()
+        .map(|s| (period_ns / s).round() as i64)
+        .collect();
     (0..b.len())
         .map(|i| {
+            if b[i].inferred {
+                return Kind::HeadSwitch;
+            }
             let lo = i.saturating_sub(NEIGHBOURS);
             let hi = (i + NEIGHBOURS + 1).min(b.len());
             let mut late: Vec<f64> = (lo..hi)
-                .filter(|&k| spt(k) == spt(i))
+                .filter(|&k| spt(k) == spt(i) && !b[k].inferred)
                 .map(|k| b[k].sectors)
                 .collect();
             late.sort_by(f64::total_cmp);
@@ -365,7 +426,12 @@ pub(crate) fn classify(scan: &GeoScan, period_ns: f64) -> Vec<Kind> {
                 k += n;
             }
             let l = b[i].sectors;
-            if (l - head).abs() <= 1.0 {
+            // Where the sector time changes, a zone ends: the new zone's skews owe nothing
+            // to the old one's, and empty cylinders may lie between, so a lateness that
+            // looks like a head switch there proves nothing (`cylinders.rs` times it).
+            if track_spt[i] != track_spt[i + 1] {
+                Kind::ZoneChange
+            } else if (l - head).abs() <= 1.0 {
                 Kind::HeadSwitch
             } else if cyl.is_some_and(|c| (l - c).abs() <= 1.0) {
                 Kind::CylinderSwitch

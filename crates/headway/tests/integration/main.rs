@@ -10,6 +10,7 @@ mod common;
 mod anticipatory;
 mod avoid_spinup;
 mod bus_overlap;
+mod calibrate_all_drives;
 mod calibrated_vs_oracle;
 mod calibration;
 mod catalog;
