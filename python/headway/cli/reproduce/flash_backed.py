@@ -40,11 +40,12 @@ def _print(r) -> None:
     from headway.cli.tables import console as new_console, table
 
     console = new_console()
-    t = table([("trace", "text"), ("F MiB", "num"), ("write ms", "num"), ("base ms", "num"),
+    t = table([("trace", "text"), ("F MiB", "num"), ("write", "num"), ("base", "num"),
                ("perceived", "num"), ("total", "num"), ("idle", "num"), ("flush", "num"),
                ("years", "num")],
               title="Flash-backed I/O under C-LOOK (paper model)",
-              caption="perceived / total: write latency over the paired run without redirection; "
+              caption="write / base: mean write latency in ms, redirected / without redirection; "
+              "perceived / total: write latency over the paired run without redirection; "
               "idle: share of write-back work done in idle time; flush: flush writes / platter I/Os")
     for row in r.sweep[r.sweep.scheduler == "clook"].itertuples():
         years = row.years_to_wear_out
