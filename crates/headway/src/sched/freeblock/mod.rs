@@ -34,7 +34,7 @@
 //! each examined track as one estimate of the host's decision-cost model; see
 //! `docs/freeblock.md`.
 
-mod frame;
+mod measured;
 mod pipeline;
 mod tail;
 pub mod task;
