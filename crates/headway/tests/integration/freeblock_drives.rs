@@ -66,8 +66,8 @@ fn st41601n_makes_free_reads_though_its_queued_read_tail_is_zero() {
 
 #[test]
 fn the_calibrated_predictor_plans_free_reads_that_leave_the_foreground_alone() {
-    // A predictor without a queue model: the wrapper measures the read tail and where each
-    // read leaves the head from completions (sched/freeblock/tail.rs, frame.rs). Before, it
+    // A predictor without a queue model: the wrapper measures the read tail from
+    // completions (sched/freeblock/tail.rs, measured.rs). Before, it
     // made no free read at all on this run.
     let with = run(&oltp("atlas10k", "calibrated", "", "c_fb_ms = 0.2", 1500));
     let without = run(&oltp("atlas10k", "calibrated", "", "plan = false", 1500));

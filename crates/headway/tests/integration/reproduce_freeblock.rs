@@ -38,7 +38,7 @@ fn quick_reproduction_headline_and_shapes() {
     assert!(h.fg_response_increase.abs() < 0.02, "{h:?}");
     assert!(h.scans_per_day > 1.0, "{h:?}");
     // Outside the firmware as a host can do it: the calibrated predictor plans free reads
-    // (it made none before the wrapper measured the read tail and its frame itself), and
+    // (it made none before the wrapper measured the read tail itself), and
     // they leave the foreground where it was.
     // The target: at least 70% of the oracle's free bandwidth.
     assert!(h.calibrated_fraction_of_oracle >= 0.7, "{h:?}");
@@ -61,6 +61,14 @@ fn quick_reproduction_headline_and_shapes() {
             .iter()
             .filter(|s| s.foreground == label)
             .collect();
+        for s in &rows {
+            eprintln!(
+                "imperfect {label:15} c {:4} free {:.3} ({:+.2}%)",
+                s.c_fb_ms,
+                s.free_bandwidth_mb_s,
+                s.fg_response_increase * 100.0
+            );
+        }
         assert_eq!(rows.len(), o.c_fb_ms.len(), "{label}");
     }
     // External versus firmware: the firmware (exact knowledge, its own SPTF over every

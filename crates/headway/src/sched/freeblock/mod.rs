@@ -28,13 +28,14 @@
 //! true: only foreground commands do, and the drive, `queue_depth = 4` with
 //! `firmware_scheduler = "fcfs"`, holds the free reads between them, so the foreground is
 //! chosen when it would be without free reads). The bus tail is the predictor's (`QueueModel::tail_ns`, learned
-//! from completions), the same model the inner scheduler plans its pipeline with.
+//! from completions), the same model the inner scheduler plans its pipeline with; a
+//! predictor without a queue model gets the tail the wrapper measures (`tail.rs`).
 //!
 //! [TEAM CHOICE] the search examines at most `max_tracks` tracks per pair (512), counting
 //! each examined track as one estimate of the host's decision-cost model; see
 //! `docs/freeblock.md`.
 
-mod frame;
+mod measured;
 mod pipeline;
 mod tail;
 pub mod task;

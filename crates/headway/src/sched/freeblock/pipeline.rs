@@ -13,7 +13,7 @@
 //! default: choosing when the slot opens sees more pending requests, and measured on the
 //! OLTP workload it harms the foreground less (docs/freeblock.md).
 
-use super::frame::Model;
+use super::measured::Model;
 use super::planner::{self, FreeRead, Pair, Plan, PlanLimits};
 use super::tail::TailFit;
 use super::task::{apply_changes, BackgroundTask, BlockSink, TaskKind};
@@ -95,11 +95,7 @@ pub struct Freeblock {
     at_drive: std::collections::VecDeque<AtDrive>,
     /// The predicted media end of the command that completed last, for a predictor whose
     /// tail the wrapper measures (see [`TailFit::add_measured`]).
-    done_media_end_ns: Option<(SimTime, Option<u32>)>,
-    /// Sectors of the read miss the predictor last took its reference point from (`None`
-    /// after a write, or before any read): where the frame of a predictor whose tail the
-    /// wrapper measures is shifted from (see `frame.rs`).
-    reference_read: Option<u32>,
+    done_media_end_ns: Option<SimTime>,
     /// How much later than `last_end` the command ahead may release the drive: the tail
     /// line's excess over the predictor's tail for it (see [`Freeblock::plan_for`]).
     last_slack_ns: SimTime,
@@ -138,8 +134,8 @@ struct AtDrive {
     sectors: u32,
     op: Op,
     /// Its predicted media end from when the drive began it, for a predictor whose tail the
-    /// wrapper measures (set when it begins), and the predictor's reference read then.
-    media_end_ns: Option<(SimTime, Option<u32>)>,
+    /// wrapper measures (set when it begins).
+    media_end_ns: Option<SimTime>,
 }
 
 fn first_id(cmd: &Command) -> u64 {
@@ -186,7 +182,6 @@ impl Freeblock {
             last_end: None,
             at_drive: Default::default(),
             done_media_end_ns: None,
-            reference_read: None,
             last_slack_ns: 0,
             fg_outstanding: 0,
             idle_cursor: 0,
@@ -478,10 +473,6 @@ impl Freeblock {
         if let Some(i) = self.at_drive.iter().position(|c| c.first_id == id) {
             self.done_media_end_ns = self.at_drive.remove(i).and_then(|c| c.media_end_ns);
         }
-        // The predictor's reference point moved with this completion unless it was a hit.
-        if !done.cache_hit && done.command.sectors > 0 {
-            self.reference_read = (done.command.op == Op::Read).then_some(done.command.sectors);
-        }
         if self.at_drive.is_empty() {
             return;
         }
@@ -507,13 +498,12 @@ impl Freeblock {
     }
 
     /// What the free reads are planned with: the predictor, or if it has no queue model
-    /// the predictor in the frame the wrapper measured for it, releasing the drive at the
-    /// centre of the measured tail (see `frame.rs`); the tail line's margin above that
-    /// centre is the slack the pair is also checked at.
+    /// the predictor releasing the drive at the centre of the tail the wrapper measured for
+    /// it (see `measured.rs`); the tail line's margin above that centre is the slack the
+    /// pair is also checked at.
     fn model<'a>(&self, ctx: &'a SchedCtx) -> Model<'a> {
         Model::of(
             ctx.predictor(self.device),
-            self.tail_fit.frame_shift_ns(self.reference_read),
             self.tail_fit.measured_centre().unwrap_or_default(),
         )
     }
@@ -534,7 +524,7 @@ impl Freeblock {
                 Moment::new(p.head(), ctx.now),
                 Access::new(c.lbn, c.sectors, c.op),
             );
-            c.media_end_ns = Some((ctx.now + e.service_ns(), self.reference_read));
+            c.media_end_ns = Some(ctx.now + e.service_ns());
         }
     }
 
@@ -554,13 +544,9 @@ impl Freeblock {
                 c.sectors as f64,
                 predict::tail_ns(p, c.sectors, Op::Read) as f64,
             );
-        } else if let (Some((end, Some(before))), Some(g)) = (media_end, p.geometry()) {
-            self.tail_fit.add_measured(
-                c.sectors,
-                before,
-                ctx.now as f64 - end as f64,
-                g.period_ns(),
-            );
+        } else if let (Some(end), Some(g)) = (media_end, p.geometry()) {
+            self.tail_fit
+                .add_measured(c.sectors, ctx.now as f64 - end as f64, g.period_ns());
         }
     }
 

@@ -7,18 +7,15 @@
 //! predictor: timing only) does not, and the wrapper measures the tail itself, as a host
 //! can: a read began when the command ahead of it completed (or when it was sent to an
 //! idle drive); the predictor's service time from there is its predicted media end; its
-//! completion came the tail after that. For the calibrated predictor that sample is also
-//! off by where the read before it left the head (see `frame.rs`): measured on the Atlas
-//! 10K (OLTP), three quarters of the samples lie within 0.2 ms of
-//! `f + k × (n − n_before + 1)` with `k` about 74 µs (the bus's excess over the media per
-//! sector), the rest a revolution later. The wrapper fits that line and plans with the tail
-//! `f + k × n` in the frame shifted by `k × (n_before − 1)`.
+//! completion came the tail after that. The calibrated predictor places a read's
+//! completion at its media end (it subtracts the tail calibration measured by size), so
+//! the sample depends on the read's own size only, whatever read came before it; the
+//! wrapper fits `f + k × n` to the samples (the rest, a revolution late where the predictor
+//! missed a rotation, are trimmed off).
 //!
 //! [`QueueModel::tail_ns`]: crate::predict::QueueModel::tail_ns
 
 use std::collections::{BTreeMap, VecDeque};
-
-use crate::time::SimTime;
 
 use crate::order::freeblock::planner::Tail;
 
@@ -46,10 +43,9 @@ const REFIT_EVERY: u64 = 8;
 pub(super) struct TailFit {
     /// The tail of each read size the line is fitted over.
     by_size: BTreeMap<u32, f64>,
-    /// Measured samples (sectors, sectors of the read before, tail ns), most recent last.
-    samples: VecDeque<(u32, u32, f64)>,
-    /// The measured fit: tail `fixed + per_sector × n` in the frame shifted by
-    /// `per_sector × (n_before − 1)`.
+    /// Measured samples (sectors, tail ns), most recent last.
+    samples: VecDeque<(u32, f64)>,
+    /// The measured fit: tail `fixed + per_sector × n`, its margin included.
     measured_fit: Option<Tail>,
     /// The same line without the margin: its centre.
     measured_centre: Option<Tail>,
@@ -76,14 +72,14 @@ impl TailFit {
     }
 
     /// A tail the host measured (completion less the predicted media end) of a read of
-    /// `sectors` predicted after a read of `before` sectors, over a period of `period_ns`.
-    pub(super) fn add_measured(&mut self, sectors: u32, before: u32, tail_ns: f64, period_ns: f64) {
+    /// `sectors`, over a period of `period_ns`.
+    pub(super) fn add_measured(&mut self, sectors: u32, tail_ns: f64, period_ns: f64) {
         self.measured = true;
         self.reads += 1;
         if self.samples.len() == SAMPLES {
             self.samples.pop_front();
         }
-        self.samples.push_back((sectors, before, tail_ns));
+        self.samples.push_back((sectors, tail_ns));
         if self.samples.len() >= MIN_SAMPLES && !self.reads.is_multiple_of(REFIT_EVERY) {
             return;
         }
@@ -95,15 +91,6 @@ impl TailFit {
     /// The measured line's centre (measured fits only).
     pub(super) fn measured_centre(&self) -> Option<Tail> {
         self.measured_centre.filter(|_| self.measured_fit.is_some())
-    }
-
-    /// How much later than asked the predictor's frame is after a read of `before` sectors
-    /// (measured fits only; zero otherwise).
-    pub(super) fn frame_shift_ns(&self, before: Option<u32>) -> SimTime {
-        match (self.measured_fit, before) {
-            (Some(t), Some(n)) if n > 1 => (t.per_sector_ns * (n - 1) as f64).round() as SimTime,
-            _ => 0,
-        }
     }
 
     fn refit(&mut self) {
@@ -145,19 +132,19 @@ impl TailFit {
     }
 }
 
-/// The line `tail = f + k × (n − n_before + 1)` through `samples`, least squares trimmed
+/// The line `tail = f + k × n` through `samples`, least squares trimmed
 /// to those within `band_ns` of it (starting from a median-slope line, which the samples a
 /// revolution off do not pull), as the tail `f + margin + k × n` (`k` not below 0) and its
 /// centre `f + k × n`.
-fn fit_trimmed(samples: &VecDeque<(u32, u32, f64)>, band_ns: f64) -> Option<(Tail, Tail)> {
-    let x = |s: &(u32, u32, f64)| s.0 as f64 - s.1 as f64 + 1.0;
+fn fit_trimmed(samples: &VecDeque<(u32, f64)>, band_ns: f64) -> Option<(Tail, Tail)> {
+    let x = |s: &(u32, f64)| s.0 as f64;
     let mut line = theil_sen(samples, x);
     for _ in 0..8 {
         let inside =
-            |s: &(u32, u32, f64)| line.is_none_or(|(f, k)| (s.2 - (f + k * x(s))).abs() <= band_ns);
+            |s: &(u32, f64)| line.is_none_or(|(f, k)| (s.1 - (f + k * x(s))).abs() <= band_ns);
         let (mut n, mut sx, mut sy, mut sxx, mut sxy) = (0.0, 0.0, 0.0, 0.0, 0.0);
         for s in samples.iter().filter(|s| inside(s)) {
-            let (xi, yi) = (x(s), s.2);
+            let (xi, yi) = (x(s), s.1);
             n += 1.0;
             sx += xi;
             sy += yi;
@@ -180,7 +167,7 @@ fn fit_trimmed(samples: &VecDeque<(u32, u32, f64)>, band_ns: f64) -> Option<(Tai
     let (f, k) = line?;
     let mut residuals: Vec<f64> = samples
         .iter()
-        .map(|s| s.2 - (f + k * x(s)))
+        .map(|s| s.1 - (f + k * x(s)))
         .filter(|r| r.abs() <= band_ns)
         .collect();
     if residuals.len() < MIN_SAMPLES {
@@ -203,22 +190,19 @@ fn fit_trimmed(samples: &VecDeque<(u32, u32, f64)>, band_ns: f64) -> Option<(Tai
 
 /// The median slope between consecutive samples at least four sectors apart, through the
 /// median intercept.
-fn theil_sen(
-    samples: &VecDeque<(u32, u32, f64)>,
-    x: impl Fn(&(u32, u32, f64)) -> f64,
-) -> Option<(f64, f64)> {
+fn theil_sen(samples: &VecDeque<(u32, f64)>, x: impl Fn(&(u32, f64)) -> f64) -> Option<(f64, f64)> {
     let mut slopes: Vec<f64> = samples
         .iter()
         .zip(samples.iter().skip(1))
         .filter(|(a, b)| (x(a) - x(b)).abs() >= 4.0)
-        .map(|(a, b)| (a.2 - b.2) / (x(a) - x(b)))
+        .map(|(a, b)| (a.1 - b.1) / (x(a) - x(b)))
         .collect();
     if slopes.len() < MIN_SAMPLES {
         return None;
     }
     slopes.sort_by(f64::total_cmp);
     let k = slopes[slopes.len() / 2];
-    let mut intercepts: Vec<f64> = samples.iter().map(|s| s.2 - k * x(s)).collect();
+    let mut intercepts: Vec<f64> = samples.iter().map(|s| s.1 - k * x(s)).collect();
     intercepts.sort_by(f64::total_cmp);
     Some((intercepts[intercepts.len() / 2], k))
 }
@@ -227,19 +211,18 @@ fn theil_sen(
 mod tests {
     use super::*;
 
-    /// Samples on `20 + 80 × (n − n_before + 1)` µs with a few µs of spread, a quarter of
-    /// them a revolution (6 ms) late, as the calibrated predictor's are on the Atlas 10K.
+    /// Samples on `20 + 80 × n` µs with a few µs of spread, a quarter of them a revolution
+    /// (6 ms) late, as where the calibrated predictor missed a rotation.
     #[test]
     fn the_measured_line_ignores_samples_a_revolution_off() {
         let mut fit = TailFit::default();
         let sizes = [8u32, 16, 1, 24, 8, 3, 40, 12, 8, 1, 64, 16];
         for i in 0..400usize {
             let n = sizes[i % sizes.len()];
-            let before = sizes[(i + 5) % sizes.len()];
             let jitter = (i % 7) as f64 * 1_000.0;
             let late = if i % 4 == 0 { 6_000_000.0 } else { 0.0 };
-            let t = 20_000.0 + 80_000.0 * (n as f64 - before as f64 + 1.0) + jitter + late;
-            fit.add_measured(n, before, t, 6_000_000.0);
+            let t = 20_000.0 + 80_000.0 * n as f64 + jitter + late;
+            fit.add_measured(n, t, 6_000_000.0);
         }
         let line = fit.tail().unwrap();
         let centre = fit.measured_centre().unwrap();
@@ -249,12 +232,8 @@ mod tests {
         );
         assert!((centre.fixed_ns - 23_000.0).abs() < 5_000.0, "{centre:?}");
         assert!(line.fixed_ns >= centre.fixed_ns && line.fixed_ns < centre.fixed_ns + 7_000.0);
+        assert_eq!(line.per_sector_ns, centre.per_sector_ns);
         assert!(fit.known(false));
-        // After an 8-sector read the head is 7 sectors' bus time ahead of the belief.
-        let shift = fit.frame_shift_ns(Some(8)) as f64;
-        assert!((shift - 560_000.0).abs() < 5_000.0, "{shift}");
-        assert_eq!(fit.frame_shift_ns(None), 0);
-        assert_eq!(fit.frame_shift_ns(Some(1)), 0);
     }
 
     #[test]
