@@ -150,3 +150,18 @@ fn st41601n_rl_extracts() {
 fn atlas10k_extracts_with_imperfections() {
     holds_with("atlas10k", &imperfections(), 0, 90.0);
 }
+
+#[test]
+fn atlas_iii_extracts_with_imperfections() {
+    holds_with("atlas_iii", &imperfections(), 0, 12.5);
+}
+
+#[test]
+fn elite3_extracts_with_imperfections() {
+    holds_with("elite3", &imperfections(), 0, 0.05);
+}
+
+#[test]
+fn st41601n_extracts_with_imperfections() {
+    holds_with("st41601n", &imperfections(), 0, 0.05);
+}
