@@ -182,12 +182,20 @@ pub(crate) fn resolve(
     // cylinder switch was not the usual one of its neighbourhood (a zone boundary between
     // zones formatted alike, whose skews owe nothing to each other). Earlier places are
     // settled first, so the references (cylinders before) are never across an unseen gap.
+    // On a drive whose seeks vary by more than the difference between seeks a cylinder
+    // apart, a seek across a possible gap is no evidence of one: each count there is a guess,
+    // and one wrong guess moves every cylinder after it. There only the places where the
+    // sectors per track change are timed (a zone's spare cylinders), and a cylinder switch
+    // that is merely irregular is taken to cross nothing.
+    let noise_ns = seek_spread(probe, &LagSetup { table: &t, ..setup }, &t, rng)?;
+    let noisy = noise_ns > 2.0 * TOLERANCE_NS;
     let mut inferred_gaps = vec![];
     let zone_starts: Vec<u32> = t.zones.iter().skip(1).map(|z| z.first_cylinder).collect();
     let mut sites: Vec<usize> = (0..kinds.len())
         .filter(|&i| crossings[i].is_some())
         .filter(|&i| {
-            matches!(kinds[i], Kind::Unsure(_) | Kind::ZoneChange)
+            (!noisy && matches!(kinds[i], Kind::Unsure(_)))
+                || kinds[i] == Kind::ZoneChange
                 || zone_starts.contains(&t.tracks[i + 1].cylinder)
         })
         .collect();
@@ -195,7 +203,7 @@ pub(crate) fn resolve(
     for b in sites {
         let start = t.tracks[b + 1].cylinder;
         let setup = LagSetup { table: &t, ..setup };
-        let Some((d, guessed)) = count_gap(probe, &setup, &t, start, rng)? else {
+        let Some((d, guessed)) = count_gap(probe, &setup, &t, start, noise_ns, rng)? else {
             continue;
         };
         if guessed {
@@ -216,6 +224,35 @@ pub(crate) fn resolve(
     Ok(t)
 }
 
+/// Repeated measurements of one seek, to learn whether the drive's seeks vary.
+const NOISE_SAMPLES: usize = 7;
+
+/// How far apart measurements of the same seek lie: the one-cylinder seek between the first
+/// two cylinders that hold LBNs, measured `NOISE_SAMPLES` times, largest less least. About
+/// the lag measurement's own resolution on a drive whose seeks repeat; most of the jitter
+/// on one whose seeks do not.
+fn seek_spread(
+    probe: &mut Probe,
+    setup: &LagSetup<'_>,
+    t: &ZoneTable,
+    rng: &mut Pcg64Mcg,
+) -> Result<f64> {
+    let Some(c) = t
+        .tracks
+        .iter()
+        .map(|tr| tr.cylinder)
+        .find(|&c| t.tracks_on(c + 1) > 0)
+    else {
+        return Ok(0.0);
+    };
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for _ in 0..NOISE_SAMPLES {
+        let l = lag(probe, setup, rng, &mut cylinder_pair(t, c, c + 1))?;
+        (lo, hi) = (lo.min(l), hi.max(l));
+    }
+    Ok(hi - lo)
+}
+
 /// How many cylinders the move into cylinder `start` crosses (1: none empty between), and
 /// whether the count was inferred rather than matched. None when there are too few
 /// cylinders before it to compare with.
@@ -229,6 +266,7 @@ fn count_gap(
     setup: &LagSetup<'_>,
     t: &ZoneTable,
     start: u32,
+    noise_ns: f64,
     rng: &mut Pcg64Mcg,
 ) -> Result<Option<(u32, bool)>> {
     // The last cylinder before `start` that holds LBNs, and the unbroken run of such
@@ -263,7 +301,15 @@ fn count_gap(
     let two = reference(2, probe, rng)?;
     // Nearer the seek over one cylinder than over two, or within the noise of it: nothing
     // empty between.
-    if (here - one).abs() <= (here - two).abs() || (tol > TOLERANCE_NS && here <= one + tol) {
+    // On a drive whose seeks vary by more than `2 * TOLERANCE_NS`, a seek is only taken to
+    // cross empty cylinders when it is longer than the one-cylinder seek by half as much
+    // again as the whole spread of that seek's repeats: gaps of a few cylinders (a few
+    // microseconds more of seek) are then not seen and are taken as none.
+    let beyond_noise = noise_ns <= 2.0 * TOLERANCE_NS || here - one > 1.5 * noise_ns;
+    if !beyond_noise
+        || (here - one).abs() <= (here - two).abs()
+        || (tol > TOLERANCE_NS && here <= one + tol)
+    {
         return Ok(Some((1, false)));
     }
     // The seek grows with distance, broadly: double until a reference is as long, and

@@ -14,6 +14,7 @@
 use headway::calibrate::{compare, extract_cached, Comparison};
 use headway::device::catalog;
 use headway::device::imperfect::Imperfections;
+use headway::experiments::calibrated_table::imperfections;
 use headway::link::Link;
 
 /// Extract `name` with `imperfections` and compare every 97th LBN.
@@ -27,7 +28,21 @@ fn extracted(name: &str, imperfections: &Imperfections) -> Comparison {
 /// The drive extracts with at most `wrong_per_100k` sampled LBNs in 100,000 on the wrong
 /// cylinder, a largest angle error of `max_angle_sectors` and a 99th percentile under 0.05.
 fn holds(name: &str, wrong_per_100k: u64, max_angle_sectors: f64) -> Comparison {
-    let c = extracted(name, &Imperfections::default());
+    holds_with(
+        name,
+        &Imperfections::default(),
+        wrong_per_100k,
+        max_angle_sectors,
+    )
+}
+
+fn holds_with(
+    name: &str,
+    imperfections: &Imperfections,
+    wrong_per_100k: u64,
+    max_angle_sectors: f64,
+) -> Comparison {
+    let c = extracted(name, imperfections);
     assert!(
         c.wrong_cylinder * 100_000 <= wrong_per_100k * c.lbns_checked,
         "{name}: {c}"
@@ -37,7 +52,9 @@ fn holds(name: &str, wrong_per_100k: u64, max_angle_sectors: f64) -> Comparison 
         "{name}: {c}"
     );
     assert!(c.angle_p99_error_sectors < 0.05, "{name}: {c}");
-    assert!(c.period_error_ppm.abs() < 5.0, "{name}: {c}");
+    // A wandering spindle has no one period: the one measured is off by up to its wander.
+    let ppm = 5.0 + imperfections.rotation_drift_ppm;
+    assert!(c.period_error_ppm.abs() < ppm, "{name}: {c}");
     c
 }
 
@@ -120,4 +137,31 @@ fn st41601n_extracts() {
 #[test]
 fn st41601n_rl_extracts() {
     holds("st41601n-rl", 0, 0.05);
+}
+
+/// With the rotational reproduction's imperfections (the calibrated predictor's imperfect
+/// drive: seeks up to 1 ms late, the spindle wandering by 10 ppm, a head move of the drive's
+/// own every 15 s). Seeks a few cylinders apart cannot be told apart under that jitter, so
+/// only empty cylinders whose seek stands out of it are counted; the Atlas 10K has none, and
+/// every LBN stays on its cylinder. A few tracks' phases, each measured by one pair of
+/// writes, come out late by a jittered seek (the largest angle error, 88 sectors); the 99th
+/// percentile stays under 0.05 sectors.
+#[test]
+fn atlas10k_extracts_with_imperfections() {
+    holds_with("atlas10k", &imperfections(), 0, 90.0);
+}
+
+#[test]
+fn atlas_iii_extracts_with_imperfections() {
+    holds_with("atlas_iii", &imperfections(), 0, 12.5);
+}
+
+#[test]
+fn elite3_extracts_with_imperfections() {
+    holds_with("elite3", &imperfections(), 0, 0.05);
+}
+
+#[test]
+fn st41601n_extracts_with_imperfections() {
+    holds_with("st41601n", &imperfections(), 0, 0.05);
 }
