@@ -70,7 +70,8 @@ impl PredictorComparison {
             .map(|c| c / self.oracle_mean_ms - 1.0)
     }
 
-    /// Both of issue 35's bounds hold.
+    /// Both bounds of the target hold: the mispredicted fraction and the excess over the
+    /// oracle's mean response.
     pub fn meets_target(&self) -> bool {
         let (miss, excess) = self.mix.targets();
         matches!((self.mispredicted_fraction, self.excess()), (Some(m), Some(e)) if m <= miss && e <= excess)
