@@ -270,8 +270,8 @@ impl fmt::Display for Comparison {
         )?;
         writeln!(
             f,
-            "inferred          {} track boundaries that left no mark, {} empty-cylinder \
-             counts from the seek curve",
+            "inferred          {} track boundaries that left no mark\n                  \
+             {} empty-cylinder counts from the seek curve",
             self.inferred_track_boundaries, self.inferred_cylinder_gaps
         )?;
         writeln!(
