@@ -96,6 +96,30 @@ pub struct SweepRow {
     pub free_reads: u64,
 }
 
+impl SweepRow {
+    /// The row of run `r` at `c_fb_ms`, beside its paired run without free reads.
+    fn measured(
+        label: &str,
+        c_fb_ms: f64,
+        r: &RunResult,
+        paired: &RunResult,
+        potential_free_bandwidth_mb_s: f64,
+    ) -> Self {
+        SweepRow {
+            foreground: label.into(),
+            c_fb_ms,
+            fg_bandwidth_mb_s: measure::fg_bandwidth_mb_s(r),
+            fg_mean_response_ms: measure::fg_mean_response_ms(r),
+            paired_fg_bandwidth_mb_s: measure::fg_bandwidth_mb_s(paired),
+            paired_fg_mean_response_ms: measure::fg_mean_response_ms(paired),
+            fg_response_increase: measure::fg_response_increase(r, paired),
+            free_bandwidth_mb_s: measure::free_bandwidth_mb_s(r),
+            potential_free_bandwidth_mb_s,
+            free_reads: r.summary.background_requests,
+        }
+    }
+}
+
 /// The paper's interface (Ultra2 Wide SCSI, 80 MB/s): time per 512-byte sector (ms).
 pub const PAPER_BUS_SECTOR_MS: f64 = 512.0 / 80e6 * 1e3;
 
@@ -424,18 +448,7 @@ pub fn reproduce(
         for &c in &o.c_fb_ms {
             progress(&format!("{label} c_fb = {c} ms"))?;
             let r = run(&oltp_config(o, inner, &format!("c_fb_ms = {c}")))?;
-            sweep.push(SweepRow {
-                foreground: label.into(),
-                c_fb_ms: c,
-                fg_bandwidth_mb_s: measure::fg_bandwidth_mb_s(&r),
-                fg_mean_response_ms: measure::fg_mean_response_ms(&r),
-                paired_fg_bandwidth_mb_s: measure::fg_bandwidth_mb_s(&paired),
-                paired_fg_mean_response_ms: measure::fg_mean_response_ms(&paired),
-                fg_response_increase: measure::fg_response_increase(&r, &paired),
-                free_bandwidth_mb_s: measure::free_bandwidth_mb_s(&r),
-                potential_free_bandwidth_mb_s: potential,
-                free_reads: r.summary.background_requests,
-            });
+            sweep.push(SweepRow::measured(label, c, &r, &paired, potential));
         }
     }
     let firmware = firmware_rows(o, &sweep, progress)?;
@@ -541,18 +554,7 @@ fn imperfect_sweep(
         for &c in &o.c_fb_ms {
             progress(&format!("{label} on the imperfect drive, c_fb = {c} ms"))?;
             let r = run(&config(&format!("c_fb_ms = {c}")))?;
-            rows.push(SweepRow {
-                foreground: label.into(),
-                c_fb_ms: c,
-                fg_bandwidth_mb_s: measure::fg_bandwidth_mb_s(&r),
-                fg_mean_response_ms: measure::fg_mean_response_ms(&r),
-                paired_fg_bandwidth_mb_s: measure::fg_bandwidth_mb_s(&paired),
-                paired_fg_mean_response_ms: measure::fg_mean_response_ms(&paired),
-                fg_response_increase: measure::fg_response_increase(&r, &paired),
-                free_bandwidth_mb_s: measure::free_bandwidth_mb_s(&r),
-                potential_free_bandwidth_mb_s: potential,
-                free_reads: r.summary.background_requests,
-            });
+            rows.push(SweepRow::measured(label, c, &r, &paired, potential));
         }
     }
     Ok(rows)
