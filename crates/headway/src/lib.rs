@@ -29,6 +29,7 @@ pub mod experiments;
 pub mod fuzzing;
 pub mod host;
 pub mod limits;
+pub mod live;
 pub mod link;
 mod named;
 pub(crate) mod order;
