@@ -270,10 +270,7 @@ impl Simulation {
 
     /// The time of the earliest pending event, if any.
     pub(crate) fn next_event_ns(&self) -> Option<SimTime> {
-        let first = self
-            .lane_key
-            .min(self.wake_key)
-            .min(self.events.peek_key());
+        let first = self.lane_key.min(self.wake_key).min(self.events.peek_key());
         (first != NO_LANE).then_some((first >> 64) as SimTime)
     }
 

@@ -20,6 +20,9 @@ pub(crate) struct Feed {
     pub(crate) scheduled: Option<u64>,
     /// Submission id by the run's request id, from the arrival to the completion.
     pub(crate) arrived: HashMap<u64, u64>,
+    /// No more submissions will come: once the waiting ones are handed over, the run loop
+    /// holds no next arrival (not even the stand-in), as after a trace's last record.
+    pub(crate) closed: bool,
 }
 
 /// The request the run loop holds when nothing is submitted: it never arrives (its time is
@@ -49,7 +52,9 @@ impl FeedWorkload {
             }
             None => {
                 feed.scheduled = None;
-                out.push(stand_in());
+                if !feed.closed {
+                    out.push(stand_in());
+                }
             }
         }
     }

@@ -99,6 +99,12 @@ impl Live {
         self.sim.check_request(&r)?;
         let id = self.next_id;
         let mut feed = self.feed.borrow_mut();
+        if feed.closed {
+            return Err(HeadwayError::config(
+                "submit",
+                "the live run was closed to submissions",
+            ));
+        }
         let first = match self.sim.lane_arrival() {
             Some(held) => is_stand_in(held) || r.arrival_ns < held.arrival_ns,
             None => {
@@ -118,6 +124,14 @@ impl Live {
         self.next_id += 1;
         self.tags.insert(id, req.tag);
         Ok(id)
+    }
+
+    /// Say that nothing more will be submitted. Until then the run keeps a place for a next
+    /// arrival, and that place takes a request id; a run closed before the clock reaches
+    /// its last submission's arrival gives its host-made requests the ids a batch run
+    /// gives them (the times are the same either way).
+    pub fn close(&mut self) {
+        self.feed.borrow_mut().closed = true;
     }
 
     /// When the next event is due (an arrival, a device's progress, a host timer), or
