@@ -70,9 +70,9 @@ mod headway_module {
     #[pymodule_export]
     use crate::freeblock::reproduce_freeblock;
     #[pymodule_export]
-    use crate::request::{PyCompletion, PyEstimate, PyRequest, PyServe, PyTrackInfo, PyWait};
-    #[pymodule_export]
     use crate::live::LiveCore;
+    #[pymodule_export]
+    use crate::request::{PyCompletion, PyEstimate, PyRequest, PyServe, PyTrackInfo, PyWait};
     #[pymodule_export]
     use crate::rotational::{extract, reproduce_rotational};
     #[pymodule_export]
