@@ -1,8 +1,11 @@
 //! The run loop: wires workload → host → link → device and back, with stats observing.
 
+use std::sync::{Arc, Mutex};
+
 use crate::device::{Device, DeviceIo};
 use crate::engine::{order_key, EventQueue};
 use crate::error::{HeadwayError, Result};
+use crate::host::array::ArrayReport;
 use crate::host::Host;
 use crate::link::Link;
 use crate::request::{Command, Completion, Request};
@@ -105,6 +108,8 @@ pub struct Simulation {
     processed: u64,
     /// Known before the run (a drive setting headway reads but does not model, ...).
     warnings: Vec<String>,
+    /// What the `[[arrays]]` volumes report at the end, if there are any.
+    arrays: Option<Arc<Mutex<ArrayReport>>>,
 }
 
 const PROGRESS_EVERY: u64 = 1 << 15;
@@ -145,6 +150,7 @@ impl Simulation {
             limits,
             processed: 0,
             warnings: Vec::new(),
+            arrays: None,
         }
     }
 
@@ -173,6 +179,19 @@ impl Simulation {
     /// Warnings to report with the result, ahead of the run's own.
     pub(crate) fn with_warnings(mut self, warnings: Vec<String>) -> Self {
         self.warnings = warnings;
+        self
+    }
+
+    /// The `[[arrays]]` volumes: their report, and their capacities (volume ids follow the
+    /// devices', so a workload request to a volume is checked against its size).
+    pub(crate) fn with_arrays(
+        mut self,
+        arrays: Option<(Arc<Mutex<ArrayReport>>, Vec<u64>)>,
+    ) -> Self {
+        if let Some((report, capacities)) = arrays {
+            self.capacity_sectors.extend(capacities);
+            self.arrays = Some(report);
+        }
         self
     }
 
@@ -249,7 +268,16 @@ impl Simulation {
             info: self.host.info.clone(),
             host_origins: self.host.work.origin_names(),
         };
-        let (mut summary, records, series) = self.stats.finish(self.now, &names);
+        let (mut summary, mut records, series) = self.stats.finish(self.now, &names);
+        if let Some(report) = &self.arrays {
+            let report = report
+                .lock()
+                .map_err(|_| HeadwayError::Invariant("the array report was poisoned".into()))?;
+            summary.arrays = report.volumes.clone();
+            if let Some(r) = records.as_mut() {
+                r.link_logical(&report.links);
+            }
+        }
         for (i, d) in self.devices.iter_mut().enumerate() {
             if let Some(mut f) = d.firmware_free() {
                 f.device = names.info.devices.get(i).cloned().unwrap_or_default();
