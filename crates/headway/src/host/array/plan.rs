@@ -384,3 +384,144 @@ fn write_row(
     write_data(ops, &|_| wait);
     write_parity(ops, wait);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{ArrayLevel, ParityRotation};
+
+    const U: u64 = 16;
+
+    fn layout(level: ArrayLevel, members: usize, copies: usize) -> Layout {
+        Layout::new(
+            level,
+            members,
+            U,
+            U * 1000,
+            ParityRotation::LeftSymmetric,
+            copies,
+        )
+    }
+
+    fn planned(l: &Layout, lost: Option<usize>, lbn: u64, sectors: u32, op: Op) -> Plan {
+        let lost_fn = move |_row: u64| lost;
+        let p = Planning {
+            layout: l,
+            rule: WriteRule::Fixed(SmallWrite::FewestIos),
+            sync_writes: true,
+            lost: &lost_fn,
+        };
+        plan(&p, lbn, sectors, op, &mut |live, _, _| live[0])
+    }
+
+    #[test]
+    fn raid5_small_write_is_two_reads_then_two_writes() {
+        let l = layout(ArrayLevel::Raid5, 5, 1);
+        // Unit 1 of row 0 (member 1), parity on member 4.
+        let p = planned(&l, None, U + 2, 4, Op::Write);
+        assert_eq!((p.reads(), p.writes()), (2, 2));
+        assert_eq!(p.kinds.rmw, 1);
+        let roles: Vec<(usize, Role, Wait)> =
+            p.ops.iter().map(|o| (o.member, o.role, o.wait)).collect();
+        assert_eq!(
+            roles,
+            vec![
+                (1, Role::OldData, Wait::Nothing),
+                (4, Role::OldParity, Wait::Nothing),
+                (1, Role::Data, Wait::Reads),
+                (4, Role::Parity, Wait::Reads),
+            ]
+        );
+        assert!(p.ops.iter().all(|o| o.lbn == 2 && o.sectors == 4));
+    }
+
+    #[test]
+    fn full_stripe_write_reads_nothing() {
+        let l = layout(ArrayLevel::Raid5, 5, 1);
+        let p = planned(&l, None, 4 * U, 4 * U as u32, Op::Write);
+        assert_eq!((p.reads(), p.writes()), (0, 5));
+        assert_eq!(p.kinds.full_stripe, 1);
+        // Two whole rows: members holding data in both rows write both units at once;
+        // members 3 and 4 hold data in one row and parity in the other (left-symmetric
+        // parity moves from member 4 to 3), so they write each unit apart.
+        let p = planned(&l, None, 0, 8 * U as u32, Op::Write);
+        assert_eq!((p.reads(), p.writes(), p.kinds.full_stripe), (0, 7, 2));
+        for m in 0..3 {
+            let ops: Vec<_> = p.ops.iter().filter(|o| o.member == m).collect();
+            assert_eq!((ops.len(), ops[0].sectors), (1, 2 * U as u32));
+        }
+    }
+
+    #[test]
+    fn three_of_four_units_reconstruct_and_two_of_four_too() {
+        let l = layout(ArrayLevel::Raid5, 5, 1);
+        // RMW would be 2*3 + 2 = 8 I/Os, reconstruct 1 + 3 + 1 = 5.
+        let p = planned(&l, None, 0, 3 * U as u32, Op::Write);
+        assert_eq!((p.reads(), p.writes(), p.kinds.reconstruct), (1, 4, 1));
+        assert_eq!(p.ops[0].member, 3);
+        // 2*2 + 2 = 6 against 2 + 2 + 1 = 5.
+        let p = planned(&l, None, 0, 2 * U as u32, Op::Write);
+        assert_eq!((p.reads(), p.writes(), p.kinds.reconstruct), (2, 3, 1));
+    }
+
+    #[test]
+    fn raid6_small_write_ties_to_rmw() {
+        // RMW 2 + 4 = 6 I/Os, reconstruct 2 + 1 + 2 = 5 on 5 members: reconstruct;
+        // on 6 members (4 data) RMW 6 against 3 + 1 + 2 = 6: a tie, RMW.
+        let l = layout(ArrayLevel::Raid6, 6, 1);
+        let p = planned(&l, None, 0, 4, Op::Write);
+        assert_eq!((p.reads(), p.writes(), p.kinds.rmw), (3, 3, 1));
+        let parity: Vec<usize> = p
+            .ops
+            .iter()
+            .filter(|o| o.role == Role::Parity)
+            .map(|o| o.member)
+            .collect();
+        assert_eq!(parity, vec![l.p_member(0), l.q_member(0)]);
+    }
+
+    #[test]
+    fn degraded_read_reads_the_rest_of_the_row() {
+        let l = layout(ArrayLevel::Raid5, 5, 1);
+        let p = planned(&l, Some(1), U, 8, Op::Read);
+        assert_eq!(p.ops.len(), 4);
+        assert!(p
+            .ops
+            .iter()
+            .all(|o| o.role == Role::Degraded && o.member != 1));
+        // A unit on a live member reads only itself.
+        assert_eq!(planned(&l, Some(1), 0, 8, Op::Read).ops.len(), 1);
+    }
+
+    #[test]
+    fn degraded_write_to_lost_data_reconstructs_without_it() {
+        let l = layout(ArrayLevel::Raid5, 5, 1);
+        let p = planned(&l, Some(1), U, U as u32, Op::Write);
+        // Reads the three other data units, writes parity only (the lost unit is gone).
+        assert_eq!((p.reads(), p.writes()), (3, 1));
+        assert!(p.ops.iter().all(|o| o.member != 1));
+        // Lost parity: the data is written alone.
+        let p = planned(&l, Some(4), U, 4, Op::Write);
+        assert_eq!((p.reads(), p.writes()), (0, 1));
+    }
+
+    #[test]
+    fn mirrors_write_every_copy_and_read_one() {
+        let l = layout(ArrayLevel::Raid1, 3, 3);
+        assert_eq!(planned(&l, None, 5, 8, Op::Write).writes(), 3);
+        assert_eq!(planned(&l, None, 5, 8, Op::Read).ops.len(), 1);
+        assert_eq!(planned(&l, Some(0), 5, 8, Op::Read).ops[0].member, 1);
+        let l = layout(ArrayLevel::Raid10, 4, 2);
+        let p = planned(&l, None, U, 8, Op::Write);
+        let members: Vec<usize> = p.ops.iter().map(|o| o.member).collect();
+        assert_eq!(members, vec![2, 3]);
+    }
+
+    #[test]
+    fn a_long_raid0_read_is_one_command_per_member() {
+        let l = layout(ArrayLevel::Raid0, 4, 1);
+        let p = planned(&l, None, 0, 8 * U as u32, Op::Read);
+        assert_eq!(p.ops.len(), 4);
+        assert!(p.ops.iter().all(|o| o.sectors == 2 * U as u32));
+    }
+}
