@@ -11,7 +11,7 @@ pub use front::{ArrayLinks, ArrayReport};
 
 use std::sync::{Arc, Mutex};
 
-use crate::config::ArrayConfig;
+use crate::config::{ArrayConfig, BackgroundPolicy};
 use crate::error::{HeadwayError, Result};
 use crate::request::DeviceId;
 use crate::sched::Scheduler;
@@ -63,6 +63,16 @@ impl Arrays {
                         a.members[0], a.members[k], capacities[devices[k] as usize]
                     ),
                 ));
+            }
+            for (which, b) in [("rebuild", &a.rebuild), ("scrub", &a.scrub)] {
+                if b.as_ref()
+                    .is_some_and(|b| b.policy == BackgroundPolicy::Freeblock)
+                {
+                    return Err(HeadwayError::config(
+                        key(&format!("{which}.policy")),
+                        "the `freeblock` policy is not available yet: use `rate` or `idle`",
+                    ));
+                }
             }
             let unit = a.stripe_unit_sectors;
             if unit > cap {
