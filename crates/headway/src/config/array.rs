@@ -20,6 +20,10 @@ pub struct ArrayConfig {
     /// Sectors of one member's share of a stripe (DiskSim's `Stripe unit`).
     #[serde(default = "default_stripe_unit_sectors")]
     pub stripe_unit_sectors: u64,
+    /// Sectors of each member the volume uses, from sector 0 (default: the whole member):
+    /// a short-stroked volume, or a quick rebuild study.
+    #[serde(default)]
+    pub member_sectors: Option<u64>,
     /// Parity unit (DiskSim's `Parity stripe unit`); headway rotates parity per stripe
     /// unit, so when given it must equal `stripe_unit_sectors`.
     #[serde(default)]

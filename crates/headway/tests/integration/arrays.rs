@@ -84,7 +84,7 @@ fn full_stripe_writes_write_every_member_and_read_nothing() {
 #[test]
 fn every_logical_request_completes_once_after_its_member_operations() {
     let wl = open(300, 24, 0.5) + "\n[output]\nrecords = true";
-    let arr = format!("{RAID5}\nspare = \"d5\"\nfailure = {{ member = \"d1\", at_ms = 400.0 }}\nrebuild = {{ policy = \"rate\", rate_mb_s = 50.0 }}");
+    let arr = format!("{RAID5}\nmember_sectors = 65536\nspare = \"d5\"\nfailure = {{ member = \"d1\", at_ms = 400.0 }}\nrebuild = {{ policy = \"rate\", rate_mb_s = 50.0 }}");
     let r = run(&system_of("dec_rz26", 6, &arr, &wl));
     let rec = r.records.as_ref().expect("records");
     assert_eq!(rec.logical_id.len(), rec.len());
@@ -127,10 +127,10 @@ fn degraded_reads_read_the_other_four_members() {
 }
 
 fn rebuild_system(policy: &str, wl: &str) -> String {
-    // 32 MiB units: a dec_rz26 member is about 31 rows.
+    // 32 rows of 512 KiB units on each member.
     let arr = format!(
         "level = \"raid5\"\nmembers = [\"d0\", \"d1\", \"d2\", \"d3\", \"d4\"]\n\
-         stripe_unit_sectors = 65536\nspare = \"d5\"\n\
+         stripe_unit_sectors = 1024\nmember_sectors = 32768\nspare = \"d5\"\n\
          failure = {{ member = \"d3\", at_ms = 100.0 }}\nrebuild = {{ {policy} }}"
     );
     system_of("dec_rz26", 6, &arr, wl)
@@ -145,7 +145,7 @@ fn rebuild_covers_every_row_exactly_once() {
         let r = run(&rebuild_system(policy, &open(200, 8, 0.5)));
         let a = volume(&r);
         let b = a.rebuild.as_ref().expect("rebuild");
-        assert!(b.rows_total > 20, "{b:?}");
+        assert_eq!(b.rows_total, 32, "{b:?}");
         assert_eq!(b.rows_done, b.rows_total, "{policy}: {b:?}");
         assert!(b.started_ms.unwrap() >= 100.0);
         assert!(b.duration_ms.unwrap() > 0.0);
@@ -163,11 +163,12 @@ fn rebuild_covers_every_row_exactly_once() {
 
 #[test]
 fn scrub_reads_every_row_of_every_member() {
-    let arr = "level = \"raid1\"\nmembers = [\"d0\", \"d1\"]\nstripe_unit_sectors = 65536\n\
+    let arr = "level = \"raid1\"\nmembers = [\"d0\", \"d1\"]\nstripe_unit_sectors = 1024\n\
+               member_sectors = 65536\n\
                scrub = { policy = \"rate\", rate_mb_s = 200.0 }";
     let r = run(&system_of("dec_rz26", 2, arr, &open(50, 8, 0.5)));
     let b = volume(&r).scrub.clone().expect("scrub");
-    assert_eq!(b.rows_done, b.rows_total);
+    assert_eq!((b.rows_done, b.rows_total), (64, 64));
     for m in &volume(&r).members {
         assert_eq!(m.scrub_reads, b.rows_total);
     }
@@ -193,7 +194,7 @@ fn mirrored_reads_follow_the_policy() {
 
 #[test]
 fn array_runs_are_deterministic() {
-    let arr = format!("{RAID5}\nspare = \"d5\"\nfailure = {{ member = \"d0\", at_ms = 100.0 }}\nrebuild = {{ policy = \"idle\", idle_ms = 2.0 }}");
+    let arr = format!("{RAID5}\nmember_sectors = 65536\nspare = \"d5\"\nfailure = {{ member = \"d0\", at_ms = 100.0 }}\nrebuild = {{ policy = \"idle\", idle_ms = 2.0 }}");
     let t = system_of("dec_rz26", 6, &arr, &open(150, 16, 0.5));
     let (a, b) = (run(&t), run(&t));
     assert_eq!(a.summary, b.summary);

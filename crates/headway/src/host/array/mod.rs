@@ -74,6 +74,14 @@ impl Arrays {
                     ));
                 }
             }
+            let full = cap;
+            let cap = a.member_sectors.unwrap_or(full);
+            if cap == 0 || cap > full {
+                return Err(HeadwayError::config(
+                    key("member_sectors"),
+                    format!("must be from 1 to a member's {full} sectors, got {cap}"),
+                ));
+            }
             let unit = a.stripe_unit_sectors;
             if unit > cap {
                 return Err(HeadwayError::config(
@@ -83,11 +91,11 @@ impl Arrays {
             }
             let spare = a.spare.as_ref().map(dev);
             if let Some(s) = spare {
-                if capacities[s as usize] < cap {
+                if capacities[s as usize] < full {
                     return Err(HeadwayError::config(
                         key("spare"),
                         format!(
-                            "the spare has {} sectors, fewer than a member ({cap})",
+                            "the spare has {} sectors, fewer than a member ({full})",
                             capacities[s as usize]
                         ),
                     ));
