@@ -67,6 +67,8 @@ pub struct RunResult {
     pub series: Vec<SeriesRow>,
     /// Names of the host components that made work, by origin − `HOST_ORIGIN_BASE`.
     pub host_origins: Vec<String>,
+    /// Each `[[arrays]]` volume: by volume and by member (empty without arrays).
+    pub arrays: Vec<crate::stats::ArraySummary>,
 }
 
 /// One assembled simulation, ready to run once.
@@ -269,11 +271,12 @@ impl Simulation {
             host_origins: self.host.work.origin_names(),
         };
         let (mut summary, mut records, series) = self.stats.finish(self.now, &names);
+        let mut arrays = Vec::new();
         if let Some(report) = &self.arrays {
             let report = report
                 .lock()
                 .map_err(|_| HeadwayError::Invariant("the array report was poisoned".into()))?;
-            summary.arrays = report.volumes.clone();
+            arrays = report.volumes.clone();
             if let Some(r) = records.as_mut() {
                 r.link_logical(&report.links);
             }
@@ -307,6 +310,7 @@ impl Simulation {
             warnings,
             series,
             host_origins: names.host_origins,
+            arrays,
         })
     }
 

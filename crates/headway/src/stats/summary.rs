@@ -102,9 +102,6 @@ pub struct Summary {
     /// What each drive with `firmware_freeblock` read for free (empty otherwise).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub firmware_free: Vec<crate::device::hdd::FirmwareFreeReport>,
-    /// Each `[[arrays]]` volume: by volume and by member (empty otherwise).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub arrays: Vec<super::ArraySummary>,
 }
 
 impl Summary {

@@ -48,7 +48,7 @@ fn open(requests: u64, size: u32, read_fraction: f64) -> String {
 }
 
 fn volume(r: &RunResult) -> &ArraySummary {
-    &r.summary.arrays[0]
+    &r.arrays[0]
 }
 
 #[test]
