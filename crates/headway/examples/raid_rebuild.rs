@@ -20,7 +20,7 @@ fn config(array_extra: &str) -> String {
          members = [\"d0\", \"d1\", \"d2\", \"d3\", \"d4\"]\nstripe_unit_sectors = 128\n\
          member_sectors = {MEMBER_SECTORS}\nspare = \"spare\"\n{array_extra}\n\n\
          [[workloads]]\ndevice = \"vol\"\nkind = \"open\"\nrequests = 20000\n\
-         interarrival_ms = 2.5\nsize_sectors = 8\nread_fraction = 0.7\n\n\
+         interarrival_ms = 8.0\nsize_sectors = 8\nread_fraction = 0.7\n\n\
          [host]\nscheduler = \"sptf\"\n"
     );
     s
@@ -31,16 +31,20 @@ fn main() {
     let runs: Vec<(String, String)> = [("healthy", String::new()), ("degraded", fail.to_string())]
         .into_iter()
         .map(|(n, e)| (n.to_string(), e))
-        .chain([5.0, 20.0, 80.0].into_iter().map(|mb| {
+        .chain([2.0, 5.0, 20.0].into_iter().map(|mb| {
             (
                 format!("rate {mb} MB/s"),
-                format!("{fail}\nrebuild = {{ policy = \"rate\", rate_mb_s = {mb} }}"),
+                format!(
+                "{fail}\nrebuild = {{ policy = \"rate\", rate_mb_s = {mb}, unit_sectors = 2048 }}"
+            ),
             )
         }))
         .chain([1.0, 10.0].into_iter().map(|ms| {
             (
                 format!("idle after {ms} ms"),
-                format!("{fail}\nrebuild = {{ policy = \"idle\", idle_ms = {ms} }}"),
+                format!(
+                "{fail}\nrebuild = {{ policy = \"idle\", idle_ms = {ms}, unit_sectors = 2048 }}"
+            ),
             )
         }))
         .collect();

@@ -187,7 +187,8 @@ pub struct BackgroundConfig {
     /// starts. Default 50.
     #[serde(default)]
     pub idle_ms: Option<f64>,
-    /// Sectors per step on each member; default the stripe unit.
+    /// Sectors per step on each member: a divisor or a multiple of the stripe unit
+    /// (several rows a step); default the stripe unit.
     #[serde(default)]
     pub unit_sectors: Option<u64>,
     /// When the work starts (milliseconds); a rebuild defaults to the failure time, a
@@ -408,10 +409,14 @@ impl BackgroundConfig {
             ));
         }
         if let Some(u) = self.unit_sectors {
-            if u == 0 || stripe_unit_sectors % u != 0 {
+            let fits = u > 0 && (stripe_unit_sectors % u == 0 || u % stripe_unit_sectors == 0);
+            if !fits {
                 return Err(HeadwayError::config(
                     key("unit_sectors"),
-                    format!("must divide the stripe unit ({stripe_unit_sectors} sectors), got {u}"),
+                    format!(
+                        "must divide the stripe unit ({stripe_unit_sectors} sectors) or be a \
+                         multiple of it, got {u}"
+                    ),
                 ));
             }
         }

@@ -271,3 +271,59 @@ fn example_raid5_runs() {
     let b = a.rebuild.as_ref().unwrap();
     assert_eq!(b.rows_done, b.rows_total);
 }
+
+#[test]
+fn the_one_workload_form_addresses_the_first_volume() {
+    // The Python `Result.arrays` example, as TOML.
+    let mut t = String::new();
+    for i in 0..5 {
+        t += &format!("[[devices]]\nname = \"d{i}\"\ndrive = \"atlas10k\"\n\n");
+    }
+    t += "[[arrays]]\nname = \"vol\"\nlevel = \"raid5\"\n\
+          members = [\"d0\", \"d1\", \"d2\", \"d3\", \"d4\"]\n\n\
+          [workload]\nrequests = 20\nread_fraction = 0.0\nsize_sectors = 8\nalign_sectors = 8\n";
+    let r = run(&t);
+    let a = volume(&r);
+    assert_eq!(
+        (a.requests, a.member_reads, a.member_writes, a.rmw_writes),
+        (20, 40, 40, 20)
+    );
+}
+
+#[test]
+fn raid6_raid10_and_raid4_member_io_counts() {
+    // RAID 6 on 6 members (4 data): a one-unit write ties, 6 I/Os by RMW (3 reads, 3 writes).
+    let six = "level = \"raid6\"\nmembers = [\"d0\", \"d1\", \"d2\", \"d3\", \"d4\", \"d5\"]\n\
+               stripe_unit_sectors = 16";
+    let r = run(&system(6, six, &open(50, 8, 0.0)));
+    let a = volume(&r);
+    assert_eq!(
+        (a.member_reads, a.member_writes, a.parity_ios),
+        (150, 150, 200)
+    );
+    // RAID 10 over two mirrored pairs: every write on both copies, every read on one.
+    let ten =
+        "level = \"raid10\"\nmembers = [\"d0\", \"d1\", \"d2\", \"d3\"]\nstripe_unit_sectors = 16";
+    let r = run(&system(4, ten, &open(100, 8, 0.5)));
+    let a = volume(&r);
+    assert_eq!(a.member_reads + a.member_writes / 2, 100);
+    assert_eq!(a.member_writes % 2, 0);
+    // RAID 4: parity always on the last member.
+    let four =
+        "level = \"raid4\"\nmembers = [\"d0\", \"d1\", \"d2\", \"d3\"]\nstripe_unit_sectors = 16";
+    let r = run(&system(4, four, &open(60, 8, 0.0)));
+    let a = volume(&r);
+    assert_eq!((a.members[3].parity_ios, a.parity_ios), (120, 120));
+}
+
+#[test]
+fn rmw_fraction_is_disksims_breakpoint() {
+    // Two of four units written: 0.5 of the row. Below a 0.6 breakpoint: RMW; at 0.5 not.
+    let wl = open(40, 32, 0.0);
+    for (fraction, rmw) in [(0.6, 40), (0.5, 0)] {
+        let arr = format!("{RAID5}\nrmw_fraction = {fraction}");
+        let a = run(&system(5, &arr, &wl)).arrays[0].clone();
+        assert_eq!(a.rmw_writes, rmw, "{fraction}");
+        assert_eq!(a.rmw_writes + a.reconstruct_writes, 40);
+    }
+}

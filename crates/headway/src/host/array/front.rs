@@ -404,14 +404,9 @@ impl ArrayFront {
                     let from = (group * l.copies..(group + 1) * l.copies).find(|&m| m != f);
                     ops.extend(from.map(|m| op(m, Op::Read)));
                 } else {
-                    // The row's other data units and P (or Q when P is the lost one).
-                    let q = (l.parity_units() == 2).then(|| l.q_member(row));
-                    let skip = if q == Some(f) { None } else { q };
-                    ops.extend(
-                        (0..l.members)
-                            .filter(|&m| m != f && Some(m) != skip)
-                            .map(|m| op(m, Op::Read)),
-                    );
+                    // Every survivor of the rows (a step may span rows, and RAID 6's Q
+                    // moves from row to row, so it is read too).
+                    ops.extend((0..l.members).filter(|&m| m != f).map(|m| op(m, Op::Read)));
                 }
                 ops.push(op(f, Op::Write));
             }
