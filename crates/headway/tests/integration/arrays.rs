@@ -327,3 +327,18 @@ fn rmw_fraction_is_disksims_breakpoint() {
         assert_eq!(a.rmw_writes + a.reconstruct_writes, 40);
     }
 }
+
+#[test]
+fn array_errors_name_the_file_and_line() {
+    let t = system(
+        2,
+        "level = \"raid5\"\nmembers = [\"d0\", \"d1\"]",
+        &open(1, 8, 1.0),
+    );
+    let line = t.lines().position(|l| l.starts_with("members")).unwrap() + 1;
+    let e = ExperimentConfig::from_toml_str(&t, Some(std::path::Path::new("raid.toml")))
+        .expect_err("two-member RAID 5")
+        .to_string();
+    assert!(e.contains(&format!("raid.toml:{line}")), "{e}");
+    assert!(e.contains("raid5 needs at least 3 members"), "{e}");
+}
