@@ -311,7 +311,7 @@ impl ArrayConfig {
         }
         if self.level == ArrayLevel::Raid10 {
             let c = self.copies_of_each();
-            if n % c != 0 {
+            if !n.is_multiple_of(c) {
                 return Err(HeadwayError::config(
                     key("members"),
                     format!("raid10 with {c} copies needs a multiple of {c} members, got {n}"),
@@ -409,7 +409,8 @@ impl BackgroundConfig {
             ));
         }
         if let Some(u) = self.unit_sectors {
-            let fits = u > 0 && (stripe_unit_sectors % u == 0 || u % stripe_unit_sectors == 0);
+            let fits = u > 0
+                && (stripe_unit_sectors.is_multiple_of(u) || u.is_multiple_of(stripe_unit_sectors));
             if !fits {
                 return Err(HeadwayError::config(
                     key("unit_sectors"),
