@@ -28,6 +28,7 @@ from typing import Any, Dict, Mapping, Optional, Sequence, Union
 from headway._toml_text import _drop_none, default_config_text, to_toml
 
 __all__ = [
+    "Array",
     "Config",
     "Device",
     "Drive",
@@ -212,6 +213,45 @@ class Workload:
         return isinstance(other, Workload) and other.to_dict() == self.to_dict()
 
 
+@dataclass
+class Array(_Section):
+    """One ``[[arrays]]`` entry: a volume over some of the ``devices`` (docs/arrays.md).
+    Workloads address it by name (``device="vol"``).
+
+    >>> Array(name="vol", level="raid5", members=["d0", "d1", "d2", "d3", "d4"],
+    ...       stripe_unit_sectors=128).to_dict()["level"]
+    'raid5'
+    >>> Array(name="m", level="raid1", members=["a", "b"], spare="c",
+    ...       failure={"member": "a", "at_ms": 100.0},
+    ...       rebuild={"policy": "idle", "idle_ms": 20.0}).to_dict()["rebuild"]
+    {'policy': 'idle', 'idle_ms': 20.0}
+    """
+
+    name: Optional[str] = None
+    #: ``raid0``, ``raid1``, ``raid10``, ``raid4``, ``raid5``, ``raid6``.
+    level: Optional[str] = None
+    members: Optional[Sequence[str]] = None
+    stripe_unit_sectors: Optional[int] = None
+    member_sectors: Optional[int] = None
+    parity_stripe_unit_sectors: Optional[int] = None
+    #: ``left-symmetric`` (default), ``left-asymmetric``, ``right-asymmetric``, ``right-symmetric``.
+    parity_rotation: Optional[str] = None
+    #: ``fewest-ios`` (default), ``rmw``, ``reconstruct``.
+    small_write: Optional[str] = None
+    rmw_fraction: Optional[float] = None
+    sync_writes: Optional[bool] = None
+    copies: Optional[int] = None
+    #: ``fastest`` (default), ``primary``, ``round-robin``, ``shortest-queue``.
+    mirror_read: Optional[str] = None
+    spare: Optional[str] = None
+    #: ``{"member": "d2", "at_ms": 2000.0}``.
+    failure: Optional[Dict[str, Any]] = None
+    #: ``{"policy": "rate" | "idle", "rate_mb_s", "idle_ms", "unit_sectors", "start_ms"}``.
+    rebuild: Optional[Dict[str, Any]] = None
+    scrub: Optional[Dict[str, Any]] = None
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+
 SectionLike = Union[Mapping[str, Any], _Section, Workload, None]
 
 
@@ -237,6 +277,8 @@ class Config:
     name: Optional[str] = None
     devices: Optional[Sequence[SectionLike]] = None
     workloads: Optional[Sequence[SectionLike]] = None
+    #: ``[[arrays]]``: volumes over the devices (:class:`Array`).
+    arrays: Optional[Sequence[SectionLike]] = None
     extra: Dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> Dict[str, Any]:
@@ -248,7 +290,7 @@ class Config:
             section = getattr(self, key)
             if section is not None:
                 out[key] = _drop_none(section)
-        for key in ("devices", "workloads"):
+        for key in ("devices", "workloads", "arrays"):
             entries = getattr(self, key)
             if entries is not None:
                 out[key] = [_drop_none(e) for e in entries]

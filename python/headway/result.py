@@ -108,6 +108,24 @@ class Result:
         return list(self.meta.get("warnings") or [])
 
     @property
+    def arrays(self) -> List[Dict[str, Any]]:
+        """Each ``[[arrays]]`` volume's summary (docs/arrays.md): logical ``requests``,
+        ``member_reads``, ``member_writes``, ``parity_ios``, ``degraded_reads``, the row
+        updates by kind, ``rebuild`` and ``scrub`` progress, and ``members``, one dict per
+        member and the spare. Empty without arrays.
+
+        >>> import headway
+        >>> devices = [{"name": f"d{i}", "drive": "atlas10k"} for i in range(5)]
+        >>> vol = {"name": "vol", "level": "raid5", "members": [d["name"] for d in devices]}
+        >>> wl = {"requests": 20, "read_fraction": 0.0, "size_sectors": 8, "align_sectors": 8}
+        >>> r = headway.run({"devices": devices, "arrays": [vol], "workload": wl})
+        >>> a = r.arrays[0]
+        >>> a["requests"], a["member_reads"], a["member_writes"], a["rmw_writes"]
+        (20, 40, 40, 20)
+        """
+        return list(self.meta.get("arrays") or [])
+
+    @property
     def trace_report(self) -> Optional[Dict[str, Any]]:
         """For a trace replay: records read, replayed, filtered, bad (with the first few
         line numbers), fitted and dropped; ``None`` for other workloads."""

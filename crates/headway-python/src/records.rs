@@ -87,6 +87,7 @@ pub fn to_columns<'py>(py: Python<'py>, rec: &RequestRecords) -> PyResult<Bound<
         deadline_ns,
         cache_hit,
         predicted_ns,
+        logical_id,
     } = rec;
     let d = PyDict::new(py);
     column(&d, "id", id)?;
@@ -121,5 +122,9 @@ pub fn to_columns<'py>(py: Python<'py>, rec: &RequestRecords) -> PyResult<Bound<
         })
         .collect();
     column(&d, "predicted_ms", &predicted_ms)?;
+    // Only runs with `[[arrays]]` link member operations to logical requests.
+    if !logical_id.is_empty() {
+        column(&d, "logical_id", logical_id)?;
+    }
     Ok(d)
 }

@@ -209,6 +209,7 @@ pub fn run<'py>(
         "workloads": info.workloads,
         "host_origins": result.host_origins,
         "class_series": result.series,
+        "arrays": result.arrays,
     })
     .to_string();
     Ok((summary, columns, meta))

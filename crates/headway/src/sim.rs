@@ -1,8 +1,11 @@
 //! The run loop: wires workload → host → link → device and back, with stats observing.
 
+use std::sync::{Arc, Mutex};
+
 use crate::device::{Device, DeviceIo};
 use crate::engine::{order_key, EventQueue};
 use crate::error::{HeadwayError, Result};
+use crate::host::array::ArrayReport;
 use crate::host::Host;
 use crate::link::Link;
 use crate::request::{Command, Completion, Request};
@@ -66,6 +69,8 @@ pub struct RunResult {
     pub series: Vec<SeriesRow>,
     /// Names of the host components that made work, by origin − `HOST_ORIGIN_BASE`.
     pub host_origins: Vec<String>,
+    /// Each `[[arrays]]` volume: by volume and by member (empty without arrays).
+    pub arrays: Vec<crate::stats::ArraySummary>,
 }
 
 /// One assembled simulation, ready to run once.
@@ -107,6 +112,8 @@ pub struct Simulation {
     processed: u64,
     /// Known before the run (a drive setting headway reads but does not model, ...).
     warnings: Vec<String>,
+    /// What the `[[arrays]]` volumes report at the end, if there are any.
+    arrays: Option<Arc<Mutex<ArrayReport>>>,
 }
 
 const PROGRESS_EVERY: u64 = 1 << 15;
@@ -147,6 +154,7 @@ impl Simulation {
             limits,
             processed: 0,
             warnings: Vec::new(),
+            arrays: None,
         }
     }
 
@@ -175,6 +183,19 @@ impl Simulation {
     /// Warnings to report with the result, ahead of the run's own.
     pub(crate) fn with_warnings(mut self, warnings: Vec<String>) -> Self {
         self.warnings = warnings;
+        self
+    }
+
+    /// The `[[arrays]]` volumes: their report, and their capacities (volume ids follow the
+    /// devices', so a workload request to a volume is checked against its size).
+    pub(crate) fn with_arrays(
+        mut self,
+        arrays: Option<(Arc<Mutex<ArrayReport>>, Vec<u64>)>,
+    ) -> Self {
+        if let Some((report, capacities)) = arrays {
+            self.capacity_sectors.extend(capacities);
+            self.arrays = Some(report);
+        }
         self
     }
 
@@ -286,8 +307,18 @@ impl Simulation {
             )));
         }
         let names = self.names();
-        let (mut summary, records, series) = self.stats.finish(self.now, &names);
+        let (mut summary, mut records, series) = self.stats.finish(self.now, &names);
         Self::add_firmware_free(&self.devices, &mut summary, &names);
+        let mut arrays = Vec::new();
+        if let Some(report) = &self.arrays {
+            let report = report
+                .lock()
+                .map_err(|_| HeadwayError::Invariant("the array report was poisoned".into()))?;
+            arrays = report.volumes.clone();
+            if let Some(r) = records.as_mut() {
+                r.link_logical(&report.links);
+            }
+        }
         for (i, d) in self.devices.iter_mut().enumerate() {
             if let Some(e) = d.energy(self.now) {
                 let name = names.info.devices.get(i).cloned().unwrap_or_default();
@@ -313,6 +344,7 @@ impl Simulation {
             warnings,
             series,
             host_origins: names.host_origins,
+            arrays,
         })
     }
 

@@ -9,6 +9,7 @@ use crate::device::imperfect::with_imperfections;
 use crate::device::{catalog, Device, DeviceKind};
 use crate::engine::RngStreams;
 use crate::error::{HeadwayError, Result};
+use crate::host::array::Arrays;
 use crate::host::Host;
 use crate::link::Link;
 use crate::predict::{CalibratedPredictor, LbnCurvePredictor, OraclePredictor, Predictor};
@@ -300,6 +301,7 @@ fn build_workloads(
     cfg: &ExperimentConfig,
     devices: &[DeviceConfig],
     capacities: &[u64],
+    volumes: &Option<Arrays>,
     rng: &RngStreams,
 ) -> Result<(Box<dyn Workload>, RunInfo)> {
     let entries = cfg.workload_list();
@@ -310,7 +312,8 @@ fn build_workloads(
         workloads: Vec::new(),
         processes: Vec::new(),
     };
-    let single = cfg.workloads.is_empty();
+    // With volumes, even the one `[workload]` is placed on its device (the first volume).
+    let single = cfg.workloads.is_empty() && volumes.is_none();
     if single {
         let w = cfg.workload.build(capacities[0], rng, base)?;
         info.classes.push("default".into());
@@ -342,14 +345,25 @@ fn build_workloads(
                 info.classes.len() - 1
             }
         } as u16;
-        let device = match &c.device {
-            Some(n) => devices
-                .iter()
-                .position(|d| &d.name == n)
-                .expect("validated: workloads name existing devices"),
-            None => 0,
+        // A volume's id follows the devices'; a workload naming no device addresses the
+        // first volume when there are volumes.
+        let volume = |k: usize| {
+            let a = volumes.as_ref().expect("a volume");
+            (devices.len() + k, a.capacities[k])
         };
-        let cap = capacities[device];
+        let (device, cap) = match &c.device {
+            Some(n) => match devices.iter().position(|d| &d.name == n) {
+                Some(d) => (d, capacities[d]),
+                None => volume(
+                    volumes
+                        .as_ref()
+                        .and_then(|a| a.names.iter().position(|v| v == n))
+                        .expect("validated: workloads name existing devices or volumes"),
+                ),
+            },
+            None if volumes.is_some() => volume(0),
+            None => (0, capacities[0]),
+        };
         let (region_start, region_sectors) = match &c.region {
             Some(r) => r.resolve(cap, &format!("{table}.region"))?,
             None => (0, cap),
@@ -447,7 +461,21 @@ fn build(cfg: &ExperimentConfig, scheduler: Option<Box<dyn Scheduler>>) -> Resul
             .any(|d| d.predictor != PredictorKind::Oracle.name())
             || imperfect,
     );
-    let (workload, info) = build_workloads(cfg, &device_cfgs, &capacities, &rng)?;
+    let volumes = if cfg.arrays.is_empty() {
+        None
+    } else {
+        let names: Vec<String> = device_cfgs.iter().map(|d| d.name.clone()).collect();
+        Some(Arrays::build(&cfg.arrays, &names, &capacities)?)
+    };
+    let (workload, info) = build_workloads(cfg, &device_cfgs, &capacities, &volumes, &rng)?;
+    let (scheduler, array_report) = match volumes {
+        None => (scheduler, None),
+        Some(a) => {
+            let caps = a.capacities.clone();
+            let (s, report) = a.front(scheduler, devices.len() as u16, cfg.output.records);
+            (s, Some((report, caps)))
+        }
+    };
     // A dimension with one value costs nothing: only the others are tracked per request.
     // Host-made work can come from any wrapper and any plug-in.
     let origins = info.workloads.len() > 1 || wraps || plugin;
@@ -455,7 +483,7 @@ fn build(cfg: &ExperimentConfig, scheduler: Option<Box<dyn Scheduler>>) -> Resul
         classes: info.classes.len() > 1,
         processes: info.processes.len() > 1 && info.processes.len() <= MAX_TRACKED_PROCESSES,
         devices: devices.len() > 1 || origins,
-        origins,
+        origins: origins || array_report.is_some(),
         series_ns: cfg
             .output
             .series_ms
@@ -492,7 +520,8 @@ fn build(cfg: &ExperimentConfig, scheduler: Option<Box<dyn Scheduler>>) -> Resul
         limits,
     )
     .with_rotation_ns(60.0e9 / spec.rpm)
-    .with_warnings(warnings);
+    .with_warnings(warnings)
+    .with_arrays(array_report);
     Ok(Built {
         simulation,
         spec,

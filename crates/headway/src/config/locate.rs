@@ -90,8 +90,30 @@ pub(crate) fn with_key_line(e: HeadwayError, text: &str) -> HeadwayError {
 /// (`workload.interarrival_ms = ...`) in an enclosing table.
 fn line_of_key(text: &str, key: &str) -> Option<usize> {
     let mut table = String::new();
+    // Entries of each array of tables seen so far: `[[arrays]]`'s second entry is
+    // `arrays[1]`, as validation names its keys.
+    let mut entries: Vec<(String, usize)> = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.split('#').next().unwrap_or("").trim();
+        if line.starts_with("[[") {
+            let name = normalise(line.trim_matches(|c| c == '[' || c == ']'));
+            let n = match entries.iter_mut().find(|(t, _)| *t == name) {
+                Some((_, n)) => {
+                    *n += 1;
+                    *n
+                }
+                None => {
+                    entries.push((name.clone(), 0));
+                    0
+                }
+            };
+            if key.starts_with(&format!("{name}[{n}].")) {
+                table = format!("{name}[{n}]");
+            } else {
+                table = name;
+            }
+            continue;
+        }
         if line.starts_with('[') {
             table = normalise(line.trim_matches(|c| c == '[' || c == ']'));
             continue;

@@ -2,6 +2,8 @@
 //! predictor per device, enforces how many commands each device may have outstanding, and
 //! keeps the single timer a non-work-conserving scheduler can arm.
 
+pub mod array;
+
 use crate::error::{HeadwayError, Result};
 use crate::predict::{Access, Moment, Predictor};
 use crate::request::{Command, Completion, Request};

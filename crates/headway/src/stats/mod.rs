@@ -2,6 +2,7 @@
 //! distributions (HDR histograms, 3 significant digits) rather than running means, and
 //! optionally one record per request.
 
+mod arrays;
 mod dims;
 mod latency;
 mod prediction;
@@ -9,6 +10,7 @@ mod records;
 mod run_info;
 mod summary;
 
+pub use arrays::{ArraySummary, BackgroundSummary, MemberSummary};
 pub use dims::{DimsOptions, GroupSummary, SeriesRow};
 pub use prediction::{ErrorBin, PredictionSummary};
 pub use records::{RequestRecords, HOST_DEVICE};

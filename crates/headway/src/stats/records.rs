@@ -31,6 +31,9 @@ pub struct RequestRecords {
     /// The host predictor's estimate from dispatch to the end of the transfer, or
     /// `u64::MAX` when none was made (the device was busy at dispatch).
     pub predicted_ns: Vec<u64>,
+    /// With `[[arrays]]`: the logical request each member operation served (`u64::MAX`
+    /// for any other request); empty without arrays.
+    pub logical_id: Vec<u64>,
 }
 
 impl RequestRecords {
@@ -42,6 +45,16 @@ impl RequestRecords {
     }
     /// A request the host served from memory at `now`: no device (`device` is
     /// [`HOST_DEVICE`]), no phases.
+    /// Fill `logical_id` from `(member request id, logical request id)` links.
+    pub(crate) fn link_logical(&mut self, links: &[(u64, u64)]) {
+        let map: std::collections::HashMap<u64, u64> = links.iter().copied().collect();
+        self.logical_id = self
+            .id
+            .iter()
+            .map(|id| map.get(id).copied().unwrap_or(u64::MAX))
+            .collect();
+    }
+
     pub(crate) fn push_served(&mut self, r: &Request, now: u64) {
         self.id.push(r.id);
         self.arrival_ns.push(r.arrival_ns);

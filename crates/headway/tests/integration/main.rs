@@ -8,6 +8,7 @@
 mod common;
 
 mod anticipatory;
+mod arrays;
 mod avoid_spinup;
 mod bus_overlap;
 mod calibrate_all_drives;

@@ -1,0 +1,526 @@
+//! The array layer in front of the members' schedulers: a logical request addressed to a
+//! volume becomes member operations (host-made requests, each through its member's own
+//! scheduler as any request is), and the logical request completes, served by the host,
+//! when its last member operation has. Requests to other devices pass straight through.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use super::plan::{plan, MemberOp, Planning, Role, Wait};
+use super::volume::Volume;
+use crate::config::MirrorRead;
+use crate::error::Result;
+use crate::predict::{Access, Moment};
+use crate::request::{Command, Completion, DeviceId, Op, Request};
+use crate::sched::{Decision, Placement, SchedCtx, Scheduler, Served};
+use crate::stats::ArraySummary;
+use crate::time::SimTime;
+
+/// Who a set of member operations works for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Job {
+    Foreground,
+    Rebuild,
+    Scrub,
+}
+
+/// A logical request (or a background step) waiting for its member operations.
+struct Pending {
+    volume: u16,
+    job: Job,
+    logical: Option<Request>,
+    ops: Vec<MemberOp>,
+    issued: Vec<bool>,
+    done: Vec<bool>,
+    reads_left: usize,
+    left: usize,
+}
+
+/// Links between member operations and the logical requests they serve, kept for the
+/// per-request records: `(member request id, logical request id)`.
+pub type ArrayLinks = Vec<(u64, u64)>;
+
+/// What the array layer reports at the end: each volume's summary and the links.
+#[derive(Default)]
+pub struct ArrayReport {
+    pub volumes: Vec<ArraySummary>,
+    pub links: ArrayLinks,
+}
+
+pub(crate) struct ArrayFront {
+    inner: Box<dyn Scheduler>,
+    volumes: Vec<Volume>,
+    /// Device ids from here on are volumes.
+    first_volume: DeviceId,
+    /// Host origins of foreground member operations, rebuild and scrub work.
+    origins: Option<[u16; 3]>,
+    pending: Vec<Option<Pending>>,
+    free: Vec<u32>,
+    /// Member request id to its pending slot and operation index.
+    by_id: HashMap<u64, (u32, u16)>,
+    ready: Served,
+    report: Arc<Mutex<ArrayReport>>,
+    keep_links: bool,
+}
+
+impl ArrayFront {
+    pub(crate) fn new(
+        inner: Box<dyn Scheduler>,
+        volumes: Vec<Volume>,
+        first_volume: DeviceId,
+        report: Arc<Mutex<ArrayReport>>,
+        keep_links: bool,
+    ) -> Self {
+        ArrayFront {
+            inner,
+            volumes,
+            first_volume,
+            origins: None,
+            pending: Vec::new(),
+            free: Vec::new(),
+            by_id: HashMap::new(),
+            ready: Served::new(),
+            report,
+            keep_links,
+        }
+    }
+
+    fn origin(&mut self, job: Job, ctx: &SchedCtx) -> u16 {
+        let o = *self.origins.get_or_insert_with(|| {
+            [
+                ctx.host_origin("array"),
+                ctx.host_origin("rebuild"),
+                ctx.host_origin("scrub"),
+            ]
+        });
+        o[job as usize]
+    }
+
+    fn is_ours(&self, r: &Request) -> bool {
+        self.origins.is_some_and(|o| o.contains(&r.origin))
+    }
+
+    fn tally(&self, v: usize, f: impl FnOnce(&mut ArraySummary)) {
+        if let Ok(mut rep) = self.report.lock() {
+            if let Some(s) = rep.volumes.get_mut(v) {
+                f(s);
+            }
+        }
+    }
+
+    /// Plan a logical request on volume `v` and issue what may start now.
+    fn logical_arrival(&mut self, v: usize, req: Request, ctx: &SchedCtx) {
+        let now = ctx.now;
+        let vol = &mut self.volumes[v];
+        let lost = |row: u64| vol.lost(now, row);
+        let planning = Planning {
+            layout: &vol.layout,
+            rule: vol.rule,
+            sync_writes: vol.sync_writes,
+            lost: &lost,
+        };
+        let policy = vol.mirror_read;
+        let (devices, inflight) = (&vol.devices, &vol.inflight);
+        let mut next_copy = vol.next_copy;
+        let mut choose = |live: &[usize], lbn: u64, sectors: u32| -> usize {
+            choose_copy(
+                policy,
+                live,
+                lbn,
+                sectors,
+                devices,
+                inflight,
+                &mut next_copy,
+                ctx,
+            )
+        };
+        let p = plan(&planning, req.lbn, req.sectors, req.op, &mut choose);
+        vol.next_copy = next_copy;
+        let kinds = p.kinds;
+        self.tally(v, |s| {
+            s.full_stripe_writes += kinds.full_stripe as u64;
+            s.rmw_writes += kinds.rmw as u64;
+            s.reconstruct_writes += kinds.reconstruct as u64;
+        });
+        self.start(v, Job::Foreground, Some(req), p.ops, ctx);
+    }
+
+    /// Track `ops` for `job` and issue those that wait for nothing.
+    fn start(
+        &mut self,
+        v: usize,
+        job: Job,
+        logical: Option<Request>,
+        ops: Vec<MemberOp>,
+        ctx: &SchedCtx,
+    ) {
+        if ops.is_empty() {
+            if let Some(r) = logical {
+                self.finish_logical(v, r);
+            }
+            return;
+        }
+        let n = ops.len();
+        let reads_left = ops.iter().filter(|o| o.op == Op::Read).count();
+        let entry = Pending {
+            volume: v as u16,
+            job,
+            logical,
+            ops,
+            issued: vec![false; n],
+            done: vec![false; n],
+            reads_left,
+            left: n,
+        };
+        let slot = match self.free.pop() {
+            Some(s) => {
+                self.pending[s as usize] = Some(entry);
+                s
+            }
+            None => {
+                self.pending.push(Some(entry));
+                (self.pending.len() - 1) as u32
+            }
+        };
+        self.release(slot, ctx);
+    }
+
+    /// Issue every operation of `slot` whose wait is over.
+    fn release(&mut self, slot: u32, ctx: &SchedCtx) {
+        let Some(p) = self.pending[slot as usize].as_ref() else {
+            return;
+        };
+        let ready: Vec<usize> = (0..p.ops.len())
+            .filter(|&i| {
+                !p.issued[i]
+                    && match p.ops[i].wait {
+                        Wait::Nothing => true,
+                        Wait::Reads => p.reads_left == 0,
+                        Wait::Op(k) => p.done[k as usize],
+                    }
+            })
+            .collect();
+        let (v, job, logical_id) = (p.volume as usize, p.job, p.logical.map(|r| r.id));
+        let origin = self.origin(job, ctx);
+        for i in ready {
+            let p = self.pending[slot as usize].as_mut().expect("tracked");
+            p.issued[i] = true;
+            let o = p.ops[i];
+            let vol = &mut self.volumes[v];
+            let row = o.lbn / vol.layout.unit_sectors;
+            let dev = vol.device_of(o.member, row);
+            let dev = if o.role == Role::Rebuild && o.op == Op::Write {
+                vol.spare.unwrap_or(dev)
+            } else {
+                dev
+            };
+            let k = vol.slot_of(dev);
+            vol.inflight[k] += 1;
+            if job == Job::Foreground {
+                vol.fg_inflight += 1;
+                vol.fg_last_ns = ctx.now;
+            }
+            let r = ctx.host_request(origin, dev, o.lbn, o.sectors, o.op);
+            self.by_id.insert(r.id, (slot, i as u16));
+            if let (true, Some(l)) = (self.keep_links, logical_id) {
+                if let Ok(mut rep) = self.report.lock() {
+                    rep.links.push((r.id, l));
+                }
+            }
+            self.count_op(v, k, job, &o);
+            self.inner.on_arrival(r, ctx);
+        }
+    }
+
+    fn count_op(&self, v: usize, k: usize, job: Job, o: &MemberOp) {
+        let read = o.op == Op::Read;
+        self.tally(v, |s| {
+            let Some(m) = s.members.get_mut(k) else {
+                return;
+            };
+            match job {
+                Job::Foreground => {
+                    if read {
+                        s.member_reads += 1;
+                        m.reads += 1;
+                    } else {
+                        s.member_writes += 1;
+                        m.writes += 1;
+                    }
+                    if o.role.is_parity() {
+                        s.parity_ios += 1;
+                        m.parity_ios += 1;
+                    }
+                    if o.role == Role::Degraded {
+                        s.degraded_reads += 1;
+                        m.degraded_reads += 1;
+                    }
+                }
+                Job::Rebuild if read => m.rebuild_reads += 1,
+                Job::Rebuild => m.rebuild_writes += 1,
+                Job::Scrub => m.scrub_reads += 1,
+            }
+        });
+    }
+
+    /// A member operation completed.
+    fn op_done(&mut self, r: &Request, ctx: &SchedCtx) {
+        let Some((slot, i)) = self.by_id.remove(&r.id) else {
+            return;
+        };
+        let p = self.pending[slot as usize].as_mut().expect("tracked");
+        let i = i as usize;
+        p.done[i] = true;
+        p.left -= 1;
+        if p.ops[i].op == Op::Read {
+            p.reads_left -= 1;
+        }
+        let (v, job) = (p.volume as usize, p.job);
+        let vol = &mut self.volumes[v];
+        let k = vol.slot_of(r.device);
+        vol.inflight[k] = vol.inflight[k].saturating_sub(1);
+        if job == Job::Foreground {
+            vol.fg_inflight -= 1;
+            vol.fg_last_ns = ctx.now;
+        }
+        if p.left > 0 {
+            self.release(slot, ctx);
+            return;
+        }
+        let p = self.pending[slot as usize].take().expect("tracked");
+        self.free.push(slot);
+        match job {
+            Job::Foreground => {
+                if let Some(l) = p.logical {
+                    self.finish_logical(v, l);
+                }
+            }
+            Job::Rebuild => {
+                let vol = &mut self.volumes[v];
+                if let Some(b) = vol.rebuild.as_mut() {
+                    b.step_done(ctx.now);
+                }
+            }
+            Job::Scrub => {
+                let vol = &mut self.volumes[v];
+                if let Some(b) = vol.scrub.as_mut() {
+                    b.step_done(ctx.now);
+                }
+            }
+        }
+        self.report_background(v);
+    }
+
+    fn finish_logical(&mut self, v: usize, l: Request) {
+        self.tally(v, |s| {
+            s.requests += 1;
+            match l.op {
+                Op::Read => s.reads += 1,
+                Op::Write => s.writes += 1,
+            }
+        });
+        self.ready.push(l);
+    }
+
+    fn report_background(&self, v: usize) {
+        let vol = &self.volumes[v];
+        let unit = vol.layout.unit_sectors;
+        let rebuild = vol.rebuild.as_ref().map(|b| b.summary(unit));
+        let scrub = vol.scrub.as_ref().map(|b| b.summary(unit));
+        self.tally(v, |s| {
+            s.rebuild = rebuild;
+            s.scrub = scrub;
+        });
+    }
+
+    /// Start every background step due by `now`; the earliest later one's time.
+    fn background(&mut self, ctx: &SchedCtx) -> Option<SimTime> {
+        let mut next: Option<SimTime> = None;
+        for v in 0..self.volumes.len() {
+            for job in [Job::Rebuild, Job::Scrub] {
+                let vol = &self.volumes[v];
+                let b = match job {
+                    Job::Rebuild => vol.rebuild.as_ref(),
+                    _ => vol.scrub.as_ref(),
+                };
+                let Some(due) = b.and_then(|b| b.due(vol.fg_inflight, vol.fg_last_ns)) else {
+                    continue;
+                };
+                if due > ctx.now {
+                    next = Some(next.map_or(due, |n| n.min(due)));
+                    continue;
+                }
+                let ops = self.step_ops(v, job, ctx.now);
+                self.start(v, job, None, ops, ctx);
+                self.report_background(v);
+            }
+        }
+        next
+    }
+
+    /// The member operations of the next rebuild or scrub step of volume `v`.
+    fn step_ops(&mut self, v: usize, job: Job, now: SimTime) -> Vec<MemberOp> {
+        let vol = &mut self.volumes[v];
+        let b = match job {
+            Job::Rebuild => vol.rebuild.as_mut(),
+            _ => vol.scrub.as_mut(),
+        }
+        .expect("due");
+        let (at, n) = b.take_step(now);
+        let l = &vol.layout;
+        let row = at / l.unit_sectors;
+        let failed = vol.failure.map(|(m, _)| m);
+        let op = |member: usize, op: Op| MemberOp {
+            member,
+            lbn: at,
+            sectors: n as u32,
+            op,
+            role: if job == Job::Scrub {
+                Role::Scrub
+            } else {
+                Role::Rebuild
+            },
+            wait: if op == Op::Write {
+                Wait::Reads
+            } else {
+                Wait::Nothing
+            },
+        };
+        let mut ops = Vec::new();
+        match job {
+            Job::Scrub => {
+                let lost = vol.lost(now, row);
+                ops.extend(
+                    (0..l.members)
+                        .filter(|&m| Some(m) != lost)
+                        .map(|m| op(m, Op::Read)),
+                );
+            }
+            Job::Rebuild => {
+                let f = failed.expect("a rebuild has a failure");
+                if l.parity_units() == 0 {
+                    // One surviving copy of the failed member's group.
+                    let group = f / l.copies;
+                    let from = (group * l.copies..(group + 1) * l.copies).find(|&m| m != f);
+                    ops.extend(from.map(|m| op(m, Op::Read)));
+                } else {
+                    // Every survivor of the rows (a step may span rows, and RAID 6's Q
+                    // moves from row to row, so it is read too).
+                    ops.extend((0..l.members).filter(|&m| m != f).map(|m| op(m, Op::Read)));
+                }
+                ops.push(op(f, Op::Write));
+            }
+            Job::Foreground => {}
+        }
+        ops
+    }
+}
+
+/// Which surviving copy serves a mirrored read.
+#[allow(clippy::too_many_arguments)]
+fn choose_copy(
+    policy: MirrorRead,
+    live: &[usize],
+    lbn: u64,
+    sectors: u32,
+    devices: &[DeviceId],
+    inflight: &[u32],
+    next_copy: &mut usize,
+    ctx: &SchedCtx,
+) -> usize {
+    match policy {
+        MirrorRead::Primary => live[0],
+        MirrorRead::RoundRobin => {
+            let m = live[*next_copy % live.len()];
+            *next_copy = next_copy.wrapping_add(1);
+            m
+        }
+        MirrorRead::ShortestQueue => *live
+            .iter()
+            .min_by_key(|&&m| inflight[m])
+            .expect("a live copy"),
+        MirrorRead::Fastest => {
+            // The member expected to finish first: its predicted service from where its
+            // head is now, behind the array operations it already has.
+            ctx.count_estimates(live.len() as u64);
+            *live
+                .iter()
+                .min_by_key(|&&m| {
+                    let p = ctx.predictor(devices[m]);
+                    let e = p
+                        .estimate(
+                            Moment::new(p.head(), ctx.now),
+                            Access::new(lbn, sectors, Op::Read),
+                        )
+                        .service_ns();
+                    e.saturating_mul(1 + inflight[m] as u64)
+                })
+                .expect("a live copy")
+        }
+    }
+}
+
+impl Scheduler for ArrayFront {
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+    fn on_arrival(&mut self, req: Request, ctx: &SchedCtx) {
+        if req.device >= self.first_volume {
+            let v = (req.device - self.first_volume) as usize;
+            self.logical_arrival(v, req, ctx);
+            self.background(ctx);
+        } else {
+            self.inner.on_arrival(req, ctx);
+        }
+    }
+    fn on_completion(&mut self, done: &Completion, ctx: &SchedCtx) {
+        self.inner.on_completion(done, ctx);
+        for r in &done.command.requests {
+            if self.is_ours(r) {
+                self.op_done(r, ctx);
+            }
+        }
+        self.background(ctx);
+    }
+    fn on_timer(&mut self, ctx: &SchedCtx) {
+        self.inner.on_timer(ctx);
+        self.background(ctx);
+    }
+    fn propose(&mut self, ctx: &SchedCtx) -> Decision {
+        if !self.ready.is_empty() {
+            return Decision::Serve(self.ready.clone());
+        }
+        self.inner.propose(ctx)
+    }
+    fn commit(&mut self, cmd: &Command, placement: Placement, ctx: &SchedCtx) -> Result<()> {
+        if placement == Placement::Diverted && !self.ready.is_empty() {
+            self.ready.clear();
+            return Ok(());
+        }
+        self.inner.commit(cmd, placement, ctx)
+    }
+    fn declined(&mut self, cmd: &Command, ctx: &SchedCtx) {
+        self.inner.declined(cmd, ctx);
+    }
+    fn decide(&mut self, ctx: &SchedCtx) -> Decision {
+        if !self.ready.is_empty() {
+            return Decision::Serve(std::mem::take(&mut self.ready));
+        }
+        let wake = self.background(ctx);
+        let d = self.inner.decide(ctx);
+        match (d, wake) {
+            (Decision::Idle, Some(t)) => Decision::WaitUntil(t),
+            (Decision::WaitUntil(a), Some(t)) => Decision::WaitUntil(a.min(t)),
+            (d, _) => d,
+        }
+    }
+    fn set_queued_planning(&mut self, on: bool) {
+        self.inner.set_queued_planning(on);
+    }
+    fn pending(&self) -> usize {
+        self.inner.pending() + self.ready.len()
+    }
+    fn take_failure(&mut self) -> Option<crate::error::HeadwayError> {
+        self.inner.take_failure()
+    }
+}

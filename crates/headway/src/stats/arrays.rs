@@ -1,0 +1,59 @@
+//! What each disk-array volume did: its logical requests, the member operations they
+//! became, degraded reads, and the progress of its rebuild and scrub.
+
+use serde::Serialize;
+
+/// One volume's summary.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct ArraySummary {
+    pub name: String,
+    pub level: String,
+    /// Logical requests completed, and of them reads and writes.
+    pub requests: u64,
+    pub reads: u64,
+    pub writes: u64,
+    /// Member operations the logical requests became (rebuild and scrub not included).
+    pub member_reads: u64,
+    pub member_writes: u64,
+    /// Member operations on parity (old-parity reads and parity writes).
+    pub parity_ios: u64,
+    /// Member reads made to compute a lost member's data.
+    pub degraded_reads: u64,
+    /// Row updates by kind: whole rows written without reads, read-modify-write,
+    /// reconstruct-write.
+    pub full_stripe_writes: u64,
+    pub rmw_writes: u64,
+    pub reconstruct_writes: u64,
+    /// The failed member's device, and when it failed (ms).
+    pub failed_member: Option<String>,
+    pub failed_at_ms: Option<f64>,
+    pub rebuild: Option<BackgroundSummary>,
+    pub scrub: Option<BackgroundSummary>,
+    pub members: Vec<MemberSummary>,
+}
+
+/// One member (or the spare) of a volume.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct MemberSummary {
+    pub device: String,
+    pub reads: u64,
+    pub writes: u64,
+    pub parity_ios: u64,
+    pub degraded_reads: u64,
+    pub rebuild_reads: u64,
+    pub rebuild_writes: u64,
+    pub scrub_reads: u64,
+}
+
+/// A rebuild's or scrub's progress.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct BackgroundSummary {
+    pub policy: String,
+    /// Rows finished, of all rows.
+    pub rows_done: u64,
+    pub rows_total: u64,
+    pub started_ms: Option<f64>,
+    pub finished_ms: Option<f64>,
+    /// From start to finish (ms), when finished.
+    pub duration_ms: Option<f64>,
+}
