@@ -14,7 +14,7 @@ mod shared;
 mod stream;
 
 pub use model::{Arrival, Done, FixedLatency, ModelDevice, ServeModel};
-pub use server::{Listen, Progress, ServeOptions, Server};
+pub use server::{Listen, Progress, ServeOptions, Server, Stopped};
 
 /// A line about one connection's trouble; the server carries on.
 fn log(msg: &str) {

@@ -3,10 +3,9 @@
 //! statistics. The live simulation implements it; so does [`FixedLatency`], a stand-in
 //! the protocol's tests use.
 
-use std::path::Path;
-
 use crate::error::Result;
 use crate::request::Op;
+use crate::stats::RequestRecords;
 
 /// One request entering the model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,8 +44,9 @@ pub trait ServeModel: Send {
     fn advance_to(&mut self, ns: u64, done: &mut Vec<Done>) -> Result<()>;
     /// The run's summary as `headway run` writes it.
     fn summary(&self) -> Result<serde_json::Value>;
-    /// Writes the per-request records to `path` (a format the file name's extension picks).
-    fn write_records(&self, path: &Path) -> Result<()>;
+    /// One row per request completed so far, as a batch run keeps them, when the model
+    /// keeps them.
+    fn records(&self) -> Option<RequestRecords>;
 }
 
 /// Each device a single server with a fixed service time, first come first served.
@@ -115,10 +115,7 @@ impl ServeModel for FixedLatency {
         Ok(serde_json::json!({ "requests": self.completed, "mean_response_ms": mean_ms }))
     }
 
-    fn write_records(&self, path: &Path) -> Result<()> {
-        Err(crate::HeadwayError::io(
-            path,
-            std::io::Error::other("the fixed-latency model keeps no records"),
-        ))
+    fn records(&self) -> Option<RequestRecords> {
+        None
     }
 }

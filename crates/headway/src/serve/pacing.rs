@@ -46,7 +46,9 @@ pub(crate) struct PacingError {
 impl PacingError {
     pub(crate) fn new() -> PacingError {
         PacingError {
-            late_ns: Histogram::new(3).expect("3 significant figures is a valid histogram"),
+            // 1 ns to an hour, 3 significant figures; later still counts as an hour.
+            late_ns: Histogram::new_with_bounds(1, 3_600_000_000_000, 3)
+                .expect("valid histogram bounds"),
         }
     }
 

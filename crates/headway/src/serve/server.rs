@@ -18,6 +18,7 @@ use super::shared::Shared;
 use super::stream::Stream;
 use super::{connection, engine, log};
 use crate::error::{HeadwayError, Result};
+use crate::stats::RequestRecords;
 
 const SECTOR_BYTES: u64 = 512;
 
@@ -51,6 +52,42 @@ pub struct Progress {
     pub connections: usize,
     /// Simulated time reached.
     pub now_ns: u64,
+}
+
+/// What a stopped server hands back.
+pub struct Stopped {
+    pub summary: serde_json::Value,
+    pub records: Option<RequestRecords>,
+}
+
+impl Listen {
+    /// `unix:PATH` or `tcp:HOST:PORT` (`tcp:PORT` binds 127.0.0.1), as `--nbd` takes it.
+    pub fn parse(text: &str) -> Result<Listen> {
+        let bad = |why: &str| {
+            HeadwayError::config(
+                "nbd",
+                format!("`{text}`: {why}; expected unix:PATH or tcp:HOST:PORT"),
+            )
+        };
+        if let Some(path) = text.strip_prefix("unix:") {
+            if path.is_empty() {
+                return Err(bad("no socket path"));
+            }
+            return Ok(Listen::Unix(PathBuf::from(path)));
+        }
+        let Some(addr) = text.strip_prefix("tcp:") else {
+            return Err(bad("unknown transport"));
+        };
+        let (host, port) = match addr.rsplit_once(':') {
+            Some((host, port)) => (host, port),
+            None => ("127.0.0.1", addr),
+        };
+        if port.parse::<u16>().is_err() {
+            return Err(bad("the port is not a number from 0 to 65535"));
+        }
+        let host = if host.is_empty() { "127.0.0.1" } else { host };
+        Ok(Listen::Tcp(format!("{host}:{port}")))
+    }
 }
 
 enum Listener {
@@ -149,10 +186,10 @@ impl Server {
     }
 
     /// Stops serving (every connection closed, replies not yet due dropped) and returns the
-    /// model's summary with the pacing error: `pacing_p50_ms`, `pacing_p99_ms`,
-    /// `pacing_max_ms` (null when no reply was timed), and the records written to
-    /// `records` when asked.
-    pub fn stop(mut self, records: Option<&std::path::Path>) -> Result<serde_json::Value> {
+    /// model's summary with the pacing error added (`pacing_p50_ms`, `pacing_p99_ms`,
+    /// `pacing_max_ms`, null when no reply was timed; `pacing_replies`, how many were),
+    /// and the model's records.
+    pub fn stop(mut self) -> Result<Stopped> {
         self.shared.stop();
         for s in self.open.lock().unwrap_or_else(|p| p.into_inner()).values() {
             s.shutdown();
@@ -179,9 +216,6 @@ impl Server {
             return Err(e);
         }
         core.finish_arrivals()?;
-        if let Some(path) = records {
-            core.model.write_records(path)?;
-        }
         let mut summary = core.model.summary()?;
         let pacing = self
             .shared
@@ -202,7 +236,10 @@ impl Server {
             obj.insert("pacing_max_ms".into(), max);
             obj.insert("pacing_replies".into(), pacing.count().into());
         }
-        Ok(summary)
+        Ok(Stopped {
+            summary,
+            records: core.model.records(),
+        })
     }
 }
 
@@ -281,5 +318,34 @@ fn accept(shared: &Arc<Shared>, listener: Listener, open: &Open, max_connections
                 .unwrap_or_else(|p| p.into_inner())
                 .remove(&process);
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn listen_addresses_default_to_loopback_and_bad_ones_name_the_key() {
+        assert_eq!(
+            Listen::parse("unix:/tmp/x.sock").unwrap(),
+            Listen::Unix("/tmp/x.sock".into())
+        );
+        assert_eq!(
+            Listen::parse("tcp:10809").unwrap(),
+            Listen::Tcp("127.0.0.1:10809".into())
+        );
+        assert_eq!(
+            Listen::parse("tcp::10809").unwrap(),
+            Listen::Tcp("127.0.0.1:10809".into())
+        );
+        assert_eq!(
+            Listen::parse("tcp:0.0.0.0:1").unwrap(),
+            Listen::Tcp("0.0.0.0:1".into())
+        );
+        for bad in ["unix:", "tcp:host:port", "tcp:99999", "http://x"] {
+            let e = Listen::parse(bad).unwrap_err().to_string();
+            assert!(e.contains("key `nbd`") && e.contains(bad), "{e}");
+        }
     }
 }

@@ -145,7 +145,7 @@ fn written_data_reads_back_after_the_models_service_time() {
     assert_eq!(d0.reply(16).2, vec![0u8; 16]);
     c.send(2, 0, 0, 0, 0, &[]);
     drop(d0);
-    let summary = server.stop(None).unwrap();
+    let summary = server.stop().unwrap().summary;
     assert_eq!(summary["requests"], 3);
     assert!(summary["pacing_p99_ms"].as_f64().unwrap() >= 0.0);
     assert_eq!(summary["pacing_replies"], 3);
@@ -170,7 +170,7 @@ fn requests_past_the_end_and_unknown_commands_are_refused_and_the_connection_kep
     c.send(0, 0, 6, 0, 512, &[]);
     assert_eq!(c.reply(512).0, 0);
     assert!(Client::connect(&path, "nosuch").is_err());
-    let summary = server.stop(None).unwrap();
+    let summary = server.stop().unwrap().summary;
     assert_eq!(summary["requests"], 1);
     std::fs::remove_dir_all(dir).unwrap();
 }
@@ -190,7 +190,7 @@ fn a_malformed_frame_closes_only_its_connection() {
     let mut good = Client::connect(&path, "disk0").unwrap();
     good.send(0, 0, 9, 0, 512, &[]);
     assert_eq!(good.reply(512).0, 0);
-    server.stop(None).unwrap();
+    server.stop().unwrap();
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -213,7 +213,7 @@ fn connections_beyond_the_maximum_are_refused() {
             Err(e) => panic!("{e}"),
         }
     }
-    server.stop(None).unwrap();
+    server.stop().unwrap();
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -228,7 +228,7 @@ fn each_connection_is_its_own_process_in_the_arrivals_file() {
     b.send(0, 0, 2, 513, 1024, &[]);
     assert_eq!(a.reply(0).0, 0);
     assert_eq!(b.reply(1024).0, 0);
-    server.stop(None).unwrap();
+    server.stop().unwrap();
     let text = std::fs::read_to_string(&arrivals).unwrap();
     let lines: Vec<Vec<&str>> = text.lines().map(|l| l.split(' ').collect()).collect();
     assert_eq!(lines.len(), 2);
