@@ -11,6 +11,7 @@ mod errors;
 mod flash_backed;
 mod freeblock;
 mod freeblock_task;
+mod live;
 mod py_scheduler;
 mod records;
 mod reproduce;
@@ -70,6 +71,8 @@ mod headway_module {
     use crate::freeblock::reproduce_freeblock;
     #[pymodule_export]
     use crate::request::{PyCompletion, PyEstimate, PyRequest, PyServe, PyTrackInfo, PyWait};
+    #[pymodule_export]
+    use crate::live::LiveCore;
     #[pymodule_export]
     use crate::rotational::{extract, reproduce_rotational};
     #[pymodule_export]

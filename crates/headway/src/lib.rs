@@ -30,6 +30,7 @@ pub mod fuzzing;
 pub mod host;
 pub mod limits;
 pub mod link;
+pub mod live;
 mod named;
 pub(crate) mod order;
 pub mod predict;

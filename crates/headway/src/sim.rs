@@ -186,8 +186,22 @@ impl Simulation {
         // that the completions are handled where they lie while the simulation is borrowed
         // whole (a field had to be taken out and put back around them).
         let io = &mut DeviceIo::default();
+        self.start()?;
+        self.process(io, progress)?;
+        progress(self.stats.completed(), self.now)?;
+        self.into_result()
+    }
+
+    /// Ask the workload for its first arrivals (once, before any event).
+    pub(crate) fn start(&mut self) -> Result<()> {
         self.workload.start(&mut self.arrivals)?;
-        self.schedule_arrivals()?;
+        self.schedule_arrivals()
+    }
+
+    /// Process events in order until none is left or the next one lies beyond the time
+    /// limit (the clock then stands at the limit).
+    #[inline(always)]
+    fn process(&mut self, io: &mut DeviceIo, progress: &mut Progress) -> Result<()> {
         let mut next_report = PROGRESS_EVERY;
         loop {
             // The first of the two lanes and the heap's top, each handled in its own branch
@@ -207,10 +221,13 @@ impl Simulation {
                 let (dev, token) = self.wake;
                 self.devices[dev as usize].wake(self.now, token, io);
                 self.drain_io(dev, false, io)?;
-            } else if let Some(ev) = self.events.pop() {
-                if !self.advance(ev.at) {
+            } else if heap_key != NO_LANE {
+                // The limit is checked before the event leaves the heap, so that a run
+                // stopped at it can go on later (the live face steps this way).
+                if !self.advance((heap_key >> 64) as SimTime) {
                     break;
                 }
+                let Some(ev) = self.events.pop() else { break };
                 match ev.event {
                     Event::Arrival(slot) => self.arrive(Some(slot))?,
                     Event::DeviceWake { dev, token } => {
@@ -236,7 +253,100 @@ impl Simulation {
                 progress(self.stats.completed(), self.now)?;
             }
         }
-        progress(self.stats.completed(), self.now)?;
+        Ok(())
+    }
+
+    /// Process every event at or before `until_ns` and move the clock there (the live
+    /// face's step; the run's own time limit does not apply).
+    pub(crate) fn step_until(&mut self, until_ns: SimTime, io: &mut DeviceIo) -> Result<()> {
+        let limit = self.limits.max_time_ns;
+        self.limits.max_time_ns = until_ns;
+        let stepped = self.process(io, &mut |_, _| Ok(()));
+        self.limits.max_time_ns = limit;
+        stepped?;
+        self.now = self.now.max(until_ns);
+        Ok(())
+    }
+
+    /// The time of the earliest pending event, if any.
+    pub(crate) fn next_event_ns(&self) -> Option<SimTime> {
+        let first = self.lane_key.min(self.wake_key).min(self.events.peek_key());
+        (first != NO_LANE).then_some((first >> 64) as SimTime)
+    }
+
+    /// The clock.
+    pub(crate) fn now_ns(&self) -> SimTime {
+        self.now
+    }
+
+    /// Whether `req` may be scheduled now: not in the past, to a device that exists,
+    /// inside it.
+    pub(crate) fn check_request(&self, req: &Request) -> Result<()> {
+        Self::check_arrival(
+            req,
+            self.now,
+            &self.capacity_sectors,
+            self.devices.len(),
+            &*self.workload,
+        )
+    }
+
+    /// The arrival waiting in the lane, if one does.
+    pub(crate) fn lane_arrival(&self) -> Option<&Request> {
+        (self.lane_key != NO_LANE).then(|| &self.lane[0])
+    }
+
+    /// Put `req` in the lane in place of the arrival waiting there, which it returns:
+    /// `req` takes that arrival's request id and its place among the events of its time,
+    /// so an arrival fed from outside is ordered as the one it replaces would have been.
+    pub(crate) fn replace_lane_arrival(&mut self, mut req: Request) -> Result<Request> {
+        self.check_request(&req)?;
+        let Some(&old) = self.lane_arrival() else {
+            return Err(HeadwayError::Invariant(
+                "no arrival is waiting in the lane to be replaced".into(),
+            ));
+        };
+        req.id = old.id;
+        // The low half of the key is the sequence number.
+        let seq = self.lane_key as u64;
+        self.lane[0] = req;
+        self.lane_key = order_key(req.arrival_ns, seq);
+        Ok(old)
+    }
+
+    /// The per-request records so far (when the run keeps them).
+    pub(crate) fn records(&self) -> Option<&RequestRecords> {
+        self.stats.records()
+    }
+
+    /// The summary and records of the run so far, the run going on (energy, which its
+    /// meters report only at the end, is left out).
+    pub(crate) fn snapshot(&self) -> (Summary, Option<RequestRecords>) {
+        let names = self.names();
+        let (mut summary, records, _) = self.stats.clone().finish(self.now, &names);
+        Self::add_firmware_free(&self.devices, &mut summary, &names);
+        (summary, records)
+    }
+
+    fn names(&self) -> Names {
+        Names {
+            info: self.host.info.clone(),
+            host_origins: self.host.work.origin_names(),
+        }
+    }
+
+    fn add_firmware_free(devices: &[Box<dyn Device>], summary: &mut Summary, names: &Names) {
+        for (i, d) in devices.iter().enumerate() {
+            if let Some(mut f) = d.firmware_free() {
+                f.device = names.info.devices.get(i).cloned().unwrap_or_default();
+                summary.firmware_free.push(f);
+            }
+        }
+    }
+
+    /// The result of the run as it stands: an error if requests are left in the system
+    /// although no time limit cut the run short.
+    pub(crate) fn into_result(mut self) -> Result<RunResult> {
         let truncated = self.limits.max_time_ns != NEVER && self.now >= self.limits.max_time_ns;
         if !truncated && (self.host.pending() > 0 || self.stats.in_flight() > 0) {
             return Err(HeadwayError::Invariant(format!(
@@ -245,16 +355,10 @@ impl Simulation {
                 self.stats.in_flight()
             )));
         }
-        let names = Names {
-            info: self.host.info.clone(),
-            host_origins: self.host.work.origin_names(),
-        };
+        let names = self.names();
         let (mut summary, records, series) = self.stats.finish(self.now, &names);
+        Self::add_firmware_free(&self.devices, &mut summary, &names);
         for (i, d) in self.devices.iter_mut().enumerate() {
-            if let Some(mut f) = d.firmware_free() {
-                f.device = names.info.devices.get(i).cloned().unwrap_or_default();
-                summary.firmware_free.push(f);
-            }
             if let Some(e) = d.energy(self.now) {
                 let name = names.info.devices.get(i).cloned().unwrap_or_default();
                 summary

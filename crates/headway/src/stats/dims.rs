@@ -169,7 +169,7 @@ impl DimsOptions {
 }
 
 /// The per-dimension collectors.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Dims {
     pub opts: DimsOptions,
     pub classes: GroupVec,

@@ -35,6 +35,7 @@ pub(crate) fn new_hist() -> Histogram<u64> {
 }
 
 /// Counts per bucket of a run histogram (see the module's documentation).
+#[derive(Clone)]
 pub(crate) struct Latencies {
     counts: Vec<u64>,
     /// The bucket a value above the histogram's range is counted in (`hdrhistogram` clamps

@@ -74,7 +74,8 @@ impl Level {
 }
 
 /// The collector. The engine calls it at every event; it never allocates on the hot path
-/// unless per-request records are on.
+/// unless per-request records are on. Cloned to summarise a run that goes on.
+#[derive(Clone)]
 pub struct Stats {
     /// Counted per bucket, made into `hdrhistogram` histograms at the end (`latency.rs`).
     response: Latencies,
@@ -339,6 +340,10 @@ impl Stats {
     /// Requests that arrived but never completed (non-zero only if a run was cut short).
     pub(crate) fn in_flight(&self) -> u64 {
         self.in_system.value
+    }
+
+    pub(crate) fn records(&self) -> Option<&RequestRecords> {
+        self.records.as_ref()
     }
 
     pub(crate) fn completed(&self) -> u64 {

@@ -42,6 +42,7 @@ mod hybrid_device;
 mod hybrid_drive_config;
 mod imperfections;
 mod layout;
+mod live;
 mod mechanics;
 mod oracle_queued;
 mod plugin_stats;
