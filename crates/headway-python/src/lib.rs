@@ -18,6 +18,7 @@ mod reproduce;
 mod request;
 mod rotational;
 mod run;
+mod serve;
 mod trace_options;
 mod traces;
 mod validate;
@@ -70,13 +71,15 @@ mod headway_module {
     #[pymodule_export]
     use crate::freeblock::reproduce_freeblock;
     #[pymodule_export]
-    use crate::request::{PyCompletion, PyEstimate, PyRequest, PyServe, PyTrackInfo, PyWait};
-    #[pymodule_export]
     use crate::live::LiveCore;
+    #[pymodule_export]
+    use crate::request::{PyCompletion, PyEstimate, PyRequest, PyServe, PyTrackInfo, PyWait};
     #[pymodule_export]
     use crate::rotational::{extract, reproduce_rotational};
     #[pymodule_export]
     use crate::run::run;
+    #[pymodule_export]
+    use crate::serve::serve;
     #[pymodule_export]
     use crate::traces::{trace_convert, trace_detect, trace_stats, PyTraceBatches};
     #[pymodule_export]

@@ -94,7 +94,10 @@ impl LiveCore {
     }
 
     fn advance_to(&mut self, py: Python<'_>, ns: u64) -> PyResult<Vec<Row>> {
-        let done = self.live.advance_to(ns).map_err(|e| to_pyerr(py, e, None))?;
+        let done = self
+            .live
+            .advance_to(ns)
+            .map_err(|e| to_pyerr(py, e, None))?;
         Ok(done.iter().map(row).collect())
     }
 

@@ -190,7 +190,7 @@ fn enter(
         at_ns: 0,
     };
     let mut core = shared.core();
-    if let Err(e) = core.submit(&shared.pacing, arrival, in_flight) {
+    if let Err(e) = core.submit(&shared.clock, arrival, in_flight) {
         core.failure.get_or_insert(e);
         drop(core);
         shared.stop();

@@ -18,8 +18,17 @@ pub(crate) fn run(shared: &Shared) {
     let mut done: Vec<Done> = Vec::new();
     let mut core = shared.core();
     while !shared.stopping() {
+        let Some(pacing) = shared.clock.get() else {
+            // Nothing happens before the first request starts the clock.
+            core = shared
+                .wake
+                .wait_timeout(core, IDLE)
+                .unwrap_or_else(|p| p.into_inner())
+                .0;
+            continue;
+        };
         let now = Instant::now();
-        let now_sim = shared.pacing.sim_ns_at(now).max(core.now_ns);
+        let now_sim = pacing.sim_ns_at(now).max(core.now_ns);
         match core.model.next_event_ns() {
             Some(t) if t <= now_sim => {
                 done.clear();
@@ -34,7 +43,7 @@ pub(crate) fn run(shared: &Shared) {
                     let Some(mut f) = core.pending.remove(&d.id) else {
                         continue;
                     };
-                    f.reply.due = Some(shared.pacing.wall_at(d.completion_ns));
+                    f.reply.due = Some(pacing.wall_at(d.completion_ns));
                     core.completed += 1;
                     core.response_ns_total += d.completion_ns.saturating_sub(f.at_ns);
                     // A connection already gone drops its replies.
@@ -42,7 +51,7 @@ pub(crate) fn run(shared: &Shared) {
                 }
             }
             Some(t) => {
-                let left = shared.pacing.wall_at(t).saturating_duration_since(now);
+                let left = pacing.wall_at(t).saturating_duration_since(now);
                 if left > Duration::from_nanos(SPIN_NS) {
                     let nap = left - Duration::from_nanos(SPIN_NS);
                     core = shared
@@ -53,7 +62,7 @@ pub(crate) fn run(shared: &Shared) {
                 } else {
                     // Connections may submit meanwhile; the lock is theirs while this waits.
                     drop(core);
-                    let due = shared.pacing.wall_at(t);
+                    let due = pacing.wall_at(t);
                     while Instant::now() < due && !shared.stopping() {
                         std::hint::spin_loop();
                     }

@@ -6,6 +6,7 @@
 mod backing;
 mod connection;
 mod engine;
+mod live_model;
 pub mod model;
 pub(crate) mod nbd;
 mod pacing;
@@ -13,6 +14,7 @@ mod server;
 mod shared;
 mod stream;
 
+pub use live_model::LiveModel;
 pub use model::{Arrival, Done, FixedLatency, ModelDevice, ServeModel};
 pub use server::{Listen, Progress, ServeOptions, Server, Stopped};
 

@@ -1,12 +1,42 @@
-//! Wall clock <-> simulated time. Simulated time starts at zero when the server starts and
-//! runs `speed` times as fast as the wall clock (`--speed 10`: a simulated second passes in a
-//! tenth of a wall second).
+//! Wall clock <-> simulated time. Simulated time starts at zero when the first request
+//! arrives (as a trace's time starts at its first record, so that a replay of the recorded
+//! arrivals runs the same timeline) and runs `speed` times as fast as the wall clock
+//! (`--speed 10`: a simulated second passes in a tenth of a wall second).
 
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use hdrhistogram::Histogram;
 
 use crate::error::{HeadwayError, Result};
+
+/// The pacing, once the first request has started the clock.
+pub(crate) struct Clock {
+    speed: f64,
+    pacing: OnceLock<Pacing>,
+}
+
+impl Clock {
+    pub(crate) fn new(speed: f64) -> Result<Clock> {
+        Pacing::new(Instant::now(), speed)?;
+        Ok(Clock {
+            speed,
+            pacing: OnceLock::new(),
+        })
+    }
+
+    pub(crate) fn get(&self) -> Option<&Pacing> {
+        self.pacing.get()
+    }
+
+    /// The pacing, starting the clock now if nothing has yet.
+    pub(crate) fn start(&self) -> &Pacing {
+        self.pacing.get_or_init(|| Pacing {
+            start: Instant::now(),
+            speed: self.speed,
+        })
+    }
+}
 
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Pacing {

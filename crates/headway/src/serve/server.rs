@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use super::backing::Backing;
 use super::model::ServeModel;
 use super::nbd::Export;
-use super::pacing::Pacing;
+use super::pacing::Clock;
 use super::shared::Shared;
 use super::stream::Stream;
 use super::{connection, engine, log};
@@ -108,7 +108,7 @@ pub struct Server {
 
 impl Server {
     pub fn start(model: Box<dyn ServeModel>, options: &ServeOptions) -> Result<Server> {
-        let pacing = Pacing::new(Instant::now(), options.speed)?;
+        let clock = Clock::new(options.speed)?;
         if options.max_connections == 0 {
             return Err(HeadwayError::config(
                 "max_connections",
@@ -131,7 +131,7 @@ impl Server {
         let (listener, address, socket_path) = bind(&options.listen)?;
         let shared = Arc::new(Shared::new(
             model,
-            pacing,
+            clock,
             backing,
             exports,
             options.record_arrivals.clone(),

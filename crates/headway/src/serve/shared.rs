@@ -13,7 +13,7 @@ use std::time::Instant;
 use super::backing::Backing;
 use super::model::{Arrival, ServeModel};
 use super::nbd::{Export, NbdErrno};
-use super::pacing::{Pacing, PacingError};
+use super::pacing::{Clock, PacingError};
 use crate::error::{HeadwayError, Result};
 use crate::request::Op;
 
@@ -56,7 +56,7 @@ pub(crate) struct Shared {
     pub core: Mutex<Core>,
     /// Wakes the engine: a new arrival, or the server stopping.
     pub wake: Condvar,
-    pub pacing: Pacing,
+    pub clock: Clock,
     pub backing: Backing,
     pub exports: Vec<Export>,
     pub stop: AtomicBool,
@@ -66,7 +66,7 @@ pub(crate) struct Shared {
 impl Shared {
     pub(crate) fn new(
         model: Box<dyn ServeModel>,
-        pacing: Pacing,
+        clock: Clock,
         backing: Backing,
         exports: Vec<Export>,
         arrivals: Option<PathBuf>,
@@ -89,7 +89,7 @@ impl Shared {
                 failure: None,
             }),
             wake: Condvar::new(),
-            pacing,
+            clock,
             backing,
             exports,
             stop: AtomicBool::new(false),
@@ -117,11 +117,11 @@ impl Core {
     /// notes it in the arrivals file; its reply waits in `pending` for the completion.
     pub(crate) fn submit(
         &mut self,
-        pacing: &Pacing,
+        clock: &Clock,
         mut arrival: Arrival,
         in_flight: InFlight,
     ) -> Result<()> {
-        arrival.at_ns = pacing.sim_ns_at(Instant::now()).max(self.now_ns);
+        arrival.at_ns = clock.start().sim_ns_at(Instant::now()).max(self.now_ns);
         let id = self.model.submit(&arrival)?;
         self.pending.insert(
             id,
