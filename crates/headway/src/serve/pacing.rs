@@ -29,10 +29,10 @@ impl Clock {
         self.pacing.get()
     }
 
-    /// The pacing, starting the clock now if nothing has yet.
-    pub(crate) fn start(&self) -> &Pacing {
+    /// The pacing, the clock starting at `now` if it has not yet.
+    pub(crate) fn start(&self, now: Instant) -> &Pacing {
         self.pacing.get_or_init(|| Pacing {
-            start: Instant::now(),
+            start: now,
             speed: self.speed,
         })
     }

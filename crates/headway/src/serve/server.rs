@@ -246,6 +246,7 @@ impl Server {
 fn bind(listen: &Listen) -> Result<(Listener, String, Option<PathBuf>)> {
     match listen {
         Listen::Unix(path) => {
+            remove_stale_socket(path)?;
             let l = UnixListener::bind(path).map_err(|e| HeadwayError::io(path, e))?;
             l.set_nonblocking(true)
                 .map_err(|e| HeadwayError::io(path, e))?;
@@ -262,6 +263,28 @@ fn bind(listen: &Listen) -> Result<(Listener, String, Option<PathBuf>)> {
             let local = l.local_addr().map_err(|e| HeadwayError::io(addr, e))?;
             Ok((Listener::Tcp(l), format!("tcp:{local}"), None))
         }
+    }
+}
+
+/// A socket file no server answers on (one killed, say) is removed, so that a restart can
+/// bind; one a server answers on is an error naming the path.
+fn remove_stale_socket(path: &std::path::Path) -> Result<()> {
+    use std::os::unix::fs::FileTypeExt;
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        return Ok(());
+    };
+    if !meta.file_type().is_socket() {
+        return Ok(()); // bind reports it, naming the path
+    }
+    match std::os::unix::net::UnixStream::connect(path) {
+        Ok(_) => Err(HeadwayError::io(
+            path,
+            std::io::Error::new(
+                std::io::ErrorKind::AddrInUse,
+                "another server is listening on this socket",
+            ),
+        )),
+        Err(_) => std::fs::remove_file(path).map_err(|e| HeadwayError::io(path, e)),
     }
 }
 

@@ -121,7 +121,8 @@ impl Core {
         mut arrival: Arrival,
         in_flight: InFlight,
     ) -> Result<()> {
-        arrival.at_ns = clock.start().sim_ns_at(Instant::now()).max(self.now_ns);
+        let now = Instant::now();
+        arrival.at_ns = clock.start(now).sim_ns_at(now).max(self.now_ns);
         let id = self.model.submit(&arrival)?;
         self.pending.insert(
             id,
