@@ -15,6 +15,7 @@ MODULES = [
     "headway._source",
     "headway._toml_text",
     "headway.result",
+    "headway.live",
     "headway.testing",
     "headway.errors",
     "headway.bench",

@@ -2,7 +2,8 @@
 //!
 //! Requests flow from a [`workload`] through a [`host`] (a [`sched`]uler and its
 //! [`predict`]or) over a [`link`] to a [`device`]; completions flow back; [`stats`] observe
-//! everything; the [`engine`] moves simulated time (integer nanoseconds).
+//! everything; the [`engine`] moves simulated time (integer nanoseconds). [`live`] drives a
+//! run from outside, a request and a step at a time (co-simulation).
 //!
 //! ```
 //! use headway::config::{ExperimentConfig, build_simulation};

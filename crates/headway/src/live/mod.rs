@@ -95,6 +95,16 @@ impl Live {
     /// Refused, with nothing submitted, if it lies in the past, names a device the
     /// configuration lacks, or does not fit its device.
     pub fn submit(&mut self, req: LiveRequest) -> Result<u64> {
+        if req.at_ns < self.now_ns() {
+            return Err(HeadwayError::config(
+                "at_ns",
+                format!(
+                    "a request arriving at {} ns is before now ({} ns)",
+                    req.at_ns,
+                    self.now_ns()
+                ),
+            ));
+        }
         let r = req.to_request();
         self.sim.check_request(&r)?;
         let id = self.next_id;

@@ -222,6 +222,45 @@ fn every_scheduler_completes_a_trace_as_the_batch_run_does() {
     assert!(failed.is_empty(), "{failed:#?}");
 }
 
+/// Two drives in one clock: each request is served by the device it names, and however
+/// the clock steps, the records are the same.
+#[test]
+fn two_devices_serve_their_own_requests_whatever_the_steps() {
+    let cfg = ExperimentConfig::from_toml_str(
+        "seed = 2\n[[devices]]\nname = \"a\"\ndrive = \"elite3\"\n\
+         [[devices]]\nname = \"b\"\ndrive = \"ek1000\"\n[host]\nscheduler = \"sptf\"\n",
+        None,
+    )
+    .unwrap();
+    let dir = scratch("live-two");
+    let trace = dir.join("trace.txt");
+    std::fs::write(&trace, trace_text(90, 9)).unwrap();
+    let sched = SCHEDULERS.iter().find(|s| s.name == "fcfs").unwrap();
+    let one = ExperimentConfig::from_toml_str(&config(sched, &trace), None).unwrap();
+    let reqs: Vec<LiveRequest> = submissions(&batch(&one))
+        .into_iter()
+        .enumerate()
+        .map(|(i, r)| r.device((i % 3 % 2) as u16))
+        .collect();
+    let mut first = None;
+    for p in patterns() {
+        let (got, n) = live(&cfg, &reqs, &p);
+        assert_eq!(n, reqs.len());
+        for i in 0..got.len() {
+            let want = reqs
+                .iter()
+                .find(|r| r.at_ns == got.arrival_ns[i] && r.lbn == got.lbn[i]);
+            assert_eq!(want.map(|r| r.device), Some(got.device[i]), "row {i}");
+        }
+        match &first {
+            None => first = Some(got),
+            Some(f) => assert_same("two devices", f, &got),
+        }
+    }
+    let f = first.unwrap();
+    assert!(f.device.contains(&0) && f.device.contains(&1));
+}
+
 #[test]
 fn refuses_the_past_a_missing_device_and_a_request_beyond_the_drive() {
     let cfg = ExperimentConfig::from_toml_str("[drive]\nname = \"elite3\"\n", None).unwrap();
