@@ -44,7 +44,9 @@ class NbdClient:
             out += chunk
         return out
 
-    def send(self, command: int, offset: int, length: int, data: bytes = b"", flags: int = 0, handle: int = 1) -> None:
+    def send(
+        self, command: int, offset: int, length: int, data: bytes = b"", flags: int = 0, handle: int = 1
+    ) -> None:
         self.s.sendall(struct.pack(">IHHQQI", REQUEST_MAGIC, flags, command, handle, offset, length) + data)
 
     def reply(self, data_len: int = 0) -> Tuple[int, int, bytes]:

@@ -10,7 +10,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import time
 from pathlib import Path
@@ -18,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from conftest import EXAMPLES, _headway_command, headway_cli
-from nbd_client import FLUSH, NbdClient
+from nbd_client import NbdClient
 
 CONFIG = EXAMPLES / "serve.toml"
 SPEED = "20"
@@ -193,7 +192,8 @@ def test_a_replay_of_the_recorded_arrivals_completes_every_request_when_the_live
 
     def timeline(path):
         with open(path) as f:
-            return sorted((int(r["arrival_ns"]), int(r["done_ns"]), r["lbn"], r["process"]) for r in csv.DictReader(f))
+            rows = csv.DictReader(f)
+            return sorted((int(r["arrival_ns"]), int(r["done_ns"]), r["lbn"], r["process"]) for r in rows)
 
     live, batch = timeline(tmp_path / "live.csv"), timeline(tmp_path / "batch.csv")
     assert len(live) == 18 and live[0][0] == 0
@@ -203,7 +203,8 @@ def test_a_replay_of_the_recorded_arrivals_completes_every_request_when_the_live
 def test_sqlite_on_the_exported_disk_through_nbdfuse(tmp_path):
     nbdfuse = need("nbdfuse")
     sqlite3 = need("sqlite3")
-    if not os.path.exists("/dev/fuse") or shutil.which("fusermount3") is None and shutil.which("fusermount") is None:
+    fusermount = shutil.which("fusermount3") or shutil.which("fusermount")
+    if not os.path.exists("/dev/fuse") or fusermount is None:
         pytest.skip("FUSE is not usable here (/dev/fuse or fusermount missing)")
     s = Served(tmp_path)
     mount = tmp_path / "mnt"
@@ -213,7 +214,8 @@ def test_sqlite_on_the_exported_disk_through_nbdfuse(tmp_path):
         deadline = time.monotonic() + 20
         while not (mount / "nbd").exists():
             if fuse.poll() is not None or time.monotonic() > deadline:
-                pytest.skip(f"nbdfuse cannot mount in this container: {fuse.stderr.read() if fuse.poll() is not None else 'timed out'}")
+                why = fuse.stderr.read() if fuse.poll() is not None else "timed out"
+                pytest.skip(f"nbdfuse cannot mount in this container: {why}")
             time.sleep(0.1)
         # The export is the database file itself: SQLite reads and writes its pages on the
         # disk model. An empty database's first page goes on first (a file of zeros is not
@@ -230,7 +232,6 @@ def test_sqlite_on_the_exported_disk_through_nbdfuse(tmp_path):
         assert r.returncode == 0, r.stderr
         assert r.stdout.strip().splitlines()[-1] == "500|125250"
     finally:
-        subprocess.run(["fusermount3" if shutil.which("fusermount3") else "fusermount", "-u", str(mount)],
-                       capture_output=True)
+        subprocess.run([fusermount, "-u", str(mount)], capture_output=True)
         fuse.wait(timeout=30)
         s.stop()

@@ -27,7 +27,11 @@ SOCKET_NAME = "headway.sock"
     help="Where to listen: a Unix socket (default: headway.sock here, or in a temporary "
     "folder when this one is not writable) or TCP (tcp:PORT binds 127.0.0.1).",
 )
-@click.option("--backing", type=click.Path(), help="Sparse file holding the exports' data (kept between runs); memory when not given.")
+@click.option(
+    "--backing",
+    type=click.Path(),
+    help="Sparse file holding the exports' data (kept between runs); memory when not given.",
+)
 @json_option("Write the summary, with the pacing error, as a JSON object (on exit and on a signal).")
 @click.option(
     "--speed",
