@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seconds="${1:-25}"
-targets="${FUZZ_TARGETS:-experiment_toml drive_toml disksim_params disksim_seek trace csv_map whole_run}"
+targets="${FUZZ_TARGETS:-experiment_toml drive_toml disksim_params disksim_seek trace csv_map whole_run nbd_request}"
 # Generous enough for a DiskSim run configuration with the files it sources.
 max_len=65536
 # libFuzzer's own cap on one input's memory; a parser that needs more is a finding.

@@ -122,6 +122,34 @@ def main() -> None:
         b'[workload]\nkind = "closed"\nprocesses = 4\nrequests = 100\nthink_ms = 1.0\n',
     )
 
+    for name, data in nbd_sessions().items():
+        put("nbd_request", name, data)
+
+
+def nbd_sessions() -> dict:
+    """Client sides of NBD connections: the handshake by each route, then requests."""
+    import struct
+
+    def option(code: int, data: bytes = b"") -> bytes:
+        return struct.pack(">QII", 0x49484156454F5054, code, len(data)) + data
+
+    def go(code: int, name: bytes, infos=(3,)) -> bytes:
+        body = struct.pack(">I", len(name)) + name + struct.pack(">H", len(infos))
+        return option(code, body + b"".join(struct.pack(">H", i) for i in infos))
+
+    def request(command: int, offset: int, length: int, flags: int = 0, handle: int = 1) -> bytes:
+        head = struct.pack(">IHHQQI", 0x25609513, flags, command, handle, offset, length)
+        return head + (bytes(range(256)) * (length // 256 + 1))[:length] if command == 1 else head
+
+    requests = (request(1, 4096, 512, flags=1) + request(0, 4096, 512, handle=2) + request(3, 0, 0)
+                + request(4, 0, 65536) + request(0, (1 << 30) - 256, 512) + request(9, 0, 0) + request(2, 0, 0))
+    fixed = struct.pack(">I", 3)
+    return {
+        "go.bin": fixed + option(3) + go(6, b"disk0") + go(7, b"disk0") + requests,
+        "export_name.bin": struct.pack(">I", 1) + option(1, b"flash") + request(0, 0, 4096) + request(0, 0, 4097),
+        "unknown_then_index.bin": fixed + option(5) + go(7, b"nosuch", ()) + go(7, b"1", ()) + request(1, 0, 1024),
+    }
+
 
 if __name__ == "__main__":
     main()

@@ -15,6 +15,18 @@ def run(
     class_schedulers: Optional[Dict[str, Any]] = None,
     background_task: Optional[Any] = None,
 ) -> Tuple[str, Optional[RawColumns], str]: ...
+def serve(
+    config_toml: Optional[str] = None,
+    origin: Optional[str] = None,
+    listen: str = "unix:headway.sock",
+    backing: Optional[str] = None,
+    speed: float = 1.0,
+    max_connections: int = 16,
+    records: bool = False,
+    record_arrivals: Optional[str] = None,
+    on_ready: Optional[Callable[[str], Any]] = None,
+    progress: Optional[Callable[[int, float, int, int, int], Any]] = None,
+) -> Tuple[str, Optional[RawColumns], str, bool]: ...
 def check_config(config_toml: str, origin: Optional[str] = None) -> None: ...
 def disks() -> List[Dict[str, Any]]: ...
 def disksim_file(name: str) -> Optional[str]: ...

@@ -18,6 +18,7 @@ mod reproduce;
 mod request;
 mod rotational;
 mod run;
+mod serve;
 mod trace_options;
 mod traces;
 mod validate;
@@ -77,6 +78,8 @@ mod headway_module {
     use crate::rotational::{extract, reproduce_rotational};
     #[pymodule_export]
     use crate::run::run;
+    #[pymodule_export]
+    use crate::serve::serve;
     #[pymodule_export]
     use crate::traces::{trace_convert, trace_detect, trace_stats, PyTraceBatches};
     #[pymodule_export]

@@ -279,3 +279,56 @@ fn scratch_file(name: &str, bytes: &[u8]) -> PathBuf {
 pub fn clean_scratch() {
     let _ = std::fs::remove_dir_all(scratch_dir());
 }
+
+/// The NBD server's side of a connection fed arbitrary client bytes: the handshake, then
+/// requests (each checked against the export) until the bytes run out or break the protocol.
+pub fn nbd_request(data: &[u8]) -> bool {
+    use crate::serve::nbd::{negotiate, read_request, Export, Negotiated};
+    struct Duplex<'a> {
+        input: &'a [u8],
+        output: Vec<u8>,
+    }
+    impl std::io::Read for Duplex<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            self.input.read(buf)
+        }
+    }
+    impl Write for Duplex<'_> {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.output.extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let exports = [
+        Export {
+            name: "disk0".into(),
+            size_bytes: 1 << 30,
+        },
+        Export {
+            name: "flash".into(),
+            size_bytes: 4096,
+        },
+    ];
+    let mut conn = Duplex {
+        input: data,
+        output: Vec::new(),
+    };
+    let Ok(Negotiated::Export(i)) = negotiate(&mut conn, &exports) else {
+        return false;
+    };
+    let mut requests = 0usize;
+    while let Ok(Some(h)) = read_request(&mut conn.input) {
+        requests += 1;
+        if h.check(exports[i].size_bytes).is_ok() {
+            let payload = h.payload_bytes();
+            assert!(payload <= u64::from(u32::MAX));
+            if crate::serve::nbd::wire::discard(&mut conn.input, payload).is_err() {
+                break;
+            }
+        }
+    }
+    requests > 0
+}

@@ -37,6 +37,7 @@ pub(crate) mod order;
 pub mod predict;
 pub mod request;
 pub mod sched;
+pub mod serve;
 pub mod sim;
 pub mod stats;
 mod table_keys;

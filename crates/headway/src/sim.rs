@@ -170,6 +170,11 @@ impl Simulation {
         &self.host.info
     }
 
+    /// Each device's capacity, indexed like [`RunInfo::devices`](crate::stats::RunInfo).
+    pub fn capacity_sectors(&self) -> &[u64] {
+        &self.capacity_sectors
+    }
+
     /// Run `workload` instead of the configured one (an experiment that assembles its
     /// workloads in code: Cello's reproduction, whose video clips are drawn per clip; the
     /// configured `[[workloads]]` still say what the run is made of, so the replacement must

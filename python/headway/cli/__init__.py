@@ -33,6 +33,7 @@ COMMANDS: Dict[str, Tuple[str, str, str]] = {
     "replay": ("replay", "replay_cmd", "Replay TRACE on a drive with a scheduler."),
     "reproduce": ("reproduce", "reproduce_group", "Reproduce a paper's evaluation as tables (CSV) and plots (PNG)."),
     "run": ("run", "run_cmd", "Run the experiment in CONFIG (TOML), or the built-in default."),
+    "serve": ("serve", "serve_cmd", "Serve CONFIG's drives as NBD block devices, paced by the model."),
     "schedulers": ("catalog", "schedulers_cmd", "List the built-in schedulers, one per line."),
     "sweep": ("sweep", "sweep_cmd", "Run a parameter sweep, locally or on a Dask cluster."),
     "trace": ("trace", "trace_group", "Block traces: statistics, conversion, format detection."),

@@ -19,6 +19,7 @@ const TARGETS: &[(&str, Harness)] = &[
     ("trace", fuzzing::trace),
     ("csv_map", fuzzing::csv_map),
     ("whole_run", fuzzing::whole_run),
+    ("nbd_request", fuzzing::nbd_request),
 ];
 
 fn fuzz_dir() -> PathBuf {

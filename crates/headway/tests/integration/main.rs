@@ -54,6 +54,7 @@ mod reproduce_rotational;
 mod rotational;
 mod schedulers;
 mod seams;
+mod serve;
 mod trace_bounds;
 mod trace_formats;
 mod trace_malformed;
