@@ -162,6 +162,14 @@ const BUILTINS: &[Builtin] = &[
             include_str!("../../catalog/ek1000.toml"),
         ),
     },
+    Builtin {
+        name: "ultrastar_hc310",
+        title: "",
+        source: Source::Toml(
+            "catalog/ultrastar_hc310.toml",
+            include_str!("../../catalog/ultrastar_hc310.toml"),
+        ),
+    },
 ];
 
 /// Parsed built-ins, one slot per entry of `BUILTINS`. Errors are kept as text (a built-in
