@@ -136,6 +136,7 @@ impl<B: BlockIo> ProbeTarget for BlockTarget<B> {
         let offset = lbn * SECTOR_BYTES;
         let buf = self.buffer.slice((sectors as u64 * SECTOR_BYTES) as usize);
         let r = if op == Op::Write && self.writable {
+            buf.fill(0);
             self.io.write_at(buf, offset)
         } else {
             self.io.read_at(buf, offset)
@@ -171,18 +172,7 @@ impl DirectFile {
             .write(writable)
             .custom_flags(libc::O_DIRECT)
             .open(path)
-            .map_err(|e| {
-                let why = if e.raw_os_error() == Some(libc::EINVAL) {
-                    format!(
-                        "cannot open with O_DIRECT ({e}): its file system does not support \
-                         direct I/O (a page-cached file, e.g. on tmpfs); calibrate a block \
-                         device or a file on a disk file system"
-                    )
-                } else {
-                    format!("cannot open with O_DIRECT: {e}")
-                };
-                HeadwayError::io(path, io::Error::new(e.kind(), why))
-            })?;
+            .map_err(|e| open_error(path, e))?;
         Ok(DirectFile {
             file,
             start: std::time::Instant::now(),
@@ -199,6 +189,22 @@ impl DirectFile {
             ),
         ))
     }
+}
+
+/// Why `path` could not be opened for direct I/O. Linux answers EINVAL for a file system
+/// without it.
+fn open_error(path: &Path, e: io::Error) -> HeadwayError {
+    const EINVAL: i32 = 22;
+    let why = if e.raw_os_error() == Some(EINVAL) {
+        format!(
+            "cannot open with O_DIRECT: its file system does not support direct I/O \
+             (a file only in the page cache); calibrate a block device or a file on a disk \
+             file system"
+        )
+    } else {
+        format!("cannot open with O_DIRECT: {e}")
+    };
+    HeadwayError::io(path, io::Error::new(e.kind(), why))
 }
 
 impl BlockIo for DirectFile {
@@ -231,5 +237,22 @@ impl BlockIo for DirectFile {
         while self.now_ns() < t {
             std::hint::spin_loop();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_system_without_direct_io_is_named_as_such() {
+        let e = open_error(Path::new("/mnt/x"), io::Error::from_raw_os_error(22)).to_string();
+        assert!(e.starts_with("/mnt/x: "), "{e}");
+        assert!(e.contains("does not support direct I/O"), "{e}");
+        let e = open_error(Path::new("/dev/sdz"), io::Error::from_raw_os_error(13)).to_string();
+        assert!(
+            e.contains("/dev/sdz") && e.contains("cannot open with O_DIRECT"),
+            "{e}"
+        );
     }
 }

@@ -14,6 +14,7 @@ pub mod block_target;
 pub mod compare;
 pub(crate) mod cylinders;
 pub mod delta;
+pub mod drive_file;
 pub mod emulated_block;
 pub mod fit;
 pub mod geometry;
@@ -41,8 +42,8 @@ use crate::engine::RngStreams;
 use crate::error::Result;
 use crate::link::Link;
 
-pub use compare::{compare, Comparison};
 pub use block_target::{BlockIo, BlockTarget, DirectFile};
+pub use compare::{compare, Comparison};
 pub use emulated_block::EmulatedBlock;
 pub use probe::{Probe, ProbeTarget};
 pub use zones::{ExtractedZone, Loc, TrackEntry, ZoneTable};
@@ -92,7 +93,11 @@ pub fn extract(
 
 /// Measure the block device or file at `path` (idle, nothing else using it) with O_DIRECT
 /// reads, and writes too when `writable` (they put zeros on it). See [`block_target`].
-pub fn extract_device(path: &std::path::Path, writable: bool, name: &str) -> Result<ExtractedDrive> {
+pub fn extract_device(
+    path: &std::path::Path,
+    writable: bool,
+    name: &str,
+) -> Result<ExtractedDrive> {
     let io = DirectFile::open(path, writable)?;
     let target = BlockTarget::new(io, path, writable)?;
     extract_with(Probe::of(Box::new(target)), name, ExtractOptions::default())

@@ -21,6 +21,7 @@ mod disksim;
 mod disksim_oracle;
 mod disksim_reference_files;
 mod engine;
+mod extract_device;
 mod firmware;
 mod firmware_arrival_bus;
 mod firmware_free_blocks;
