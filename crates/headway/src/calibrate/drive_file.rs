@@ -147,6 +147,7 @@ pub fn drive_spec(d: &ExtractedDrive) -> Result<HddSpec> {
         bus: BusSpec::default(),
         cache: None,
         queue: QueueSpec::default(),
+        actuators: 1,
         reader_warnings: vec![],
     })
 }

@@ -293,6 +293,8 @@ pub struct CatalogEntry {
     pub surfaces: u32,
     /// Mean seek over uniformly random (source, destination) cylinder pairs.
     pub mean_seek_ms: f64,
+    /// Independent arms (1, or 2 for a dual-actuator drive).
+    pub actuators: u32,
 }
 
 impl CatalogEntry {
@@ -311,6 +313,7 @@ impl CatalogEntry {
             cylinders: spec.cylinders,
             surfaces: spec.surfaces,
             mean_seek_ms: seek.mean_random_ns() / 1e6,
+            actuators: spec.actuators,
         })
     }
 }
