@@ -118,6 +118,18 @@ fn build_device(
             .with_firmware_freeblock(fb)
             .map_err(|e| e.under(&table))?;
     }
+    let device: Box<dyn Device> = match spec.actuators {
+        1 => Box::new(device),
+        2 => Box::new(crate::device::hdd::dual::DualActuator::new(&spec, depth)?),
+        n => {
+            return Err(HeadwayError::params(
+                None,
+                None,
+                Some("actuators".into()),
+                format!("{}: a drive has 1 or 2 actuators, got {n}", spec.name),
+            ))
+        }
+    };
     let imperfections = &d.settings.imperfections;
     // Device 0 draws from the streams the single-device form always used, so adding the
     // array form changed no run; later devices get streams of their own.
@@ -126,7 +138,7 @@ fn build_device(
     } else {
         rng.derive(&format!("device{index}"))
     };
-    let device = with_imperfections(Box::new(device), mech.clone(), imperfections, &dev_rng);
+    let device = with_imperfections(device, mech.clone(), imperfections, &dev_rng);
     let device: Box<dyn Device> = match &d.power {
         None => device,
         Some(p) => Box::new(

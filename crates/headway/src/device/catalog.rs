@@ -170,6 +170,14 @@ const BUILTINS: &[Builtin] = &[
             include_str!("../../catalog/ultrastar_hc310.toml"),
         ),
     },
+    Builtin {
+        name: "exos_2x14",
+        title: "",
+        source: Source::Toml(
+            "catalog/exos_2x14.toml",
+            include_str!("../../catalog/exos_2x14.toml"),
+        ),
+    },
 ];
 
 /// Parsed built-ins, one slot per entry of `BUILTINS`. Errors are kept as text (a built-in

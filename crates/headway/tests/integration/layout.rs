@@ -77,6 +77,7 @@ fn capacity_is_what_the_zones_map_as_in_disksim() {
         ("ek1000", 78_120_000), // 60,000 cylinders x 2 surfaces x 651 sectors (a stand-in)
         // IDEMA LBA1-03 for 6,000 GB; its zones map more, and it exports this many.
         ("ultrastar_hc310", 11_721_045_168),
+        ("exos_2x14", 27_349_077_168), // IDEMA LBA1-03 for 14,000 GB
     ];
     for (spec, layout) in drives() {
         assert_eq!(layout.capacity_sectors(), spec.block_count, "{}", spec.name);

@@ -20,6 +20,7 @@ mod composition;
 mod disksim;
 mod disksim_oracle;
 mod disksim_reference_files;
+mod dual_actuator;
 mod engine;
 mod extract_device;
 mod firmware;
