@@ -57,10 +57,7 @@ def _extract_device(device: Path, writable: bool, out: Optional[Path],
                     json_path: Optional[Path]) -> None:
     from headway.rotational import extract_device
 
-    try:
-        e = extract_device(device, writable)
-    except OSError as err:
-        raise click.ClickException(str(err)) from None
+    e = extract_device(device, writable)
     click.echo(e.report, nl=False)
     if out is not None:
         write_text(out, e.drive_toml)

@@ -120,7 +120,33 @@ fn build_device(
     }
     let device: Box<dyn Device> = match spec.actuators {
         1 => Box::new(device),
-        2 => Box::new(crate::device::hdd::dual::DualActuator::new(&spec, depth)?),
+        2 => {
+            let per_arm = [
+                (
+                    "firmware_scheduler",
+                    d.settings.firmware_scheduler.is_some(),
+                ),
+                (
+                    "firmware_sptf_angle",
+                    d.settings.firmware_sptf_angle.is_some(),
+                ),
+                (
+                    "firmware_freeblock",
+                    d.settings.firmware_freeblock.is_some(),
+                ),
+            ];
+            if let Some((key, _)) = per_arm.iter().find(|(_, set)| *set) {
+                return Err(HeadwayError::config(
+                    format!("{table}.{key}"),
+                    format!(
+                        "`{}` has two actuators, whose firmware queues take the drive's own \
+                         policy; `{key}` is not available for it",
+                        spec.name
+                    ),
+                ));
+            }
+            Box::new(crate::device::hdd::dual::DualActuator::new(&spec, depth)?)
+        }
         n => {
             return Err(HeadwayError::params(
                 None,

@@ -208,3 +208,15 @@ fn a_run_of_the_catalog_drive_completes_every_request() {
         .unwrap();
     assert_eq!(r.summary.requests, 2000, "{:?}", r.summary);
 }
+
+#[test]
+fn per_arm_firmware_settings_are_refused_by_key_not_ignored() {
+    let toml =
+        "[drive]\nname=\"exos_2x14\"\nfirmware_scheduler=\"fcfs\"\n[workload]\nrequests=10\n";
+    let cfg = ExperimentConfig::from_toml_str(toml, None).unwrap();
+    let e = build_simulation(&cfg, None).err().unwrap().to_string();
+    assert!(
+        e.contains("drive.firmware_scheduler") && e.contains("two actuators"),
+        "{e}"
+    );
+}
