@@ -149,6 +149,7 @@ def test_disks_dataframe():
         "cylinders",
         "surfaces",
         "mean_seek_ms",
+        "actuators",
         "description",
     ]
     assert list(df.columns) == expected

@@ -87,6 +87,35 @@ def extract(
     return Extraction(drive=parsed["drive"], report=text, data=parsed)
 
 
+@dataclass(frozen=True)
+class DeviceExtraction:
+    """What timing a block device or file revealed: ``report`` (text), ``drive_toml`` (a
+    drive file in headway's TOML form: simulate it with ``[drive] file = ...``; the
+    ``calibrated`` predictor calibrates that simulation) and ``data`` (period, zones,
+    commands, wall time)."""
+
+    device: str
+    report: str
+    drive_toml: str
+    data: Dict[str, Any]
+
+
+def extract_device(path: Union[str, Path], writable: bool = False) -> DeviceExtraction:
+    """Calibrate the block device or file at ``path`` by timing O_DIRECT reads (and writes,
+    which put zeros on it, only when ``writable``); nothing else may use it meanwhile.
+
+    A path that cannot be opened for direct I/O, or a device under 32 MiB, raises an
+    :class:`OSError` naming the path and the reason:
+
+    >>> extract_device("/nonexistent/disk")  # doctest: +IGNORE_EXCEPTION_DETAIL
+    Traceback (most recent call last):
+    FileNotFoundError: /nonexistent/disk: cannot open with O_DIRECT: ...
+    """
+    text, drive_toml, data = _headway.extract_device(str(path), writable)
+    return DeviceExtraction(device=str(path), report=text, drive_toml=drive_toml,
+                            data=json.loads(data))
+
+
 @dataclass
 class Reproduction:
     """The evaluation's tables.

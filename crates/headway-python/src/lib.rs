@@ -75,7 +75,7 @@ mod headway_module {
     #[pymodule_export]
     use crate::request::{PyCompletion, PyEstimate, PyRequest, PyServe, PyTrackInfo, PyWait};
     #[pymodule_export]
-    use crate::rotational::{extract, reproduce_rotational};
+    use crate::rotational::{extract, extract_device, reproduce_rotational};
     #[pymodule_export]
     use crate::run::run;
     #[pymodule_export]

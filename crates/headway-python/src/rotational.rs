@@ -2,7 +2,11 @@
 //! reproduction. Thin wrappers over `headway::calibrate` and
 //! `headway::experiments::rotational`; results cross as JSON.
 
-use headway::calibrate::{compare, device_for, extract as run_extract, ExtractOptions};
+use headway::calibrate::drive_file::drive_spec;
+use headway::calibrate::{
+    compare, device_for, extract as run_extract, extract_device as run_extract_device,
+    ExtractOptions,
+};
 use headway::config::resolve_drive;
 use headway::device::imperfect::Imperfections;
 use headway::experiments::rotational::{reproduce, ReproduceOptions};
@@ -66,6 +70,59 @@ pub fn extract(
             "comparison": cmp,
         });
         Ok((cmp.to_string(), json.to_string()))
+    };
+    py.detach(go).map_err(|e| to_pyerr(py, e, None))
+}
+
+/// Calibrate the block device or file at `path` by timing O_DIRECT reads (and writes, which
+/// put zeros on it, when `writable`). Returns `(report_text, drive_toml, extraction_json)`:
+/// the drive file is headway's drive form of what was measured.
+#[pyfunction]
+#[pyo3(signature = (path, writable=false))]
+pub fn extract_device(
+    py: Python<'_>,
+    path: &str,
+    writable: bool,
+) -> PyResult<(String, String, String)> {
+    let go = || -> headway::Result<(String, String, String)> {
+        let p = std::path::Path::new(path);
+        let name = p
+            .file_name()
+            .map(|n| n.to_string_lossy().to_lowercase())
+            .unwrap_or_else(|| "device".into());
+        let t = std::time::Instant::now();
+        let extracted = run_extract_device(p, writable, &name)?;
+        let wall_s = t.elapsed().as_secs_f64();
+        let spec = drive_spec(&extracted)?;
+        let toml_text = toml::to_string(&spec)
+            .map_err(|e| HeadwayError::Invariant(format!("drive file: {e}")))?;
+        let report = format!(
+            "extracted {path} ({}): {} commands, {wall_s:.1} s\n\
+             rotation {:.4} ms ({:.1} RPM); {} zones; {} sectors; {} surfaces, {} cylinders\n",
+            if writable {
+                "reads and writes"
+            } else {
+                "reads only"
+            },
+            extracted.commands,
+            extracted.period_ns / 1e6,
+            spec.rpm,
+            spec.layout.zones.len(),
+            spec.block_count,
+            spec.surfaces,
+            spec.cylinders,
+        );
+        let json = serde_json::json!({
+            "device": path,
+            "writable": writable,
+            "wall_s": wall_s,
+            "commands": extracted.commands,
+            "period_ms": extracted.period_ns / 1e6,
+            "delta_sectors": extracted.delta_sectors,
+            "min_distance_sectors": extracted.min_distance_sectors,
+            "zones": extracted.table.zones,
+        });
+        Ok((report, toml_text, json.to_string()))
     };
     py.detach(go).map_err(|e| to_pyerr(py, e, None))
 }

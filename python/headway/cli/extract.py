@@ -19,11 +19,24 @@ from headway.cli.paths import json_option
 @click.option("--rotation-drift-ppm", type=float, help="Calibrate an imperfect drive: spindle speed wander.")
 @click.option("--recal-interval-s", type=float, help="Calibrate an imperfect drive: the drive moves its heads this often.")
 @click.option("--no-paper-min-offset", is_flag=True, help="Skip the paper's per-zone MinOffset line fit (faster).")
+@click.option("--device", "device", type=click.Path(dir_okay=False, path_type=Path),
+              help="Calibrate this block device or file (O_DIRECT) instead of a simulated drive.")
+@click.option("--writable", is_flag=True,
+              help="With --device: the calibration may write (zeros) to it; otherwise reads only.")
+@click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path),
+              help="With --device: write the drive file (headway TOML) here.")
 def extract_cmd(drive: str, json_path: Optional[Path], seek_jitter_ms: Optional[float],
                 rotation_drift_ppm: Optional[float], recal_interval_s: Optional[float],
-                no_paper_min_offset: bool) -> None:
+                no_paper_min_offset: bool, device: Optional[Path], writable: bool,
+                out: Optional[Path]) -> None:
     """Run the paper's calibration (GeoExtraction, rotation period, MinOffset, delta) against
-    DRIVE using timed reads and writes only, and print the extracted table beside the truth."""
+    DRIVE using timed reads and writes only, and print the extracted table beside the truth.
+    With --device, calibrate a real block device or file instead and write a drive file."""
+    if device is not None:
+        _extract_device(device, writable, out, json_path)
+        return
+    if writable or out is not None:
+        raise click.UsageError("--writable and --out go with --device")
     from headway.rotational import extract
 
     imperfections = {k: v for k, v in (("seek_jitter_ms", seek_jitter_ms),
@@ -35,6 +48,20 @@ def extract_cmd(drive: str, json_path: Optional[Path], seek_jitter_ms: Optional[
     first, _, rest = e.report.partition("\n")
     click.echo(f"{first}; {e.data['wall_s']:.1f} s wall")
     click.echo(rest, nl=False)
+    if json_path is not None:
+        write_text(json_path, json.dumps(e.data, indent=2) + "\n")
+        click.echo(f"wrote {json_path}")
+
+
+def _extract_device(device: Path, writable: bool, out: Optional[Path],
+                    json_path: Optional[Path]) -> None:
+    from headway.rotational import extract_device
+
+    e = extract_device(device, writable)
+    click.echo(e.report, nl=False)
+    if out is not None:
+        write_text(out, e.drive_toml)
+        click.echo(f"wrote {out}")
     if json_path is not None:
         write_text(json_path, json.dumps(e.data, indent=2) + "\n")
         click.echo(f"wrote {json_path}")

@@ -10,16 +10,20 @@
 //! between zones (`cylinders.rs`), MinOffset lags (`min_offset.rs`), delta (`delta.rs`), the
 //! LBN-distance curve (`lbn_curve.rs`), and the Stability experiment (`stability.rs`).
 
+pub mod block_target;
 pub mod compare;
 pub(crate) mod cylinders;
 pub mod delta;
+pub mod drive_file;
+pub mod emulated_block;
 pub mod fit;
 pub mod geometry;
 pub mod lbn_curve;
 pub mod min_offset;
 pub(crate) mod phases;
-pub(crate) mod probe;
+pub mod probe;
 pub mod rotation;
+pub(crate) mod simulated_target;
 pub mod stability;
 pub mod tail;
 pub(crate) mod unmarked;
@@ -38,8 +42,10 @@ use crate::engine::RngStreams;
 use crate::error::Result;
 use crate::link::Link;
 
+pub use block_target::{BlockIo, BlockTarget, DirectFile};
 pub use compare::{compare, Comparison};
-pub use probe::Probe;
+pub use emulated_block::EmulatedBlock;
+pub use probe::{Probe, ProbeTarget};
 pub use zones::{ExtractedZone, Loc, TrackEntry, ZoneTable};
 
 /// What calibration learned about a drive.
@@ -82,7 +88,23 @@ pub fn extract(
     name: &str,
     opts: ExtractOptions,
 ) -> Result<ExtractedDrive> {
-    let mut probe = Probe::new(device, link);
+    extract_with(Probe::new(device, link), name, opts)
+}
+
+/// Measure the block device or file at `path` (idle, nothing else using it) with O_DIRECT
+/// reads, and writes too when `writable` (they put zeros on it). See [`block_target`].
+pub fn extract_device(
+    path: &std::path::Path,
+    writable: bool,
+    name: &str,
+) -> Result<ExtractedDrive> {
+    let io = DirectFile::open(path, writable)?;
+    let target = BlockTarget::new(io, path, writable)?;
+    extract_with(Probe::of(Box::new(target)), name, ExtractOptions::default())
+}
+
+/// Measure whatever `probe` reaches.
+pub fn extract_with(mut probe: Probe, name: &str, opts: ExtractOptions) -> Result<ExtractedDrive> {
     let mut rng: Pcg64Mcg = RngStreams::new(CALIBRATION_SEED).stream("calibrate");
     let cap = probe.capacity_sectors();
     let rotation = rotation::measure_rotation(&mut probe, cap / 2, 1000)?;

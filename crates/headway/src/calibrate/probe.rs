@@ -1,46 +1,49 @@
 //! The only window calibration has onto a drive: issue one command at a time and read a
 //! clock when it completes, exactly as a program timing SCSI commands against real hardware
-//! would. The probe owns the device and runs its wake-ups itself; everything else the device
-//! reports (phases, head position, cache hits) is dropped unread.
+//! would. What answers is a [`ProbeTarget`]: a simulated drive
+//! ([`super::simulated_target::SimulatedTarget`]) or a block device or file timed with a
+//! monotonic clock ([`super::block_target::BlockTarget`]).
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
-use crate::device::{Device, DeviceIo};
+use crate::device::Device;
 use crate::error::{HeadwayError, Result};
 use crate::link::Link;
-use crate::request::{Command, Op, Request};
+use crate::request::Op;
 use crate::time::SimTime;
 
-pub struct Probe {
-    device: Box<dyn Device>,
-    link: Link,
-    io: DeviceIo,
+use super::simulated_target::SimulatedTarget;
+
+/// Something calibration can time: one command at a time, against one clock (ns).
+pub trait ProbeTarget {
+    /// The drive's size (READ CAPACITY), in 512-byte sectors.
+    fn capacity_sectors(&self) -> u64;
     /// The host's clock.
-    now: SimTime,
-    /// Pending device wake-ups: (time, insertion order, token).
-    wakeups: BinaryHeap<Reverse<(SimTime, u64, u64)>>,
-    seq: u64,
+    fn now(&self) -> SimTime;
+    /// Let the clock run to `t` with nothing issued.
+    fn wait_until(&mut self, t: SimTime);
+    /// Issue one command now (in range: the probe checks) and wait for it; returns the
+    /// clock at its completion.
+    fn access(&mut self, op: Op, lbn: u64, sectors: u32) -> Result<SimTime>;
+}
+
+pub struct Probe {
+    target: Box<dyn ProbeTarget>,
     capacity: u64,
     /// Commands issued so far (what a calibration costs).
     pub commands: u64,
 }
 
-/// More simulated time than any calibration needs; a device that never completes is a bug.
-const TIMEOUT_NS: SimTime = 3_600_000_000_000;
-
 impl Probe {
-    /// `link` adds the same command and completion latencies the simulated host sees, so
-    /// that what is calibrated here is what the host will experience.
+    /// A simulated drive behind `link`: the same command and completion latencies the
+    /// simulated host sees, so that what is calibrated here is what the host will experience.
     pub fn new(device: Box<dyn Device>, link: Link) -> Self {
-        let capacity = device.info().capacity_sectors;
+        Probe::of(Box::new(SimulatedTarget::new(device, link)))
+    }
+
+    /// Any target.
+    pub fn of(target: Box<dyn ProbeTarget>) -> Self {
+        let capacity = target.capacity_sectors();
         Probe {
-            device,
-            link,
-            io: DeviceIo::default(),
-            now: 0,
-            wakeups: BinaryHeap::new(),
-            seq: 0,
+            target,
             capacity,
             commands: 0,
         }
@@ -49,7 +52,7 @@ impl Probe {
     /// The host's clock.
     #[inline]
     pub fn now(&self) -> SimTime {
-        self.now
+        self.target.now()
     }
 
     /// The drive's size (READ CAPACITY).
@@ -57,33 +60,9 @@ impl Probe {
         self.capacity
     }
 
-    fn drain(&mut self) {
-        for (at, token) in self.io.wakeups.drain(..) {
-            self.seq += 1;
-            self.wakeups.push(Reverse((at, self.seq, token)));
-        }
-    }
-
-    /// Run the device's own activity up to `t` (it may have internal work while idle).
-    fn run_device_until(&mut self, t: SimTime) {
-        while let Some(&Reverse((at, _, token))) = self.wakeups.peek() {
-            if at > t {
-                break;
-            }
-            self.wakeups.pop();
-            self.device.wake(at, token, &mut self.io);
-            self.drain();
-            // Completions of commands issued by nobody cannot happen; drop defensively.
-            self.io.completions.clear();
-        }
-    }
-
     /// Let the host clock run to `t` with nothing issued.
     pub fn wait_until(&mut self, t: SimTime) {
-        if t > self.now {
-            self.run_device_until(t);
-            self.now = t;
-        }
+        self.target.wait_until(t)
     }
 
     /// Issue one command now and wait for it; returns the host's completion timestamp.
@@ -95,31 +74,7 @@ impl Probe {
             )));
         }
         self.commands += 1;
-        let deliver = self.now + self.link.command_ns;
-        self.run_device_until(deliver);
-        let mut cmd = Command::single(Request::new(self.now, lbn, sectors, op));
-        cmd.dispatch_ns = self.now;
-        self.device.submit(deliver, cmd, &mut self.io);
-        self.drain();
-        loop {
-            if let Some(c) = self.io.completions.pop() {
-                self.io.completions.clear();
-                self.now = c.done_ns + self.link.completion_ns;
-                return Ok(self.now);
-            }
-            let Some(Reverse((at, _, token))) = self.wakeups.pop() else {
-                return Err(HeadwayError::Invariant(
-                    "calibration probe: the device stopped without completing the command".into(),
-                ));
-            };
-            if at > deliver + TIMEOUT_NS {
-                return Err(HeadwayError::Invariant(
-                    "calibration probe: a command took over an hour".into(),
-                ));
-            }
-            self.device.wake(at, token, &mut self.io);
-            self.drain();
-        }
+        self.target.access(op, lbn, sectors)
     }
 
     /// A one-sector write, issued now; returns the completion timestamp.

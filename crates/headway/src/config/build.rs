@@ -119,6 +119,44 @@ fn build_device(
             .with_firmware_freeblock(fb)
             .map_err(|e| e.under(&table))?;
     }
+    let device: Box<dyn Device> = match spec.actuators {
+        1 => Box::new(device),
+        2 => {
+            let per_arm = [
+                (
+                    "firmware_scheduler",
+                    d.settings.firmware_scheduler.is_some(),
+                ),
+                (
+                    "firmware_sptf_angle",
+                    d.settings.firmware_sptf_angle.is_some(),
+                ),
+                (
+                    "firmware_freeblock",
+                    d.settings.firmware_freeblock.is_some(),
+                ),
+            ];
+            if let Some((key, _)) = per_arm.iter().find(|(_, set)| *set) {
+                return Err(HeadwayError::config(
+                    format!("{table}.{key}"),
+                    format!(
+                        "`{}` has two actuators, whose firmware queues take the drive's own \
+                         policy; `{key}` is not available for it",
+                        spec.name
+                    ),
+                ));
+            }
+            Box::new(crate::device::hdd::dual::DualActuator::new(&spec, depth)?)
+        }
+        n => {
+            return Err(HeadwayError::params(
+                None,
+                None,
+                Some("actuators".into()),
+                format!("{}: a drive has 1 or 2 actuators, got {n}", spec.name),
+            ))
+        }
+    };
     let imperfections = &d.settings.imperfections;
     // Device 0 draws from the streams the single-device form always used, so adding the
     // array form changed no run; later devices get streams of their own.
@@ -127,7 +165,7 @@ fn build_device(
     } else {
         rng.derive(&format!("device{index}"))
     };
-    let device = with_imperfections(Box::new(device), mech.clone(), imperfections, &dev_rng);
+    let device = with_imperfections(device, mech.clone(), imperfections, &dev_rng);
     let device: Box<dyn Device> = match &d.power {
         None => device,
         Some(p) => Box::new(

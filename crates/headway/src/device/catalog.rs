@@ -162,6 +162,22 @@ const BUILTINS: &[Builtin] = &[
             include_str!("../../catalog/ek1000.toml"),
         ),
     },
+    Builtin {
+        name: "ultrastar_hc310",
+        title: "",
+        source: Source::Toml(
+            "catalog/ultrastar_hc310.toml",
+            include_str!("../../catalog/ultrastar_hc310.toml"),
+        ),
+    },
+    Builtin {
+        name: "exos_2x14",
+        title: "",
+        source: Source::Toml(
+            "catalog/exos_2x14.toml",
+            include_str!("../../catalog/exos_2x14.toml"),
+        ),
+    },
 ];
 
 /// Parsed built-ins, one slot per entry of `BUILTINS`. Errors are kept as text (a built-in
@@ -285,6 +301,8 @@ pub struct CatalogEntry {
     pub surfaces: u32,
     /// Mean seek over uniformly random (source, destination) cylinder pairs.
     pub mean_seek_ms: f64,
+    /// Independent arms (1, or 2 for a dual-actuator drive).
+    pub actuators: u32,
 }
 
 impl CatalogEntry {
@@ -303,6 +321,7 @@ impl CatalogEntry {
             cylinders: spec.cylinders,
             surfaces: spec.surfaces,
             mean_seek_ms: seek.mean_random_ns() / 1e6,
+            actuators: spec.actuators,
         })
     }
 }

@@ -62,6 +62,7 @@ pub(crate) fn spec() -> HddSpec {
         bus: Default::default(),
         cache: None,
         queue: Default::default(),
+        actuators: 1,
         reader_warnings: Vec::new(),
     }
 }

@@ -220,3 +220,12 @@ fn every_drive_survives_a_toml_round_trip() {
         assert_eq!(back, spec, "{name}");
     }
 }
+
+#[test]
+fn entries_give_each_drives_actuators() {
+    let entries = catalog::entries().unwrap();
+    for e in &entries {
+        let want = if e.name == "exos_2x14" { 2 } else { 1 };
+        assert_eq!(e.actuators, want, "{}", e.name);
+    }
+}

@@ -399,6 +399,7 @@ pub(crate) fn disk_spec(
         bus,
         cache: Some(cache),
         queue,
+        actuators: 1,
         reader_warnings,
     })
 }

@@ -7,6 +7,7 @@
 
 pub mod bus;
 pub mod cache;
+pub mod dual;
 pub mod firmware_freeblock;
 pub mod firmware_queue;
 mod firmware_scheduler;

@@ -41,6 +41,10 @@ pub struct HddSpec {
     pub cache: Option<CacheSpec>,
     #[serde(default)]
     pub queue: QueueSpec,
+    /// Independent arms (1 or 2). With 2, each arm carries half the surfaces and serves half
+    /// the LBN range, sharing the spindle, the cache's size and the link (`device/hdd/dual.rs`).
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub actuators: u32,
     /// What the reader of the drive's files did differently from what they declare (a
     /// Block count its zones disagree with), each as one line for the run's warnings.
     #[serde(skip)]
@@ -73,6 +77,10 @@ pub struct LayoutSpec {
 
 fn one() -> u32 {
     1
+}
+
+fn is_one(n: &u32) -> bool {
+    *n == 1
 }
 
 /// Where spare space sits and what a slipped defect displaces: DiskSim 4.0's "Sparing scheme

@@ -52,6 +52,7 @@ pub fn toy_spec(track_skew: f64, cylinder_skew: f64) -> HddSpec {
         bus: Default::default(),
         cache: None,
         queue: Default::default(),
+        actuators: 1,
         reader_warnings: Vec::new(),
     }
 }
