@@ -104,6 +104,7 @@ def disks():  # -> pandas.DataFrame
         "cylinders",
         "surfaces",
         "mean_seek_ms",
+        "recording",
         "description",
     ]
     return pd.DataFrame(_headway.disks(), columns=columns)

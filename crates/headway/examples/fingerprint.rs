@@ -28,7 +28,11 @@ fn main() {
     ];
     let mut all = DefaultHasher::new();
     let mut summaries = DefaultHasher::new();
-    for drive in catalog::names() {
+    // The conventional drives: a shingled drive's runs are another model's results.
+    let conventional = catalog::names()
+        .into_iter()
+        .filter(|d| catalog::lookup(d).is_ok_and(|s| s.smr.is_none()));
+    for drive in conventional {
         for sched in ["fcfs", "sptf", "clook"] {
             for (sname, shape) in shapes {
                 for (qd, ia) in [(1, 8.0), (8, 4.0)] {

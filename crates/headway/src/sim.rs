@@ -64,6 +64,10 @@ pub struct RunResult {
     pub series: Vec<SeriesRow>,
     /// Names of the host components that made work, by origin − `HOST_ORIGIN_BASE`.
     pub host_origins: Vec<String>,
+    /// What each drive-managed SMR drive's media cache and cleaning did (empty otherwise).
+    pub smr: Vec<crate::device::smr::SmrReport>,
+    /// What each zoned drive refused and did (empty otherwise).
+    pub zoned: Vec<crate::device::zoned::ZonedReport>,
 }
 
 /// One assembled simulation, ready to run once.
@@ -250,10 +254,20 @@ impl Simulation {
             host_origins: self.host.work.origin_names(),
         };
         let (mut summary, records, series) = self.stats.finish(self.now, &names);
+        let mut smr = Vec::new();
+        let mut zoned = Vec::new();
         for (i, d) in self.devices.iter_mut().enumerate() {
             if let Some(mut f) = d.firmware_free() {
                 f.device = names.info.devices.get(i).cloned().unwrap_or_default();
                 summary.firmware_free.push(f);
+            }
+            if let Some(mut r) = d.smr() {
+                r.device = names.info.devices.get(i).cloned().unwrap_or_default();
+                smr.push(r);
+            }
+            if let Some(mut r) = d.zoned() {
+                r.device = names.info.devices.get(i).cloned().unwrap_or_default();
+                zoned.push(r);
             }
             if let Some(e) = d.energy(self.now) {
                 let name = names.info.devices.get(i).cloned().unwrap_or_default();
@@ -279,6 +293,8 @@ impl Simulation {
             warnings,
             series,
             host_origins: names.host_origins,
+            smr,
+            zoned,
         })
     }
 

@@ -7,6 +7,7 @@ mod capabilities;
 mod drive;
 mod locate;
 mod predictor_kind;
+mod smr;
 
 pub use build::{build_simulation, resolve_drive, Built, PREDICTOR_NAMES};
 pub use drive::{DeviceConfig, DriveConfig, DriveSettings, PinConfig};

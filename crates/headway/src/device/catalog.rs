@@ -162,6 +162,22 @@ const BUILTINS: &[Builtin] = &[
             include_str!("../../catalog/ek1000.toml"),
         ),
     },
+    Builtin {
+        name: "st5000as0011",
+        title: "",
+        source: Source::Toml(
+            "catalog/st5000as0011.toml",
+            include_str!("../../catalog/st5000as0011.toml"),
+        ),
+    },
+    Builtin {
+        name: "st8000as0002",
+        title: "",
+        source: Source::Toml(
+            "catalog/st8000as0002.toml",
+            include_str!("../../catalog/st8000as0002.toml"),
+        ),
+    },
 ];
 
 /// Parsed built-ins, one slot per entry of `BUILTINS`. Errors are kept as text (a built-in
@@ -285,6 +301,9 @@ pub struct CatalogEntry {
     pub surfaces: u32,
     /// Mean seek over uniformly random (source, destination) cylinder pairs.
     pub mean_seek_ms: f64,
+    /// How the drive records: `cmr` (conventional), `smr-drive-managed` (a media cache and
+    /// shingled bands behind the LBA interface), `smr-host-managed` (zoned).
+    pub recording: &'static str,
 }
 
 impl CatalogEntry {
@@ -292,7 +311,9 @@ impl CatalogEntry {
     pub fn from_spec(spec: &HddSpec) -> Result<Self> {
         let layout = Layout::new(&spec.layout, spec.surfaces, spec.cylinders)?;
         let seek = SeekCurve::new(&spec.seek, spec.cylinders)?;
-        let capacity_sectors = layout.capacity_sectors();
+        // A drive-managed SMR drive exports what its media cache leaves.
+        let media_cache = spec.smr.as_ref().map_or(0, |s| s.media_cache_sectors);
+        let capacity_sectors = layout.capacity_sectors() - media_cache;
         Ok(CatalogEntry {
             name: spec.name.clone(),
             description: spec.description.clone(),
@@ -303,6 +324,11 @@ impl CatalogEntry {
             cylinders: spec.cylinders,
             surfaces: spec.surfaces,
             mean_seek_ms: seek.mean_random_ns() / 1e6,
+            recording: match (&spec.smr, &spec.zoned) {
+                (Some(_), _) => "smr-drive-managed",
+                (None, Some(_)) => "smr-host-managed",
+                (None, None) => "cmr",
+            },
         })
     }
 }

@@ -62,6 +62,8 @@ pub(crate) fn spec() -> HddSpec {
         bus: Default::default(),
         cache: None,
         queue: Default::default(),
+        smr: None,
+        zoned: None,
         reader_warnings: Vec::new(),
     }
 }

@@ -399,6 +399,8 @@ pub(crate) fn disk_spec(
         bus,
         cache: Some(cache),
         queue,
+        smr: None,
+        zoned: None,
         reader_warnings,
     })
 }

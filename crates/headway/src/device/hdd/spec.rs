@@ -41,6 +41,13 @@ pub struct HddSpec {
     pub cache: Option<CacheSpec>,
     #[serde(default)]
     pub queue: QueueSpec,
+    /// Drive-managed shingled recording (`[smr]`): a media cache and bands over these
+    /// mechanics; `None` for a conventional (CMR) drive.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub smr: Option<crate::device::smr::SmrSpec>,
+    /// Host-managed (or host-aware) zones (`[zoned]`); `None`: a drive without zones.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub zoned: Option<crate::device::zoned::ZonedSpec>,
     /// What the reader of the drive's files did differently from what they declare (a
     /// Block count its zones disagree with), each as one line for the run's warnings.
     #[serde(skip)]
