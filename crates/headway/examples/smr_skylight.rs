@@ -17,6 +17,17 @@ use headway::request::{Command, Completion, Op, Request};
 use headway::time::SimTime;
 
 fn main() {
+    for name in ["st5000as0011", "st8000as0002"] {
+        let e = catalog::CatalogEntry::from_spec(&catalog::lookup(name).unwrap()).unwrap();
+        println!(
+            "{name}: {} sectors exported, {:.2} GB, {} cylinders, mean seek {:.2} ms, {}",
+            e.capacity_sectors,
+            e.capacity_bytes as f64 / 1e9,
+            e.cylinders,
+            e.mean_seek_ms,
+            e.recording
+        );
+    }
     burst();
     probe();
 }
@@ -24,31 +35,39 @@ fn main() {
 fn burst() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/smr_burst.toml");
     let cfg = ExperimentConfig::from_toml_file(&path).unwrap();
-    let r = build_simulation(&cfg, path.parent())
+    let r = build_simulation(&cfg, None)
         .unwrap()
         .simulation
         .run()
         .unwrap();
     let rec = r.records.as_ref().unwrap();
-    let window_ns: u64 = 60_000_000_000;
-    let windows = (r.end_ns / window_ns + 1) as usize;
+    // Ten-second windows while the cache fills, then two-minute ones.
+    let edges_s: Vec<u64> = (0..6)
+        .map(|k| k * 10)
+        .chain((0..=10).map(|k| 60 + k * 120))
+        .collect();
+    let window = |ns: u64| {
+        edges_s
+            .iter()
+            .rposition(|&e| e * 1_000_000_000 <= ns)
+            .unwrap()
+    };
     // Per window and workload (0 burst, 1 probe): count, sum and max of response (ms).
-    let mut acc = vec![[(0u64, 0.0f64, 0.0f64); 2]; windows];
+    let mut acc = vec![[(0u64, 0.0f64, 0.0f64); 2]; edges_s.len()];
     for i in 0..rec.len() {
-        let w = (rec.arrival_ns[i] / window_ns) as usize;
         let ms = (rec.done_ns[i] - rec.arrival_ns[i]) as f64 / 1e6;
-        let a = &mut acc[w][rec.origin[i] as usize];
+        let a = &mut acc[window(rec.arrival_ns[i])][rec.origin[i] as usize];
         a.0 += 1;
         a.1 += ms;
         a.2 = a.2.max(ms);
     }
-    println!("window_s  writes  write_mean_ms  write_max_ms  reads  read_mean_ms  read_max_ms");
-    for (w, a) in acc.iter().enumerate() {
+    println!("window_s   writes  write_mean_ms  write_max_ms  reads  read_mean_ms  read_max_ms");
+    for (w, a) in acc.iter().enumerate().take(edges_s.len() - 1) {
         let mean = |x: (u64, f64, f64)| if x.0 == 0 { 0.0 } else { x.1 / x.0 as f64 };
         println!(
-            "{:>4}-{:<4} {:>6} {:>14.2} {:>13.2} {:>6} {:>13.2} {:>12.2}",
-            w * 60,
-            (w + 1) * 60,
+            "{:>4}-{:<5} {:>6} {:>14.2} {:>13.2} {:>6} {:>13.2} {:>12.2}",
+            edges_s[w],
+            edges_s[w + 1],
             a[0].0,
             mean(a[0]),
             a[0].2,
