@@ -180,3 +180,21 @@ fn bad_zone_parameters_name_their_key() {
     let e = run(&both).unwrap_err().to_string();
     assert!(e.contains("drive.zoned") && e.contains("not both"), "{e}");
 }
+
+#[test]
+fn the_zoned_writers_example_counts_its_refusals() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/zoned_writers.toml");
+    let cfg = ExperimentConfig::from_toml_file(&path).unwrap();
+    let r = build_simulation(&cfg, None)
+        .unwrap()
+        .simulation
+        .run()
+        .unwrap();
+    // 4 writers x 500 appends, 500 read-backs, and 5 rewrites and 5 reads past the pointer.
+    assert_eq!(r.summary.requests, 2_000 + 500 + 10);
+    let z = &r.zoned[0];
+    assert_eq!((z.unaligned_writes, z.reads_beyond_write_pointer), (5, 5));
+    assert_eq!(z.errors(), 10);
+    assert_eq!(z.implicit_closes, 0, "four writers fit eight open zones");
+}
