@@ -263,6 +263,8 @@ const TABLE: &[Entry] = &[
             "read_expire_ms",
             "write_expire_ms",
             "writes_starved",
+            "zone_size_sectors",
+            "conventional_zones",
         ],
         |o, _, _| Ok(Box::new(MqDeadline::from_options(o)?)),
     ),
