@@ -198,3 +198,56 @@ fn the_zoned_writers_example_counts_its_refusals() {
     assert_eq!(z.errors(), 10);
     assert_eq!(z.implicit_closes, 0, "four writers fit eight open zones");
 }
+
+/// Four writers each put four sequential writes to their own zone at the same instant, ten
+/// times over; the host orders them (`host`, the `[host]` table) for a drive taking one at a
+/// time.
+fn bursts_of_zone_writes(host: &str) -> headway::sim::RunResult {
+    let dir = crate::common::scratch("zoned-bursts");
+    let mut trace = String::new();
+    let mut wp = [260_400u64, 520_800, 781_200, 1_041_600];
+    for burst in 0..10 {
+        let t = burst as f64 * 200.0;
+        for _ in 0..4 {
+            for w in wp.iter_mut() {
+                trace += &format!("{t:.3} 0 {w} 120 0\n");
+                *w += 120;
+            }
+        }
+    }
+    std::fs::write(dir.join("bursts.trace"), trace).unwrap();
+    let text = format!(
+        r#"
+[drive]
+name = "ek1000"
+[drive.zoned]
+zone_size_sectors = 260400
+conventional_zones = 1
+[workload]
+kind = "trace"
+path = "{}"
+format = "disksim-ascii"
+{host}
+"#,
+        dir.join("bursts.trace").display()
+    );
+    run(&text).unwrap()
+}
+
+#[test]
+fn sptf_breaks_zone_order_and_zoned_mq_deadline_keeps_every_write_at_its_write_pointer() {
+    // Shortest positioning time first takes a zone's later write when the head reaches it
+    // sooner: the drive refuses it.
+    let unlocked = bursts_of_zone_writes("[host]\nscheduler = \"sptf\"");
+    assert_eq!(unlocked.summary.requests, 160);
+    assert!(
+        unlocked.zoned[0].unaligned_writes > 0,
+        "{:?}",
+        unlocked.zoned[0]
+    );
+    let locked = bursts_of_zone_writes(
+        "[host]\nscheduler = \"mq-deadline\"\n[host.options]\nzone_size_sectors = 260400\nconventional_zones = 1",
+    );
+    assert_eq!(locked.summary.requests, 160);
+    assert_eq!(locked.zoned[0].errors(), 0, "{:?}", locked.zoned[0]);
+}
