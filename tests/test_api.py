@@ -150,11 +150,14 @@ def test_disks_dataframe():
         "surfaces",
         "mean_seek_ms",
         "actuators",
+        "recording",
         "description",
     ]
     assert list(df.columns) == expected
     e3 = df.set_index("name").loc["elite3"]
     assert (e3.rpm, e3.cylinders, e3.surfaces, e3.zones) == (5400, 2627, 21, 1)
+    recording = df.set_index("name").recording
+    assert (recording["elite3"], recording["st5000as0011"]) == ("cmr", "smr-drive-managed")
     assert e3.capacity_sectors == 2627 * 21 * 99 and e3.capacity_bytes == e3.capacity_sectors * 512
     assert e3.mean_seek_ms == pytest.approx(11.0, abs=0.05)
 

@@ -105,6 +105,7 @@ def disks():  # -> pandas.DataFrame
         "surfaces",
         "mean_seek_ms",
         "actuators",
+        "recording",
         "description",
     ]
     return pd.DataFrame(_headway.disks(), columns=columns)

@@ -62,6 +62,15 @@ class Drive(_Section):
 
     >>> Drive(name="elite3", queue_depth=4).to_dict()
     {'name': 'elite3', 'queue_depth': 4}
+
+    A host-managed zoned drive, and a drive-managed SMR layer over a conventional drive's
+    mechanics (docs/smr.md):
+
+    >>> Drive(name="ek1000", zoned={"zone_size_sectors": 260400}).to_dict()
+    {'name': 'ek1000', 'zoned': {'zone_size_sectors': 260400}}
+    >>> smr = Drive(name="ek1000", smr={"media_cache_sectors": 65536, "band_sectors": 5208})
+    >>> smr.to_dict()["smr"]["band_sectors"]
+    5208
     """
 
     name: Optional[str] = None
@@ -83,6 +92,13 @@ class Drive(_Section):
     #: ``[drive.imperfections]``: ``seek_jitter_ms``, ``rotation_drift_ppm``,
     #: ``drift_period_s``, ``recal_interval_s``, ``recal_cylinders``, ``recal_busy_ms``.
     imperfections: Optional[Dict[str, Any]] = None
+    #: ``[drive.smr]``: drive-managed SMR over this drive's mechanics
+    #: (``media_cache_sectors``, ``media_cache_start_lbn``, ``band_sectors``,
+    #: ``idle_clean_delay_ms``, ``max_cache_extents``); default: the drive file's, if any.
+    smr: Optional[Dict[str, Any]] = None
+    #: ``[drive.zoned]``: host-managed or host-aware zones (``zone_size_sectors``,
+    #: ``conventional_zones``, ``kind``, ``max_open_zones``, ``zone_reset_ms``).
+    zoned: Optional[Dict[str, Any]] = None
     extra: Dict[str, Any] = field(default_factory=dict)
 
 
@@ -116,6 +132,9 @@ class Device(_Section):
     bus_sector_transfer_ms: Optional[float] = None
     bus_overlap: Optional[bool] = None
     imperfections: Optional[Dict[str, Any]] = None
+    #: As :attr:`Drive.smr` and :attr:`Drive.zoned`.
+    smr: Optional[Dict[str, Any]] = None
+    zoned: Optional[Dict[str, Any]] = None
     predictor: Optional[str] = None
     predictor_options: Optional[Dict[str, Any]] = None
     max_outstanding: Optional[int] = None

@@ -24,6 +24,7 @@ pub fn disks(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
             d.set_item("surfaces", e.surfaces)?;
             d.set_item("mean_seek_ms", e.mean_seek_ms)?;
             d.set_item("actuators", e.actuators)?;
+            d.set_item("recording", e.recording)?;
             Ok(d)
         })
         .collect()

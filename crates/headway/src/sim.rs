@@ -71,6 +71,10 @@ pub struct RunResult {
     pub host_origins: Vec<String>,
     /// Each `[[arrays]]` volume: by volume and by member (empty without arrays).
     pub arrays: Vec<crate::stats::ArraySummary>,
+    /// What each drive-managed SMR drive's media cache and cleaning did (empty otherwise).
+    pub smr: Vec<crate::device::smr::SmrReport>,
+    /// What each zoned drive refused and did (empty otherwise).
+    pub zoned: Vec<crate::device::zoned::ZonedReport>,
 }
 
 /// One assembled simulation, ready to run once.
@@ -324,7 +328,17 @@ impl Simulation {
                 r.link_logical(&report.links);
             }
         }
+        let mut smr = Vec::new();
+        let mut zoned = Vec::new();
         for (i, d) in self.devices.iter_mut().enumerate() {
+            if let Some(mut r) = d.smr() {
+                r.device = names.info.devices.get(i).cloned().unwrap_or_default();
+                smr.push(r);
+            }
+            if let Some(mut r) = d.zoned() {
+                r.device = names.info.devices.get(i).cloned().unwrap_or_default();
+                zoned.push(r);
+            }
             if let Some(e) = d.energy(self.now) {
                 let name = names.info.devices.get(i).cloned().unwrap_or_default();
                 summary
@@ -350,6 +364,8 @@ impl Simulation {
             series,
             host_origins: names.host_origins,
             arrays,
+            smr,
+            zoned,
         })
     }
 

@@ -148,6 +148,8 @@ pub fn drive_spec(d: &ExtractedDrive) -> Result<HddSpec> {
         cache: None,
         queue: QueueSpec::default(),
         actuators: 1,
+        smr: None,
+        zoned: None,
         reader_warnings: vec![],
     })
 }

@@ -105,10 +105,12 @@ fn build_device(
     super::bus::apply_interface(&mut spec, &d.settings, &table)?;
     let mech = Arc::new(Mechanics::new(&spec)?);
     let depth = d.settings.queue_depth;
+    // A shingled layer sends the mechanics one step at a time.
+    let shingled = super::smr::chosen(&spec, &d.settings, &table).is_some();
     let mut device = HddDevice::with_mechanics(
         &spec,
         mech.clone(),
-        depth,
+        if shingled { 1 } else { depth },
         d.settings.firmware_scheduler.as_deref(),
     )?;
     if let Some(angle) = d.settings.firmware_sptf_angle {
@@ -166,6 +168,7 @@ fn build_device(
         rng.derive(&format!("device{index}"))
     };
     let device = with_imperfections(device, mech.clone(), imperfections, &dev_rng);
+    let device = super::smr::with_shingling(device, &spec, &d.settings, depth, &table)?;
     let device: Box<dyn Device> = match &d.power {
         None => device,
         Some(p) => Box::new(

@@ -15,6 +15,8 @@ use crate::device::hdd::interface::InterfaceChoice;
 use crate::device::hdd::{FirmwareFreeblockConfig, SptfAngle};
 use crate::device::imperfect::Imperfections;
 use crate::device::power::PowerSpec;
+use crate::device::smr::SmrSpec;
+use crate::device::zoned::ZonedSpec;
 use crate::predict::PredictorOptions;
 use crate::table_keys::{key_group, KnownKey};
 
@@ -49,6 +51,13 @@ pub struct DriveSettings {
     /// `[drive.imperfections]`: seek jitter, spindle drift and the drive's own head
     /// movements, added to the model (default: none).
     pub imperfections: Imperfections,
+    /// `[drive.smr]`: drive-managed shingled recording over this drive's mechanics (a
+    /// media cache and bands, `docs/smr.md`), in place of any `[smr]` its drive file has.
+    /// Default: the drive file's (none for a conventional drive).
+    pub smr: Option<SmrSpec>,
+    /// `[drive.zoned]`: host-managed (or host-aware) zones over this drive, in place of any
+    /// `[zoned]` its drive file has (`docs/smr.md`). Default: the drive file's (none).
+    pub zoned: Option<ZonedSpec>,
 }
 
 impl Default for DriveSettings {
@@ -68,6 +77,8 @@ key_group! {
         interface: InterfaceChoice,
         bus_overlap: bool,
         imperfections: Imperfections,
+        smr: SmrSpec,
+        zoned: ZonedSpec,
     }
 }
 
@@ -82,6 +93,8 @@ impl DriveKeys {
             interface: self.interface,
             bus_overlap: self.bus_overlap.unwrap_or(false),
             imperfections: self.imperfections.unwrap_or_default(),
+            smr: self.smr,
+            zoned: self.zoned,
         }
     }
 }

@@ -8,6 +8,7 @@ mod capabilities;
 mod drive;
 mod locate;
 mod predictor_kind;
+mod smr;
 
 pub use array::{
     ArrayConfig, ArrayLevel, BackgroundConfig, BackgroundPolicy, FailureConfig, MirrorRead,

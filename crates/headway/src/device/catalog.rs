@@ -178,6 +178,22 @@ const BUILTINS: &[Builtin] = &[
             include_str!("../../catalog/exos_2x14.toml"),
         ),
     },
+    Builtin {
+        name: "st5000as0011",
+        title: "",
+        source: Source::Toml(
+            "catalog/st5000as0011.toml",
+            include_str!("../../catalog/st5000as0011.toml"),
+        ),
+    },
+    Builtin {
+        name: "st8000as0002",
+        title: "",
+        source: Source::Toml(
+            "catalog/st8000as0002.toml",
+            include_str!("../../catalog/st8000as0002.toml"),
+        ),
+    },
 ];
 
 /// Parsed built-ins, one slot per entry of `BUILTINS`. Errors are kept as text (a built-in
@@ -303,6 +319,9 @@ pub struct CatalogEntry {
     pub mean_seek_ms: f64,
     /// Independent arms (1, or 2 for a dual-actuator drive).
     pub actuators: u32,
+    /// How the drive records: `cmr` (conventional), `smr-drive-managed` (a media cache and
+    /// shingled bands behind the LBA interface), `smr-host-managed` (zoned).
+    pub recording: &'static str,
 }
 
 impl CatalogEntry {
@@ -310,7 +329,9 @@ impl CatalogEntry {
     pub fn from_spec(spec: &HddSpec) -> Result<Self> {
         let layout = Layout::new(&spec.layout, spec.surfaces, spec.cylinders)?;
         let seek = SeekCurve::new(&spec.seek, spec.cylinders)?;
-        let capacity_sectors = layout.capacity_sectors();
+        // A drive-managed SMR drive exports what its media cache leaves.
+        let media_cache = spec.smr.as_ref().map_or(0, |s| s.media_cache_sectors);
+        let capacity_sectors = layout.capacity_sectors() - media_cache;
         Ok(CatalogEntry {
             name: spec.name.clone(),
             description: spec.description.clone(),
@@ -322,6 +343,11 @@ impl CatalogEntry {
             surfaces: spec.surfaces,
             mean_seek_ms: seek.mean_random_ns() / 1e6,
             actuators: spec.actuators,
+            recording: match (&spec.smr, &spec.zoned) {
+                (Some(_), _) => "smr-drive-managed",
+                (None, Some(_)) => "smr-host-managed",
+                (None, None) => "cmr",
+            },
         })
     }
 }

@@ -9,6 +9,8 @@ pub mod hybrid;
 pub mod imperfect;
 mod kind;
 pub mod power;
+pub mod smr;
+pub mod zoned;
 
 pub use kind::DeviceKind;
 
@@ -32,6 +34,22 @@ impl DeviceIo {
     #[inline]
     pub(crate) fn complete(&mut self, c: Completion) {
         self.completions.push(c);
+    }
+}
+
+/// The completion of a command finished the moment it arrived, without media access (a
+/// command with nothing to do, or one a zoned drive refuses).
+pub(crate) fn completed_at_once(command: Command, now: SimTime) -> Completion {
+    Completion {
+        command,
+        done_ns: now,
+        phases: crate::request::Phases {
+            start_ns: now,
+            ..Default::default()
+        },
+        cache_hit: false,
+        head: Default::default(),
+        head_lbn: 0,
     }
 }
 
@@ -65,6 +83,14 @@ pub trait Device {
     }
     /// What a drive with `firmware_freeblock` read for free; `None` otherwise.
     fn firmware_free(&self) -> Option<hdd::FirmwareFreeReport> {
+        None
+    }
+    /// What a drive-managed SMR drive's media cache and cleaning did; `None` otherwise.
+    fn smr(&self) -> Option<smr::SmrReport> {
+        None
+    }
+    /// What a zoned drive refused and did; `None` otherwise.
+    fn zoned(&self) -> Option<zoned::ZonedReport> {
         None
     }
 }

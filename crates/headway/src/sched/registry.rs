@@ -259,10 +259,12 @@ const TABLE: &[Entry] = &[
         "mq-deadline",
         "Linux mq-deadline: read/write FIFOs with expiry, sorted batches",
         &[
+            "conventional_zones",
             "fifo_batch",
             "read_expire_ms",
             "write_expire_ms",
             "writes_starved",
+            "zone_size_sectors",
         ],
         |o, _, _| Ok(Box::new(MqDeadline::from_options(o)?)),
     ),

@@ -63,6 +63,8 @@ pub(crate) fn spec() -> HddSpec {
         cache: None,
         queue: Default::default(),
         actuators: 1,
+        smr: None,
+        zoned: None,
         reader_warnings: Vec::new(),
     }
 }

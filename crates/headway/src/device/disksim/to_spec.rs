@@ -400,6 +400,8 @@ pub(crate) fn disk_spec(
         cache: Some(cache),
         queue,
         actuators: 1,
+        smr: None,
+        zoned: None,
         reader_warnings,
     })
 }

@@ -45,6 +45,13 @@ pub struct HddSpec {
     /// the LBN range, sharing the spindle, the cache's size and the link (`device/hdd/dual.rs`).
     #[serde(default = "one", skip_serializing_if = "is_one")]
     pub actuators: u32,
+    /// Drive-managed shingled recording (`[smr]`): a media cache and bands over these
+    /// mechanics; `None` for a conventional (CMR) drive.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub smr: Option<crate::device::smr::SmrSpec>,
+    /// Host-managed (or host-aware) zones (`[zoned]`); `None`: a drive without zones.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub zoned: Option<crate::device::zoned::ZonedSpec>,
     /// What the reader of the drive's files did differently from what they declare (a
     /// Block count its zones disagree with), each as one line for the run's warnings.
     #[serde(skip)]

@@ -98,4 +98,12 @@ impl Device for Powered {
     fn energy(&mut self, now: SimTime) -> Option<EnergyReport> {
         Some(self.meter.report(now))
     }
+
+    fn smr(&self) -> Option<crate::device::smr::SmrReport> {
+        self.inner.smr()
+    }
+
+    fn zoned(&self) -> Option<crate::device::zoned::ZonedReport> {
+        self.inner.zoned()
+    }
 }

@@ -53,6 +53,8 @@ pub fn toy_spec(track_skew: f64, cylinder_skew: f64) -> HddSpec {
         cache: None,
         queue: Default::default(),
         actuators: 1,
+        smr: None,
+        zoned: None,
         reader_warnings: Vec::new(),
     }
 }
@@ -124,4 +126,34 @@ pub fn replay_records(
         .unwrap()
         .records
         .unwrap()
+}
+
+/// Submit one command at `now` to a device alone and run it until that command completes;
+/// the completion and the wake-ups still pending (a device's own timers).
+pub fn serve_alone(
+    dev: &mut dyn headway::device::Device,
+    now: u64,
+    lbn: u64,
+    sectors: u32,
+    op: headway::Op,
+) -> (headway::request::Completion, Vec<(u64, u64)>) {
+    use headway::device::DeviceIo;
+    use headway::request::{Command, Request};
+    let mut io = DeviceIo::default();
+    dev.submit(
+        now,
+        Command::single(Request::new(now, lbn, sectors, op)),
+        &mut io,
+    );
+    let mut wakeups = io.wakeups;
+    let mut done = io.completions.pop();
+    while done.is_none() {
+        wakeups.sort();
+        let (t, tok) = wakeups.remove(0);
+        let mut next = DeviceIo::default();
+        dev.wake(t, tok, &mut next);
+        wakeups.extend(next.wakeups);
+        done = next.completions.pop();
+    }
+    (done.expect("completed"), wakeups)
 }
