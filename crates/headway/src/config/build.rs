@@ -291,6 +291,7 @@ fn process_count(w: &WorkloadConfig) -> u32 {
         WorkloadConfig::Closed(c) => c.processes.max(1),
         WorkloadConfig::Video(c) => c.clients.max(1),
         WorkloadConfig::Text(c) => c.clients.max(1),
+        WorkloadConfig::Synthgen(c) => c.generators.len().max(1) as u32,
         _ => 1,
     }
 }
@@ -318,7 +319,8 @@ fn build_workloads(
         let synchronous = matches!(
             cfg.workload,
             WorkloadConfig::Closed(_) | WorkloadConfig::Sync(_) | WorkloadConfig::App(_)
-        );
+        ) || matches!(&cfg.workload, WorkloadConfig::Synthgen(c)
+            if c.generators.iter().any(|g| g.prob_time_critical > 0.0));
         for _ in 0..process_count(&cfg.workload) {
             info.processes.push(ProcessInfo {
                 workload: 0,
@@ -370,7 +372,8 @@ fn build_workloads(
         let synchronous = matches!(
             e.config,
             WorkloadConfig::Closed(_) | WorkloadConfig::Sync(_) | WorkloadConfig::App(_)
-        );
+        ) || matches!(&cfg.workload, WorkloadConfig::Synthgen(c)
+            if c.generators.iter().any(|g| g.prob_time_critical > 0.0));
         for _ in 0..n {
             info.processes.push(ProcessInfo {
                 workload: i as u16,
