@@ -1,6 +1,7 @@
 //! Experiment files: TOML parsed once into typed config, with errors that name the file,
 //! line and key. The same structures are built from Python dicts.
 
+mod array;
 mod build;
 mod bus;
 mod capabilities;
@@ -8,6 +9,10 @@ mod drive;
 mod locate;
 mod predictor_kind;
 
+pub use array::{
+    ArrayConfig, ArrayLevel, BackgroundConfig, BackgroundPolicy, FailureConfig, MirrorRead,
+    ParityRotation, SmallWrite,
+};
 pub use build::{build_simulation, resolve_drive, Built, PREDICTOR_NAMES};
 pub use drive::{DeviceConfig, DriveConfig, DriveSettings, PinConfig};
 pub use predictor_kind::PredictorKind;
@@ -47,6 +52,10 @@ pub struct ExperimentConfig {
     /// and deadline (instead of `[workload]`).
     #[serde(default)]
     pub workloads: Vec<WorkloadEntry>,
+    /// `[[arrays]]`: logical volumes over some of the `[[devices]]` (RAID 0, 1, 10, 4, 5,
+    /// 6); a workload addresses one by its name.
+    #[serde(default)]
+    pub arrays: Vec<ArrayConfig>,
     #[serde(default)]
     pub output: OutputConfig,
     /// Where relative paths in this config are resolved from (the config file's folder).
@@ -85,6 +94,7 @@ impl Default for ExperimentConfig {
             workload: WorkloadConfig::default(),
             devices: Vec::new(),
             workloads: Vec::new(),
+            arrays: Vec::new(),
             output: OutputConfig::default(),
             base_dir: None,
             source_file: None,
@@ -305,13 +315,32 @@ impl ExperimentConfig {
             d.predictor_options.validate()?;
             d.settings.imperfections.validate()?;
         }
+        if !self.arrays.is_empty() && self.devices.is_empty() {
+            return Err(HeadwayError::config(
+                "arrays",
+                "an array is built over [[devices]]: name its members there",
+            ));
+        }
+        let device_names: Vec<&str> = devices.iter().map(|d| d.name.as_str()).collect();
+        array::validate_arrays(&self.arrays, &device_names)?;
         for (i, w) in self.workloads.iter().enumerate() {
             let key = |k: &str| format!("workloads[{i}].{k}");
             w.config
                 .validate()
                 .map_err(|e| e.under(&format!("workloads[{i}]")))?;
             if let Some(name) = &w.common.device {
-                if !devices.iter().any(|d| &d.name == name) {
+                if let Some(a) = self.arrays.iter().find(|a| a.members.contains(name)) {
+                    return Err(HeadwayError::config(
+                        key("device"),
+                        format!(
+                            "`{name}` is a member of array `{}`: address the volume, not its \
+                             member",
+                            a.name
+                        ),
+                    ));
+                }
+                let is_volume = self.arrays.iter().any(|a| &a.name == name);
+                if !is_volume && !devices.iter().any(|d| &d.name == name) {
                     return Err(HeadwayError::config(
                         key("device"),
                         format!(
