@@ -25,8 +25,19 @@ pub const MAX_TRACKED_PROCESSES: usize = 1024;
 /// Known predictor names.
 pub const PREDICTOR_NAMES: &[&str] = PredictorKind::NAMES;
 
-/// A drive by catalog name or file path (resolved against `base`).
+/// A drive by catalog name or file path (resolved against `base`), or `FILE.parv#disk`: the
+/// disk component `disk` of a DiskSim experiment.
 pub fn resolve_drive(name: &str, base: Option<&Path>) -> Result<HddSpec> {
+    let in_base = |file: &str| match base {
+        Some(b) if Path::new(file).is_relative() => b.join(file),
+        _ => Path::new(file).to_path_buf(),
+    };
+    // `experiment.parv#disk3`: one disk of a DiskSim experiment, by its component name.
+    if let Some((file, component)) = name.rsplit_once('#') {
+        if file.ends_with(".parv") {
+            return crate::device::disksim::load_parv_component(&in_base(file), component);
+        }
+    }
     let looks_like_path = name.contains('/')
         || name.ends_with(".toml")
         || name.ends_with(".parv")
@@ -34,11 +45,7 @@ pub fn resolve_drive(name: &str, base: Option<&Path>) -> Result<HddSpec> {
     if !looks_like_path {
         return catalog::lookup(name);
     }
-    let path = match base {
-        Some(b) if Path::new(name).is_relative() => b.join(name),
-        _ => Path::new(name).to_path_buf(),
-    };
-    catalog::load_file(&path)
+    catalog::load_file(&in_base(name))
 }
 
 /// Everything assembled, before running.
@@ -404,6 +411,17 @@ pub fn build_simulation(
     // A setting refused here (a device's keys, a scheduler's options) names the experiment
     // file as one refused while reading it does; trace errors keep their own file.
     // An unknown name or a missing trace is placed at the key that names it.
+    if let Some(a) = cfg.arrays.first() {
+        // Until volumes run, an array must not silently run as independent devices.
+        return Err(HeadwayError::config(
+            "arrays",
+            format!(
+                "array `{}` ({}): this build reads disk arrays but does not simulate them yet",
+                a.name,
+                a.level.name()
+            ),
+        ));
+    }
     build(cfg, scheduler).map_err(|e| match &cfg.source_file {
         Some(f) => {
             let text = std::fs::read_to_string(f).unwrap_or_default();
@@ -482,7 +500,12 @@ fn build(cfg: &ExperimentConfig, scheduler: Option<Box<dyn Scheduler>>) -> Resul
              drive with its flash)",
         ));
     };
-    let warnings = specs.iter().flat_map(|s| s.unmodelled_settings()).collect();
+    let warnings = cfg
+        .reader_warnings
+        .iter()
+        .cloned()
+        .chain(specs.iter().flat_map(|s| s.unmodelled_settings()))
+        .collect();
     let simulation = Simulation::new(
         workload,
         host,

@@ -5,6 +5,7 @@ mod array;
 mod build;
 mod bus;
 mod capabilities;
+mod disksim;
 mod drive;
 mod locate;
 mod predictor_kind;
@@ -67,6 +68,10 @@ pub struct ExperimentConfig {
     /// Which single-form tables the file wrote (they may not be mixed with the array forms).
     #[serde(skip)]
     pub written: Written,
+    /// What reading the file left unmodelled (a DiskSim experiment's parameters headway does
+    /// not model), one line each; a run reports them as warnings.
+    #[serde(skip)]
+    pub reader_warnings: Vec<String>,
 }
 
 /// Tables and keys an experiment file wrote explicitly (defaults cannot tell).
@@ -99,6 +104,7 @@ impl Default for ExperimentConfig {
             base_dir: None,
             source_file: None,
             written: Written::default(),
+            reader_warnings: Vec::new(),
         }
     }
 }
@@ -186,10 +192,31 @@ pub struct OutputConfig {
 }
 
 impl ExperimentConfig {
-    /// Parse experiment TOML; `origin` names the file in error messages.
+    /// Parse an experiment: headway TOML, or a DiskSim experiment (`.parv`, or any text that
+    /// is not TOML but reads as DiskSim's parameter language); `origin` names the file in
+    /// error messages and locates the files a DiskSim experiment sources.
     pub fn from_toml_str(text: &str, origin: Option<&Path>) -> Result<Self> {
-        let mut cfg: ExperimentConfig =
-            toml::from_str(text).map_err(|e| toml_error(text, origin, e))?;
+        let is_parv = origin.is_some_and(|p| p.extension().is_some_and(|e| e == "parv"));
+        if is_parv {
+            return Self::from_disksim(text, origin);
+        }
+        let mut cfg: ExperimentConfig = match toml::from_str(text) {
+            Ok(cfg) => cfg,
+            Err(e) => {
+                let toml_err = toml_error(text, origin, e);
+                return Self::from_disksim(text, origin).map_err(|ds_err| {
+                    HeadwayError::params(
+                        origin.map(Path::to_path_buf),
+                        None,
+                        None,
+                        format!(
+                            "neither a headway experiment (TOML: {toml_err}) nor a DiskSim \
+                             experiment (DiskSim: {ds_err})"
+                        ),
+                    )
+                });
+            }
+        };
         cfg.base_dir = origin.and_then(|p| p.parent()).map(Path::to_path_buf);
         cfg.source_file = origin.map(Path::to_path_buf);
         if let Ok(table) = text.parse::<toml::Table>() {
@@ -206,6 +233,14 @@ impl ExperimentConfig {
             Some(p) => locate::in_experiment(e, text, p),
             None => e,
         })?;
+        Ok(cfg)
+    }
+
+    /// A DiskSim 4.0 experiment (`config/disksim/`).
+    fn from_disksim(text: &str, origin: Option<&Path>) -> Result<Self> {
+        let origin = origin.unwrap_or(Path::new("experiment.parv"));
+        let cfg = disksim::experiment(text, origin)?;
+        cfg.validate()?;
         Ok(cfg)
     }
 

@@ -20,6 +20,7 @@ mod composition;
 mod disksim;
 mod disksim_oracle;
 mod disksim_reference_files;
+mod disksim_valid;
 mod engine;
 mod firmware;
 mod firmware_arrival_bus;

@@ -413,6 +413,7 @@ impl<'a> Parser<'a> {
                 .error(key, format!("expected `as`, found `{as_word}`")));
         }
         let (type_name, _) = self.word(key, "the name of the block to instantiate")?;
+        let names = super::ranges::expand(&names).map_err(|e| self.loc(line).error(key, e))?;
         Ok(Instantiation {
             names,
             type_name,

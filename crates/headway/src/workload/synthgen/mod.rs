@@ -3,11 +3,14 @@
 //!
 //! Each generator is a process. Before each request it computes for an inter-arrival time
 //! (the general, sequential or local one, by the kind of request), then issues it. A
-//! time-critical request blocks the process until it completes; any other lets it go on
-//! computing at once. Computing takes one of the system's processors: a process holds its
+//! time-critical request blocks the process until it completes; a time-limited one lets it
+//! go on computing for a drawn time limit, then blocks it until the request completes (if
+//! it has not by then); any other lets it go on computing at once. Computing takes one of the system's processors: a process holds its
 //! processor until it blocks, and a ready process waits for a free one, so with fewer
 //! processors than generators the generators share them (DiskSim's `disksim_pf` "Number of
-//! processors"). Requests are whole blocks of `blocking_sectors`: a random request starts at
+//! processors"). A process waiting at a time limit keeps its processor (DiskSim lets
+//! another process run meanwhile; the two differ only with fewer processors than
+//! generators and time-limited requests). Requests are whole blocks of `blocking_sectors`: a random request starts at
 //! a uniformly random block of its device; a sequential one follows the previous request
 //! (same size and direction); a local one lies a drawn distance (in sectors, rounded to
 //! blocks) from it. The run stops when the generators together have made `total_requests`
@@ -40,6 +43,9 @@ pub struct SynthGenerator {
     pub prob_read: f64,
     pub prob_time_critical: f64,
     pub prob_time_limited: f64,
+    /// How long a process goes on computing after issuing a time-limited request before it
+    /// waits for it, ms ("Time-limited think times").
+    pub time_limited_think_ms: SynthDist,
     /// Inter-arrival (compute) times, ms.
     pub general_interarrival_ms: SynthDist,
     pub sequential_interarrival_ms: SynthDist,
@@ -71,8 +77,21 @@ struct Pending {
     device: DeviceId,
     op: Op,
     critical: bool,
+    limited: bool,
     /// Compute time before it is issued.
     compute_ns: SimTime,
+}
+
+impl Pending {
+    /// With its class drawn (the draw comes last, as in DiskSim's generator).
+    fn classed(self, g: &SynthGenerator, rng: &mut Pcg64Mcg) -> Self {
+        let (critical, limited) = draw_class(g, rng);
+        Pending {
+            critical,
+            limited,
+            ..self
+        }
+    }
 }
 
 struct Process {
@@ -83,6 +102,10 @@ struct Process {
     cpu: Option<usize>,
     /// The time-critical request it waits for.
     blocked_on: Option<u64>,
+    /// Its time-limited requests not yet complete: (when it will wait for it, request id).
+    limited: Vec<(SimTime, u64)>,
+    /// Waiting for a time-limited request: (its id, the wait's start, compute left after).
+    wait: Option<(u64, SimTime, SimTime)>,
 }
 
 pub struct SynthgenWorkload {
@@ -112,6 +135,8 @@ impl SynthgenWorkload {
                 next: first,
                 cpu: None,
                 blocked_on: None,
+                limited: Vec::new(),
+                wait: None,
             });
         }
         Ok(SynthgenWorkload {
@@ -125,9 +150,17 @@ impl SynthgenWorkload {
         })
     }
 
-    /// Process `p` computes from `now` and issues its pending request, if it holds or can
-    /// take a processor; otherwise it waits for one.
+    /// Process `p` computes from `now` for its pending request's compute time and issues it,
+    /// if it holds or can take a processor; otherwise it waits for one.
     fn compute(&mut self, p: usize, now: SimTime, out: &mut Arrivals) {
+        let compute_ns = self.procs[p].next.compute_ns;
+        self.compute_for(p, now, compute_ns, out);
+    }
+
+    /// As [`Self::compute`] with `compute_ns` still to go. A time-limited request still
+    /// outstanding when its limit falls inside the computation makes the process wait for
+    /// it there, and finish computing after it completes.
+    fn compute_for(&mut self, p: usize, now: SimTime, compute_ns: SimTime, out: &mut Arrivals) {
         if self.procs[p].cpu.is_none() {
             match self.cpu_busy.iter().position(|b| !b) {
                 Some(c) => {
@@ -143,11 +176,22 @@ impl SynthgenWorkload {
         if self.made >= self.total || now >= self.end_ns {
             return;
         }
+        let issue_ns = now.saturating_add(compute_ns);
+        let due = self.procs[p]
+            .limited
+            .iter()
+            .filter(|l| l.0 < issue_ns)
+            .min()
+            .copied();
+        if let Some((limit_ns, id)) = due {
+            self.procs[p].wait = Some((id, limit_ns, issue_ns - limit_ns));
+            return;
+        }
         self.made += 1;
         let n = self.procs[p].next;
         let bs = u64::from(self.procs[p].gen.blocking_sectors);
         let mut req = Request::new(
-            now.saturating_add(n.compute_ns),
+            issue_ns,
             n.lbn_blocks * bs,
             (n.size_blocks * bs) as u32,
             n.op,
@@ -187,6 +231,12 @@ impl Workload for SynthgenWorkload {
     fn on_arrival(&mut self, req: &Request, out: &mut Arrivals) -> Result<()> {
         let p = req.process as usize;
         let issued = self.procs[p].next;
+        if issued.limited {
+            let limit_ns = draw_time(&self.procs[p].gen.time_limited_think_ms, &mut self.rng);
+            self.procs[p]
+                .limited
+                .push((req.arrival_ns.saturating_add(limit_ns), req.id));
+        }
         self.procs[p].next = next_request(&self.procs[p], &issued, &mut self.rng);
         if issued.critical {
             self.procs[p].blocked_on = Some(req.id);
@@ -198,11 +248,19 @@ impl Workload for SynthgenWorkload {
     }
 
     fn on_completion(&mut self, req: &Request, now: SimTime, out: &mut Arrivals) -> Result<()> {
-        // Only a time-critical request blocked its process; it now wants a processor again.
         let p = req.process as usize;
+        // A time-critical request blocked its process; it now wants a processor again.
         if self.procs[p].blocked_on == Some(req.id) {
             self.procs[p].blocked_on = None;
             self.compute(p, now, out);
+            return Ok(());
+        }
+        self.procs[p].limited.retain(|l| l.1 != req.id);
+        if let Some((id, limit_ns, left_ns)) = self.procs[p].wait {
+            if id == req.id {
+                self.procs[p].wait = None;
+                self.compute_for(p, now.max(limit_ns), left_ns, out);
+            }
         }
         Ok(())
     }
@@ -238,9 +296,15 @@ fn draw_op(g: &SynthGenerator, rng: &mut Pcg64Mcg) -> Op {
     }
 }
 
-/// Whether the request blocks its process (time-critical).
-fn draw_critical(g: &SynthGenerator, rng: &mut Pcg64Mcg) -> bool {
-    rng.random::<f64>() < g.prob_time_critical
+/// Whether the request is time-critical (blocks its process) or time-limited (blocks it
+/// after a while): (critical, limited).
+fn draw_class(g: &SynthGenerator, rng: &mut Pcg64Mcg) -> (bool, bool) {
+    let u = rng.random::<f64>();
+    let critical = u < g.prob_time_critical;
+    (
+        critical,
+        !critical && u - g.prob_time_critical < g.prob_time_limited,
+    )
 }
 
 /// A request at a uniformly random block of a random device; `None` when no drawn size fits.
@@ -252,14 +316,18 @@ fn random_request(g: &SynthGenerator, blocks: u64, rng: &mut Pcg64Mcg) -> Option
         let size = draw_blocks(g, rng);
         if size > 0 && lbn + (size as u64) < blocks {
             let op = draw_op(g, rng);
-            return Some(Pending {
-                lbn_blocks: lbn,
-                size_blocks: size as u64,
-                device,
-                op,
-                critical: draw_critical(g, rng),
-                compute_ns,
-            });
+            return Some(
+                Pending {
+                    lbn_blocks: lbn,
+                    size_blocks: size as u64,
+                    device,
+                    op,
+                    critical: false,
+                    limited: false,
+                    compute_ns,
+                }
+                .classed(g, rng),
+            );
         }
     }
     None
@@ -274,9 +342,9 @@ fn next_request(p: &Process, prev: &Pending, rng: &mut Pcg64Mcg) -> Pending {
         return Pending {
             lbn_blocks: prev.lbn_blocks + prev.size_blocks,
             compute_ns,
-            critical: draw_critical(g, rng),
             ..*prev
-        };
+        }
+        .classed(g, rng);
     }
     if kind < g.prob_sequential + g.prob_local && kind >= g.prob_sequential {
         let compute_ns = draw_time(&g.local_interarrival_ms, rng);
@@ -291,9 +359,11 @@ fn next_request(p: &Process, prev: &Pending, rng: &mut Pcg64Mcg) -> Pending {
                     size_blocks: size as u64,
                     device: prev.device,
                     op,
-                    critical: draw_critical(g, rng),
+                    critical: false,
+                    limited: false,
                     compute_ns,
-                };
+                }
+                .classed(g, rng);
             }
         }
     }
@@ -306,7 +376,8 @@ impl SynthgenConfig {
         if self.generators.is_empty() {
             return Err(HeadwayError::config(
                 "synthgen.generators",
-                "needs at least one generator",
+                "no generator: a DiskSim experiment without `disksim_synthio` runs a trace \
+                 (`headway replay TRACE --parv FILE`)",
             ));
         }
         for (i, g) in self.generators.iter().enumerate() {

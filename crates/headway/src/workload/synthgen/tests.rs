@@ -10,6 +10,7 @@ fn generator(devices: Vec<DeviceId>) -> SynthGenerator {
         prob_read: 0.66,
         prob_time_critical: 0.0,
         prob_time_limited: 0.0,
+        time_limited_think_ms: SynthDist::new("normal", &[30.0, 100.0]).unwrap(),
         general_interarrival_ms: SynthDist::new("exponential", &[0.0, 25.0]).unwrap(),
         sequential_interarrival_ms: SynthDist::new("normal", &[0.0, 0.0]).unwrap(),
         local_interarrival_ms: SynthDist::new("exponential", &[0.0, 0.0]).unwrap(),
@@ -161,4 +162,23 @@ fn bad_generators_get_keyed_errors() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("devices"), "{e}");
+}
+
+#[test]
+fn a_time_limited_request_holds_its_process_only_past_the_limit() {
+    let mut g = generator(vec![0]);
+    g.prob_time_limited = 1.0;
+    g.general_interarrival_ms = SynthDist::new("uniform", &[5.0, 5.0]).unwrap();
+    g.time_limited_think_ms = SynthDist::new("uniform", &[2.0, 2.0]).unwrap();
+    // Served in 1 ms: done before its 2 ms limit, so requests come every 5 ms.
+    let fast = drive(&config(vec![g.clone()], 1), 1_000_000);
+    for pair in fast.windows(2) {
+        assert_eq!(pair[1].0.arrival_ns, pair[0].0.arrival_ns + 5_000_000);
+    }
+    // Served in 10 ms: the process waits from 2 ms after issuing until completion, then
+    // computes the 3 ms left.
+    let slow = drive(&config(vec![g], 1), 10_000_000);
+    for pair in slow.windows(2) {
+        assert_eq!(pair[1].0.arrival_ns, pair[0].1 + 3_000_000);
+    }
 }

@@ -1,0 +1,215 @@
+//! A DiskSim 4.0 experiment file (`.parv`) read as a headway experiment: the I/O driver's
+//! scheduler becomes the host's, every disk of the topology a `[[devices]]` entry (its
+//! drive read from the same file, with the timing of the bus it sits on:
+//! `FILE.parv#disk0`), logical organisations `[[arrays]]` volumes, and the synthetic
+//! generator the workload. What headway does not model is one warning line per parameter
+//! (file, line, key), carried into the run's warnings; output-only blocks (statistics) are
+//! read and left alone.
+
+mod driver;
+mod logorg;
+mod synthio;
+mod values;
+
+use std::path::Path;
+
+use super::{DeviceConfig, ExperimentConfig};
+use crate::device::disksim::parse::{Block, Document, Loc, TopoNode};
+use crate::error::Result;
+use crate::request::DeviceId;
+use crate::workload::WorkloadConfig;
+use values::{num_or, sub_block};
+
+/// Warning lines, one per parameter headway reads but does not model.
+#[derive(Default)]
+pub(crate) struct Notes {
+    lines: Vec<String>,
+}
+
+impl Notes {
+    /// `key` of `block` (at its own line when present) is not modelled as DiskSim does.
+    fn warn(&mut self, block: &Block, key: &str, msg: impl AsRef<str>) {
+        let loc = block.get(key).map_or(&block.loc, |p| &p.loc);
+        self.at(loc, key, msg);
+    }
+
+    fn at(&mut self, loc: &Loc, key: &str, msg: impl AsRef<str>) {
+        let file = loc
+            .file
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        self.lines
+            .push(format!("{file}:{}: `{key}`: {}", loc.line, msg.as_ref()));
+    }
+}
+
+/// Device components of the topology, in topology order.
+fn device_nodes<'a>(node: &'a TopoNode, out: &mut Vec<&'a TopoNode>) {
+    if matches!(
+        node.type_name.as_str(),
+        "disksim_disk" | "disksim_simpledisk"
+    ) {
+        out.push(node);
+    }
+    for c in &node.children {
+        device_nodes(c, out);
+    }
+}
+
+/// The block a component `name` is instantiated from.
+fn component<'a>(doc: &'a Document, name: &str) -> Option<&'a Block> {
+    let inst = doc
+        .instantiations
+        .iter()
+        .find(|i| i.names.iter().any(|n| n == name))?;
+    doc.block(&inst.type_name)
+}
+
+/// Controllers that do more than pass requests through, each named in a warning.
+fn note_controllers(doc: &Document, node: &TopoNode, notes: &mut Notes) -> Result<()> {
+    if node.type_name == "disksim_ctlr" {
+        if let Some(b) = component(doc, &node.name) {
+            if sub_block(b, "Cache").is_some() {
+                notes.warn(
+                    b,
+                    "Cache",
+                    format!(
+                        "controller `{}`'s cache is not modelled: requests go to the devices",
+                        node.name
+                    ),
+                );
+            }
+            if num_or(b, "Scale for delays", 0.0)? != 0.0 {
+                notes.warn(
+                    b,
+                    "Scale for delays",
+                    "controller processing delays are not modelled",
+                );
+            }
+        }
+    }
+    for c in &node.children {
+        note_controllers(doc, c, notes)?;
+    }
+    Ok(())
+}
+
+/// The experiment in the DiskSim file `origin` (its text already read).
+pub(crate) fn experiment(text: &str, origin: &Path) -> Result<ExperimentConfig> {
+    let doc = crate::device::disksim::parse_experiment(text, origin)?;
+    let top = Loc {
+        file: std::sync::Arc::new(origin.to_path_buf()),
+        line: 1,
+    };
+    let mut notes = Notes::default();
+    let mut cfg = ExperimentConfig::default();
+    let file = origin
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_default();
+
+    let mut nodes = Vec::new();
+    for root in &doc.topology {
+        device_nodes(root, &mut nodes);
+        note_controllers(&doc, root, &mut notes)?;
+    }
+    if nodes.is_empty() {
+        return Err(top.error(
+            Some("topology"),
+            "the experiment places no disk in its topology",
+        ));
+    }
+    for node in &nodes {
+        if node.type_name == "disksim_simpledisk" {
+            return Err(node.loc.error(
+                Some("topology"),
+                format!(
+                    "`{}` is a `disksim_simpledisk` (a fixed access time per request): \
+                     headway models real drives only",
+                    node.name
+                ),
+            ));
+        }
+        cfg.devices.push(DeviceConfig {
+            name: node.name.clone(),
+            drive: format!("{file}#{}", node.name),
+            ..cfg.device_list().remove(0)
+        });
+    }
+
+    if let Some(driver) = doc
+        .topology
+        .iter()
+        .find(|r| r.type_name == "disksim_iodriver")
+    {
+        if let Some(b) = component(&doc, &driver.name) {
+            cfg.host.scheduler = driver::host_scheduler(b, &mut notes)?;
+        }
+    }
+
+    let mut volumes: Vec<String> = Vec::new();
+    for b in doc
+        .blocks
+        .iter()
+        .filter(|b| b.type_name == "disksim_logorg")
+    {
+        let name = b.name.clone().unwrap_or_default();
+        let (org, members) = logorg::logorg(b, &name, &mut notes)?;
+        if let Some(m) = members
+            .iter()
+            .find(|m| !nodes.iter().any(|n| &n.name == *m))
+        {
+            let p = b.get("devices").expect("read by logorg");
+            return Err(p.loc.error(
+                Some("devices"),
+                format!("`{m}` is not a disk of the topology"),
+            ));
+        }
+        if let logorg::Org::Volume(a) = org {
+            volumes.push(name);
+            cfg.arrays.push(a);
+        }
+    }
+
+    let processors = doc
+        .blocks
+        .iter()
+        .find(|b| b.type_name == "disksim_pf")
+        .map(|b| num_or(b, "Number of processors", 1.0))
+        .transpose()?
+        .unwrap_or(1.0)
+        .max(1.0) as u32;
+    if let Some(g) = doc.blocks.iter().find(|b| b.type_name == "disksim_global") {
+        if let Some(seed) = g.get("Init Seed") {
+            cfg.seed = values::num_param(seed)?.max(0.0) as u64;
+        }
+    }
+    let disks = nodes.len();
+    let device_of = |n: &str| -> Option<DeviceId> {
+        if let Some(i) = nodes.iter().position(|d| d.name == n) {
+            return Some(i as DeviceId);
+        }
+        // A volume's id follows the devices'.
+        volumes
+            .iter()
+            .position(|v| v == n)
+            .map(|k| (disks + k) as DeviceId)
+    };
+    if let Some(s) = doc.blocks.iter().find(|b| b.type_name == "disksim_synthio") {
+        cfg.workload =
+            WorkloadConfig::Synthgen(synthio::synthgen(s, processors, &device_of, &mut notes)?);
+    } else {
+        cfg.workload = WorkloadConfig::Synthgen(crate::workload::SynthgenConfig {
+            generators: Vec::new(),
+            total_requests: 0,
+            end_ms: 0.0,
+            processors,
+        });
+    }
+    cfg.name = origin.file_stem().map(|s| s.to_string_lossy().into_owned());
+    cfg.base_dir = origin.parent().map(Path::to_path_buf);
+    cfg.source_file = Some(origin.to_path_buf());
+    cfg.reader_warnings = notes.lines;
+    Ok(cfg)
+}
