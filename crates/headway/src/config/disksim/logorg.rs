@@ -95,7 +95,9 @@ pub(super) fn logorg(block: &Block, name: &str, notes: &mut Notes) -> Result<(Or
         parity_stripe_unit_sectors: None,
         parity_rotation: rotation,
         small_write: SmallWrite::default(),
-        rmw_fraction: Some(num_or(block, "RMW vs. reconstruct", 0.5)?),
+        rmw_fraction: (level.parity_units() > 0)
+            .then(|| num_or(block, "RMW vs. reconstruct", 0.5))
+            .transpose()?,
         sync_writes: num_or(block, "Synch writes for safety", 0.0)? != 0.0,
         copies,
         mirror_read,

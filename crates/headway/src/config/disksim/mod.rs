@@ -172,14 +172,23 @@ pub(crate) fn experiment(text: &str, origin: &Path) -> Result<ExperimentConfig> 
         }
     }
 
-    let processors = doc
-        .blocks
-        .iter()
-        .find(|b| b.type_name == "disksim_pf")
-        .map(|b| num_or(b, "Number of processors", 1.0))
-        .transpose()?
-        .unwrap_or(1.0)
-        .max(1.0) as u32;
+    // DiskSim 4.0 runs every process on its first processor: on its own synthmixed
+    // experiment (five processors) CPU #1 to #4 are idle for the whole run. headway does
+    // the same, so the generators share one processor as they do there.
+    let processors = 1;
+    if let Some(pf) = doc.blocks.iter().find(|b| b.type_name == "disksim_pf") {
+        let n = num_or(pf, "Number of processors", 1.0)?;
+        if n > 1.0 {
+            notes.warn(
+                pf,
+                "Number of processors",
+                format!(
+                    "{n}: like DiskSim 4.0, every generator runs on the first processor \
+                     (DiskSim leaves the others idle)"
+                ),
+            );
+        }
+    }
     if let Some(g) = doc.blocks.iter().find(|b| b.type_name == "disksim_global") {
         if let Some(seed) = g.get("Init Seed") {
             cfg.seed = values::num_param(seed)?.max(0.0) as u64;
