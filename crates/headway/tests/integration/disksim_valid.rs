@@ -291,7 +291,7 @@ mod shared_data {
 
     /// Read in full (volumes mapped from the logical organisations), refused at the run
     /// until volumes are simulated.
-    fn arrays_read_then_wait(name: &str, levels: &[&str]) {
+    fn arrays_read_then_wait(name: &str, levels: &[&str], addressed: &[u16]) {
         let path = valid_dir().join(format!("{name}.parv"));
         let text = std::fs::read_to_string(&path).unwrap();
         let cfg = ExperimentConfig::from_toml_str(&text, Some(&path)).unwrap();
@@ -301,6 +301,11 @@ mod shared_data {
             .map(|a| format!("{:?}", a.level).to_lowercase())
             .collect();
         assert_eq!(got, levels);
+        // Volumes are numbered after the devices; the generators address volumes.
+        let headway::workload::WorkloadConfig::Synthgen(w) = &cfg.workload else {
+            panic!("a synthetic generator");
+        };
+        assert_eq!(w.generators[0].devices, addressed);
         let e = build_simulation(&cfg, None)
             .err()
             .expect("refused")
@@ -311,13 +316,17 @@ mod shared_data {
     #[test]
     #[ignore = "needs DiskSim's valid/ files from ../shared/disksim-oracle (not shipped)"]
     fn synthraid5_reads_its_raid5_volume() {
-        arrays_read_then_wait("synthraid5", &["raid5"]);
+        arrays_read_then_wait("synthraid5", &["raid5"], &[9]);
     }
 
     #[test]
     #[ignore = "needs DiskSim's valid/ files from ../shared/disksim-oracle (not shipped)"]
     fn syntharrays_reads_its_four_volumes() {
-        arrays_read_then_wait("syntharrays", &["raid0", "raid0", "raid4", "raid5"]);
+        arrays_read_then_wait(
+            "syntharrays",
+            &["raid0", "raid0", "raid4", "raid5"],
+            &[16, 17, 18, 19],
+        );
     }
 
     #[test]

@@ -148,7 +148,9 @@ pub(crate) fn experiment(text: &str, origin: &Path) -> Result<ExperimentConfig> 
         }
     }
 
-    let mut volumes: Vec<String> = Vec::new();
+    // What each logical organisation addresses, in their order: a volume, or its disk.
+    let mut org_names: Vec<String> = Vec::new();
+    let mut org_targets: Vec<DeviceId> = Vec::new();
     for b in doc
         .blocks
         .iter()
@@ -156,20 +158,27 @@ pub(crate) fn experiment(text: &str, origin: &Path) -> Result<ExperimentConfig> 
     {
         let name = b.name.clone().unwrap_or_default();
         let (org, members) = logorg::logorg(b, &name, &mut notes)?;
-        if let Some(m) = members
-            .iter()
-            .find(|m| !nodes.iter().any(|n| &n.name == *m))
-        {
-            let p = b.get("devices").expect("read by logorg");
-            return Err(p.loc.error(
-                Some("devices"),
-                format!("`{m}` is not a disk of the topology"),
-            ));
+        let mut first = None;
+        for m in &members {
+            let Some(i) = nodes.iter().position(|n| &n.name == m) else {
+                let p = b.get("devices").expect("read by logorg");
+                return Err(p.loc.error(
+                    Some("devices"),
+                    format!("`{m}` is not a disk of the topology"),
+                ));
+            };
+            first = first.or(Some(i as DeviceId));
         }
-        if let logorg::Org::Volume(a) = org {
-            volumes.push(name);
-            cfg.arrays.push(a);
-        }
+        let target = match org {
+            logorg::Org::Volume(a) => {
+                cfg.arrays.push(a);
+                // A volume's id follows the devices'.
+                (nodes.len() + cfg.arrays.len() - 1) as DeviceId
+            }
+            logorg::Org::Plain => first.unwrap_or(0),
+        };
+        org_names.push(name);
+        org_targets.push(target);
     }
 
     // DiskSim 4.0 runs every process on its first processor: on its own synthmixed
@@ -194,16 +203,22 @@ pub(crate) fn experiment(text: &str, origin: &Path) -> Result<ExperimentConfig> 
             cfg.seed = values::num_param(seed)?.max(0.0) as u64;
         }
     }
-    let disks = nodes.len();
+    // DiskSim resolves a generator's device name to a number (a disk's place among the
+    // disks, or a logical organisation's among the organisations) and, when the experiment
+    // has logical organisations, sends the request to the organisation of that number: on
+    // its syntharrays experiment the generator names disk0 .. disk3 and the four
+    // organisations (over disk0-3, disk4-7, disk8-11, disk12-15) each receive a quarter of
+    // the requests.
     let device_of = |n: &str| -> Option<DeviceId> {
-        if let Some(i) = nodes.iter().position(|d| d.name == n) {
-            return Some(i as DeviceId);
-        }
-        // A volume's id follows the devices'.
-        volumes
+        let number = nodes
             .iter()
-            .position(|v| v == n)
-            .map(|k| (disks + k) as DeviceId)
+            .position(|d| d.name == n)
+            .or_else(|| org_names.iter().position(|o| o == n))?;
+        if org_targets.is_empty() {
+            Some(number as DeviceId)
+        } else {
+            org_targets.get(number).copied()
+        }
     };
     if let Some(s) = doc.blocks.iter().find(|b| b.type_name == "disksim_synthio") {
         cfg.workload =
