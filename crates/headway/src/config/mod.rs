@@ -192,29 +192,22 @@ pub struct OutputConfig {
 }
 
 impl ExperimentConfig {
-    /// Parse an experiment: headway TOML, or a DiskSim experiment (`.parv`, or any text that
-    /// is not TOML but reads as DiskSim's parameter language); `origin` names the file in
-    /// error messages and locates the files a DiskSim experiment sources.
+    /// Parse an experiment: headway TOML, or a DiskSim experiment (`.parv`; or text from
+    /// elsewhere than a `.toml` file that is not TOML but reads as DiskSim's parameter
+    /// language); `origin` names the file in error messages and locates the files a DiskSim
+    /// experiment sources.
     pub fn from_toml_str(text: &str, origin: Option<&Path>) -> Result<Self> {
-        let is_parv = origin.is_some_and(|p| p.extension().is_some_and(|e| e == "parv"));
-        if is_parv {
+        let ext = origin.and_then(|p| p.extension()).and_then(|e| e.to_str());
+        if ext == Some("parv") {
             return Self::from_disksim(text, origin);
         }
         let mut cfg: ExperimentConfig = match toml::from_str(text) {
             Ok(cfg) => cfg,
+            Err(e) if ext == Some("toml") => return Err(toml_error(text, origin, e)),
             Err(e) => {
                 let toml_err = toml_error(text, origin, e);
-                return Self::from_disksim(text, origin).map_err(|ds_err| {
-                    HeadwayError::params(
-                        origin.map(Path::to_path_buf),
-                        None,
-                        None,
-                        format!(
-                            "neither a headway experiment (TOML: {toml_err}) nor a DiskSim \
-                             experiment (DiskSim: {ds_err})"
-                        ),
-                    )
-                });
+                return Self::from_disksim(text, origin)
+                    .map_err(|ds_err| neither(toml_err, &ds_err));
             }
         };
         cfg.base_dir = origin.and_then(|p| p.parent()).map(Path::to_path_buf);
@@ -437,6 +430,27 @@ impl ExperimentConfig {
 
 /// Turn a `toml` error into ours: line number from the span, the offending key from the
 /// message where serde names it.
+/// The TOML reader's error (its place kept) saying that DiskSim's reader failed too.
+fn neither(toml_err: HeadwayError, ds_err: &HeadwayError) -> HeadwayError {
+    match toml_err {
+        HeadwayError::Config {
+            file,
+            line,
+            key,
+            msg,
+        } => HeadwayError::Config {
+            file,
+            line,
+            key,
+            msg: format!(
+                "{msg} (read as headway TOML; read as a DiskSim experiment it fails too: \
+                 {ds_err})"
+            ),
+        },
+        other => other,
+    }
+}
+
 pub(crate) fn toml_error(text: &str, origin: Option<&Path>, e: toml::de::Error) -> HeadwayError {
     let line = e
         .span()

@@ -230,7 +230,10 @@ fn a_file_neither_toml_nor_disksim_says_both_were_tried() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("exp.txt"), "{e}");
-    assert!(e.contains("TOML:") && e.contains("DiskSim:"), "{e}");
+    assert!(
+        e.contains("headway TOML") && e.contains("DiskSim experiment"),
+        "{e}"
+    );
     assert_eq!(e.lines().count(), 1, "{e}");
 }
 
