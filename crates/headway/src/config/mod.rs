@@ -193,8 +193,8 @@ pub struct OutputConfig {
 
 impl ExperimentConfig {
     /// Parse an experiment: headway TOML, or a DiskSim experiment (`.parv`; or text from
-    /// elsewhere than a `.toml` file that is not TOML but reads as DiskSim's parameter
-    /// language); `origin` names the file in error messages and locates the files a DiskSim
+    /// elsewhere than a `.toml` file that is not TOML at all but reads as DiskSim's
+    /// parameter language); `origin` names the file in error messages and locates the files a DiskSim
     /// experiment sources.
     pub fn from_toml_str(text: &str, origin: Option<&Path>) -> Result<Self> {
         let ext = origin.and_then(|p| p.extension()).and_then(|e| e.to_str());
@@ -203,7 +203,10 @@ impl ExperimentConfig {
         }
         let mut cfg: ExperimentConfig = match toml::from_str(text) {
             Ok(cfg) => cfg,
-            Err(e) if ext == Some("toml") => return Err(toml_error(text, origin, e)),
+            // Valid TOML with a wrong key or value is a headway experiment with a mistake.
+            Err(e) if ext == Some("toml") || text.parse::<toml::Table>().is_ok() => {
+                return Err(toml_error(text, origin, e))
+            }
             Err(e) => {
                 let toml_err = toml_error(text, origin, e);
                 return Self::from_disksim(text, origin)
