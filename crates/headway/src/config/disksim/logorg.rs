@@ -14,7 +14,7 @@ use crate::error::Result;
 pub(super) enum Org {
     /// Its disks are addressed directly.
     Plain,
-    Volume(ArrayConfig),
+    Volume(Box<ArrayConfig>),
 }
 
 /// The organisation named `name`, its disks given by `devices` (checked against the
@@ -106,5 +106,5 @@ pub(super) fn logorg(block: &Block, name: &str, notes: &mut Notes) -> Result<(Or
         rebuild: None,
         scrub: None,
     };
-    Ok((Org::Volume(cfg), members))
+    Ok((Org::Volume(Box::new(cfg)), members))
 }

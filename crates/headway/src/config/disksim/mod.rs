@@ -171,7 +171,7 @@ pub(crate) fn experiment(text: &str, origin: &Path) -> Result<ExperimentConfig> 
         }
         let target = match org {
             logorg::Org::Volume(a) => {
-                cfg.arrays.push(a);
+                cfg.arrays.push(*a);
                 // A volume's id follows the devices'.
                 (nodes.len() + cfg.arrays.len() - 1) as DeviceId
             }

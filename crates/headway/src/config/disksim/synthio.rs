@@ -143,7 +143,7 @@ pub(super) fn synthgen(
     }
     let total = num_or(synthio, "Number of I/O requests to generate", 0.0)?;
     let end_s = num_or(synthio, "Maximum time of trace generated", 0.0)?;
-    if !(total >= 1.0 && total <= 1e12) {
+    if !(1.0..=1e12).contains(&total) {
         let key = "Number of I/O requests to generate";
         return Err(synthio.loc.error(
             Some(key),
