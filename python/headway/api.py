@@ -31,7 +31,9 @@ def run(
     """Run one experiment and return its :class:`~headway.Result`.
 
     ``config`` is a TOML file path (relative paths inside it resolve against its folder), a
-    TOML string, a dict, a :class:`headway.Config`, or ``None`` for the built-in default
+    DiskSim 4.0 experiment file (``.parv``: its driver, disks, logical organisations and
+    synthetic generator; ``result.warnings`` names each parameter headway does not model),
+    a TOML string, a dict, a :class:`headway.Config`, or ``None`` for the built-in default
     experiment. ``seed`` overrides the config's seed. ``records=True`` keeps one record per
     request (``result.requests``). ``scheduler`` overrides the configured one: a built-in
     name, or a Python object with ``on_arrival(req, ctx)`` and ``decide(ctx)`` (optionally

@@ -215,6 +215,7 @@ fn bound_workload(w: &mut WorkloadConfig) {
         }
         WorkloadConfig::Sync(c) => c.closed.requests = c.closed.requests.min(RUN_MAX_REQUESTS),
         WorkloadConfig::App(c) => c.requests = c.requests.min(RUN_MAX_REQUESTS),
+        WorkloadConfig::Synthgen(c) => c.total_requests = c.total_requests.min(RUN_MAX_REQUESTS),
         WorkloadConfig::Trace(c) => {
             c.path = PathBuf::from("t.trace");
             c.limit = Some(c.limit.unwrap_or(RUN_MAX_REQUESTS).min(RUN_MAX_REQUESTS));

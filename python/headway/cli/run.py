@@ -17,7 +17,9 @@ if TYPE_CHECKING:
 @firmware_scheduler_option
 @output_options
 def run_cmd(config: Optional[str], firmware_scheduler: Optional[str], **outputs) -> None:
-    """Run the experiment in CONFIG (TOML), or the built-in default when none is given."""
+    """Run the experiment in CONFIG (headway TOML, or a DiskSim 4.0 experiment such as
+    synthopen.parv), or the built-in default when none is given. What a DiskSim experiment
+    sets that headway does not model is listed as warnings, one line per parameter."""
     overrides = {"drive.firmware_scheduler": firmware_scheduler} if firmware_scheduler else None
     run_and_report(_config_path(config), overrides=overrides, **outputs)
 

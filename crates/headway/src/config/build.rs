@@ -26,8 +26,19 @@ pub const MAX_TRACKED_PROCESSES: usize = 1024;
 /// Known predictor names.
 pub const PREDICTOR_NAMES: &[&str] = PredictorKind::NAMES;
 
-/// A drive by catalog name or file path (resolved against `base`).
+/// A drive by catalog name or file path (resolved against `base`), or `FILE.parv#disk`: the
+/// disk component `disk` of a DiskSim experiment.
 pub fn resolve_drive(name: &str, base: Option<&Path>) -> Result<HddSpec> {
+    let in_base = |file: &str| match base {
+        Some(b) if Path::new(file).is_relative() => b.join(file),
+        _ => Path::new(file).to_path_buf(),
+    };
+    // `experiment.parv#disk3`: one disk of a DiskSim experiment, by its component name.
+    if let Some((file, component)) = name.rsplit_once('#') {
+        if file.ends_with(".parv") {
+            return crate::device::disksim::load_parv_component(&in_base(file), component);
+        }
+    }
     let looks_like_path = name.contains('/')
         || name.ends_with(".toml")
         || name.ends_with(".parv")
@@ -35,11 +46,7 @@ pub fn resolve_drive(name: &str, base: Option<&Path>) -> Result<HddSpec> {
     if !looks_like_path {
         return catalog::lookup(name);
     }
-    let path = match base {
-        Some(b) if Path::new(name).is_relative() => b.join(name),
-        _ => Path::new(name).to_path_buf(),
-    };
-    catalog::load_file(&path)
+    catalog::load_file(&in_base(name))
 }
 
 /// Everything assembled, before running.
@@ -333,6 +340,7 @@ fn process_count(w: &WorkloadConfig) -> u32 {
         WorkloadConfig::Closed(c) => c.processes.max(1),
         WorkloadConfig::Video(c) => c.clients.max(1),
         WorkloadConfig::Text(c) => c.clients.max(1),
+        WorkloadConfig::Synthgen(c) => c.generators.len().max(1) as u32,
         _ => 1,
     }
 }
@@ -362,7 +370,8 @@ fn build_workloads(
         let synchronous = matches!(
             cfg.workload,
             WorkloadConfig::Closed(_) | WorkloadConfig::Sync(_) | WorkloadConfig::App(_)
-        );
+        ) || matches!(&cfg.workload, WorkloadConfig::Synthgen(c)
+            if c.generators.iter().any(|g| g.prob_time_critical > 0.0));
         for _ in 0..process_count(&cfg.workload) {
             info.processes.push(ProcessInfo {
                 workload: 0,
@@ -425,7 +434,8 @@ fn build_workloads(
         let synchronous = matches!(
             e.config,
             WorkloadConfig::Closed(_) | WorkloadConfig::Sync(_) | WorkloadConfig::App(_)
-        );
+        ) || matches!(&cfg.workload, WorkloadConfig::Synthgen(c)
+            if c.generators.iter().any(|g| g.prob_time_critical > 0.0));
         for _ in 0..n {
             info.processes.push(ProcessInfo {
                 workload: i as u16,
@@ -548,7 +558,12 @@ fn build(cfg: &ExperimentConfig, scheduler: Option<Box<dyn Scheduler>>) -> Resul
              drive with its flash)",
         ));
     };
-    let warnings = specs.iter().flat_map(|s| s.unmodelled_settings()).collect();
+    let warnings = cfg
+        .reader_warnings
+        .iter()
+        .cloned()
+        .chain(specs.iter().flat_map(|s| s.unmodelled_settings()))
+        .collect();
     let simulation = Simulation::new(
         workload,
         host,

@@ -5,6 +5,7 @@ mod array;
 mod build;
 mod bus;
 mod capabilities;
+mod disksim;
 mod drive;
 mod locate;
 mod predictor_kind;
@@ -68,6 +69,10 @@ pub struct ExperimentConfig {
     /// Which single-form tables the file wrote (they may not be mixed with the array forms).
     #[serde(skip)]
     pub written: Written,
+    /// What reading the file left unmodelled (a DiskSim experiment's parameters headway does
+    /// not model), one line each; a run reports them as warnings.
+    #[serde(skip)]
+    pub reader_warnings: Vec<String>,
 }
 
 /// Tables and keys an experiment file wrote explicitly (defaults cannot tell).
@@ -100,6 +105,7 @@ impl Default for ExperimentConfig {
             base_dir: None,
             source_file: None,
             written: Written::default(),
+            reader_warnings: Vec::new(),
         }
     }
 }
@@ -187,10 +193,27 @@ pub struct OutputConfig {
 }
 
 impl ExperimentConfig {
-    /// Parse experiment TOML; `origin` names the file in error messages.
+    /// Parse an experiment: headway TOML, or a DiskSim experiment (`.parv`; or text from
+    /// elsewhere than a `.toml` file that is not TOML at all but reads as DiskSim's
+    /// parameter language); `origin` names the file in error messages and locates the files a DiskSim
+    /// experiment sources.
     pub fn from_toml_str(text: &str, origin: Option<&Path>) -> Result<Self> {
-        let mut cfg: ExperimentConfig =
-            toml::from_str(text).map_err(|e| toml_error(text, origin, e))?;
+        let ext = origin.and_then(|p| p.extension()).and_then(|e| e.to_str());
+        if ext == Some("parv") {
+            return Self::from_disksim(text, origin);
+        }
+        let mut cfg: ExperimentConfig = match toml::from_str(text) {
+            Ok(cfg) => cfg,
+            // Valid TOML with a wrong key or value is a headway experiment with a mistake.
+            Err(e) if ext == Some("toml") || text.parse::<toml::Table>().is_ok() => {
+                return Err(toml_error(text, origin, e))
+            }
+            Err(e) => {
+                let toml_err = toml_error(text, origin, e);
+                return Self::from_disksim(text, origin)
+                    .map_err(|ds_err| neither(toml_err, &ds_err));
+            }
+        };
         cfg.base_dir = origin.and_then(|p| p.parent()).map(Path::to_path_buf);
         cfg.source_file = origin.map(Path::to_path_buf);
         if let Ok(table) = text.parse::<toml::Table>() {
@@ -207,6 +230,14 @@ impl ExperimentConfig {
             Some(p) => locate::in_experiment(e, text, p),
             None => e,
         })?;
+        Ok(cfg)
+    }
+
+    /// A DiskSim 4.0 experiment (`config/disksim/`).
+    fn from_disksim(text: &str, origin: Option<&Path>) -> Result<Self> {
+        let origin = origin.unwrap_or(Path::new("experiment.parv"));
+        let cfg = disksim::experiment(text, origin)?;
+        cfg.validate()?;
         Ok(cfg)
     }
 
@@ -403,6 +434,27 @@ impl ExperimentConfig {
 
 /// Turn a `toml` error into ours: line number from the span, the offending key from the
 /// message where serde names it.
+/// The TOML reader's error (its place kept) saying that DiskSim's reader failed too.
+fn neither(toml_err: HeadwayError, ds_err: &HeadwayError) -> HeadwayError {
+    match toml_err {
+        HeadwayError::Config {
+            file,
+            line,
+            key,
+            msg,
+        } => HeadwayError::Config {
+            file,
+            line,
+            key,
+            msg: format!(
+                "{msg} (read as headway TOML; read as a DiskSim experiment it fails too: \
+                 {ds_err})"
+            ),
+        },
+        other => other,
+    }
+}
+
 pub(crate) fn toml_error(text: &str, origin: Option<&Path>, e: toml::de::Error) -> HeadwayError {
     let line = e
         .span()

@@ -136,6 +136,7 @@ mod open;
 mod shape;
 pub mod size;
 mod sync_reader;
+pub mod synthgen;
 pub mod text;
 pub mod trace;
 pub mod video;
@@ -150,6 +151,7 @@ pub use open::{ArrivalKind, OpenConfig, OpenWorkload};
 pub use shape::ShapeConfig;
 pub use size::SizeConfig;
 pub use sync_reader::{FsMode, SyncConfig, SyncPattern, SyncReader};
+pub use synthgen::{SynthDist, SynthGenerator, SynthgenConfig, SynthgenWorkload};
 pub use trace::{
     ReplayMode, TraceConfig, TraceFormat, TraceReader, TraceRecord, TraceReport, TraceSource,
     TraceWorkload,

@@ -21,6 +21,7 @@ mod composition;
 mod disksim;
 mod disksim_oracle;
 mod disksim_reference_files;
+mod disksim_valid;
 mod dual_actuator;
 mod engine;
 mod extract_device;

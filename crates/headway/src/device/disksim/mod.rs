@@ -14,6 +14,7 @@
 
 pub mod parse;
 pub mod parv;
+pub mod ranges;
 pub mod seek_file;
 pub mod to_spec;
 
@@ -165,16 +166,37 @@ pub fn load_seek_file(path: &Path) -> Result<Vec<(u32, f64)>> {
     parse_seek(&read_top(path)?, path)
 }
 
+/// The disk component `component` (`disk0`, ...) of a DiskSim run configuration, with the
+/// timing of the bus it sits on: one device of a DiskSim experiment.
+pub fn load_parv_component(path: &Path, component: &str) -> Result<HddSpec> {
+    parse_parv_at(&read_top(path)?, path, &FsResolver, Some(component))
+}
+
 /// [`load_parv`] on text already in memory; `origin` names it (and locates what it sources).
 pub fn parse_parv(text: &str, origin: &Path, resolver: &dyn Resolver) -> Result<HddSpec> {
+    parse_parv_at(text, origin, resolver, None)
+}
+
+fn parse_parv_at(
+    text: &str,
+    origin: &Path,
+    resolver: &dyn Resolver,
+    component: Option<&str>,
+) -> Result<HddSpec> {
     let resolver = &Budget::new(resolver, text.len());
     let doc = parse_document(text, origin, resolver)?;
     let top = Loc {
         file: Arc::new(origin.to_path_buf()),
         line: 1,
     };
-    let (disk, bus) = parv::find_disk(&doc, &top)?;
+    let (disk, bus) = parv::find_disk(&doc, &top, component)?;
     to_spec::disk_spec(disk, &stem_name(origin), &file_name(origin), bus, resolver)
+}
+
+/// A whole DiskSim file as its generic tree, with what it sources spliced in (read from
+/// the file system, within the usual bounds).
+pub(crate) fn parse_experiment(text: &str, origin: &Path) -> Result<parse::Document> {
+    parse_document(text, origin, &Budget::new(&FsResolver, text.len()))
 }
 
 /// [`load_diskspecs`] on text already in memory.

@@ -413,6 +413,7 @@ impl<'a> Parser<'a> {
                 .error(key, format!("expected `as`, found `{as_word}`")));
         }
         let (type_name, _) = self.word(key, "the name of the block to instantiate")?;
+        let names = super::ranges::expand(&names).map_err(|e| self.loc(line).error(key, e))?;
         Ok(Instantiation {
             names,
             type_name,
@@ -544,6 +545,18 @@ impl<'a> Parser<'a> {
                                 value,
                                 loc: self.loc(l),
                             });
+                            // `disk0 .. disk7`: a range of names, expanded by its reader.
+                            let range_next = matches!(self.peek(), Some(Tok::Word(w)) if w == "..")
+                                && matches!(items.last().map(|i| &i.value), Some(Value::Word(_)));
+                            if range_next {
+                                let l = self.line();
+                                self.next();
+                                items.push(Item {
+                                    value: Value::Word("..".into()),
+                                    loc: self.loc(l),
+                                });
+                                continue;
+                            }
                             if !matches!(self.peek(), Some(Tok::Comma) | Some(Tok::RBracket)) {
                                 return Err(self.err(
                                     Some(key),

@@ -6,10 +6,11 @@ use super::to_spec::BusTiming;
 use crate::error::Result;
 
 /// The first disk the configuration instantiates (in topology order when there is a
-/// topology), and the transfer timing of its bus.
+/// topology), or the one named `want`, and the transfer timing of its bus.
 pub(crate) fn find_disk<'a>(
     doc: &'a Document,
     file_loc: &Loc,
+    want: Option<&str>,
 ) -> Result<(&'a Block, Option<BusTiming>)> {
     let mut disks = Vec::new();
     for root in &doc.topology {
@@ -28,6 +29,9 @@ pub(crate) fn find_disk<'a>(
     };
     let topology_given = !disks.is_empty();
     for (name, bus, loc) in candidates {
+        if want.is_some_and(|w| w != name) {
+            continue;
+        }
         let Some(inst) = doc
             .instantiations
             .iter()
@@ -62,7 +66,13 @@ pub(crate) fn find_disk<'a>(
         }
         return Ok((block, bus.and_then(|b| bus_timing(doc, b))));
     }
-    Err(file_loc.error(None, "the configuration instantiates no `disksim_disk`"))
+    match want {
+        Some(w) => Err(file_loc.error(
+            None,
+            format!("the configuration places no `disksim_disk` named `{w}`"),
+        )),
+        None => Err(file_loc.error(None, "the configuration instantiates no `disksim_disk`")),
+    }
 }
 
 fn collect_disks<'a>(

@@ -22,6 +22,7 @@ use crate::workload::bursty::{BurstyConfig, BurstyWorkload};
 use crate::workload::closed::{ClosedConfig, ClosedWorkload};
 use crate::workload::open::{OpenConfig, OpenWorkload};
 use crate::workload::sync_reader::{SyncConfig, SyncReader};
+use crate::workload::synthgen::{SynthgenConfig, SynthgenWorkload};
 use crate::workload::text::{TextConfig, TextWorkload};
 use crate::workload::trace::{self, TraceConfig};
 use crate::workload::video::VideoSpec;
@@ -47,6 +48,9 @@ pub enum WorkloadConfig {
     Video(VideoSpec),
     /// Text clients reading files sequentially (Cello's best-effort classes).
     Text(TextConfig),
+    /// DiskSim's synthetic generator, read from a DiskSim experiment (`.parv`); its
+    /// requests name their devices themselves.
+    Synthgen(SynthgenConfig),
 }
 
 impl Default for WorkloadConfig {
@@ -76,6 +80,7 @@ impl WorkloadConfig {
             WorkloadConfig::Text(c) => {
                 Box::new(TextWorkload::new(c.clone(), capacity_sectors, rng)?)
             }
+            WorkloadConfig::Synthgen(c) => Box::new(SynthgenWorkload::new(c, rng)?),
         })
     }
 
@@ -98,6 +103,7 @@ impl WorkloadConfig {
             .build(u64::MAX / 2, &rng, None)
             .map(drop),
             WorkloadConfig::Text(c) => TextWorkload::new(c.clone(), u64::MAX / 2, &rng).map(drop),
+            WorkloadConfig::Synthgen(c) => c.validate(),
         }
     }
 
@@ -111,6 +117,7 @@ impl WorkloadConfig {
             WorkloadConfig::App(_) => WorkloadKind::App,
             WorkloadConfig::Video(_) => WorkloadKind::Video,
             WorkloadConfig::Text(_) => WorkloadKind::Text,
+            WorkloadConfig::Synthgen(_) => WorkloadKind::Synthgen,
         }
     }
 }
@@ -128,6 +135,9 @@ pub enum WorkloadKind {
     App,
     Video,
     Text,
+    /// Only from a DiskSim experiment file.
+    #[serde(skip)]
+    Synthgen,
 }
 
 impl WorkloadKind {
@@ -141,6 +151,7 @@ impl WorkloadKind {
             WorkloadKind::App => "app",
             WorkloadKind::Video => "video",
             WorkloadKind::Text => "text",
+            WorkloadKind::Synthgen => "synthgen",
         }
     }
 }

@@ -223,6 +223,13 @@ impl WorkloadTable {
             WorkloadKind::Trace => {
                 WorkloadConfig::Trace(TraceConfig::from_keys(self.trace, trace_device)?)
             }
+            WorkloadKind::Synthgen => {
+                return Err(
+                    "DiskSim's synthetic generator (`kind = \"synthgen\"`) is read from \
+                            a DiskSim experiment (.parv), not written in TOML"
+                        .to_string(),
+                )
+            }
         };
         Ok((config, common))
     }
@@ -287,6 +294,7 @@ fn check_owner(
         WorkloadKind::Video => &[8, 9],
         // Text clients take `interarrival_ms` (not the other open keys: checked above).
         WorkloadKind::Text => &[0, 8, 10],
+        WorkloadKind::Synthgen => &[],
     };
     // An app takes `requests` and `fs` from groups it otherwise refuses.
     let takes = |i: usize, key: &str| {

@@ -1,0 +1,62 @@
+//! The I/O driver: its queue's scheduling policy becomes the host's scheduler.
+
+use super::values::{num_or, sub_block};
+use super::Notes;
+use crate::device::disksim::parse::Block;
+use crate::error::Result;
+
+/// The headway host scheduler for DiskSim's `Scheduling policy` number, and whether it is
+/// an approximation.
+fn scheduler_for(policy: i64) -> (&'static str, Option<&'static str>) {
+    match policy {
+        1 => ("fcfs", None),
+        2 => ("look-lbn", None),
+        3 => ("clook-lbn", None),
+        4 => ("sstf-lbn", None),
+        5 => ("look", None),
+        6 => ("clook", None),
+        7 => ("sstf", None),
+        8 => ("sptf", None),
+        10 => ("satf", None),
+        17 | 18 => ("vscan", Some("VSCAN(R) with headway's default R")),
+        9 | 11..=16 | 19..=26 => ("sptf", Some("a weighted, aged or priority STF variant")),
+        _ => ("fcfs", Some("a policy headway does not have")),
+    }
+}
+
+/// The host scheduler the driver's `Scheduler` block names, noting what is left out.
+pub(super) fn host_scheduler(driver: &Block, notes: &mut Notes) -> Result<String> {
+    let Some(queue) = sub_block(driver, "Scheduler") else {
+        return Ok("fcfs".into());
+    };
+    let policy = num_or(queue, "Scheduling policy", 1.0)? as i64;
+    let (name, approx) = scheduler_for(policy);
+    if let Some(why) = approx {
+        notes.warn(
+            queue,
+            "Scheduling policy",
+            format!("{policy} is {why}; the host schedules with `{name}`"),
+        );
+    }
+    for (key, what) in [
+        ("Read initiation delay", "a per-read host delay"),
+        ("Write initiation delay", "a per-write host delay"),
+        ("Maximum concat size", "request concatenation"),
+        ("Overlapping request scheme", "overlapping-request merging"),
+        ("Sequential stream scheme", "sequential stream detection"),
+        ("Scheduling timeout scheme", "scheduling timeouts"),
+        ("Scheduling priority scheme", "priority scheduling"),
+    ] {
+        if num_or(queue, key, 0.0)? != 0.0 {
+            notes.warn(queue, key, format!("{what} is not modelled; ignored"));
+        }
+    }
+    if num_or(driver, "Constant access time", 0.0)? != 0.0 {
+        notes.warn(
+            driver,
+            "Constant access time",
+            "a constant-time driver model is not modelled; the devices are simulated",
+        );
+    }
+    Ok(name.to_string())
+}

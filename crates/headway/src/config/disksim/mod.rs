@@ -1,0 +1,239 @@
+//! A DiskSim 4.0 experiment file (`.parv`) read as a headway experiment: the I/O driver's
+//! scheduler becomes the host's, every disk of the topology a `[[devices]]` entry (its
+//! drive read from the same file, with the timing of the bus it sits on:
+//! `FILE.parv#disk0`), logical organisations `[[arrays]]` volumes, and the synthetic
+//! generator the workload. What headway does not model is one warning line per parameter
+//! (file, line, key), carried into the run's warnings; output-only blocks (statistics) are
+//! read and left alone.
+
+mod driver;
+mod logorg;
+mod synthio;
+mod values;
+
+use std::path::Path;
+
+use super::{DeviceConfig, ExperimentConfig};
+use crate::device::disksim::parse::{Block, Document, Loc, TopoNode};
+use crate::error::Result;
+use crate::request::DeviceId;
+use crate::workload::WorkloadConfig;
+use values::{num_or, sub_block};
+
+/// Warning lines, one per parameter headway reads but does not model.
+#[derive(Default)]
+pub(crate) struct Notes {
+    lines: Vec<String>,
+}
+
+impl Notes {
+    /// `key` of `block` (at its own line when present) is not modelled as DiskSim does.
+    fn warn(&mut self, block: &Block, key: &str, msg: impl AsRef<str>) {
+        let loc = block.get(key).map_or(&block.loc, |p| &p.loc);
+        self.at(loc, key, msg);
+    }
+
+    fn at(&mut self, loc: &Loc, key: &str, msg: impl AsRef<str>) {
+        let file = loc
+            .file
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        self.lines
+            .push(format!("{file}:{}: `{key}`: {}", loc.line, msg.as_ref()));
+    }
+}
+
+/// Device components of the topology, in topology order.
+fn device_nodes<'a>(node: &'a TopoNode, out: &mut Vec<&'a TopoNode>) {
+    if matches!(
+        node.type_name.as_str(),
+        "disksim_disk" | "disksim_simpledisk"
+    ) {
+        out.push(node);
+    }
+    for c in &node.children {
+        device_nodes(c, out);
+    }
+}
+
+/// The block a component `name` is instantiated from.
+fn component<'a>(doc: &'a Document, name: &str) -> Option<&'a Block> {
+    let inst = doc
+        .instantiations
+        .iter()
+        .find(|i| i.names.iter().any(|n| n == name))?;
+    doc.block(&inst.type_name)
+}
+
+/// Controllers that do more than pass requests through, each named in a warning.
+fn note_controllers(doc: &Document, node: &TopoNode, notes: &mut Notes) -> Result<()> {
+    if node.type_name == "disksim_ctlr" {
+        if let Some(b) = component(doc, &node.name) {
+            if sub_block(b, "Cache").is_some() {
+                notes.warn(
+                    b,
+                    "Cache",
+                    format!(
+                        "controller `{}`'s cache is not modelled: requests go to the devices",
+                        node.name
+                    ),
+                );
+            }
+            if num_or(b, "Scale for delays", 0.0)? != 0.0 {
+                notes.warn(
+                    b,
+                    "Scale for delays",
+                    "controller processing delays are not modelled",
+                );
+            }
+        }
+    }
+    for c in &node.children {
+        note_controllers(doc, c, notes)?;
+    }
+    Ok(())
+}
+
+/// The experiment in the DiskSim file `origin` (its text already read).
+pub(crate) fn experiment(text: &str, origin: &Path) -> Result<ExperimentConfig> {
+    let doc = crate::device::disksim::parse_experiment(text, origin)?;
+    let top = Loc {
+        file: std::sync::Arc::new(origin.to_path_buf()),
+        line: 1,
+    };
+    let mut notes = Notes::default();
+    let mut cfg = ExperimentConfig::default();
+    let file = origin
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_default();
+
+    let mut nodes = Vec::new();
+    for root in &doc.topology {
+        device_nodes(root, &mut nodes);
+        note_controllers(&doc, root, &mut notes)?;
+    }
+    if nodes.is_empty() {
+        return Err(top.error(
+            Some("topology"),
+            "the experiment places no disk in its topology",
+        ));
+    }
+    for node in &nodes {
+        if node.type_name == "disksim_simpledisk" {
+            return Err(node.loc.error(
+                Some("topology"),
+                format!(
+                    "`{}` is a `disksim_simpledisk` (a fixed access time per request): \
+                     headway models real drives only",
+                    node.name
+                ),
+            ));
+        }
+        cfg.devices.push(DeviceConfig {
+            name: node.name.clone(),
+            drive: format!("{file}#{}", node.name),
+            ..cfg.device_list().remove(0)
+        });
+    }
+
+    if let Some(driver) = doc
+        .topology
+        .iter()
+        .find(|r| r.type_name == "disksim_iodriver")
+    {
+        if let Some(b) = component(&doc, &driver.name) {
+            cfg.host.scheduler = driver::host_scheduler(b, &mut notes)?;
+        }
+    }
+
+    // What each logical organisation addresses, in their order: a volume, or its disk.
+    let mut org_names: Vec<String> = Vec::new();
+    let mut org_targets: Vec<DeviceId> = Vec::new();
+    for b in doc
+        .blocks
+        .iter()
+        .filter(|b| b.type_name == "disksim_logorg")
+    {
+        let name = b.name.clone().unwrap_or_default();
+        let (org, members) = logorg::logorg(b, &name, &mut notes)?;
+        let mut first = None;
+        for m in &members {
+            let Some(i) = nodes.iter().position(|n| &n.name == m) else {
+                let p = b.get("devices").expect("read by logorg");
+                return Err(p.loc.error(
+                    Some("devices"),
+                    format!("`{m}` is not a disk of the topology"),
+                ));
+            };
+            first = first.or(Some(i as DeviceId));
+        }
+        let target = match org {
+            logorg::Org::Volume(a) => {
+                cfg.arrays.push(*a);
+                // A volume's id follows the devices'.
+                (nodes.len() + cfg.arrays.len() - 1) as DeviceId
+            }
+            logorg::Org::Plain => first.unwrap_or(0),
+        };
+        org_names.push(name);
+        org_targets.push(target);
+    }
+
+    // DiskSim 4.0 runs every process on its first processor: on its own synthmixed
+    // experiment (five processors) CPU #1 to #4 are idle for the whole run. headway does
+    // the same, so the generators share one processor as they do there.
+    let processors = 1;
+    if let Some(pf) = doc.blocks.iter().find(|b| b.type_name == "disksim_pf") {
+        let n = num_or(pf, "Number of processors", 1.0)?;
+        if n > 1.0 {
+            notes.warn(
+                pf,
+                "Number of processors",
+                format!(
+                    "{n}: like DiskSim 4.0, every generator runs on the first processor \
+                     (DiskSim leaves the others idle)"
+                ),
+            );
+        }
+    }
+    if let Some(g) = doc.blocks.iter().find(|b| b.type_name == "disksim_global") {
+        if let Some(seed) = g.get("Init Seed") {
+            cfg.seed = values::num_param(seed)?.max(0.0) as u64;
+        }
+    }
+    // DiskSim resolves a generator's device name to a number (a disk's place among the
+    // disks, or a logical organisation's among the organisations) and, when the experiment
+    // has logical organisations, sends the request to the organisation of that number: on
+    // its syntharrays experiment the generator names disk0 .. disk3 and the four
+    // organisations (over disk0-3, disk4-7, disk8-11, disk12-15) each receive a quarter of
+    // the requests.
+    let device_of = |n: &str| -> Option<DeviceId> {
+        let number = nodes
+            .iter()
+            .position(|d| d.name == n)
+            .or_else(|| org_names.iter().position(|o| o == n))?;
+        if org_targets.is_empty() {
+            Some(number as DeviceId)
+        } else {
+            org_targets.get(number).copied()
+        }
+    };
+    if let Some(s) = doc.blocks.iter().find(|b| b.type_name == "disksim_synthio") {
+        cfg.workload =
+            WorkloadConfig::Synthgen(synthio::synthgen(s, processors, &device_of, &mut notes)?);
+    } else {
+        cfg.workload = WorkloadConfig::Synthgen(crate::workload::SynthgenConfig {
+            generators: Vec::new(),
+            total_requests: 0,
+            end_ms: 0.0,
+            processors,
+        });
+    }
+    cfg.name = origin.file_stem().map(|s| s.to_string_lossy().into_owned());
+    cfg.base_dir = origin.parent().map(Path::to_path_buf);
+    cfg.source_file = Some(origin.to_path_buf());
+    cfg.reader_warnings = notes.lines;
+    Ok(cfg)
+}
