@@ -40,6 +40,7 @@ _LAZY_NAMES = {
     "Result": "headway.result",
     "Summary": "headway.result",
     "RecordsNotCollected": "headway.result",
+    "Seeds": "headway._seeds",
 }
 _LAZY_MODULES = ("rotational", "traces", "validation", "sweeps")
 
@@ -94,6 +95,7 @@ __all__ = [
     "Result",
     "Summary",
     "RecordsNotCollected",
+    "Seeds",
     "Request",
     "Completion",
     "Context",
