@@ -35,8 +35,9 @@ HEURISTICS = ("off", "cost-benefit", "linux-as", "slice-idle")
 
 #: The tables, as the core names them.
 TABLES = ("patterns", "sweeps", "shares", "service", "apps")
-#: Numeric columns that place a row rather than measure it (matched across seeds).
-COORDINATES = ("x", "clients", "t_s", "relax_ms")
+#: Numeric columns that place a row rather than measure it (matched across seeds); a
+#: time series' sample times are not among them: its k-th samples are matched.
+COORDINATES = ("x", "clients", "relax_ms")
 
 
 @dataclass(frozen=True)
@@ -87,7 +88,8 @@ class Reproduction:
             rows = p[(p.drive == drive) & (p.scheduler == "aged-sptf")].copy()
             rows["case"] = rows.pattern + "\n" + rows.fs
             order = [f"{pat}\n{fs}" for pat in ("seq", "alter", "random") for fs in ("read", "mmap")]
-            rows = rows.set_index(rows.case.map({c: i for i, c in enumerate(order)})).sort_index()
+            rank = {c: i for i, c in enumerate(order)}
+            rows = rows.sort_values("case", key=lambda c: c.map(rank).fillna(len(order)), kind="stable")
             bars_ci(ax, rows, "case", "heuristic", "throughput_mb_s", order=HEURISTICS, rot=0)
             ax.set_ylabel("throughput (MB/s)")
             ax.set_title(f"{drive}, aged SPTF")

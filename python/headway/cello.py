@@ -41,8 +41,9 @@ PAPER_POLICIES = ("cello", "scan", "look", "scan-edf", "dscan")
 
 #: The tables, as the core names them.
 TABLES = ("mixes", "intervals", "ledger")
-#: Numeric columns that place a row rather than measure it (matched across seeds).
-COORDINATES = ("video_clients", "text_clients", "throughput_clients", "interval", "start_ms")
+#: Numeric columns that place a row rather than measure it (matched across seeds); a
+#: time series' sample times are not among them: its k-th samples are matched.
+COORDINATES = ("video_clients", "text_clients", "throughput_clients", "interval")
 
 
 def frame_trace_files(folder: Union[str, Path, None] = None) -> Optional[List[Path]]:

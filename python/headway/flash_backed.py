@@ -36,8 +36,9 @@ from headway._shared import shared_folder
 __all__ = ["Reproduction", "reproduce", "default_hp_trace"]
 
 TABLES = ("traces", "seek", "seek_time", "sweep", "speed", "energy", "look_ahead", "core")
-#: Numeric columns that place a row rather than measure it (matched across seeds).
-COORDINATES = ("lo_bytes", "hi_bytes", "time_h", "fqueue_mib", "factor", "timeout_s")
+#: Numeric columns that place a row rather than measure it (matched across seeds); a
+#: time series' sample times are not among them: its k-th samples are matched.
+COORDINATES = ("lo_bytes", "hi_bytes", "fqueue_mib", "factor", "timeout_s")
 
 
 def default_hp_trace() -> Optional[Path]:

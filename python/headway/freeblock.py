@@ -55,7 +55,8 @@ __all__ = ["Reproduction", "reproduce"]
 
 #: The tables, as the core names them.
 TABLES = ("sweep", "queue", "firmware", "bus", "prediction_pdf", "prediction", "imperfect_sweep")
-#: Numeric columns that place a row rather than measure it (matched across seeds).
+#: Numeric columns that place a row rather than measure it (matched across seeds); a
+#: time series' sample times are not among them: its k-th samples are matched.
 COORDINATES = ("c_fb_ms", "sector_transfer_ms", "queue_depth", "error_ms")
 
 

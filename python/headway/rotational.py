@@ -40,7 +40,8 @@ PAPER_SCHEDULERS = ("fcfs", "cscan", "stf", "gstf", "wstf")
 
 #: The tables, as the core names them.
 TABLES = ("utilisation", "prediction", "traces", "stability")
-#: Numeric columns that place a row rather than measure it (matched across seeds).
+#: Numeric columns that place a row rather than measure it (matched across seeds); a
+#: time series' sample times are not among them: its k-th samples are matched.
 COORDINATES = ("queue_length", "wait_s")
 
 
