@@ -9,7 +9,7 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 total=0
 printf '%-14s %10s\n' reproduction "wall (s)"
-for paper in rotational cello freeblock anticipatory flash-backed; do
+for paper in anticipatory cello rotational flash-backed freeblock; do
     /usr/bin/time -f '%e' -o "$out/$paper.time" \
         "$headway" reproduce "$paper" --no-plots --out "$out/$paper" "$@" > /dev/null
     s=$(cat "$out/$paper.time")

@@ -97,7 +97,7 @@ def _run_batch(function: str, kwargs: Mapping[str, Any], seeds: Sequence[int], p
                progress: Optional[Callable[[str], Any]]) -> List[str]:
     """The JSON texts of ``function`` under ``seeds``, in seed order. Without Dask the
     first seed runs in this process (``progress`` sees its steps, and its error is raised
-    as it is) while the others run on one fewer worker process than the plan's."""
+    as it is) while the others run on the plan's worker processes."""
     import threading
 
     from headway import _headway
@@ -107,7 +107,9 @@ def _run_batch(function: str, kwargs: Mapping[str, Any], seeds: Sequence[int], p
     else:
         found = {}
         rest = list(seeds[1:])
-        others = max(1, (plan.workers or os.cpu_count() or 1) - 1)
+        # As many workers as cores beside this process: the first seed is one run among
+        # several, and a worker left idle at the end would cost more than the overlap.
+        others = plan.workers or os.cpu_count() or 1
 
         def elsewhere() -> None:
             found.update(_on_engine(function, kwargs, rest, plan, others))

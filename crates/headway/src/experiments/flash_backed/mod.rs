@@ -482,9 +482,27 @@ pub fn reproduce(
     if o.core_requests > 0 {
         for inner in ["clook", "sptf"] {
             progress(&format!("core {inner}"))?;
-            let base = core_run(&o.drive, o.seed, inner, None, o.core_requests, None, "", 0.4)?;
+            let base = core_run(
+                &o.drive,
+                o.seed,
+                inner,
+                None,
+                o.core_requests,
+                None,
+                "",
+                0.4,
+            )?;
             for &f in &o.fqueue_mib {
-                let fb = core_run(&o.drive, o.seed, inner, Some(f), o.core_requests, None, "", 0.4)?;
+                let fb = core_run(
+                    &o.drive,
+                    o.seed,
+                    inner,
+                    Some(f),
+                    o.core_requests,
+                    None,
+                    "",
+                    0.4,
+                )?;
                 let by = |name: &str| {
                     fb.summary
                         .by_origin
