@@ -25,6 +25,8 @@ MODULES = [
     "headway._overrides",
     "headway._write",
     "headway._progress",
+    "headway._intervals",
+    "headway._seeds",
 ]
 
 

@@ -118,8 +118,9 @@ def _run_batch(function: str, kwargs: Mapping[str, Any], seeds: Sequence[int], p
         if rest:
             thread.start()
         here = getattr(_headway, function)(**kwargs, seed=seeds[0], progress=progress)
-        if rest and progress is not None:
-            progress(f"seed {seeds[0]} done; waiting for seeds {rest[0]}-{rest[-1]}")
+        if rest:
+            if progress is not None:
+                progress(f"seed {seeds[0]} done; waiting for seeds {rest[0]}-{rest[-1]}")
             thread.join()
         found[seeds[0]] = (here, None)
     for s in seeds:
