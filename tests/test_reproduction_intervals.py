@@ -26,7 +26,8 @@ SMALL = dict(quick=True, requests=100, progress=False)
 @pytest.fixture(scope="module")
 def runs():
     """Seeds 1 and 2 together, and each alone (seed 1 and 2 are base seed 1's first two)."""
-    return ant.reproduce(seeds=2, **SMALL), ant.reproduce(seed=1, seeds=1, **SMALL), ant.reproduce(seed=2, seeds=1, **SMALL)
+    return (ant.reproduce(seeds=2, **SMALL), ant.reproduce(seed=1, seeds=1, **SMALL),
+            ant.reproduce(seed=2, seeds=1, **SMALL))
 
 
 def test_student_t_half_width_by_hand():
@@ -99,8 +100,8 @@ def test_the_same_command_writes_the_same_tables(tmp_path):
     outs = []
     for i in range(2):
         out = tmp_path / f"run{i}"
-        r = headway_cli("reproduce", "anticipatory", "--quick", "--requests", "100", "--seeds", "2", "--seed", "7",
-                        "--no-plots", "--out", str(out), timeout=None)
+        r = headway_cli("reproduce", "anticipatory", "--quick", "--requests", "100", "--seeds", "2",
+                        "--seed", "7", "--no-plots", "--out", str(out), timeout=None)
         assert r.returncode == 0, r.stderr
         outs.append(out)
     for name in [*ant.TABLES, "headline"]:
@@ -152,12 +153,16 @@ def test_figures_draw_the_intervals(runs, tmp_path, monkeypatch):
     assert seen and all(seen.values()), seen
 
 
-@pytest.mark.skipif(not (SHARED / "reference" / "traces" / "hplajw" / "ajw.1week.srt").is_file(),
+HP = SHARED / "reference" / "traces" / "hplajw" / "ajw.1week.srt"
+
+
+@pytest.mark.skipif(not HP.is_file(),
                     reason="the HP trace (reference/traces/hplajw) is not in the reference data")
 def test_flash_backed_finds_the_hp_trace_from_another_folder(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "HEADWAY_SHARED"}
     found = subprocess.run(
-        [sys.executable, "-c", "from headway.flash_backed import default_hp_trace; print(default_hp_trace())"],
+        [sys.executable, "-c",
+         "from headway.flash_backed import default_hp_trace; print(default_hp_trace())"],
         cwd=tmp_path, env=env, capture_output=True, text=True, check=True,
     ).stdout.strip()
-    assert found != "None" and os.path.samefile(found, SHARED / "reference" / "traces" / "hplajw" / "ajw.1week.srt")
+    assert found != "None" and os.path.samefile(found, HP)

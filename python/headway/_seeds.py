@@ -131,7 +131,8 @@ def _run_batch(function: str, kwargs: Mapping[str, Any], seeds: Sequence[int], p
 
 
 def run_seeds(function: str, kwargs: Mapping[str, Any], plan: Seeds,
-              progress: Optional[Callable[[str], Any]] = None) -> Tuple[List[int], List[Dict[str, Any]], Dict[str, Any]]:
+              progress: Optional[Callable[[str], Any]] = None,
+              ) -> Tuple[List[int], List[Dict[str, Any]], Dict[str, Any]]:
     """Run ``_headway.FUNCTION(**kwargs, seed=s)`` for the plan's seeds and return
     ``(seeds, parsed results, what the plan did)``; ``progress`` is given the first seed's
     steps."""
@@ -157,7 +158,8 @@ def run_seeds(function: str, kwargs: Mapping[str, Any], plan: Seeds,
     return seeds, results, done
 
 
-def combine(results: Sequence[Mapping[str, Any]], tables: Sequence[str], coordinates: Sequence[str]) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+def combine(results: Sequence[Mapping[str, Any]], tables: Sequence[str],
+            coordinates: Sequence[str]) -> Tuple[Dict[str, Any], Dict[str, Any]]:
     """``(tables, headline)`` over the seeds' results: each table aggregated
     (:func:`headway._intervals.aggregate_table`), the headline with its ``_ci95`` keys."""
     import pandas as pd
@@ -168,7 +170,8 @@ def combine(results: Sequence[Mapping[str, Any]], tables: Sequence[str], coordin
 
 
 def reproduce_seeds(function: str, kwargs: Mapping[str, Any], plan: Seeds, tables: Sequence[str],
-                    coordinates: Sequence[str], progress: Any = True) -> Tuple[Dict[str, Any], Dict[str, Any], Dict[str, Any]]:
+                    coordinates: Sequence[str], progress: Any = True,
+                    ) -> Tuple[Dict[str, Any], Dict[str, Any], Dict[str, Any]]:
     """A reproduction's ``(tables, headline, options)`` over the plan's seeds: what every
     paper's ``reproduce`` does with its binding function. ``options`` are the core's (the
     first seed's) with the seeds used; ``headline`` also lists them (``seeds``)."""
@@ -183,7 +186,8 @@ def reproduce_seeds(function: str, kwargs: Mapping[str, Any], plan: Seeds, table
     frames, headline = combine(results, tables, coordinates)
     headline["seeds"] = seeds
     # The core's options (its defaults filled in) as the first seed ran them.
-    options = {**results[0].get("options", {}), "seed": seeds[0], "seeds": seeds, "n_seeds": len(seeds), **done}
+    options = {**results[0].get("options", {}), "seed": seeds[0], "seeds": seeds, "n_seeds": len(seeds),
+               **done}
     return frames, headline, options
 
 
