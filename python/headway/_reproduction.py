@@ -73,6 +73,20 @@ def bars_ci(ax, frame, index: str, columns: str, value: str, order=None, **style
     table.plot.bar(ax=ax, yerr=err, capsize=2, **style)
 
 
+def seeds_line(options: Mapping[str, Any]) -> str:
+    """The report's line naming the seeds the tables are over and, with ``--until-ci``,
+    where the stopping rule stopped."""
+    seeds = options.get("seeds") or [options.get("seed")]
+    text = f"seeds: {len(seeds)} ({seeds[0]}-{seeds[-1]}); tables: mean and 95% interval (_ci95) per point"
+    if options.get("until_ci") is not None:
+        if options.get("stopped") == "within":
+            text += f"; every headline interval within {options['until_ci']:g} of its mean"
+        else:
+            text += (f"; stopped at --max-seeds {options['max_seeds']} with intervals wider than "
+                     f"{options['until_ci']:g} of the mean: {', '.join(options.get('widest', []))}")
+    return text
+
+
 class Figures:
     """Saves a paper's figures into ``out`` and remembers their paths (``.paths``)."""
 

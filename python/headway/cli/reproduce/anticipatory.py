@@ -38,7 +38,7 @@ def anticipatory_cmd(out_dir: Optional[Path], quick: bool, seed: Optional[int], 
 
 
 def _print(r) -> None:
-    from headway._reproduction import interface_line
+    from headway._reproduction import interface_line, seeds_line
     from headway.anticipatory import HEURISTICS
     from headway.cli.tables import console as new_console, table
 
@@ -60,3 +60,4 @@ def _print(r) -> None:
 
     console.print(claims_table(claims(r.headline)))
     console.print(interface_line(r.headline))
+    console.print(seeds_line(r.options))

@@ -44,7 +44,7 @@ def cello_cmd(out_dir: Optional[Path], quick: bool, seed: Optional[int], duratio
 
 
 def _print(r) -> None:
-    from headway._reproduction import interface_line
+    from headway._reproduction import interface_line, seeds_line
     from headway.cli.tables import console as new_console, table
 
     console = new_console()
@@ -64,3 +64,4 @@ def _print(r) -> None:
 
     console.print(claims_table(claims(r.headline)))
     console.print(interface_line(r.headline))
+    console.print(seeds_line(r.options))

@@ -35,7 +35,7 @@ def freeblock_cmd(out_dir: Optional[Path], quick: bool, seed: Optional[int], req
 
 
 def _print(r) -> None:
-    from headway._reproduction import interface_line
+    from headway._reproduction import interface_line, seeds_line
     from headway.cli.tables import console as new_console, table
 
     console = new_console()
@@ -66,3 +66,4 @@ def _print(r) -> None:
 
     console.print(claims_table(claims(r.headline), title=f"Headline (SPTF, c_fb = {r.headline['c_fb_ms']} ms)"))
     console.print(interface_line(r.headline))
+    console.print(seeds_line(r.options))

@@ -56,7 +56,7 @@ def rotational_cmd(out_dir: Optional[Path], quick: bool, seed: Optional[int], dr
 
 
 def _print(r) -> None:
-    from headway._reproduction import interface_line
+    from headway._reproduction import interface_line, seeds_line
     from headway.cli.tables import console as new_console, table
 
     console = new_console()
@@ -106,4 +106,5 @@ def _print(r) -> None:
 
     console.print(claims_table(claims(r.headline), title="Headline (the paper's claims)"))
     console.print(interface_line(r.headline))
+    console.print(seeds_line(r.options))
     console.print()
