@@ -15,8 +15,9 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 EXAMPLES = ROOT / "examples"
 # The project's reference data (not shipped): tests that read it skip with a reason when it is
-# absent. ../shared beside the clone, or HEADWAY_SHARED.
-SHARED = Path(os.environ.get("HEADWAY_SHARED") or ROOT.parent / "shared")
+# absent. HEADWAY_SHARED, or a shared folder beside the clone or above it.
+SHARED = Path(os.environ.get("HEADWAY_SHARED") or next(
+    (p / "shared" for p in ROOT.parents if (p / "shared" / "reference").is_dir()), ROOT.parent / "shared"))
 # A drive file in headway's own TOML form, for tests that load drives from files.
 ELITE3_TOML = ROOT / "crates" / "headway" / "catalog" / "elite3.toml"
 

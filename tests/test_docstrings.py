@@ -26,6 +26,8 @@ MODULES = [
     "headway._overrides",
     "headway._write",
     "headway._progress",
+    "headway._intervals",
+    "headway._seeds",
 ]
 
 

@@ -54,7 +54,7 @@ def test_quick_headline_stays_in_its_golden_bounds(quick_out):
     assert years[100.0] == pytest.approx(10 * years[10.0], rel=0.05)
     # Energy: redirecting writes while spun down saves spin-ups.
     energy = list(csv.DictReader((out / "energy.csv").open()))
-    spin = {(r["trace"], float(r["timeout_s"]), r["mode"]): int(r["spinups"]) for r in energy}
+    spin = {(r["trace"], float(r["timeout_s"]), r["mode"]): float(r["spinups"]) for r in energy}
     assert any(spin[(t, s, "fb-avoid-spinup")] < spin[(t, s, "baseline")] for (t, s, m) in spin)
     # The same on the core (the platter model with power states, the wrapper's avoid_spinup):
     # with writes only, the platter spun down stays down at the shortest timeout.

@@ -43,6 +43,7 @@ _LAZY_NAMES = {
     "Result": "headway.result",
     "Summary": "headway.result",
     "RecordsNotCollected": "headway.result",
+    "Seeds": "headway._seeds",
 }
 _LAZY_MODULES = ("rotational", "traces", "validation", "sweeps")
 
@@ -100,6 +101,7 @@ __all__ = [
     "RecordsNotCollected",
     "Live",
     "LiveCompletion",
+    "Seeds",
     "Request",
     "Completion",
     "Context",

@@ -43,7 +43,8 @@ def reproduce_rotational(quick: bool = False, seed: Optional[int] = None,
                          queue_lengths: Optional[List[int]] = None,
                          requests_per_queued: Optional[int] = None,
                          trace_requests: Optional[int] = None,
-                         progress: Optional[Callable[[str], Any]] = None) -> str: ...
+                         progress: Optional[Callable[[str], Any]] = None,
+                         stability_trials: Optional[int] = None) -> str: ...
 def reproduce_cello(quick: bool = False, seed: Optional[int] = None,
                     duration_s: Optional[float] = None,
                     frame_traces: Optional[List[str]] = None,
@@ -57,7 +58,8 @@ def reproduce_anticipatory(quick: bool = False, seed: Optional[int] = None,
 def reproduce_flash_backed(quick: bool = False, hp_trace: Optional[str] = None,
                            synthetic_requests: Optional[int] = None,
                            core_requests: Optional[int] = None,
-                           progress: Optional[Callable[[str], Any]] = None) -> str: ...
+                           progress: Optional[Callable[[str], Any]] = None,
+                           seed: Optional[int] = None) -> str: ...
 def trace_detect(path: str) -> str: ...
 def trace_stats(path: str, *, format: Optional[str] = ..., csv_map: Optional[str] = ...,
                 blkparse_event: Optional[str] = ..., device: Optional[int] = ...,

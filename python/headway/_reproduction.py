@@ -49,6 +49,44 @@ def interface_line(headline: Mapping[str, Any]) -> str:
     return f"interface: {used} (the paper's: {theirs}): {headline['interface_why']}"
 
 
+def plot_ci(ax, rows, x: str, y: str, fmt: str = "", scale: float = 1.0, **style):
+    """``y`` against ``x`` from ``rows`` with each point's 95% interval (column ``y_ci95``,
+    the half-width) as an error bar; without that column, the line alone. ``scale``
+    multiplies both (units); returns the ErrorbarContainer (its ``lines[0]`` is the line)."""
+    ci = rows[y + "_ci95"] * scale if y + "_ci95" in rows else None
+    return ax.errorbar(rows[x], rows[y] * scale, yerr=ci, fmt=fmt, capsize=3 if ci is not None else 0, **style)
+
+
+def bars_ci(ax, frame, index: str, columns: str, value: str, order=None, **style) -> None:
+    """A grouped bar chart of ``value`` (rows ``index``, one bar per ``columns`` value, in
+    ``order`` when given) with the 95% intervals (``value_ci95``) as error bars."""
+    table = frame.pivot_table(index=index, columns=columns, values=value, sort=False)
+    err = None
+    if value + "_ci95" in frame:
+        err = frame.pivot_table(index=index, columns=columns, values=value + "_ci95", sort=False)
+    if order is not None:
+        keep = [c for c in order if c in table.columns]
+        table = table[keep]
+        err = err[keep] if err is not None else None
+    if err is not None:
+        err = err.reindex(index=table.index, columns=table.columns)
+    table.plot.bar(ax=ax, yerr=err, capsize=2, **style)
+
+
+def seeds_line(options: Mapping[str, Any]) -> str:
+    """The report's line naming the seeds the tables are over and, with ``--until-ci``,
+    where the stopping rule stopped."""
+    seeds = options.get("seeds") or [options.get("seed")]
+    text = f"seeds: {len(seeds)} ({seeds[0]}-{seeds[-1]}); tables: mean and 95% interval (_ci95) per point"
+    if options.get("until_ci") is not None:
+        if options.get("stopped") == "within":
+            text += f"; every headline interval within {options['until_ci']:g} of its mean"
+        else:
+            text += (f"; stopped at --max-seeds {options['max_seeds']} with intervals wider than "
+                     f"{options['until_ci']:g} of the mean: {', '.join(options.get('widest', []))}")
+    return text
+
+
 class Figures:
     """Saves a paper's figures into ``out`` and remembers their paths (``.paths``)."""
 
@@ -77,7 +115,7 @@ class Figures:
 
         fig, ax = plt.subplots(figsize=figsize)
         for value, rows in frame.groupby(by, sort=False):
-            ax.plot(rows[x], rows[y], label=value, **(style(value) if style else {"marker": "o"}))
+            plot_ci(ax, rows, x, y, label=value, **(style(value) if style else {"marker": "o"}))
         ax.set_xlabel(xlabel)
         ax.set_ylabel(ylabel)
         if ylog:

@@ -18,22 +18,26 @@ The model, the paper's numbers beside ours and every team choice: ``docs/anticip
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Union
 
 import pandas as pd
 
-from headway import _headway
 from headway._claims import INF, Claim, claim, holds
-from headway._reproduction import Figures, write_reproduction
-from headway.rotational import _progress_callback
+from headway._reproduction import Figures, bars_ci, plot_ci, write_reproduction
+from headway._seeds import Seeds, plan_for, reproduce_seeds
 
 __all__ = ["Reproduction", "reproduce"]
 
 #: Anticipation variants, in the order the tables list them.
 HEURISTICS = ("off", "cost-benefit", "linux-as", "slice-idle")
+
+#: The tables, as the core names them.
+TABLES = ("patterns", "sweeps", "shares", "service", "apps")
+#: Numeric columns that place a row rather than measure it (matched across seeds); a
+#: time series' sample times are not among them: its k-th samples are matched.
+COORDINATES = ("x", "clients", "relax_ms")
 
 
 @dataclass(frozen=True)
@@ -84,9 +88,9 @@ class Reproduction:
             rows = p[(p.drive == drive) & (p.scheduler == "aged-sptf")].copy()
             rows["case"] = rows.pattern + "\n" + rows.fs
             order = [f"{pat}\n{fs}" for pat in ("seq", "alter", "random") for fs in ("read", "mmap")]
-            table = rows.pivot(index="case", columns="heuristic", values="throughput_mb_s")
-            table = table.reindex([c for c in order if c in table.index])[[h for h in HEURISTICS if h in table.columns]]
-            table.plot.bar(ax=ax, rot=0)
+            rank = {c: i for i, c in enumerate(order)}
+            rows = rows.sort_values("case", key=lambda c: c.map(rank).fillna(len(order)), kind="stable")
+            bars_ci(ax, rows, "case", "heuristic", "throughput_mb_s", order=HEURISTICS, rot=0)
             ax.set_ylabel("throughput (MB/s)")
             ax.set_title(f"{drive}, aged SPTF")
             ax.grid(alpha=0.3, axis="y")
@@ -98,7 +102,7 @@ class Reproduction:
         fig, axes = plt.subplots(1, 3, figsize=(14, 4))
         for ax, sweep in zip(axes, ("symmetric", "asymmetric", "random")):
             for h, rows in s[s.sweep == sweep].groupby("heuristic", sort=False):
-                ax.plot(rows.x, rows.throughput_mb_s, marker="o", label=h)
+                plot_ci(ax, rows, "x", "throughput_mb_s", marker="o", label=h)
             ax.set_xlabel("think time T (ms)")
             ax.set_ylabel("throughput (MB/s)")
             ax.set_title(sweep)
@@ -110,7 +114,7 @@ class Reproduction:
 
         fig, ax = plt.subplots(figsize=(6, 4))
         for h, rows in s[s.sweep == "adversary"].groupby("heuristic", sort=False):
-            ax.plot(rows.x, rows.throughput_mb_s, marker="o", label=h)
+            plot_ci(ax, rows, "x", "throughput_mb_s", marker="o", label=h)
         ax.set_xlabel("number of rapid requests N")
         ax.set_ylabel("throughput (MB/s)")
         ax.grid(alpha=0.3)
@@ -121,11 +125,11 @@ class Reproduction:
 
         sh = self.shares
         fig, axes = plt.subplots(1, 2, figsize=(10, 4))
-        axes[0].bar(sh.config, sh.service_ratio)
+        axes[0].bar(sh.config, sh.service_ratio, yerr=sh.get("service_ratio_ci95"), capsize=3)
         axes[0].axhline(2.0, color="k", linestyle="--", label="contract 1:2")
         axes[0].set_ylabel("service ratio (share 2 / share 1, disk time)")
         axes[0].legend()
-        axes[1].bar(sh.config, sh.throughput_iops)
+        axes[1].bar(sh.config, sh.throughput_iops, yerr=sh.get("throughput_iops_ci95"), capsize=3)
         axes[1].set_ylabel("throughput (requests/s)")
         for ax in axes:
             ax.grid(alpha=0.3, axis="y")
@@ -147,8 +151,8 @@ def _plot_extras(s: pd.DataFrame, sh: pd.DataFrame, service: pd.DataFrame, save,
         fig, axes = plt.subplots(1, len(configs), figsize=(4 * len(configs), 3.8), squeeze=False)
         for ax, c in zip(axes[0], configs):
             rows = service[service.config == c]
-            ax.plot(rows.t_s, rows.share_low_service_s, label="share 1")
-            ax.plot(rows.t_s, rows.share_high_service_s, label="share 2")
+            plot_ci(ax, rows, "t_s", "share_low_service_s", label="share 1")
+            plot_ci(ax, rows, "t_s", "share_high_service_s", label="share 2")
             ax.set_xlabel("time (s)")
             ax.set_ylabel("cumulative service (s of disk time)")
             ax.set_title(c)
@@ -161,7 +165,7 @@ def _plot_extras(s: pd.DataFrame, sh: pd.DataFrame, service: pd.DataFrame, save,
     if len(m):
         fig, ax = plt.subplots(figsize=(6, 4))
         for h, rows in m.groupby("heuristic", sort=False):
-            ax.plot(rows.x, rows.throughput_mb_s, marker="o", label=h)
+            plot_ci(ax, rows, "x", "throughput_mb_s", marker="o", label=h)
         ax.set_xlabel("sequential synchronous processes M")
         ax.set_ylabel("throughput (MB/s)")
         ax.grid(alpha=0.3)
@@ -175,14 +179,14 @@ def _plot_extras(s: pd.DataFrame, sh: pd.DataFrame, service: pd.DataFrame, save,
         fig, axes = plt.subplots(1, len(keys) + 1, figsize=(3.6 * (len(keys) + 1), 3.6))
         for ax, k in zip(axes, keys):
             rows = s[s.sweep == k]
-            ax.plot(rows.x, rows.throughput_mb_s, marker="o")
+            plot_ci(ax, rows, "x", "throughput_mb_s", marker="o")
             ax.set_xlabel(k)
             ax.set_ylabel("throughput (MB/s)")
             ax.grid(alpha=0.3)
         ax = axes[-1]
-        ax.plot(rv.relax_ms, rv.service_ratio, marker="o", label="service ratio")
+        plot_ci(ax, rv, "relax_ms", "service_ratio", marker="o", label="service ratio")
         ax2 = ax.twinx()
-        ax2.plot(rv.relax_ms, rv.throughput_iops, marker="s", color="C1", label="requests/s")
+        plot_ci(ax2, rv, "relax_ms", "throughput_iops", marker="s", color="C1", label="requests/s")
         ax.set_xlabel("R_v (ms)")
         ax.set_ylabel("service ratio")
         ax2.set_ylabel("requests/s")
@@ -199,9 +203,7 @@ def _plot_apps(apps: pd.DataFrame, save, plt, reduced: str) -> None:
     drives = list(dict.fromkeys(apps.drive))
 
     def bars(ax, rows, value, label):
-        table = rows.pivot_table(index="case", columns="heuristic", values=value, sort=False)
-        table = table[[h for h in HEURISTICS if h in table.columns]]
-        table.plot.bar(ax=ax, rot=0)
+        bars_ci(ax, rows, "case", "heuristic", value, order=HEURISTICS, rot=0)
         ax.set_ylabel(label)
         ax.grid(alpha=0.3, axis="y")
 
@@ -238,33 +240,22 @@ def reproduce(
     drive: Optional[str] = None,
     requests: Optional[int] = None,
     progress: Union[bool, Callable[[str], Any]] = True,
+    seeds: Union[int, Seeds, None] = None,
 ) -> Reproduction:
     """Run the anticipatory paper's evaluation and return its tables.
 
     ``quick=True`` runs 400 reads per process and shorter sweeps (under a second of
     simulation); the full run 4,000 reads per process. ``drive`` replaces the IDE stand-in
     (``ibm18es``); ``requests`` the reads per process. ``progress`` is ``True`` (a status
-    line on stderr), ``False``, or a callable given each step's name.
+    line on stderr), ``False``, or a callable given each step's name. Every point runs
+    under ``seeds`` seeds (a count, default 5 and 2 with ``quick``, or a
+    :class:`headway.Seeds` plan) from the base ``seed`` (default 1).
     """
-    cb, status = _progress_callback(progress)
-    try:
-        raw = _headway.reproduce_anticipatory(
-            quick=quick, seed=seed, drive=drive, requests=requests, progress=cb
-        )
-    finally:
-        if status is not None:
-            status.stop()
-    data = json.loads(raw)
-    options = {"quick": quick, **data["options"]}
-    return Reproduction(
-        patterns=pd.DataFrame(data["patterns"]),
-        sweeps=pd.DataFrame(data["sweeps"]),
-        shares=pd.DataFrame(data["shares"]),
-        service=pd.DataFrame(data["service"]),
-        apps=pd.DataFrame(data["apps"]),
-        headline=data["headline"],
-        options=options,
+    frames, headline, used = reproduce_seeds(
+        "reproduce_anticipatory", dict(quick=quick, drive=drive, requests=requests), plan_for(quick, seed, seeds),
+        TABLES, COORDINATES, progress,
     )
+    return Reproduction(headline=headline, options={"quick": quick, **used}, **frames)
 
 
 WHY_SEQ = "docs/anticipatory.md#why-seq-speedup"

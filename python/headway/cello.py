@@ -6,7 +6,7 @@ the baselines (SCAN, EDF, SCAN-EDF, D-SCAN, static time partitioning) and return
 as pandas DataFrames:
 
 >>> import headway.cello as cello
->>> r = cello.reproduce(quick=True, duration_s=20, progress=False)
+>>> r = cello.reproduce(quick=True, duration_s=20, seeds=1, progress=False)
 >>> sorted(r.mixes.policy.unique())[:3]
 ['cello', 'cello-4:1', 'cello-bytes-1:1']
 >>> bool(r.headline["cello_video_miss_fraction"] <= r.headline["scan_video_miss_fraction"] + 0.01)
@@ -17,17 +17,16 @@ How the system is modelled and every choice the paper left open: ``docs/cello.md
 
 from __future__ import annotations
 
-import json
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 
 import pandas as pd
 
-from headway import _headway
 from headway._claims import INF, Claim, claim, holds
-from headway._reproduction import Figures, write_reproduction
+from headway._reproduction import Figures, plot_ci, write_reproduction
+from headway._seeds import Seeds, plan_for, reproduce_seeds
+from headway._shared import shared_folder
 from headway.rotational import _progress_callback
 
 __all__ = ["Reproduction", "reproduce", "frame_trace_files", "TRACE_FILES"]
@@ -40,14 +39,21 @@ TRACE_FILES = ("Verbose_Simpsons.dat", "Verbose_ARDTalk.dat", "Verbose_SouthPark
 #: Policies of the paper (solid lines in the figures); the rest are added baselines.
 PAPER_POLICIES = ("cello", "scan", "look", "scan-edf", "dscan")
 
+#: The tables, as the core names them.
+TABLES = ("mixes", "intervals", "ledger")
+#: Numeric columns that place a row rather than measure it (matched across seeds); a
+#: time series' sample times are not among them: its k-th samples are matched.
+COORDINATES = ("video_clients", "text_clients", "throughput_clients", "interval")
+
 
 def frame_trace_files(folder: Union[str, Path, None] = None) -> Optional[List[Path]]:
     """The four trace files in ``folder`` (default: the project's reference data,
     ``$HEADWAY_SHARED/reference/traces/video`` or ``../shared/reference/traces/video``), or
     ``None`` when they are not all there."""
     if folder is None:
-        shared = os.environ.get("HEADWAY_SHARED")
-        root = Path(shared) if shared else Path(__file__).resolve().parents[2].parent / "shared"
+        root = shared_folder()
+        if root is None:
+            return None
         folder = root / "reference" / "traces" / "video"
     files = [Path(folder) / f for f in TRACE_FILES]
     return files if all(f.is_file() for f in files) else None
@@ -99,12 +105,12 @@ class Reproduction:
         def lines(ax, rows, x, y, scale=1.0):
             for pol, g in rows.groupby("policy", sort=False):
                 g = g.sort_values(x)
-                ax.plot(g[x], g[y] * scale, "-o" if pol in PAPER_POLICIES else "--x", label=pol)
+                plot_ci(ax, g, x, y, "-o" if pol in PAPER_POLICIES else "--x", scale=scale, label=pol)
 
         u = m[m.experiment == "utilisation"]
         fig, ax = plt.subplots(figsize=(6, 4))
         for t, g in u.groupby("text_clients"):
-            ax.plot(g.video_clients, g.utilisation * 100, "-o", label=f"{t} text")
+            plot_ci(ax, g, "video_clients", "utilisation", "-o", scale=100, label=f"{t} text")
         ax.set_xlabel("video clients")
         ax.set_ylabel("disk busy (%)")
         ax.legend(fontsize=7)
@@ -128,7 +134,9 @@ class Reproduction:
         axes[0].legend(fontsize=7)
         b = m[m.experiment == "interactive_vs_throughput"]
         if len(b):
-            axes[1].bar(["interactive", "throughput"], [b.text_mean_ms.iloc[0], b.throughput_mean_ms.iloc[0]])
+            axes[1].bar(["interactive", "throughput"], [b.text_mean_ms.iloc[0], b.throughput_mean_ms.iloc[0]],
+                        yerr=[b.get("text_mean_ms_ci95", b.text_mean_ms * 0).iloc[0],
+                              b.get("throughput_mean_ms_ci95", b.throughput_mean_ms * 0).iloc[0]], capsize=3)
             axes[1].set_ylabel("mean response (ms)")
         save(fig, "fig6_video_and_be_classes.png", "Fig. 6: video violations; interactive vs throughput")
 
@@ -139,8 +147,12 @@ class Reproduction:
             g = iv[(iv.experiment == exp) & (iv.policy.str.startswith(pol))]
             # An interval where a class had nothing is 0%, not a gap to draw across.
             wide = g.pivot_table(index="interval", columns="class", values="busy_ms", fill_value=0.0)
+            half = g.pivot_table(index="interval", columns="class", values="busy_ms_ci95", fill_value=0.0) \
+                if "busy_ms_ci95" in g else wide * 0
             for cls in wide.columns:
-                ax.plot(wide.index, wide[cls] / 10.0, label=cls)
+                (line,) = ax.plot(wide.index, wide[cls] / 10.0, label=cls)
+                ax.fill_between(wide.index, (wide[cls] - half[cls]) / 10.0, (wide[cls] + half[cls]) / 10.0,
+                                color=line.get_color(), alpha=0.2, linewidth=0)
             ax.set_title(f"{exp}: {pol}")
             ax.set_xlabel("interval (1 s)")
             ax.set_ylabel("disk time (%)")
@@ -151,8 +163,8 @@ class Reproduction:
         for col, alloc in enumerate(("time", "bytes")):
             g = iv[iv.experiment == f"{alloc}_allocation"]
             for cls, rows in g.groupby("class"):
-                axes[0][col].plot(rows.interval, rows.busy_ms / 10.0, label=cls)
-                axes[1][col].plot(rows.interval, rows.bytes / 1e6, label=cls)
+                plot_ci(axes[0][col], rows, "interval", "busy_ms", scale=0.1, label=cls)
+                plot_ci(axes[1][col], rows, "interval", "bytes", scale=1e-6, label=cls)
             axes[0][col].set_title(f"{alloc} allocation")
             axes[0][col].set_ylabel("disk time (%)")
             axes[1][col].set_ylabel("MB per interval")
@@ -166,8 +178,10 @@ class Reproduction:
         loads = sorted(s.video_clients.unique())
         w = 0.8 / max(1, len(pols))
         for i, pol in enumerate(pols):
-            vals = [s[(s.policy == pol) & (s.video_clients == v)].text_mean_ms.mean() for v in loads]
-            ax.bar([k + i * w for k in range(len(loads))], vals, w, label=pol)
+            picked = [s[(s.policy == pol) & (s.video_clients == v)] for v in loads]
+            vals = [p.text_mean_ms.mean() for p in picked]
+            errs = [p.text_mean_ms_ci95.mean() if "text_mean_ms_ci95" in p else 0.0 for p in picked]
+            ax.bar([k + i * w for k in range(len(loads))], vals, w, yerr=errs, capsize=2, label=pol)
         ax.set_xticks([k + 0.4 - w / 2 for k in range(len(loads))])
         ax.set_xticklabels([f"{v} video" for v in loads])
         ax.set_yscale("log")
@@ -177,7 +191,7 @@ class Reproduction:
 
         op = m[(m.experiment == "video_load") & (m.video_clients == self.options.get("video_at", 6))]
         fig, ax = plt.subplots(figsize=(7, 4))
-        ax.bar(op.policy, op.busy_s)
+        ax.bar(op.policy, op.busy_s, yerr=op.get("busy_s_ci95"), capsize=3)
         ax.set_ylabel("disk busy time (s), same requests")
         ax.tick_params(axis="x", rotation=30)
         save(fig, "fig11_busy.png", "Fig. 11: disk busy time at the operating point")
@@ -190,37 +204,27 @@ def reproduce(
     duration_s: Optional[float] = None,
     frame_traces: Optional[Sequence[Union[str, Path]]] = None,
     progress: Union[bool, Callable[[str], Any]] = True,
+    seeds: Union[int, Seeds, None] = None,
 ) -> Reproduction:
     """Run Cello's evaluation.
 
     ``quick`` runs 120 simulated seconds per mix and fewer loads (seconds of wall time);
     ``duration_s`` overrides the simulated seconds per run; ``frame_traces`` (four MPEG-4
     frame-size trace files, see :data:`TRACE_FILES`) replace the synthetic GOP model.
+    Every mix runs under ``seeds`` seeds (a count, default 5 and 2 with ``quick``, or a
+    :class:`headway.Seeds` plan, e.g. ``Seeds(until_ci=0.05)``: the paper's rule, seeds
+    until every headline interval is within 5% of its mean) starting at ``seed``.
     """
-    # A status line on a terminal, as every reproduction shows (nothing when stderr is a
-    # file or a pipe).
-    cb, status = _progress_callback(progress)
-    try:
-        text = _headway.reproduce_cello(
-            quick=quick,
-            seed=seed,
-            duration_s=duration_s,
-            frame_traces=[str(p) for p in frame_traces] if frame_traces else None,
-            progress=cb,
-        )
-    finally:
-        if status is not None:
-            status.stop()
-    d = json.loads(text)
-    options = dict(d["options"])
-    options["quick"] = quick
-    return Reproduction(
-        mixes=pd.DataFrame(d["mixes"]),
-        intervals=pd.DataFrame(d["intervals"]),
-        ledger=pd.DataFrame(d["ledger"]),
-        headline=d["headline"],
-        options=options,
+    frames, headline, used = reproduce_seeds(
+        "reproduce_cello",
+        dict(quick=quick, duration_s=duration_s,
+             frame_traces=[str(p) for p in frame_traces] if frame_traces else None),
+        plan_for(quick, seed, seeds),
+        TABLES,
+        COORDINATES,
+        progress,
     )
+    return Reproduction(**frames, headline=headline, options={**used, "quick": quick})
 
 
 WHY_NOT = "docs/cello.md#what-did-not-reproduce-and-why-measured"

@@ -9,6 +9,8 @@ back as pandas DataFrames.
 
 >>> import headway.flash_backed as fb
 >>> r = fb.reproduce(quick=True, synthetic_requests=2000, core_requests=300, progress=False)
+>>> r.options["n_seeds"], bool((r.sweep.write_latency_norm_ci95 >= 0).all())
+(2, True)
 >>> sorted(r.sweep.scheduler.unique())
 ['clook', 'fcfs', 'sstf']
 >>> bool(r.headline["max_write_latency_reduction"] > 0.3)
@@ -20,30 +22,32 @@ Every choice the paper left open, and paper against headway result by result:
 
 from __future__ import annotations
 
-import json
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Union
 
 import pandas as pd
 
-from headway import _headway
 from headway._claims import INF, Claim, claim
-from headway._reproduction import Figures, write_reproduction
+from headway._reproduction import Figures, plot_ci, write_reproduction
+from headway._seeds import Seeds, plan_for, reproduce_seeds
+from headway._shared import shared_folder
 
 __all__ = ["Reproduction", "reproduce", "default_hp_trace"]
 
 TABLES = ("traces", "seek", "seek_time", "sweep", "speed", "energy", "look_ahead", "core")
+#: Numeric columns that place a row rather than measure it (matched across seeds); a
+#: time series' sample times are not among them: its k-th samples are matched.
+COORDINATES = ("lo_bytes", "hi_bytes", "fqueue_mib", "factor", "timeout_s")
 
 
 def default_hp_trace() -> Optional[Path]:
-    """The HP week beside the clone (``../shared`` or ``$HEADWAY_SHARED``), if present.
-    headway never ships it."""
-    root = os.environ.get("HEADWAY_SHARED")
-    base = Path(root) if root else Path(__file__).resolve().parents[2].parent / "shared"
-    p = base / "reference" / "traces" / "hplajw" / "ajw.1week.srt"
-    return p if p.is_file() else None
+    """The HP week in the reference data (``$HEADWAY_SHARED``, or a ``shared`` folder beside
+    the clone or above it; see :mod:`headway._shared`), if present, wherever headway is run
+    from. headway never ships it."""
+    base = shared_folder()
+    p = None if base is None else base / "reference" / "traces" / "hplajw" / "ajw.1week.srt"
+    return p if p is not None and p.is_file() else None
 
 
 @dataclass
@@ -93,7 +97,7 @@ class Reproduction:
         s = self.seek[self.seek.lo_bytes > 0]
         fig, ax = plt.subplots(figsize=(6, 4))
         for trace, rows in s.groupby("trace", sort=False):
-            ax.plot(rows.lo_bytes, rows.writes, marker=".", label=trace)
+            plot_ci(ax, rows, "lo_bytes", "writes", marker=".", label=trace)
         ax.set_xscale("log")
         ax.set_yscale("symlog")
         ax.set_xlabel("seek distance (bytes, log bins)")
@@ -107,7 +111,7 @@ class Reproduction:
         fig, axes = plt.subplots(1, len(scheds), figsize=(4 * len(scheds), 3.6), sharey=True)
         for ax, sched in zip(axes, scheds):
             for trace, rows in sw[sw.scheduler == sched].groupby("trace", sort=False):
-                ax.plot(rows.fqueue_mib, 100 * rows.write_latency_norm, marker="o", label=trace)
+                plot_ci(ax, rows, "fqueue_mib", "write_latency_norm", scale=100, marker="o", label=trace)
             ax.set_xscale("log")
             ax.set_title(sched)
             ax.set_xlabel("FQueue size F (MiB)")
@@ -136,7 +140,7 @@ class Reproduction:
             fig, axes = plt.subplots(1, len(cols), figsize=(5 * len(cols), 3.6), squeeze=False)
             for ax, (col, label) in zip(axes[0], cols):
                 for trace, rows in cl.groupby("trace", sort=False):
-                    ax.plot(rows.fqueue_mib, rows[col], marker="o", label=trace)
+                    plot_ci(ax, rows, "fqueue_mib", col, marker="o", label=trace)
                 ax.set_xscale("log")
                 if col == "years_to_wear_out":
                     ax.set_yscale("log")
@@ -148,7 +152,7 @@ class Reproduction:
 
         fig, ax = plt.subplots(figsize=(5, 3.6))
         for trace, rows in self.speed.groupby("trace", sort=False):
-            ax.plot(rows.factor, 100 * rows.write_latency_norm, marker="o", label=trace)
+            plot_ci(ax, rows, "factor", "write_latency_norm", scale=100, marker="o", label=trace)
         ax.set_xlabel("flash write performance factor")
         ax.set_ylabel("write access time (% of baseline)")
         ax.grid(alpha=0.3)
@@ -160,7 +164,7 @@ class Reproduction:
         fig, axes = plt.subplots(1, len(traces), figsize=(4 * len(traces), 3.6), squeeze=False)
         for ax, trace in zip(axes[0], traces):
             for mode, rows in e[e.trace == trace].groupby("mode", sort=False):
-                ax.plot(rows.timeout_s, rows.energy_j / 1e3, marker="o", label=mode)
+                plot_ci(ax, rows, "timeout_s", "energy_j", scale=1e-3, marker="o", label=mode)
             ax.set_xscale("log")
             ax.set_title(trace)
             ax.set_xlabel("spin-down timeout (s)")
@@ -177,6 +181,8 @@ def reproduce(
     synthetic_requests: Optional[int] = None,
     core_requests: Optional[int] = None,
     progress: Union[bool, Callable[[str], Any]] = True,
+    seed: Optional[int] = None,
+    seeds: Union[int, Seeds, None] = None,
 ) -> Reproduction:
     """Run the flash-backed paper's evaluation and return its tables.
 
@@ -184,31 +190,27 @@ def reproduce(
     HP requests, F in 0.1, 1, 10, 100 MiB: seconds). ``hp_trace``: a path, ``True`` (the
     default: :func:`default_hp_trace` if present) or ``None``/``False`` (stand-ins only).
     ``progress``: ``True`` (a status line), ``False``, or a callable given each step's name.
+    Every point runs under ``seeds`` seeds (a count, default 5 and 2 with ``quick``, or a
+    :class:`headway.Seeds` plan) from the base ``seed`` (default 1); the seed changes the
+    synthetic stand-ins and the core runs, not the recorded HP week (its rows' intervals
+    are 0).
     """
-    from headway.rotational import _progress_callback
-
     if hp_trace is True:
         hp = default_hp_trace()
     elif hp_trace in (None, False):
         hp = None
     else:
         hp = Path(hp_trace)  # type: ignore[arg-type]
-    cb, status = _progress_callback(progress)
-    try:
-        raw = _headway.reproduce_flash_backed(
-            quick=quick,
-            hp_trace=str(hp) if hp is not None else None,
-            synthetic_requests=synthetic_requests,
-            core_requests=core_requests,
-            progress=cb,
-        )
-    finally:
-        if status is not None:
-            status.stop()
-    data = json.loads(raw)
-    options = {"quick": quick, **data["options"]}
-    tables = {name: pd.DataFrame(data[name]) for name in TABLES}
-    return Reproduction(headline=data["headline"], options=options, **tables)
+    frames, headline, used = reproduce_seeds(
+        "reproduce_flash_backed",
+        dict(quick=quick, hp_trace=str(hp) if hp is not None else None,
+             synthetic_requests=synthetic_requests, core_requests=core_requests),
+        plan_for(quick, seed, seeds),
+        TABLES,
+        COORDINATES,
+        progress,
+    )
+    return Reproduction(headline=headline, options={"quick": quick, **used}, **frames)
 
 
 WHY_NOT = "docs/flash_backed.md#why-results-differ"

@@ -27,7 +27,7 @@ the tables as pandas DataFrames:
   scans per day.
 
 >>> import headway.freeblock as fb
->>> r = fb.reproduce(quick=True, requests=300, progress=False)
+>>> r = fb.reproduce(quick=True, requests=300, seeds=1, progress=False)
 >>> sorted(r.sweep.foreground.unique())
 ['sptf', 'sptf-sw40', 'sstf']
 >>> bool(r.headline["free_bandwidth_mb_s"] > 0)
@@ -41,19 +41,23 @@ How it is modelled, the team's choices and the paper's numbers beside ours:
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Union
 
 import pandas as pd
 
-from headway import _headway
 from headway._claims import INF, Claim, claim
-from headway._reproduction import Figures, write_reproduction
-from headway.rotational import _progress_callback
+from headway._reproduction import Figures, plot_ci, write_reproduction
+from headway._seeds import Seeds, plan_for, reproduce_seeds
 
 __all__ = ["Reproduction", "reproduce"]
+
+#: The tables, as the core names them.
+TABLES = ("sweep", "queue", "firmware", "bus", "prediction_pdf", "prediction", "imperfect_sweep")
+#: Numeric columns that place a row rather than measure it (matched across seeds); a
+#: time series' sample times are not among them: its k-th samples are matched.
+COORDINATES = ("c_fb_ms", "sector_transfer_ms", "queue_depth", "error_ms")
 
 
 @dataclass
@@ -102,10 +106,10 @@ class Reproduction:
         s = self.sweep
         fig, axes = plt.subplots(1, 2, figsize=(11, 4))
         for fg, rows in s.groupby("foreground", sort=False):
-            (line,) = axes[0].plot(rows.c_fb_ms, rows.fg_bandwidth_mb_s, marker="o", label=fg)
+            line = plot_ci(axes[0], rows, "c_fb_ms", "fg_bandwidth_mb_s", marker="o", label=fg).lines[0]
             axes[0].axhline(rows.paired_fg_bandwidth_mb_s.iloc[0], linestyle=":", linewidth=1.0,
                             color=line.get_color())
-            axes[1].plot(rows.c_fb_ms, rows.free_bandwidth_mb_s, marker="o", label=fg)
+            plot_ci(axes[1], rows, "c_fb_ms", "free_bandwidth_mb_s", marker="o", label=fg)
         axes[0].set_xlabel("freeblock seek conservatism c_fb (ms)")
         axes[0].set_ylabel("foreground bandwidth (MB/s)")
         axes[0].set_title("Foreground (dotted: without free reads)")
@@ -149,6 +153,7 @@ def reproduce(
     seed: Optional[int] = None,
     requests: Optional[int] = None,
     progress: Union[bool, Callable[[str], Any]] = True,
+    seeds: Union[int, Seeds, None] = None,
 ) -> Reproduction:
     """Run the freeblock paper's evaluation and return its tables.
 
@@ -156,26 +161,14 @@ def reproduce(
     ``c_fb``, four queue depths: seconds); the full run uses 20,000 requests, eight values
     of ``c_fb`` and eight depths. ``requests`` overrides the foreground requests per run.
     ``progress`` is ``True`` (a status line on stderr), ``False``, or a callable given each
-    step's name.
+    step's name. Every point runs under ``seeds`` seeds (a count, default 5 and 2 with
+    ``quick``, or a :class:`headway.Seeds` plan) from the base ``seed`` (default 1).
     """
-    cb, status = _progress_callback(progress)
-    try:
-        raw = _headway.reproduce_freeblock(quick=quick, seed=seed, requests=requests, progress=cb)
-    finally:
-        if status is not None:
-            status.stop()
-    data = json.loads(raw)
-    return Reproduction(
-        sweep=pd.DataFrame(data["sweep"]),
-        queue=pd.DataFrame(data["queue"]),
-        firmware=pd.DataFrame(data["firmware"]),
-        bus=pd.DataFrame(data["bus"]),
-        prediction_pdf=pd.DataFrame(data["prediction_pdf"]),
-        prediction=pd.DataFrame(data["prediction"]),
-        headline=data["headline"],
-        options={"quick": quick, **data["options"]},
-        imperfect_sweep=pd.DataFrame(data["imperfect_sweep"]),
+    frames, headline, used = reproduce_seeds(
+        "reproduce_freeblock", dict(quick=quick, requests=requests), plan_for(quick, seed, seeds), TABLES,
+        COORDINATES, progress,
     )
+    return Reproduction(headline=headline, options={"quick": quick, **used}, **frames)
 
 
 WHY_DRIVE = "docs/freeblock.md#why-free-bandwidth"

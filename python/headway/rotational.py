@@ -10,7 +10,7 @@ Two entry points:
 
 >>> import headway.rotational as rot
 >>> r = rot.reproduce(queue_lengths=[1, 10], requests_per_queued=10, trace_requests=500,
-...                   progress=False)
+...                   stability_trials=2, seeds=2, progress=False)
 >>> sorted(r.utilisation.scheduler.unique())
 ['cscan', 'fcfs', 'gstf', 'stf', 'stf-pruned', 'wstf']
 >>> bool(r.headline["stf_over_fcfs"] > 1.0)
@@ -30,12 +30,19 @@ import pandas as pd
 
 from headway import _headway
 from headway._claims import INF, Claim, claim
-from headway._reproduction import Figures, write_reproduction
+from headway._reproduction import Figures, bars_ci, plot_ci, write_reproduction
+from headway._seeds import Seeds, plan_for, reproduce_seeds
 
 __all__ = ["Extraction", "Reproduction", "extract", "reproduce"]
 
 #: The paper's schedulers, as named in ``utilisation.csv``.
 PAPER_SCHEDULERS = ("fcfs", "cscan", "stf", "gstf", "wstf")
+
+#: The tables, as the core names them.
+TABLES = ("utilisation", "prediction", "traces", "stability")
+#: Numeric columns that place a row rather than measure it (matched across seeds); a
+#: time series' sample times are not among them: its k-th samples are matched.
+COORDINATES = ("queue_length", "wait_s")
 
 
 @dataclass(frozen=True)
@@ -166,8 +173,8 @@ class Reproduction:
         fig, axes = plt.subplots(1, 2, figsize=(11, 4))
         for sched, rows in u.groupby("scheduler", sort=False):
             style = "--" if sched not in PAPER_SCHEDULERS else "-"
-            axes[0].plot(rows.queue_length, rows.utilisation, style, marker="o", label=sched)
-            axes[1].plot(rows.queue_length, rows.max_response_ms / 1e3, style, marker="o", label=sched)
+            plot_ci(axes[0], rows, "queue_length", "utilisation", style, marker="o", label=sched)
+            plot_ci(axes[1], rows, "queue_length", "max_response_ms", style, scale=1e-3, marker="o", label=sched)
         axes[0].set_ylabel("disk utilisation (media transfer / elapsed)")
         axes[1].set_ylabel("maximum response time (s)")
         axes[1].set_yscale("log")
@@ -187,9 +194,7 @@ class Reproduction:
             (axes[1], "mean_response_ms", "mean response (ms)"),
             (axes[2], "max_response_ms", "maximum response (ms)"),
         ):
-            table = t.pivot(index="workload", columns="scheduler", values=col)
-            table = table[[s for s in PAPER_SCHEDULERS if s in table.columns]]
-            table.plot.bar(ax=ax, rot=0)
+            bars_ci(ax, t, "workload", "scheduler", col, order=PAPER_SCHEDULERS, rot=0)
             ax.set_ylabel(label)
             ax.grid(alpha=0.3, axis="y")
         title = f"Bursty stand-ins for the light and heavy lab days (the paper's Figure 9){reduced}"
@@ -199,7 +204,8 @@ class Reproduction:
         s = self.stability
         if len(s):
             fig, ax = plt.subplots(figsize=(6, 4))
-            ax.plot(s.wait_s, s.correct / s.trials, marker="o")
+            s = s.assign(right=s.correct / s.trials, right_ci95=s.get("correct_ci95", 0.0) / s.trials)
+            plot_ci(ax, s, "wait_s", "right", marker="o")
             ax.set_xlabel("time since the reference point (s)")
             ax.set_ylabel("fraction of predictions right")
             ax.set_ylim(-0.05, 1.05)
@@ -233,40 +239,40 @@ def reproduce(
     requests_per_queued: Optional[int] = None,
     trace_requests: Optional[int] = None,
     progress: Union[bool, Callable[[str], Any]] = True,
+    seeds: Union[int, Seeds, None] = None,
+    stability_trials: Optional[int] = None,
 ) -> Reproduction:
     """Run the rotational paper's evaluation and return its tables.
 
     ``quick=True`` runs the reduced sizes (queue lengths 1, 10, 50, 200; 20 x Q requests per
     run; 10,000 requests per stand-in day: seconds). The full run uses queue lengths up to
     1000 with 100 x Q requests and the lab days' full request counts. ``queue_lengths``,
-    ``requests_per_queued`` and ``trace_requests`` override single sizes. ``progress`` is
-    ``True`` (a status line on stderr), ``False``, or a callable given each step's name.
+    ``requests_per_queued`` and ``trace_requests`` override single sizes;
+    ``stability_trials`` the trials per point of the Stability experiment (default 30).
+    ``progress`` is ``True`` (a status line on stderr), ``False``, or a callable given each
+    step's name (each seed's, with several seeds).
+
+    Every point runs under ``seeds`` seeds (a count, default 5 and 2 with ``quick``, or a
+    :class:`headway.Seeds` plan: ``until_ci``, Dask, workers) starting at ``seed``; the
+    tables hold each point's mean and 95% interval (see :mod:`headway._intervals`).
     """
-    cb, status = _progress_callback(progress)
-    try:
-        raw = _headway.reproduce_rotational(
+    frames, headline, used = reproduce_seeds(
+        "reproduce_rotational",
+        dict(
             quick=quick,
-            seed=seed,
             drive=drive,
             queue_lengths=list(queue_lengths) if queue_lengths is not None else None,
             requests_per_queued=requests_per_queued,
             trace_requests=trace_requests,
-            progress=cb,
-        )
-    finally:
-        if status is not None:
-            status.stop()
-    data = json.loads(raw)
-    # The options the core actually used (its defaults filled in), not a copy of them here.
-    options = {"quick": quick, **data["options"]}
-    return Reproduction(
-        utilisation=pd.DataFrame(data["utilisation"]),
-        prediction=pd.DataFrame(data["prediction"]),
-        traces=pd.DataFrame(data["traces"]),
-        stability=pd.DataFrame(data["stability"]),
-        headline=data["headline"],
-        options=options,
+            stability_trials=stability_trials,
+        ),
+        plan_for(quick, seed, seeds),
+        TABLES,
+        COORDINATES,
+        progress,
     )
+    # The options the core actually used (its defaults filled in), not a copy of them here.
+    return Reproduction(**frames, headline=headline, options={"quick": quick, **used})
 
 
 WHY = "docs/rotational.md#reproduction"

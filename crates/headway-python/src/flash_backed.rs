@@ -10,7 +10,7 @@ use crate::reproduce::{at_least_one, run_reproduction};
 /// the path of the HP `ajw.1week.srt` week (the HP rows and `hp_idle_share_10mb` need it);
 /// `progress(what)` is called before each step (Ctrl-C stops there). Returns JSON.
 #[pyfunction]
-#[pyo3(signature = (quick=false, hp_trace=None, synthetic_requests=None, core_requests=None, progress=None))]
+#[pyo3(signature = (quick=false, hp_trace=None, synthetic_requests=None, core_requests=None, progress=None, seed=None))]
 pub fn reproduce_flash_backed(
     py: Python<'_>,
     quick: bool,
@@ -18,6 +18,7 @@ pub fn reproduce_flash_backed(
     synthetic_requests: Option<usize>,
     core_requests: Option<u64>,
     progress: Option<Py<PyAny>>,
+    seed: Option<u64>,
 ) -> PyResult<String> {
     let mut o = if quick {
         ReproduceOptions::quick()
@@ -30,6 +31,9 @@ pub fn reproduce_flash_backed(
     }
     if let Some(n) = core_requests {
         o.core_requests = n;
+    }
+    if let Some(s) = seed {
+        o.seed = s;
     }
     run_reproduction(py, progress, |on_progress| reproduce(&o, on_progress))
 }

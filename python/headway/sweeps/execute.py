@@ -11,13 +11,23 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Tuple, Union
 
 from headway.sweeps.spec import Run, Sweep
 
+
+class Call(NamedTuple):
+    """A task that is not an experiment file's run: the binding's function ``function``
+    called with ``kwargs`` (a reproduction under one seed, say); its outcome is what the
+    function returns."""
+
+    function: str
+    kwargs: Dict[str, Any]
+
+
 # What a worker gets: everything needed to run one experiment, as plain data.
-Task = Tuple[Dict[str, Any], Optional[str], int]
-Outcome = Tuple[Optional[Dict[str, Any]], Optional[str]]
+Task = Union[Tuple[Dict[str, Any], Optional[str], int], Call]
+Outcome = Tuple[Optional[Any], Optional[str]]
 
 
 def run_task(task: Task) -> Outcome:
@@ -28,6 +38,11 @@ def run_task(task: Task) -> Outcome:
     from headway import _headway
     from headway.config import to_toml
 
+    if isinstance(task, Call):
+        try:
+            return getattr(_headway, task.function)(**task.kwargs), None
+        except Exception as e:  # noqa: BLE001 - the message is the run's record
+            return None, f"{type(e).__name__}: {e}"
     experiment, origin, seed = task
     try:
         # The binding itself, with `origin` so relative paths in the base resolve as they

@@ -96,7 +96,7 @@ impl ReproduceOptions {
             imperfections: realistic_imperfections(),
             stability_unit_ms: 500,
             stability_waits: 40,
-            stability_trials: 5,
+            stability_trials: 30,
         }
     }
 

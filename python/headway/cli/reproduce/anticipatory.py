@@ -8,6 +8,7 @@ from typing import Optional
 import click
 
 from headway.cli.paths import output_folder
+from headway.cli.reproduce.seeding import seed_options
 
 
 @click.command(
@@ -16,19 +17,20 @@ from headway.cli.paths import output_folder
 @click.option("--out", "out_dir", type=click.Path(path_type=Path), callback=output_folder,
               help="Write patterns.csv, sweeps.csv, shares.csv, apps.csv, service.csv, headline.json and PNG plots here.")
 @click.option("--quick", is_flag=True, help="Reduced sizes (400 reads per process, shorter sweeps): seconds.")
-@click.option("--seed", type=int, help="Random seed (default 1).")
+@click.option("--seed", type=int, help="Base seed: the seeds are SEED, SEED+1, ... (default 1).")
 @click.option("--drive", help="Catalog drive standing in for the paper's IDE disk (default ibm18es).")
 @click.option("--requests", type=click.IntRange(min=1), help="Reads per process per run.")
 @click.option("--no-plots", is_flag=True, help="CSV and JSON only.")
+@seed_options
 def anticipatory_cmd(out_dir: Optional[Path], quick: bool, seed: Optional[int], drive: Optional[str],
-                     requests: Optional[int], no_plots: bool) -> None:
+                     requests: Optional[int], no_plots: bool, seeds) -> None:
     """Anticipatory scheduling: two synchronous readers in far-apart files, each wrapped
     scheduler without anticipation, with the paper's cost-benefit heuristic and with the
     Linux-era baselines (access patterns, thinktime sweeps, adversary, timer granularity,
     a faster drive)."""
     from headway.anticipatory import reproduce
 
-    r = reproduce(quick=quick, seed=seed, drive=drive, requests=requests)
+    r = reproduce(quick=quick, seed=seed, drive=drive, requests=requests, seeds=seeds)
     _print(r)
     if out_dir is not None:
         for p in r.write(out_dir, plots=not no_plots):
@@ -36,7 +38,7 @@ def anticipatory_cmd(out_dir: Optional[Path], quick: bool, seed: Optional[int], 
 
 
 def _print(r) -> None:
-    from headway._reproduction import interface_line
+    from headway._reproduction import interface_line, seeds_line
     from headway.anticipatory import HEURISTICS
     from headway.cli.tables import console as new_console, table
 
@@ -58,3 +60,4 @@ def _print(r) -> None:
 
     console.print(claims_table(claims(r.headline)))
     console.print(interface_line(r.headline))
+    console.print(seeds_line(r.options))

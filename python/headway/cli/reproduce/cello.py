@@ -8,21 +8,23 @@ from typing import Optional
 import click
 
 from headway.cli.paths import output_folder
+from headway.cli.reproduce.seeding import seed_options
 
 
 @click.command("cello", short_help="Shenoy and Vin's Cello two-level scheduling (Elite 3).")
 @click.option("--out", "out_dir", type=click.Path(path_type=Path), callback=output_folder,
               help="Write mixes.csv, intervals.csv, ledger.csv, headline.json and PNG plots here.")
 @click.option("--quick", is_flag=True, help="120 s per run and fewer loads: seconds, not minutes.")
-@click.option("--seed", type=int, help="Random seed (default 1).")
+@click.option("--seed", type=int, help="Base seed: the seeds are SEED, SEED+1, ... (default 1).")
 @click.option("--duration-s", type=click.FloatRange(min=1.0), help="Simulated seconds per run.")
 @click.option("--frames", type=click.Choice(["synthetic", "traces"]), default="synthetic", show_default=True,
               help="Video frame sizes: the synthetic GOP model, or MPEG-4 traces rescaled to the paper's clips.")
 @click.option("--traces-dir", type=click.Path(path_type=Path, file_okay=False),
               help="Folder holding the MPEG-4 traces (default: the project's reference data).")
 @click.option("--no-plots", is_flag=True, help="CSV and JSON only.")
+@seed_options
 def cello_cmd(out_dir: Optional[Path], quick: bool, seed: Optional[int], duration_s: Optional[float],
-              frames: str, traces_dir: Optional[Path], no_plots: bool) -> None:
+              frames: str, traces_dir: Optional[Path], no_plots: bool, seeds) -> None:
     """Cello on the Seagate Elite 3: video and text clients under Cello, SCAN, EDF,
     SCAN-EDF, D-SCAN and static partitioning (the paper's results 1-12)."""
     from headway.cello import TRACE_FILES, frame_trace_files, reproduce
@@ -34,7 +36,7 @@ def cello_cmd(out_dir: Optional[Path], quick: bool, seed: Optional[int], duratio
             raise click.UsageError(
                 f"--frames traces: {', '.join(TRACE_FILES)} not all found in "
                 f"{traces_dir or 'the reference data folder'}")
-    r = reproduce(quick=quick, seed=seed, duration_s=duration_s, frame_traces=files)
+    r = reproduce(quick=quick, seed=seed, duration_s=duration_s, frame_traces=files, seeds=seeds)
     _print(r)
     if out_dir is not None:
         for p in r.write(out_dir, plots=not no_plots):
@@ -42,7 +44,7 @@ def cello_cmd(out_dir: Optional[Path], quick: bool, seed: Optional[int], duratio
 
 
 def _print(r) -> None:
-    from headway._reproduction import interface_line
+    from headway._reproduction import interface_line, seeds_line
     from headway.cli.tables import console as new_console, table
 
     console = new_console()
@@ -62,3 +64,4 @@ def _print(r) -> None:
 
     console.print(claims_table(claims(r.headline)))
     console.print(interface_line(r.headline))
+    console.print(seeds_line(r.options))

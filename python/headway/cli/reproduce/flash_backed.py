@@ -8,6 +8,7 @@ from typing import Optional
 import click
 
 from headway.cli.paths import output_folder
+from headway.cli.reproduce.seeding import seed_options
 
 
 @click.command("flash-backed", short_help="Bisson and Brandt's flash-backed I/O on hybrid disks.")
@@ -15,12 +16,15 @@ from headway.cli.paths import output_folder
               help="Write the CSVs (sweep, seek, speed, energy, core, ...), headline.json and PNG plots here.")
 @click.option("--quick", is_flag=True, help="Reduced sizes (20,000 requests per trace): seconds, not minutes.")
 @click.option("--hp-trace", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="The HP week (ajw.1week.srt); default: ../shared/reference/traces/hplajw if present.")
+              help="The HP week (ajw.1week.srt); default: reference/traces/hplajw in the reference data "
+              "($HEADWAY_SHARED, or a shared folder beside the clone or above it) if present.")
 @click.option("--no-hp", is_flag=True, help="Run the synthetic stand-ins only.")
 @click.option("--synthetic-requests", type=click.IntRange(min=1), help="Requests in each synthetic stand-in trace.")
+@click.option("--seed", type=int, help="Base seed: the seeds are SEED, SEED+1, ... (default 1).")
 @click.option("--no-plots", is_flag=True, help="CSV and JSON only.")
+@seed_options
 def flash_backed_cmd(out_dir: Optional[Path], quick: bool, hp_trace: Optional[Path], no_hp: bool,
-                     synthetic_requests: Optional[int], no_plots: bool) -> None:
+                     synthetic_requests: Optional[int], seed: Optional[int], no_plots: bool, seeds) -> None:
     """Flash-backed I/O (MASCOTS 2007) on the EK1000 stand-in with the Ultra II CF stand-in
     flash: perceived and total write latency against the FQueue size for FCFS, SSTF and
     C-LOOK, idle-time and flush shares, endurance, flash speed, overwrites, disk duty cycle,
@@ -28,7 +32,7 @@ def flash_backed_cmd(out_dir: Optional[Path], quick: bool, hp_trace: Optional[Pa
     from headway.flash_backed import reproduce
 
     hp = None if no_hp else (hp_trace if hp_trace is not None else True)
-    r = reproduce(quick=quick, hp_trace=hp, synthetic_requests=synthetic_requests)
+    r = reproduce(quick=quick, hp_trace=hp, synthetic_requests=synthetic_requests, seed=seed, seeds=seeds)
     _print(r)
     if out_dir is not None:
         for p in r.write(out_dir, plots=not no_plots):
@@ -36,7 +40,7 @@ def flash_backed_cmd(out_dir: Optional[Path], quick: bool, hp_trace: Optional[Pa
 
 
 def _print(r) -> None:
-    from headway._reproduction import interface_line
+    from headway._reproduction import interface_line, seeds_line
     from headway.cli.tables import console as new_console, table
 
     console = new_console()
@@ -60,3 +64,4 @@ def _print(r) -> None:
     console.print()
     console.print(claims_table(claims(r.headline)))
     console.print(interface_line(r.headline))
+    console.print(seeds_line(r.options))

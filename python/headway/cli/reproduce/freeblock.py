@@ -8,24 +8,26 @@ from typing import Optional
 import click
 
 from headway.cli.paths import output_folder
+from headway.cli.reproduce.seeding import seed_options
 
 
 @click.command("freeblock", short_help="Lumb, Schindler and Ganger's freeblock scheduling (Atlas 10K).")
 @click.option("--out", "out_dir", type=click.Path(path_type=Path), callback=output_folder,
               help="Write sweep.csv, imperfect_sweep.csv, firmware.csv, bus.csv, queue.csv, prediction_pdf.csv, prediction.csv, headline.json and PNG plots here.")
 @click.option("--quick", is_flag=True, help="Reduced sizes (3,000 requests per run, 4 values of c_fb): seconds.")
-@click.option("--seed", type=int, help="Random seed (default 1).")
+@click.option("--seed", type=int, help="Base seed: the seeds are SEED, SEED+1, ... (default 1).")
 @click.option("--requests", type=click.IntRange(min=1), help="Foreground requests per run.")
 @click.option("--no-plots", is_flag=True, help="CSV and JSON only.")
+@seed_options
 def freeblock_cmd(out_dir: Optional[Path], quick: bool, seed: Optional[int], requests: Optional[int],
-                  no_plots: bool) -> None:
+                  no_plots: bool, seeds) -> None:
     """Freeblock scheduling on the Atlas 10K: an OLTP foreground (MPL 10, 30 ms think time)
     with a full-disk scan in its rotational latency; foreground and free bandwidth over the
     seek conservatism c_fb for SSTF, SPTF and SPTF-SW, each against a paired run without free
     reads, and the foreground schedulers against the drive's own SPTF."""
     from headway.freeblock import reproduce
 
-    r = reproduce(quick=quick, seed=seed, requests=requests)
+    r = reproduce(quick=quick, seed=seed, requests=requests, seeds=seeds)
     _print(r)
     if out_dir is not None:
         for p in r.write(out_dir, plots=not no_plots):
@@ -33,7 +35,7 @@ def freeblock_cmd(out_dir: Optional[Path], quick: bool, seed: Optional[int], req
 
 
 def _print(r) -> None:
-    from headway._reproduction import interface_line
+    from headway._reproduction import interface_line, seeds_line
     from headway.cli.tables import console as new_console, table
 
     console = new_console()
@@ -64,3 +66,4 @@ def _print(r) -> None:
 
     console.print(claims_table(claims(r.headline), title=f"Headline (SPTF, c_fb = {r.headline['c_fb_ms']} ms)"))
     console.print(interface_line(r.headline))
+    console.print(seeds_line(r.options))

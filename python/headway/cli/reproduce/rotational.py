@@ -8,6 +8,7 @@ from typing import Optional
 import click
 
 from headway.cli.paths import output_folder
+from headway.cli.reproduce.seeding import seed_options
 
 
 def _queue_lengths(ctx: click.Context, param: click.Parameter, value: Optional[str]):
@@ -28,22 +29,26 @@ def _queue_lengths(ctx: click.Context, param: click.Parameter, value: Optional[s
 @click.option("--out", "out_dir", type=click.Path(path_type=Path), callback=output_folder,
               help="Write utilisation.csv, prediction.csv, traces.csv, stability.csv, headline.json and PNG plots here.")
 @click.option("--quick", is_flag=True, help="Reduced sizes (queue lengths 1,10,50,200; 20xQ requests): seconds, not minutes.")
-@click.option("--seed", type=int, help="Random seed (default 1).")
+@click.option("--seed", type=int, help="Base seed: the seeds are SEED, SEED+1, ... (default 1).")
 @click.option("--drive", help="Catalog drive (default st41601n, the paper's drive).")
 @click.option("--queue-lengths", callback=_queue_lengths, help="Comma-separated queue lengths, e.g. 1,10,100.")
 @click.option("--requests-per-queued", type=click.IntRange(min=1), help="Requests per run = this x queue length (paper: 100).")
 @click.option("--trace-requests", type=click.IntRange(min=1), help="Requests in each stand-in day.")
+@click.option("--stability-trials", type=click.IntRange(min=1),
+              help="Trials per point of the Stability experiment (default 30).")
 @click.option("--no-plots", is_flag=True, help="CSV and JSON only.")
+@seed_options
 def rotational_cmd(out_dir: Optional[Path], quick: bool, seed: Optional[int], drive: Optional[str],
                    queue_lengths, requests_per_queued: Optional[int], trace_requests: Optional[int],
-                   no_plots: bool) -> None:
+                   stability_trials: Optional[int], no_plots: bool, seeds) -> None:
     """Huang and Chiueh's rotation-latency-sensitive scheduling on the ST41601N: FCFS,
     C-SCAN, STF, GSTF and WSTF over queue lengths (Figure 10), the bursty stand-ins for the
     lab days (Figure 9), head-prediction accuracy and the Stability experiment."""
     from headway.rotational import reproduce
 
     r = reproduce(quick=quick, seed=seed, drive=drive, queue_lengths=queue_lengths,
-                  requests_per_queued=requests_per_queued, trace_requests=trace_requests)
+                  requests_per_queued=requests_per_queued, trace_requests=trace_requests,
+                  stability_trials=stability_trials, seeds=seeds)
     _print(r)
     if out_dir is not None:
         for p in r.write(out_dir, plots=not no_plots):
@@ -51,7 +56,7 @@ def rotational_cmd(out_dir: Optional[Path], quick: bool, seed: Optional[int], dr
 
 
 def _print(r) -> None:
-    from headway._reproduction import interface_line
+    from headway._reproduction import interface_line, seeds_line
     from headway.cli.tables import console as new_console, table
 
     console = new_console()
@@ -101,4 +106,5 @@ def _print(r) -> None:
 
     console.print(claims_table(claims(r.headline), title="Headline (the paper's claims)"))
     console.print(interface_line(r.headline))
+    console.print(seeds_line(r.options))
     console.print()

@@ -55,6 +55,9 @@ pub struct ReproduceOptions {
     pub hp_max_requests: Option<usize>,
     /// Requests of the core runs' bursty workload (0: no core runs).
     pub core_requests: u64,
+    /// Seeds the synthetic stand-ins and the core runs (1: the stand-ins' own seeds). The
+    /// HP trace is recorded, so its rows do not depend on it.
+    pub seed: u64,
 }
 
 impl ReproduceOptions {
@@ -69,6 +72,7 @@ impl ReproduceOptions {
             hp_trace: None,
             hp_max_requests: None,
             core_requests: 20_000,
+            seed: 1,
         }
     }
     pub fn quick() -> Self {
@@ -295,6 +299,14 @@ fn ratio(a: f64, b: f64) -> f64 {
     }
 }
 
+/// A stand-in's parameters under reproduction seed `seed`: seed 1 keeps its own seed (so a
+/// one-seed reproduction is the stand-in as specified); other seeds give other traces of
+/// the same make-up.
+fn reseeded(mut params: DesktopParams, seed: u64) -> DesktopParams {
+    params.seed ^= seed.wrapping_sub(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    params
+}
+
 pub fn reproduce(
     o: &ReproduceOptions,
     progress: &mut dyn FnMut(&str) -> Result<()>,
@@ -316,6 +328,7 @@ pub fn reproduce(
         DesktopParams::winpc(o.synthetic_requests),
         DesktopParams::mac(o.synthetic_requests),
     ] {
+        let params = reseeded(params, o.seed);
         let name = params.name.to_string();
         traces.push((name, generate(&params), "synthetic stand-in".into()));
     }
@@ -469,9 +482,27 @@ pub fn reproduce(
     if o.core_requests > 0 {
         for inner in ["clook", "sptf"] {
             progress(&format!("core {inner}"))?;
-            let base = core_run(&o.drive, inner, None, o.core_requests, None, "", 0.4)?;
+            let base = core_run(
+                &o.drive,
+                o.seed,
+                inner,
+                None,
+                o.core_requests,
+                None,
+                "",
+                0.4,
+            )?;
             for &f in &o.fqueue_mib {
-                let fb = core_run(&o.drive, inner, Some(f), o.core_requests, None, "", 0.4)?;
+                let fb = core_run(
+                    &o.drive,
+                    o.seed,
+                    inner,
+                    Some(f),
+                    o.core_requests,
+                    None,
+                    "",
+                    0.4,
+                )?;
                 let by = |name: &str| {
                     fb.summary
                         .by_origin
@@ -517,6 +548,7 @@ pub fn reproduce(
                 ] {
                     let r = core_run(
                         &o.drive,
+                        o.seed,
                         "clook",
                         fqueue,
                         o.core_requests,
@@ -567,8 +599,10 @@ pub fn reproduce(
 /// still present, idle, so both runs have the same make-up). `spindown_s`: the platter gets
 /// the laptop stand-in's power states with that standby timer; `options`: more
 /// `[host.options]` lines for flash-backed.
+#[allow(clippy::too_many_arguments)]
 fn core_run(
     drive: &str,
+    seed: u64,
     inner: &str,
     fqueue_mib: Option<f64>,
     requests: u64,
@@ -600,7 +634,7 @@ fn core_run(
         None => String::new(),
     };
     let text = format!(
-        r#"seed = 1
+        r#"seed = {seed}
 [[devices]]
 name = "platter"
 drive = "{drive}"
