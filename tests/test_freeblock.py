@@ -49,12 +49,14 @@ def test_reproduce_quick_writes_tables_plots_and_the_issues_headline_keys(quick_
     assert {r["scheduler"] for r in queue} == {"sstf", "sptf-sw40", "sptf", "firmware-sptf"}
     h = json.loads((out / "headline.json").read_text())["headline"]
     for key in ("free_bandwidth_mb_s", "potential_free_bandwidth_mb_s", "free_fraction_of_potential",
-                "fg_response_increase", "scans_per_day", "firmware_free_bandwidth_mb_s"):
+                "media_bandwidth_mb_s", "free_fraction_of_media_bandwidth", "fg_response_increase", "scans_per_day", "firmware_free_bandwidth_mb_s"):
         assert key in h, key
     # Bounds measured on headway's drive model (docs/freeblock.md): a positive share of the
     # potential, and a foreground impact of a few percent at most.
     assert 0.2 < h["free_bandwidth_mb_s"] < h["potential_free_bandwidth_mb_s"]
     assert 0.03 < h["free_fraction_of_potential"] < 0.5
+    # The paper's 15% is of the media bandwidth (tens of MB/s), not of the potential.
+    assert h["free_fraction_of_media_bandwidth"] == h["free_bandwidth_mb_s"] / h["media_bandwidth_mb_s"]
     assert abs(h["fg_response_increase"]) < 0.06
     assert h["scans_per_day"] > 1
     # The headline from outside the firmware as a host can do it (the calibrated predictor),

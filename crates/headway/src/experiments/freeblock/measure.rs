@@ -46,6 +46,27 @@ pub fn potential_free_bandwidth_mb_s(r: &RunResult) -> f64 {
     bytes / r.summary.elapsed_s / 1e6
 }
 
+/// The drive's media bandwidth as the foreground visits it: the bytes of its media
+/// accesses over their transfer time (MB/s), each zone weighted by its share of the
+/// foreground's transfers. The paper's "15% of potential media bandwidth" divides by this.
+pub fn media_bandwidth_mb_s(r: &RunResult) -> f64 {
+    let Some(rec) = &r.records else {
+        return f64::NAN;
+    };
+    let (mut bytes, mut ns) = (0.0, 0u64);
+    for i in 0..rec.len() {
+        if rec.origin[i] >= HOST_ORIGIN_BASE || rec.cache_hit[i] || rec.transfer_ns[i] == 0 {
+            continue;
+        }
+        bytes += rec.sectors[i] as f64 * SECTOR_BYTES;
+        ns += rec.transfer_ns[i];
+    }
+    if ns == 0 {
+        return 0.0;
+    }
+    bytes / ns as f64 * 1e3
+}
+
 /// Full scans of a `capacity_sectors` device per day at `free_mb_s`.
 pub(crate) fn scans_per_day(free_mb_s: f64, capacity_sectors: u64) -> f64 {
     free_mb_s * 1e6 * 86_400.0 / (capacity_sectors as f64 * SECTOR_BYTES)

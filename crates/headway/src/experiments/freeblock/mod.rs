@@ -93,6 +93,9 @@ pub struct SweepRow {
     pub fg_response_increase: f64,
     pub free_bandwidth_mb_s: f64,
     pub potential_free_bandwidth_mb_s: f64,
+    /// The paired run's media bandwidth as the foreground visits the zones
+    /// ([`measure::media_bandwidth_mb_s`]).
+    pub media_bandwidth_mb_s: f64,
     pub free_reads: u64,
 }
 
@@ -115,6 +118,7 @@ impl SweepRow {
             fg_response_increase: measure::fg_response_increase(r, paired),
             free_bandwidth_mb_s: measure::free_bandwidth_mb_s(r),
             potential_free_bandwidth_mb_s,
+            media_bandwidth_mb_s: measure::media_bandwidth_mb_s(paired),
             free_reads: r.summary.background_requests,
         }
     }
@@ -135,6 +139,7 @@ pub struct BusRow {
     pub c_fb_ms: f64,
     pub free_bandwidth_mb_s: f64,
     pub potential_free_bandwidth_mb_s: f64,
+    pub media_bandwidth_mb_s: f64,
     pub fg_response_increase: f64,
 }
 
@@ -146,6 +151,7 @@ pub struct FirmwareRow {
     pub c_fb_ms: f64,
     pub free_bandwidth_mb_s: f64,
     pub potential_free_bandwidth_mb_s: f64,
+    pub media_bandwidth_mb_s: f64,
     pub fg_mean_response_ms: f64,
     pub paired_fg_mean_response_ms: f64,
 }
@@ -165,6 +171,10 @@ pub struct Headline {
     pub free_bandwidth_mb_s: f64,
     pub potential_free_bandwidth_mb_s: f64,
     pub free_fraction_of_potential: f64,
+    /// Free bandwidth over the drive's media bandwidth as the foreground visits it: the
+    /// paper's "15% of potential media bandwidth" has this denominator.
+    pub media_bandwidth_mb_s: f64,
+    pub free_fraction_of_media_bandwidth: f64,
     pub fg_response_increase: f64,
     pub scans_per_day: f64,
     /// The firmware variant (drive's own SPTF, unrestricted) at the same `c_fb`.
@@ -181,6 +191,7 @@ pub struct Headline {
     pub paper_bus_free_bandwidth_mb_s: Option<f64>,
     pub paper_bus_potential_free_bandwidth_mb_s: Option<f64>,
     pub paper_bus_fg_response_increase: Option<f64>,
+    pub paper_bus_free_fraction_of_media_bandwidth: Option<f64>,
     pub paper_bus_firmware_free_bandwidth_mb_s: Option<f64>,
     /// The headline's interface and the paper's (`paper_bus_*` is that `ultra2` profile).
     #[serde(flatten)]
@@ -314,6 +325,7 @@ fn bus_rows(
             c_fb_ms: c,
             free_bandwidth_mb_s: s.free_bandwidth_mb_s,
             potential_free_bandwidth_mb_s: s.potential_free_bandwidth_mb_s,
+            media_bandwidth_mb_s: s.media_bandwidth_mb_s,
             fg_response_increase: s.fg_response_increase,
         });
     }
@@ -328,6 +340,7 @@ fn bus_rows(
             c_fb_ms: c,
             free_bandwidth_mb_s: f.free_bandwidth_mb_s,
             potential_free_bandwidth_mb_s: f.potential_free_bandwidth_mb_s,
+            media_bandwidth_mb_s: f.media_bandwidth_mb_s,
             fg_response_increase: f.fg_mean_response_ms / f.paired_fg_mean_response_ms - 1.0,
         });
     }
@@ -346,6 +359,7 @@ fn bus_rows(
             c_fb_ms: c,
             free_bandwidth_mb_s: measure::free_bandwidth_mb_s(&r),
             potential_free_bandwidth_mb_s: measure::potential_free_bandwidth_mb_s(&paired),
+            media_bandwidth_mb_s: measure::media_bandwidth_mb_s(&paired),
             fg_response_increase: measure::fg_response_increase(&r, &paired),
         });
     }
@@ -362,6 +376,7 @@ fn bus_rows(
         c_fb_ms: c,
         free_bandwidth_mb_s: firmware_free_bandwidth_mb_s(&r),
         potential_free_bandwidth_mb_s: measure::potential_free_bandwidth_mb_s(&paired),
+        media_bandwidth_mb_s: measure::media_bandwidth_mb_s(&paired),
         fg_response_increase: measure::fg_response_increase(&r, &paired),
     });
     Ok(rows)
@@ -380,6 +395,7 @@ fn firmware_rows(
             c_fb_ms: r.c_fb_ms,
             free_bandwidth_mb_s: r.free_bandwidth_mb_s,
             potential_free_bandwidth_mb_s: r.potential_free_bandwidth_mb_s,
+            media_bandwidth_mb_s: r.media_bandwidth_mb_s,
             fg_mean_response_ms: r.fg_mean_response_ms,
             paired_fg_mean_response_ms: r.paired_fg_mean_response_ms,
         })
@@ -387,6 +403,7 @@ fn firmware_rows(
     progress("firmware SPTF without free reads")?;
     let paired = run(&firmware_config(o, None))?;
     let potential = measure::potential_free_bandwidth_mb_s(&paired);
+    let media = measure::media_bandwidth_mb_s(&paired);
     for (variant, extra) in [
         ("firmware", ""),
         ("firmware-1-per-track", "one_per_track = true\n"),
@@ -399,6 +416,7 @@ fn firmware_rows(
                 c_fb_ms: c,
                 free_bandwidth_mb_s: firmware_free_bandwidth_mb_s(&r),
                 potential_free_bandwidth_mb_s: potential,
+                media_bandwidth_mb_s: media,
                 fg_mean_response_ms: measure::fg_mean_response_ms(&r),
                 paired_fg_mean_response_ms: measure::fg_mean_response_ms(&paired),
             });
@@ -478,6 +496,8 @@ pub fn reproduce(
         headline.paper_bus_free_bandwidth_mb_s = Some(b.free_bandwidth_mb_s);
         headline.paper_bus_potential_free_bandwidth_mb_s = Some(b.potential_free_bandwidth_mb_s);
         headline.paper_bus_fg_response_increase = Some(b.fg_response_increase);
+        headline.paper_bus_free_fraction_of_media_bandwidth =
+            Some(b.free_bandwidth_mb_s / b.media_bandwidth_mb_s);
     }
     headline.paper_bus_firmware_free_bandwidth_mb_s =
         paper_bus("firmware").map(|b| b.free_bandwidth_mb_s);
@@ -657,12 +677,15 @@ fn headline(
     let get = |f: fn(&SweepRow) -> f64| row.map_or(f64::NAN, f);
     let free = get(|r| r.free_bandwidth_mb_s);
     let potential = get(|r| r.potential_free_bandwidth_mb_s);
+    let media = get(|r| r.media_bandwidth_mb_s);
     Headline {
         foreground: "sptf".into(),
         c_fb_ms: get(|r| r.c_fb_ms),
         free_bandwidth_mb_s: free,
         potential_free_bandwidth_mb_s: potential,
         free_fraction_of_potential: free / potential,
+        media_bandwidth_mb_s: media,
+        free_fraction_of_media_bandwidth: free / media,
         fg_response_increase: get(|r| r.fg_response_increase),
         scans_per_day: measure::scans_per_day(free, capacity),
         firmware_free_bandwidth_mb_s: fw("firmware").map(|r| r.free_bandwidth_mb_s),
@@ -680,6 +703,7 @@ fn headline(
         paper_bus_free_bandwidth_mb_s: None,
         paper_bus_potential_free_bandwidth_mb_s: None,
         paper_bus_fg_response_increase: None,
+        paper_bus_free_fraction_of_media_bandwidth: None,
         paper_bus_firmware_free_bandwidth_mb_s: None,
         bus: InterfaceNote {
             interface: "validated",
