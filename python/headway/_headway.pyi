@@ -30,7 +30,8 @@ def reproduce_rotational(quick: bool = False, seed: Optional[int] = None,
                          queue_lengths: Optional[List[int]] = None,
                          requests_per_queued: Optional[int] = None,
                          trace_requests: Optional[int] = None,
-                         progress: Optional[Callable[[str], Any]] = None) -> str: ...
+                         progress: Optional[Callable[[str], Any]] = None,
+                         stability_trials: Optional[int] = None) -> str: ...
 def reproduce_cello(quick: bool = False, seed: Optional[int] = None,
                     duration_s: Optional[float] = None,
                     frame_traces: Optional[List[str]] = None,

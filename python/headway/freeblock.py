@@ -115,6 +115,9 @@ class Reproduction:
         axes[1].set_title("Free bandwidth to the full-disk scan")
         figures.mark_paper(axes[1], 3.1, "over 3.1 MB/s (SPTF)")
         for ax in axes:
+            # Conservatism and bandwidth are never negative: no axis below 0.
+            ax.set_xlim(left=0)
+            ax.set_ylim(bottom=0)
             ax.legend()
             ax.grid(alpha=0.3)
         title = "Freeblock on the Atlas 10K: bandwidth against seek conservatism" + reduced
@@ -125,18 +128,19 @@ class Reproduction:
                       xlabel="freeblock seek conservatism c_fb (ms)", ylabel="free bandwidth (MB/s)",
                       name="conservatism_imperfect.png",
                       title="SPTF on the drive with imperfections: oracle vs calibrated predictor" + reduced,
-                      style=lambda v: {"marker": "o"})
+                      style=lambda v: {"marker": "o"}, from_zero=True)
 
         styles = {"firmware": "-", "firmware-1-per-track": "--"}
         figures.lines(self.firmware, "variant", "c_fb_ms", "free_bandwidth_mb_s",
                       xlabel="freeblock seek conservatism c_fb (ms)", ylabel="free bandwidth (MB/s)",
                       name="firmware.png",
                       title="Free bandwidth: external scheduler vs inside the firmware" + reduced,
-                      style=lambda v: {"marker": "o", "linestyle": styles.get(v, ":")})
+                      style=lambda v: {"marker": "o", "linestyle": styles.get(v, ":")}, from_zero=True)
         figures.lines(self.queue, "scheduler", "queue_depth", "mean_response_ms",
                       xlabel="requests in the system", ylabel="mean response time (ms)",
                       name="foreground.png",
-                      title="Foreground schedulers (two at the drive) vs the firmware's SPTF" + reduced)
+                      title="Foreground schedulers (two at the drive) vs the firmware's SPTF" + reduced,
+                      from_zero=True)
         figures.lines(self.prediction_pdf, "case", "error_ms", "fraction",
                       xlabel="measured - predicted completion time (ms)", ylabel="fraction of requests",
                       name="prediction_pdf.png",

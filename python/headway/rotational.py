@@ -204,13 +204,16 @@ def reproduce(
     requests_per_queued: Optional[int] = None,
     trace_requests: Optional[int] = None,
     progress: Union[bool, Callable[[str], Any]] = True,
+    stability_trials: Optional[int] = None,
 ) -> Reproduction:
     """Run the rotational paper's evaluation and return its tables.
 
     ``quick=True`` runs the reduced sizes (queue lengths 1, 10, 50, 200; 20 x Q requests per
     run; 10,000 requests per stand-in day: seconds). The full run uses queue lengths up to
     1000 with 100 x Q requests and the lab days' full request counts. ``queue_lengths``,
-    ``requests_per_queued`` and ``trace_requests`` override single sizes. ``progress`` is
+    ``requests_per_queued`` and ``trace_requests`` override single sizes;
+    ``stability_trials`` is the Stability experiment's trials per wait (default 30).
+    ``progress`` is
     ``True`` (a status line on stderr), ``False``, or a callable given each step's name.
     """
     cb, status = _progress_callback(progress)
@@ -223,6 +226,7 @@ def reproduce(
             requests_per_queued=requests_per_queued,
             trace_requests=trace_requests,
             progress=cb,
+            stability_trials=stability_trials,
         )
     finally:
         if status is not None:

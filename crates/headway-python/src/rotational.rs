@@ -74,7 +74,7 @@ pub fn extract(
 /// arguments override single options. `progress(what)` is called before each run (with the
 /// GIL; Ctrl-C stops the reproduction there). Returns the reproduction as JSON.
 #[pyfunction]
-#[pyo3(signature = (quick=false, seed=None, drive=None, queue_lengths=None, requests_per_queued=None, trace_requests=None, progress=None))]
+#[pyo3(signature = (quick=false, seed=None, drive=None, queue_lengths=None, requests_per_queued=None, trace_requests=None, progress=None, stability_trials=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn reproduce_rotational(
     py: Python<'_>,
@@ -85,6 +85,7 @@ pub fn reproduce_rotational(
     requests_per_queued: Option<u64>,
     trace_requests: Option<u64>,
     progress: Option<Py<PyAny>>,
+    stability_trials: Option<u64>,
 ) -> PyResult<String> {
     let mut o = if quick {
         ReproduceOptions::quick()
@@ -113,6 +114,9 @@ pub fn reproduce_rotational(
     if let Some(n) = trace_requests {
         o.light_requests = at_least_one(py, "trace_requests", n)?;
         o.heavy_requests = o.light_requests;
+    }
+    if let Some(n) = stability_trials {
+        o.stability_trials = at_least_one(py, "stability_trials", n as usize)?;
     }
     run_reproduction(py, progress, |on_progress| reproduce(&o, on_progress))
 }

@@ -34,8 +34,8 @@ fn quick_reproduction_headline_and_shapes() {
     );
     assert!(h.free_fraction_of_potential > 0.03 && h.free_fraction_of_potential < 0.5);
     // The paper's "15% of potential media bandwidth" divides by the drive's media rate
-    // (the Atlas 10K's zones read at about 18 to 27 MB/s), not by the potential free
-    // bandwidth, a few MB/s.
+    // over the whole disk (the Atlas 10K's zones read at about 18 to 28 MB/s), not by the
+    // potential free bandwidth, a few MB/s.
     assert!(
         (15.0..30.0).contains(&h.media_bandwidth_mb_s),
         "{}",

@@ -33,17 +33,20 @@ def _queue_lengths(ctx: click.Context, param: click.Parameter, value: Optional[s
 @click.option("--queue-lengths", callback=_queue_lengths, help="Comma-separated queue lengths, e.g. 1,10,100.")
 @click.option("--requests-per-queued", type=click.IntRange(min=1), help="Requests per run = this x queue length (paper: 100).")
 @click.option("--trace-requests", type=click.IntRange(min=1), help="Requests in each stand-in day.")
+@click.option("--stability-trials", type=click.IntRange(min=1),
+              help="Stability experiment: trials per wait (default 30).")
 @click.option("--no-plots", is_flag=True, help="CSV and JSON only.")
 def rotational_cmd(out_dir: Optional[Path], quick: bool, seed: Optional[int], drive: Optional[str],
                    queue_lengths, requests_per_queued: Optional[int], trace_requests: Optional[int],
-                   no_plots: bool) -> None:
+                   stability_trials: Optional[int], no_plots: bool) -> None:
     """Huang and Chiueh's rotation-latency-sensitive scheduling on the ST41601N: FCFS,
     C-SCAN, STF, GSTF and WSTF over queue lengths (Figure 10), the bursty stand-ins for the
     lab days (Figure 9), head-prediction accuracy and the Stability experiment."""
     from headway.rotational import reproduce
 
     r = reproduce(quick=quick, seed=seed, drive=drive, queue_lengths=queue_lengths,
-                  requests_per_queued=requests_per_queued, trace_requests=trace_requests)
+                  requests_per_queued=requests_per_queued, trace_requests=trace_requests,
+                  stability_trials=stability_trials)
     _print(r)
     if out_dir is not None:
         for p in r.write(out_dir, plots=not no_plots):

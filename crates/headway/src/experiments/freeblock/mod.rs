@@ -93,9 +93,6 @@ pub struct SweepRow {
     pub fg_response_increase: f64,
     pub free_bandwidth_mb_s: f64,
     pub potential_free_bandwidth_mb_s: f64,
-    /// The paired run's media bandwidth as the foreground visits the zones
-    /// ([`measure::media_bandwidth_mb_s`]).
-    pub media_bandwidth_mb_s: f64,
     pub free_reads: u64,
 }
 
@@ -118,7 +115,6 @@ impl SweepRow {
             fg_response_increase: measure::fg_response_increase(r, paired),
             free_bandwidth_mb_s: measure::free_bandwidth_mb_s(r),
             potential_free_bandwidth_mb_s,
-            media_bandwidth_mb_s: measure::media_bandwidth_mb_s(paired),
             free_reads: r.summary.background_requests,
         }
     }
@@ -139,7 +135,6 @@ pub struct BusRow {
     pub c_fb_ms: f64,
     pub free_bandwidth_mb_s: f64,
     pub potential_free_bandwidth_mb_s: f64,
-    pub media_bandwidth_mb_s: f64,
     pub fg_response_increase: f64,
 }
 
@@ -151,7 +146,6 @@ pub struct FirmwareRow {
     pub c_fb_ms: f64,
     pub free_bandwidth_mb_s: f64,
     pub potential_free_bandwidth_mb_s: f64,
-    pub media_bandwidth_mb_s: f64,
     pub fg_mean_response_ms: f64,
     pub paired_fg_mean_response_ms: f64,
 }
@@ -171,8 +165,9 @@ pub struct Headline {
     pub free_bandwidth_mb_s: f64,
     pub potential_free_bandwidth_mb_s: f64,
     pub free_fraction_of_potential: f64,
-    /// Free bandwidth over the drive's media bandwidth as the foreground visits it: the
-    /// paper's "15% of potential media bandwidth" has this denominator.
+    /// The drive's media bandwidth over the whole disk ([`measure::media_bandwidth_mb_s`])
+    /// and the free bandwidth's share of it: the paper's "15% of potential media bandwidth"
+    /// has this denominator (not the potential free bandwidth).
     pub media_bandwidth_mb_s: f64,
     pub free_fraction_of_media_bandwidth: f64,
     pub fg_response_increase: f64,
@@ -325,7 +320,6 @@ fn bus_rows(
             c_fb_ms: c,
             free_bandwidth_mb_s: s.free_bandwidth_mb_s,
             potential_free_bandwidth_mb_s: s.potential_free_bandwidth_mb_s,
-            media_bandwidth_mb_s: s.media_bandwidth_mb_s,
             fg_response_increase: s.fg_response_increase,
         });
     }
@@ -340,7 +334,6 @@ fn bus_rows(
             c_fb_ms: c,
             free_bandwidth_mb_s: f.free_bandwidth_mb_s,
             potential_free_bandwidth_mb_s: f.potential_free_bandwidth_mb_s,
-            media_bandwidth_mb_s: f.media_bandwidth_mb_s,
             fg_response_increase: f.fg_mean_response_ms / f.paired_fg_mean_response_ms - 1.0,
         });
     }
@@ -359,7 +352,6 @@ fn bus_rows(
             c_fb_ms: c,
             free_bandwidth_mb_s: measure::free_bandwidth_mb_s(&r),
             potential_free_bandwidth_mb_s: measure::potential_free_bandwidth_mb_s(&paired),
-            media_bandwidth_mb_s: measure::media_bandwidth_mb_s(&paired),
             fg_response_increase: measure::fg_response_increase(&r, &paired),
         });
     }
@@ -376,7 +368,6 @@ fn bus_rows(
         c_fb_ms: c,
         free_bandwidth_mb_s: firmware_free_bandwidth_mb_s(&r),
         potential_free_bandwidth_mb_s: measure::potential_free_bandwidth_mb_s(&paired),
-        media_bandwidth_mb_s: measure::media_bandwidth_mb_s(&paired),
         fg_response_increase: measure::fg_response_increase(&r, &paired),
     });
     Ok(rows)
@@ -395,7 +386,6 @@ fn firmware_rows(
             c_fb_ms: r.c_fb_ms,
             free_bandwidth_mb_s: r.free_bandwidth_mb_s,
             potential_free_bandwidth_mb_s: r.potential_free_bandwidth_mb_s,
-            media_bandwidth_mb_s: r.media_bandwidth_mb_s,
             fg_mean_response_ms: r.fg_mean_response_ms,
             paired_fg_mean_response_ms: r.paired_fg_mean_response_ms,
         })
@@ -403,7 +393,6 @@ fn firmware_rows(
     progress("firmware SPTF without free reads")?;
     let paired = run(&firmware_config(o, None))?;
     let potential = measure::potential_free_bandwidth_mb_s(&paired);
-    let media = measure::media_bandwidth_mb_s(&paired);
     for (variant, extra) in [
         ("firmware", ""),
         ("firmware-1-per-track", "one_per_track = true\n"),
@@ -416,7 +405,6 @@ fn firmware_rows(
                 c_fb_ms: c,
                 free_bandwidth_mb_s: firmware_free_bandwidth_mb_s(&r),
                 potential_free_bandwidth_mb_s: potential,
-                media_bandwidth_mb_s: media,
                 fg_mean_response_ms: measure::fg_mean_response_ms(&r),
                 paired_fg_mean_response_ms: measure::fg_mean_response_ms(&paired),
             });
@@ -484,20 +472,20 @@ pub fn reproduce(
             });
         }
     }
-    let capacity = {
-        let spec = crate::config::resolve_drive(&o.drive, None)?;
-        crate::device::hdd::Mechanics::new(&spec)?
-            .layout
-            .capacity_sectors()
-    };
-    let mut headline = headline(&sweep, &firmware, o, capacity);
+    let spec = crate::config::resolve_drive(&o.drive, None)?;
+    let layout = crate::device::hdd::Mechanics::new(&spec)?.layout;
+    let mut headline = headline(&sweep, &firmware, o, layout.capacity_sectors());
+    headline.media_bandwidth_mb_s =
+        measure::media_bandwidth_mb_s(layout.zones(), spec.surfaces, spec.rpm);
+    headline.free_fraction_of_media_bandwidth =
+        headline.free_bandwidth_mb_s / headline.media_bandwidth_mb_s;
     let paper_bus = |v: &str| bus.iter().find(|b| b.bus == "paper" && b.variant == v);
     if let Some(b) = paper_bus("external-sptf") {
         headline.paper_bus_free_bandwidth_mb_s = Some(b.free_bandwidth_mb_s);
         headline.paper_bus_potential_free_bandwidth_mb_s = Some(b.potential_free_bandwidth_mb_s);
         headline.paper_bus_fg_response_increase = Some(b.fg_response_increase);
         headline.paper_bus_free_fraction_of_media_bandwidth =
-            Some(b.free_bandwidth_mb_s / b.media_bandwidth_mb_s);
+            Some(b.free_bandwidth_mb_s / headline.media_bandwidth_mb_s);
     }
     headline.paper_bus_firmware_free_bandwidth_mb_s =
         paper_bus("firmware").map(|b| b.free_bandwidth_mb_s);
@@ -677,15 +665,14 @@ fn headline(
     let get = |f: fn(&SweepRow) -> f64| row.map_or(f64::NAN, f);
     let free = get(|r| r.free_bandwidth_mb_s);
     let potential = get(|r| r.potential_free_bandwidth_mb_s);
-    let media = get(|r| r.media_bandwidth_mb_s);
     Headline {
         foreground: "sptf".into(),
         c_fb_ms: get(|r| r.c_fb_ms),
         free_bandwidth_mb_s: free,
         potential_free_bandwidth_mb_s: potential,
         free_fraction_of_potential: free / potential,
-        media_bandwidth_mb_s: media,
-        free_fraction_of_media_bandwidth: free / media,
+        media_bandwidth_mb_s: f64::NAN,
+        free_fraction_of_media_bandwidth: f64::NAN,
         fg_response_increase: get(|r| r.fg_response_increase),
         scans_per_day: measure::scans_per_day(free, capacity),
         firmware_free_bandwidth_mb_s: fw("firmware").map(|r| r.free_bandwidth_mb_s),
