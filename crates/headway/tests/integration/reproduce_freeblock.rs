@@ -115,6 +115,18 @@ fn quick_reproduction_headline_and_shapes() {
         h.paper_bus_fg_response_increase.unwrap().abs() < 0.03,
         "{h:?}"
     );
+    // The interface sweep: Ultra160 is faster still than the paper's Ultra2, so free reads
+    // cost even less; overlapping positioning with the bus on the validated bus helps the
+    // foreground but leaves each free sector's bus tail.
+    let on = |bus: &str| {
+        r.bus
+            .iter()
+            .find(|b| b.bus == bus && b.variant == "external-sptf")
+            .unwrap_or_else(|| panic!("{bus}"))
+    };
+    assert!(on("ultra160").free_bandwidth_mb_s > 4.0 * h.free_bandwidth_mb_s);
+    assert!(on("ultra160").fg_response_increase.abs() < 0.03);
+    assert!(on("validated-overlap").free_bandwidth_mb_s < on("ultra160").free_bandwidth_mb_s);
     let fw = h
         .firmware_free_bandwidth_mb_s
         .expect("the firmware variant ran");

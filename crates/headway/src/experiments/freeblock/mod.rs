@@ -127,7 +127,8 @@ pub const PAPER_BUS_SECTOR_MS: f64 = 512.0 / 80e6 * 1e3;
 /// DiskSim parameters' bus.
 #[derive(Clone, Debug, Serialize)]
 pub struct BusRow {
-    /// `validated` (the parameters' bus) or `paper` ([`PAPER_BUS_SECTOR_MS`]).
+    /// `validated` (the parameters' bus), `paper` ([`PAPER_BUS_SECTOR_MS`]), `ultra160` or
+    /// `validated-overlap` (external SPTF only: [`MORE_BUSES`]).
     pub bus: String,
     pub sector_transfer_ms: Option<f64>,
     /// `external-sptf`, `external-sptf-sw40` or `firmware`.
@@ -291,12 +292,21 @@ pub(crate) fn firmware_free_bandwidth_mb_s(r: &RunResult) -> f64 {
 
 /// `text` with the drive's bus time per sector set to `ms`.
 fn with_bus(text: &str, ms: f64) -> String {
-    text.replacen(
-        "[drive]\n",
-        &format!("[drive]\nbus_sector_transfer_ms = {ms}\n"),
-        1,
-    )
+    with_drive_setting(text, &format!("bus_sector_transfer_ms = {ms}"))
 }
+
+/// `text` with `setting` (a `[drive]` key line) on its drive.
+fn with_drive_setting(text: &str, setting: &str) -> String {
+    text.replacen("[drive]\n", &format!("[drive]\n{setting}\n"), 1)
+}
+
+/// The interface sweep's further buses for external SPTF: a faster standard interface, and
+/// the validated bus with the drive overlapping the next command's positioning with the
+/// last one's bus transfer (`bus_overlap`).
+const MORE_BUSES: [(&str, &str); 2] = [
+    ("ultra160", "interface = \"ultra160\""),
+    ("validated-overlap", "bus_overlap = true"),
+];
 
 /// External SPTF and SPTF-SW(40) and the firmware at the chosen `c_fb`, each against its
 /// paired run, on the validated bus (from the sweep) and on the paper's.
@@ -348,6 +358,27 @@ fn bus_rows(
         rows.push(BusRow {
             bus: "paper".into(),
             sector_transfer_ms: Some(ms),
+            variant: format!("external-{label}"),
+            c_fb_ms: c,
+            free_bandwidth_mb_s: measure::free_bandwidth_mb_s(&r),
+            potential_free_bandwidth_mb_s: measure::potential_free_bandwidth_mb_s(&paired),
+            fg_response_increase: measure::fg_response_increase(&r, &paired),
+        });
+    }
+    for (bus, setting) in MORE_BUSES {
+        progress(&format!("sptf on {bus}"))?;
+        let (label, inner) = FOREGROUND[1];
+        let paired = run(&with_drive_setting(
+            &oltp_config(o, inner, "plan = false"),
+            setting,
+        ))?;
+        let r = run(&with_drive_setting(
+            &oltp_config(o, inner, &format!("c_fb_ms = {c}")),
+            setting,
+        ))?;
+        rows.push(BusRow {
+            bus: bus.into(),
+            sector_transfer_ms: None,
             variant: format!("external-{label}"),
             c_fb_ms: c,
             free_bandwidth_mb_s: measure::free_bandwidth_mb_s(&r),
