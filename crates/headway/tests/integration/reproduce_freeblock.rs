@@ -115,18 +115,19 @@ fn quick_reproduction_headline_and_shapes() {
         h.paper_bus_fg_response_increase.unwrap().abs() < 0.03,
         "{h:?}"
     );
-    // The interface sweep: Ultra160 is faster still than the paper's Ultra2, so free reads
-    // cost even less; overlapping positioning with the bus on the validated bus helps the
-    // foreground but leaves each free sector's bus tail.
-    let on = |bus: &str| {
-        r.bus
-            .iter()
-            .find(|b| b.bus == bus && b.variant == "external-sptf")
-            .unwrap_or_else(|| panic!("{bus}"))
-    };
-    assert!(on("ultra160").free_bandwidth_mb_s > 4.0 * h.free_bandwidth_mb_s);
-    assert!(on("ultra160").fg_response_increase.abs() < 0.03);
-    assert!(on("validated-overlap").free_bandwidth_mb_s < on("ultra160").free_bandwidth_mb_s);
+    // The interface sweep's overlapping drive: free reads are planned with a read tail the
+    // drive no longer waits for, and the foreground pays (measured +61.5% at --quick, 1.30
+    // MB/s free): the planner does not model an overlapping drive (docs/freeblock.md).
+    let overlap = r
+        .bus
+        .iter()
+        .find(|b| b.bus == "validated-overlap" && b.variant == "external-sptf")
+        .expect("the overlapping bus ran");
+    assert!(
+        overlap.free_bandwidth_mb_s > h.free_bandwidth_mb_s,
+        "{overlap:?}"
+    );
+    assert!(overlap.fg_response_increase > 0.1, "{overlap:?}");
     let fw = h
         .firmware_free_bandwidth_mb_s
         .expect("the firmware variant ran");
