@@ -24,7 +24,7 @@ def test_reproduce_quick_writes_tables_plots_and_the_issue_headline_keys(quick_o
     assert {"aged-sptf", "sptf", "clook"} <= {r["scheduler"] for r in rows}
     sweeps = {r["sweep"] for r in csv.DictReader((out / "sweeps.csv").open())}
     assert sweeps == {"symmetric", "asymmetric", "random", "adversary", "granularity", "bucket_us",
-                      "histogram_range_ms", "decay", "seek_weight", "cscan_m"}
+                      "histogram_range_ms", "decay", "seek_weight", "cscan_m", "bus_sector_ms"}
     shares = {r["config"] for r in csv.DictReader((out / "shares.csv").open())}
     assert shares == {"original", "stride", "combination", "cost-benefit", "combination-rv"}
     service = list(csv.DictReader((out / "service.csv").open()))
@@ -46,7 +46,13 @@ def test_reproduce_quick_writes_tables_plots_and_the_issue_headline_keys(quick_o
     assert "interface: validated (the paper's: ata100)" in stdout
     apps = list(csv.DictReader((out / "apps.csv").open()))
     assert {r["experiment"] for r in apps} == {
-        "andrew", "andrew-scan", "linker", "web-read", "web-mmap", "tpcb-1", "tpcb-2", "tpcb-3", "tpcb-4"}
+        "andrew", "andrew-scan", "linker", "web-read", "web-mmap", "tpcb-1", "tpcb-2", "tpcb-3", "tpcb-4",
+        "web-read-processes", "web-mmap-processes"}
+    # The sweeps that turn the conclusions: the bus speed and the web server's process count.
+    assert {int(r["clients"]) for r in apps if r["experiment"] == "web-mmap-processes"} == {2, 8}
+    assert h["seq_mmap_speedup_fastest_bus"] > 2 * h["seq_mmap_speedup"]
+    assert h["apache_mmap_gain_fewest_processes"] > h["apache_mmap_gain"]
+    assert (out / "robustness.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert {r["scheduler"] for r in apps if r["experiment"] == "linker"} == {"aged-sptf", "cscan"}
     for name in ("figure8_andrew.png", "figure9_web.png", "figure10_linker.png",
                  "figure11_tpcb.png", "figure13_fast_apps.png"):

@@ -49,12 +49,14 @@ def test_reproduce_quick_writes_tables_plots_and_the_issues_headline_keys(quick_
     assert {r["scheduler"] for r in queue} == {"sstf", "sptf-sw40", "sptf", "firmware-sptf"}
     h = json.loads((out / "headline.json").read_text())["headline"]
     for key in ("free_bandwidth_mb_s", "potential_free_bandwidth_mb_s", "free_fraction_of_potential",
-                "fg_response_increase", "scans_per_day", "firmware_free_bandwidth_mb_s"):
+                "media_bandwidth_mb_s", "free_fraction_of_media_bandwidth", "fg_response_increase", "scans_per_day", "firmware_free_bandwidth_mb_s"):
         assert key in h, key
     # Bounds measured on headway's drive model (docs/freeblock.md): a positive share of the
     # potential, and a foreground impact of a few percent at most.
     assert 0.2 < h["free_bandwidth_mb_s"] < h["potential_free_bandwidth_mb_s"]
     assert 0.03 < h["free_fraction_of_potential"] < 0.5
+    # The paper's 15% is of the media bandwidth (tens of MB/s), not of the potential.
+    assert h["free_fraction_of_media_bandwidth"] == h["free_bandwidth_mb_s"] / h["media_bandwidth_mb_s"]
     assert abs(h["fg_response_increase"]) < 0.06
     assert h["scans_per_day"] > 1
     # The headline from outside the firmware as a host can do it (the calibrated predictor),
@@ -194,3 +196,39 @@ def test_the_conservatism_plot_marks_the_papers_free_bandwidth(quick_out):
 
     out, _ = quick_out
     assert "over 3.1 MB/s" in Image.open(out / "conservatism.png").text["Description"]
+
+
+def test_bandwidth_and_count_axes_start_at_zero(tmp_path, monkeypatch):
+    """The conservatism figure and the other freeblock plots put no axis below 0: free
+    bandwidth near 0 and the queue depth are quantities that cannot be negative (matplotlib's
+    margins used to show negative limits). Hand-made tables: no simulation."""
+    import pandas as pd
+
+    from headway import _reproduction
+    from headway.freeblock import Reproduction
+
+    sweep = pd.DataFrame({"foreground": ["sptf"] * 2, "c_fb_ms": [0.0, 1.5],
+                          "fg_bandwidth_mb_s": [1.0, 1.1], "paired_fg_bandwidth_mb_s": [1.1, 1.1],
+                          "free_bandwidth_mb_s": [0.04, 0.0]})
+    limits = []
+    save = _reproduction.Figures.save
+
+    def recording_save(self, fig, name, title):
+        limits.extend((name, ax.get_xlim(), ax.get_ylim()) for ax in fig.axes if ax.get_yscale() == "linear")
+        save(self, fig, name, title)
+
+    monkeypatch.setattr(_reproduction.Figures, "save", recording_save)
+    r = Reproduction(
+        sweep=sweep, imperfect_sweep=sweep, bus=pd.DataFrame(), prediction=pd.DataFrame(),
+        firmware=pd.DataFrame({"variant": ["firmware"] * 2, "c_fb_ms": [0.0, 1.5],
+                               "free_bandwidth_mb_s": [0.01, 0.0]}),
+        queue=pd.DataFrame({"scheduler": ["sptf"] * 2, "queue_depth": [1, 20],
+                            "mean_response_ms": [10.0, 60.0]}),
+        prediction_pdf=pd.DataFrame({"case": ["small"] * 2, "error_ms": [-1.0, 1.0], "fraction": [0.5, 0.5]}),
+        headline={},
+    )
+    r.plot(tmp_path)
+    names = {name for name, _, _ in limits}
+    assert {"conservatism.png", "firmware.png", "foreground.png", "conservatism_imperfect.png"} <= names
+    for name, (x0, _), (y0, _) in limits:
+        assert x0 == 0 and y0 == 0, (name, x0, y0)

@@ -31,6 +31,9 @@ def test_reproduce_quick_writes_the_tables_the_issue_names(quick_out):
     for col in ("predictor", "requests", "mispredicted_fraction"):
         assert col in pred[0], col
     assert {p["predictor"] for p in pred} == {"oracle", "calibrated", "lbn-curve"}
+    # The Stability experiment: at least 30 trials at every wait.
+    stab = list(csv.DictReader((out / "stability.csv").open()))
+    assert stab and {int(r["trials"]) for r in stab} == {30}
     for name in ("figure10_synthetic.png", "figure9_traces.png", "stability.png"):
         assert (out / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", name
         # A --quick figure says it is reduced (its title, also kept in the PNG's metadata).
@@ -102,6 +105,10 @@ def test_reproduce_bad_options_are_clear_errors():
         rot.reproduce(drive="nosuch", queue_lengths=[1], progress=False)
     r = headway_cli("reproduce", "rotational", "--queue-lengths", "1,x")
     assert r.returncode == 2 and "queue lengths" in r.stderr and "Traceback" not in r.stderr
+    with pytest.raises(headway.ConfigError, match="stability_trials"):
+        rot.reproduce(queue_lengths=[1], stability_trials=0, progress=False)
+    r = headway_cli("reproduce", "rotational", "--stability-trials", "0")
+    assert r.returncode == 2 and "--stability-trials" in r.stderr and "Traceback" not in r.stderr
 
 
 def test_extract_matches_the_truth_on_the_papers_drive(tmp_path):

@@ -107,10 +107,11 @@ class Figures:
         self._marks.append(text)
 
     def lines(self, frame, by: str, x: str, y: str, *, xlabel: str, ylabel: str, name: str, title: str,
-              style=None, ylog: bool = False, figsize=(6, 4)) -> None:
+              style=None, ylog: bool = False, figsize=(6, 4), from_zero: bool = False) -> None:
         """One line of ``y`` against ``x`` per value of column ``by`` (in order of first
         appearance), with a legend and grid, saved as ``name``. ``style(value)`` gives that
-        line's plot keywords (default: round markers)."""
+        line's plot keywords (default: round markers). ``from_zero``: both quantities are
+        never negative (counts, bandwidths), so both axes start at 0."""
         import matplotlib.pyplot as plt
 
         fig, ax = plt.subplots(figsize=figsize)
@@ -120,6 +121,9 @@ class Figures:
         ax.set_ylabel(ylabel)
         if ylog:
             ax.set_yscale("log")
+        if from_zero:
+            ax.set_xlim(left=0)
+            ax.set_ylim(bottom=0)
         ax.legend()
         ax.grid(alpha=0.3)
         ax.set_title(title, fontsize=9)

@@ -141,6 +141,10 @@ pub struct Headline {
     pub text_response_scan_over_cello: f64,
     pub cello_video_miss_fraction: f64,
     pub scan_video_miss_fraction: f64,
+    /// Video misses with synchronised server rounds (`synchronised_text_load` rows) at the
+    /// sweep's largest text load, 6 video clients.
+    pub cello_video_miss_fraction_synchronised: Option<f64>,
+    pub scan_video_miss_fraction_synchronised: Option<f64>,
     /// Text response under static partitioning over Cello's, both RT:BE = 4:1.
     pub static_over_cello: f64,
     /// The same with 1:1 weights.
@@ -189,6 +193,8 @@ pub(crate) struct Mix {
     pub(crate) cello_options: String,
     /// Appended to the policy's label (a Cello variant).
     pub variant: String,
+    /// Video clients start their rounds on the server's round boundaries.
+    pub synchronised_rounds: bool,
 }
 
 impl Mix {
@@ -205,6 +211,7 @@ impl Mix {
             series: false,
             cello_options: String::new(),
             variant: String::new(),
+            synchronised_rounds: false,
         }
     }
     fn classes(&self) -> Vec<&'static str> {
@@ -315,6 +322,7 @@ pub(crate) fn run_mix(
             block_bytes: 65536,
             clips: clips(o, &rng)?,
             pause_rounds: m.pause,
+            synchronised_rounds: m.synchronised_rounds,
         },
         capacity,
         &rng.derive("video"),
@@ -611,6 +619,27 @@ pub fn reproduce(
         m.cello_options = opts.into();
         run_row(o, "variants", m, &mut mixes, progress)?;
     }
+    // Server rounds: every video client's round starts at the same moment, so a round's
+    // requests all arrive together and share one deadline (the random phases above spread
+    // them over the round). Where SCAN misses deadlines below saturation, it is here.
+    for policy in ["cello", "scan"] {
+        for &t in &o.text_loads {
+            let mut m = Mix::new(o.video_at, t, policy, d);
+            m.synchronised_rounds = true;
+            run_row(o, "synchronised_text_load", m, &mut mixes, progress)?;
+        }
+    }
+    let most_text = o.text_loads.iter().copied().max();
+    let synchronised_misses = |p: &str| {
+        mixes
+            .iter()
+            .find(|r| {
+                r.experiment == "synchronised_text_load"
+                    && r.policy == p
+                    && Some(r.text_clients) == most_text
+            })
+            .map(|r| r.video_miss_fraction)
+    };
     // 12 and the headline: the operating point.
     let at = |p: &str, exp: &str, mixes: &[MixRow]| {
         mixes
@@ -640,6 +669,8 @@ pub fn reproduce(
         text_response_scan_over_cello: scan.text_mean_ms / cello.text_mean_ms,
         cello_video_miss_fraction: cello.video_miss_fraction,
         scan_video_miss_fraction: scan.video_miss_fraction,
+        cello_video_miss_fraction_synchronised: synchronised_misses("cello"),
+        scan_video_miss_fraction_synchronised: synchronised_misses("scan"),
         static_over_cello: stat41.text_mean_ms / cello41.text_mean_ms,
         static_over_cello_equal_weights: stat.text_mean_ms / cello.text_mean_ms,
         cello_busy_overhead: cello.busy_s / scan.busy_s - 1.0,

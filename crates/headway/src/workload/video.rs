@@ -2,7 +2,9 @@
 //! start of each 1 s round a client asks for the 64 KiB blocks of its file that hold the
 //! round's 30 frames, all due at the round's end. Each client plays a clip (a file laid out
 //! contiguously at a random place on the disk) from a random frame, looping at its end, and
-//! starts its rounds at a random phase within the first round.
+//! starts its rounds at a random phase within the first round, or, with
+//! `synchronised_rounds`, at the server's round boundaries (every client's round starts at
+//! once, as in a server that pushes in rounds).
 //!
 //! Frame sizes come from a synthetic GOP model (always available) or from MPEG-4 frame-size
 //! traces rescaled to the paper's clips' bit rates (`load_frame_trace`).
@@ -127,12 +129,15 @@ pub struct VideoConfig {
     /// Rounds `[from, to)` (counted from time 0 in whole rounds) in which no client asks
     /// for anything (the paper's video pause, intervals 200-400).
     pub pause_rounds: Option<(u64, u64)>,
+    /// Every client's rounds start on the server's round boundaries (phase 0) instead of at
+    /// a random phase.
+    pub synchronised_rounds: bool,
 }
 
 /// `kind = "video"` in an experiment file: `clients`, `rounds` (default 600), `round_ms`
 /// (1000), `block_bytes` (65536), `frame_traces` (MPEG-4 frame-size traces standing in for
 /// the paper's four clips in order, relative to the experiment file; default: the synthetic
-/// GOP model), `pause_rounds = [from, to]`.
+/// GOP model), `pause_rounds = [from, to]`, `synchronised_rounds` (false).
 #[derive(Clone, Debug, PartialEq)]
 pub struct VideoSpec {
     pub clients: u32,
@@ -141,6 +146,7 @@ pub struct VideoSpec {
     pub block_bytes: u32,
     pub frame_traces: Vec<std::path::PathBuf>,
     pub pause_rounds: Option<(u64, u64)>,
+    pub synchronised_rounds: bool,
 }
 
 key_group! {
@@ -153,6 +159,7 @@ key_group! {
         round_ms: f64,
         frame_traces: Vec<std::path::PathBuf>,
         pause_rounds: [u64; 2],
+        synchronised_rounds: bool,
     }
 }
 
@@ -167,6 +174,7 @@ impl VideoSpec {
             block_bytes: keys.block_bytes.unwrap_or(65536),
             frame_traces: keys.frame_traces.unwrap_or_default(),
             pause_rounds: keys.pause_rounds.map(|[a, b]| (a, b)),
+            synchronised_rounds: keys.synchronised_rounds.unwrap_or(false),
         })
     }
 
@@ -213,6 +221,7 @@ impl VideoSpec {
                 block_bytes: self.block_bytes,
                 clips,
                 pause_rounds: self.pause_rounds,
+                synchronised_rounds: self.synchronised_rounds,
             },
             capacity_sectors,
             rng,
@@ -272,13 +281,16 @@ impl VideoWorkload {
             }
             let frame = r.random_range(0..cfg.clips[clip].len());
             let played: u64 = cfg.clips[clip][..frame].iter().map(|&s| s as u64).sum();
+            let file_lbn = r.random_range(0..capacity_sectors - file_sectors);
+            // Drawn either way, so the clips, places and frames do not depend on the option.
+            let phase_ns = r.random_range(0..round_ns.max(1));
             clients.push(Client {
-                file_lbn: r.random_range(0..capacity_sectors - file_sectors),
+                file_lbn,
                 clip,
                 frame,
                 next_block: played / cfg.block_bytes as u64,
                 played_bytes: played,
-                phase_ns: r.random_range(0..round_ns.max(1)),
+                phase_ns: if cfg.synchronised_rounds { 0 } else { phase_ns },
                 round: 0,
                 outstanding_in_round: 0,
             });
@@ -393,6 +405,7 @@ mod tests {
                 block_bytes: 65536,
                 clips: vec![clip],
                 pause_rounds: None,
+                synchronised_rounds: false,
             },
             10_000_000,
             &RngStreams::new(3),
@@ -414,5 +427,53 @@ mod tests {
             .iter()
             .all(|q| q.deadline_ns == q.arrival_ns + 1_000_000_000));
         assert!(all.iter().all(|q| q.sectors == 128));
+    }
+
+    /// Every request of `clients` clients over 5 rounds, with or without synchronised rounds.
+    fn requests(synchronised_rounds: bool) -> Vec<Request> {
+        let mut r = RngStreams::new(1).stream("t");
+        let clip = synthetic_frames(&PAPER_CLIPS[0], &mut r);
+        let mut w = VideoWorkload::new(
+            VideoConfig {
+                clients: 4,
+                rounds: 5,
+                round_ms: 1000.0,
+                block_bytes: 65536,
+                clips: vec![clip],
+                pause_rounds: None,
+                synchronised_rounds,
+            },
+            10_000_000,
+            &RngStreams::new(3),
+        )
+        .unwrap();
+        let mut out = Arrivals::default();
+        w.start(&mut out).unwrap();
+        let mut all = Vec::new();
+        while !out.is_empty() {
+            let batch: Vec<Request> = out.drain().collect();
+            for q in &batch {
+                w.on_arrival(q, &mut out).unwrap();
+            }
+            all.extend(batch);
+        }
+        all
+    }
+
+    #[test]
+    fn synchronised_rounds_start_every_client_on_the_servers_boundaries() {
+        let round_ns = 1_000_000_000;
+        let sync = requests(true);
+        assert!(sync.iter().all(|q| q.arrival_ns % round_ns == 0));
+        assert!(sync.iter().all(|q| q.deadline_ns % round_ns == 0));
+        // Random phases otherwise; the same blocks of the same files either way.
+        let free = requests(false);
+        assert!(free.iter().any(|q| q.arrival_ns % round_ns != 0));
+        let blocks = |v: &[Request]| {
+            let mut b: Vec<u64> = v.iter().map(|q| q.lbn).collect();
+            b.sort_unstable();
+            b
+        };
+        assert_eq!(blocks(&sync), blocks(&free));
     }
 }

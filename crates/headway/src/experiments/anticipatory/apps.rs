@@ -13,7 +13,8 @@ use crate::error::Result;
 #[derive(Clone, Debug, Serialize)]
 pub struct AppRow {
     pub drive: String,
-    /// "andrew", "andrew-scan", "web-read", "web-mmap", "linker", "tpcb-1" … "tpcb-4".
+    /// "andrew", "andrew-scan", "web-read", "web-mmap", "linker", "tpcb-1" … "tpcb-4", and
+    /// the process-count sweep's "web-read-processes", "web-mmap-processes".
     pub experiment: String,
     pub scheduler: String,
     pub heuristic: String,
@@ -74,6 +75,19 @@ fn config(
     t
 }
 
+/// `processes` web-server processes in `fs` mode, `ops` files each.
+fn web(fs: &'static str, processes: u32, ops: u64) -> Vec<Client> {
+    (0..processes)
+        .map(|_| Client {
+            app: "web",
+            fs: Some(fs),
+            start: 0.0,
+            size: 1.0,
+            ops,
+        })
+        .collect()
+}
+
 /// Each experiment's clients on a drive (`fast`: the faster platform, shorter thinktimes).
 fn experiments(o: &ReproduceOptions, fast: bool) -> Vec<(String, Vec<&'static str>, Vec<Client>)> {
     let n = o.app_operations;
@@ -110,16 +124,11 @@ fn experiments(o: &ReproduceOptions, fast: bool) -> Vec<(String, Vec<&'static st
         }
     }
     for fs in ["read", "mmap"] {
-        let clients = (0..o.web_processes)
-            .map(|_| Client {
-                app: "web",
-                fs: Some(fs),
-                start: 0.0,
-                size: 1.0,
-                ops: n,
-            })
-            .collect();
-        out.push((format!("web-{fs}"), aged.clone(), clients));
+        out.push((
+            format!("web-{fs}"),
+            aged.clone(),
+            web(fs, o.web_processes, n),
+        ));
     }
     for (v, (update, separate)) in TPCB_VARIANTS.iter().enumerate() {
         let app = if *update {
@@ -154,10 +163,28 @@ pub(crate) fn apps(
     progress: &mut dyn FnMut(&str) -> Result<()>,
 ) -> Result<Vec<AppRow>> {
     let mut rows = vec![];
+    let mut push = |drive: &str,
+                    name: &str,
+                    sched: &str,
+                    h: &str,
+                    clients: &[Client],
+                    s: crate::stats::Summary| {
+        let ops: u64 = clients.iter().map(|c| c.ops).sum();
+        rows.push(AppRow {
+            drive: drive.into(),
+            experiment: name.into(),
+            scheduler: sched.into(),
+            heuristic: h.into(),
+            clients: clients.len() as u32,
+            elapsed_s: s.elapsed_s,
+            ops_per_s: ops as f64 / s.elapsed_s.max(1e-12),
+            throughput_mb_s: s.throughput_mb_s,
+            mean_response_ms: s.response.mean_ms,
+        });
+    };
     for (drive, fast) in [(o.drive.as_str(), false), (o.fast_drive.as_str(), true)] {
         let think_scale = if fast { o.fast_think_scale } else { 1.0 };
         for (name, scheds, clients) in experiments(o, fast) {
-            let ops: u64 = clients.iter().map(|c| c.ops).sum();
             for sched in scheds {
                 let unflagged = name == "web-read";
                 for &h in HEURISTICS.iter().chain(unflagged.then_some(&UNFLAGGED)) {
@@ -166,18 +193,20 @@ pub(crate) fn apps(
                         clients.len()
                     ))?;
                     let s = run(&config(drive, sched, h, think_scale, &clients, o.seed))?;
-                    rows.push(AppRow {
-                        drive: drive.into(),
-                        experiment: name.clone(),
-                        scheduler: sched.into(),
-                        heuristic: h.into(),
-                        clients: clients.len() as u32,
-                        elapsed_s: s.elapsed_s,
-                        ops_per_s: ops as f64 / s.elapsed_s.max(1e-12),
-                        throughput_mb_s: s.throughput_mb_s,
-                        mean_response_ms: s.response.mean_ms,
-                    });
+                    push(drive, &name, sched, h, &clients, s);
                 }
+            }
+        }
+    }
+    // The process-count sweep: the web server's gain turns with the number of processes.
+    for fs in ["read", "mmap"] {
+        for &k in &o.web_process_sweep {
+            let clients = web(fs, k, o.app_operations);
+            let name = format!("web-{fs}-processes");
+            for h in ["off", "cost-benefit"] {
+                progress(&format!("apps {} {name} x{k} {h}", o.drive))?;
+                let s = run(&config(&o.drive, "aged-sptf", h, 1.0, &clients, o.seed))?;
+                push(&o.drive, &name, "aged-sptf", h, &clients, s);
             }
         }
     }
@@ -211,6 +240,10 @@ pub struct AppHeadline {
     pub fast_drive_apache_read_gain: f64,
     pub fast_drive_apache_mmap_gain: f64,
     pub fast_drive_tpcb_gain: [f64; 4],
+    /// The web server's gains at the process-count sweep's fewest processes (the first of
+    /// `web_process_sweep`; NaN without a sweep).
+    pub apache_read_gain_fewest_processes: f64,
+    pub apache_mmap_gain_fewest_processes: f64,
 }
 
 pub(crate) fn headline(rows: &[AppRow], o: &ReproduceOptions) -> AppHeadline {
@@ -239,6 +272,11 @@ pub(crate) fn headline(rows: &[AppRow], o: &ReproduceOptions) -> AppHeadline {
     let linker = |sched: &str, h: &str| {
         get(d, "linker", sched, h, Some(2)) / get(d, "linker", sched, h, Some(1))
     };
+    let fewest = |fs: &str| {
+        let k = o.web_process_sweep.first().copied();
+        let exp = format!("web-{fs}-processes");
+        get(d, &exp, "aged-sptf", "off", k) / get(d, &exp, "aged-sptf", "cost-benefit", k) - 1.0
+    };
     let tpcb = |drive: &str| std::array::from_fn(|v| gain(drive, &format!("tpcb-{}", v + 1)));
     AppHeadline {
         andrew_time_reduction: reduction("andrew", None),
@@ -256,5 +294,7 @@ pub(crate) fn headline(rows: &[AppRow], o: &ReproduceOptions) -> AppHeadline {
         fast_drive_apache_read_gain: gain(f, "web-read"),
         fast_drive_apache_mmap_gain: gain(f, "web-mmap"),
         fast_drive_tpcb_gain: tpcb(f),
+        apache_read_gain_fewest_processes: fewest("read"),
+        apache_mmap_gain_fewest_processes: fewest("mmap"),
     }
 }

@@ -56,6 +56,11 @@ pub struct ReproduceOptions {
     pub cscan_processes: Vec<u32>,
     /// The adversary mitigation's cap on a process's timeout-expiry rate.
     pub max_expiry_rate: f64,
+    /// Bus-speed sweep (`bus_sector_ms` rows): the drive's bus time per 512-byte sector
+    /// (ms), the two-reader seq and alter pairs with and without anticipation at each.
+    pub bus_sector_ms: Vec<f64>,
+    /// Web-server process counts of the process-count sweep (`web_processes_*` rows).
+    pub web_process_sweep: Vec<u32>,
     /// The paper's interface (`[drive] interface`): the headline's two sequential readers
     /// are also run behind it (`None`: not).
     pub paper_interface: Option<String>,
@@ -88,6 +93,9 @@ impl ReproduceOptions {
             seek_weights: vec![0.05, 0.25, 0.5, 1.0],
             cscan_processes: vec![2, 3, 4, 6, 8],
             max_expiry_rate: 0.1,
+            // 5 MB/s (the validated bus), 10, 33 (ATA-33) and 100 MB/s (ATA-100).
+            bus_sector_ms: vec![0.101, 0.0512, 0.0154, 0.00512],
+            web_process_sweep: vec![2, 4, 8, 16],
             paper_interface: Some(PAPER_INTERFACE.into()),
         }
     }
@@ -98,6 +106,8 @@ impl ReproduceOptions {
             bursts: vec![1, 3, 10, 30],
             app_operations: 60,
             web_processes: 8,
+            bus_sector_ms: vec![0.101, 0.0154],
+            web_process_sweep: vec![2, 8],
             ..Self::full()
         }
     }

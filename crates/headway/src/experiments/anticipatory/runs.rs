@@ -59,6 +59,11 @@ pub(super) fn config(
     t
 }
 
+/// `text` (from [`config`]) with `setting` (a `[[devices]]` key line) on its drive.
+pub(super) fn on_device(text: &str, setting: &str) -> String {
+    text.replacen("\n[host]", &format!("\n{setting}\n[host]"), 1)
+}
+
 pub(super) fn run(text: &str) -> Result<Summary> {
     let cfg = ExperimentConfig::from_toml_str(text, None)?;
     Ok(build_simulation(&cfg, None)?.simulation.run()?.summary)

@@ -6,12 +6,16 @@
 //!   correctly);
 //! * `seek_weight`: the decay of the expected seek distance behind E_pos, on two random
 //!   readers (where E_pos decides the test);
+//! * `bus_sector_ms`: the drive's bus time per sector, on the two-reader seq and alter
+//!   pairs (mmap) with and without anticipation (`x` the ms per sector; `heuristic` names
+//!   the pattern too: `off-seq`, `cost-benefit-alter`, ...): the stand-in's validated bus
+//!   caps a sequential reader at about 5 MB/s, which sets the speedups;
 //! * `cscan_m`: M sequential readers spread over the disk under C-SCAN, with and without
 //!   anticipation (the paper's §2 example: work-conserving C-SCAN serves one page per
 //!   process per sweep).
 
 use super::options::ReproduceOptions;
-use super::runs::{config, fixed, run, two, Reader, SweepRow};
+use super::runs::{config, fixed, on_device, run, two, Reader, SweepRow};
 use crate::error::Result;
 
 pub(crate) fn sweeps(
@@ -51,6 +55,21 @@ pub(crate) fn sweeps(
                 o,
             ))?;
             push(key, v, "cost-benefit", &s);
+        }
+    }
+    let short = fixed(o.short_think_ms);
+    for &ms in &o.bus_sector_ms {
+        for pattern in ["seq", "alter"] {
+            for h in ["off", "cost-benefit"] {
+                progress(&format!("bus {ms} ms a sector, {pattern} {h}"))?;
+                let readers = two(pattern, "mmap", short.clone(), short.clone());
+                let text = config(&o.drive, "aged-sptf", h, "", &readers, o);
+                let s = run(&on_device(
+                    &text,
+                    &format!("bus_sector_transfer_ms = {ms:?}"),
+                ))?;
+                push("bus_sector_ms", ms, &format!("{h}-{pattern}"), &s);
+            }
         }
     }
     for &m in &o.cscan_processes {

@@ -2,6 +2,7 @@
 //! free bandwidth, potential free bandwidth, full scans per day, and the foreground's
 //! change against a paired run without free reads (same seed, same requests).
 
+use crate::device::hdd::layout::ZoneInfo;
 use crate::predict::{self, Access, Moment, Predictor};
 use crate::request::{HeadPosition, HOST_ORIGIN_BASE};
 use crate::sim::RunResult;
@@ -44,6 +45,22 @@ pub fn potential_free_bandwidth_mb_s(r: &RunResult) -> f64 {
         return 0.0;
     }
     bytes / r.summary.elapsed_s / 1e6
+}
+
+/// The drive's media bandwidth over the whole disk (MB/s): every exported sector's bytes
+/// over the time the platters take to pass every track under a head (one revolution a
+/// track), so each zone weighs by its share of the tracks' time, as for a full-disk scan.
+/// The paper's "15% of potential media bandwidth" divides by this.
+pub(crate) fn media_bandwidth_mb_s(zones: &[ZoneInfo], surfaces: u32, rpm: f64) -> f64 {
+    let (mut bytes, mut tracks) = (0.0, 0.0);
+    for z in zones {
+        bytes += (z.end_lbn - z.first_lbn) as f64 * SECTOR_BYTES;
+        tracks += f64::from(z.last_cylinder - z.first_cylinder + 1) * f64::from(surfaces);
+    }
+    if tracks == 0.0 {
+        return 0.0;
+    }
+    bytes / (tracks * 60.0 / rpm) / 1e6
 }
 
 /// Full scans of a `capacity_sectors` device per day at `free_mb_s`.
@@ -264,4 +281,31 @@ pub(crate) fn pdf(values: &[f64], lo_ms: f64, hi_ms: f64, bin_ms: f64) -> Vec<(f
         .enumerate()
         .map(|(k, &c)| (lo_ms + (k as f64 + 0.5) * bin_ms, c as f64 / n))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn zone(first_cylinder: u32, last_cylinder: u32, spt: u32, first_lbn: u64) -> ZoneInfo {
+        let sectors = u64::from((last_cylinder - first_cylinder + 1) * spt * 2);
+        ZoneInfo {
+            first_cylinder,
+            last_cylinder,
+            sectors_per_track: spt,
+            first_lbn,
+            end_lbn: first_lbn + sectors,
+        }
+    }
+
+    #[test]
+    fn media_bandwidth_weighs_zones_by_their_tracks_time() {
+        // 6,000 rpm: 10 ms a revolution. Two surfaces; 10 cylinders of 200 sectors a track
+        // and 30 of 100: 4,000 + 6,000 sectors (5.12 MB) over 80 tracks (0.8 s) = 6.4 MB/s,
+        // not the mean of the zones' rates (10.24 and 5.12 MB/s).
+        let zones = [zone(0, 9, 200, 0), zone(10, 39, 100, 4_000)];
+        let mb_s = media_bandwidth_mb_s(&zones, 2, 6_000.0);
+        assert!((mb_s - 6.4).abs() < 1e-9, "{mb_s}");
+        assert_eq!(media_bandwidth_mb_s(&[], 2, 6_000.0), 0.0);
+    }
 }

@@ -127,7 +127,8 @@ pub const PAPER_BUS_SECTOR_MS: f64 = 512.0 / 80e6 * 1e3;
 /// DiskSim parameters' bus.
 #[derive(Clone, Debug, Serialize)]
 pub struct BusRow {
-    /// `validated` (the parameters' bus) or `paper` ([`PAPER_BUS_SECTOR_MS`]).
+    /// `validated` (the parameters' bus), `paper` ([`PAPER_BUS_SECTOR_MS`]) or
+    /// `validated-overlap` (external SPTF only, at most 3,000 requests: [`MORE_BUSES`]).
     pub bus: String,
     pub sector_transfer_ms: Option<f64>,
     /// `external-sptf`, `external-sptf-sw40` or `firmware`.
@@ -165,6 +166,11 @@ pub struct Headline {
     pub free_bandwidth_mb_s: f64,
     pub potential_free_bandwidth_mb_s: f64,
     pub free_fraction_of_potential: f64,
+    /// The drive's media bandwidth over the whole disk ([`measure::media_bandwidth_mb_s`])
+    /// and the free bandwidth's share of it: the paper's "15% of potential media bandwidth"
+    /// has this denominator (not the potential free bandwidth).
+    pub media_bandwidth_mb_s: f64,
+    pub free_fraction_of_media_bandwidth: f64,
     pub fg_response_increase: f64,
     pub scans_per_day: f64,
     /// The firmware variant (drive's own SPTF, unrestricted) at the same `c_fb`.
@@ -181,6 +187,7 @@ pub struct Headline {
     pub paper_bus_free_bandwidth_mb_s: Option<f64>,
     pub paper_bus_potential_free_bandwidth_mb_s: Option<f64>,
     pub paper_bus_fg_response_increase: Option<f64>,
+    pub paper_bus_free_fraction_of_media_bandwidth: Option<f64>,
     pub paper_bus_firmware_free_bandwidth_mb_s: Option<f64>,
     /// The headline's interface and the paper's (`paper_bus_*` is that `ultra2` profile).
     #[serde(flatten)]
@@ -285,12 +292,20 @@ pub(crate) fn firmware_free_bandwidth_mb_s(r: &RunResult) -> f64 {
 
 /// `text` with the drive's bus time per sector set to `ms`.
 fn with_bus(text: &str, ms: f64) -> String {
-    text.replacen(
-        "[drive]\n",
-        &format!("[drive]\nbus_sector_transfer_ms = {ms}\n"),
-        1,
-    )
+    with_drive_setting(text, &format!("bus_sector_transfer_ms = {ms}"))
 }
+
+/// `text` with `setting` (a `[drive]` key line) on its drive.
+fn with_drive_setting(text: &str, setting: &str) -> String {
+    text.replacen("[drive]\n", &format!("[drive]\n{setting}\n"), 1)
+}
+
+/// The interface sweep's further bus for external SPTF: the validated bus with the drive
+/// overlapping the next command's positioning with the last one's bus transfer
+/// (`bus_overlap`), run with at most [`MORE_BUSES_REQUESTS`] foreground requests to keep it
+/// cheap.
+const MORE_BUSES: [(&str, &str); 1] = [("validated-overlap", "bus_overlap = true")];
+const MORE_BUSES_REQUESTS: u64 = 3_000;
 
 /// External SPTF and SPTF-SW(40) and the firmware at the chosen `c_fb`, each against its
 /// paired run, on the validated bus (from the sweep) and on the paper's.
@@ -342,6 +357,31 @@ fn bus_rows(
         rows.push(BusRow {
             bus: "paper".into(),
             sector_transfer_ms: Some(ms),
+            variant: format!("external-{label}"),
+            c_fb_ms: c,
+            free_bandwidth_mb_s: measure::free_bandwidth_mb_s(&r),
+            potential_free_bandwidth_mb_s: measure::potential_free_bandwidth_mb_s(&paired),
+            fg_response_increase: measure::fg_response_increase(&r, &paired),
+        });
+    }
+    let short = ReproduceOptions {
+        requests: o.requests.min(MORE_BUSES_REQUESTS),
+        ..o.clone()
+    };
+    for (bus, setting) in MORE_BUSES {
+        progress(&format!("sptf on {bus}"))?;
+        let (label, inner) = FOREGROUND[1];
+        let paired = run(&with_drive_setting(
+            &oltp_config(&short, inner, "plan = false"),
+            setting,
+        ))?;
+        let r = run(&with_drive_setting(
+            &oltp_config(&short, inner, &format!("c_fb_ms = {c}")),
+            setting,
+        ))?;
+        rows.push(BusRow {
+            bus: bus.into(),
+            sector_transfer_ms: None,
             variant: format!("external-{label}"),
             c_fb_ms: c,
             free_bandwidth_mb_s: measure::free_bandwidth_mb_s(&r),
@@ -466,18 +506,20 @@ pub fn reproduce(
             });
         }
     }
-    let capacity = {
-        let spec = crate::config::resolve_drive(&o.drive, None)?;
-        crate::device::hdd::Mechanics::new(&spec)?
-            .layout
-            .capacity_sectors()
-    };
-    let mut headline = headline(&sweep, &firmware, o, capacity);
+    let spec = crate::config::resolve_drive(&o.drive, None)?;
+    let layout = crate::device::hdd::Mechanics::new(&spec)?.layout;
+    let mut headline = headline(&sweep, &firmware, o, layout.capacity_sectors());
+    headline.media_bandwidth_mb_s =
+        measure::media_bandwidth_mb_s(layout.zones(), spec.surfaces, spec.rpm);
+    headline.free_fraction_of_media_bandwidth =
+        headline.free_bandwidth_mb_s / headline.media_bandwidth_mb_s;
     let paper_bus = |v: &str| bus.iter().find(|b| b.bus == "paper" && b.variant == v);
     if let Some(b) = paper_bus("external-sptf") {
         headline.paper_bus_free_bandwidth_mb_s = Some(b.free_bandwidth_mb_s);
         headline.paper_bus_potential_free_bandwidth_mb_s = Some(b.potential_free_bandwidth_mb_s);
         headline.paper_bus_fg_response_increase = Some(b.fg_response_increase);
+        headline.paper_bus_free_fraction_of_media_bandwidth =
+            Some(b.free_bandwidth_mb_s / headline.media_bandwidth_mb_s);
     }
     headline.paper_bus_firmware_free_bandwidth_mb_s =
         paper_bus("firmware").map(|b| b.free_bandwidth_mb_s);
@@ -663,6 +705,8 @@ fn headline(
         free_bandwidth_mb_s: free,
         potential_free_bandwidth_mb_s: potential,
         free_fraction_of_potential: free / potential,
+        media_bandwidth_mb_s: f64::NAN,
+        free_fraction_of_media_bandwidth: f64::NAN,
         fg_response_increase: get(|r| r.fg_response_increase),
         scans_per_day: measure::scans_per_day(free, capacity),
         firmware_free_bandwidth_mb_s: fw("firmware").map(|r| r.free_bandwidth_mb_s),
@@ -680,6 +724,7 @@ fn headline(
         paper_bus_free_bandwidth_mb_s: None,
         paper_bus_potential_free_bandwidth_mb_s: None,
         paper_bus_fg_response_increase: None,
+        paper_bus_free_fraction_of_media_bandwidth: None,
         paper_bus_firmware_free_bandwidth_mb_s: None,
         bus: InterfaceNote {
             interface: "validated",
