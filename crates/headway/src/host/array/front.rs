@@ -3,9 +3,9 @@
 //! scheduler as any request is), and the logical request completes, served by the host,
 //! when its last member operation has. Requests to other devices pass straight through.
 
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use super::ids::IdWindow;
 use super::plan::{plan, MemberOp, Planning, Role, Wait};
 use super::volume::Volume;
 use crate::config::MirrorRead;
@@ -57,7 +57,7 @@ pub(crate) struct ArrayFront {
     pending: Vec<Option<Pending>>,
     free: Vec<u32>,
     /// Member request id to its pending slot and operation index.
-    by_id: HashMap<u64, (u32, u16)>,
+    by_id: IdWindow,
     ready: Served,
     report: Arc<Mutex<ArrayReport>>,
     keep_links: bool,
@@ -78,7 +78,7 @@ impl ArrayFront {
             origins: None,
             pending: Vec::new(),
             free: Vec::new(),
-            by_id: HashMap::new(),
+            by_id: IdWindow::default(),
             ready: Served::new(),
             report,
             keep_links,
@@ -190,20 +190,24 @@ impl ArrayFront {
         let Some(p) = self.pending[slot as usize].as_ref() else {
             return;
         };
-        let ready: Vec<usize> = (0..p.ops.len())
-            .filter(|&i| {
-                !p.issued[i]
-                    && match p.ops[i].wait {
-                        Wait::Nothing => true,
-                        Wait::Reads => p.reads_left == 0,
-                        Wait::Op(k) => p.done[k as usize],
-                    }
-            })
-            .collect();
-        let (v, job, logical_id) = (p.volume as usize, p.job, p.logical.map(|r| r.id));
+        let (v, job, logical_id, n) = (
+            p.volume as usize,
+            p.job,
+            p.logical.map(|r| r.id),
+            p.ops.len(),
+        );
         let origin = self.origin(job, ctx);
-        for i in ready {
+        for i in 0..n {
             let p = self.pending[slot as usize].as_mut().expect("tracked");
+            let ready = !p.issued[i]
+                && match p.ops[i].wait {
+                    Wait::Nothing => true,
+                    Wait::Reads => p.reads_left == 0,
+                    Wait::Op(k) => p.done[k as usize],
+                };
+            if !ready {
+                continue;
+            }
             p.issued[i] = true;
             let o = p.ops[i];
             let vol = &mut self.volumes[v];
@@ -221,7 +225,7 @@ impl ArrayFront {
                 vol.fg_last_ns = ctx.now;
             }
             let r = ctx.host_request(origin, dev, o.lbn, o.sectors, o.op);
-            self.by_id.insert(r.id, (slot, i as u16));
+            self.by_id.insert(r.id, slot, i as u16);
             if let (true, Some(l)) = (self.keep_links, logical_id) {
                 if let Ok(mut rep) = self.report.lock() {
                     rep.links.push((r.id, l));
@@ -265,7 +269,7 @@ impl ArrayFront {
 
     /// A member operation completed.
     fn op_done(&mut self, r: &Request, ctx: &SchedCtx) {
-        let Some((slot, i)) = self.by_id.remove(&r.id) else {
+        let Some((slot, i)) = self.by_id.remove(r.id) else {
             return;
         };
         let p = self.pending[slot as usize].as_mut().expect("tracked");
