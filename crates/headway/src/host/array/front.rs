@@ -30,11 +30,15 @@ struct Pending {
     job: Job,
     logical: Option<Request>,
     ops: Vec<MemberOp>,
-    issued: Vec<bool>,
-    done: Vec<bool>,
+    /// Each operation's progress ([`ISSUED`], [`DONE`]): one allocation, next to nothing
+    /// else, since the ops of thousands of queued requests are looked up at random.
+    state: Vec<u8>,
     reads_left: usize,
     left: usize,
 }
+
+const ISSUED: u8 = 1;
+const DONE: u8 = 2;
 
 /// Links between member operations and the logical requests they serve, kept for the
 /// per-request records: `(member request id, logical request id)`.
@@ -167,8 +171,7 @@ impl ArrayFront {
             job,
             logical,
             ops,
-            issued: vec![false; n],
-            done: vec![false; n],
+            state: vec![0; n],
             reads_left,
             left: n,
         };
@@ -199,16 +202,16 @@ impl ArrayFront {
         let origin = self.origin(job, ctx);
         for i in 0..n {
             let p = self.pending[slot as usize].as_mut().expect("tracked");
-            let ready = !p.issued[i]
+            let ready = p.state[i] & ISSUED == 0
                 && match p.ops[i].wait {
                     Wait::Nothing => true,
                     Wait::Reads => p.reads_left == 0,
-                    Wait::Op(k) => p.done[k as usize],
+                    Wait::Op(k) => p.state[k as usize] & DONE != 0,
                 };
             if !ready {
                 continue;
             }
-            p.issued[i] = true;
+            p.state[i] |= ISSUED;
             let o = p.ops[i];
             let vol = &mut self.volumes[v];
             let row = o.lbn / vol.layout.unit_sectors;
@@ -274,7 +277,7 @@ impl ArrayFront {
         };
         let p = self.pending[slot as usize].as_mut().expect("tracked");
         let i = i as usize;
-        p.done[i] = true;
+        p.state[i] |= DONE;
         p.left -= 1;
         if p.ops[i].op == Op::Read {
             p.reads_left -= 1;
