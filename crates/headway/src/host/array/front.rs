@@ -3,9 +3,9 @@
 //! scheduler as any request is), and the logical request completes, served by the host,
 //! when its last member operation has. Requests to other devices pass straight through.
 
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use super::ids::IdWindow;
 use super::plan::{plan, MemberOp, Planning, Role, Wait};
 use super::volume::Volume;
 use crate::config::MirrorRead;
@@ -30,11 +30,15 @@ struct Pending {
     job: Job,
     logical: Option<Request>,
     ops: Vec<MemberOp>,
-    issued: Vec<bool>,
-    done: Vec<bool>,
+    /// Each operation's progress ([`ISSUED`], [`DONE`]): one allocation, next to nothing
+    /// else, since the ops of thousands of queued requests are looked up at random.
+    state: Vec<u8>,
     reads_left: usize,
     left: usize,
 }
+
+const ISSUED: u8 = 1;
+const DONE: u8 = 2;
 
 /// Links between member operations and the logical requests they serve, kept for the
 /// per-request records: `(member request id, logical request id)`.
@@ -57,7 +61,7 @@ pub(crate) struct ArrayFront {
     pending: Vec<Option<Pending>>,
     free: Vec<u32>,
     /// Member request id to its pending slot and operation index.
-    by_id: HashMap<u64, (u32, u16)>,
+    by_id: IdWindow,
     ready: Served,
     report: Arc<Mutex<ArrayReport>>,
     keep_links: bool,
@@ -78,7 +82,7 @@ impl ArrayFront {
             origins: None,
             pending: Vec::new(),
             free: Vec::new(),
-            by_id: HashMap::new(),
+            by_id: IdWindow::default(),
             ready: Served::new(),
             report,
             keep_links,
@@ -167,8 +171,7 @@ impl ArrayFront {
             job,
             logical,
             ops,
-            issued: vec![false; n],
-            done: vec![false; n],
+            state: vec![0; n],
             reads_left,
             left: n,
         };
@@ -190,21 +193,25 @@ impl ArrayFront {
         let Some(p) = self.pending[slot as usize].as_ref() else {
             return;
         };
-        let ready: Vec<usize> = (0..p.ops.len())
-            .filter(|&i| {
-                !p.issued[i]
-                    && match p.ops[i].wait {
-                        Wait::Nothing => true,
-                        Wait::Reads => p.reads_left == 0,
-                        Wait::Op(k) => p.done[k as usize],
-                    }
-            })
-            .collect();
-        let (v, job, logical_id) = (p.volume as usize, p.job, p.logical.map(|r| r.id));
+        let (v, job, logical_id, n) = (
+            p.volume as usize,
+            p.job,
+            p.logical.map(|r| r.id),
+            p.ops.len(),
+        );
         let origin = self.origin(job, ctx);
-        for i in ready {
+        for i in 0..n {
             let p = self.pending[slot as usize].as_mut().expect("tracked");
-            p.issued[i] = true;
+            let ready = p.state[i] & ISSUED == 0
+                && match p.ops[i].wait {
+                    Wait::Nothing => true,
+                    Wait::Reads => p.reads_left == 0,
+                    Wait::Op(k) => p.state[k as usize] & DONE != 0,
+                };
+            if !ready {
+                continue;
+            }
+            p.state[i] |= ISSUED;
             let o = p.ops[i];
             let vol = &mut self.volumes[v];
             let row = o.lbn / vol.layout.unit_sectors;
@@ -221,7 +228,7 @@ impl ArrayFront {
                 vol.fg_last_ns = ctx.now;
             }
             let r = ctx.host_request(origin, dev, o.lbn, o.sectors, o.op);
-            self.by_id.insert(r.id, (slot, i as u16));
+            self.by_id.insert(r.id, slot, i as u16);
             if let (true, Some(l)) = (self.keep_links, logical_id) {
                 if let Ok(mut rep) = self.report.lock() {
                     rep.links.push((r.id, l));
@@ -265,12 +272,12 @@ impl ArrayFront {
 
     /// A member operation completed.
     fn op_done(&mut self, r: &Request, ctx: &SchedCtx) {
-        let Some((slot, i)) = self.by_id.remove(&r.id) else {
+        let Some((slot, i)) = self.by_id.remove(r.id) else {
             return;
         };
         let p = self.pending[slot as usize].as_mut().expect("tracked");
         let i = i as usize;
-        p.done[i] = true;
+        p.state[i] |= DONE;
         p.left -= 1;
         if p.ops[i].op == Op::Read {
             p.reads_left -= 1;

@@ -3,6 +3,7 @@
 //! know they are members.
 
 mod front;
+mod ids;
 mod layout;
 mod plan;
 mod volume;
