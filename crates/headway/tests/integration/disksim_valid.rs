@@ -240,6 +240,40 @@ fn a_disksim_experiment_runs_its_generators_to_the_request_count() {
     assert_eq!(again.summary.response.mean_ms, r.summary.response.mean_ms);
 }
 
+/// Two striped organisations over two disks each, one generator naming both: as DiskSim
+/// does, each request goes to the organisation it drew (not all to the first volume).
+#[test]
+fn a_generator_over_two_volumes_reaches_both() {
+    let disks = "instantiate [ disk0 .. disk3 ] as HP_C3323A_validate";
+    let gen = generator(1.0).replace("devices = [ disk0 ]", "devices = [ disk0, disk1 ]");
+    let orgs = "disksim_logorg org0 { Addressing mode = Array, Distribution scheme = Striped,\n\
+                  Redundancy scheme = Noredun, devices = [ disk0 .. disk1 ], Stripe unit = 64 }\n\
+                disksim_logorg org1 { Addressing mode = Array, Distribution scheme = Striped,\n\
+                  Redundancy scheme = Noredun, devices = [ disk2 .. disk3 ], Stripe unit = 64 }";
+    let path = small_experiment(&gen, orgs);
+    let text = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace("instantiate [ disk0 ] as HP_C3323A_validate", disks)
+        .replace(
+            "disksim_disk disk0 []",
+            "disksim_disk disk0 [], disksim_disk disk1 [], disksim_disk disk2 [], \
+             disksim_disk disk3 []",
+        );
+    std::fs::write(&path, text).unwrap();
+    let (cfg, r) = run_file(&path);
+    assert_eq!(cfg.arrays.len(), 2);
+    assert_eq!(r.summary.requests, 300);
+    let per_volume: Vec<u64> = r.arrays.iter().map(|a| a.requests).collect();
+    assert_eq!(per_volume.iter().sum::<u64>(), 300, "{per_volume:?}");
+    // A fair coin over 300 requests: each volume well away from none.
+    assert!(per_volume.iter().all(|&n| n > 100), "{per_volume:?}");
+    for d in &r.summary.by_device[..] {
+        if d.name.starts_with("disk") {
+            assert!(d.requests > 0, "{} served nothing", d.name);
+        }
+    }
+}
+
 #[test]
 fn a_bad_disksim_value_names_file_line_and_key() {
     let bad = generator(1.5);
