@@ -361,8 +361,10 @@ fn build_workloads(
         workloads: Vec::new(),
         processes: Vec::new(),
     };
-    // With volumes, even the one `[workload]` is placed on its device (the first volume).
-    let single = cfg.workloads.is_empty() && volumes.is_none();
+    // With volumes, even the one `[workload]` is placed on its device (the first volume),
+    // unless it addresses devices itself (DiskSim's generators name theirs, volumes too).
+    let own_devices = matches!(cfg.workload, WorkloadConfig::Synthgen(_));
+    let single = cfg.workloads.is_empty() && (volumes.is_none() || own_devices);
     if single {
         let w = cfg.workload.build(capacities[0], rng, base)?;
         info.classes.push("default".into());

@@ -381,7 +381,25 @@ fn write_row(
     } else {
         Wait::Nothing
     };
-    write_data(ops, &|_| wait);
+    if p.sync_writes {
+        write_data(ops, &|_| wait);
+    } else {
+        // Unsynchronised, new data needs no old value: a data write waits only for a read
+        // of its own member (the rest of its unit within the parity range), as in DiskSim.
+        let reads: Vec<(usize, u16)> = ops
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| o.op == Op::Read)
+            .map(|(i, o)| (o.member, i as u16))
+            .collect();
+        write_data(ops, &|k| {
+            let m = l.data_member(row, pieces[k].data_unit);
+            reads
+                .iter()
+                .find(|&&(rm, _)| rm == m)
+                .map_or(Wait::Nothing, |&(_, i)| Wait::Op(i))
+        });
+    }
     write_parity(ops, wait);
 }
 
