@@ -193,7 +193,10 @@ pub(crate) fn write_replies(shared: &Shared, link: &Link, replies: Receiver<ToWr
             let rest = std::mem::take(&mut out.rest);
             let due = out.rest_due.take();
             if !out.broken {
-                let ok = out.stream.write_all(&rest).and_then(|()| out.stream.flush());
+                let ok = out
+                    .stream
+                    .write_all(&rest)
+                    .and_then(|()| out.stream.flush());
                 out.broken = ok.is_err();
                 if let (true, Some(due)) = (ok.is_ok(), due) {
                     note_late(shared, due);
