@@ -190,9 +190,10 @@ impl Live {
     }
 
     /// The run's summary so far (energy, reported only at the end, is in
-    /// [`Live::into_result`]'s).
+    /// [`Live::into_result`]'s). It does not copy the records, so the cost of a call does
+    /// not grow with the run.
     pub fn summary(&self) -> Summary {
-        self.sim.snapshot().0
+        self.sim.summary_so_far()
     }
 
     /// One row per request completed so far, host-made work included, as in a batch run.

@@ -1,6 +1,7 @@
 //! The thread that moves simulated time with the wall clock: it sleeps until the model's
-//! next event is due, advances the model to the present, and hands each completed request's
-//! reply to its connection.
+//! next event is due, advances the model to the present, and sends each completed request's
+//! reply itself (or hands it to its connection's writer when the socket cannot take it at
+//! once).
 
 use std::time::{Duration, Instant};
 
@@ -46,8 +47,7 @@ pub(crate) fn run(shared: &Shared) {
                     f.reply.due = Some(pacing.wall_at(d.completion_ns));
                     core.completed += 1;
                     core.response_ns_total += d.completion_ns.saturating_sub(f.at_ns);
-                    // A connection already gone drops its replies.
-                    let _ = f.to.send(f.reply);
+                    f.port.deliver(f.reply, &mut core.engine_pacing_error);
                 }
             }
             Some(t) => {

@@ -13,11 +13,22 @@ pub struct LiveModel {
     devices: Vec<ModelDevice>,
 }
 
-// SAFETY: a `Live` is not `Send` only because it shares its feed with the run inside it
-// through an `Rc`, and a plug-in scheduler written in Python could hold interpreter
-// objects. Every clone of that `Rc` lives inside the `Live` and moves with it, and the
-// server touches the model from one thread at a time, behind its lock; a configuration
-// file names only built-in (Rust) schedulers.
+// SAFETY: `Send` moves the whole `LiveModel` to another thread; it is unsound only if some
+// part of it stays reachable from the thread it left, or is tied to that thread. The
+// compiler cannot see this because the run's parts are trait objects without a `Send`
+// bound; what they hold, case by case:
+// - The `Rc<RefCell<Feed>>` of `Live::feed`: its only other clone is the `FeedWorkload`
+//   inside `Live::sim` (`Live::from_config` makes both and hands out neither), so every
+//   count of that `Rc` moves together and no thread is left touching it. `RefCell` and
+//   `Cell` (the schedulers' context) are `Send`.
+// - Schedulers, predictors, devices and host components: `Live::from_config` builds them
+//   with `build_simulation(cfg, None)`, i.e. only the built-in (Rust) ones a configuration
+//   file can name. A scheduler written in Python (whose objects belong to the
+//   interpreter's thread state) enters only through that `None`, which is never passed
+//   here; the cello interval log, the one other `Rc` in a run, is attached only by the
+//   cello experiment, not by a configuration.
+// - Nothing holds a thread-local or a raw pointer.
+// The server keeps the model inside a `Mutex`, so it is also used by one thread at a time.
 unsafe impl Send for LiveModel {}
 
 impl LiveModel {

@@ -10,6 +10,7 @@ mod live_model;
 pub mod model;
 pub(crate) mod nbd;
 mod pacing;
+mod reply_port;
 mod server;
 mod shared;
 mod stream;

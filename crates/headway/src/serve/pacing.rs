@@ -87,6 +87,12 @@ impl PacingError {
         self.late_ns.saturating_record(late_ns);
     }
 
+    /// Adds `other`'s replies to these.
+    pub(crate) fn merge(&mut self, other: &PacingError) {
+        // Both have the same bounds, so adding cannot fail.
+        let _ = self.late_ns.add(&other.late_ns);
+    }
+
     pub(crate) fn count(&self) -> u64 {
         self.late_ns.len()
     }

@@ -217,11 +217,12 @@ impl Server {
         }
         core.finish_arrivals()?;
         let mut summary = core.model.summary()?;
-        let pacing = self
+        let mut pacing = self
             .shared
             .pacing_error
             .lock()
             .unwrap_or_else(|p| p.into_inner());
+        pacing.merge(&core.engine_pacing_error);
         let (p50, p99, max) = match pacing.percentiles_ms() {
             Some((a, b, c)) => (a.into(), b.into(), c.into()),
             None => (

@@ -6,18 +6,18 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
-use std::sync::mpsc::Sender;
-use std::sync::{Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Instant;
 
 use super::backing::Backing;
 use super::model::{Arrival, ServeModel};
 use super::nbd::{Export, NbdErrno};
 use super::pacing::{Clock, PacingError};
+use super::reply_port::ReplyPort;
 use crate::error::{HeadwayError, Result};
 use crate::request::Op;
 
-/// A reply on its way to a connection's writer.
+/// A reply on its way to a connection.
 pub(crate) struct Reply {
     pub handle: u64,
     pub errno: NbdErrno,
@@ -35,7 +35,7 @@ pub(crate) struct Reply {
 /// A request inside the model, waiting for its completion.
 pub(crate) struct InFlight {
     pub reply: Reply,
-    pub to: Sender<Reply>,
+    pub port: Arc<ReplyPort>,
     /// The simulated arrival time (set when it enters the model).
     pub at_ns: u64,
 }
@@ -50,6 +50,8 @@ pub(crate) struct Core {
     pub response_ns_total: u64,
     /// The first error the model or the arrivals file raised; the server stops on it.
     pub failure: Option<HeadwayError>,
+    /// The pacing error of the replies the engine sent itself.
+    pub engine_pacing_error: PacingError,
 }
 
 pub(crate) struct Shared {
@@ -60,6 +62,7 @@ pub(crate) struct Shared {
     pub backing: Backing,
     pub exports: Vec<Export>,
     pub stop: AtomicBool,
+    /// The pacing error of the replies the connections' writers sent.
     pub pacing_error: Mutex<PacingError>,
 }
 
@@ -87,6 +90,7 @@ impl Shared {
                 completed: 0,
                 response_ns_total: 0,
                 failure: None,
+                engine_pacing_error: PacingError::new(),
             }),
             wake: Condvar::new(),
             clock,

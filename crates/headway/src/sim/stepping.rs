@@ -73,12 +73,12 @@ impl Simulation {
         self.stats.records()
     }
 
-    /// The summary and records of the run so far, the run going on (energy, which its
-    /// meters report only at the end, is left out).
-    pub(crate) fn snapshot(&self) -> (Summary, Option<RequestRecords>) {
+    /// The summary of the run so far, the run going on (energy, which its meters report
+    /// only at the end, is left out). The per-request records are not copied.
+    pub(crate) fn summary_so_far(&self) -> Summary {
         let names = self.names();
-        let (mut summary, records, _) = self.stats.clone().finish(self.now, &names);
+        let (mut summary, _, _) = self.stats.tallies().finish(self.now, &names);
         Self::add_firmware_free(&self.devices, &mut summary, &names);
-        (summary, records)
+        summary
     }
 }

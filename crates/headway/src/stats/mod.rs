@@ -348,6 +348,42 @@ impl Stats {
         self.records.as_ref()
     }
 
+    /// A copy of the tallies without the per-request records (which grow with the run), to
+    /// summarise a run that goes on. Every field is named, so a new one must be placed here.
+    pub(crate) fn tallies(&self) -> Stats {
+        Stats {
+            response: self.response.clone(),
+            service: self.service.clone(),
+            seek_sum_ns: self.seek_sum_ns,
+            rotate_sum_ns: self.rotate_sum_ns,
+            transfer_sum_ns: self.transfer_sum_ns,
+            media_ns: self.media_ns,
+            prediction: self.prediction.clone(),
+            completed: self.completed,
+            reads: self.reads,
+            writes: self.writes,
+            background: self.background,
+            host_made: self.host_made,
+            host_served: self.host_served,
+            deadline_misses: self.deadline_misses,
+            fg_busy_ns: self.fg_busy_ns,
+            host_busy_ns: self.host_busy_ns,
+            dims: self.dims.clone(),
+            workloads: self.workloads,
+            sectors: self.sectors,
+            cache_hits: self.cache_hits,
+            arrived: self.arrived,
+            first_arrival: self.first_arrival,
+            last_done: self.last_done,
+            queued: self.queued,
+            in_system: self.in_system,
+            seen_at_arrival: self.seen_at_arrival,
+            idle_arrivals: self.idle_arrivals,
+            busy: self.busy.clone(),
+            records: None,
+        }
+    }
+
     pub(crate) fn completed(&self) -> u64 {
         self.completed
     }

@@ -47,6 +47,7 @@ mod hybrid_drive_config;
 mod imperfections;
 mod layout;
 mod live;
+mod live_summary;
 mod mechanics;
 mod oracle_queued;
 mod plugin_stats;

@@ -224,9 +224,11 @@ fn each_connection_is_its_own_process_in_the_arrivals_file() {
     let server = start(&path, 1_000_000, 4, Some(arrivals.clone()));
     let mut a = Client::connect(&path, "disk0").unwrap();
     let mut b = Client::connect(&path, "disk1").unwrap();
+    // One after the other: sent together, b's read may enter the model before a's write
+    // has been read off its socket.
     a.send(1, 0, 1, 4096, 4096, &[1u8; 4096]);
-    b.send(0, 0, 2, 513, 1024, &[]);
     assert_eq!(a.reply(0).0, 0);
+    b.send(0, 0, 2, 513, 1024, &[]);
     assert_eq!(b.reply(1024).0, 0);
     server.stop().unwrap();
     let text = std::fs::read_to_string(&arrivals).unwrap();

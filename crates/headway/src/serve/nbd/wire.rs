@@ -66,6 +66,15 @@ pub(crate) fn read_u64(r: &mut impl Read) -> io::Result<u64> {
     Ok(u64::from_be_bytes(b))
 }
 
+/// The 16 bytes that open a simple reply.
+pub(crate) fn simple_reply_head(errno: NbdErrno, handle: u64) -> [u8; 16] {
+    let mut head = [0u8; 16];
+    head[0..4].copy_from_slice(&SIMPLE_REPLY_MAGIC.to_be_bytes());
+    head[4..8].copy_from_slice(&(errno as u32).to_be_bytes());
+    head[8..16].copy_from_slice(&handle.to_be_bytes());
+    head
+}
+
 /// A simple reply's 16-byte header followed by `data` (a read's payload; empty otherwise).
 pub(crate) fn write_simple_reply(
     w: &mut impl Write,
@@ -73,11 +82,7 @@ pub(crate) fn write_simple_reply(
     handle: u64,
     data: &[u8],
 ) -> io::Result<()> {
-    let mut head = [0u8; 16];
-    head[0..4].copy_from_slice(&SIMPLE_REPLY_MAGIC.to_be_bytes());
-    head[4..8].copy_from_slice(&(errno as u32).to_be_bytes());
-    head[8..16].copy_from_slice(&handle.to_be_bytes());
-    w.write_all(&head)?;
+    w.write_all(&simple_reply_head(errno, handle))?;
     if errno == NbdErrno::Ok && !data.is_empty() {
         w.write_all(data)?;
     }
