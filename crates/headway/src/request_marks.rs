@@ -133,7 +133,9 @@ impl RequestMarks {
     }
 
     pub fn set_error(&mut self, e: Option<ZoneError>) {
-        let code = e.map_or(0, |z| ZoneError::ALL.iter().position(|&a| a == z).unwrap() + 1);
+        let code = e.map_or(0, |z| {
+            ZoneError::ALL.iter().position(|&a| a == z).unwrap() + 1
+        });
         self.0 = (self.0 & !(THREE_BITS << ERROR_SHIFT)) | ((code as u8) << ERROR_SHIFT);
     }
 }
@@ -151,7 +153,10 @@ mod tests {
                     m.set_error(e);
                     m.set_zone_op(z);
                     m.set_large_read_chunk(chunk);
-                    assert_eq!((m.large_read_chunk(), m.zone_op(), m.error()), (chunk, z, e));
+                    assert_eq!(
+                        (m.large_read_chunk(), m.zone_op(), m.error()),
+                        (chunk, z, e)
+                    );
                 }
             }
         }

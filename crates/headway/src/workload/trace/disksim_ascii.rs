@@ -255,7 +255,10 @@ mod tests {
         assert_eq!(rec("0 0 260400 8 0 append").zone_op, Some(ZoneOp::Append));
         assert_eq!(rec("0 0 260400 8 0").zone_op, None);
         let bad = parse_line(b"0 0 260400 1 0 trim").unwrap_err();
-        assert!(bad.starts_with("zone command") && bad.contains("`trim`"), "{bad}");
+        assert!(
+            bad.starts_with("zone command") && bad.contains("`trim`"),
+            "{bad}"
+        );
         let read = parse_line(b"0 0 260400 1 1 reset").unwrap_err();
         assert!(read.contains("the flags say read"), "{read}");
         let seven = parse_line(b"0 0 1 1 0 reset x").unwrap_err();
