@@ -3,6 +3,8 @@ parameter is an error naming its key, and the catalog says how each drive record
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import headway
@@ -41,3 +43,27 @@ def test_the_catalog_says_how_each_drive_records():
     assert recording["st5000as0011"] == "smr-drive-managed"
     assert recording["st8000as0002"] == "smr-drive-managed"
     assert set(recording) <= {"cmr", "smr-drive-managed", "smr-host-managed"}
+
+
+def test_the_zoned_example_reports_resets_and_names_each_refusal(cli, tmp_path):
+    from conftest import EXAMPLES
+
+    r = headway.run(EXAMPLES / "zoned_writers.toml", records=True)
+    (z,) = r.zoned
+    assert (z["resets"], z["unaligned_writes"], z["reads_beyond_write_pointer"]) == (16, 5, 5)
+    assert r.smr == []
+    cols = r.columns()
+    errors = list(cols["error"])
+    assert errors.count("unaligned-write") == 5
+    assert errors.count("read-beyond-write-pointer") == 5
+    assert errors.count("") == r.summary.requests - 10
+    assert list(cols["zone_op"]).count("reset") == 16
+    # `headway run --json` carries the same report.
+    out = cli("run", EXAMPLES / "zoned_writers.toml", "-q", "--json", tmp_path / "s.json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads((tmp_path / "s.json").read_text())["zoned"][0]["resets"] == 16
+
+
+def test_a_run_without_zones_has_no_zoned_or_smr_report_in_its_json():
+    out = json.loads(headway.run(_config()).to_json())
+    assert "zoned" not in out and "smr" not in out

@@ -74,6 +74,9 @@ def _column(dtype: str, raw: bytes) -> np.ndarray:
     # columns are what pandas, Arrow and arithmetic on differences expect.
     if arr.dtype == np.dtype("<u8"):
         arr = arr.view("<i8")
+    elif arr.dtype.kind == "S":
+        # Short names (a zone command, a refusal's error kind): "" where there is none.
+        arr = arr.astype(str)
     return arr
 
 
@@ -124,6 +127,33 @@ class Result:
         (20, 40, 40, 20)
         """
         return list(self.meta.get("arrays") or [])
+
+    @property
+    def smr(self) -> List[Dict[str, Any]]:
+        """Each drive-managed SMR drive's report (docs/smr.md): what its media cache
+        absorbed and what band cleaning cost, one dict per drive. Empty without
+        ``[drive.smr]``.
+
+        >>> import headway
+        >>> headway.run({"drive": {"name": "elite3"}, "workload": {"requests": 10}}).smr
+        []
+        """
+        return list(self.meta.get("smr") or [])
+
+    @property
+    def zoned(self) -> List[Dict[str, Any]]:
+        """Each zoned drive's report (docs/smr.md): its zones, the commands it refused by
+        kind (``unaligned_writes``, ``reads_beyond_write_pointer``, ...), resets and
+        appends, one dict per drive. Empty without ``[drive.zoned]``.
+
+        >>> import headway
+        >>> z = {"zone_size_sectors": 260400, "conventional_zones": 1}
+        >>> wl = {"requests": 10, "read_fraction": 0.0, "size_sectors": 8}
+        >>> r = headway.run({"drive": {"name": "ek1000", "zoned": z}, "workload": wl})
+        >>> r.zoned[0]["zones"], r.zoned[0]["unaligned_writes"] + r.zoned[0]["appends"] <= 10
+        (300, True)
+        """
+        return list(self.meta.get("zoned") or [])
 
     @property
     def trace_report(self) -> Optional[Dict[str, Any]]:
@@ -276,8 +306,9 @@ class Result:
 
     def to_json(self, indent: Optional[int] = None) -> str:
         """The flat summary as a JSON object; a trace replay adds ``trace_report`` (records
-        read, replayed, bad, ...) and a run with warnings adds ``warnings``, so a saved
-        summary says what was left out of it.
+        read, replayed, bad, ...), a run with warnings adds ``warnings``, so a saved
+        summary says what was left out of it, and a run with zoned or drive-managed SMR
+        drives adds their ``zoned`` and ``smr`` reports.
 
         >>> import headway, json
         >>> exp = {"drive": {"name": "elite3"}, "workload": {"requests": 20}}
@@ -289,6 +320,9 @@ class Result:
             out["trace_report"] = self.trace_report
         if self.warnings:
             out["warnings"] = self.warnings
+        for key in ("smr", "zoned"):
+            if self.meta.get(key):
+                out[key] = self.meta[key]
         return json.dumps(out, indent=indent)
 
     def __repr__(self) -> str:

@@ -63,6 +63,21 @@ pub(crate) fn column<T: Element>(
     dict.set_item(name, (T::DTYPE, bytes))
 }
 
+/// A column of short names as numpy fixed-width bytes (`|S<width>`, NUL-padded); Python
+/// turns it into a `str` column.
+fn name_column(dict: &Bound<'_, PyDict>, name: &str, values: &[&str]) -> PyResult<()> {
+    let width = values.iter().map(|v| v.len()).max().unwrap_or(0).max(1);
+    let py = dict.py();
+    let bytes = PyBytes::new_with(py, values.len() * width, |buf| {
+        for (out, v) in buf.chunks_exact_mut(width).zip(values) {
+            out[..v.len()].copy_from_slice(v.as_bytes());
+            out[v.len()..].fill(0);
+        }
+        Ok(())
+    })?;
+    dict.set_item(name, (format!("|S{width}"), bytes))
+}
+
 pub fn to_columns<'py>(py: Python<'py>, rec: &RequestRecords) -> PyResult<Bound<'py, PyDict>> {
     // Destructured so that a column added to the core fails to compile here until it is
     // passed on.
@@ -88,6 +103,8 @@ pub fn to_columns<'py>(py: Python<'py>, rec: &RequestRecords) -> PyResult<Bound<
         cache_hit,
         predicted_ns,
         logical_id,
+        zone_op,
+        error,
     } = rec;
     let d = PyDict::new(py);
     column(&d, "id", id)?;
@@ -125,6 +142,12 @@ pub fn to_columns<'py>(py: Python<'py>, rec: &RequestRecords) -> PyResult<Bound<
     // Only runs with `[[arrays]]` link member operations to logical requests.
     if !logical_id.is_empty() {
         column(&d, "logical_id", logical_id)?;
+    }
+    // Only runs with zone commands or refusals (zoned drives) carry these.
+    for (name, values) in [("zone_op", zone_op), ("error", error)] {
+        if values.iter().any(|v| !v.is_empty()) {
+            name_column(&d, name, values)?;
+        }
     }
     Ok(d)
 }

@@ -210,6 +210,8 @@ pub fn run<'py>(
         "host_origins": result.host_origins,
         "class_series": result.series,
         "arrays": result.arrays,
+        "smr": result.smr,
+        "zoned": result.zoned,
     })
     .to_string();
     Ok((summary, columns, meta))

@@ -36,6 +36,7 @@ mod named;
 pub(crate) mod order;
 pub mod predict;
 pub mod request;
+pub mod request_marks;
 pub mod sched;
 pub mod serve;
 pub mod sim;

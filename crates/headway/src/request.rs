@@ -1,6 +1,7 @@
 //! What flows through the system: requests from workloads, commands from the host to a
 //! device, and completions back.
 
+use crate::request_marks::RequestMarks;
 use crate::time::{SimTime, NEVER};
 use smallvec::SmallVec;
 
@@ -47,9 +48,10 @@ pub struct Request {
     /// interns the names). Host-made work is never reported to a workload and is counted
     /// apart from the workload's requests.
     pub origin: u16,
-    /// A later chunk of one large read that the workload split up: anticipation counts the
-    /// whole read as one thinktime sample (paper §3.3). Fits in the struct's padding.
-    pub large_read_chunk: bool,
+    /// One byte of marks: a later chunk of one large read that the workload split up
+    /// (anticipation counts the whole read as one thinktime sample, paper §3.3), the zone
+    /// command the request carries, and the ZBC error a zoned drive refused it with.
+    pub marks: RequestMarks,
 }
 
 /// Origins from here on belong to host components, below it to workloads.
@@ -69,7 +71,7 @@ impl Request {
             class: 0,
             deadline_ns: NEVER,
             origin: 0,
-            large_read_chunk: false,
+            marks: RequestMarks::default(),
         }
     }
 
@@ -144,6 +146,10 @@ impl Command {
         if reqs.iter().any(|r| r.op != op || r.device != device) {
             return None;
         }
+        // A zone command is never merged with anything: it travels alone.
+        if reqs.len() > 1 && reqs.iter().any(|r| r.marks.zone_op().is_some()) {
+            return None;
+        }
         // Contiguity: the union of the extents must have no hole.
         let mut ext: SmallVec<[(u64, u64); 8]> =
             reqs.iter().map(|r| (r.lbn, r.end_lbn())).collect();
@@ -190,6 +196,7 @@ impl Command {
         if reqs
             .iter()
             .any(|r| r.op != op || r.device != device || r.lbn < lbn || r.end_lbn() > end)
+            || reqs.iter().any(|r| r.marks.zone_op().is_some()) && reqs.len() > 1
         {
             return None;
         }
@@ -202,6 +209,12 @@ impl Command {
             predicted_ns: None,
             requests: reqs.iter().copied().collect(),
         })
+    }
+
+    /// The zone command this command carries (a zone command travels alone).
+    #[inline]
+    pub fn zone_op(&self) -> Option<crate::request_marks::ZoneOp> {
+        self.requests.first().and_then(|r| r.marks.zone_op())
     }
 
     /// Whether this command carries request `id`.

@@ -233,7 +233,7 @@ impl<'a> SchedCtx<'a> {
             class: 0,
             deadline_ns: NEVER,
             origin: origin.max(HOST_ORIGIN_BASE),
-            large_read_chunk: false,
+            marks: Default::default(),
         }
     }
 

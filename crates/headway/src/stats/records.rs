@@ -34,6 +34,12 @@ pub struct RequestRecords {
     /// With `[[arrays]]`: the logical request each member operation served (`u64::MAX`
     /// for any other request); empty without arrays.
     pub logical_id: Vec<u64>,
+    /// The zone command each request carried (`reset`, `open`, `close`, `finish`,
+    /// `append`), or `""` for a plain read or write.
+    pub zone_op: Vec<&'static str>,
+    /// The ZBC error a zoned drive refused each request with (`unaligned-write`, ...), or
+    /// `""` for a request served.
+    pub error: Vec<&'static str>,
 }
 
 impl RequestRecords {
@@ -80,6 +86,13 @@ impl RequestRecords {
         self.deadline_ns.push(r.deadline_ns);
         self.cache_hit.push(false);
         self.predicted_ns.push(crate::time::NEVER);
+        self.push_marks(r);
+    }
+
+    fn push_marks(&mut self, r: &Request) {
+        self.zone_op
+            .push(r.marks.zone_op().map_or("", |z| z.name()));
+        self.error.push(r.marks.error().map_or("", |e| e.name()));
     }
 
     pub(crate) fn push(&mut self, r: &Request, c: &Completion) {
@@ -105,5 +118,6 @@ impl RequestRecords {
         self.cache_hit.push(c.cache_hit);
         self.predicted_ns
             .push(c.command.predicted_ns.unwrap_or(crate::time::NEVER));
+        self.push_marks(r);
     }
 }

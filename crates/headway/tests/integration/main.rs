@@ -71,4 +71,5 @@ mod workload_closed;
 mod workload_config;
 mod workload_synthetic;
 mod workload_trace;
+mod zone_commands;
 mod zoned;

@@ -43,6 +43,7 @@ fn rec(
         op,
         process,
         response_ns,
+        zone_op: None,
     }
 }
 use Op::{Read as R, Write as W};

@@ -34,6 +34,7 @@ fn rec(time_ns: u64, device: u16, lbn: u64, sectors: u32, op: Op) -> TraceRecord
         op,
         process: 0,
         response_ns: None,
+        zone_op: None,
     }
 }
 
@@ -90,7 +91,8 @@ fn each_malformed_line_is_an_error_naming_file_and_line() {
     let good = "# header\n0.5 0 0 8 1\n\n1.0 0 8 8 0\n";
     let cases = [
         ("1.5 0 16 8", "expected 5 fields"),
-        ("1.5 0 16 8 1 9", "expected 5 fields"),
+        ("1.5 0 16 8 1 9", "zone command: expected reset"),
+        ("1.5 0 16 8 0 reset 9", "expected 5 fields"),
         ("1.5ms 0 16 8 1", "time_ms"),
         ("-1.5 0 16 8 1", "time_ms: must not be negative"),
         ("1.5 x 16 8 1", "devno"),

@@ -191,12 +191,21 @@ fn the_zoned_writers_example_counts_its_refusals() {
         .simulation
         .run()
         .unwrap();
-    // 4 writers x 500 appends, 500 read-backs, and 5 rewrites and 5 reads past the pointer.
-    assert_eq!(r.summary.requests, 2_000 + 500 + 10);
+    // 4 writers x 500 appends, 500 read-backs, 5 rewrites and 5 reads past the pointer, and
+    // 4 x 4 zone resets (every 100 rounds but the last).
+    assert_eq!(r.summary.requests, 2_000 + 500 + 10 + 16);
     let z = &r.zoned[0];
     assert_eq!((z.unaligned_writes, z.reads_beyond_write_pointer), (5, 5));
     assert_eq!(z.errors(), 10);
+    assert_eq!(z.resets, 16);
     assert_eq!(z.implicit_closes, 0, "four writers fit eight open zones");
+    // Each refusal is named in the records; everything else was served.
+    let rec = r.records.as_ref().unwrap();
+    let count = |col: &[&str], v: &str| col.iter().filter(|&&e| e == v).count();
+    assert_eq!(count(&rec.error, "unaligned-write"), 5);
+    assert_eq!(count(&rec.error, "read-beyond-write-pointer"), 5);
+    assert_eq!(count(&rec.error, ""), 2_516);
+    assert_eq!(count(&rec.zone_op, "reset"), 16);
 }
 
 /// Four writers each put four sequential writes to their own zone at the same instant, ten

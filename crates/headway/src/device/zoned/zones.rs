@@ -36,21 +36,7 @@ pub struct Zone {
     pub write_pointer_lbn: u64,
 }
 
-/// Why a command was refused (ZBC's ILLEGAL REQUEST sense codes, by name).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ZoneError {
-    /// A write to a sequential-write-required zone not at its write pointer.
-    UnalignedWrite,
-    /// A command crossing from one sequential zone into another.
-    CrossesZoneBoundary,
-    /// A write to a full sequential-write-required zone.
-    ZoneFull,
-    /// A read past the write pointer of a sequential-write-required zone.
-    ReadBeyondWritePointer,
-    /// An explicit open with `max_open_zones` zones explicitly open.
-    TooManyOpenZones,
-}
+pub use crate::request_marks::ZoneError;
 
 pub(crate) struct Zones {
     size_sectors: u64,

@@ -266,7 +266,7 @@ impl Scheduler for Anticipatory {
     fn on_arrival(&mut self, req: Request, ctx: &SchedCtx) {
         if !req.is_host_work() && req.op.is_read() {
             let cfg = self.settings.stats;
-            let chunk = self.settings.large_read_flag && req.large_read_chunk;
+            let chunk = self.settings.large_read_flag && req.marks.large_read_chunk();
             self.stats_mut(req.process)
                 .on_arrival(ctx.now, req.lbn, chunk, &cfg);
         }

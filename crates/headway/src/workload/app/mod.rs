@@ -229,7 +229,7 @@ impl AppWorkload {
             now = now.saturating_add(s.think_ns);
             let mut r = Request::new(now, s.lbn, s.sectors, s.op);
             r.process = 0;
-            r.large_read_chunk = s.chunk;
+            r.marks.set_large_read_chunk(s.chunk);
             out.push(r);
             if s.wait {
                 self.waiting = Some((s.lbn, now));

@@ -143,6 +143,7 @@ impl LineParser for BlkparseParser {
             op,
             process: pid,
             response_ns: None,
+            zone_op: None,
         }))
     }
 

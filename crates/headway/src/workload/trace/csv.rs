@@ -524,6 +524,7 @@ impl LineParser for CsvParser {
             op,
             process,
             response_ns: None,
+            zone_op: None,
         }))
     }
 }

@@ -8,8 +8,11 @@
 //! `time_ms` is the arrival time in (fractional) milliseconds, `blkno` the first 512-byte
 //! sector, `bcount` the length in sectors, and `flags` a hexadecimal word (DiskSim reads it
 //! with `%x`) whose bit 0 is set for a read. Blank lines and lines starting with `#` are
-//! skipped. Exactly five fields are required: a line with more or fewer is more likely a
-//! different format than a record to guess at.
+//! skipped. Five fields are required: a line with fewer is more likely a different format
+//! than a record to guess at. headway reads one optional sixth field, a zone command for a
+//! zoned drive (`reset`, `open`, `close`, `finish` or `append`; docs/smr.md): the record is
+//! then that command on the zone holding `blkno` (a write of `bcount` sectors at the zone's
+//! write pointer for `append`). DiskSim itself does not read it.
 
 use std::io::BufRead;
 use std::path::PathBuf;
@@ -20,6 +23,8 @@ use super::lines::{is_skippable, split};
 use super::text::{LineParser, TextReader};
 use super::{TraceReader, TraceRecord};
 use crate::error::Result;
+use crate::request::Op;
+use crate::request_marks::ZoneOp;
 
 const FIELDS: &str = "time_ms devno blkno bcount flags";
 
@@ -120,10 +125,12 @@ pub(super) fn parse_line(line: &[u8]) -> FieldResult<Option<TraceRecord>> {
     if is_skippable(line) {
         return Ok(None);
     }
-    let mut f: [&[u8]; 5] = [&[]; 5];
+    let mut f: [&[u8]; 6] = [&[]; 6];
     let n = split(line, None, &mut f);
-    if n != f.len() {
-        return Err(format!("expected 5 fields ({FIELDS}), found {n}"));
+    if n != 5 && n != 6 {
+        return Err(format!(
+            "expected 5 fields ({FIELDS}) and an optional zone command, found {n}"
+        ));
     }
     // Milliseconds, exact to the nanosecond when written as a plain decimal (rounding at
     // the seventh digit of fraction); anything else C's `%lf` accepts through `f64`.
@@ -149,8 +156,25 @@ pub(super) fn parse_line(line: &[u8]) -> FieldResult<Option<TraceRecord>> {
             lossy(f[4])
         )
     })?;
-    let rec = record(time_ns, device as u16, lbn, sectors as u32, flags & 1 == 1);
+    let mut rec = record(time_ns, device as u16, lbn, sectors as u32, flags & 1 == 1);
+    if n == 6 {
+        rec.zone_op = Some(zone_op(f[5], rec.op)?);
+    }
     Ok(Some(rec))
+}
+
+/// The sixth field: a zone command, which travels as a write.
+fn zone_op(field: &[u8], op: Op) -> FieldResult<ZoneOp> {
+    let name = lossy(field);
+    let z = ZoneOp::from_name(&name).ok_or_else(|| {
+        format!("zone command: expected reset, open, close, finish or append, got `{name}`")
+    })?;
+    if op.is_read() {
+        return Err(format!(
+            "zone command: `{name}` is a write (flags bit 0 clear), but the flags say read"
+        ));
+    }
+    Ok(z)
 }
 
 #[cfg(test)]
@@ -210,7 +234,8 @@ mod tests {
                 sectors: 640,
                 op: Op::Read,
                 process: 0,
-                response_ns: None
+                response_ns: None,
+                zone_op: None,
             }
         );
         assert_eq!(rec("0 0 0 8 0").op, Op::Write);
@@ -225,10 +250,28 @@ mod tests {
     }
 
     #[test]
+    fn a_sixth_field_is_a_zone_command() {
+        assert_eq!(rec("0 0 260400 1 0 reset").zone_op, Some(ZoneOp::Reset));
+        assert_eq!(rec("0 0 260400 8 0 append").zone_op, Some(ZoneOp::Append));
+        assert_eq!(rec("0 0 260400 8 0").zone_op, None);
+        let bad = parse_line(b"0 0 260400 1 0 trim").unwrap_err();
+        assert!(
+            bad.starts_with("zone command") && bad.contains("`trim`"),
+            "{bad}"
+        );
+        let read = parse_line(b"0 0 260400 1 1 reset").unwrap_err();
+        assert!(read.contains("the flags say read"), "{read}");
+        let seven = parse_line(b"0 0 1 1 0 reset x").unwrap_err();
+        assert!(seven.contains("found 7"), "{seven}");
+    }
+
+    #[test]
     fn bad_fields_say_what_is_wrong() {
         let err = |l: &str| parse_line(l.as_bytes()).unwrap_err();
         assert!(err("1 2 3 4").contains("found 4"));
-        assert!(err("1 2 3 4 5 6").contains("found 6"));
+        // A sixth field must be a zone command; a seventh is never allowed.
+        assert!(err("1 2 3 4 5 6").starts_with("zone command"));
+        assert!(err("1 2 3 4 5 6 7").contains("found 7"));
         assert!(err("x 0 0 8 1").starts_with("time_ms"));
         assert!(err("0 -1 0 8 1").contains("devno: must not be negative"));
         assert!(err("0 70000 0 8 1").contains("devno: 70000 is out of range"));

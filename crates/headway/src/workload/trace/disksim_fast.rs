@@ -30,6 +30,7 @@ pub(super) fn record(
         op: if read { Op::Read } else { Op::Write },
         process: 0,
         response_ns: None,
+        zone_op: None,
     }
 }
 

@@ -54,6 +54,7 @@ impl LineParser for ValidateParser {
             op: l.op,
             process: 0,
             response_ns: Some(l.access_ns),
+            zone_op: None,
         }))
     }
 }

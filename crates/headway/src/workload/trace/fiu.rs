@@ -79,6 +79,7 @@ impl LineParser for FiuParser {
             op,
             process: pid,
             response_ns: None,
+            zone_op: None,
         }))
     }
 

@@ -268,6 +268,7 @@ impl<R: BufRead> HpSrtReader<R> {
             op,
             process: 0,
             response_ns: Some(stop_us * 1_000),
+            zone_op: None,
         }))
     }
 }

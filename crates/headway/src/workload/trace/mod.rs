@@ -81,6 +81,9 @@ pub struct TraceRecord {
     /// Issue to completion as the trace measured it, where the format records it (MSR, HP
     /// SRT, DiskSim validate): closed-loop replay derives think times from it.
     pub response_ns: Option<u64>,
+    /// The zone command the record carries, where the format can say (DiskSim ASCII's
+    /// optional sixth field); else `None`.
+    pub zone_op: Option<crate::request_marks::ZoneOp>,
 }
 
 /// A streaming reader of one trace format.

@@ -83,6 +83,7 @@ impl LineParser for MsrParser {
             op,
             process: 0,
             response_ns: Some(response_ns),
+            zone_op: None,
         }))
     }
 }

@@ -44,6 +44,9 @@ impl<R: TraceReader> TraceWorkload<R> {
                 Some(k) => (rec.time_ns as f64 * k).round() as SimTime,
             };
             let mut req = Request::new(at, rec.lbn, rec.sectors, rec.op);
+            if rec.zone_op.is_some() {
+                req.marks.set_zone_op(rec.zone_op);
+            }
             req.process = rec.process;
             out.push(req);
         }

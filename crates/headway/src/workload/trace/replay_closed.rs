@@ -96,6 +96,9 @@ impl<R: TraceReader> ClosedTraceWorkload<R> {
             now + self.scale(think)
         };
         let mut req = Request::new(at, rec.lbn, rec.sectors, rec.op);
+        if rec.zone_op.is_some() {
+            req.marks.set_zone_op(rec.zone_op);
+        }
         req.process = rec.process;
         out.push(req);
     }

@@ -70,6 +70,7 @@ impl LineParser for SpcParser {
             op,
             process: 0,
             response_ns: None,
+            zone_op: None,
         }))
     }
 }
