@@ -147,7 +147,7 @@ def assert_paper_hw(out: Path, keys) -> None:
 
     import headway
 
-    h = json.loads((out / "headline.json").read_text(encoding="utf-8"))
+    h = json.loads((out / "headline.json").read_text(encoding="utf-8"))["headline"]
     drives = set(headway.disks()["name"])
     interfaces = {i["name"] for i in headway.interfaces()}
     for part in h["paper_hw"].split("; faster platform "):

@@ -178,4 +178,4 @@ def test_headline_on_the_papers_hardware(quick_out):
     out, _ = quick_out
     assert_paper_hw(out, ["seq_mmap_mb_s_paper_hw", "seq_mmap_speedup_paper_hw", "alter_mmap_speedup_paper_hw",
                             "fast_drive_seq_mmap_speedup_paper_hw"])
-    assert json.loads((out / "headline.json").read_text())["paper_hw"] == "deskstar_60gxp on ata100; faster platform cheetah_x15 on ultra160"
+    assert json.loads((out / "headline.json").read_text())["headline"]["paper_hw"] == "deskstar_60gxp on ata100; faster platform cheetah_x15 on ultra160"

@@ -122,4 +122,4 @@ def test_headline_on_the_papers_hardware(quick_out):
     out, _ = quick_out
     assert_paper_hw(out, ["text_response_scan_over_cello_paper_hw", "cello_video_miss_fraction_paper_hw",
                             "scan_video_miss_fraction_paper_hw", "cello_text_mean_ms_paper_hw"])
-    assert json.loads((out / "headline.json").read_text())["paper_hw"] == "elite3 on fast_scsi2"
+    assert json.loads((out / "headline.json").read_text())["headline"]["paper_hw"] == "elite3 on fast_scsi2"

@@ -173,4 +173,4 @@ def test_headline_on_the_papers_hardware(quick_out):
     """The headline points again on the paper's drive and interface (`_paper_hw` keys)."""
     out, _ = quick_out
     assert_paper_hw(out, ["core_response_norm_paper_hw"])
-    assert json.loads((out / "headline.json").read_text())["paper_hw"] == "ek1000 on ata100"
+    assert json.loads((out / "headline.json").read_text())["headline"]["paper_hw"] == "ek1000 on ata100"

@@ -239,4 +239,4 @@ def test_headline_on_the_papers_hardware(quick_out):
     out, _ = quick_out
     assert_paper_hw(out, ["free_bandwidth_mb_s_paper_hw", "fg_response_increase_paper_hw",
                             "free_fraction_of_media_bandwidth_paper_hw"])
-    assert json.loads((out / "headline.json").read_text())["paper_hw"] == "atlas10k on ultra2"
+    assert json.loads((out / "headline.json").read_text())["headline"]["paper_hw"] == "atlas10k on ultra2"

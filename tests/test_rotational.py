@@ -208,4 +208,4 @@ def test_headline_on_the_papers_hardware(quick_out):
     """The headline points again on the paper's drive and interface (`_paper_hw` keys)."""
     out, _ = quick_out
     assert_paper_hw(out, ["stf_utilisation_paper_hw", "stf_over_cscan_paper_hw", "stf_over_fcfs_paper_hw"])
-    assert json.loads((out / "headline.json").read_text())["paper_hw"] == "st41601n on fast_scsi2"
+    assert json.loads((out / "headline.json").read_text())["headline"]["paper_hw"] == "st41601n on fast_scsi2"

@@ -47,12 +47,6 @@ pub const INTERFACES: &[Interface] = &[
                  bus's block transfer time, as validated against the real drive",
     },
     Interface {
-        name: "fast_scsi2",
-        title: "Fast SCSI-2 (Fast-10, 8 bit)",
-        payload_mb_s: Some(10.0),
-        source: "Small Computer System Interface-2 (SCSI-2), ANSI X3.131-1994",
-    },
-    Interface {
         name: "ultra2",
         title: "Ultra2 Wide SCSI (Fast-40, 16 bit)",
         payload_mb_s: Some(80.0),
@@ -87,6 +81,12 @@ pub const INTERFACES: &[Interface] = &[
         title: "Serial ATA 6 Gb/s (8b/10b coded: 600 MB/s payload)",
         payload_mb_s: Some(600.0),
         source: "Serial ATA Revision 3.0 (SATA-IO, 2009)",
+    },
+    Interface {
+        name: "fast_scsi2",
+        title: "Fast SCSI-2 (Fast-10, 8 bit)",
+        payload_mb_s: Some(10.0),
+        source: "Small Computer System Interface-2 (SCSI-2), ANSI X3.131-1994",
     },
 ];
 
