@@ -136,3 +136,23 @@ def fuzz_scalars(words: list, max_text: int):
         st.text(max_size=max_text),
         st.sampled_from(words),
     )
+
+
+def assert_paper_hw(out: Path, keys) -> None:
+    """A reproduction's headline on the paper's hardware: ``paper_hw`` names catalog drives
+    behind named interfaces, and each of ``keys`` (every ``_paper_hw`` key there is) is
+    finite, with a finite ``_ci95`` interval."""
+    import json
+    import math
+
+    import headway
+
+    h = json.loads((out / "headline.json").read_text(encoding="utf-8"))["headline"]
+    drives = set(headway.disks()["name"])
+    interfaces = {i["name"] for i in headway.interfaces()}
+    for part in h["paper_hw"].split("; faster platform "):
+        drive, _, interface = part.partition(" on ")
+        assert drive in drives and interface in interfaces, h["paper_hw"]
+    assert {k for k in h if k.endswith("_paper_hw")} == set(keys)
+    for k in keys:
+        assert math.isfinite(h[k]) and math.isfinite(h[k + "_ci95"]), (k, h.get(k))

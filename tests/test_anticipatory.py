@@ -8,7 +8,7 @@ import json
 import pytest
 
 import headway
-from conftest import assert_claims_explained, headway_cli, reproduce_quick
+from conftest import assert_paper_hw, assert_claims_explained, headway_cli, reproduce_quick
 
 
 @pytest.fixture(scope="module")
@@ -171,3 +171,11 @@ def test_bad_settings_exit_with_one_line_from_the_cli(tmp_path):
 
 def test_headline_says_whether_each_claim_reproduces(quick_out):
     assert_claims_explained(*quick_out)
+
+
+def test_headline_on_the_papers_hardware(quick_out):
+    """The headline points again on the paper's drive and interface (`_paper_hw` keys)."""
+    out, _ = quick_out
+    assert_paper_hw(out, ["seq_mmap_mb_s_paper_hw", "seq_mmap_speedup_paper_hw", "alter_mmap_speedup_paper_hw",
+                            "fast_drive_seq_mmap_speedup_paper_hw"])
+    assert json.loads((out / "headline.json").read_text())["headline"]["paper_hw"] == "deskstar_60gxp on ata100; faster platform cheetah_x15 on ultra160"

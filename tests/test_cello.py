@@ -8,7 +8,7 @@ import pytest
 
 import headway
 import headway.cello as cello
-from conftest import assert_claims_explained, headway_cli, reproduce_quick
+from conftest import assert_paper_hw, assert_claims_explained, headway_cli, reproduce_quick
 
 
 @pytest.fixture(scope="module")
@@ -115,3 +115,11 @@ def test_a_python_class_scheduler_out_of_range_stops_the_run():
 
 def test_headline_says_whether_each_claim_reproduces(quick_out):
     assert_claims_explained(*quick_out)
+
+
+def test_headline_on_the_papers_hardware(quick_out):
+    """The headline points again on the paper's drive and interface (`_paper_hw` keys)."""
+    out, _ = quick_out
+    assert_paper_hw(out, ["text_response_scan_over_cello_paper_hw", "cello_video_miss_fraction_paper_hw",
+                            "scan_video_miss_fraction_paper_hw", "cello_text_mean_ms_paper_hw"])
+    assert json.loads((out / "headline.json").read_text())["headline"]["paper_hw"] == "elite3 on fast_scsi2"

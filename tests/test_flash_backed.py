@@ -8,7 +8,7 @@ import json
 import pytest
 
 import headway
-from conftest import assert_claims_explained, ROOT, SHARED, headway_cli, reproduce_quick
+from conftest import assert_paper_hw, assert_claims_explained, ROOT, SHARED, headway_cli, reproduce_quick
 
 HP = SHARED / "reference" / "traces" / "hplajw" / "ajw.1week.srt"
 
@@ -167,3 +167,10 @@ def test_the_write_latency_plot_marks_the_papers_reduction(quick_out):
 
     out, _ = quick_out
     assert "down to 30%" in Image.open(out / "figure7_write_latency.png").text["Description"]
+
+
+def test_headline_on_the_papers_hardware(quick_out):
+    """The headline points again on the paper's drive and interface (`_paper_hw` keys)."""
+    out, _ = quick_out
+    assert_paper_hw(out, ["core_response_norm_paper_hw"])
+    assert json.loads((out / "headline.json").read_text())["headline"]["paper_hw"] == "ek1000 on ata100"

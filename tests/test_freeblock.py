@@ -8,7 +8,7 @@ import json
 import pytest
 
 import headway
-from conftest import assert_claims_explained, headway_cli, reproduce_quick
+from conftest import assert_paper_hw, assert_claims_explained, headway_cli, reproduce_quick
 
 BASE = """seed = 3
 [drive]
@@ -232,3 +232,11 @@ def test_bandwidth_and_count_axes_start_at_zero(tmp_path, monkeypatch):
     assert {"conservatism.png", "firmware.png", "foreground.png", "conservatism_imperfect.png"} <= names
     for name, (x0, _), (y0, _) in limits:
         assert x0 == 0 and y0 == 0, (name, x0, y0)
+
+
+def test_headline_on_the_papers_hardware(quick_out):
+    """The headline points again on the paper's drive and interface (`_paper_hw` keys)."""
+    out, _ = quick_out
+    assert_paper_hw(out, ["free_bandwidth_mb_s_paper_hw", "fg_response_increase_paper_hw",
+                            "free_fraction_of_media_bandwidth_paper_hw"])
+    assert json.loads((out / "headline.json").read_text())["headline"]["paper_hw"] == "atlas10k on ultra2"

@@ -9,7 +9,7 @@ import pytest
 
 import headway
 import headway.rotational as rot
-from conftest import assert_claims_explained, headway_cli, reproduce_quick
+from conftest import assert_paper_hw, assert_claims_explained, headway_cli, reproduce_quick
 
 
 @pytest.fixture(scope="module")
@@ -202,3 +202,10 @@ def test_underestimated_seeks_put_the_error_mass_at_one_rotation():
 
 def test_headline_says_whether_each_claim_reproduces(quick_out):
     assert_claims_explained(*quick_out)
+
+
+def test_headline_on_the_papers_hardware(quick_out):
+    """The headline points again on the paper's drive and interface (`_paper_hw` keys)."""
+    out, _ = quick_out
+    assert_paper_hw(out, ["stf_utilisation_paper_hw", "stf_over_cscan_paper_hw", "stf_over_fcfs_paper_hw"])
+    assert json.loads((out / "headline.json").read_text())["headline"]["paper_hw"] == "st41601n on fast_scsi2"

@@ -80,7 +80,7 @@ class Drive(_Section):
     #: Where the firmware's SPTF ranks from: ``decision`` (default, the head at the decision)
     #: or ``last-media-event`` (DiskSim 4.0's ranking; docs/fidelity.md).
     firmware_sptf_angle: Optional[str] = None
-    #: A named host interface setting the bus time per sector (``ultra2``, ``ultra160``,
+    #: A named host interface setting the bus time per sector (``fast_scsi2``, ``ultra2``, ``ultra160``,
     #: ``ultra320``, ``ata66``, ``ata100``, ``sata6g``; default ``validated``, the drive file's
     #: own bus): see :func:`headway.interfaces`. Not with ``bus_sector_transfer_ms``.
     interface: Optional[str] = None

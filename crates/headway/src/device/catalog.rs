@@ -179,6 +179,22 @@ const BUILTINS: &[Builtin] = &[
         ),
     },
     Builtin {
+        name: "deskstar_60gxp",
+        title: "",
+        source: Source::Toml(
+            "catalog/deskstar_60gxp.toml",
+            include_str!("../../catalog/deskstar_60gxp.toml"),
+        ),
+    },
+    Builtin {
+        name: "cheetah_x15",
+        title: "",
+        source: Source::Toml(
+            "catalog/cheetah_x15.toml",
+            include_str!("../../catalog/cheetah_x15.toml"),
+        ),
+    },
+    Builtin {
         name: "st5000as0011",
         title: "",
         source: Source::Toml(

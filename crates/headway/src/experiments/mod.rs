@@ -8,4 +8,5 @@ pub mod cello;
 pub mod flash_backed;
 pub mod freeblock;
 pub mod interface_note;
+pub mod paper_hw;
 pub mod rotational;

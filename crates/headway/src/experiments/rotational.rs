@@ -163,6 +163,10 @@ pub struct TraceRow {
     pub idle_arrival_fraction: f64,
 }
 
+/// [TEAM CHOICE] The ST41601N (a 1990 SCSI-2 drive) on narrow Fast SCSI-2, the fastest
+/// bus its interface offers; the paper names no host adapter.
+pub const PAPER_INTERFACE: &str = "fast_scsi2";
+
 /// The paper's claims as numbers from this reproduction. Ratios are of utilisation unless
 /// named `max` (maximum response time).
 #[derive(Clone, Debug, Serialize)]
@@ -193,6 +197,16 @@ pub struct Headline {
     /// right up to that one (the paper: 14.4 s).
     pub stability_all_correct_s: f64,
     pub stability_last_correct_s: f64,
+    /// The paper's hardware (`paper_hw`: the drive behind [`PAPER_INTERFACE`]): STF's
+    /// utilisation and its ratios over C-SCAN and FCFS at `paper_hw_queue_length`, with the
+    /// same ratios on the drive's own bus beside them.
+    pub paper_hw: String,
+    pub paper_hw_queue_length: u32,
+    pub stf_utilisation_paper_hw: f64,
+    pub stf_over_cscan_paper_hw: f64,
+    pub stf_over_fcfs_paper_hw: f64,
+    pub stf_over_cscan_validated_at_paper_hw_queue: f64,
+    pub stf_over_fcfs_validated_at_paper_hw_queue: f64,
     /// The interface the headline is measured on, and why.
     #[serde(flatten)]
     pub bus: InterfaceNote,
@@ -255,6 +269,7 @@ fn synthetic(
     predictor: &str,
     q: u32,
     imperfect: bool,
+    interface: Option<&str>,
 ) -> Result<Summary> {
     let imperfections = if imperfect {
         format!(
@@ -265,9 +280,10 @@ fn synthetic(
         String::new()
     };
     run(&format!(
-        "seed = {}\n[output]\npredictions = true\n[drive]\nname = \"{}\"\n{imperfections}\n{}[workload]\nkind = \"closed\"\nprocesses = {q}\nrequests = {}\nsize_sectors = 8\nread_fraction = 0.25\n",
+        "seed = {}\n[output]\npredictions = true\n[drive]\nname = \"{}\"\n{}{imperfections}\n{}[workload]\nkind = \"closed\"\nprocesses = {q}\nrequests = {}\nsize_sectors = 8\nread_fraction = 0.25\n",
         o.seed,
         o.drive,
+        interface.map_or(String::new(), |i| format!("interface = \"{i}\"\n")),
         host_table(sched, predictor, q, o.decision_ns_per_estimate),
         o.requests_per_queued * q as u64,
     ))
@@ -314,7 +330,7 @@ pub fn reproduce(
     for &q in &o.queue_lengths {
         for &sched in SCHEDULERS.iter().chain(EXTRA_SCHEDULERS) {
             progress(&format!("synthetic {sched} Q={q}"))?;
-            let s = synthetic(o, sched, "calibrated", q, false)?;
+            let s = synthetic(o, sched, "calibrated", q, false, None)?;
             utilisation.push(UtilisationRow {
                 scheduler: sched.into(),
                 queue_length: q,
@@ -333,7 +349,7 @@ pub fn reproduce(
         for predictor in crate::config::PREDICTOR_NAMES {
             progress(&format!("prediction {predictor} on the {drive} drive"))?;
             let q = o.prediction_queue;
-            let s = synthetic(o, "stf", predictor, q, imperfect)?;
+            let s = synthetic(o, "stf", predictor, q, imperfect, None)?;
             prediction.push(PredictionRow {
                 predictor: predictor.to_string(),
                 drive: drive.into(),
@@ -390,6 +406,7 @@ pub fn reproduce(
     let mut headline = headline(&utilisation, &prediction);
     headline.stability_all_correct_s = st.stable_ms / 1e3;
     headline.stability_last_correct_s = st.last_correct_ms / 1e3;
+    on_paper_hw(o, &mut headline, progress)?;
     Ok(Reproduction {
         utilisation,
         prediction,
@@ -398,6 +415,41 @@ pub fn reproduce(
         headline,
         options: o.clone(),
     })
+}
+
+/// STF against C-SCAN and FCFS at the prediction experiment's queue length with the drive
+/// behind [`PAPER_INTERFACE`] (the `_paper_hw` keys), and on the drive's own bus beside it.
+fn on_paper_hw(
+    o: &ReproduceOptions,
+    headline: &mut Headline,
+    progress: &mut dyn FnMut(&str) -> Result<()>,
+) -> Result<()> {
+    let q = o.prediction_queue;
+    let mut util = |sched: &str, interface: Option<&str>| -> Result<f64> {
+        progress(&format!(
+            "synthetic {sched} Q={q} on {}",
+            interface.unwrap_or("the drive's own bus")
+        ))?;
+        Ok(synthetic(o, sched, "calibrated", q, false, interface)?.media_utilisation)
+    };
+    let mut ratios = |interface: Option<&str>| -> Result<(f64, f64, f64)> {
+        let stf = util("stf", interface)?;
+        Ok((
+            stf,
+            stf / util("cscan", interface)?,
+            stf / util("fcfs", interface)?,
+        ))
+    };
+    let (_, cscan, fcfs) = ratios(None)?;
+    let (stf, cscan_hw, fcfs_hw) = ratios(Some(PAPER_INTERFACE))?;
+    headline.paper_hw = format!("{} on {PAPER_INTERFACE}", o.drive);
+    headline.paper_hw_queue_length = q;
+    headline.stf_over_cscan_validated_at_paper_hw_queue = cscan;
+    headline.stf_over_fcfs_validated_at_paper_hw_queue = fcfs;
+    headline.stf_utilisation_paper_hw = stf;
+    headline.stf_over_cscan_paper_hw = cscan_hw;
+    headline.stf_over_fcfs_paper_hw = fcfs_hw;
+    Ok(())
 }
 
 fn headline(rows: &[UtilisationRow], pred: &[PredictionRow]) -> Headline {
@@ -421,8 +473,8 @@ fn headline(rows: &[UtilisationRow], pred: &[PredictionRow]) -> Headline {
     Headline {
         bus: InterfaceNote {
             interface: "validated",
-            paper_interface: "validated",
-            interface_why: "the ST41601N with DiskSim's validated parameters (Worthington, Ganger, Patt and Wilkes 1995), the model the paper's appendix takes its drive data from; the paper's tables describe positioning only and name no host interface, so the drive's own validated bus is kept",
+            paper_interface: PAPER_INTERFACE,
+            interface_why: "the ST41601N with DiskSim's validated parameters (Worthington, Ganger, Patt and Wilkes 1995), the model the paper's appendix takes its drive data from; the paper's tables describe positioning only and name no host interface, so the drive's own validated bus is kept, and the STF comparison is also run behind the drive's SCSI-2 bus (the _paper_hw keys)",
         },
         queue_length: q,
         stf_over_cscan: util("stf", q) / util("cscan", q),
@@ -438,6 +490,13 @@ fn headline(rows: &[UtilisationRow], pred: &[PredictionRow]) -> Headline {
         stf_last_utilisation: util("stf", q),
         stf_over_cscan_at_peak: util("stf", pq) / util("cscan", pq),
         stf_over_fcfs_at_peak: util("stf", pq) / util("fcfs", pq),
+        paper_hw: String::new(),
+        paper_hw_queue_length: 0,
+        stf_utilisation_paper_hw: f64::NAN,
+        stf_over_cscan_paper_hw: f64::NAN,
+        stf_over_fcfs_paper_hw: f64::NAN,
+        stf_over_cscan_validated_at_paper_hw_queue: f64::NAN,
+        stf_over_fcfs_validated_at_paper_hw_queue: f64::NAN,
         calibrated_mispredicted: mispredicted("nominal"),
         calibrated_mispredicted_imperfect: mispredicted("imperfect"),
         stability_all_correct_s: f64::NAN,

@@ -77,7 +77,9 @@ fn capacity_is_what_the_zones_map_as_in_disksim() {
         ("ek1000", 78_120_000), // 60,000 cylinders x 2 surfaces x 651 sectors (a stand-in)
         // IDEMA LBA1-03 for 6,000 GB; its zones map more, and it exports this many.
         ("ultrastar_hc310", 11_721_045_168),
-        ("exos_2x14", 27_349_077_168), // IDEMA LBA1-03 for 14,000 GB
+        ("exos_2x14", 27_349_077_168),   // IDEMA LBA1-03 for 14,000 GB
+        ("deskstar_60gxp", 117_231_408), // IDEMA LBA1-03 for 60 GB
+        ("cheetah_x15", 35_937_500),     // 18.4 GB
         // Stand-in mechanics exporting the datasheets' LBA counts (media cache included).
         ("st5000as0011", 9_767_541_168),
         ("st8000as0002", 15_628_053_168),

@@ -82,6 +82,12 @@ pub const INTERFACES: &[Interface] = &[
         payload_mb_s: Some(600.0),
         source: "Serial ATA Revision 3.0 (SATA-IO, 2009)",
     },
+    Interface {
+        name: "fast_scsi2",
+        title: "Fast SCSI-2 (Fast-10, 8 bit)",
+        payload_mb_s: Some(10.0),
+        source: "Small Computer System Interface-2 (SCSI-2), ANSI X3.131-1994",
+    },
 ];
 
 /// The interface named `name`, or an error listing the names known.
@@ -114,6 +120,7 @@ mod tests {
     fn a_sector_takes_its_bytes_over_the_payload_rate() {
         let ms = |n| interface(n).unwrap().sector_transfer_ms().unwrap();
         assert_eq!(ms("ultra2"), 0.0064);
+        assert!((ms("fast_scsi2") - 0.0512).abs() < 1e-12);
         assert!((ms("ultra160") - 0.0032).abs() < 1e-12);
         assert!((ms("ultra320") - 0.0016).abs() < 1e-12);
         assert!((ms("ata100") - 0.00512).abs() < 1e-12);

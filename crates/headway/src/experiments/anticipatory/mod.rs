@@ -18,6 +18,7 @@
 use serde::Serialize;
 
 pub mod apps;
+mod on_paper_hw;
 mod options;
 mod runs;
 pub(crate) mod sensitivity;
@@ -109,6 +110,14 @@ pub struct Headline {
     /// mmap speedups there (`None`: no sweep).
     pub seq_mmap_speedup_fastest_bus: Option<f64>,
     pub alter_mmap_speedup_fastest_bus: Option<f64>,
+    /// The headline's two-reader pairs (aged SPTF, mmap, cost-benefit over none) on the
+    /// paper's own platforms ([`options::PAPER_HW`], [`options::PAPER_HW_FAST`]), which
+    /// `paper_hw` names.
+    pub paper_hw: String,
+    pub seq_mmap_mb_s_paper_hw: f64,
+    pub seq_mmap_speedup_paper_hw: f64,
+    pub alter_mmap_speedup_paper_hw: f64,
+    pub fast_drive_seq_mmap_speedup_paper_hw: f64,
     #[serde(flatten)]
     pub bus: InterfaceNote,
 }
@@ -258,6 +267,7 @@ pub fn reproduce(
         headline.paper_interface_seq_mmap_mb_s = Some(on);
         headline.paper_interface_seq_mmap_speedup = Some(on / off);
     }
+    on_paper_hw::headline(&mut headline, &short, o, progress)?;
     Ok(Reproduction {
         shares,
         service,
@@ -466,6 +476,11 @@ fn headline(
         paper_interface_seq_mmap_speedup: None,
         seq_mmap_speedup_fastest_bus: fastest_bus("seq"),
         alter_mmap_speedup_fastest_bus: fastest_bus("alter"),
+        paper_hw: String::new(),
+        seq_mmap_mb_s_paper_hw: f64::NAN,
+        seq_mmap_speedup_paper_hw: f64::NAN,
+        alter_mmap_speedup_paper_hw: f64::NAN,
+        fast_drive_seq_mmap_speedup_paper_hw: f64::NAN,
         bus: INTERFACE,
     }
 }

@@ -2,9 +2,23 @@
 
 use serde::Serialize;
 
+use crate::experiments::paper_hw::PaperHw;
+
 /// The paper's IBM 7200 RPM IDE disk (a Deskstar DTLA of about 2000,
 /// the specs' disks.md) supports Ultra DMA mode 5.
 pub const PAPER_INTERFACE: &str = "ata100";
+
+/// The paper's platforms as catalog drives (`_paper_hw` headline keys): a 2001 IBM 7200 RPM
+/// IDE disk on ATA-100, and the faster platform's 15,000 RPM Seagate Cheetah X15 on
+/// Ultra160 SCSI.
+pub const PAPER_HW: PaperHw = PaperHw {
+    drive: "deskstar_60gxp",
+    interface: PAPER_INTERFACE,
+};
+pub const PAPER_HW_FAST: PaperHw = PaperHw {
+    drive: "cheetah_x15",
+    interface: "ultra160",
+};
 
 /// Anticipation variants, in table order.
 pub const HEURISTICS: &[&str] = &["off", "cost-benefit", "linux-as", "slice-idle"];

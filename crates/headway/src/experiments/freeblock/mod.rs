@@ -120,6 +120,8 @@ impl SweepRow {
     }
 }
 
+/// The paper's interface (Ultra2 Wide SCSI), as an interface profile name.
+pub const PAPER_INTERFACE: &str = "ultra2";
 /// The paper's interface (Ultra2 Wide SCSI, 80 MB/s): time per 512-byte sector (ms).
 pub const PAPER_BUS_SECTOR_MS: f64 = 512.0 / 80e6 * 1e3;
 
@@ -189,6 +191,13 @@ pub struct Headline {
     pub paper_bus_fg_response_increase: Option<f64>,
     pub paper_bus_free_fraction_of_media_bandwidth: Option<f64>,
     pub paper_bus_firmware_free_bandwidth_mb_s: Option<f64>,
+    /// The paper's hardware (`paper_hw`: the drive behind the paper's interface) and the
+    /// headline's external-SPTF figures on it: the `paper_bus` run, under the `_paper_hw`
+    /// names every reproduction shares.
+    pub paper_hw: String,
+    pub free_bandwidth_mb_s_paper_hw: f64,
+    pub fg_response_increase_paper_hw: f64,
+    pub free_fraction_of_media_bandwidth_paper_hw: f64,
     /// The headline's interface and the paper's (`paper_bus_*` is that `ultra2` profile).
     #[serde(flatten)]
     pub bus: InterfaceNote,
@@ -520,6 +529,10 @@ pub fn reproduce(
         headline.paper_bus_fg_response_increase = Some(b.fg_response_increase);
         headline.paper_bus_free_fraction_of_media_bandwidth =
             Some(b.free_bandwidth_mb_s / headline.media_bandwidth_mb_s);
+        headline.free_bandwidth_mb_s_paper_hw = b.free_bandwidth_mb_s;
+        headline.fg_response_increase_paper_hw = b.fg_response_increase;
+        headline.free_fraction_of_media_bandwidth_paper_hw =
+            b.free_bandwidth_mb_s / headline.media_bandwidth_mb_s;
     }
     headline.paper_bus_firmware_free_bandwidth_mb_s =
         paper_bus("firmware").map(|b| b.free_bandwidth_mb_s);
@@ -726,9 +739,13 @@ fn headline(
         paper_bus_fg_response_increase: None,
         paper_bus_free_fraction_of_media_bandwidth: None,
         paper_bus_firmware_free_bandwidth_mb_s: None,
+        paper_hw: format!("{} on {PAPER_INTERFACE}", o.drive),
+        free_bandwidth_mb_s_paper_hw: f64::NAN,
+        fg_response_increase_paper_hw: f64::NAN,
+        free_fraction_of_media_bandwidth_paper_hw: f64::NAN,
         bus: InterfaceNote {
             interface: "validated",
-            paper_interface: "ultra2",
+            paper_interface: PAPER_INTERFACE,
             interface_why: "the Atlas 10K with DiskSim's validated parameters, whose bus \
                 (0.099 ms a sector) folds in the validation system's host adapter; the \
                 paper's drive was on Ultra2 Wide SCSI, so the same runs are repeated behind \
