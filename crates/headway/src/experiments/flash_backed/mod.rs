@@ -17,6 +17,7 @@
 //! It shares the FQueue, redirect test, request-queue orders and options with the core's
 //! `flash-backed` scheduler (`sched::flash_backed`).
 
+pub mod delay;
 pub mod desktop;
 pub mod platter;
 pub mod replay;
@@ -34,6 +35,7 @@ use crate::error::Result;
 use crate::request::Op;
 use crate::sched::flash_backed::{FlashBackedOptions, RqPolicy};
 use crate::workload::trace::{open_reader, TraceFormat};
+use delay::{delay_rows, DelayRow};
 use desktop::{generate, DesktopParams};
 use platter::PlatterModel;
 pub use replay::{replay, Io, ReplayReport, ReplaySetup};
@@ -49,6 +51,9 @@ pub struct ReproduceOptions {
     pub headline_mib: f64,
     pub flash_factors: Vec<f64>,
     pub spindown_timeouts_s: Vec<f64>,
+    /// The idle write-back delay sweep, C-LOOK: FQueue sizes (MiB) and delays (ms).
+    pub delay_fqueue_mib: Vec<f64>,
+    pub idle_delays_ms: Vec<f64>,
     /// The HP trace (`ajw.1week.srt`); `None` runs the stand-ins only.
     pub hp_trace: Option<PathBuf>,
     /// Keep only the first this many HP requests (`None`: all).
@@ -69,6 +74,8 @@ impl ReproduceOptions {
             headline_mib: 100.0,
             flash_factors: vec![1.0, 2.0, 3.0, 4.0, 5.0],
             spindown_timeouts_s: vec![1.0, 2.0, 5.0, 10.0, 20.0, 30.0, 60.0],
+            delay_fqueue_mib: vec![1.0, 10.0, 100.0],
+            idle_delays_ms: vec![0.0, 1_000.0, 10_000.0],
             hp_trace: None,
             hp_max_requests: None,
             core_requests: 20_000,
@@ -81,6 +88,7 @@ impl ReproduceOptions {
             fqueue_mib: vec![0.1, 1.0, 10.0, 100.0],
             flash_factors: vec![1.0, 3.0, 5.0],
             spindown_timeouts_s: vec![2.0, 10.0, 30.0],
+            delay_fqueue_mib: vec![1.0, 100.0],
             hp_max_requests: Some(20_000),
             core_requests: 3_000,
             ..Self::full()
@@ -200,6 +208,11 @@ pub struct Headline {
     pub min_idle_share: f64,
     /// Largest overwrite fraction over the sweep (paper: at most about 0.15).
     pub max_overwrite_fraction: f64,
+    /// Largest overwrite fraction (of redirected writes) over the idle-delay sweep.
+    pub max_overwrite_fraction_delayed: f64,
+    /// Largest overwrites over all writes over the idle-delay sweep (the paper's "at most
+    /// 15% of all writes").
+    pub max_overwrites_of_writes_delayed: f64,
     /// The interface the headline is measured on, and why.
     #[serde(flatten)]
     pub bus: InterfaceNote,
@@ -214,6 +227,7 @@ pub struct Reproduction {
     pub speed: Vec<SpeedRow>,
     pub energy: Vec<EnergyRow>,
     pub look_ahead: Vec<LookAheadRow>,
+    pub delay: Vec<DelayRow>,
     pub core: Vec<CoreRow>,
     pub headline: Headline,
     pub options: ReproduceOptions,
@@ -291,7 +305,7 @@ fn seek_rows(name: &str, trace: &[Io]) -> (Vec<SeekRow>, Vec<SeekTimeRow>) {
     (rows, times)
 }
 
-fn ratio(a: f64, b: f64) -> f64 {
+pub(crate) fn ratio(a: f64, b: f64) -> f64 {
     if b == 0.0 {
         1.0
     } else {
@@ -352,6 +366,7 @@ pub fn reproduce(
     let mut speed = Vec::new();
     let mut energy = Vec::new();
     let mut look_ahead = Vec::new();
+    let mut delay = Vec::new();
     let mut headline = Headline {
         bus: InterfaceNote {
             interface: "validated",
@@ -364,6 +379,8 @@ pub fn reproduce(
         write_latency_reduction: BTreeMap::new(),
         min_idle_share: 1.0,
         max_overwrite_fraction: 0.0,
+        max_overwrite_fraction_delayed: 0.0,
+        max_overwrites_of_writes_delayed: 0.0,
     };
     for (name, trace, source) in &traces {
         let days = trace.last().map(|i| i.time_ns).unwrap_or(0) as f64 / 86_400e9;
@@ -439,6 +456,31 @@ pub fn reproduce(
                     flush_share: r.flush_share(),
                 });
             }
+            progress(&format!("{name} idle delay"))?;
+            let rows = delay_rows(
+                name,
+                trace,
+                &base,
+                &o.delay_fqueue_mib,
+                &o.idle_delays_ms,
+                &|f, d| {
+                    let opts = FlashBackedOptions {
+                        fqueue_mib: f,
+                        idle_delay_ms: d,
+                        ..Default::default()
+                    };
+                    setup(policy, opts, None)
+                },
+            );
+            for row in &rows {
+                headline.max_overwrite_fraction_delayed = headline
+                    .max_overwrite_fraction_delayed
+                    .max(row.overwrite_fraction);
+                headline.max_overwrites_of_writes_delayed = headline
+                    .max_overwrites_of_writes_delayed
+                    .max(row.overwrites_of_writes);
+            }
+            delay.extend(rows);
             progress(&format!("{name} energy"))?;
             for &t in &o.spindown_timeouts_s {
                 let power = PowerSpec {
@@ -589,6 +631,7 @@ pub fn reproduce(
         speed,
         energy,
         look_ahead,
+        delay,
         core,
         headline,
         options: o.clone(),
