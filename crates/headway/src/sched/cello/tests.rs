@@ -357,50 +357,6 @@ fn reallocation_gives_a_silent_class_time_away() {
     }
 }
 
-/// Priority reallocation: a silent real-time class's half of the interval goes wholly to the
-/// interactive class (the stricter of the two that want it); by weights it is split evenly.
-#[test]
-fn priority_reallocation_serves_the_strictest_blocked_class_first() {
-    let est = Linear {
-        base: 5 * MS,
-        per_cyl: 0,
-    };
-    for realloc_priority in [false, true] {
-        let mut core = Core::new(
-            vec![
-                slot("rt", ClassKind::RealTime, 2.0, Fit::First),
-                slot("int", ClassKind::Interactive, 1.0, Fit::First),
-                slot("thr", ClassKind::Throughput, 1.0, Fit::First),
-            ],
-            CoreOptions {
-                realloc_priority,
-                early_start: false,
-                ..opts(1000)
-            },
-        );
-        let log: IntervalLog = Rc::new(RefCell::new(Vec::new()));
-        core.log = Some(log.clone());
-        let arrivals: Vec<(usize, Request)> = (0..4000u64)
-            .map(|i| (1 + (i % 2) as usize, req(i, 0, i * 10, None)))
-            .collect();
-        drive(&mut core, &est, &arrivals, 5000 * MS);
-        let log = log.borrow();
-        assert!(log.len() >= 4);
-        for rec in log.iter() {
-            let ms = |i: usize| (rec.used_ns[i] + rec.realloc_ns[i]) / MS as i64;
-            let (int, thr) = (ms(1), ms(2));
-            assert_eq!(ms(0), 0);
-            assert!(int + thr >= 990, "the disk idles: {int} + {thr} ms");
-            if realloc_priority {
-                // Its own 250 ms and all 500 unused.
-                assert!(int >= 740 && thr <= 260, "priority: {int} / {thr} ms");
-            } else {
-                assert!((int - thr).abs() <= 10, "weights: {int} / {thr} ms");
-            }
-        }
-    }
-}
-
 /// Every request completes exactly once, and two runs are identical.
 #[test]
 fn conservation_and_determinism() {
