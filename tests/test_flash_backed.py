@@ -26,11 +26,11 @@ def test_quick_reproduction_writes_every_table_and_figure(quick_out):
     for col in ("fqueue_mib", "write_latency_norm", "total_latency_norm", "idle_share", "flush_share",
                 "overwrite_fraction", "years_to_wear_out", "disk_time_norm", "disk_writes_norm"):
         assert col in sweep[0], col
-    for name in ("seek", "seek_time", "speed", "energy", "look_ahead", "core", "traces"):
+    for name in ("seek", "seek_time", "speed", "energy", "look_ahead", "delay", "core", "traces"):
         assert (out / f"{name}.csv").stat().st_size > 0, name
     for name in ("figure4_seek_distance", "figure7_write_latency", "figure8_idle_flush",
                  "figure9_total_latency", "figure10_endurance", "figure11_flash_speed",
-                 "figure12_overwrites", "figure13_duty_cycle", "energy_spindown"):
+                 "figure12_overwrites", "figure13_duty_cycle", "energy_spindown", "idle_delay"):
         assert (out / f"{name}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", name
     assert "max write latency reduction" in stdout
 
@@ -65,6 +65,17 @@ def test_quick_headline_stays_in_its_golden_bounds(quick_out):
     for (t, s, m) in spin:
         if t.startswith("core") and m == "fb-avoid-spinup":
             assert spin[(t, s, m)] <= spin[(t, s, "fb")], (t, s)
+    # The idle write-back delay: overwrites grow with it, and a small FQueue held across
+    # gaps flushes and loses to the baseline (WinPC, Mac) where a large one still wins.
+    assert h["max_overwrite_fraction_delayed"] > 2 * h["max_overwrite_fraction"]
+    assert 0.0 < h["max_overwrites_of_writes_delayed"] <= 0.15
+    delay = {(r["trace"], float(r["fqueue_mib"]), float(r["idle_delay_ms"])): r
+             for r in csv.DictReader((out / "delay.csv").open())}
+    assert "overwrite_fraction_ci95" in next(iter(delay.values()))
+    for trace in ("winpc", "mac"):
+        small, large = delay[(trace, 1.0, 10000.0)], delay[(trace, 100.0, 10000.0)]
+        assert float(small["total_latency_norm"]) > 1.0 > float(large["total_latency_norm"]), trace
+        assert float(small["flush_share"]) > float(delay[(trace, 1.0, 0.0)]["flush_share"]), trace
     # The core runs: the wrapper over the full drive model beats its inner scheduler.
     core = list(csv.DictReader((out / "core.csv").open()))
     assert core and all(float(r["response_norm"]) < 1.0 for r in core)

@@ -35,10 +35,10 @@ from headway._shared import shared_folder
 
 __all__ = ["Reproduction", "reproduce", "default_hp_trace"]
 
-TABLES = ("traces", "seek", "seek_time", "sweep", "speed", "energy", "look_ahead", "core")
+TABLES = ("traces", "seek", "seek_time", "sweep", "speed", "energy", "look_ahead", "delay", "core")
 #: Numeric columns that place a row rather than measure it (matched across seeds); a
 #: time series' sample times are not among them: its k-th samples are matched.
-COORDINATES = ("lo_bytes", "hi_bytes", "fqueue_mib", "factor", "timeout_s")
+COORDINATES = ("lo_bytes", "hi_bytes", "fqueue_mib", "factor", "timeout_s", "idle_delay_ms")
 
 
 def default_hp_trace() -> Optional[Path]:
@@ -62,6 +62,7 @@ class Reproduction:
     speed: pd.DataFrame
     energy: pd.DataFrame
     look_ahead: pd.DataFrame
+    delay: pd.DataFrame
     core: pd.DataFrame
     headline: Dict[str, Any]
     options: Dict[str, Any] = field(default_factory=dict)
@@ -172,6 +173,21 @@ class Reproduction:
         axes[0][0].set_ylabel("platter energy (kJ)")
         axes[0][0].legend()
         save(fig, "energy_spindown.png", f"Energy against spin-down timeout (beyond the paper){reduced}")
+
+        d = self.delay
+        fig, axes = plt.subplots(1, 2, figsize=(10, 3.6))
+        for (trace, f), rows in d.groupby(["trace", "fqueue_mib"], sort=False):
+            label = f"{trace} F={f:g} MiB"
+            plot_ci(axes[0], rows, "idle_delay_ms", "overwrites_of_writes", scale=100, marker="o", label=label)
+            plot_ci(axes[1], rows, "idle_delay_ms", "write_latency_norm", scale=100, marker="o", label=label)
+        axes[0].set_ylabel("overwrites (% of all writes)")
+        axes[1].set_ylabel("write access time (% of baseline)")
+        for ax in axes:
+            ax.set_xscale("symlog", linthresh=100)
+            ax.set_xlabel("idle write-back delay (ms)")
+            ax.grid(alpha=0.3)
+        axes[0].legend(fontsize=7)
+        save(fig, "idle_delay.png", f"FQueue size against idle write-back delay, C-LOOK{reduced}")
         return figures.paths
 
 

@@ -39,7 +39,7 @@ __all__ = ["Extraction", "Reproduction", "extract", "reproduce"]
 PAPER_SCHEDULERS = ("fcfs", "cscan", "stf", "gstf", "wstf")
 
 #: The tables, as the core names them.
-TABLES = ("utilisation", "prediction", "traces", "stability")
+TABLES = ("utilisation", "prediction", "traces", "stability", "large")
 #: Numeric columns that place a row rather than measure it (matched across seeds); a
 #: time series' sample times are not among them: its k-th samples are matched.
 COORDINATES = ("queue_length", "wait_s")
@@ -132,6 +132,8 @@ class Reproduction:
     * ``prediction``: one row per (predictor, drive) with ``mispredicted_fraction``;
     * ``traces``: the light and heavy stand-in days per scheduler;
     * ``stability``: correct predictions against time since the last reference point;
+    * ``large``: the synthetic sweep's schedulers with 256 KB requests (the paper's
+      large-request check), the same columns as ``utilisation``;
     * ``headline``: the paper's claims as ratios.
     """
 
@@ -139,6 +141,7 @@ class Reproduction:
     prediction: pd.DataFrame
     traces: pd.DataFrame
     stability: pd.DataFrame
+    large: pd.DataFrame
     headline: Dict[str, Any]
     options: Dict[str, Any] = field(default_factory=dict)
 
@@ -147,7 +150,7 @@ class Reproduction:
         ``out``; return the paths written."""
         return write_reproduction(
             out,
-            {name: getattr(self, name) for name in ("utilisation", "prediction", "traces", "stability")},
+            {name: getattr(self, name) for name in TABLES},
             self.headline,
             self.options,
             self.plot if plots else None,

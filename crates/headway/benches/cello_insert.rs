@@ -50,6 +50,7 @@ fn setup(r: usize, p: &dyn Predictor, rng: &mut impl Rng) -> Core {
             interval_ns: 1_000_000 * S,
             allocation: Allocation::Time,
             reallocate: true,
+            realloc_priority: false,
             early_start: true,
         },
     );

@@ -24,6 +24,14 @@ fn main() -> headway::Result<()> {
             s.redirected_fraction, s.years_to_wear_out, s.disk_time_norm, s.disk_writes_norm
         );
     }
+    for d in &r.delay {
+        println!(
+            "delay {:6} {:7.2} MiB {:7.0} ms norm {:.3} total {:.3} idle {:.3} flush {:.3} ovw {:.4} ovw/writes {:.4} redir {:.3}",
+            d.trace, d.fqueue_mib, d.idle_delay_ms, d.write_latency_norm, d.total_latency_norm,
+            d.idle_share, d.flush_share, d.overwrite_fraction, d.overwrites_of_writes,
+            d.redirected_fraction
+        );
+    }
     for c in &r.core {
         println!("core {:6} {:7.2} MiB base {:7.2} ms fb {:7.2} ms norm {:.3} redirected {} idle {} flush {} served {}",
             c.inner, c.fqueue_mib, c.base_mean_ms, c.mean_ms, c.response_norm, c.redirected,

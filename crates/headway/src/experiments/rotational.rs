@@ -65,6 +65,10 @@ pub struct ReproduceOptions {
     pub stability_unit_ms: u64,
     pub stability_waits: usize,
     pub stability_trials: usize,
+    /// The 256 KB request check (spec result 6): queue lengths run with 512-sector
+    /// requests, and requests per run = `large_requests_per_queued` × Q.
+    pub large_queue_lengths: Vec<u32>,
+    pub large_requests_per_queued: u64,
 }
 
 /// A drive that is not the model it was specified by: seeks up to 1 ms slower than the
@@ -99,6 +103,8 @@ impl ReproduceOptions {
             // At least 30 trials a point, so a point's share correct is within about
             // 0.18 (95%) of the drive's probability.
             stability_trials: 30,
+            large_queue_lengths: vec![1, 10, 50],
+            large_requests_per_queued: 20,
         }
     }
 
@@ -110,6 +116,8 @@ impl ReproduceOptions {
             requests_per_queued: 20,
             light_requests: 10_000,
             heavy_requests: 10_000,
+            large_queue_lengths: vec![1, 20],
+            large_requests_per_queued: 10,
             ..Self::full()
         }
     }
@@ -130,6 +138,10 @@ pub struct UtilisationRow {
     pub mispredicted_fraction: f64,
     pub requests: u64,
 }
+
+/// 256 KB (512-sector) requests: the fraction of the disk's time that positions instead of
+/// transferring shrinks, and with it what a rotation-sensitive scheduler can win.
+pub const LARGE_REQUEST_SECTORS: u32 = 512;
 
 /// One predictor's accuracy.
 #[derive(Clone, Debug, Serialize)]
@@ -207,6 +219,10 @@ pub struct Headline {
     pub stf_over_fcfs_paper_hw: f64,
     pub stf_over_cscan_validated_at_paper_hw_queue: f64,
     pub stf_over_fcfs_validated_at_paper_hw_queue: f64,
+    /// 256 KB requests at the longest of their queue lengths: STF's utilisation over
+    /// C-SCAN's and FCFS's (the paper: little or no gain).
+    pub large_stf_over_cscan: f64,
+    pub large_stf_over_fcfs: f64,
     /// The interface the headline is measured on, and why.
     #[serde(flatten)]
     pub bus: InterfaceNote,
@@ -227,6 +243,8 @@ pub struct Reproduction {
     pub prediction: Vec<PredictionRow>,
     pub traces: Vec<TraceRow>,
     pub stability: Vec<StabilityRow>,
+    /// The synthetic sweep's schedulers with 256 KB requests (`UtilisationRow`s).
+    pub large: Vec<UtilisationRow>,
     pub headline: Headline,
     /// The options the run used, so a saved result says how it was made.
     pub options: ReproduceOptions,
@@ -269,6 +287,8 @@ fn synthetic(
     predictor: &str,
     q: u32,
     imperfect: bool,
+    size_sectors: u32,
+    requests: u64,
     interface: Option<&str>,
 ) -> Result<Summary> {
     let imperfections = if imperfect {
@@ -280,12 +300,11 @@ fn synthetic(
         String::new()
     };
     run(&format!(
-        "seed = {}\n[output]\npredictions = true\n[drive]\nname = \"{}\"\n{}{imperfections}\n{}[workload]\nkind = \"closed\"\nprocesses = {q}\nrequests = {}\nsize_sectors = 8\nread_fraction = 0.25\n",
+        "seed = {}\n[output]\npredictions = true\n[drive]\nname = \"{}\"\n{}{imperfections}\n{}[workload]\nkind = \"closed\"\nprocesses = {q}\nrequests = {requests}\nsize_sectors = {size_sectors}\nread_fraction = 0.25\n",
         o.seed,
         o.drive,
         interface.map_or(String::new(), |i| format!("interface = \"{i}\"\n")),
         host_table(sched, predictor, q, o.decision_ns_per_estimate),
-        o.requests_per_queued * q as u64,
     ))
 }
 
@@ -330,18 +349,27 @@ pub fn reproduce(
     for &q in &o.queue_lengths {
         for &sched in SCHEDULERS.iter().chain(EXTRA_SCHEDULERS) {
             progress(&format!("synthetic {sched} Q={q}"))?;
-            let s = synthetic(o, sched, "calibrated", q, false, None)?;
-            utilisation.push(UtilisationRow {
-                scheduler: sched.into(),
-                queue_length: q,
-                utilisation: s.media_utilisation,
-                busy_fraction: s.utilisation,
-                throughput_iops: s.throughput_iops,
-                mean_response_ms: s.response.mean_ms,
-                max_response_ms: s.response.max_ms,
-                mispredicted_fraction: s.prediction.mispredicted_fraction,
-                requests: s.requests,
-            });
+            let n = o.requests_per_queued * q as u64;
+            let s = synthetic(o, sched, "calibrated", q, false, 8, n, None)?;
+            utilisation.push(utilisation_row(sched, q, &s));
+        }
+    }
+    let mut large = vec![];
+    for &q in &o.large_queue_lengths {
+        for &sched in SCHEDULERS {
+            progress(&format!("256 KB requests {sched} Q={q}"))?;
+            let n = o.large_requests_per_queued * q as u64;
+            let s = synthetic(
+                o,
+                sched,
+                "calibrated",
+                q,
+                false,
+                LARGE_REQUEST_SECTORS,
+                n,
+                None,
+            )?;
+            large.push(utilisation_row(sched, q, &s));
         }
     }
     let mut prediction = vec![];
@@ -349,7 +377,8 @@ pub fn reproduce(
         for predictor in crate::config::PREDICTOR_NAMES {
             progress(&format!("prediction {predictor} on the {drive} drive"))?;
             let q = o.prediction_queue;
-            let s = synthetic(o, "stf", predictor, q, imperfect, None)?;
+            let n = o.requests_per_queued * q as u64;
+            let s = synthetic(o, "stf", predictor, q, imperfect, 8, n, None)?;
             prediction.push(PredictionRow {
                 predictor: predictor.to_string(),
                 drive: drive.into(),
@@ -407,11 +436,21 @@ pub fn reproduce(
     headline.stability_all_correct_s = st.stable_ms / 1e3;
     headline.stability_last_correct_s = st.last_correct_ms / 1e3;
     on_paper_hw(o, &mut headline, progress)?;
+    let lq = large.iter().map(|r| r.queue_length).max().unwrap_or(0);
+    let large_util = |s: &str| {
+        large
+            .iter()
+            .find(|r| r.scheduler == s && r.queue_length == lq)
+            .map_or(f64::NAN, |r| r.utilisation)
+    };
+    headline.large_stf_over_cscan = large_util("stf") / large_util("cscan");
+    headline.large_stf_over_fcfs = large_util("stf") / large_util("fcfs");
     Ok(Reproduction {
         utilisation,
         prediction,
         traces,
         stability: stability_rows,
+        large,
         headline,
         options: o.clone(),
     })
@@ -430,7 +469,17 @@ fn on_paper_hw(
             "synthetic {sched} Q={q} on {}",
             interface.unwrap_or("the drive's own bus")
         ))?;
-        Ok(synthetic(o, sched, "calibrated", q, false, interface)?.media_utilisation)
+        Ok(synthetic(
+            o,
+            sched,
+            "calibrated",
+            q,
+            false,
+            8,
+            o.requests_per_queued * q as u64,
+            interface,
+        )?
+        .media_utilisation)
     };
     let mut ratios = |interface: Option<&str>| -> Result<(f64, f64, f64)> {
         let stf = util("stf", interface)?;
@@ -501,5 +550,21 @@ fn headline(rows: &[UtilisationRow], pred: &[PredictionRow]) -> Headline {
         calibrated_mispredicted_imperfect: mispredicted("imperfect"),
         stability_all_correct_s: f64::NAN,
         stability_last_correct_s: f64::NAN,
+        large_stf_over_cscan: f64::NAN,
+        large_stf_over_fcfs: f64::NAN,
+    }
+}
+
+fn utilisation_row(sched: &str, q: u32, s: &Summary) -> UtilisationRow {
+    UtilisationRow {
+        scheduler: sched.into(),
+        queue_length: q,
+        utilisation: s.media_utilisation,
+        busy_fraction: s.utilisation,
+        throughput_iops: s.throughput_iops,
+        mean_response_ms: s.response.mean_ms,
+        max_response_ms: s.response.max_ms,
+        mispredicted_fraction: s.prediction.mispredicted_fraction,
+        requests: s.requests,
     }
 }

@@ -354,6 +354,43 @@ fn idle_time_writes_the_fqueue_back_without_loss() {
 }
 
 #[test]
+fn an_idle_delay_keeps_entries_across_short_gaps_so_rewrites_become_overwrites() {
+    // Two far blocks written in turn, one write a second: 10,000,000 and 40,000,000.
+    let trace: Vec<Io> = (0..8u64)
+        .map(|i| Io {
+            time_ns: i * 1000 * MS,
+            lbn: if i % 2 == 0 { 10_000_000 } else { 40_000_000 },
+            sectors: 16,
+            op: Op::Write,
+        })
+        .collect();
+    let run = |idle_delay_ms: f64| {
+        let o = FlashBackedOptions {
+            idle_delay_ms,
+            ..Default::default()
+        };
+        replay(&trace, &setup(RqPolicy::Clook, o))
+    };
+    // No delay: each gap writes the entry back, nothing stays to be overwritten.
+    let now = run(0.0);
+    assert_eq!(now.redirected, 8, "{now:?}");
+    assert_eq!(now.idle_writes, 8);
+    assert_eq!(now.fqueue_entries_overwritten, 0);
+    // A 5 s delay outlasts every 1 s gap: the head never leaves LBN 0, every write is
+    // redirected, and writes 3 to 8 each replace the entry two before them.
+    let later = run(5000.0);
+    assert_eq!(later.redirected, 8, "{later:?}");
+    assert_eq!(later.fqueue_entries_overwritten, 6);
+    assert_eq!(later.idle_writes, 2);
+    assert_eq!(later.platter_writes, 2);
+    assert_eq!((later.fqueue_sectors_left, later.lost_sectors), (0, 0));
+    assert_eq!((later.stale_reads, later.mirror_mismatches), (0, 0));
+    // Write-back starts only once the queue has been empty for the delay.
+    assert!(later.end_ns > 7000 * MS + 5000 * MS, "{}", later.end_ns);
+    assert!(now.end_ns < 7100 * MS, "{}", now.end_ns);
+}
+
+#[test]
 fn bad_options_name_their_key() {
     let o = FlashBackedOptions {
         fqueue_mib: 200.0,
@@ -384,6 +421,15 @@ fn bad_options_name_their_key() {
         .unwrap_err()
         .to_string()
         .contains("host.options.flash_write_factor"));
+    let o = FlashBackedOptions {
+        idle_delay_ms: -1.0,
+        ..Default::default()
+    };
+    assert!(o
+        .validate()
+        .unwrap_err()
+        .to_string()
+        .contains("host.options.idle_delay_ms"));
 }
 
 #[test]

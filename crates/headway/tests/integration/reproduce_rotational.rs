@@ -12,6 +12,8 @@ fn headline_ratios_stay_inside_their_bounds() {
         heavy_requests: 3000,
         stability_waits: 36,
         stability_trials: 4,
+        large_queue_lengths: vec![1, 20],
+        large_requests_per_queued: 10,
         ..ReproduceOptions::full()
     };
     let r = reproduce(&o, &mut |_| Ok(())).unwrap();
@@ -42,6 +44,20 @@ fn headline_ratios_stay_inside_their_bounds() {
         0.0,
         0.1,
     );
+    // 256 KB requests: transfer dominates, so reordering wins little (the paper: little or
+    // none), and far less than with 4 KiB requests.
+    eprintln!(
+        "large: STF/FCFS {:.3} STF/C-SCAN {:.3}",
+        h.large_stf_over_fcfs, h.large_stf_over_cscan
+    );
+    check("256 KB STF/FCFS", h.large_stf_over_fcfs, 0.95, 1.3);
+    check("256 KB STF/C-SCAN", h.large_stf_over_cscan, 0.9, 1.1);
+    assert!(h.large_stf_over_fcfs - 1.0 < (h.stf_over_fcfs_at_peak - 1.0) / 2.0);
+    assert_eq!(r.large.len(), 2 * 5);
+    assert!(r
+        .large
+        .iter()
+        .all(|u| u.requests == 10 * u.queue_length as u64));
     // Every scheduler ran at every queue length; at Q = 1 there is nothing to choose.
     assert_eq!(r.utilisation.len(), 3 * 6);
     let q1: Vec<f64> = r

@@ -17,6 +17,7 @@
 //! It shares the FQueue, redirect test, request-queue orders and options with the core's
 //! `flash-backed` scheduler (`sched::flash_backed`).
 
+pub mod delay;
 pub mod desktop;
 pub mod platter;
 pub mod replay;
@@ -34,6 +35,7 @@ use crate::error::Result;
 use crate::request::Op;
 use crate::sched::flash_backed::{FlashBackedOptions, RqPolicy};
 use crate::workload::trace::{open_reader, TraceFormat};
+use delay::{delay_rows, DelayRow};
 use desktop::{generate, DesktopParams};
 use platter::PlatterModel;
 pub use replay::{replay, Io, ReplayReport, ReplaySetup};
@@ -49,6 +51,9 @@ pub struct ReproduceOptions {
     pub headline_mib: f64,
     pub flash_factors: Vec<f64>,
     pub spindown_timeouts_s: Vec<f64>,
+    /// The idle write-back delay sweep, C-LOOK: FQueue sizes (MiB) and delays (ms).
+    pub delay_fqueue_mib: Vec<f64>,
+    pub idle_delays_ms: Vec<f64>,
     /// The HP trace (`ajw.1week.srt`); `None` runs the stand-ins only.
     pub hp_trace: Option<PathBuf>,
     /// Keep only the first this many HP requests (`None`: all).
@@ -69,6 +74,8 @@ impl ReproduceOptions {
             headline_mib: 100.0,
             flash_factors: vec![1.0, 2.0, 3.0, 4.0, 5.0],
             spindown_timeouts_s: vec![1.0, 2.0, 5.0, 10.0, 20.0, 30.0, 60.0],
+            delay_fqueue_mib: vec![1.0, 10.0, 100.0],
+            idle_delays_ms: vec![0.0, 1_000.0, 10_000.0],
             hp_trace: None,
             hp_max_requests: None,
             core_requests: 20_000,
@@ -81,6 +88,7 @@ impl ReproduceOptions {
             fqueue_mib: vec![0.1, 1.0, 10.0, 100.0],
             flash_factors: vec![1.0, 3.0, 5.0],
             spindown_timeouts_s: vec![2.0, 10.0, 30.0],
+            delay_fqueue_mib: vec![1.0, 100.0],
             hp_max_requests: Some(20_000),
             core_requests: 3_000,
             ..Self::full()
@@ -210,6 +218,11 @@ pub struct Headline {
     pub paper_hw: String,
     pub core_response_norm: f64,
     pub core_response_norm_paper_hw: f64,
+    /// Largest overwrite fraction (of redirected writes) over the idle-delay sweep.
+    pub max_overwrite_fraction_delayed: f64,
+    /// Largest overwrites over all writes over the idle-delay sweep (the paper's "at most
+    /// 15% of all writes").
+    pub max_overwrites_of_writes_delayed: f64,
     /// The interface the headline is measured on, and why.
     #[serde(flatten)]
     pub bus: InterfaceNote,
@@ -224,6 +237,7 @@ pub struct Reproduction {
     pub speed: Vec<SpeedRow>,
     pub energy: Vec<EnergyRow>,
     pub look_ahead: Vec<LookAheadRow>,
+    pub delay: Vec<DelayRow>,
     pub core: Vec<CoreRow>,
     pub headline: Headline,
     pub options: ReproduceOptions,
@@ -301,7 +315,7 @@ fn seek_rows(name: &str, trace: &[Io]) -> (Vec<SeekRow>, Vec<SeekTimeRow>) {
     (rows, times)
 }
 
-fn ratio(a: f64, b: f64) -> f64 {
+pub(crate) fn ratio(a: f64, b: f64) -> f64 {
     if b == 0.0 {
         1.0
     } else {
@@ -362,6 +376,7 @@ pub fn reproduce(
     let mut speed = Vec::new();
     let mut energy = Vec::new();
     let mut look_ahead = Vec::new();
+    let mut delay = Vec::new();
     let mut headline = Headline {
         bus: InterfaceNote {
             interface: "validated",
@@ -377,6 +392,8 @@ pub fn reproduce(
         paper_hw: format!("{} on {PAPER_INTERFACE}", o.drive),
         core_response_norm: f64::NAN,
         core_response_norm_paper_hw: f64::NAN,
+        max_overwrite_fraction_delayed: 0.0,
+        max_overwrites_of_writes_delayed: 0.0,
     };
     for (name, trace, source) in &traces {
         let days = trace.last().map(|i| i.time_ns).unwrap_or(0) as f64 / 86_400e9;
@@ -452,6 +469,31 @@ pub fn reproduce(
                     flush_share: r.flush_share(),
                 });
             }
+            progress(&format!("{name} idle delay"))?;
+            let rows = delay_rows(
+                name,
+                trace,
+                &base,
+                &o.delay_fqueue_mib,
+                &o.idle_delays_ms,
+                &|f, d| {
+                    let opts = FlashBackedOptions {
+                        fqueue_mib: f,
+                        idle_delay_ms: d,
+                        ..Default::default()
+                    };
+                    setup(policy, opts, None)
+                },
+            );
+            for row in &rows {
+                headline.max_overwrite_fraction_delayed = headline
+                    .max_overwrite_fraction_delayed
+                    .max(row.overwrite_fraction);
+                headline.max_overwrites_of_writes_delayed = headline
+                    .max_overwrites_of_writes_delayed
+                    .max(row.overwrites_of_writes);
+            }
+            delay.extend(rows);
             progress(&format!("{name} energy"))?;
             for &t in &o.spindown_timeouts_s {
                 let power = PowerSpec {
@@ -629,6 +671,7 @@ pub fn reproduce(
         speed,
         energy,
         look_ahead,
+        delay,
         core,
         headline,
         options: o.clone(),

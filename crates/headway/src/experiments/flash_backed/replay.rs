@@ -152,6 +152,8 @@ struct State<'a> {
     ftl: Option<Ftl>,
     flash_ring_page: u64,
     meter: Option<PowerMeter>,
+    /// When the request queue last emptied: idle write-back waits `idle_delay_ms` from here.
+    idle_since_ns: SimTime,
     r: ReplayReport,
     /// verify: newest version per sector, and the platter's version per sector.
     truth: BTreeMap<u64, u64>,
@@ -287,6 +289,7 @@ pub fn replay(trace: &[Io], setup: &ReplaySetup) -> ReplayReport {
         ftl,
         flash_ring_page: 0,
         meter: setup.power.clone().map(|p| PowerMeter::new(p, 0)),
+        idle_since_ns: 0,
         r: ReplayReport::default(),
         truth: BTreeMap::new(),
         platter_data: BTreeMap::new(),
@@ -298,6 +301,7 @@ pub fn replay(trace: &[Io], setup: &ReplaySetup) -> ReplayReport {
     let mut flushing = false;
     let mut flush_turn = true;
     let cap_lbn = setup.platter.capacity_sectors().max(1);
+    let idle_delay_ns = ms_to_ns(o.idle_delay_ms);
     loop {
         while next < trace.len() && trace[next].time_ns <= st.now {
             let io = trace[next];
@@ -314,6 +318,15 @@ pub fn replay(trace: &[Io], setup: &ReplaySetup) -> ReplayReport {
         }
         if rq.is_empty() {
             if o.idle_writeback && !st.fq.is_empty() && st.platter_spinning() {
+                let start_ns = st.idle_since_ns + idle_delay_ns;
+                if st.now < start_ns {
+                    // Not idle long enough yet: the next arrival or the delay's end, first.
+                    st.now = match trace.get(next) {
+                        Some(io) if io.time_ns < start_ns => st.now.max(io.time_ns),
+                        _ => start_ns,
+                    };
+                    continue;
+                }
                 let wb = st.fq.pop_writeback().expect("not empty");
                 let dur = st.write_back(&wb, None);
                 st.r.idle_writeback_ns += dur;
@@ -453,6 +466,7 @@ pub fn replay(trace: &[Io], setup: &ReplaySetup) -> ReplayReport {
                 st.r.write_latency_sum_ns += (st.now - n.arrival_ns) as u128;
             }
         }
+        st.idle_since_ns = st.now;
         if flushing {
             flush_turn = true;
         }

@@ -58,6 +58,10 @@ pub struct CoreOptions {
     pub allocation: Allocation,
     /// Work conservation: hand unused time to blocked classes (§3.3).
     pub reallocate: bool,
+    /// Reallocated time goes only to the strictest kind of class that wants it (real time,
+    /// then interactive, then throughput), shared by weight within that kind; `false`:
+    /// weight-proportional among every blocked class with requests (§3.3's two choices).
+    pub realloc_priority: bool,
     /// Start the next interval at once when nothing fits in what is left of this one.
     pub early_start: bool,
 }
@@ -357,6 +361,15 @@ impl Core {
             .copied()
             .filter(|&i| self.classes[i].blocked && !self.classes[i].pending.is_empty())
             .collect();
+        let eligible: Vec<usize> = if self.opts.realloc_priority {
+            let top = eligible.iter().map(|&i| self.classes[i].kind).min();
+            eligible
+                .into_iter()
+                .filter(|&i| Some(self.classes[i].kind) == top)
+                .collect()
+        } else {
+            eligible
+        };
         let wsum: f64 = eligible.iter().map(|&i| self.ledger.weight(i)).sum();
         let mut allowed: Vec<usize> = eligible
             .iter()

@@ -18,6 +18,9 @@
 //! - `fit`: `"first"` (default), `"best"` or `"hybrid"` with `beta` (0.5): interactive
 //!   insertion;
 //! - `reallocate` (true), `early_start` (true);
+//! - `reallocation`: `"weights"` (default: unused time shared by weight among the blocked
+//!   classes with requests) or `"priority"` (only the strictest kind among them: real time,
+//!   then interactive, then throughput);
 //! - `tau`: `"mean-rotation"` (default: seek + half a revolution + transfer, independent of
 //!   when the request starts, so an estimate made at insertion stays right when earlier
 //!   entries dispatch) or `"exact"` (the predictor's full estimate at the predicted start,
@@ -98,6 +101,8 @@ pub struct CelloConfig {
     pub interval_ns: SimTime,
     pub allocation: Allocation,
     pub reallocate: bool,
+    /// Reallocated time to the strictest kind of class first (`reallocation = "priority"`).
+    pub realloc_priority: bool,
     pub early_start: bool,
     pub fit: Fit,
     pub tau: TauModel,
@@ -117,6 +122,7 @@ impl Default for CelloConfig {
             interval_ns: 1000 * NS_PER_MS,
             allocation: Allocation::Time,
             reallocate: true,
+            realloc_priority: false,
             early_start: true,
             fit: Fit::First,
             tau: TauModel::MeanRotation,
@@ -169,6 +175,7 @@ impl CelloConfig {
             interval_ns: (interval_ms * NS_PER_MS as f64).round() as SimTime,
             allocation,
             reallocate: o.bool("reallocate", true)?,
+            realloc_priority: o.choice("reallocation", &["weights", "priority"])? == "priority",
             early_start: o.bool("early_start", true)?,
             fit,
             tau: match o.choice("tau", &["mean-rotation", "exact"])? {
@@ -280,6 +287,7 @@ impl CelloConfig {
             interval_ns: self.interval_ns,
             allocation: self.allocation,
             reallocate: self.reallocate,
+            realloc_priority: self.realloc_priority,
             early_start: self.early_start,
         }
     }

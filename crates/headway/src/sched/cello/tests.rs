@@ -72,6 +72,7 @@ fn opts(p_ms: u64) -> CoreOptions {
         interval_ns: p_ms * MS,
         allocation: Allocation::Time,
         reallocate: true,
+        realloc_priority: false,
         early_start: true,
     }
 }
@@ -395,6 +396,21 @@ fn conservation_and_determinism() {
     let mut ids: Vec<u64> = a.iter().map(|d| d.0.id).collect();
     ids.sort_unstable();
     assert_eq!(ids, (0..3000).collect::<Vec<_>>());
+}
+
+#[test]
+fn the_reallocation_option_reads_priority_and_refuses_others() {
+    let o = options("reallocation = \"priority\"");
+    let c = CelloConfig::from_options(&OptionReader::new("cello", &o), false).unwrap();
+    assert!(c.realloc_priority);
+    let o = options("");
+    let c = CelloConfig::from_options(&OptionReader::new("cello", &o), false).unwrap();
+    assert!(!c.realloc_priority);
+    let o = options("reallocation = \"fair\"");
+    let e = CelloConfig::from_options(&OptionReader::new("cello", &o), false)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("host.options.reallocation"), "{e}");
 }
 
 fn options(text: &str) -> SchedOptions {

@@ -33,6 +33,10 @@ pub struct FlashBackedOptions {
     pub serve_reads: bool,
     /// Write FQueue entries back whenever the request queue is empty.
     pub idle_writeback: bool,
+    /// Idle write-back starts only after the request queue has been empty this long (ms),
+    /// so entries outlive short gaps and the FQueue size matters. Paper model only (the core
+    /// wrapper has no timer). [TEAM CHOICE] 0: the spec's immediate start.
+    pub idle_delay_ms: f64,
     /// Beyond the paper: redirect every write that arrives while the platter is spun down
     /// (or spinning up), when it fits, to avoid the spin-up.
     pub avoid_spinup: bool,
@@ -57,6 +61,7 @@ impl Default for FlashBackedOptions {
             look_ahead: true,
             serve_reads: true,
             idle_writeback: true,
+            idle_delay_ms: 0.0,
             avoid_spinup: false,
             absorb_overwrites: true,
         }
@@ -115,6 +120,12 @@ impl FlashBackedOptions {
         }
         if !(self.pin_us.is_finite() && self.pin_us >= 0.0) {
             return Err(err("pin_us", format!("{} is not a time >= 0", self.pin_us)));
+        }
+        if !(self.idle_delay_ms.is_finite() && self.idle_delay_ms >= 0.0) {
+            return Err(err(
+                "idle_delay_ms",
+                format!("{} is not a time >= 0", self.idle_delay_ms),
+            ));
         }
         Ok(())
     }
