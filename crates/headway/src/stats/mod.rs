@@ -9,6 +9,7 @@ mod prediction;
 mod records;
 mod run_info;
 mod summary;
+mod think_histogram;
 
 pub use arrays::{ArraySummary, BackgroundSummary, MemberSummary};
 pub use dims::{DimsOptions, GroupSummary, SeriesRow};
@@ -16,6 +17,7 @@ pub use prediction::{ErrorBin, PredictionSummary};
 pub use records::{RequestRecords, HOST_DEVICE};
 pub use run_info::{ProcessInfo, RunInfo};
 pub use summary::{Distribution, Summary};
+pub(crate) use think_histogram::ThinkHistogram;
 
 use dims::Dims;
 use latency::Latencies;

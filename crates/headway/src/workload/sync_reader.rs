@@ -16,7 +16,13 @@
 //! blocks; "alter": every other block; "random": uniform over the file's blocks), the closed
 //! workload's think keys (`think`, `think_ms`, `think_min_ms`, `think_max_ms`), and the
 //! adversary: `burst = N` with `burst_pause_ms` (N reads with the configured think time, then
-//! one pause of `burst_pause_ms`, repeated).
+//! one pause of `burst_pause_ms`, repeated), or the adaptive adversary: `burst = N` with
+//! `burst_pause_over_ms = ε` instead, whose pause is ε past the timeout the anticipation core
+//! has set for it. The reader keeps the same decayed thinktime histogram of its own
+//! thinktimes as the core keeps of it (the core's default range, bucket and decay; its
+//! thinktimes are exact, since each read is issued its think time after the last one
+//! completed), so it knows the core's 95th-percentile thinktime, which is the timeout; with
+//! no timeout (fewer than 3 samples, or the 95th point off the histogram) it pauses ε.
 
 use std::collections::BTreeSet;
 
@@ -30,6 +36,7 @@ use super::{Arrivals, Workload};
 use crate::engine::RngStreams;
 use crate::error::{HeadwayError, Result};
 use crate::request::{Op, Request};
+use crate::stats::ThinkHistogram;
 use crate::table_keys::key_group;
 use crate::time::{ms_to_ns, SimTime};
 
@@ -61,6 +68,7 @@ pub struct SyncConfig {
     pub pattern: SyncPattern,
     pub burst: Option<u64>,
     pub burst_pause_ms: Option<f64>,
+    pub burst_pause_over_ms: Option<f64>,
     pub fs: FsMode,
     pub readahead_sectors: Option<u32>,
     pub readahead_max_sectors: Option<u32>,
@@ -73,6 +81,7 @@ key_group! {
         pattern: SyncPattern,
         burst: u64,
         burst_pause_ms: f64,
+        burst_pause_over_ms: f64,
         fs: FsMode,
         readahead_sectors: u32,
         readahead_max_sectors: u32,
@@ -95,6 +104,7 @@ impl SyncConfig {
             pattern: keys.pattern.unwrap_or_default(),
             burst: keys.burst,
             burst_pause_ms: keys.burst_pause_ms,
+            burst_pause_over_ms: keys.burst_pause_over_ms,
             fs: keys.fs.unwrap_or_default(),
             readahead_sectors: keys.readahead_sectors,
             readahead_max_sectors: keys.readahead_max_sectors,
@@ -114,10 +124,50 @@ pub struct SyncReader {
     size: u32,
     blocks: u64,
     pattern: SyncPattern,
-    burst: Option<(u64, SimTime)>,
+    burst: Option<(u64, Pause)>,
     fs: Option<ReadAhead>,
     /// The block the application is blocked on, and the time it asked for it.
     waiting: Option<(u64, SimTime)>,
+}
+
+/// The adversary's pause after each burst.
+enum Pause {
+    Fixed(SimTime),
+    /// ε past the core's timeout, read off a copy of the core's histogram of this reader.
+    PastTimeout {
+        over_ns: SimTime,
+        seen: Box<ThinkHistogram>,
+    },
+}
+
+/// The anticipation core's default thinktime histogram (`histogram_range_ms`, `bucket_us`,
+/// `decay`) and its cold start (`min_samples`): what the adaptive adversary mirrors.
+const CORE_RANGE_NS: SimTime = 10_000_000;
+const CORE_BUCKET_NS: SimTime = 100_000;
+const CORE_DECAY: f64 = 0.9;
+const CORE_MIN_SAMPLES: u64 = 3;
+
+impl Pause {
+    /// The pause before the next burst.
+    fn ns(&self) -> SimTime {
+        match self {
+            Pause::Fixed(p) => *p,
+            Pause::PastTimeout { over_ns, seen } => {
+                let timeout = (seen.samples >= CORE_MIN_SAMPLES)
+                    .then(|| seen.percentile_ns(0.95))
+                    .flatten()
+                    .unwrap_or(0);
+                timeout + over_ns
+            }
+        }
+    }
+
+    /// The reader issued a read `think_ns` after its last one completed.
+    fn saw(&mut self, think_ns: SimTime) {
+        if let Pause::PastTimeout { seen, .. } = self {
+            seen.record(think_ns);
+        }
+    }
 }
 
 /// The "read" mode's file-system state.
@@ -150,31 +200,68 @@ impl SyncReader {
                 "must be at least 1",
             ));
         }
-        let burst = match (cfg.burst, cfg.burst_pause_ms) {
-            (None, None) => None,
-            (Some(n), Some(p)) if n >= 1 && (0.0..=1e9).contains(&p) => Some((n, ms_to_ns(p))),
-            (Some(0), _) => {
-                return Err(HeadwayError::config("workload.burst", "must be at least 1"))
-            }
-            (Some(_), None) => {
-                return Err(HeadwayError::config(
-                    "workload.burst_pause_ms",
-                    "burst needs burst_pause_ms (the pause after each burst)",
-                ))
-            }
-            (None, Some(_)) => {
-                return Err(HeadwayError::config(
-                    "workload.burst",
-                    "burst_pause_ms needs burst (reads per burst)",
-                ))
-            }
-            (Some(_), Some(p)) => {
-                return Err(HeadwayError::config(
-                    "workload.burst_pause_ms",
-                    format!("must be between 0 and 1e9 milliseconds, got {p}"),
-                ))
-            }
-        };
+        let burst =
+            match (cfg.burst, cfg.burst_pause_ms, cfg.burst_pause_over_ms) {
+                (_, Some(_), Some(_)) => return Err(HeadwayError::config(
+                    "workload.burst_pause_over_ms",
+                    "give either burst_pause_ms (a fixed pause) or burst_pause_over_ms (a pause \
+                     that far past the anticipation timeout), not both",
+                )),
+                (Some(n), None, Some(e)) if n >= 1 && (0.0..=1e9).contains(&e) => Some((
+                    n,
+                    Pause::PastTimeout {
+                        over_ns: ms_to_ns(e),
+                        seen: Box::new(ThinkHistogram::new(
+                            CORE_RANGE_NS,
+                            CORE_BUCKET_NS,
+                            CORE_DECAY,
+                        )),
+                    },
+                )),
+                (Some(n), None, Some(e)) if n >= 1 => {
+                    return Err(HeadwayError::config(
+                        "workload.burst_pause_over_ms",
+                        format!("must be between 0 and 1e9 milliseconds, got {e}"),
+                    ))
+                }
+                (None, None, Some(_)) => {
+                    return Err(HeadwayError::config(
+                        "workload.burst",
+                        "burst_pause_over_ms needs burst (reads per burst)",
+                    ))
+                }
+                (b, p, None) => match (b, p) {
+                    (None, None) => None,
+                    (Some(n), Some(p)) if n >= 1 && (0.0..=1e9).contains(&p) => {
+                        Some((n, Pause::Fixed(ms_to_ns(p))))
+                    }
+                    (Some(0), _) => {
+                        return Err(HeadwayError::config("workload.burst", "must be at least 1"))
+                    }
+                    (Some(_), None) => {
+                        return Err(HeadwayError::config(
+                            "workload.burst_pause_ms",
+                            "burst needs burst_pause_ms (the pause after each burst) or \
+                         burst_pause_over_ms (a pause past the anticipation timeout)",
+                        ))
+                    }
+                    (None, Some(_)) => {
+                        return Err(HeadwayError::config(
+                            "workload.burst",
+                            "burst_pause_ms needs burst (reads per burst)",
+                        ))
+                    }
+                    (Some(_), Some(p)) => {
+                        return Err(HeadwayError::config(
+                            "workload.burst_pause_ms",
+                            format!("must be between 0 and 1e9 milliseconds, got {p}"),
+                        ))
+                    }
+                },
+                (Some(_), None, Some(_)) => {
+                    return Err(HeadwayError::config("workload.burst", "must be at least 1"))
+                }
+            };
         let fs = match cfg.fs {
             FsMode::Mmap => {
                 for (k, v) in [
@@ -238,10 +325,13 @@ impl SyncReader {
         self.left -= 1;
         let k = self.issued;
         self.issued += 1;
-        let think = match self.burst {
-            Some((n, pause)) if !first && k % n == 0 => pause,
+        let think = match &self.burst {
+            Some((n, pause)) if !first && k % n == 0 => pause.ns(),
             _ => self.think.sample(&mut self.think_rng),
         };
+        if let (Some((_, pause)), false) = (self.burst.as_mut(), first) {
+            pause.saw(think);
+        }
         let block = match self.pattern {
             SyncPattern::Seq => k % self.blocks,
             SyncPattern::Alter => (2 * k) % self.blocks,

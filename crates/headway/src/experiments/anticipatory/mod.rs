@@ -7,8 +7,9 @@
 //!   seq / alter / random in "mmap" mode (4 KiB page faults, no prefetch);
 //! * the thinktime sweeps (experiment 4): symmetric, asymmetric (one reader with no think
 //!   time) and random (uniform on [0, 2T]);
-//! * the adversary (experiment 5): N rapid reads then a pause just past the timeout;
-//! * timer granularity (experiment 8);
+//! * the adversary (experiment 5): N rapid reads then a fixed pause, and the adaptive
+//!   adversary (`adversary.rs`) whose pause is just past the timeout the core set for it;
+//! * timer granularity (experiment 8), at 1 ms thinktime and on the adaptive adversary;
 //! * the faster drive (experiment 14) on the patterns.
 //!
 //! Every table runs each wrapped scheduler without anticipation (`heuristic = "off"`, the
@@ -17,6 +18,7 @@
 
 use serde::Serialize;
 
+mod adversary;
 pub mod apps;
 mod on_paper_hw;
 mod options;
@@ -27,6 +29,7 @@ use super::interface_note::InterfaceNote;
 use crate::config::{build_simulation, ExperimentConfig};
 use crate::error::Result;
 use crate::stats::Summary;
+use adversary::AdversaryHeadline;
 use apps::{AppHeadline, AppRow};
 pub use options::{ReproduceOptions, CAPPED, FS_MODES, HEURISTICS, PATTERNS, SCHEDULERS};
 pub use runs::SweepRow;
@@ -101,6 +104,9 @@ pub struct Headline {
     /// The application stand-ins (Andrew, Apache, linker, TPC-B).
     #[serde(flatten)]
     pub apps: AppHeadline,
+    /// The adaptive adversary and the timer granularity on it.
+    #[serde(flatten)]
+    pub adaptive_adversary: AdversaryHeadline,
     /// The two sequential readers (mmap, aged SPTF, cost-benefit) on the headline's
     /// interface, and on the paper's with the speedup there (`None`: not run).
     pub seq_mmap_mb_s: f64,
@@ -247,11 +253,13 @@ pub fn reproduce(
         ))?;
         row("granularity", g, "cost-benefit", &s);
     }
+    sweeps.extend(adversary::sweeps(o, progress)?);
     sweeps.extend(sensitivity::sweeps(o, progress)?);
     let (shares, service) = proportional_share(o, progress)?;
     let apps = apps::apps(o, progress)?;
     let mut headline = headline(&patterns, &sweeps, &shares, o);
     headline.apps = apps::headline(&apps, o);
+    headline.adaptive_adversary = adversary::headline(&sweeps, o);
     if let Some(iface) = &o.paper_interface {
         let mut mb_s = |h: &str| -> Result<f64> {
             progress(&format!(
@@ -471,6 +479,7 @@ fn headline(
         seq_read_over_mmap_original: tp(&o.drive, "seq", "read", "off")
             / tp(&o.drive, "seq", "mmap", "off"),
         apps: AppHeadline::default(),
+        adaptive_adversary: AdversaryHeadline::default(),
         seq_mmap_mb_s: tp(&o.drive, "seq", "mmap", "cost-benefit"),
         paper_interface_seq_mmap_mb_s: None,
         paper_interface_seq_mmap_speedup: None,

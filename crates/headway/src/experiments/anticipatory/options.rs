@@ -47,6 +47,11 @@ pub struct ReproduceOptions {
     /// reads teach the heuristic (one 100 µs bucket).
     pub burst_pause_ms: f64,
     pub granularities_us: Vec<f64>,
+    /// The adaptive adversary: how far past the core's timeout it pauses (ms), and the
+    /// random adversary's burst length N in the timer-granularity sweep run on it (1: every
+    /// read follows a pause, where it loses most).
+    pub adversary_over_ms: f64,
+    pub granularity_burst: u64,
     /// Proportional share (spec experiment 10): the two readers' think time (ms), the
     /// relaxed stride's R_v (ms of normalised service) and the shares.
     pub prop_think_ms: f64,
@@ -93,6 +98,9 @@ impl ReproduceOptions {
             bursts: vec![1, 2, 3, 5, 8, 10, 15, 20, 30],
             burst_pause_ms: 0.15,
             granularities_us: vec![0.0, 50.0, 500.0, 1000.0],
+            // Half a histogram bucket: past the timeout, inside the next bucket.
+            adversary_over_ms: 0.05,
+            granularity_burst: 1,
             prop_think_ms: 0.1,
             prop_relax_ms: 100.0,
             prop_shares: [1.0, 2.0],

@@ -10,7 +10,8 @@ use crate::stats::Summary;
 
 #[derive(Clone, Debug, Serialize)]
 pub struct SweepRow {
-    /// "symmetric", "asymmetric", "random", "adversary" or "granularity".
+    /// "symmetric", "asymmetric", "random", "adversary", "granularity",
+    /// "adversary-adaptive", "granularity-adversary", or a sensitivity sweep's name.
     pub sweep: String,
     /// Think time (ms), burst length or granularity (µs), by sweep.
     pub x: f64,

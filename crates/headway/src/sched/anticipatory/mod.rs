@@ -22,7 +22,6 @@
 //! "lbn-curve"` gives the paper's LBN-distance curve.
 
 mod heuristic;
-mod histogram;
 mod mq_deadline;
 mod settings;
 mod stats;

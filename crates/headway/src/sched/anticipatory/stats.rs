@@ -3,7 +3,7 @@
 //! way it usually goes (for the C-SCAN clause). Learned from arrivals and completions only,
 //! never from a proposal.
 
-use super::histogram::ThinkHistogram;
+use crate::stats::ThinkHistogram;
 use crate::time::SimTime;
 
 /// Settings shared by every process's statistics.

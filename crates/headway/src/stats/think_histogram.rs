@@ -1,6 +1,8 @@
-//! The decayed thinktime histogram of one process (paper §3.3): buckets of a fixed width
-//! from 0 to a range, plus one overflow bucket meaning "too long to wait for". Every new
-//! sample first multiplies all counts by the decay, so old behaviour fades.
+//! The decayed thinktime histogram of one process (the anticipatory paper's §3.3): buckets
+//! of a fixed width from 0 to a range, plus one overflow bucket meaning "too long to wait
+//! for". Every new sample first multiplies all counts by the decay, so old behaviour fades.
+//! The anticipation core keeps one per process; the adaptive adversary reader keeps a copy
+//! of its own, which is why it sits here below both.
 
 use crate::time::SimTime;
 
