@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from typing import Callable, Iterator, Optional
+from typing import Any, Callable, Iterator, Optional, Union
 
 from headway._preload import Preload
 
@@ -97,3 +97,18 @@ def _rich_bar(total: Optional[int], label: str) -> Iterator[ProgressFn]:
             bar.update(task, completed=completed, sim_s=now_ns / 1e9)
 
         yield update
+
+
+def step_status(progress: Union[bool, Callable[[str], Any]]):
+    """A rich status line for ``progress=True``; the caller's callable as is; else nothing."""
+    if callable(progress):
+        return progress, None
+    if not progress:
+        return None, None
+    import sys
+
+    from rich.console import Console
+
+    status = Console(file=sys.stderr).status("reproducing")
+    status.start()
+    return (lambda what: status.update(f"reproducing: {what}")), status

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from headway._intervals import aggregate_headline, aggregate_table, relative_widths
+from headway._progress import step_status
 
 #: Seeds per point by default, and under ``--quick``.
 DEFAULT_SEEDS, QUICK_SEEDS = 5, 2
@@ -175,9 +176,8 @@ def reproduce_seeds(function: str, kwargs: Mapping[str, Any], plan: Seeds, table
     """A reproduction's ``(tables, headline, options)`` over the plan's seeds: what every
     paper's ``reproduce`` does with its binding function. ``options`` are the core's (the
     first seed's) with the seeds used; ``headline`` also lists them (``seeds``)."""
-    from headway.rotational import _progress_callback
 
-    cb, status = _progress_callback(progress)
+    cb, status = step_status(progress)
     try:
         seeds, results, done = run_seeds(function, kwargs, plan, cb)
     finally:

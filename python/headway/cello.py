@@ -27,7 +27,6 @@ from headway._claims import INF, Claim, claim, holds
 from headway._reproduction import Figures, plot_ci, write_reproduction
 from headway._seeds import Seeds, plan_for, reproduce_seeds
 from headway._shared import shared_folder
-from headway.rotational import _progress_callback
 
 __all__ = ["Reproduction", "reproduce", "frame_trace_files", "TRACE_FILES"]
 

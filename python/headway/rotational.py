@@ -219,21 +219,6 @@ class Reproduction:
         return figures.paths
 
 
-def _progress_callback(progress: Union[bool, Callable[[str], Any]]):
-    """A rich status line for ``progress=True``; the caller's callable as is; else nothing."""
-    if callable(progress):
-        return progress, None
-    if not progress:
-        return None, None
-    import sys
-
-    from rich.console import Console
-
-    status = Console(file=sys.stderr).status("reproducing")
-    status.start()
-    return (lambda what: status.update(f"reproducing: {what}")), status
-
-
 def reproduce(
     quick: bool = False,
     seed: Optional[int] = None,

@@ -11,7 +11,7 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::probe::ProbeTarget;
+use super::target::ProbeTarget;
 use crate::error::{HeadwayError, Result};
 use crate::request::Op;
 use crate::time::SimTime;

@@ -6,8 +6,8 @@
 use std::io;
 
 use super::block_target::{BlockIo, SECTOR_BYTES};
-use super::probe::ProbeTarget;
 use super::simulated_target::SimulatedTarget;
+use super::target::ProbeTarget;
 use crate::device::Device;
 use crate::link::Link;
 use crate::request::Op;

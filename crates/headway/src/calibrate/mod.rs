@@ -26,6 +26,7 @@ pub mod rotation;
 pub(crate) mod simulated_target;
 pub mod stability;
 pub mod tail;
+pub mod target;
 pub(crate) mod unmarked;
 pub(crate) mod zones;
 
@@ -45,7 +46,8 @@ use crate::link::Link;
 pub use block_target::{BlockIo, BlockTarget, DirectFile};
 pub use compare::{compare, Comparison};
 pub use emulated_block::EmulatedBlock;
-pub use probe::{Probe, ProbeTarget};
+pub use probe::Probe;
+pub use target::ProbeTarget;
 pub use zones::{ExtractedZone, Loc, TrackEntry, ZoneTable};
 
 /// What calibration learned about a drive.

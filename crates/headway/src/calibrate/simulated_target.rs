@@ -6,7 +6,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use super::probe::ProbeTarget;
+use super::target::ProbeTarget;
 use crate::device::{Device, DeviceIo};
 use crate::error::{HeadwayError, Result};
 use crate::link::Link;

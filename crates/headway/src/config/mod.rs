@@ -1,7 +1,6 @@
 //! Experiment files: TOML parsed once into typed config, with errors that name the file,
 //! line and key. The same structures are built from Python dicts.
 
-mod array;
 mod build;
 mod bus;
 mod capabilities;
@@ -11,7 +10,7 @@ mod locate;
 mod predictor_kind;
 mod smr;
 
-pub use array::{
+pub use crate::host::array::settings::{
     ArrayConfig, ArrayLevel, BackgroundConfig, BackgroundPolicy, FailureConfig, MirrorRead,
     ParityRotation, SmallWrite,
 };
@@ -354,7 +353,7 @@ impl ExperimentConfig {
             ));
         }
         let device_names: Vec<&str> = devices.iter().map(|d| d.name.as_str()).collect();
-        array::validate_arrays(&self.arrays, &device_names)?;
+        crate::host::array::settings::validate_arrays(&self.arrays, &device_names)?;
         for (i, w) in self.workloads.iter().enumerate() {
             let key = |k: &str| format!("workloads[{i}].{k}");
             w.config

@@ -86,11 +86,11 @@ pub trait Device {
         None
     }
     /// What a drive-managed SMR drive's media cache and cleaning did; `None` otherwise.
-    fn smr(&self) -> Option<smr::SmrReport> {
+    fn smr(&self) -> Option<smr::report::SmrReport> {
         None
     }
     /// What a zoned drive refused and did; `None` otherwise.
-    fn zoned(&self) -> Option<zoned::ZonedReport> {
+    fn zoned(&self) -> Option<zoned::report::ZonedReport> {
         None
     }
 }

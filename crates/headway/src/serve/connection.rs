@@ -9,9 +9,10 @@ use super::log;
 use super::model::Arrival;
 use super::nbd::wire::discard;
 use super::nbd::{negotiate, read_request, Command, NbdErrno, Negotiated, RequestHeader};
-use super::reply_port::{write_replies, ReplyPort};
-use super::shared::{InFlight, Reply, Shared};
+use super::reply_port::{Reply, ReplyPort};
+use super::shared::{InFlight, Shared};
 use super::stream::Stream;
+use super::writer::write_replies;
 use crate::request::Op;
 
 const SECTOR_BYTES: u64 = 512;

@@ -14,6 +14,7 @@ mod reply_port;
 mod server;
 mod shared;
 mod stream;
+mod writer;
 
 pub use live_model::LiveModel;
 pub use model::{Arrival, Done, FixedLatency, ModelDevice, ServeModel};

@@ -4,22 +4,36 @@
 //! thread. Handing each reply to another thread cost a wake-up, which on a busy machine
 //! waits for a core: the pacing error's tail.
 
-use std::io::{self, Write};
+use std::io;
 use std::os::fd::{AsRawFd, RawFd};
-use std::sync::mpsc::{Receiver, Sender};
+use std::sync::mpsc::Sender;
 use std::sync::{Arc, Condvar, Mutex, TryLockError};
 use std::time::Instant;
 
 use super::nbd::request::MAX_REQUEST_BYTES;
 use super::nbd::wire::simple_reply_head;
-use super::nbd::{write_simple_reply, NbdErrno};
+use super::nbd::NbdErrno;
 use super::pacing::PacingError;
-use super::shared::{Reply, Shared};
 use super::stream::Stream;
 
 /// Request data one connection may hold at once (reads waiting for their reply); a client
 /// sending faster waits. Two of the largest requests, so one always fits.
 const MAX_IN_FLIGHT_BYTES: u64 = 2 * MAX_REQUEST_BYTES as u64;
+
+/// A reply on its way to a connection.
+pub(crate) struct Reply {
+    pub handle: u64,
+    pub errno: NbdErrno,
+    /// A read's data.
+    pub data: Vec<u8>,
+    /// Sync the backing store before replying (flush, or a write with FUA).
+    pub sync: bool,
+    /// When the model completed the request, on the wall clock; `None` for replies the
+    /// model does not time (errors, flush, trim).
+    pub due: Option<Instant>,
+    /// Bytes of the connection's in-flight allowance this request holds until it is sent.
+    pub charge_bytes: u64,
+}
 
 /// What the writer thread is handed.
 pub(crate) enum ToWriter {
@@ -53,19 +67,19 @@ impl Allowance {
 
 /// The sending half of the socket, shared by the engine and the writer; whoever holds the
 /// lock writes whole frames, so frames never interleave.
-struct Out {
-    stream: Stream,
+pub(super) struct Out {
+    pub(super) stream: Stream,
     /// The unsent end of a frame the engine began, and when its reply was due.
-    rest: Vec<u8>,
-    rest_due: Option<Instant>,
+    pub(super) rest: Vec<u8>,
+    pub(super) rest_due: Option<Instant>,
     /// A write failed: the client is gone, and later replies are dropped.
-    broken: bool,
+    pub(super) broken: bool,
 }
 
 /// What the engine and the writer share (the writer holds this, not the sender, so that
 /// its channel closes once the reader and every request in flight are gone).
 pub(crate) struct Link {
-    out: Mutex<Out>,
+    pub(super) out: Mutex<Out>,
     pub allowance: Allowance,
 }
 
@@ -182,50 +196,4 @@ fn send_without_waiting(fd: RawFd, head: &[u8], data: &[u8]) -> io::Result<usize
     } else {
         Ok(sent as usize)
     }
-}
-
-/// The writer thread: finishes frames the engine began, and sends the replies queued to it
-/// (syncing the backing store first when asked), each when it is handed over.
-pub(crate) fn write_replies(shared: &Shared, link: &Link, replies: Receiver<ToWriter>) {
-    for msg in replies {
-        let mut out = link.out.lock().unwrap_or_else(|p| p.into_inner());
-        if !out.rest.is_empty() {
-            let rest = std::mem::take(&mut out.rest);
-            let due = out.rest_due.take();
-            if !out.broken {
-                let ok = out
-                    .stream
-                    .write_all(&rest)
-                    .and_then(|()| out.stream.flush());
-                out.broken = ok.is_err();
-                if let (true, Some(due)) = (ok.is_ok(), due) {
-                    note_late(shared, due);
-                }
-            }
-        }
-        let ToWriter::Reply(r) = msg else {
-            continue;
-        };
-        let mut errno = r.errno;
-        if r.sync && errno == NbdErrno::Ok && shared.backing.sync().is_err() {
-            errno = NbdErrno::Eio;
-        }
-        if !out.broken {
-            out.broken = write_simple_reply(&mut out.stream, errno, r.handle, &r.data).is_err();
-            if let (false, Some(due)) = (out.broken, r.due) {
-                note_late(shared, due);
-            }
-        }
-        drop(out);
-        link.allowance.give_back(r.charge_bytes);
-    }
-}
-
-fn note_late(shared: &Shared, due: Instant) {
-    let sent = Instant::now();
-    shared
-        .pacing_error
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .record(sent, due);
 }

@@ -11,26 +11,11 @@ use std::time::Instant;
 
 use super::backing::Backing;
 use super::model::{Arrival, ServeModel};
-use super::nbd::{Export, NbdErrno};
+use super::nbd::Export;
 use super::pacing::{Clock, PacingError};
-use super::reply_port::ReplyPort;
+use super::reply_port::{Reply, ReplyPort};
 use crate::error::{HeadwayError, Result};
 use crate::request::Op;
-
-/// A reply on its way to a connection.
-pub(crate) struct Reply {
-    pub handle: u64,
-    pub errno: NbdErrno,
-    /// A read's data.
-    pub data: Vec<u8>,
-    /// Sync the backing store before replying (flush, or a write with FUA).
-    pub sync: bool,
-    /// When the model completed the request, on the wall clock; `None` for replies the
-    /// model does not time (errors, flush, trim).
-    pub due: Option<Instant>,
-    /// Bytes of the connection's in-flight allowance this request holds until it is sent.
-    pub charge_bytes: u64,
-}
 
 /// A request inside the model, waiting for its completion.
 pub(crate) struct InFlight {

@@ -99,11 +99,11 @@ impl Device for Powered {
         Some(self.meter.report(now))
     }
 
-    fn smr(&self) -> Option<crate::device::smr::SmrReport> {
+    fn smr(&self) -> Option<crate::device::smr::report::SmrReport> {
         self.inner.smr()
     }
 
-    fn zoned(&self) -> Option<crate::device::zoned::ZonedReport> {
+    fn zoned(&self) -> Option<crate::device::zoned::report::ZonedReport> {
         self.inner.zoned()
     }
 }

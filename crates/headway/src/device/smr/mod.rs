@@ -18,7 +18,7 @@
 //! The wrapped drive (the mechanics, caches and bus) serves every step as a command.
 
 mod media_cache;
-mod report;
+pub mod report;
 mod spec;
 
 use std::collections::VecDeque;
@@ -383,7 +383,7 @@ impl Device for SmrDevice {
         self.job.is_some() || !self.queue.is_empty()
     }
 
-    fn energy(&mut self, now: SimTime) -> Option<super::power::EnergyReport> {
+    fn energy(&mut self, now: SimTime) -> Option<super::power::meter::EnergyReport> {
         self.inner.energy(now)
     }
 

@@ -6,7 +6,7 @@
 //! commands (reset, open, close, finish, zone append) arrive as requests carrying a
 //! [`ZoneOp`](crate::request_marks::ZoneOp) and are also methods; a zone report is a method.
 
-mod report;
+pub mod report;
 mod spec;
 mod zones;
 
@@ -219,7 +219,7 @@ impl Device for ZonedDevice {
         self.inner.busy() || !self.resetting.is_empty()
     }
 
-    fn energy(&mut self, now: SimTime) -> Option<super::power::EnergyReport> {
+    fn energy(&mut self, now: SimTime) -> Option<super::power::meter::EnergyReport> {
         self.inner.energy(now)
     }
 

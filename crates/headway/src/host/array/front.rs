@@ -7,8 +7,8 @@ use std::sync::{Arc, Mutex};
 
 use super::ids::IdWindow;
 use super::plan::{plan, MemberOp, Planning, Role, Wait};
+use super::settings::MirrorRead;
 use super::volume::Volume;
-use crate::config::MirrorRead;
 use crate::error::Result;
 use crate::predict::{Access, Moment};
 use crate::request::{Command, Completion, DeviceId, Op, Request};

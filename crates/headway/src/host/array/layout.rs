@@ -10,7 +10,7 @@
 //! - Parity levels (RAID 4, 5, 6) keep `parity` units per row (P, and Q for RAID 6) and
 //!   `members - parity` data units.
 
-use crate::config::{ArrayLevel, ParityRotation};
+use super::settings::{ArrayLevel, ParityRotation};
 
 /// The address mapping of one volume.
 #[derive(Clone, Debug, PartialEq)]

@@ -6,13 +6,13 @@ mod front;
 mod ids;
 mod layout;
 mod plan;
+pub mod settings;
 mod volume;
 
 pub use front::{ArrayLinks, ArrayReport};
 
 use std::sync::{Arc, Mutex};
 
-use crate::config::{ArrayConfig, BackgroundPolicy};
 use crate::error::{HeadwayError, Result};
 use crate::request::DeviceId;
 use crate::sched::Scheduler;
@@ -20,6 +20,7 @@ use crate::stats::{ArraySummary, MemberSummary};
 use crate::time::SimTime;
 use layout::Layout;
 use plan::WriteRule;
+use settings::{ArrayConfig, BackgroundPolicy};
 use volume::{Background, Volume};
 
 /// The volumes of a run, ready to put in front of the host's scheduler.
@@ -119,7 +120,7 @@ impl Arrays {
                     .expect("validated");
                 (m, ms_to_ns(f.at_ms))
             });
-            let step = |b: &crate::config::BackgroundConfig| b.unit_sectors.unwrap_or(unit);
+            let step = |b: &settings::BackgroundConfig| b.unit_sectors.unwrap_or(unit);
             let rebuild = a.rebuild.as_ref().map(|b| {
                 let start = b
                     .start_ms

@@ -12,7 +12,7 @@
 use smallvec::SmallVec;
 
 use super::layout::{Layout, Piece};
-use crate::config::SmallWrite;
+use super::settings::SmallWrite;
 use crate::request::Op;
 
 /// What a member operation is for.
@@ -406,7 +406,7 @@ fn write_row(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{ArrayLevel, ParityRotation};
+    use crate::host::array::settings::{ArrayLevel, ParityRotation};
 
     const U: u64 = 16;
 

@@ -3,7 +3,7 @@
 
 use super::layout::Layout;
 use super::plan::WriteRule;
-use crate::config::{BackgroundPolicy, MirrorRead};
+use super::settings::{BackgroundPolicy, MirrorRead};
 use crate::request::DeviceId;
 use crate::time::SimTime;
 

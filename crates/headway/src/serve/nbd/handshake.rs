@@ -196,7 +196,3 @@ fn option_reply(w: &mut impl Write, option: u32, reply: u32, data: &[u8]) -> io:
     w.write_all(&b)?;
     w.flush()
 }
-
-pub(crate) fn malformed(msg: impl Into<String>) -> io::Error {
-    io::Error::new(io::ErrorKind::InvalidData, msg.into())
-}

@@ -3,8 +3,7 @@
 
 use std::io::{self, Read};
 
-use super::handshake::malformed;
-use super::wire::{NbdErrno, CMD_FLAG_FUA, REQUEST_MAGIC};
+use super::wire::{malformed, NbdErrno, CMD_FLAG_FUA, REQUEST_MAGIC};
 
 /// The largest read or write accepted (bytes); a larger one is refused with `EINVAL`, so a
 /// connection never holds more than this for one request. Also the maximum block size the

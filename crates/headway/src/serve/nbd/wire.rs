@@ -101,3 +101,8 @@ pub(crate) fn discard(r: &mut impl Read, len: u64) -> io::Result<()> {
     }
     Ok(())
 }
+
+/// A frame that breaks the protocol: the connection is closed with this as its reason.
+pub(crate) fn malformed(msg: impl Into<String>) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, msg.into())
+}
