@@ -241,6 +241,7 @@ const TABLE: &[Entry] = &[
             "interactive",
             "interval_ms",
             "reallocate",
+            "reallocation",
             "realtime",
             "recompute_tau",
             "tau",
