@@ -24,7 +24,8 @@ def test_reproduce_quick_writes_tables_plots_and_the_issue_headline_keys(quick_o
     assert {"aged-sptf", "sptf", "clook"} <= {r["scheduler"] for r in rows}
     sweeps = {r["sweep"] for r in csv.DictReader((out / "sweeps.csv").open())}
     assert sweeps == {"symmetric", "asymmetric", "random", "adversary", "granularity", "bucket_us",
-                      "histogram_range_ms", "decay", "seek_weight", "cscan_m", "bus_sector_ms"}
+                      "histogram_range_ms", "decay", "seek_weight", "cscan_m", "bus_sector_ms",
+                      "adversary-adaptive", "adversary-adaptive-random", "granularity-adversary"}
     shares = {r["config"] for r in csv.DictReader((out / "shares.csv").open())}
     assert shares == {"original", "stride", "combination", "cost-benefit", "combination-rv"}
     service = list(csv.DictReader((out / "service.csv").open()))

@@ -56,7 +56,10 @@ def test_reproduce_quick_writes_tables_plots_and_the_issues_headline_keys(quick_
     assert 0.2 < h["free_bandwidth_mb_s"] < h["potential_free_bandwidth_mb_s"]
     assert 0.03 < h["free_fraction_of_potential"] < 0.5
     # The paper's 15% is of the media bandwidth (tens of MB/s), not of the potential.
-    assert h["free_fraction_of_media_bandwidth"] == h["free_bandwidth_mb_s"] / h["media_bandwidth_mb_s"]
+    # (Means over the seeds: the media bandwidth is the drive's, the same in every seed, so the
+    # mean of the fractions is the fraction of the means up to rounding.)
+    assert h["free_fraction_of_media_bandwidth"] == pytest.approx(
+        h["free_bandwidth_mb_s"] / h["media_bandwidth_mb_s"], rel=1e-9)
     assert abs(h["fg_response_increase"]) < 0.06
     assert h["scans_per_day"] > 1
     # The headline from outside the firmware as a host can do it (the calibrated predictor),

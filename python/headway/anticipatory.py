@@ -197,6 +197,18 @@ def _plot_extras(s: pd.DataFrame, sh: pd.DataFrame, service: pd.DataFrame, save,
         save(fig, "sensitivity.png", title)
 
 
+def _ratio_with_ci(top: pd.DataFrame, bottom: pd.DataFrame, column: str):
+    """``top[column] / bottom[column]`` matched on the index, with the ratio's 95% half-width
+    from the two means' (first-order propagation, the two runs taken as independent); the
+    half-width is ``None`` when the tables carry no intervals (one seed)."""
+    ratio = (top[column] / bottom[column]).dropna()
+    ci = column + "_ci95"
+    if ci not in top or ci not in bottom:
+        return ratio, None
+    rel = ((top[ci] / top[column]) ** 2 + (bottom[ci] / bottom[column]) ** 2) ** 0.5
+    return ratio, (ratio * rel.reindex(ratio.index)).fillna(0.0).values
+
+
 def _plot_robustness(sweeps: pd.DataFrame, apps: pd.DataFrame, save, plt, reduced: str) -> None:
     """The two sweeps that turn the conclusions: speedup with anticipation against the bus
     speed (seq and alter pairs) and the web server's gain against its process count."""
@@ -206,20 +218,24 @@ def _plot_robustness(sweeps: pd.DataFrame, apps: pd.DataFrame, save, plt, reduce
         return
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
     for pattern in ("seq", "alter"):
-        on = bus[bus.heuristic == f"cost-benefit-{pattern}"].set_index("x").throughput_mb_s
-        off = bus[bus.heuristic == f"off-{pattern}"].set_index("x").throughput_mb_s
-        ratio = (on / off).dropna()
+        on = bus[bus.heuristic == f"cost-benefit-{pattern}"].set_index("x")
+        off = bus[bus.heuristic == f"off-{pattern}"].set_index("x")
+        ratio, err = _ratio_with_ci(on, off, "throughput_mb_s")
         # Bus speed in MB/s (10^6 bytes) from the time per 512-byte sector.
-        axes[0].plot(0.512 / ratio.index, ratio.values, marker="o", label=pattern)
+        axes[0].errorbar(0.512 / ratio.index, ratio.values, yerr=err, marker="o", capsize=3,
+                         label=pattern)
     axes[0].set_xscale("log")
     axes[0].set_xlabel("bus speed (MB/s)")
     axes[0].set_ylabel("throughput with / without anticipation")
     axes[0].set_title("Two readers (mmap), aged SPTF", fontsize=9)
     for fs, rows in web.groupby("experiment", sort=False):
-        t = rows.pivot_table(index="clients", columns="heuristic", values="elapsed_s")
-        if {"off", "cost-benefit"} <= set(t.columns):
-            axes[1].plot(t.index, t["off"] / t["cost-benefit"] - 1.0, marker="o",
-                         label=fs.replace("-processes", ""))
+        on = rows[rows.heuristic == "cost-benefit"].set_index("clients")
+        off = rows[rows.heuristic == "off"].set_index("clients")
+        if not on.empty and not off.empty:
+            # The gain is the elapsed time without over with, less one.
+            ratio, err = _ratio_with_ci(off, on, "elapsed_s")
+            axes[1].errorbar(ratio.index, ratio.values - 1.0, yerr=err, marker="o", capsize=3,
+                             label=fs.replace("-processes", ""))
     axes[1].set_xlabel("web-server processes")
     axes[1].set_ylabel("throughput gain with anticipation")
     axes[1].set_title("Web server", fontsize=9)
