@@ -70,6 +70,10 @@ pub struct AppConfig {
     pub fs: FsMode,
     /// Multiplies every think time (a faster CPU: below 1).
     pub think_scale: f64,
+    /// Web server with `fs = "mmap"` only: files larger than this are read in read mode
+    /// (Apache's default configuration mixes the two by file size); `None`: every file
+    /// mapped.
+    pub mmap_limit_bytes: Option<u64>,
 }
 
 key_group! {
@@ -77,6 +81,7 @@ key_group! {
     pub(crate) struct AppKeys {
         app: AppKind,
         think_scale: f64,
+        mmap_limit_bytes: u64,
     }
 }
 
@@ -94,6 +99,7 @@ impl AppConfig {
             requests: requests.unwrap_or(DEFAULT_REQUESTS),
             fs: fs.unwrap_or_default(),
             think_scale: keys.think_scale.unwrap_or(1.0),
+            mmap_limit_bytes: keys.mmap_limit_bytes,
         })
     }
 
@@ -149,8 +155,9 @@ pub const PAGE_SECTORS: u32 = 8;
 pub struct AppWorkload {
     name: &'static str,
     steps: std::vec::IntoIter<Step>,
-    /// The read the process is blocked on and the time it asked for it.
-    waiting: Option<(u64, SimTime)>,
+    /// The request the process is blocked on (a read, or a synchronous metadata write) and
+    /// the time it asked for it.
+    waiting: Option<(u64, Op, SimTime)>,
 }
 
 impl AppWorkload {
@@ -178,6 +185,13 @@ impl AppWorkload {
                 "is used only with app = \"web\"",
             ));
         }
+        if cfg.mmap_limit_bytes.is_some() && (cfg.app != AppKind::Web || cfg.fs != FsMode::Mmap) {
+            return Err(HeadwayError::config(
+                "workload.mmap_limit_bytes",
+                "is used only with app = \"web\" and fs = \"mmap\" (files above it are read in \
+                 read mode)",
+            ));
+        }
         let mut place: Pcg64Mcg = rng.stream("workload.locality");
         let mut think: Pcg64Mcg = rng.stream("workload.think");
         let mut steps = match cfg.app {
@@ -194,7 +208,10 @@ impl AppWorkload {
             AppKind::Web => web::script(
                 cfg.requests,
                 capacity_sectors,
-                cfg.fs,
+                web::Serving {
+                    fs: cfg.fs,
+                    mmap_limit_bytes: cfg.mmap_limit_bytes,
+                },
                 &mut place,
                 &mut think,
             ),
@@ -232,7 +249,7 @@ impl AppWorkload {
             r.marks.set_large_read_chunk(s.chunk);
             out.push(r);
             if s.wait {
-                self.waiting = Some((s.lbn, now));
+                self.waiting = Some((s.lbn, s.op, now));
                 return;
             }
         }
@@ -252,7 +269,7 @@ impl Workload for AppWorkload {
     }
     fn on_completion(&mut self, req: &Request, now: SimTime, out: &mut Arrivals) -> Result<()> {
         match self.waiting {
-            Some((lbn, asked)) if req.op == Op::Read && req.lbn == lbn => {
+            Some((lbn, op, asked)) if req.op == op && req.lbn == lbn => {
                 self.waiting = None;
                 self.run(now.max(asked), out);
             }

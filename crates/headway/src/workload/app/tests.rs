@@ -1,4 +1,5 @@
 use super::*;
+use crate::time::ms_to_ns;
 
 fn cfg(app: AppKind, requests: u64) -> AppConfig {
     AppConfig {
@@ -6,6 +7,7 @@ fn cfg(app: AppKind, requests: u64) -> AppConfig {
         requests,
         fs: FsMode::Mmap,
         think_scale: 1.0,
+        mmap_limit_bytes: None,
     }
 }
 
@@ -24,11 +26,15 @@ fn andrew_reads_every_file_in_each_phase_and_copies_asynchronously() {
     let scan = script(&cfg(AppKind::AndrewScan, 50), CAP);
     assert_eq!(scan.len(), 50);
     assert!(scan.iter().all(|s| s.wait && s.op == Op::Read));
-    // cp: read + async write per file; scan; gcc: one page per copy.
-    assert_eq!(full.len(), 50 * 4);
+    // mkdir: a page per directory; cp: read + async write per file; stat: a page per
+    // directory; scan; gcc: one page per copy.
+    let dirs = andrew::directories(50);
+    assert_eq!(dirs, 3);
+    assert_eq!(full.len() as u64, 50 * 4 + 2 * dirs);
     let writes: Vec<_> = full.iter().filter(|s| s.op == Op::Write).collect();
-    assert_eq!(writes.len(), 50);
-    assert!(writes.iter().all(|s| !s.wait && s.lbn >= CAP / 2));
+    assert_eq!(writes.len() as u64, 50 + dirs);
+    assert!(writes.iter().all(|s| s.lbn >= CAP / 2));
+    assert_eq!(writes.iter().filter(|s| !s.wait).count(), 50);
     // The scan reads files in layout order: addresses increase.
     assert!(scan
         .windows(2)
@@ -38,6 +44,90 @@ fn andrew_reads_every_file_in_each_phase_and_copies_asynchronously() {
     for s in &scan {
         assert!((100_000..1_000_000).contains(&s.think_ns));
     }
+}
+
+#[test]
+fn andrew_phases_split_the_script_and_metadata_sits_between_the_copies_directories() {
+    let files = 45;
+    let full = script(&cfg(AppKind::Andrew, files), CAP);
+    let counts = andrew::phase_steps(files);
+    assert_eq!(counts.iter().sum::<u64>(), full.len() as u64);
+    let mut at = 0usize;
+    let mut phase = |k: usize| {
+        let steps = &full[at..at + counts[k] as usize];
+        at += counts[k] as usize;
+        steps.to_vec()
+    };
+    let (mkdir, cp, stat, scan, gcc) = (phase(0), phase(1), phase(2), phase(3), phase(4));
+    // mkdir: synchronous page writes, one per directory; stat reads the same pages back.
+    assert!(mkdir
+        .iter()
+        .all(|s| s.op == Op::Write && s.wait && s.sectors == PAGE_SECTORS));
+    assert!(stat
+        .iter()
+        .all(|s| s.op == Op::Read && s.wait && s.sectors == PAGE_SECTORS));
+    let pages = |v: &[Step]| v.iter().map(|s| s.lbn).collect::<Vec<_>>();
+    assert_eq!(pages(&mkdir), pages(&stat));
+    // Each directory's page follows its last copied file and precedes the next directory.
+    let copies: Vec<&Step> = cp.iter().filter(|s| s.op == Op::Write).collect();
+    for (d, &page) in pages(&mkdir).iter().enumerate() {
+        let last =
+            copies[(d * andrew::FILES_PER_DIR + andrew::FILES_PER_DIR).min(copies.len()) - 1];
+        assert_eq!(page, last.lbn + last.sectors as u64, "directory {d}");
+        if let Some(next) = copies.get((d + 1) * andrew::FILES_PER_DIR) {
+            assert!(page + PAGE_SECTORS as u64 <= next.lbn);
+        }
+    }
+    assert!(cp.iter().step_by(2).all(|s| s.op == Op::Read && s.wait));
+    assert!(scan.iter().all(|s| s.op == Op::Read && s.lbn < CAP / 2));
+    assert!(gcc
+        .iter()
+        .all(|s| s.think_ns >= 2_000_000 && s.sectors == PAGE_SECTORS));
+    // A region too small for the files is refused, not a panic.
+    let tight = AppWorkload::new(&cfg(AppKind::Andrew, 1), 16, &RngStreams::new(1));
+    assert!(tight.is_err());
+}
+
+#[test]
+fn web_mixed_maps_small_files_and_clusters_large_ones() {
+    let mut c = cfg(AppKind::Web, 400);
+    let mmap = script(&c, CAP);
+    c.mmap_limit_bytes = Some(64 * 1024);
+    let mixed = script(&c, CAP);
+    let total = |v: &[Step]| v.iter().map(|s| s.sectors as u64).sum::<u64>();
+    assert_eq!(total(&mmap), total(&mixed));
+    // Files are the runs that start with the request's computation.
+    let files = |v: &[Step]| -> Vec<(u64, Vec<Step>)> {
+        let mut out: Vec<(u64, Vec<Step>)> = vec![];
+        for s in v {
+            if s.think_ns == ms_to_ns(web::REQUEST_MS) {
+                out.push((0, vec![]));
+            }
+            let f = out.last_mut().unwrap();
+            f.0 += s.sectors as u64 * 512;
+            f.1.push(*s);
+        }
+        out
+    };
+    let (mut small, mut large) = (0, 0);
+    for (bytes, steps) in files(&mixed) {
+        if bytes > 64 * 1024 {
+            large += 1;
+            assert!(steps.iter().skip(1).all(|s| s.chunk), "{steps:?}");
+            assert!(steps.iter().any(|s| s.sectors > PAGE_SECTORS));
+        } else {
+            small += 1;
+            assert!(steps.iter().all(|s| s.sectors == PAGE_SECTORS && !s.chunk));
+        }
+    }
+    assert_eq!(small + large, 400);
+    assert!(large > 0 && small > large, "{small} {large}");
+    // The limit belongs to the web server's mmap mode.
+    c.fs = FsMode::Read;
+    assert!(c.validate().is_err());
+    let mut a = cfg(AppKind::Andrew, 10);
+    a.mmap_limit_bytes = Some(1);
+    assert!(a.validate().is_err());
 }
 
 #[test]

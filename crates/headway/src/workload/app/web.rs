@@ -8,7 +8,10 @@
 //!   back to back; the chunks after the first carry the large-read flag, so anticipation
 //!   counts the file as one thinktime sample;
 //! * `fs = "mmap"`: page faults, one 4 KiB read per page with [`FAULT_MS`] of computation
-//!   between them (sending the page).
+//!   between them (sending the page);
+//! * mixed (`fs = "mmap"` with `mmap_limit_bytes`): Apache's default configuration maps
+//!   files up to the limit and reads larger ones into its buffers (read mode above), so a
+//!   few large files keep the file system's clustering and the many small ones fault pages.
 
 use rand::Rng;
 use rand_distr::{Distribution, LogNormal};
@@ -25,10 +28,28 @@ pub const CHUNK_SECTORS: u32 = 128;
 pub const REQUEST_MS: f64 = 0.3;
 pub const FAULT_MS: f64 = 0.02;
 
+/// How files are served: the file-system mode, and the mapping limit of the mixed
+/// configuration (`None`: every file in `fs` mode).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Serving {
+    pub fs: FsMode,
+    pub mmap_limit_bytes: Option<u64>,
+}
+
+impl Serving {
+    /// The mode a file of `sectors` is served in.
+    fn mode(self, sectors: u32) -> FsMode {
+        match self.mmap_limit_bytes {
+            Some(limit) if sectors as u64 * 512 > limit => FsMode::Read,
+            _ => self.fs,
+        }
+    }
+}
+
 pub(crate) fn script(
     files: u64,
     capacity: u64,
-    fs: FsMode,
+    serving: Serving,
     place: &mut Pcg64Mcg,
     _rng: &mut Pcg64Mcg,
 ) -> Result<Vec<Step>, String> {
@@ -46,6 +67,7 @@ pub(crate) fn script(
         let size = pages(sizes.sample(place).min(MAX_BYTES));
         let start =
             place.random_range(0..slots - size as u64 / PAGE_SECTORS as u64) * PAGE_SECTORS as u64;
+        let fs = serving.mode(size);
         let (chunk, between): (u32, SimTime) = match fs {
             FsMode::Read => (CHUNK_SECTORS, 0),
             FsMode::Mmap => (PAGE_SECTORS, ms_to_ns(FAULT_MS)),
