@@ -6,6 +6,7 @@
 
 use serde::Serialize;
 
+use super::andrew_phases::{self, PhaseRow, PHASE_NAMES};
 use super::options::{ReproduceOptions, HEURISTICS};
 use super::runs::run;
 use crate::error::Result;
@@ -13,7 +14,8 @@ use crate::error::Result;
 #[derive(Clone, Debug, Serialize)]
 pub struct AppRow {
     pub drive: String,
-    /// "andrew", "andrew-scan", "web-read", "web-mmap", "linker", "tpcb-1" … "tpcb-4", and
+    /// "andrew", "andrew-scan", "web-read", "web-mmap", "web-mixed", "linker", "tpcb-1" …
+    /// "tpcb-4", and
     /// the process-count sweep's "web-read-processes", "web-mmap-processes".
     pub experiment: String,
     pub scheduler: String,
@@ -39,6 +41,8 @@ pub(crate) const UNFLAGGED: &str = "cost-benefit-unflagged";
 struct Client {
     app: &'static str,
     fs: Option<&'static str>,
+    /// The web server's mixed configuration: files above this are read in read mode.
+    mmap_limit_bytes: Option<u64>,
     start: f64,
     size: f64,
     ops: u64,
@@ -63,11 +67,13 @@ fn config(
     );
     for c in clients {
         t += &format!(
-            "[[workloads]]\nkind = \"app\"\napp = \"{}\"\nrequests = {}\nthink_scale = {think_scale:?}\n{}\
+            "[[workloads]]\nkind = \"app\"\napp = \"{}\"\nrequests = {}\nthink_scale = {think_scale:?}\n{}{}\
              region = {{ start_fraction = {}, size_fraction = {} }}\n",
             c.app,
             c.ops,
             c.fs.map_or(String::new(), |f| format!("fs = \"{f}\"\n")),
+            c.mmap_limit_bytes
+                .map_or(String::new(), |b| format!("mmap_limit_bytes = {b}\n")),
             c.start,
             c.size
         );
@@ -75,12 +81,18 @@ fn config(
     t
 }
 
-/// `processes` web-server processes in `fs` mode, `ops` files each.
-fn web(fs: &'static str, processes: u32, ops: u64) -> Vec<Client> {
+/// `processes` web-server processes in `fs` mode, `ops` files each; `fs = "mixed"` is
+/// mmap with files above `mmap_limit_bytes` read in read mode.
+fn web(fs: &'static str, processes: u32, ops: u64, mmap_limit_bytes: u64) -> Vec<Client> {
+    let (fs, limit) = match fs {
+        "mixed" => ("mmap", Some(mmap_limit_bytes)),
+        f => (f, None),
+    };
     (0..processes)
         .map(|_| Client {
             app: "web",
             fs: Some(fs),
+            mmap_limit_bytes: limit,
             start: 0.0,
             size: 1.0,
             ops,
@@ -103,6 +115,7 @@ fn experiments(o: &ReproduceOptions, fast: bool) -> Vec<(String, Vec<&'static st
                 .map(|i| Client {
                     app,
                     fs: None,
+                    mmap_limit_bytes: None,
                     start: 0.1 + 0.4 * i as f64,
                     size: 0.05,
                     ops: n,
@@ -115,6 +128,7 @@ fn experiments(o: &ReproduceOptions, fast: bool) -> Vec<(String, Vec<&'static st
                 .map(|i| Client {
                     app: "linker",
                     fs: None,
+                    mmap_limit_bytes: None,
                     start: 0.25 + 0.4 * i as f64,
                     size: 0.05,
                     ops: n,
@@ -123,11 +137,17 @@ fn experiments(o: &ReproduceOptions, fast: bool) -> Vec<(String, Vec<&'static st
             out.push(("linker".to_string(), vec!["aged-sptf", "cscan"], clients));
         }
     }
-    for fs in ["read", "mmap"] {
+    // The mixed configuration (Apache's default) on the IDE platform, as in the paper.
+    let modes: &[&'static str] = if fast {
+        &["read", "mmap"]
+    } else {
+        &["read", "mmap", "mixed"]
+    };
+    for &fs in modes {
         out.push((
             format!("web-{fs}"),
             aged.clone(),
-            web(fs, o.web_processes, n),
+            web(fs, o.web_processes, n, o.web_mmap_limit_bytes),
         ));
     }
     for (v, (update, separate)) in TPCB_VARIANTS.iter().enumerate() {
@@ -147,6 +167,7 @@ fn experiments(o: &ReproduceOptions, fast: bool) -> Vec<(String, Vec<&'static st
                 Client {
                     app,
                     fs: None,
+                    mmap_limit_bytes: None,
                     start,
                     size,
                     ops: n * 4,
@@ -158,11 +179,13 @@ fn experiments(o: &ReproduceOptions, fast: bool) -> Vec<(String, Vec<&'static st
     out
 }
 
+/// The application rows, and the Andrew runs' time per phase.
 pub(crate) fn apps(
     o: &ReproduceOptions,
     progress: &mut dyn FnMut(&str) -> Result<()>,
-) -> Result<Vec<AppRow>> {
+) -> Result<(Vec<AppRow>, Vec<PhaseRow>)> {
     let mut rows = vec![];
+    let mut phases = vec![];
     let mut push = |drive: &str,
                     name: &str,
                     sched: &str,
@@ -192,7 +215,22 @@ pub(crate) fn apps(
                         "apps {drive} {name} x{} {sched} {h}",
                         clients.len()
                     ))?;
-                    let s = run(&config(drive, sched, h, think_scale, &clients, o.seed))?;
+                    let text = config(drive, sched, h, think_scale, &clients, o.seed);
+                    let s = if name == "andrew" {
+                        let k = clients.len() as u32;
+                        let (s, times) = andrew_phases::run(&text, k, o.app_operations)?;
+                        phases.extend(PHASE_NAMES.iter().zip(times).map(|(p, t)| PhaseRow {
+                            drive: drive.into(),
+                            scheduler: sched.into(),
+                            heuristic: h.into(),
+                            clients: k,
+                            phase: p.to_string(),
+                            time_s: t,
+                        }));
+                        s
+                    } else {
+                        run(&text)?
+                    };
                     push(drive, &name, sched, h, &clients, s);
                 }
             }
@@ -201,7 +239,7 @@ pub(crate) fn apps(
     // The process-count sweep: the web server's gain turns with the number of processes.
     for fs in ["read", "mmap"] {
         for &k in &o.web_process_sweep {
-            let clients = web(fs, k, o.app_operations);
+            let clients = web(fs, k, o.app_operations, o.web_mmap_limit_bytes);
             let name = format!("web-{fs}-processes");
             for h in ["off", "cost-benefit"] {
                 progress(&format!("apps {} {name} x{k} {h}", o.drive))?;
@@ -210,7 +248,7 @@ pub(crate) fn apps(
             }
         }
     }
-    Ok(rows)
+    Ok((rows, phases))
 }
 
 /// The application experiments' numbers compared with the paper.
@@ -225,6 +263,18 @@ pub struct AppHeadline {
     /// (paper: 71%).
     pub apache_read_gain: f64,
     pub apache_mmap_gain: f64,
+    /// The mixed configuration (Apache's default: mmap up to `web_mmap_limit_bytes`, read
+    /// above; paper: between the read and mmap gains).
+    pub apache_mixed_gain: f64,
+    /// Andrew, 2 clients: each phase's time reduction with anticipation (mean over the
+    /// clients of each client's phase time; paper: scan 54%, the others small, gcc slightly
+    /// slower), and the clients' mean total.
+    pub andrew_mkdir_time_reduction: f64,
+    pub andrew_cp_time_reduction: f64,
+    pub andrew_stat_time_reduction: f64,
+    pub andrew_scan_phase_time_reduction: f64,
+    pub andrew_gcc_time_reduction: f64,
+    pub andrew_total_time_reduction: f64,
     /// The read-mode gain when the core ignores the large-read flag (every chunk a sample).
     pub apache_read_gain_unflagged: f64,
     /// Linker: time of 2 instances over 1 instance (paper: far above 2 without
@@ -246,7 +296,16 @@ pub struct AppHeadline {
     pub apache_mmap_gain_fewest_processes: f64,
 }
 
-pub(crate) fn headline(rows: &[AppRow], o: &ReproduceOptions) -> AppHeadline {
+pub(crate) fn headline(rows: &[AppRow], phases: &[PhaseRow], o: &ReproduceOptions) -> AppHeadline {
+    let phase = |p: &str, h: &str| {
+        phases
+            .iter()
+            .find(|r| {
+                r.drive == o.drive && r.scheduler == "aged-sptf" && r.heuristic == h && r.phase == p
+            })
+            .map_or(f64::NAN, |r| r.time_s)
+    };
+    let phase_reduction = |p: &str| 1.0 - phase(p, "cost-benefit") / phase(p, "off");
     let get = |drive: &str, exp: &str, sched: &str, h: &str, clients: Option<u32>| {
         rows.iter()
             .find(|r| {
@@ -284,6 +343,13 @@ pub(crate) fn headline(rows: &[AppRow], o: &ReproduceOptions) -> AppHeadline {
         andrew_scan_time_reduction_1client: reduction("andrew-scan", Some(1)),
         apache_read_gain: gain(d, "web-read"),
         apache_mmap_gain: gain(d, "web-mmap"),
+        apache_mixed_gain: gain(d, "web-mixed"),
+        andrew_mkdir_time_reduction: phase_reduction("mkdir"),
+        andrew_cp_time_reduction: phase_reduction("cp"),
+        andrew_stat_time_reduction: phase_reduction("stat"),
+        andrew_scan_phase_time_reduction: phase_reduction("scan"),
+        andrew_gcc_time_reduction: phase_reduction("gcc"),
+        andrew_total_time_reduction: phase_reduction("total"),
         apache_read_gain_unflagged: get(d, "web-read", "aged-sptf", "off", None)
             / get(d, "web-read", "aged-sptf", UNFLAGGED, None)
             - 1.0,

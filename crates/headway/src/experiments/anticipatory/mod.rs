@@ -19,6 +19,7 @@
 use serde::Serialize;
 
 mod adversary;
+pub mod andrew_phases;
 pub mod apps;
 mod on_paper_hw;
 mod options;
@@ -30,6 +31,7 @@ use crate::config::{build_simulation, ExperimentConfig};
 use crate::error::Result;
 use crate::stats::Summary;
 use adversary::AdversaryHeadline;
+use andrew_phases::PhaseRow;
 use apps::{AppHeadline, AppRow};
 pub use options::{ReproduceOptions, CAPPED, FS_MODES, HEURISTICS, PATTERNS, SCHEDULERS};
 pub use runs::SweepRow;
@@ -144,6 +146,8 @@ pub struct Reproduction {
     pub shares: Vec<ShareRow>,
     pub service: Vec<ServicePoint>,
     pub apps: Vec<AppRow>,
+    /// The Andrew runs' time per phase.
+    pub phases: Vec<PhaseRow>,
     pub patterns: Vec<PatternRow>,
     pub sweeps: Vec<SweepRow>,
     pub headline: Headline,
@@ -256,9 +260,9 @@ pub fn reproduce(
     sweeps.extend(adversary::sweeps(o, progress)?);
     sweeps.extend(sensitivity::sweeps(o, progress)?);
     let (shares, service) = proportional_share(o, progress)?;
-    let apps = apps::apps(o, progress)?;
+    let (apps, phases) = apps::apps(o, progress)?;
     let mut headline = headline(&patterns, &sweeps, &shares, o);
-    headline.apps = apps::headline(&apps, o);
+    headline.apps = apps::headline(&apps, &phases, o);
     headline.adaptive_adversary = adversary::headline(&sweeps, o);
     if let Some(iface) = &o.paper_interface {
         let mut mb_s = |h: &str| -> Result<f64> {
@@ -280,6 +284,7 @@ pub fn reproduce(
         shares,
         service,
         apps,
+        phases,
         patterns,
         sweeps,
         headline,
