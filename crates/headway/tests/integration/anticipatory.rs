@@ -232,6 +232,29 @@ fn quick_reproduction_headline_is_within_bounds() {
     assert!(a.andrew_time_reduction > 0.05, "{a:?}");
     assert!(a.andrew_scan_time_reduction > 0.05, "{a:?}");
     assert!(a.andrew_scan_time_reduction_1client.abs() < 0.01, "{a:?}");
+    // Andrew per phase: each client's phases add up to its total, and the scan phase
+    // (streams of synchronous reads) gains with anticipation.
+    for h in ["off", "cost-benefit"] {
+        let t = |p: &str| {
+            r.phases
+                .iter()
+                .find(|row| row.heuristic == h && row.phase == p)
+                .unwrap()
+                .time_s
+        };
+        let sum: f64 = ["mkdir", "cp", "stat", "scan", "gcc"]
+            .iter()
+            .map(|p| t(p))
+            .sum();
+        assert!(
+            (sum / t("total") - 1.0).abs() < 1e-9,
+            "{h}: {sum} {}",
+            t("total")
+        );
+        assert!(t("mkdir") > 0.0 && t("stat") > 0.0, "{h}");
+    }
+    assert!(a.andrew_scan_phase_time_reduction > 0.05, "{a:?}");
+    assert!(a.apache_mixed_gain.is_finite(), "{a:?}");
     // Web server: mmap gains more than read (paper: 71% and 29%); measured 17.9% and 1.1%.
     assert!(a.apache_mmap_gain > 0.08, "{a:?}");
     assert!(a.apache_mmap_gain > a.apache_read_gain, "{a:?}");

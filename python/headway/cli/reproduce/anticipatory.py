@@ -15,7 +15,7 @@ from headway.cli.reproduce.seeding import seed_options
     "anticipatory", short_help="Iyer and Druschel's anticipatory scheduling (IDE stand-in)."
 )
 @click.option("--out", "out_dir", type=click.Path(path_type=Path), callback=output_folder,
-              help="Write patterns.csv, sweeps.csv, shares.csv, apps.csv, service.csv, headline.json and PNG plots here.")
+              help="Write patterns.csv, sweeps.csv, shares.csv, apps.csv, service.csv, phases.csv, headline.json and PNG plots here.")
 @click.option("--quick", is_flag=True, help="Reduced sizes (400 reads per process, shorter sweeps): seconds.")
 @click.option("--seed", type=int, help="Base seed: the seeds are SEED, SEED+1, ... (default 1).")
 @click.option("--drive", help="Catalog drive standing in for the paper's IDE disk (default ibm18es).")
