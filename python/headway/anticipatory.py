@@ -381,7 +381,7 @@ WHY_SEQ = "docs/anticipatory.md#why-seq-speedup"
 WHY_ADVERSARY = "docs/anticipatory.md#why-adversary"
 WHY_FASTER = "docs/anticipatory.md#why-faster-drive"
 WHY_COMBINATION = "docs/anticipatory.md#why-combination"
-PAPER_VS = "docs/anticipatory.md#paper-against-headway-seed-1-measured"
+PAPER_VS = "docs/anticipatory.md#paper-against-headway-full-size-5-seeds-measured"
 WHY_APPS = "docs/anticipatory.md#why-apps"
 
 
