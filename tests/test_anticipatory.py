@@ -62,11 +62,12 @@ def test_reproduce_quick_writes_tables_plots_and_the_issue_headline_keys(quick_o
         assert (out / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", name
     for key in ("andrew_time_reduction", "andrew_scan_time_reduction", "apache_read_gain",
                 "apache_mmap_gain", "linker_two_over_one_original", "tpcb_gain",
-                "fast_drive_apache_mmap_gain", "fast_drive_tpcb_gain", "apache_mixed_gain",
-                "andrew_mkdir_time_reduction", "andrew_cp_time_reduction", "andrew_stat_time_reduction",
-                "andrew_scan_phase_time_reduction", "andrew_gcc_time_reduction", "andrew_total_time_reduction"):
+                "fast_drive_apache_mmap_gain", "fast_drive_tpcb_gain"):
         assert key in h, key
-        assert key + "_ci95" in h, key
+    for key in ("apache_mixed_gain", "andrew_mkdir_time_reduction", "andrew_cp_time_reduction",
+                "andrew_stat_time_reduction", "andrew_scan_phase_time_reduction", "andrew_gcc_time_reduction",
+                "andrew_total_time_reduction"):
+        assert key in h and key + "_ci95" in h, key
     assert "TPC-B variant 4" in " ".join(stdout.split())  # a claim may wrap at spaces
 
 
