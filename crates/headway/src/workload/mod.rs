@@ -68,6 +68,7 @@
 //! fs = "mmap"                # web only: "read" (64 KiB clustered chunks) or "mmap" (page faults)
 //! requests = 400             # files (transactions for TPC-B)
 //! think_scale = 0.5          # a faster CPU
+//! mmap_limit_bytes = 65536   # web, mmap only: larger files in read mode (Apache's mix)
 //! ```
 //!
 //! Other localities: `{ kind = "uniform" }` (the default) and `{ kind = "local",
