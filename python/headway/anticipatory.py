@@ -390,15 +390,18 @@ def _andrew_phase_claims(h: Dict[str, Any]) -> List[Claim]:
     if "andrew_scan_phase_time_reduction" not in h:
         return []
     pct = lambda v: f"{100 * v:+.1f}%"  # noqa: E731
-    paper = {"mkdir": ("small gain", (0.0, 0.2)), "cp": ("small gain", (0.0, 0.2)),
-             "stat": ("small gain (mostly cached)", (0.0, 0.2)), "scan_phase": ("+54% (halved)", (0.4, 0.7)),
-             "gcc": ("slightly slower", (-0.05, 0.0)), "total": ("+8%", (0.04, 0.12))}
+    # (what the paper says, YES range, PARTLY range): "smaller improvements" for the
+    # metadata and copy phases, so no change at all is only PARTLY.
+    small = ((0.01, 0.3), (-0.05, 0.3))
+    paper = {"mkdir": ("small gain", *small), "cp": ("small gain", *small),
+             "stat": ("small gain (mostly cached)", *small), "scan_phase": ("+54% (halved)", (0.4, 0.7), (0.0, INF)),
+             "gcc": ("slightly slower", (-0.05, 0.0), None), "total": ("+8%", (0.04, 0.12), (0.0, INF))}
     rows = []
-    for phase, (said, yes) in paper.items():
+    for phase, (said, yes, partly) in paper.items():
         v = h[f"andrew_{phase}_time_reduction"]
         name = phase.replace("_phase", "")
         rows.append(claim(f"  Andrew {name} phase, 2 clients: time reduction", pct(v), said, v, yes=yes,
-                          why=WHY_APPS))
+                          partly=partly, why=WHY_APPS))
     return rows
 
 
@@ -447,7 +450,7 @@ def claims(h: Dict[str, Any]) -> List[Claim]:
         rows += [
             claim("Andrew, 2 clients: total time reduction", pct(h["andrew_time_reduction"]), "+8%",
                   h["andrew_time_reduction"], yes=(0.04, 0.12), partly=(0.0, INF), why=WHY_APPS),
-            claim("Andrew scan phase time reduction", pct(h["andrew_scan_time_reduction"]), "+54%",
+            claim("Andrew scan run alone, 2 clients: time reduction", pct(h["andrew_scan_time_reduction"]), "+54%",
                   h["andrew_scan_time_reduction"], yes=(0.4, 0.7), partly=(0.0, INF), why=WHY_APPS),
             *_andrew_phase_claims(h),
             claim("Andrew scan, 1 client: time reduction", pct(h["andrew_scan_time_reduction_1client"]),
