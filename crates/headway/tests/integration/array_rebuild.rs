@@ -3,27 +3,9 @@
 //! foreground than `rate` at the same rebuild time), and `rate` holds its rate with
 //! several steps in flight.
 
-use headway::config::{build_simulation, ExperimentConfig};
+use super::arrays::{err, run};
 use headway::sim::RunResult;
 use headway::stats::BackgroundSummary;
-
-fn run(toml: &str) -> RunResult {
-    let cfg = ExperimentConfig::from_toml_str(toml, None).unwrap_or_else(|e| panic!("{e}\n{toml}"));
-    build_simulation(&cfg, None)
-        .unwrap_or_else(|e| panic!("{e}"))
-        .simulation
-        .run()
-        .unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn err(toml: &str) -> String {
-    match ExperimentConfig::from_toml_str(toml, None)
-        .and_then(|cfg| build_simulation(&cfg, None).map(|_| ()))
-    {
-        Ok(()) => panic!("accepted:\n{toml}"),
-        Err(e) => e.to_string(),
-    }
-}
 
 /// A 4+1 RAID 5 of Atlas 10K drives (members `d0..d4`, spare `d5`), `rows` rows of 64
 /// sectors on each member, `d3` failing at 50 ms, rebuilt by `rebuild`; `requests`
