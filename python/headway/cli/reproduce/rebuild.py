@@ -23,9 +23,8 @@ def rebuild_cmd(out_dir: Optional[Path], quick: bool, seed: Optional[int], no_pl
     """A 4+1 RAID 5 of Atlas 10K drives loses a member under an OLTP-like foreground and
     rebuilds onto a spare: at several rates, in idle time, and in the foreground's
     rotational gaps (freeblock, without and with idle-time reads). Each policy's rebuild
-    time and the foreground's mean response against the same failure without a rebuild."""
-    from headway._reproduction import seeds_line
-    from headway.cli.tables import console as new_console, table
+    time and the foreground's mean response while it runs, against the same window of the
+    same failure without a rebuild."""
     from headway.errors import ConfigError
     from headway.rebuild import reproduce
 
@@ -33,6 +32,16 @@ def rebuild_cmd(out_dir: Optional[Path], quick: bool, seed: Optional[int], no_pl
         r = reproduce(quick=quick, seed=seed, seeds=seeds)
     except ConfigError as e:
         raise click.UsageError(str(e)) from None
+    _print(r)
+    if out_dir is not None:
+        for p in r.write(out_dir, plots=not no_plots):
+            click.echo(f"wrote {p}")
+
+
+def _print(r) -> None:
+    from headway._reproduction import seeds_line
+    from headway.cli.tables import console as new_console, table
+
     console = new_console()
     t = table([("policy", "text"), ("MB/s", "num"), ("rebuild s", "num"), ("rows", "num"),
                ("during ms", "num"), ("baseline ms", "num"), ("resp +%", "num")],
@@ -48,6 +57,3 @@ def rebuild_cmd(out_dir: Optional[Path], quick: bool, seed: Optional[int], no_pl
                   f"{100 * row.response_increase:+.1f}")
     console.print(t)
     console.print(seeds_line(r.options))
-    if out_dir is not None:
-        for p in r.write(out_dir, plots=not no_plots):
-            click.echo(f"wrote {p}")
