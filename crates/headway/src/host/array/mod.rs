@@ -26,6 +26,9 @@ use plan::WriteRule;
 use settings::{ArrayConfig, BackgroundPolicy};
 use volume::Volume;
 
+/// The array layer in front of the host's scheduler, and where it reports.
+pub type Fronted = (Box<dyn Scheduler>, Arc<Mutex<ArrayReport>>);
+
 /// The volumes of a run, ready to put in front of the host's scheduler.
 pub struct Arrays {
     volumes: Vec<Volume>,
@@ -195,7 +198,7 @@ impl Arrays {
         mut inner: Box<dyn Scheduler>,
         first_volume: DeviceId,
         keep_links: bool,
-    ) -> Result<(Box<dyn Scheduler>, Arc<Mutex<ArrayReport>>)> {
+    ) -> Result<Fronted> {
         for (i, v) in self.volumes.iter().enumerate() {
             let free = |b: &Option<Background>| {
                 b.as_ref()
