@@ -151,7 +151,7 @@ def test_help(command):
     assert_fits(at_80(*command, "--help"))
 
 
-@pytest.mark.parametrize("paper", ["anticipatory", "cello", "freeblock", "flash_backed"])
+@pytest.mark.parametrize("paper", ["anticipatory", "cello", "freeblock", "flash_backed", "rebuild"])
 def test_reproduction_tables(paper):
     # The quick run once, in this process; its tables printed at 80 columns and wide.
     result = importlib.import_module(f"headway.{paper}").reproduce(quick=True)

@@ -265,7 +265,8 @@ class Array(_Section):
     spare: Optional[str] = None
     #: ``{"member": "d2", "at_ms": 2000.0}``.
     failure: Optional[Dict[str, Any]] = None
-    #: ``{"policy": "rate" | "idle", "rate_mb_s", "idle_ms", "unit_sectors", "start_ms"}``.
+    #: ``{"policy": "rate" | "idle" | "freeblock", "rate_mb_s", "idle_ms", "unit_sectors",
+    #: "start_ms"}`` (``freeblock`` needs ``[host] scheduler = "freeblock"``).
     rebuild: Optional[Dict[str, Any]] = None
     scrub: Optional[Dict[str, Any]] = None
     extra: Dict[str, Any] = field(default_factory=dict)

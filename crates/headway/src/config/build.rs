@@ -525,7 +525,7 @@ fn build(cfg: &ExperimentConfig, scheduler: Option<Box<dyn Scheduler>>) -> Resul
         None => (scheduler, None),
         Some(a) => {
             let caps = a.capacities.clone();
-            let (s, report) = a.front(scheduler, devices.len() as u16, cfg.output.records);
+            let (s, report) = a.front(scheduler, devices.len() as u16, cfg.output.records)?;
             (s, Some((report, caps)))
         }
     };

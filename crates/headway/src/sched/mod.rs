@@ -34,6 +34,7 @@ mod deadline;
 mod elevator;
 mod fcfs;
 pub mod flash_backed;
+mod free_reads;
 pub mod freeblock;
 mod fscan;
 mod gstf;
@@ -64,6 +65,7 @@ pub use cscan::CScan;
 pub use deadline::{DeadlineRule, DeadlineScheduler};
 pub use elevator::Elevator;
 pub use fcfs::Fcfs;
+pub use free_reads::{FreeReads, FREE_READ_ORIGIN};
 pub use freeblock::Freeblock;
 pub use fscan::FScan;
 pub use gstf::Gstf;
@@ -186,6 +188,11 @@ pub trait Scheduler {
     /// A failure the scheduler could not report through the calls above (a plug-in written
     /// in Python raised). The host checks after every call and aborts the run with it.
     fn take_failure(&mut self) -> Option<crate::error::HeadwayError> {
+        None
+    }
+    /// The free-read capability for `device`, if this scheduler (or the stack scheduling
+    /// that device) reads host-chosen blocks in the foreground's gaps. Default: none.
+    fn free_reads(&mut self, _device: crate::request::DeviceId) -> Option<&mut dyn FreeReads> {
         None
     }
 }

@@ -4,7 +4,7 @@
 //! completions by device. Devices do not compete for a slot, so every device's proposal is
 //! taken in turn; a device that wants to wait does not hold up another's dispatch.
 
-use super::{Decision, Hints, Placement, SchedCtx, Scheduler};
+use super::{Decision, FreeReads, Hints, Placement, SchedCtx, Scheduler};
 use crate::error::{HeadwayError, Result};
 use crate::request::{Command, Completion, Request};
 use crate::time::SimTime;
@@ -88,5 +88,8 @@ impl Scheduler for PerDevice {
     }
     fn take_failure(&mut self) -> Option<HeadwayError> {
         self.stacks.iter_mut().find_map(|s| s.take_failure())
+    }
+    fn free_reads(&mut self, device: crate::request::DeviceId) -> Option<&mut dyn FreeReads> {
+        self.stacks.get_mut(device as usize)?.free_reads(device)
     }
 }

@@ -6,7 +6,7 @@ use headway::config::{build_simulation, ExperimentConfig};
 use headway::sim::RunResult;
 use headway::stats::{ArraySummary, HOST_DEVICE};
 
-fn run(toml: &str) -> RunResult {
+pub(crate) fn run(toml: &str) -> RunResult {
     let cfg = ExperimentConfig::from_toml_str(toml, None).unwrap_or_else(|e| panic!("{e}\n{toml}"));
     build_simulation(&cfg, None)
         .unwrap_or_else(|e| panic!("{e}"))
@@ -15,7 +15,7 @@ fn run(toml: &str) -> RunResult {
         .unwrap_or_else(|e| panic!("{e}"))
 }
 
-fn err(toml: &str) -> String {
+pub(crate) fn err(toml: &str) -> String {
     match ExperimentConfig::from_toml_str(toml, None)
         .and_then(|cfg| build_simulation(&cfg, None).map(|_| ()))
     {

@@ -8,6 +8,7 @@
 mod common;
 
 mod anticipatory;
+mod array_rebuild;
 mod arrays;
 mod avoid_spinup;
 mod bus_overlap;

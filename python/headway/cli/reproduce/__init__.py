@@ -18,6 +18,7 @@ PAPERS: Dict[str, Tuple[str, str, str]] = {
     "freeblock": ("freeblock", "freeblock_cmd", "Lumb, Schindler and Ganger's freeblock scheduling (Atlas 10K)."),
     "anticipatory": ("anticipatory", "anticipatory_cmd", "Iyer and Druschel's anticipatory scheduling (IDE stand-in)."),
     "flash-backed": ("flash_backed", "flash_backed_cmd", "Bisson and Brandt's flash-backed I/O on hybrid disks."),
+    "rebuild": ("rebuild", "rebuild_cmd", "RAID 5 rebuild policies: rebuild time against foreground impact."),
 }
 
 

@@ -5,14 +5,16 @@
 
 use std::sync::{Arc, Mutex};
 
+use super::free_rows::FreeRows;
 use super::ids::IdWindow;
 use super::plan::{plan, MemberOp, Planning, Role, Wait};
+use super::settings::BackgroundPolicy;
 use super::settings::MirrorRead;
 use super::volume::Volume;
 use crate::error::Result;
 use crate::predict::{Access, Moment};
 use crate::request::{Command, Completion, DeviceId, Op, Request};
-use crate::sched::{Decision, Placement, SchedCtx, Scheduler, Served};
+use crate::sched::{Decision, Placement, SchedCtx, Scheduler, Served, FREE_READ_ORIGIN};
 use crate::stats::ArraySummary;
 use crate::time::SimTime;
 
@@ -65,6 +67,9 @@ pub(crate) struct ArrayFront {
     ready: Served,
     report: Arc<Mutex<ArrayReport>>,
     keep_links: bool,
+    /// The host origin of the members' free reads, once a `freeblock` rebuild or scrub
+    /// has begun: their completions feed it.
+    free_origin: Option<u16>,
 }
 
 impl ArrayFront {
@@ -86,6 +91,7 @@ impl ArrayFront {
             ready: Served::new(),
             report,
             keep_links,
+            free_origin: None,
         }
     }
 
@@ -302,16 +308,15 @@ impl ArrayFront {
                     self.finish_logical(v, l);
                 }
             }
-            Job::Rebuild => {
+            Job::Rebuild | Job::Scrub => {
                 let vol = &mut self.volumes[v];
-                if let Some(b) = vol.rebuild.as_mut() {
-                    b.step_done(ctx.now);
-                }
-            }
-            Job::Scrub => {
-                let vol = &mut self.volumes[v];
-                if let Some(b) = vol.scrub.as_mut() {
-                    b.step_done(ctx.now);
+                let unit = vol.layout.unit_sectors;
+                let b = match job {
+                    Job::Rebuild => vol.rebuild.as_mut(),
+                    _ => vol.scrub.as_mut(),
+                };
+                if let (Some(b), Some(o)) = (b, p.ops.first()) {
+                    b.step_done(ctx.now, o.lbn, o.sectors as u64, unit);
                 }
             }
         }
@@ -357,6 +362,12 @@ impl ArrayFront {
                     next = Some(next.map_or(due, |n| n.min(due)));
                     continue;
                 }
+                if b.is_some_and(|b| b.policy == BackgroundPolicy::Freeblock) {
+                    if let Err(e) = self.begin_free(v, job, ctx) {
+                        ctx.fail(e);
+                    }
+                    continue;
+                }
                 let ops = self.step_ops(v, job, ctx.now);
                 self.start(v, job, None, ops, ctx);
                 self.report_background(v);
@@ -393,33 +404,131 @@ impl ArrayFront {
                 Wait::Nothing
             },
         };
-        let mut ops = Vec::new();
-        match job {
-            Job::Scrub => {
-                let lost = vol.lost(now, row);
-                ops.extend(
-                    (0..l.members)
-                        .filter(|&m| Some(m) != lost)
-                        .map(|m| op(m, Op::Read)),
-                );
-            }
-            Job::Rebuild => {
-                let f = failed.expect("a rebuild has a failure");
-                if l.parity_units() == 0 {
-                    // One surviving copy of the failed member's group.
-                    let group = f / l.copies;
-                    let from = (group * l.copies..(group + 1) * l.copies).find(|&m| m != f);
-                    ops.extend(from.map(|m| op(m, Op::Read)));
-                } else {
-                    // Every survivor of the rows (a step may span rows, and RAID 6's Q
-                    // moves from row to row, so it is read too).
-                    ops.extend((0..l.members).filter(|&m| m != f).map(|m| op(m, Op::Read)));
-                }
-                ops.push(op(f, Op::Write));
-            }
-            Job::Foreground => {}
+        let mut ops: Vec<MemberOp> = readers(vol, job, now, row)
+            .into_iter()
+            .map(|m| op(m, Op::Read))
+            .collect();
+        if job == Job::Rebuild {
+            ops.push(op(failed.expect("a rebuild has a failure"), Op::Write));
         }
         ops
+    }
+
+    /// A `freeblock` rebuild or scrub of volume `v` begins: every row goes to the readers'
+    /// freeblock schedulers as wanted blocks.
+    fn begin_free(&mut self, v: usize, job: Job, ctx: &SchedCtx) -> Result<()> {
+        self.free_origin = Some(ctx.host_origin(FREE_READ_ORIGIN));
+        let vol = &mut self.volumes[v];
+        let unit = vol.layout.unit_sectors;
+        let devices: Vec<DeviceId> = readers(vol, job, ctx.now, 0)
+            .into_iter()
+            .map(|m| vol.devices[m])
+            .collect();
+        let b = match job {
+            Job::Rebuild => vol.rebuild.as_mut(),
+            _ => vol.scrub.as_mut(),
+        }
+        .expect("due");
+        b.begin(ctx.now, unit);
+        let total = b.total_sectors;
+        let rows = FreeRows::new(devices.clone(), unit, total);
+        match job {
+            Job::Rebuild => vol.free_rebuild = Some(rows),
+            _ => vol.free_scrub = Some(rows),
+        }
+        for d in devices {
+            // Checked when the layer was built: every reader is freeblock-capable.
+            if let Some(f) = self.inner.free_reads(d) {
+                f.want(0, total)?;
+            }
+        }
+        self.report_background(v);
+        Ok(())
+    }
+
+    /// One of the members' free reads completed: credit the rows it read, write each
+    /// finished rebuild row onto the spare at once, and finish each fully read scrub row.
+    fn free_read_done(&mut self, r: &Request, ctx: &SchedCtx) {
+        let mut rows = Vec::new();
+        for v in 0..self.volumes.len() {
+            for job in [Job::Rebuild, Job::Scrub] {
+                let vol = &mut self.volumes[v];
+                let free = match job {
+                    Job::Rebuild => vol.free_rebuild.as_mut(),
+                    _ => vol.free_scrub.as_mut(),
+                };
+                let Some(free) = free else {
+                    continue;
+                };
+                rows.clear();
+                if !free.delivered(r.device, r.lbn, r.sectors, &mut rows) {
+                    continue;
+                }
+                let k = vol.slot_of(r.device);
+                self.tally(v, |s| {
+                    if let Some(m) = s.members.get_mut(k) {
+                        match job {
+                            Job::Rebuild => m.rebuild_reads += 1,
+                            _ => m.scrub_reads += 1,
+                        }
+                    }
+                });
+                let vol = &mut self.volumes[v];
+                let unit = vol.layout.unit_sectors;
+                match (job, vol.failure) {
+                    (Job::Rebuild, Some((f, _))) => {
+                        for &row in &rows {
+                            // [TEAM CHOICE] the spare has no foreground: a row is written
+                            // as soon as its reads are in.
+                            let write = MemberOp {
+                                member: f,
+                                lbn: row * unit,
+                                sectors: unit as u32,
+                                op: Op::Write,
+                                role: Role::Rebuild,
+                                wait: Wait::Nothing,
+                            };
+                            if let Some(b) = self.volumes[v].rebuild.as_mut() {
+                                b.in_flight += 1;
+                            }
+                            self.start(v, Job::Rebuild, None, vec![write], ctx);
+                        }
+                    }
+                    _ => {
+                        if let Some(b) = vol.scrub.as_mut() {
+                            for &row in &rows {
+                                b.in_flight += 1;
+                                b.step_done(ctx.now, row * unit, unit, unit);
+                            }
+                        }
+                    }
+                }
+                self.report_background(v);
+            }
+        }
+    }
+}
+
+/// The members a rebuild or scrub step reads in `row` at `now`: for a scrub every member
+/// holding the row; for a rebuild one surviving copy of the failed member's group, or
+/// every survivor (a step may span rows, and RAID 6's Q moves from row to row, so it is
+/// read too).
+fn readers(vol: &Volume, job: Job, now: SimTime, row: u64) -> Vec<usize> {
+    let l = &vol.layout;
+    match (job, vol.failure) {
+        (Job::Rebuild, Some((f, _))) if l.parity_units() == 0 => {
+            let group = f / l.copies;
+            (group * l.copies..(group + 1) * l.copies)
+                .find(|&m| m != f)
+                .into_iter()
+                .collect()
+        }
+        (Job::Rebuild, Some((f, _))) => (0..l.members).filter(|&m| m != f).collect(),
+        (Job::Rebuild, None) => Vec::new(),
+        _ => {
+            let lost = vol.lost(now, row);
+            (0..l.members).filter(|&m| Some(m) != lost).collect()
+        }
     }
 }
 
@@ -485,6 +594,8 @@ impl Scheduler for ArrayFront {
         for r in &done.command.requests {
             if self.is_ours(r) {
                 self.op_done(r, ctx);
+            } else if self.free_origin == Some(r.origin) {
+                self.free_read_done(r, ctx);
             }
         }
         self.background(ctx);

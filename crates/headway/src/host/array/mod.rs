@@ -2,6 +2,8 @@
 //! `[[arrays]]`. The layer sits in front of the members' schedulers; the devices never
 //! know they are members.
 
+mod background;
+mod free_rows;
 mod front;
 mod ids;
 mod layout;
@@ -18,10 +20,14 @@ use crate::request::DeviceId;
 use crate::sched::Scheduler;
 use crate::stats::{ArraySummary, MemberSummary};
 use crate::time::SimTime;
+use background::Background;
 use layout::Layout;
 use plan::WriteRule;
 use settings::{ArrayConfig, BackgroundPolicy};
-use volume::{Background, Volume};
+use volume::Volume;
+
+/// The array layer in front of the host's scheduler, and where it reports.
+pub type Fronted = (Box<dyn Scheduler>, Arc<Mutex<ArrayReport>>);
 
 /// The volumes of a run, ready to put in front of the host's scheduler.
 pub struct Arrays {
@@ -65,16 +71,6 @@ impl Arrays {
                         a.members[0], a.members[k], capacities[devices[k] as usize]
                     ),
                 ));
-            }
-            for (which, b) in [("rebuild", &a.rebuild), ("scrub", &a.scrub)] {
-                if b.as_ref()
-                    .is_some_and(|b| b.policy == BackgroundPolicy::Freeblock)
-                {
-                    return Err(HeadwayError::config(
-                        key(&format!("{which}.policy")),
-                        "the `freeblock` policy is not available yet: use `rate` or `idle`",
-                    ));
-                }
             }
             let full = cap;
             let cap = a.member_sectors.unwrap_or(full);
@@ -174,6 +170,8 @@ impl Arrays {
                 failure,
                 rebuild,
                 scrub,
+                free_rebuild: None,
+                free_scrub: None,
                 fg_inflight: 0,
                 fg_last_ns: 0,
                 next_copy: 0,
@@ -192,15 +190,50 @@ impl Arrays {
     }
 
     /// The array layer in front of `inner`; volumes take device ids from `first_volume`.
-    /// `keep_links` keeps which logical request each member operation served.
+    /// `keep_links` keeps which logical request each member operation served. A volume
+    /// whose rebuild or scrub is `freeblock` takes over its members' background reads:
+    /// each member's scheduler must be able to read in the foreground's gaps.
     pub fn front(
         self,
-        inner: Box<dyn Scheduler>,
+        mut inner: Box<dyn Scheduler>,
         first_volume: DeviceId,
         keep_links: bool,
-    ) -> (Box<dyn Scheduler>, Arc<Mutex<ArrayReport>>) {
+    ) -> Result<Fronted> {
+        for (i, v) in self.volumes.iter().enumerate() {
+            let free = |b: &Option<Background>| {
+                b.as_ref()
+                    .is_some_and(|b| b.policy == BackgroundPolicy::Freeblock)
+            };
+            let which = match (free(&v.rebuild), free(&v.scrub)) {
+                (true, _) => "rebuild",
+                (_, true) => "scrub",
+                _ => continue,
+            };
+            for (k, &d) in v.devices.iter().chain(v.spare.iter()).enumerate() {
+                let name = inner.name().to_string();
+                let Some(f) = inner.free_reads(d) else {
+                    let member = self
+                        .report
+                        .lock()
+                        .ok()
+                        .and_then(|r| r.volumes[i].members.get(k).map(|m| m.device.clone()));
+                    return Err(HeadwayError::config(
+                        format!("arrays[{i}].{which}.policy"),
+                        format!(
+                            "array `{}`: policy = \"freeblock\" reads in the gaps of each \
+                             member's freeblock scheduler, but member `{}` is scheduled by \
+                             `{name}` (set [host] scheduler = \"freeblock\", with the \
+                             foreground scheduler as its inner)",
+                            v.name,
+                            member.unwrap_or_default()
+                        ),
+                    ));
+                };
+                f.clear_wanted();
+            }
+        }
         let report = self.report.clone();
         let front = front::ArrayFront::new(inner, self.volumes, first_volume, report, keep_links);
-        (Box::new(front), self.report)
+        Ok((Box::new(front), self.report))
     }
 }

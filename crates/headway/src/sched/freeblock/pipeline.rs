@@ -16,14 +16,14 @@
 use super::measured::Model;
 use super::planner::{self, FreeRead, Pair, Plan, PlanLimits};
 use super::tail::TailFit;
-use super::task::{apply_changes, BackgroundTask, BlockSink, TaskKind};
+use super::task::{apply_changes, BackgroundTask, BlockSink, TaskKind, WantChange};
 use super::wanted::WantedBlocks;
 use crate::error::{HeadwayError, Result};
 use crate::order::freeblock::planner::PlanModel;
 use crate::predict::{self, Access, Moment};
 use crate::request::{Command, Completion, DeviceId, HeadPosition, Op, Request};
 use crate::sched::options::OptionReader;
-use crate::sched::{Decision, Hints, Placement, SchedCtx, Scheduler};
+use crate::sched::{Decision, FreeReads, Hints, Placement, SchedCtx, Scheduler};
 use crate::time::{SimTime, NS_PER_MS};
 
 /// Commands kept at the drive: one in service, one queued.
@@ -124,6 +124,9 @@ pub struct Freeblock {
     pub stats: FreeblockStats,
     /// Receives the blocks as their reads complete (see [`Freeblock::with_sink`]).
     sink: Option<Box<dyn BlockSink>>,
+    /// The host origin of the free reads, once one is made: only these are background
+    /// (the member operations of an array are host work too, but foreground here).
+    free_origin: Option<u16>,
 }
 
 /// A command at the drive.
@@ -194,6 +197,7 @@ impl Freeblock {
             buffered: Default::default(),
             stats: FreeblockStats::default(),
             sink: None,
+            free_origin: None,
         })
     }
 
@@ -204,12 +208,24 @@ impl Freeblock {
         self
     }
 
+    /// One of this wrapper's own background reads.
+    #[inline]
+    fn is_free(&self, r: &Request) -> bool {
+        Some(r.origin) == self.free_origin
+    }
+
     /// Hand the host-made reads of a completed command to the sink and apply its changes.
     fn deliver(&mut self, done: &Completion, ctx: &SchedCtx) -> Result<()> {
         let Some(sink) = self.sink.as_mut() else {
             return Ok(());
         };
-        for r in done.command.requests.iter().filter(|r| r.is_host_work()) {
+        let free = self.free_origin;
+        for r in done
+            .command
+            .requests
+            .iter()
+            .filter(|r| Some(r.origin) == free)
+        {
             let changes = sink.delivered(r.lbn, r.sectors, ctx.now)?;
             if let Some(w) = self.wanted.as_mut() {
                 apply_changes(w, &changes)?;
@@ -414,6 +430,7 @@ impl Freeblock {
     /// Make the previewed free request for real and take its sectors from the bitmap.
     fn make_free(&mut self, p: &Request, ctx: &SchedCtx) -> Result<u64> {
         let r = ctx.host_request(p.origin, p.device, p.lbn, p.sectors, p.op);
+        self.free_origin = Some(p.origin);
         if r.id != p.id {
             return Err(HeadwayError::Invariant(format!(
                 "freeblock committed a read previewed as request {} but made as {}",
@@ -447,7 +464,7 @@ impl Freeblock {
             return Ok(());
         };
         if let Decision::Dispatch(c) = self.inner.propose(ctx) {
-            if c.device == self.device && c.requests.iter().all(|r| !r.is_host_work()) {
+            if c.device == self.device && c.requests.iter().all(|r| !self.is_free(r)) {
                 self.inner.commit(&c, Placement::Device, ctx)?;
                 self.chosen = Some((c, origin));
             } else {
@@ -664,6 +681,28 @@ impl Freeblock {
     }
 }
 
+/// The array layer's rebuild and scrub reads: the configured task is replaced by the
+/// ranges it asks for.
+impl FreeReads for Freeblock {
+    fn clear_wanted(&mut self) {
+        self.task = BackgroundTask::new(TaskKind::Ranges(Vec::new()));
+        if let Some(w) = self.wanted.as_mut() {
+            *w = WantedBlocks::new(w.capacity());
+        }
+    }
+    fn want(&mut self, lbn: u64, sectors: u64) -> Result<()> {
+        match self.wanted.as_mut() {
+            Some(w) => apply_changes(w, &[WantChange::Want(lbn, sectors)])?,
+            None => match &mut self.task.kind {
+                TaskKind::Ranges(r) => r.push((lbn, sectors)),
+                TaskKind::FullScan => {}
+            },
+        }
+        self.task.completed_ns = None;
+        Ok(())
+    }
+}
+
 impl Scheduler for Freeblock {
     fn name(&self) -> &str {
         "freeblock"
@@ -681,13 +720,13 @@ impl Scheduler for Freeblock {
             .command
             .requests
             .iter()
-            .filter(|r| !r.is_host_work())
+            .filter(|r| !self.is_free(r))
             .copied()
             .collect();
         let w = self.wanted.as_ref();
         if self.task.completed_ns.is_none() && w.is_some_and(|w| w.remaining() == 0) {
             // The last wanted block was taken by a command now done (or earlier).
-            if done.command.requests.iter().any(|r| r.is_host_work()) {
+            if done.command.requests.iter().any(|r| self.is_free(r)) {
                 self.task.completed_ns = Some(ctx.now);
             }
         }
@@ -721,7 +760,7 @@ impl Scheduler for Freeblock {
     }
     fn commit(&mut self, cmd: &Command, placement: Placement, ctx: &SchedCtx) -> Result<()> {
         if placement == Placement::Device {
-            if let Some(r) = cmd.requests.iter().find(|r| !r.is_host_work()) {
+            if let Some(r) = cmd.requests.iter().find(|r| !self.is_free(r)) {
                 self.last_fg_write = r.op == Op::Write;
             }
         }
@@ -817,5 +856,8 @@ impl Scheduler for Freeblock {
     }
     fn take_failure(&mut self) -> Option<HeadwayError> {
         self.inner.take_failure()
+    }
+    fn free_reads(&mut self, device: DeviceId) -> Option<&mut dyn FreeReads> {
+        (device == self.device).then_some(self as &mut dyn FreeReads)
     }
 }

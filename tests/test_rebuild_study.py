@@ -1,0 +1,60 @@
+"""The rebuild study (``headway reproduce rebuild``): every policy rebuilds every row, the
+rate policy's rebuild time is the hand-computed one, a faster rate costs the foreground
+more, and the tables, headline and figure are written."""
+
+from __future__ import annotations
+
+import doctest
+import json
+
+import pytest
+from click.testing import CliRunner
+
+import headway.rebuild as rb
+from headway.cli import main
+
+
+@pytest.fixture(scope="module")
+def quick():
+    return rb.reproduce(quick=True, seeds=1, progress=False)
+
+
+def test_every_policy_rebuilds_every_row(quick):
+    p = quick.policies.set_index(["policy", quick.policies.rate_mb_s.fillna(0)])
+    assert set(quick.policies.policy) == {"none", "rate", "idle", "freeblock", "freeblock+idle"}
+    for (policy, _), row in p.iterrows():
+        assert row.rows_fraction == (0.0 if policy == "none" else 1.0), policy
+
+
+def test_the_rate_sets_the_rebuild_time_and_a_faster_rate_costs_more(quick):
+    rate = quick.policies[quick.policies.policy == "rate"].set_index("rate_mb_s")
+    # 100 rows of 64 sectors at 1 MB/s: 3.2768 MB in 3.28 s from the failure.
+    assert rate.rebuild_s[1.0] == pytest.approx(rb.QUICK["rows"] * 64 * 512 / 1e6, rel=0.02)
+    assert rate.rebuild_s[4.0] < rate.rebuild_s[1.0]
+    assert rate.response_increase[4.0] > rate.response_increase[1.0] > 0.0
+
+
+def test_freeblock_costs_the_foreground_less_than_the_fastest_rate(quick):
+    p = quick.policies
+    free = p[p.policy == "freeblock"].iloc[0]
+    fast = p[(p.policy == "rate") & (p.rate_mb_s == 4.0)].iloc[0]
+    assert free.response_increase < fast.response_increase
+
+
+def test_it_writes_the_table_headline_and_figure(quick, tmp_path):
+    paths = {p.name for p in quick.write(tmp_path)}
+    assert paths == {"policies.csv", "headline.json", "rebuild.png"}
+    doc = json.loads((tmp_path / "headline.json").read_text())
+    assert doc["options"]["seeds"] == [1]
+    assert doc["headline"]["rate_1_rebuild_s"] > 0
+
+
+def test_the_command_is_listed_and_refuses_what_it_cannot_do():
+    runner = CliRunner()
+    assert "rebuild" in runner.invoke(main, ["reproduce", "--help"]).output
+    r = runner.invoke(main, ["reproduce", "rebuild", "--quick", "--dask", "local"])
+    assert r.exit_code != 0 and "not supported" in r.output
+
+
+def test_the_docstring_example_runs():
+    assert doctest.testmod(rb, optionflags=doctest.ELLIPSIS).failed == 0
