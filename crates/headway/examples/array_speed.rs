@@ -4,17 +4,18 @@
 //! to the five drives given the member operations' load as plain requests (each drive an
 //! open stream of half reads, half writes at the rate its member operations arrive):
 //!
-//!   cargo run --release -p headway --example array_speed [INTERARRIVAL_MS] [one|raid5|five]
+//!   cargo run --release -p headway --example array_speed [INTERARRIVAL_MS] [one|raid5|five] [REQUESTS]
 //!
 //! The default mean inter-arrival, 4 ms, overloads both the drive and the array's members
 //! (their queues grow through the run: the mean response column shows it); 12 ms loads
-//! them moderately. The optional last argument runs one of the cases only (for a
-//! profiler).
+//! them moderately. A case name runs that case only (for a profiler or an instruction
+//! count: two lengths' difference takes out the start-up), and REQUESTS (default 200,000)
+//! sets the run's length.
 use std::time::Instant;
 
 use headway::config::{build_simulation, ExperimentConfig};
 
-const REQUESTS: u64 = 200_000;
+const DEFAULT_REQUESTS: u64 = 200_000;
 
 fn workload(device: &str, requests: u64, interarrival_ms: f64, read_fraction: f64) -> String {
     format!(
@@ -49,9 +50,12 @@ fn main() {
         .next()
         .map_or(4.0, |a| a.parse().expect("INTERARRIVAL_MS is a number"));
     let only = args.next();
+    let requests: u64 = args.next().map_or(DEFAULT_REQUESTS, |a| {
+        a.parse().expect("REQUESTS is a whole number")
+    });
     let single = format!(
         "[[devices]]\nname = \"d0\"\ndrive = \"atlas10k\"\n\n{}",
-        workload("", REQUESTS, interarrival_ms, 0.0)
+        workload("", requests, interarrival_ms, 0.0)
     );
     let mut raid = String::new();
     for i in 0..5 {
@@ -59,9 +63,9 @@ fn main() {
     }
     raid += "[[arrays]]\nname = \"vol\"\nlevel = \"raid5\"\n\
              members = [\"d0\", \"d1\", \"d2\", \"d3\", \"d4\"]\n\n";
-    raid += &workload("device = \"vol\"\n", REQUESTS, interarrival_ms, 0.0);
+    raid += &workload("device = \"vol\"\n", requests, interarrival_ms, 0.0);
     // The member operations' load as plain requests: four a request, spread evenly over
-    // the five drives, so each drive gets `REQUESTS * 4 / 5` over the same simulated time.
+    // the five drives, so each drive gets `requests * 4 / 5` over the same simulated time.
     let mut five = String::new();
     for i in 0..5 {
         five += &format!("[[devices]]\nname = \"d{i}\"\ndrive = \"atlas10k\"\n\n");
@@ -69,7 +73,7 @@ fn main() {
     for i in 0..5 {
         five += &workload(
             &format!("device = \"d{i}\"\n"),
-            REQUESTS * 4 / 5,
+            requests * 4 / 5,
             interarrival_ms * 5.0 / 4.0,
             0.5,
         );

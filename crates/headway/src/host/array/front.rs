@@ -549,9 +549,13 @@ impl Scheduler for ArrayFront {
         if !self.ready.is_empty() {
             return Decision::Serve(std::mem::take(&mut self.ready));
         }
-        let wake = self.background_due(ctx);
+        let Some(wake) = self.background_due(ctx) else {
+            // The inner decision as it is, built in the host's place (a command is about a
+            // hundred bytes: matching on it moved it once more).
+            return self.inner.decide(ctx);
+        };
         let d = self.inner.decide(ctx);
-        match (d, wake) {
+        match (d, Some(wake)) {
             (Decision::Idle, Some(t)) => Decision::WaitUntil(t),
             (Decision::WaitUntil(a), Some(t)) => Decision::WaitUntil(a.min(t)),
             (d, _) => d,
