@@ -6,8 +6,10 @@
 //!
 //! `cargo bench -p headway --bench array_run`
 
-use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
-use headway::config::{build_simulation, ExperimentConfig};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use headway::config::ExperimentConfig;
+
+mod common;
 
 /// Logical requests of the RAID 5 run; it makes four times as many member operations.
 const REQUESTS: u64 = 20_000;
@@ -57,13 +59,7 @@ fn array_run(c: &mut Criterion) {
         ("five_drives_plain", five_drives()),
     ] {
         let cfg = ExperimentConfig::from_toml_str(&toml, None).expect("benchmark config");
-        g.bench_function(name, |b| {
-            b.iter_batched(
-                || build_simulation(&cfg, None).unwrap().simulation,
-                |sim| sim.run().unwrap(),
-                BatchSize::LargeInput,
-            )
-        });
+        common::bench_runs(&mut g, name, &cfg);
     }
     g.finish();
 }
