@@ -459,7 +459,6 @@ fn count_op(s: &mut ArraySummary, k: usize, job: Job, o: &MemberOp) {
 }
 
 /// Which surviving copy serves a mirrored read.
-
 #[allow(clippy::too_many_arguments)]
 fn choose_copy(
     policy: MirrorRead,
