@@ -6,8 +6,10 @@
 //!
 //! `cargo bench -p headway --bench replay`
 
-use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
-use headway::config::{build_simulation, ExperimentConfig};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use headway::config::ExperimentConfig;
+
+mod common;
 
 const REQUESTS: u64 = 200_000;
 
@@ -57,13 +59,7 @@ fn replay(c: &mut Criterion) {
         ),
     ] {
         let cfg = config(drive, sched, firmware, ia);
-        g.bench_function(name, |b| {
-            b.iter_batched(
-                || build_simulation(&cfg, None).unwrap().simulation,
-                |sim| sim.run().unwrap(),
-                BatchSize::LargeInput,
-            )
-        });
+        common::bench_runs(&mut g, name, &cfg);
     }
     g.finish();
 }

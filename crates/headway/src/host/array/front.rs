@@ -5,9 +5,11 @@
 
 use std::sync::{Arc, Mutex};
 
+use smallvec::SmallVec;
+
 use super::free_rows::FreeRows;
 use super::ids::IdWindow;
-use super::plan::{plan, MemberOp, Planning, Role, Wait};
+use super::plan::{plan, MemberOp, MemberOps, Planning, Role, Wait};
 use super::settings::BackgroundPolicy;
 use super::settings::MirrorRead;
 use super::volume::Volume;
@@ -31,10 +33,11 @@ struct Pending {
     volume: u16,
     job: Job,
     logical: Option<Request>,
-    ops: Vec<MemberOp>,
-    /// Each operation's progress ([`ISSUED`], [`DONE`]): one allocation, next to nothing
-    /// else, since the ops of thousands of queued requests are looked up at random.
-    state: Vec<u8>,
+    /// The operations and each one's progress ([`ISSUED`], [`DONE`]), inline: a completion
+    /// finds its request's whole record in one place, since the ops of thousands of queued
+    /// requests are looked up at random.
+    ops: MemberOps,
+    state: SmallVec<[u8; 6]>,
     reads_left: usize,
     left: usize,
 }
@@ -70,6 +73,9 @@ pub(crate) struct ArrayFront {
     /// The host origin of the members' free reads, once a `freeblock` rebuild or scrub
     /// has begun: their completions feed it.
     free_origin: Option<u16>,
+    /// Whether any volume has a rebuild or a scrub: without one, no event needs to look
+    /// for background work.
+    any_background: bool,
 }
 
 impl ArrayFront {
@@ -80,8 +86,12 @@ impl ArrayFront {
         report: Arc<Mutex<ArrayReport>>,
         keep_links: bool,
     ) -> Self {
+        let any_background = volumes
+            .iter()
+            .any(|v| v.rebuild.is_some() || v.scrub.is_some());
         ArrayFront {
             inner,
+            any_background,
             volumes,
             first_volume,
             origins: None,
@@ -161,9 +171,10 @@ impl ArrayFront {
         v: usize,
         job: Job,
         logical: Option<Request>,
-        ops: Vec<MemberOp>,
+        ops: impl Into<MemberOps>,
         ctx: &SchedCtx,
     ) {
+        let ops = ops.into();
         if ops.is_empty() {
             if let Some(r) = logical {
                 self.finish_logical(v, r);
@@ -177,7 +188,7 @@ impl ArrayFront {
             job,
             logical,
             ops,
-            state: vec![0; n],
+            state: smallvec::smallvec![0; n],
             reads_left,
             left: n,
         };
@@ -194,20 +205,29 @@ impl ArrayFront {
         self.release(slot, ctx);
     }
 
-    /// Issue every operation of `slot` whose wait is over.
+    /// Issue every operation of `slot` whose wait is over. The volume's summary and the
+    /// links are updated once for all of them (one lock, not one an operation).
     fn release(&mut self, slot: u32, ctx: &SchedCtx) {
         let Some(p) = self.pending[slot as usize].as_ref() else {
             return;
         };
-        let (v, job, logical_id, n) = (
-            p.volume as usize,
-            p.job,
-            p.logical.map(|r| r.id),
-            p.ops.len(),
-        );
+        let (v, job) = (p.volume as usize, p.job);
         let origin = self.origin(job, ctx);
-        for i in 0..n {
-            let p = self.pending[slot as usize].as_mut().expect("tracked");
+        let ArrayFront {
+            pending,
+            volumes,
+            inner,
+            by_id,
+            report,
+            keep_links,
+            ..
+        } = self;
+        let p = pending[slot as usize].as_mut().expect("tracked");
+        let logical_id = p.logical.map(|r| r.id);
+        let vol = &mut volumes[v];
+        // (member slot, operation, member request id) of each operation issued now.
+        let mut issued: SmallVec<[(usize, MemberOp, u64); 6]> = SmallVec::new();
+        for i in 0..p.ops.len() {
             let ready = p.state[i] & ISSUED == 0
                 && match p.ops[i].wait {
                     Wait::Nothing => true,
@@ -219,7 +239,6 @@ impl ArrayFront {
             }
             p.state[i] |= ISSUED;
             let o = p.ops[i];
-            let vol = &mut self.volumes[v];
             let row = o.lbn / vol.layout.unit_sectors;
             let dev = vol.device_of(o.member, row);
             let dev = if o.role == Role::Rebuild && o.op == Op::Write {
@@ -234,46 +253,23 @@ impl ArrayFront {
                 vol.fg_last_ns = ctx.now;
             }
             let r = ctx.host_request(origin, dev, o.lbn, o.sectors, o.op);
-            self.by_id.insert(r.id, slot, i as u16);
-            if let (true, Some(l)) = (self.keep_links, logical_id) {
-                if let Ok(mut rep) = self.report.lock() {
-                    rep.links.push((r.id, l));
-                }
-            }
-            self.count_op(v, k, job, &o);
-            self.inner.on_arrival(r, ctx);
+            by_id.insert(r.id, slot, i as u16);
+            issued.push((k, o, r.id));
+            inner.on_arrival(r, ctx);
         }
-    }
-
-    fn count_op(&self, v: usize, k: usize, job: Job, o: &MemberOp) {
-        let read = o.op == Op::Read;
-        self.tally(v, |s| {
-            let Some(m) = s.members.get_mut(k) else {
-                return;
-            };
-            match job {
-                Job::Foreground => {
-                    if read {
-                        s.member_reads += 1;
-                        m.reads += 1;
-                    } else {
-                        s.member_writes += 1;
-                        m.writes += 1;
-                    }
-                    if o.role.is_parity() {
-                        s.parity_ios += 1;
-                        m.parity_ios += 1;
-                    }
-                    if o.role == Role::Degraded {
-                        s.degraded_reads += 1;
-                        m.degraded_reads += 1;
-                    }
+        if issued.is_empty() {
+            return;
+        }
+        if let Ok(mut rep) = report.lock() {
+            if let Some(s) = rep.volumes.get_mut(v) {
+                for (k, o, _) in &issued {
+                    count_op(s, *k, job, o);
                 }
-                Job::Rebuild if read => m.rebuild_reads += 1,
-                Job::Rebuild => m.rebuild_writes += 1,
-                Job::Scrub => m.scrub_reads += 1,
             }
-        });
+            if let (true, Some(l)) = (*keep_links, logical_id) {
+                rep.links.extend(issued.iter().map(|&(_, _, id)| (id, l)));
+            }
+        }
     }
 
     /// A member operation completed.
@@ -343,6 +339,15 @@ impl ArrayFront {
             s.rebuild = rebuild;
             s.scrub = scrub;
         });
+    }
+
+    /// [`ArrayFront::background`], skipped when no volume has background work.
+    #[inline]
+    fn background_due(&mut self, ctx: &SchedCtx) -> Option<SimTime> {
+        if !self.any_background {
+            return None;
+        }
+        self.background(ctx)
     }
 
     /// Start every background step due by `now`; the earliest later one's time.
@@ -532,6 +537,36 @@ fn readers(vol: &Volume, job: Job, now: SimTime, row: u64) -> Vec<usize> {
     }
 }
 
+/// Count member operation `o` on member slot `k` in its volume's summary `s`.
+fn count_op(s: &mut ArraySummary, k: usize, job: Job, o: &MemberOp) {
+    let read = o.op == Op::Read;
+    let Some(m) = s.members.get_mut(k) else {
+        return;
+    };
+    match job {
+        Job::Foreground => {
+            if read {
+                s.member_reads += 1;
+                m.reads += 1;
+            } else {
+                s.member_writes += 1;
+                m.writes += 1;
+            }
+            if o.role.is_parity() {
+                s.parity_ios += 1;
+                m.parity_ios += 1;
+            }
+            if o.role == Role::Degraded {
+                s.degraded_reads += 1;
+                m.degraded_reads += 1;
+            }
+        }
+        Job::Rebuild if read => m.rebuild_reads += 1,
+        Job::Rebuild => m.rebuild_writes += 1,
+        Job::Scrub => m.scrub_reads += 1,
+    }
+}
+
 /// Which surviving copy serves a mirrored read.
 #[allow(clippy::too_many_arguments)]
 fn choose_copy(
@@ -584,7 +619,7 @@ impl Scheduler for ArrayFront {
         if req.device >= self.first_volume {
             let v = (req.device - self.first_volume) as usize;
             self.logical_arrival(v, req, ctx);
-            self.background(ctx);
+            self.background_due(ctx);
         } else {
             self.inner.on_arrival(req, ctx);
         }
@@ -598,11 +633,11 @@ impl Scheduler for ArrayFront {
                 self.free_read_done(r, ctx);
             }
         }
-        self.background(ctx);
+        self.background_due(ctx);
     }
     fn on_timer(&mut self, ctx: &SchedCtx) {
         self.inner.on_timer(ctx);
-        self.background(ctx);
+        self.background_due(ctx);
     }
     fn propose(&mut self, ctx: &SchedCtx) -> Decision {
         if !self.ready.is_empty() {
@@ -624,9 +659,13 @@ impl Scheduler for ArrayFront {
         if !self.ready.is_empty() {
             return Decision::Serve(std::mem::take(&mut self.ready));
         }
-        let wake = self.background(ctx);
+        let Some(wake) = self.background_due(ctx) else {
+            // The inner decision as it is, built in the host's place (a command is about a
+            // hundred bytes: matching on it moved it once more).
+            return self.inner.decide(ctx);
+        };
         let d = self.inner.decide(ctx);
-        match (d, wake) {
+        match (d, Some(wake)) {
             (Decision::Idle, Some(t)) => Decision::WaitUntil(t),
             (Decision::WaitUntil(a), Some(t)) => Decision::WaitUntil(a.min(t)),
             (d, _) => d,

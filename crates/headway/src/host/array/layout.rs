@@ -25,6 +25,10 @@ pub(crate) struct Layout {
     pub copies: usize,
 }
 
+/// A logical extent's pieces: inline for the usual request of a few units, so that planning
+/// one allocates nothing.
+pub(crate) type Pieces = smallvec::SmallVec<[Piece; 4]>;
+
 /// One data unit's piece of a logical extent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Piece {
@@ -82,9 +86,9 @@ impl Layout {
 
     /// Split the logical extent `lbn .. lbn + sectors` into the data units it touches, in
     /// address order.
-    pub(crate) fn pieces(&self, lbn: u64, sectors: u64) -> Vec<Piece> {
+    pub(crate) fn pieces(&self, lbn: u64, sectors: u64) -> Pieces {
         let d = self.data_units() as u64;
-        let mut out = Vec::new();
+        let mut out = Pieces::new();
         let (mut at, end) = (lbn, lbn + sectors);
         while at < end {
             let unit = at / self.unit_sectors;

@@ -71,10 +71,14 @@ pub(crate) struct WriteKinds {
     pub reconstruct: u32,
 }
 
+/// A plan's member operations: inline up to a RAID 6 small write's six, so that planning
+/// and tracking a logical request allocate nothing.
+pub(crate) type MemberOps = SmallVec<[MemberOp; 6]>;
+
 /// A logical request's member operations.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct Plan {
-    pub ops: Vec<MemberOp>,
+    pub ops: MemberOps,
     pub kinds: WriteKinds,
 }
 
@@ -155,7 +159,7 @@ pub(crate) fn plan(
         match op {
             Op::Read => read_row(l, &pieces[i..end], lost, ops),
             Op::Write => {
-                let mut row_ops = Vec::new();
+                let mut row_ops = MemberOps::new();
                 write_row(p, &pieces[i..end], lost, &mut row_ops, &mut plan.kinds);
                 append_row(ops, row_ops);
             }
@@ -178,7 +182,7 @@ fn data(member: usize, lbn: u64, sectors: u32, op: Op) -> MemberOp {
 
 /// Add `o`, extending the last operation on its member if `o` continues it (a long
 /// transfer over several rows stays one command per member).
-fn push_merged(ops: &mut Vec<MemberOp>, o: MemberOp) {
+fn push_merged(ops: &mut MemberOps, o: MemberOp) {
     if let Some(prev) = ops.iter_mut().rev().find(|q| q.member == o.member) {
         if prev.op == o.op
             && prev.role == o.role
@@ -195,7 +199,7 @@ fn push_merged(ops: &mut Vec<MemberOp>, o: MemberOp) {
 
 /// Append one row's write operations: independent ones merge with earlier rows', the
 /// others keep their waits, renumbered.
-fn append_row(ops: &mut Vec<MemberOp>, row_ops: Vec<MemberOp>) {
+fn append_row(ops: &mut MemberOps, row_ops: MemberOps) {
     if row_ops
         .iter()
         .all(|o| o.wait == Wait::Nothing && o.op == Op::Write)
@@ -214,7 +218,7 @@ fn append_row(ops: &mut Vec<MemberOp>, row_ops: Vec<MemberOp>) {
     }));
 }
 
-fn read_row(l: &Layout, pieces: &[Piece], lost: Option<usize>, ops: &mut Vec<MemberOp>) {
+fn read_row(l: &Layout, pieces: &[Piece], lost: Option<usize>, ops: &mut MemberOps) {
     for pc in pieces {
         let m = l.data_member(pc.row, pc.data_unit);
         let at = l.member_lbn(pc.row, pc.offset_sectors);
@@ -247,7 +251,7 @@ fn write_row(
     p: &Planning,
     pieces: &[Piece],
     lost: Option<usize>,
-    ops: &mut Vec<MemberOp>,
+    ops: &mut MemberOps,
     kinds: &mut WriteKinds,
 ) {
     let l = p.layout;
@@ -267,7 +271,7 @@ fn write_row(
         .collect();
     let at = |off: u64| l.member_lbn(row, off);
     let span = (hi - lo) as u32;
-    let write_data = |ops: &mut Vec<MemberOp>, wait: &dyn Fn(usize) -> Wait| {
+    let write_data = |ops: &mut MemberOps, wait: &dyn Fn(usize) -> Wait| {
         for (k, pc) in pieces.iter().enumerate() {
             let m = l.data_member(row, pc.data_unit);
             if Some(m) == lost {
@@ -279,7 +283,7 @@ fn write_row(
             });
         }
     };
-    let write_parity = |ops: &mut Vec<MemberOp>, wait: Wait| {
+    let write_parity = |ops: &mut MemberOps, wait: Wait| {
         for &m in &parity {
             ops.push(MemberOp {
                 member: m,
@@ -386,7 +390,7 @@ fn write_row(
     } else {
         // Unsynchronised, new data needs no old value: a data write waits only for a read
         // of its own member (the rest of its unit within the parity range), as in DiskSim.
-        let reads: Vec<(usize, u16)> = ops
+        let reads: SmallVec<[(usize, u16); 8]> = ops
             .iter()
             .enumerate()
             .filter(|(_, o)| o.op == Op::Read)
