@@ -341,6 +341,7 @@ fn process_count(w: &WorkloadConfig) -> u32 {
         WorkloadConfig::Video(c) => c.clients.max(1),
         WorkloadConfig::Text(c) => c.clients.max(1),
         WorkloadConfig::Synthgen(c) => c.generators.len().max(1) as u32,
+        WorkloadConfig::Zoned(c) => c.writers.max(1),
         _ => 1,
     }
 }

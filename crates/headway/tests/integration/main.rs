@@ -73,3 +73,4 @@ mod workload_synthetic;
 mod workload_trace;
 mod zone_commands;
 mod zoned;
+mod zoned_host;
