@@ -187,3 +187,19 @@ fn blkparse_zone_operations_become_zone_commands() {
     let e = r.next_record().unwrap_err().to_string();
     assert!(e.contains("ZRA") && e.contains("zra.txt:1:"), "{e}");
 }
+
+#[test]
+fn the_zoned_synthetic_example_writes_every_zone_in_order() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/zoned_synthetic.toml");
+    let cfg = ExperimentConfig::from_toml_file(&path).unwrap();
+    let r = build_simulation(&cfg, None)
+        .unwrap()
+        .simulation
+        .run()
+        .unwrap();
+    // 4 writers x 2 fills x 100 writes, and one reset per writer between its fills.
+    let z = &r.zoned[0];
+    assert_eq!((z.errors(), z.resets, z.appends), (0, 4, 0), "{z:?}");
+    assert_eq!(r.summary.requests, 800 + 4);
+}
