@@ -23,6 +23,7 @@ mod disksim_oracle;
 mod disksim_reference_files;
 mod disksim_valid;
 mod dual_actuator;
+mod dual_actuator_devices;
 mod engine;
 mod extract_device;
 mod firmware;
