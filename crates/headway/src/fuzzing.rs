@@ -216,6 +216,12 @@ fn bound_workload(w: &mut WorkloadConfig) {
         WorkloadConfig::Sync(c) => c.closed.requests = c.closed.requests.min(RUN_MAX_REQUESTS),
         WorkloadConfig::App(c) => c.requests = c.requests.min(RUN_MAX_REQUESTS),
         WorkloadConfig::Synthgen(c) => c.total_requests = c.total_requests.min(RUN_MAX_REQUESTS),
+        WorkloadConfig::Zoned(c) => {
+            // At most 4 x 2 x 25 = 200 writes.
+            c.writers = c.writers.min(4);
+            c.fills = c.fills.min(2);
+            c.writes_per_reset = Some(c.writes_per_reset.unwrap_or(25).min(25));
+        }
         WorkloadConfig::Trace(c) => {
             c.path = PathBuf::from("t.trace");
             c.limit = Some(c.limit.unwrap_or(RUN_MAX_REQUESTS).min(RUN_MAX_REQUESTS));

@@ -75,6 +75,7 @@ fn build_device(
     base: Option<&Path>,
     rng: &RngStreams,
     link: Link,
+    arms: &mut super::arm_devices::ArmDevices,
 ) -> Result<BuiltDevice> {
     let hybrid = match DeviceKind::of(&d.drive) {
         DeviceKind::Flash => return build_flash(d, index, single),
@@ -129,6 +130,15 @@ fn build_device(
             .map_err(|e| e.under(&table))?;
     }
     let device: Box<dyn Device> = match spec.actuators {
+        1 if d.settings.actuator.is_some() => {
+            return Err(HeadwayError::config(
+                format!("{table}.actuator"),
+                format!(
+                    "`{}` has one actuator; `actuator` picks an arm of a dual-actuator drive",
+                    spec.name
+                ),
+            ))
+        }
         1 => Box::new(device),
         2 => {
             let per_arm = [
@@ -155,7 +165,21 @@ fn build_device(
                     ),
                 ));
             }
-            Box::new(crate::device::hdd::dual::DualActuator::new(&spec, depth)?)
+            match d.settings.actuator {
+                None => Box::new(crate::device::hdd::dual::DualActuator::new(&spec, depth)?),
+                Some(a) if a < 2 => {
+                    let half = arms.take(&d.drive, &spec, a as usize, depth, &table)?;
+                    // The host's model of this device is its arm's half of the drive.
+                    spec = crate::device::hdd::dual::half_spec(&spec)?;
+                    Box::new(half)
+                }
+                Some(a) => {
+                    return Err(HeadwayError::config(
+                        format!("{table}.actuator"),
+                        format!("an arm of a dual-actuator drive is 0 or 1, got {a}"),
+                    ))
+                }
+            }
         }
         n => {
             return Err(HeadwayError::params(
@@ -341,6 +365,7 @@ fn process_count(w: &WorkloadConfig) -> u32 {
         WorkloadConfig::Video(c) => c.clients.max(1),
         WorkloadConfig::Text(c) => c.clients.max(1),
         WorkloadConfig::Synthgen(c) => c.generators.len().max(1) as u32,
+        WorkloadConfig::Zoned(c) => c.writers.max(1),
         _ => 1,
     }
 }
@@ -487,8 +512,9 @@ fn build(cfg: &ExperimentConfig, scheduler: Option<Box<dyn Scheduler>>) -> Resul
     let mut max_out = Vec::with_capacity(device_cfgs.len());
     let mut specs = Vec::with_capacity(device_cfgs.len());
     let mut imperfect = false;
+    let mut arms = super::arm_devices::ArmDevices::default();
     for (i, d) in device_cfgs.iter().enumerate() {
-        let b = build_device(d, i, single, cfg.base_dir.as_deref(), &rng, link)?;
+        let b = build_device(d, i, single, cfg.base_dir.as_deref(), &rng, link, &mut arms)?;
         devices.push(b.device);
         predictors.push(b.predictor);
         max_out.push(b.max_outstanding);

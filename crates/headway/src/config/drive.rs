@@ -58,6 +58,11 @@ pub struct DriveSettings {
     /// `[drive.zoned]`: host-managed (or host-aware) zones over this drive, in place of any
     /// `[zoned]` its drive file has (`docs/smr.md`). Default: the drive file's (none).
     pub zoned: Option<ZonedSpec>,
+    /// `actuator = 0` or `1` (a `[[devices]]` entry naming a dual-actuator drive): this
+    /// device is that arm alone, addressing its half of the LBNs from 0; two entries of the
+    /// same drive, one per arm, share its spindle, cache and link
+    /// (docs/dual-actuator.md). Default: the drive is one device.
+    pub actuator: Option<u8>,
 }
 
 impl Default for DriveSettings {
@@ -79,6 +84,7 @@ key_group! {
         imperfections: Imperfections,
         smr: SmrSpec,
         zoned: ZonedSpec,
+        actuator: u8,
     }
 }
 
@@ -95,6 +101,7 @@ impl DriveKeys {
             imperfections: self.imperfections.unwrap_or_default(),
             smr: self.smr,
             zoned: self.zoned,
+            actuator: self.actuator,
         }
     }
 }

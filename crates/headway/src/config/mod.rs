@@ -1,6 +1,7 @@
 //! Experiment files: TOML parsed once into typed config, with errors that name the file,
 //! line and key. The same structures are built from Python dicts.
 
+mod arm_devices;
 mod build;
 mod bus;
 mod capabilities;

@@ -141,6 +141,7 @@ pub mod synthgen;
 pub mod text;
 pub mod trace;
 pub mod video;
+pub mod zoned_writers;
 
 pub use bursty::{BurstyConfig, BurstyWorkload};
 pub use closed::{ClosedConfig, ClosedWorkload, ThinkKind};
@@ -157,3 +158,4 @@ pub use trace::{
     ReplayMode, TraceConfig, TraceFormat, TraceReader, TraceRecord, TraceReport, TraceSource,
     TraceWorkload,
 };
+pub use zoned_writers::{ZonedWriters, ZonedWritersConfig};

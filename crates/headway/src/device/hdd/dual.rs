@@ -14,6 +14,9 @@
 //!
 //! A command crossing the middle is split at it: each arm serves its part, and the host
 //! hears of the command once, when the later part is done.
+//!
+//! The same drive can be two devices instead, one per arm (`dual_halves.rs`): each then
+//! addresses its arm's LBNs from 0, and the two share everything above.
 
 use std::collections::HashMap;
 
@@ -91,9 +94,13 @@ pub struct DualActuator {
     splits: Vec<Split>,
     /// Surfaces of arm 0: arm 1's heads are numbered after them.
     half_surfaces: u32,
-    /// Completions waiting for the link, by wrapper token.
-    held: HashMap<u64, Completion>,
+    /// Completions waiting for the link, by wrapper token, with their arm.
+    held: HashMap<u64, (usize, Completion)>,
     outstanding: usize,
+    /// Two devices, one per arm: commands arrive and leave in the arm's own LBNs.
+    per_arm: bool,
+    /// Commands each arm holds (kept when `per_arm`).
+    arm_outstanding: [usize; 2],
 }
 
 impl DualActuator {
@@ -122,7 +129,43 @@ impl DualActuator {
             half_surfaces: half.surfaces,
             held: HashMap::new(),
             outstanding: 0,
+            per_arm: false,
+            arm_outstanding: [0, 0],
         })
+    }
+
+    /// The drive as two devices: each arm's commands come and go in that arm's LBNs
+    /// ([`submit_to_arm`](Self::submit_to_arm)).
+    pub(crate) fn per_arm(spec: &HddSpec, queue_depth: usize) -> Result<Self> {
+        let mut d = Self::new(spec, queue_depth)?;
+        d.per_arm = true;
+        d.info.capacity_sectors = d.half_sectors;
+        d.info.queue_depth = queue_depth;
+        Ok(d)
+    }
+
+    /// A command of arm `arm`'s own device (its LBNs from 0).
+    pub(crate) fn submit_to_arm(
+        &mut self,
+        arm: usize,
+        now: SimTime,
+        cmd: Command,
+        io: &mut DeviceIo,
+    ) {
+        self.outstanding += 1;
+        self.arm_outstanding[arm] += 1;
+        self.arms[arm].submit(now, cmd, &mut self.ios[arm]);
+        self.collect(arm, now, io);
+    }
+
+    /// Commands arm `arm` holds (of its own device).
+    pub(crate) fn arm_outstanding(&self, arm: usize) -> usize {
+        self.arm_outstanding[arm]
+    }
+
+    /// One arm's share of the drive: its LBNs and queue.
+    pub(crate) fn arm_info(&self) -> &DeviceInfo {
+        &self.info
     }
 
     /// The LBN where arm 1's range starts.
@@ -148,35 +191,35 @@ impl DualActuator {
             io.wake_at(at, t);
         }
         for mut c in std::mem::take(&mut self.ios[arm].completions) {
-            if arm == 1 {
+            if arm == 1 && !self.per_arm {
                 c.command.lbn += self.half_sectors;
                 c.head_lbn += self.half_sectors;
                 c.head.surface += self.half_surfaces;
             }
-            self.through_link(now, c, io);
+            self.through_link(now, arm, c, io);
         }
     }
 
     /// Carry a completion's data over the shared link, holding it if the link is busy.
-    fn through_link(&mut self, now: SimTime, c: Completion, io: &mut DeviceIo) {
+    fn through_link(&mut self, now: SimTime, arm: usize, c: Completion, io: &mut DeviceIo) {
         let xfer_ns = (c.command.sectors as f64 * self.link_sector_ns).round() as SimTime;
         let start = c.done_ns.saturating_sub(xfer_ns).max(self.link_free_ns);
         let done = start + xfer_ns;
         self.link_free_ns = done;
         if done <= c.done_ns.max(now) {
-            self.finish(c, io);
+            self.finish(arm, c, io);
         } else {
             let t = self.next_token;
             self.next_token += 1;
             let mut c = c;
             c.done_ns = done;
-            self.held.insert(t, c);
+            self.held.insert(t, (arm, c));
             io.wake_at(done, t);
         }
     }
 
     /// A part is done: the host hears of it, or of its command once both parts are.
-    fn finish(&mut self, c: Completion, io: &mut DeviceIo) {
+    fn finish(&mut self, arm: usize, c: Completion, io: &mut DeviceIo) {
         let part = (c.command.lbn, c.command.sectors);
         let split = self
             .splits
@@ -184,6 +227,9 @@ impl DualActuator {
             .position(|s| s.pending.contains(&part) && s.whole.requests == c.command.requests);
         let Some(i) = split else {
             self.outstanding -= 1;
+            if self.per_arm {
+                self.arm_outstanding[arm] -= 1;
+            }
             io.complete(c);
             return;
         };
@@ -231,8 +277,8 @@ impl Device for DualActuator {
     }
 
     fn wake(&mut self, now: SimTime, token: u64, io: &mut DeviceIo) {
-        if let Some(c) = self.held.remove(&token) {
-            self.finish(c, io);
+        if let Some((arm, c)) = self.held.remove(&token) {
+            self.finish(arm, c, io);
             return;
         }
         let Some((arm, inner)) = self.tokens.remove(&token) else {

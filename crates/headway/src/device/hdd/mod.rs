@@ -8,6 +8,7 @@
 pub mod bus;
 pub mod cache;
 pub mod dual;
+pub mod dual_halves;
 pub mod firmware_freeblock;
 pub mod firmware_queue;
 mod firmware_scheduler;

@@ -12,7 +12,10 @@
 //! over), and a write batch started from the FIFO head starts from the lowest-LBN write of
 //! the head's zone, so that writes reach each zone in order. Zones below
 //! `conventional_zones` are not locked. [TEAM CHOICE] The scheduler is told the zone size
-//! by these options (a scheduler does not see the device).
+//! by these options (a scheduler does not see the device). Zone appends are not locked (as
+//! in the kernel, which locks only regular writes): the drive places each at the write
+//! pointer, so any number may be in flight to one zone and in any order. An append sorts
+//! at the LBN it carries (its zone's start) and does not move the sweep position.
 //!
 //! Differences from the kernel: no request merging (headway's host merges nothing here),
 //! no I/O priorities, and the sweep position is the end of the last dispatched request
@@ -22,6 +25,7 @@ use std::collections::BTreeSet;
 
 use crate::error::{HeadwayError, Result};
 use crate::request::{Command, Completion, Request};
+use crate::request_marks::ZoneOp;
 use crate::sched::{Decision, Hints, OptionReader, Placement, SchedCtx, Scheduler};
 use crate::time::{ms_to_ns, SimTime};
 
@@ -76,10 +80,13 @@ impl MqDeadline {
         })
     }
 
-    /// The sequential zone a write locks, or `None` (a read, no locking, a conventional
-    /// zone).
+    /// The sequential zone a write locks, or `None` (a read, a zone append, no locking, a
+    /// conventional zone).
     fn lock_zone(&self, r: &Request) -> Option<u64> {
         if r.op.is_read() || self.zone_size_sectors == 0 {
+            return None;
+        }
+        if r.marks.zone_op() == Some(ZoneOp::Append) {
             return None;
         }
         let zone = r.lbn / self.zone_size_sectors;
@@ -192,7 +199,11 @@ impl Scheduler for MqDeadline {
             self.locked.insert(zone);
         }
         self.batching += 1;
-        self.next_lbn = r.end_lbn();
+        // An append's LBN names its zone, not where it lands: the sweep stays put, so that it
+        // does not pass over the zone's plain writes below it.
+        if r.marks.zone_op() != Some(ZoneOp::Append) {
+            self.next_lbn = r.end_lbn();
+        }
         Ok(())
     }
     fn on_completion(&mut self, done: &Completion, _ctx: &SchedCtx) {
@@ -319,5 +330,31 @@ mod tests {
         assert!(next(&mut s).is_none(), "2016 waits for 2008");
         s.on_completion(&done(&c), &ctx);
         assert_eq!(next(&mut s).unwrap().lbn, 2016);
+    }
+
+    #[test]
+    fn zone_appends_are_not_locked_so_several_go_to_one_zone_at_once() {
+        let preds = predictor(HeadPosition::default());
+        let o = options("zone_size_sectors = 1000\nconventional_zones = 1");
+        let mut s = MqDeadline::from_options(&OptionReader::new("mq-deadline", &o)).unwrap();
+        let ctx = SchedCtx::new(0, &preds, &[0], &[1]);
+        let append = |id| {
+            let mut r = req(id, 0, 2000, Op::Write);
+            r.marks.set_zone_op(Some(ZoneOp::Append));
+            r
+        };
+        for id in 0..3 {
+            s.on_arrival(append(id), &ctx);
+        }
+        s.on_arrival(req(3, 0, 2000, Op::Write), &ctx);
+        s.on_arrival(req(4, 0, 2008, Op::Write), &ctx);
+        let mut sent = Vec::new();
+        while let Decision::Dispatch(c) = s.decide(&ctx) {
+            sent.push((c.requests[0].id, c.zone_op()));
+        }
+        // All three appends and the first plain write go out with nothing completed; the
+        // second plain write waits for the first (the zone is locked by plain writes only).
+        let a = Some(ZoneOp::Append);
+        assert_eq!(sent, [(0, a), (1, a), (2, a), (3, None)]);
     }
 }

@@ -1,7 +1,7 @@
 //! Workload configuration as written in experiment files (`[workload]`, `[[workloads]]`).
 //!
 //! The table is tagged by `kind`: `"open"` (the default when `kind` is absent), `"closed"`,
-//! `"trace"`, `"bursty"`, `"sync"`, `"app"`, `"video"` or `"text"`. Each kind owns its config
+//! `"trace"`, `"bursty"`, `"sync"`, `"app"`, `"video"`, `"text"` or `"zoned"`. Each kind owns its config
 //! type and the group of keys it reads (`OpenKeys` beside `OpenConfig`, ...); `table` reads
 //! the table into those groups and builds the kind's config from them. Reading a value
 //! checks its type; a key no group takes is unknown; the ownership check rejects keys of
@@ -26,6 +26,7 @@ use crate::workload::synthgen::{SynthgenConfig, SynthgenWorkload};
 use crate::workload::text::{TextConfig, TextWorkload};
 use crate::workload::trace::{self, TraceConfig};
 use crate::workload::video::VideoSpec;
+use crate::workload::zoned_writers::{ZonedWriters, ZonedWritersConfig};
 use crate::workload::Workload;
 
 /// The `[workload]` table.
@@ -51,6 +52,9 @@ pub enum WorkloadConfig {
     /// DiskSim's synthetic generator, read from a DiskSim experiment (`.parv`); its
     /// requests name their devices themselves.
     Synthgen(SynthgenConfig),
+    /// Sequential writers on a zoned drive, one per zone, each resetting its zone when it
+    /// has written it (docs/smr.md).
+    Zoned(ZonedWritersConfig),
 }
 
 impl Default for WorkloadConfig {
@@ -81,6 +85,7 @@ impl WorkloadConfig {
                 Box::new(TextWorkload::new(c.clone(), capacity_sectors, rng)?)
             }
             WorkloadConfig::Synthgen(c) => Box::new(SynthgenWorkload::new(c, rng)?),
+            WorkloadConfig::Zoned(c) => Box::new(ZonedWriters::new(c, capacity_sectors)?),
         })
     }
 
@@ -104,6 +109,7 @@ impl WorkloadConfig {
             .map(drop),
             WorkloadConfig::Text(c) => TextWorkload::new(c.clone(), u64::MAX / 2, &rng).map(drop),
             WorkloadConfig::Synthgen(c) => c.validate(),
+            WorkloadConfig::Zoned(c) => ZonedWriters::new(c, u64::MAX).map(drop),
         }
     }
 
@@ -118,6 +124,7 @@ impl WorkloadConfig {
             WorkloadConfig::Video(_) => WorkloadKind::Video,
             WorkloadConfig::Text(_) => WorkloadKind::Text,
             WorkloadConfig::Synthgen(_) => WorkloadKind::Synthgen,
+            WorkloadConfig::Zoned(_) => WorkloadKind::Zoned,
         }
     }
 }
@@ -138,6 +145,7 @@ pub enum WorkloadKind {
     /// Only from a DiskSim experiment file.
     #[serde(skip)]
     Synthgen,
+    Zoned,
 }
 
 impl WorkloadKind {
@@ -152,6 +160,7 @@ impl WorkloadKind {
             WorkloadKind::Video => "video",
             WorkloadKind::Text => "text",
             WorkloadKind::Synthgen => "synthgen",
+            WorkloadKind::Zoned => "zoned",
         }
     }
 }

@@ -20,6 +20,7 @@ use crate::workload::sync_reader::{SyncConfig, SyncKeys};
 use crate::workload::text::{TextConfig, TextKeys};
 use crate::workload::trace::{TraceConfig, TraceKeys};
 use crate::workload::video::{VideoKeys, VideoSpec};
+use crate::workload::zoned_writers::{ZonedKeys, ZonedWritersConfig};
 
 /// `device = 5` (a trace's device number, to replay only its records) or `device = "disk1"`
 /// (in a `[[workloads]]` entry: the simulated device the workload addresses).
@@ -106,6 +107,7 @@ struct WorkloadTable {
     app: AppKeys,
     video: VideoKeys,
     text: TextKeys,
+    zoned: ZonedKeys,
     common: CommonKeys,
     /// The kind-specific keys given, for the ownership check.
     written: Vec<&'static str>,
@@ -116,7 +118,7 @@ fn all_keys() -> &'static [&'static str] {
     static KEYS: OnceLock<Vec<&'static str>> = OnceLock::new();
     KEYS.get_or_init(|| {
         let (trace_head, trace_tail) = TraceKeys::KEYS.split_at(4);
-        let groups: [&[&str]; 13] = [
+        let groups: [&[&str]; 14] = [
             &["kind", "requests"],
             OpenKeys::KEYS,
             ShapeKeys::KEYS,
@@ -129,6 +131,7 @@ fn all_keys() -> &'static [&'static str] {
             AppKeys::KEYS,
             VideoKeys::KEYS,
             TextKeys::KEYS,
+            ZonedKeys::KEYS,
             CommonKeys::KEYS,
         ];
         groups.concat()
@@ -156,6 +159,7 @@ impl WorkloadTable {
                     || self.app.read(key, map)?
                     || self.video.read(key, map)?
                     || self.text.read(key, map)?
+                    || self.zoned.read(key, map)?
                     || self.common.read(key, map)?;
                 if !taken {
                     return Err(de::Error::unknown_field(key, all_keys()));
@@ -223,6 +227,9 @@ impl WorkloadTable {
             WorkloadKind::Trace => {
                 WorkloadConfig::Trace(TraceConfig::from_keys(self.trace, trace_device)?)
             }
+            WorkloadKind::Zoned => {
+                WorkloadConfig::Zoned(ZonedWritersConfig::from_keys(self.zoned)?)
+            }
             WorkloadKind::Synthgen => {
                 return Err(
                     "DiskSim's synthetic generator (`kind = \"synthgen\"`) is read from \
@@ -237,7 +244,7 @@ impl WorkloadTable {
 
 /// Keys that only some kinds take, each group with the kinds named in the error for a key
 /// given to another kind.
-const OWNED: [(&[&[&str]], &str); 11] = [
+const OWNED: [(&[&[&str]], &str); 12] = [
     (&[OpenKeys::KEYS], "kind = \"open\""),
     (&[ClosedKeys::KEYS], "kind = \"closed\""),
     (
@@ -265,6 +272,7 @@ const OWNED: [(&[&[&str]], &str); 11] = [
     ),
     (&[VideoKeys::KEYS.split_at(2).1], "kind = \"video\""),
     (&[TextKeys::KEYS], "kind = \"text\""),
+    (&[ZonedKeys::KEYS], "kind = \"zoned\""),
 ];
 
 /// Refuse a key of another kind than `kind` (`given`: whether the table named it),
@@ -294,6 +302,7 @@ fn check_owner(
         WorkloadKind::Video => &[8, 9],
         // Text clients take `interarrival_ms` (not the other open keys: checked above).
         WorkloadKind::Text => &[0, 8, 10],
+        WorkloadKind::Zoned => &[11],
         WorkloadKind::Synthgen => &[],
     };
     // An app takes `requests` and `fs` from groups it otherwise refuses.

@@ -11,6 +11,14 @@
 //! plugs), and blkparse's closing summary are not requests and are skipped; an event of
 //! the chosen action with an R or W that lacks `sector + sectors` is an error. The pid and
 //! process name are kept; the device is `major * 256 + minor`.
+//!
+//! Zone commands: an RWBS starting with `Z` is the Linux kernel's spelling of a zone
+//! operation (`blk_fill_rwbs` in `kernel/trace/blktrace.c`: `ZA` zone append, `ZR` reset,
+//! `ZRA` reset of every zone, `ZO` open, `ZC` close, `ZF` finish, then the flag letters).
+//! Such an event is the zone command on the zone holding its sector (`docs/smr.md`). A zone
+//! append needs `sector + sectors`; the other commands move no data, so their count may be
+//! 0 or missing, and they carry one sector. `ZRA` is refused (headway resets one zone at a
+//! time).
 
 use serde::Deserialize;
 
@@ -21,6 +29,7 @@ use super::names::ProcessNames;
 use super::text::{LineParser, TextReader};
 use super::TraceRecord;
 use crate::request::Op;
+use crate::request_marks::ZoneOp;
 
 /// Which blkparse event stands for a request.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
@@ -96,6 +105,9 @@ impl LineParser for BlkparseParser {
             return Ok(None);
         }
         let rwbs = f[6];
+        if rwbs.first() == Some(&b'Z') {
+            return self.zone_command(line, &f[..n]).map(Some);
+        }
         let op = if rwbs.contains(&b'R') {
             Op::Read
         } else if rwbs.contains(&b'W') {
@@ -149,5 +161,67 @@ impl LineParser for BlkparseParser {
 
     fn process_name(&self, pid: u32) -> Option<&str> {
         self.names.get(pid)
+    }
+}
+
+/// The zone command a `Z` RWBS names (its second letter), with `ZRA` refused.
+fn zone_op_of(rwbs: &[u8]) -> FieldResult<ZoneOp> {
+    let op = match rwbs.get(1) {
+        Some(b'A') => ZoneOp::Append,
+        Some(b'R') if rwbs.get(2) == Some(&b'A') => {
+            return Err(
+                "RWBS `ZRA` (reset every zone) is not modelled: reset each zone (`ZR`)".into(),
+            )
+        }
+        Some(b'R') => ZoneOp::Reset,
+        Some(b'O') => ZoneOp::Open,
+        Some(b'C') => ZoneOp::Close,
+        Some(b'F') => ZoneOp::Finish,
+        _ => {
+            return Err(format!(
+                "RWBS `{}`: a zone command is ZA, ZR, ZO, ZC or ZF",
+                lossy(rwbs)
+            ))
+        }
+    };
+    Ok(op)
+}
+
+impl BlkparseParser {
+    /// An event whose RWBS starts with `Z` (fields `f`, at least 7): a zone command.
+    fn zone_command(&mut self, line: &[u8], f: &[&[u8]]) -> FieldResult<TraceRecord> {
+        let zone_op = zone_op_of(f[6])?;
+        let (major, minor) = dev_pair(f[0]).expect("checked by the caller");
+        let device = device_of(major, minor)?;
+        let time_ns = decimal_scaled(f[3], 9)
+            .ok_or_else(|| format!("time: expected seconds.nanoseconds, got `{}`", lossy(f[3])))?;
+        let pid = uint(f[4], "pid")?;
+        let pid = u32::try_from(pid).map_err(|_| format!("pid: {pid} is out of range"))?;
+        let lbn = uint(f.get(7).copied().unwrap_or(b""), "sector")?;
+        let count = match (f.get(8), f.get(9)) {
+            (Some(&b"+"), Some(n)) => uint(n, "sectors")?,
+            _ => 0,
+        };
+        let sectors = if zone_op.moves_data() {
+            sectors_u32(count, "sectors")?
+        } else {
+            1
+        };
+        if let (Some(open), Some(close)) = (memchr::memchr(b'[', line), memchr::memrchr(b']', line))
+        {
+            if open < close {
+                self.names.note(pid, &line[open + 1..close]);
+            }
+        }
+        Ok(TraceRecord {
+            time_ns,
+            device,
+            lbn,
+            sectors,
+            op: Op::Write,
+            process: pid,
+            response_ns: None,
+            zone_op: Some(zone_op),
+        })
     }
 }
