@@ -273,7 +273,7 @@ impl Core {
         });
         let bytes = r.sectors as u64 * 512;
         let ok = if realloc {
-            self.ledger.fits_reallocated(tau as i64)
+            self.ledger.fits_reallocated(tau as i64, e1)
         } else {
             self.ledger
                 .fits(i, tau as i64, next.map_or(0, |n| n.1), bytes)
