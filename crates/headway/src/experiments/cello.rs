@@ -618,7 +618,7 @@ pub fn reproduce(
         }
     }
     // Cello's own variants at the operating point: τ estimator, insertion fit, early start,
-    // reallocation.
+    // reallocation, lazy insertion.
     for (variant, opts) in [
         ("tau-exact", "tau = \"exact\"\n"),
         (
@@ -630,6 +630,7 @@ pub fn reproduce(
         ("hybrid-0.5", "fit = \"hybrid\"\nbeta = 0.5\n"),
         ("no-early-start", "early_start = false\n"),
         ("no-reallocation", "reallocate = false\n"),
+        ("lazy", "insertion = \"lazy\"\n"),
     ] {
         let mut m = Mix::new(o.video_at, o.text_at, "cello", d);
         m.variant = variant.into();
