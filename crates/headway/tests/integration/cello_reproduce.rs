@@ -43,42 +43,50 @@ fn quick_reproduction_meets_the_headline_bounds() {
     }) {
         assert!(m.video_miss_fraction < 1e-3, "{m:?}");
     }
-    // Synchronised server rounds: both policies at every text load, the headline's keys
-    // from the largest.
+    // Server rounds everywhere; the random-phase sweep beside them: both policies at every
+    // text load, the headline's keys from the largest.
     let o = ReproduceOptions::quick();
     for p in ["cello", "scan"] {
         let rows: Vec<_> = r
             .mixes
             .iter()
-            .filter(|m| m.experiment == "synchronised_text_load" && m.policy == p)
+            .filter(|m| m.experiment == "random_phase_text_load" && m.policy == p)
             .collect();
         for m in &rows {
             eprintln!(
-                "synchronised {p:6} t{:2} util {:.3} text {:7.1} ms late {:.4}",
+                "random phases {p:6} t{:2} util {:.3} text {:7.1} ms late {:.4}",
                 m.text_clients, m.utilisation, m.text_mean_ms, m.video_miss_fraction
             );
         }
         assert_eq!(rows.len(), o.text_loads.len(), "{p}");
     }
-    // Measured at --quick, 16 text clients: Cello 0.04% (93% busy), SCAN 0: even with a
-    // round's requests arriving together, a SCAN sweep of the Elite 3 ends well inside the
-    // round (docs/cello.md). Text response: Cello below SCAN at every load.
-    let (c, s) = (
-        h.cello_video_miss_fraction_synchronised.unwrap(),
-        h.scan_video_miss_fraction_synchronised.unwrap(),
-    );
-    assert!(c < 1e-2 && s < 1e-2, "{c} {s}");
-    let text = |p: &str, t: u32| {
+    // Even with a round's requests arriving together, a SCAN sweep of the Elite 3 ends well
+    // inside the round (docs/cello.md): neither policy misses 1% at 16 text clients.
+    for (c, s) in [
+        (
+            h.cello_video_miss_fraction_synchronised,
+            h.scan_video_miss_fraction_synchronised,
+        ),
+        (
+            h.cello_video_miss_fraction_random_phases,
+            h.scan_video_miss_fraction_random_phases,
+        ),
+    ] {
+        let (c, s) = (c.unwrap(), s.unwrap());
+        assert!(c < 1e-2 && s < 1e-2, "{c} {s}");
+    }
+    // Text response: Cello below SCAN at every load, both ways of starting rounds.
+    let text = |exp: &str, p: &str, t: u32| {
         r.mixes
             .iter()
-            .find(|m| {
-                m.experiment == "synchronised_text_load" && m.policy == p && m.text_clients == t
-            })
+            .find(|m| m.experiment == exp && m.policy == p && m.text_clients == t)
             .unwrap()
             .text_mean_ms
     };
-    for &t in &o.text_loads {
-        assert!(text("cello", t) < text("scan", t), "{t}");
+    for exp in ["text_load", "random_phase_text_load"] {
+        for &t in &o.text_loads {
+            assert!(text(exp, "cello", t) < text(exp, "scan", t), "{exp} {t}");
+        }
     }
 }
 

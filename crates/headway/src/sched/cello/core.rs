@@ -65,9 +65,11 @@ pub struct CoreOptions {
     /// Start the next interval at once when nothing fits in what is left of this one.
     pub early_start: bool,
     /// Lazy insertion (the paper's future work, §3.7): a real-time class's request whose
-    /// deadline lies beyond the current interval's end waits in its pending queue until
-    /// the interval its deadline falls in, so late deadlines cannot use up the allocation
-    /// an earlier deadline arriving later needs; meanwhile its unused time is reallocated.
+    /// deadline lies beyond the end of the next interval waits in its pending queue, so
+    /// late deadlines cannot use up the allocation an earlier deadline arriving later
+    /// needs; meanwhile its unused time is reallocated. It is inserted at the latest one
+    /// whole interval before its deadline (TEAM CHOICE: waiting until the interval its
+    /// deadline falls in leaves too little time when intervals start early).
     pub lazy: bool,
 }
 
@@ -139,13 +141,17 @@ impl Core {
     }
 
     /// Class `i` has requests but lazy insertion holds them back this interval (the one it
-    /// would propose is due after the interval's end).
+    /// would propose is due after the next interval's end).
     fn held(&self, i: usize) -> bool {
         let c = &self.classes[i];
         self.opts.lazy
             && c.kind == ClassKind::RealTime
             && !c.pending.is_empty()
-            && c.pending[c.scheduler.pick(&c.pending)].deadline_ns > self.ledger.end_ns
+            && c.pending[c.scheduler.pick(&c.pending)].deadline_ns
+                > self
+                    .ledger
+                    .end_ns
+                    .saturating_add(self.ledger.p_ns as SimTime)
     }
 
     /// Some class has requests its allocation refused this interval (Ê is not empty).
