@@ -8,7 +8,7 @@ as pandas DataFrames:
 >>> import headway.cello as cello
 >>> r = cello.reproduce(quick=True, duration_s=20, seeds=1, progress=False)
 >>> sorted(r.mixes.policy.unique())[:3]
-['cello', 'cello-4:1', 'cello-bytes-1:1']
+['bfq', 'cello', 'cello-4:1']
 >>> bool(r.headline["cello_video_miss_fraction"] <= r.headline["scan_video_miss_fraction"] + 0.01)
 True
 
