@@ -13,10 +13,9 @@ from conftest import assert_paper_hw, assert_claims_explained, headway_cli, repr
 
 @pytest.fixture(scope="module")
 def quick_out(tmp_path_factory):
-    # The bounds below are seed 1's (docs/cello.md); the mean over the quick run's 2 seeds
-    # takes Cello's busy overhead past 2% (its interval spans the bound). Seeds and
-    # intervals themselves: tests/test_reproduction_intervals.py.
-    return reproduce_quick(tmp_path_factory, "cello", "--seeds", "1")
+    # The quick run's default seeds (2); the bounds below hold for each of seeds 1-5
+    # (docs/cello.md). Seeds and intervals themselves: tests/test_reproduction_intervals.py.
+    return reproduce_quick(tmp_path_factory, "cello")
 
 
 def test_reproduce_quick_writes_tables_plots_and_headline(quick_out):
@@ -29,15 +28,20 @@ def test_reproduce_quick_writes_tables_plots_and_headline(quick_out):
     assert 1.5 <= h["text_response_scan_over_cello"] <= 4.0
     assert h["cello_video_miss_fraction"] < 1e-3
     assert h["static_over_cello"] > 3.0
-    assert h["cello_busy_overhead"] < 0.02
+    # The paper: under 2% more busy time than SCAN. With server rounds Cello's requests take
+    # 6.7-9.4% more service time than SCAN's over quick seeds 1-5 and the device 0.4-5.0%
+    # more (not reproduced, docs/cello.md); these bounds hold that measurement.
+    assert h["cello_busy_overhead"] < 0.12
+    assert h["cello_device_busy_over_scan"] < 0.06
     mixes = list(csv.DictReader((out / "mixes.csv").open()))
     assert {"cello", "scan", "scan-edf", "dscan", "edf", "timeslice"} <= {m["policy"] for m in mixes}
-    # Synchronised server rounds: Cello and SCAN over the text-load sweep, and their misses at
-    # its largest load in the headline (SCAN misses none there either: docs/cello.md).
-    sync = [m for m in mixes if m["experiment"] == "synchronised_text_load"]
-    assert {m["policy"] for m in sync} == {"cello", "scan"}
-    assert h["scan_video_miss_fraction_synchronised"] < 0.01
-    assert h["cello_video_miss_fraction_synchronised"] < 0.01
+    # Server rounds everywhere, and the text-load sweep again with random phases; the misses
+    # at its largest load in the headline (SCAN misses none either way: docs/cello.md).
+    random = [m for m in mixes if m["experiment"] == "random_phase_text_load"]
+    assert {m["policy"] for m in random} == {"cello", "scan"}
+    for key in ("scan_video_miss_fraction_synchronised", "cello_video_miss_fraction_synchronised",
+                "scan_video_miss_fraction_random_phases", "cello_video_miss_fraction_random_phases"):
+        assert h[key] < 0.01, key
     for name in ("intervals.csv", "ledger.csv", "fig5_text_response.png", "fig8_allocation.png",
                  "fig9_time_vs_bytes.png", "fig10_shares.png"):
         assert (out / name).stat().st_size > 0, name
@@ -98,7 +102,11 @@ class TailFirst:
 
 def test_a_python_class_scheduler_plugs_into_cello():
     s = TailFirst()
-    r = headway.run(MIX, class_schedulers={"text": s})
+    # Without reallocation every text request is placed by the plug-in (a reallocated one
+    # goes into an empty queue, where the only position is 0, without asking it).
+    cfg = json.loads(json.dumps(MIX))
+    cfg["host"]["options"]["reallocate"] = False
+    r = headway.run(cfg, class_schedulers={"text": s})
     # Asked at least once per request (again when an allocation test refused a placement).
     assert s.calls >= 400
     assert r.summary.requests == 1000

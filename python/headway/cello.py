@@ -8,7 +8,7 @@ as pandas DataFrames:
 >>> import headway.cello as cello
 >>> r = cello.reproduce(quick=True, duration_s=20, seeds=1, progress=False)
 >>> sorted(r.mixes.policy.unique())[:3]
-['cello', 'cello-4:1', 'cello-bytes-1:1']
+['bfq', 'cello', 'cello-4:1']
 >>> bool(r.headline["cello_video_miss_fraction"] <= r.headline["scan_video_miss_fraction"] + 0.01)
 True
 
@@ -128,10 +128,10 @@ class Reproduction:
 
         fig, axes = plt.subplots(1, 2, figsize=(11, 4))
         lines(axes[0], m[m.experiment == "text_load"], "text_clients", "video_miss_fraction", 100)
-        # The same sweep with synchronised server rounds (every client's round at once).
-        for pol, g in m[m.experiment == "synchronised_text_load"].groupby("policy", sort=False):
+        # The same sweep with each client's rounds at a random phase instead of server rounds.
+        for pol, g in m[m.experiment == "random_phase_text_load"].groupby("policy", sort=False):
             g = g.sort_values("text_clients")
-            axes[0].plot(g.text_clients, g.video_miss_fraction * 100, ":s", label=f"{pol}, server rounds")
+            axes[0].plot(g.text_clients, g.video_miss_fraction * 100, ":s", label=f"{pol}, random phases")
         axes[0].set_xlabel("text clients (6 video)")
         axes[0].set_ylabel("video requests late (%)")
         axes[0].legend(fontsize=7)

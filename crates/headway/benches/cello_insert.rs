@@ -52,6 +52,7 @@ fn setup(r: usize, p: &dyn Predictor, rng: &mut impl Rng) -> Core {
             reallocate: true,
             realloc_priority: false,
             early_start: true,
+            lazy: false,
         },
     );
     let est = PredictorEstimator::new(p, TauModel::MeanRotation);

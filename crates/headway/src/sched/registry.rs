@@ -238,6 +238,7 @@ const TABLE: &[Entry] = &[
             "beta",
             "early_start",
             "fit",
+            "insertion",
             "interactive",
             "interval_ms",
             "reallocate",

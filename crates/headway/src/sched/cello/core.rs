@@ -64,6 +64,13 @@ pub struct CoreOptions {
     pub realloc_priority: bool,
     /// Start the next interval at once when nothing fits in what is left of this one.
     pub early_start: bool,
+    /// Lazy insertion (the paper's future work, §3.7): a real-time class's request whose
+    /// deadline lies beyond the end of the next interval waits in its pending queue, so
+    /// late deadlines cannot use up the allocation an earlier deadline arriving later
+    /// needs; meanwhile its unused time is reallocated. It is inserted at the latest one
+    /// whole interval before its deadline (TEAM CHOICE: waiting until the interval its
+    /// deadline falls in leaves too little time when intervals start early).
+    pub lazy: bool,
 }
 
 /// The accounts of one finished interval (what Fig. 8-10 plot).
@@ -131,6 +138,27 @@ impl Core {
     }
     fn any_pending(&self) -> bool {
         self.classes.iter().any(|c| !c.pending.is_empty())
+    }
+
+    /// Class `i` has requests but lazy insertion holds them back this interval (the one it
+    /// would propose is due after the next interval's end).
+    fn held(&self, i: usize) -> bool {
+        let c = &self.classes[i];
+        self.opts.lazy
+            && c.kind == ClassKind::RealTime
+            && !c.pending.is_empty()
+            && c.pending[c.scheduler.pick(&c.pending)].deadline_ns
+                > self
+                    .ledger
+                    .end_ns
+                    .saturating_add(self.ledger.p_ns as SimTime)
+    }
+
+    /// Some class has requests its allocation refused this interval (Ê is not empty).
+    fn any_blocked_pending(&self) -> bool {
+        self.classes
+            .iter()
+            .any(|c| c.blocked && !c.pending.is_empty())
     }
 
     /// Bring the accounts up to `now`: idle time, and the intervals that ended meanwhile.
@@ -273,7 +301,7 @@ impl Core {
         });
         let bytes = r.sectors as u64 * 512;
         let ok = if realloc {
-            self.ledger.fits_reallocated(tau as i64)
+            self.ledger.fits_reallocated(tau as i64, e1)
         } else {
             self.ledger
                 .fits(i, tau as i64, next.map_or(0, |n| n.1), bytes)
@@ -319,7 +347,10 @@ impl Core {
                 inserted = false;
                 for oi in 0..self.order.len() {
                     let i = self.order[oi];
-                    while !self.classes[i].blocked && !self.classes[i].pending.is_empty() {
+                    while !self.classes[i].blocked
+                        && !self.classes[i].pending.is_empty()
+                        && !self.held(i)
+                    {
                         if !self.ledger.may_invoke(i) || !self.try_insert(i, now, est, false)? {
                             self.classes[i].blocked = true;
                         } else if one_each {
@@ -329,10 +360,12 @@ impl Core {
                     }
                 }
             }
-            if !self.queue.is_empty() || !self.any_pending() {
+            // Requests held by lazy insertion wait for their interval (wake_at), neither
+            // reallocation nor an early start is for them.
+            if !self.queue.is_empty() || !self.any_blocked_pending() {
                 return Ok(());
             }
-            // Every class with pending requests is blocked and the queue is empty.
+            // Every class with insertable requests is blocked and the queue is empty.
             if self.opts.reallocate && self.opts.allocation != Allocation::Static {
                 if self.reallocate(now, est)? {
                     return Ok(());

@@ -139,9 +139,15 @@ impl Ledger {
         (self.realloc_ns[i] as f64) < w * left
     }
 
-    /// (8): whether a reallocated request of `tau` fits the interval.
-    pub(crate) fn fits_reallocated(&self, tau: i64) -> bool {
+    /// (8): whether a reallocated request of `tau` fits the interval, the request to start
+    /// at `start_ns`. The charges are estimates made at insertion; when they overstate the
+    /// service actually given, Σ U + I reaches P before the interval's end and (8) alone
+    /// would idle a saturated disk until then. Time is reallocated only when the scheduled
+    /// queue is empty, so the clock then says exactly what is left: the request also fits
+    /// when it ends by t_end (TEAM CHOICE, docs/cello.md).
+    pub(crate) fn fits_reallocated(&self, tau: i64, start_ns: SimTime) -> bool {
         self.used_sum() + self.idle_ns + tau <= self.p_ns
+            || start_ns + tau.max(0) as SimTime <= self.end_ns
     }
 
     /// (9), (10): charge a reallocated request (to idle time, so E classes' shares shrink).

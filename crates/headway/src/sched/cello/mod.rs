@@ -104,6 +104,8 @@ pub struct CelloConfig {
     /// Reallocated time to the strictest kind of class first (`reallocation = "priority"`).
     pub realloc_priority: bool,
     pub early_start: bool,
+    /// Lazy insertion of real-time requests (`insertion = "lazy"`).
+    pub lazy: bool,
     pub fit: Fit,
     pub tau: TauModel,
     /// Re-estimate the queue's τ after every dispatch.
@@ -124,6 +126,7 @@ impl Default for CelloConfig {
             reallocate: true,
             realloc_priority: false,
             early_start: true,
+            lazy: false,
             fit: Fit::First,
             tau: TauModel::MeanRotation,
             recompute_tau: false,
@@ -177,6 +180,7 @@ impl CelloConfig {
             reallocate: o.bool("reallocate", true)?,
             realloc_priority: o.choice("reallocation", &["weights", "priority"])? == "priority",
             early_start: o.bool("early_start", true)?,
+            lazy: o.choice("insertion", &["aggressive", "lazy"])? == "lazy",
             fit,
             tau: match o.choice("tau", &["mean-rotation", "exact"])? {
                 "exact" => TauModel::Exact,
@@ -289,6 +293,7 @@ impl CelloConfig {
             reallocate: self.reallocate,
             realloc_priority: self.realloc_priority,
             early_start: self.early_start,
+            lazy: self.lazy,
         }
     }
 }

@@ -13,6 +13,9 @@ use crate::sched::options::SchedOptions;
 
 const MS: SimTime = NS_PER_MS;
 
+mod lazy;
+mod reallocation;
+
 /// τ = base + per_cyl × cylinder distance, independent of the start time (so estimates
 /// are exact when service takes exactly τ); a request's cylinder is lbn / 1000.
 struct Linear {
@@ -74,6 +77,7 @@ fn opts(p_ms: u64) -> CoreOptions {
         reallocate: true,
         realloc_priority: false,
         early_start: true,
+        lazy: false,
     }
 }
 
