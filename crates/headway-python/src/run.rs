@@ -194,7 +194,7 @@ pub fn run<'py>(
     let meta = serde_json::json!({
         "name": cfg.name,
         "seed": cfg.seed,
-        "drive": built.spec.name,
+        "drive": built.spec.as_ref().map_or("flash", |s| s.name.as_str()),
         "scheduler": scheduler_name,
         "queue_depth": cfg.drive.settings.queue_depth,
         "arrived": result.summary.arrived,

