@@ -8,6 +8,7 @@
 
 mod driver;
 mod logorg;
+mod replay;
 mod simpledisk;
 mod synthio;
 mod values;
@@ -165,6 +166,10 @@ pub(crate) fn experiment(text: &str, origin: &Path) -> Result<ExperimentConfig> 
     // What each logical organisation addresses, in their order: a volume, or its disk.
     let mut org_names: Vec<String> = Vec::new();
     let mut org_targets: Vec<DeviceId> = Vec::new();
+    // Whether each organisation is a volume (addressed by its own number), and the disks
+    // of the plain ones (addressed by each disk's number, passed on as they are).
+    let mut org_is_volume: Vec<bool> = Vec::new();
+    let mut plain_disks: Vec<usize> = Vec::new();
     for b in doc
         .blocks
         .iter()
@@ -173,6 +178,7 @@ pub(crate) fn experiment(text: &str, origin: &Path) -> Result<ExperimentConfig> 
         let name = b.name.clone().unwrap_or_default();
         let (org, members) = logorg::logorg(b, &name, &mut notes)?;
         let mut first = None;
+        let mut disks = Vec::new();
         for m in &members {
             let Some(i) = nodes.iter().position(|n| &n.name == m) else {
                 let p = b.get("devices").expect("read by logorg");
@@ -182,14 +188,20 @@ pub(crate) fn experiment(text: &str, origin: &Path) -> Result<ExperimentConfig> 
                 ));
             };
             first = first.or(Some(i as DeviceId));
+            disks.push(i);
         }
         let target = match org {
             logorg::Org::Volume(a) => {
                 cfg.arrays.push(*a);
+                org_is_volume.push(true);
                 // A volume's id follows the devices'.
                 (nodes.len() + cfg.arrays.len() - 1) as DeviceId
             }
-            logorg::Org::Plain => first.unwrap_or(0),
+            logorg::Org::Plain => {
+                org_is_volume.push(false);
+                plain_disks.extend(disks);
+                first.unwrap_or(0)
+            }
         };
         org_names.push(name);
         org_targets.push(target);
@@ -226,10 +238,17 @@ pub(crate) fn experiment(text: &str, origin: &Path) -> Result<ExperimentConfig> 
             .position(|d| d.name == n)
             .or_else(|| org_names.iter().position(|o| o == n))?;
         if org_targets.is_empty() {
-            Some(number as DeviceId)
-        } else {
-            org_targets.get(number).copied()
+            return Some(number as DeviceId);
         }
+        if org_is_volume.get(number) == Some(&true) {
+            return org_targets.get(number).copied();
+        }
+        // DiskSim's ascii experiment: one plain organisation over eighteen disks, and its
+        // generator's requests for disk N go to disk N.
+        if plain_disks.contains(&number) {
+            return Some(number as DeviceId);
+        }
+        org_targets.get(number).copied()
     };
     if let Some(s) = doc.blocks.iter().find(|b| b.type_name == "disksim_synthio") {
         cfg.workload =
