@@ -183,3 +183,25 @@ fn io_map(b: &Block, notes: &mut Notes) -> Result<IoMap> {
         component: component.to_string(),
     })
 }
+
+impl ExperimentConfig {
+    /// The DiskSim experiment in the file `parv` replaying the trace that `workload_toml`
+    /// describes: a headway experiment whose `[workload]` is `kind = "trace"` (its `path`,
+    /// `format`, `mode`, filters and the rest, as in any trace replay).
+    pub fn from_disksim_replay_toml(parv: &Path, workload_toml: &str) -> Result<Self> {
+        let text = std::fs::read_to_string(parv).map_err(|e| {
+            crate::error::HeadwayError::config(
+                "parv",
+                format!("cannot read {}: {e}", parv.display()),
+            )
+        })?;
+        let replay = ExperimentConfig::from_toml_str(workload_toml, None)?;
+        let WorkloadConfig::Trace(trace) = replay.workload else {
+            return Err(crate::error::HeadwayError::config(
+                "workload.kind",
+                "a replay on a DiskSim experiment takes a trace (`kind = \"trace\"`)",
+            ));
+        };
+        Self::from_disksim_replay(&text, parv, trace)
+    }
+}
