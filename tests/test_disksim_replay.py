@@ -56,7 +56,7 @@ def test_each_mapped_trace_device_is_replayed_on_its_disk(tmp_path):
     r = headway.run(parv, trace={"path": "t.trace", "format": "disksim-ascii"})
     # Device 7 has no mapping: its record is not replayed.
     assert r.summary.requests == 5
-    by_device = {d["name"]: d["requests"] for d in r.summary.by_device}
+    by_device = r.by_device["requests"].to_dict()
     assert by_device == {"disk0": 3, "disk1": 2}, by_device
     # The same replay from the command line, with the trace path as given there.
     out = tmp_path / "r.json"
@@ -65,9 +65,9 @@ def test_each_mapped_trace_device_is_replayed_on_its_disk(tmp_path):
         capture_output=True, text=True,
     )
     assert cli.returncode == 0, cli.stderr
-    summary = json.loads(out.read_text())["summary"]
+    summary = json.loads(out.read_text())
     assert summary["requests"] == 5
-    assert summary["response"]["mean_ms"] == r.summary.response.mean_ms
+    assert summary["mean_response_ms"] == r.summary.mean_response_ms
 
 
 def test_device_filters_do_not_apply_with_parv(tmp_path):

@@ -88,26 +88,17 @@ impl ExperimentConfig {
             });
         let mut workloads = Vec::with_capacity(maps.len());
         for m in maps {
-            // With logical organisations, a device name stands for the organisation that holds
-            // it when that organisation is a volume; a plain organisation passes it on as is.
-            let target = cfg
-                .devices
-                .iter()
-                .position(|d| d.name == m.component)
-                .map(|i| cfg.devices[i].name.clone())
-                .or_else(|| {
-                    cfg.arrays
-                        .iter()
-                        .find(|a| a.name == m.component)
-                        .map(|a| a.name.clone())
-                });
-            let Some(target) = target else {
+            // A disk inside a volume stands for the volume; a plain organisation's disk is
+            // addressed as it is.
+            let known = cfg.devices.iter().any(|d| d.name == m.component)
+                || cfg.arrays.iter().any(|a| a.name == m.component);
+            if !known {
                 return Err(top.error(
                     Some("simdev"),
                     format!("`{}` is no device of the experiment", m.component),
                 ));
-            };
-            let target = volume_holding(&cfg, &target).unwrap_or(target);
+            }
+            let target = volume_holding(&cfg, &m.component).unwrap_or(m.component);
             workloads.push(WorkloadEntry {
                 config: WorkloadConfig::Trace(TraceConfig {
                     device: Some(m.trace_device),
@@ -121,6 +112,11 @@ impl ExperimentConfig {
                     ..WorkloadCommon::default()
                 },
             });
+        }
+        // The `[[workloads]]` are the run's; the single workload slot only has to be valid
+        // (the experiment's generator, if any, is replaced).
+        if let Some(first) = workloads.first() {
+            cfg.workload = first.config.clone();
         }
         cfg.workloads = workloads;
         cfg.reader_warnings.extend(notes.lines);
