@@ -14,6 +14,7 @@ def run(
     progress: Optional[Callable[[int, int], Any]] = None,
     class_schedulers: Optional[Dict[str, Any]] = None,
     background_task: Optional[Any] = None,
+    parv_trace: Optional[str] = None,
 ) -> Tuple[str, Optional[RawColumns], str]: ...
 def serve(
     config_toml: Optional[str] = None,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Union
 
 from headway import _headway
@@ -27,6 +28,7 @@ def run(
     overrides: Optional[Mapping[str, Any]] = None,
     class_schedulers: Optional[Mapping[str, Any]] = None,
     background_task: Any = None,
+    trace: Optional[Mapping[str, Any]] = None,
 ) -> Result:
     """Run one experiment and return its :class:`~headway.Result`.
 
@@ -48,7 +50,11 @@ def run(
     ``[host] scheduler = "freeblock"``) is an object whose ``delivered(lbn, sectors, now_ms)``
     receives the task's blocks as their free reads complete and may return a list of
     ``("want" | "drop", lbn, sectors)`` changes to the wanted blocks (see
-    ``docs/freeblock.md``).
+    ``docs/freeblock.md``). ``trace`` (with a DiskSim experiment file as ``config``) replays
+    a trace on the experiment's whole system, as DiskSim's ``disksim F.parv F.outv ascii
+    TRACE 0`` does: a trace ``[workload]`` table as a dict (``{"path": "ascii.trace"}`` and
+    any other trace key; a relative path resolves against the ``.parv`` file's folder). The
+    experiment's ``disksim_iosim`` I/O mappings send each trace device to its disk.
 
     >>> import headway
     >>> r = headway.run({"drive": {"name": "elite3"}, "host": {"scheduler": "sptf"},
@@ -73,6 +79,10 @@ def run(
         text, origin = with_overrides(config, overrides)
     else:
         text, origin = source(config)
+    parv_trace = None
+    if trace is not None:
+        parv_trace = _parv_trace(text, origin, trace)
+        text = None
     with contextlib.ExitStack() as stack:
         if progress is True:
             from headway._progress import expected_requests, progress_bar
@@ -84,8 +94,22 @@ def run(
             callback = None
         summary, columns, meta = _headway.run(text, origin, seed, records, scheduler, callback,
                                               dict(class_schedulers) if class_schedulers else None,
-                                              background_task)
+                                              background_task, parv_trace)
     return Result(summary, columns, meta)
+
+
+def _parv_trace(text: Optional[str], origin: Optional[str], trace: Mapping[str, Any]) -> str:
+    """The TOML of the trace ``[workload]`` replayed on the DiskSim experiment ``origin``."""
+    if text is not None or origin is None or not str(origin).endswith(".parv"):
+        raise ValueError("trace= replays a trace on a DiskSim experiment: config must be a .parv file")
+    if "path" not in trace:
+        raise ValueError("trace= needs the trace's `path`")
+    from headway._toml_text import to_toml
+
+    table = {k: v for k, v in trace.items() if v is not None}
+    if not os.path.isabs(os.fspath(table["path"])):
+        table["path"] = os.path.join(os.path.dirname(os.path.abspath(origin)), os.fspath(table["path"]))
+    return to_toml({"workload": {"kind": "trace", **table}})
 
 
 def disks():  # -> pandas.DataFrame

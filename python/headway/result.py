@@ -112,8 +112,8 @@ class Result:
 
     @property
     def arrays(self) -> List[Dict[str, Any]]:
-        """Each ``[[arrays]]`` volume's summary (docs/arrays.md): logical ``requests``,
-        ``member_reads``, ``member_writes``, ``parity_ios``, ``degraded_reads``, the row
+        """Each ``[[arrays]]`` volume's summary (docs/arrays.md): logical ``requests`` and
+        their ``mean_response_ms``, ``member_reads``, ``member_writes``, ``parity_ios``, ``degraded_reads``, the row
         updates by kind, ``rebuild`` and ``scrub`` progress, and ``members``, one dict per
         member and the spare. Empty without arrays.
 
@@ -125,6 +125,8 @@ class Result:
         >>> a = r.arrays[0]
         >>> a["requests"], a["member_reads"], a["member_writes"], a["rmw_writes"]
         (20, 40, 40, 20)
+        >>> a["mean_response_ms"] > 0
+        True
         """
         return list(self.meta.get("arrays") or [])
 

@@ -34,7 +34,7 @@ impl<T> RustOnly<T> {
 /// Run one experiment. Returns `(summary_json, records, meta_json)`; `records` maps each
 /// column name to `(numpy dtype, bytes)`, or is `None` when records were not asked for.
 #[pyfunction]
-#[pyo3(signature = (config_toml=None, origin=None, seed=None, records=false, scheduler=None, progress=None, class_schedulers=None, background_task=None))]
+#[pyo3(signature = (config_toml=None, origin=None, seed=None, records=false, scheduler=None, progress=None, class_schedulers=None, background_task=None, parv_trace=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn run<'py>(
     py: Python<'py>,
@@ -46,9 +46,14 @@ pub fn run<'py>(
     progress: Option<Py<PyAny>>,
     class_schedulers: Option<Bound<'py, PyDict>>,
     background_task: Option<Py<PyAny>>,
+    parv_trace: Option<&str>,
 ) -> PyResult<(String, Option<Bound<'py, PyDict>>, String)> {
     let err = |e: HeadwayError| to_pyerr(py, e, None);
     let mut cfg = match (config_toml, &origin) {
+        // A trace replayed on a DiskSim experiment's whole system.
+        (None, Some(path)) if parv_trace.is_some() => {
+            ExperimentConfig::from_disksim_replay_toml(path, parv_trace.unwrap_or_default())
+        }
         (Some(text), origin) => ExperimentConfig::from_toml_str(text, origin.as_deref()),
         (None, Some(path)) => ExperimentConfig::from_toml_file(path),
         (None, None) => ExperimentConfig::from_toml_str("", None),
@@ -194,7 +199,7 @@ pub fn run<'py>(
     let meta = serde_json::json!({
         "name": cfg.name,
         "seed": cfg.seed,
-        "drive": built.spec.name,
+        "drive": built.spec.as_ref().map_or("flash", |s| s.name.as_str()),
         "scheduler": scheduler_name,
         "queue_depth": cfg.drive.settings.queue_depth,
         "arrived": result.summary.arrived,

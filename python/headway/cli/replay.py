@@ -59,6 +59,12 @@ from headway.cli.trace_options import filter_options, parse_devices, source_opti
     type=click.IntRange(min=1),
     help="The trace's address space for --fit scale (default: found by a first pass).",
 )
+@click.option(
+    "--parv",
+    type=click.Path(),
+    help="Replay on this DiskSim 4.0 experiment's whole system (its disks, arrays and driver "
+    "scheduler; its I/O mappings send each trace device to its disk) instead of --drive.",
+)
 @output_options
 def replay_cmd(
     trace: str,
@@ -81,16 +87,50 @@ def replay_cmd(
     merge_devices: bool,
     fit: str,
     volume_sectors: Optional[int],
+    parv: Optional[str],
     **outputs,
 ) -> None:
-    """Replay TRACE on a drive with a scheduler."""
+    """Replay TRACE on a drive with a scheduler, or with --parv on a DiskSim experiment's
+    whole system."""
     if csv_map is not None and fmt == "auto":
         fmt = "csv"
     path, name = as_path(trace)
     with as_text_trace(path, fmt) as (path, fmt):
+        if parv is not None:
+            _replay_parv(parv, path, fmt, csv_map, blkparse_event, mode, speed, device, devices, op, start_s,
+                         end_s, limit, skip_bad, merge_devices, fit, volume_sectors, outputs)
+            return
         _replay(path, name, fmt, csv_map, blkparse_event, drive, scheduler, queue_depth, firmware_scheduler, mode,
                 speed, device, devices, op, start_s, end_s, limit, skip_bad, merge_devices, fit, volume_sectors,
                 outputs)
+
+
+def _replay_parv(parv, path, fmt, csv_map, blkparse_event, mode, speed, device, devices, op, start_s, end_s,
+                 limit, skip_bad, merge_devices, fit, volume_sectors, outputs) -> None:
+    import os
+    from pathlib import Path
+
+    if device is not None or devices is not None or merge_devices:
+        raise click.UsageError(
+            "--parv sends each trace device to the disk the experiment's I/O mappings name; "
+            "--device, --devices and --merge-devices do not apply"
+        )
+    trace = {
+        "path": os.path.abspath(path),
+        "format": fmt,
+        "mode": mode,
+        "speed": speed,
+        "fit": fit,
+        "csv": csv_map,
+        "blkparse_event": blkparse_event,
+        "op": op,
+        "start_s": start_s,
+        "end_s": end_s,
+        "limit": limit,
+        "volume_sectors": volume_sectors,
+        "skip_bad": skip_bad or None,
+    }
+    run_and_report(Path(parv), trace={k: v for k, v in trace.items() if v is not None}, **outputs)
 
 
 def _replay(path, name, fmt, csv_map, blkparse_event, drive, scheduler, queue_depth, firmware_scheduler, mode,

@@ -77,7 +77,8 @@ firmware_scheduler_option = click.option(
 
 
 def run_and_report(
-    config, seed, json_path, csv_path, parquet_path, records_path, quiet, no_progress, overrides=None
+    config, seed, json_path, csv_path, parquet_path, records_path, quiet, no_progress, overrides=None,
+    trace=None,
 ) -> None:
     """Run ``config`` and report on it as the output flags (:func:`output_options`) ask."""
     progress = show_progress(quiet, no_progress)
@@ -91,6 +92,7 @@ def run_and_report(
             records=records_path is not None,
             progress=printer or progress,
             overrides=overrides,
+            trace=trace,
         )
     finally:
         if printer is not None:

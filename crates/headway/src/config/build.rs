@@ -52,8 +52,9 @@ pub fn resolve_drive(name: &str, base: Option<&Path>) -> Result<HddSpec> {
 /// Everything assembled, before running.
 pub struct Built {
     pub simulation: Simulation,
-    /// The first device's drive (the only one in the `[drive]` form).
-    pub spec: HddSpec,
+    /// The first rotating device's drive (the only one in the `[drive]` form); `None` when
+    /// every device is flash (a DiskSim experiment over simple disks).
+    pub spec: Option<HddSpec>,
     /// Every device's drive, in `[[devices]]` order.
     pub specs: Vec<HddSpec>,
 }
@@ -579,13 +580,7 @@ fn build(cfg: &ExperimentConfig, scheduler: Option<Box<dyn Scheduler>>) -> Resul
             .map(|s| (s * NS_PER_S as f64) as u64)
             .unwrap_or(NEVER),
     };
-    let Some(spec) = specs.first().cloned() else {
-        return Err(HeadwayError::config(
-            "devices",
-            "a run needs a rotating drive: every device is flash (a hybrid pairs a platter \
-             drive with its flash)",
-        ));
-    };
+    let spec = specs.first().cloned();
     let warnings = cfg
         .reader_warnings
         .iter()
@@ -603,7 +598,7 @@ fn build(cfg: &ExperimentConfig, scheduler: Option<Box<dyn Scheduler>>) -> Resul
         },
         limits,
     )
-    .with_rotation_ns(60.0e9 / spec.rpm)
+    .with_rotation_ns(spec.as_ref().map_or(0.0, |s| 60.0e9 / s.rpm))
     .with_warnings(warnings)
     .with_arrays(array_report);
     Ok(Built {

@@ -332,7 +332,7 @@ pub(crate) fn run_mix(
         None
     };
     let built = build_simulation(&cfg, sched)?;
-    let capacity = built.spec.block_count;
+    let capacity = built.specs[0].block_count;
     let rng = RngStreams::new(o.seed);
     let rounds = (m.duration_s).ceil() as u64;
     let video = VideoWorkload::new(

@@ -12,6 +12,9 @@ pub struct ArraySummary {
     pub requests: u64,
     pub reads: u64,
     pub writes: u64,
+    /// Mean response of the logical requests completed (ms), from arrival at the volume to
+    /// the completion of the last member operation each waited for.
+    pub mean_response_ms: f64,
     /// Member operations the logical requests became (rebuild and scrub not included).
     pub member_reads: u64,
     pub member_writes: u64,

@@ -8,6 +8,8 @@
 
 mod driver;
 mod logorg;
+mod replay;
+mod simpledisk;
 mod synthio;
 mod values;
 
@@ -122,14 +124,27 @@ pub(crate) fn experiment(text: &str, origin: &Path) -> Result<ExperimentConfig> 
     }
     for node in &nodes {
         if node.type_name == "disksim_simpledisk" {
-            return Err(node.loc.error(
-                Some("topology"),
-                format!(
-                    "`{}` is a `disksim_simpledisk` (a fixed access time per request): \
-                     headway models real drives only",
-                    node.name
-                ),
-            ));
+            let Some(block) = component(&doc, &node.name) else {
+                return Err(node.loc.error(
+                    Some("topology"),
+                    format!(
+                        "`{}` is placed in the topology but never instantiated",
+                        node.name
+                    ),
+                ));
+            };
+            let bus = doc
+                .topology
+                .iter()
+                .find_map(|r| simpledisk::parent_bus(r, &node.name));
+            let (flash, depth) = simpledisk::flash_spec(&doc, block, &node.name, bus, &mut notes)?;
+            let mut d = cfg.device_list().remove(0);
+            d.name = node.name.clone();
+            d.drive = "flash".into();
+            d.flash = Some(flash);
+            d.settings.queue_depth = depth;
+            cfg.devices.push(d);
+            continue;
         }
         cfg.devices.push(DeviceConfig {
             name: node.name.clone(),
@@ -151,6 +166,10 @@ pub(crate) fn experiment(text: &str, origin: &Path) -> Result<ExperimentConfig> 
     // What each logical organisation addresses, in their order: a volume, or its disk.
     let mut org_names: Vec<String> = Vec::new();
     let mut org_targets: Vec<DeviceId> = Vec::new();
+    // Whether each organisation is a volume (addressed by its own number), and the disks
+    // of the plain ones (addressed by each disk's number, passed on as they are).
+    let mut org_is_volume: Vec<bool> = Vec::new();
+    let mut plain_disks: Vec<usize> = Vec::new();
     for b in doc
         .blocks
         .iter()
@@ -159,6 +178,7 @@ pub(crate) fn experiment(text: &str, origin: &Path) -> Result<ExperimentConfig> 
         let name = b.name.clone().unwrap_or_default();
         let (org, members) = logorg::logorg(b, &name, &mut notes)?;
         let mut first = None;
+        let mut disks = Vec::new();
         for m in &members {
             let Some(i) = nodes.iter().position(|n| &n.name == m) else {
                 let p = b.get("devices").expect("read by logorg");
@@ -168,35 +188,38 @@ pub(crate) fn experiment(text: &str, origin: &Path) -> Result<ExperimentConfig> 
                 ));
             };
             first = first.or(Some(i as DeviceId));
+            disks.push(i);
         }
         let target = match org {
             logorg::Org::Volume(a) => {
                 cfg.arrays.push(*a);
+                org_is_volume.push(true);
                 // A volume's id follows the devices'.
                 (nodes.len() + cfg.arrays.len() - 1) as DeviceId
             }
-            logorg::Org::Plain => first.unwrap_or(0),
+            logorg::Org::Plain => {
+                org_is_volume.push(false);
+                plain_disks.extend(disks);
+                first.unwrap_or(0)
+            }
         };
         org_names.push(name);
         org_targets.push(target);
     }
 
-    // DiskSim 4.0 runs every process on its first processor: on its own synthmixed
-    // experiment (five processors) CPU #1 to #4 are idle for the whole run. headway does
-    // the same, so the generators share one processor as they do there.
-    let processors = 1;
+    // The generators compute on the processors of the process-flow block, handed out as
+    // DiskSim 4.0's dispatcher does (workload/synthgen says how).
+    let mut processors = 1;
     if let Some(pf) = doc.blocks.iter().find(|b| b.type_name == "disksim_pf") {
         let n = num_or(pf, "Number of processors", 1.0)?;
-        if n > 1.0 {
-            notes.warn(
-                pf,
-                "Number of processors",
-                format!(
-                    "{n}: like DiskSim 4.0, every generator runs on the first processor \
-                     (DiskSim leaves the others idle)"
-                ),
-            );
+        if !(n.is_finite() && (1.0..=65536.0).contains(&n)) {
+            let loc = pf.get("Number of processors").map_or(&pf.loc, |p| &p.loc);
+            return Err(loc.error(
+                Some("Number of processors"),
+                format!("expected a count from 1 to 65536, got {n}"),
+            ));
         }
+        processors = n as u32;
     }
     if let Some(g) = doc.blocks.iter().find(|b| b.type_name == "disksim_global") {
         if let Some(seed) = g.get("Init Seed") {
@@ -215,10 +238,17 @@ pub(crate) fn experiment(text: &str, origin: &Path) -> Result<ExperimentConfig> 
             .position(|d| d.name == n)
             .or_else(|| org_names.iter().position(|o| o == n))?;
         if org_targets.is_empty() {
-            Some(number as DeviceId)
-        } else {
-            org_targets.get(number).copied()
+            return Some(number as DeviceId);
         }
+        if org_is_volume.get(number) == Some(&true) {
+            return org_targets.get(number).copied();
+        }
+        // DiskSim's ascii experiment: one plain organisation over eighteen disks, and its
+        // generator's requests for disk N go to disk N.
+        if plain_disks.contains(&number) {
+            return Some(number as DeviceId);
+        }
+        org_targets.get(number).copied()
     };
     if let Some(s) = doc.blocks.iter().find(|b| b.type_name == "disksim_synthio") {
         cfg.workload =

@@ -90,7 +90,7 @@ fn collect_disks<'a>(
 }
 
 /// Block transfer times of the bus component `bus` (absent or unreadable values: none).
-fn bus_timing(doc: &Document, bus: &TopoNode) -> Option<BusTiming> {
+pub(crate) fn bus_timing(doc: &Document, bus: &TopoNode) -> Option<BusTiming> {
     let inst = doc
         .instantiations
         .iter()

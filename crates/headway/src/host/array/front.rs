@@ -177,7 +177,7 @@ impl ArrayFront {
         let ops = ops.into();
         if ops.is_empty() {
             if let Some(r) = logical {
-                self.finish_logical(v, r);
+                self.finish_logical(v, r, ctx.now);
             }
             return;
         }
@@ -301,7 +301,7 @@ impl ArrayFront {
         match job {
             Job::Foreground => {
                 if let Some(l) = p.logical {
-                    self.finish_logical(v, l);
+                    self.finish_logical(v, l, ctx.now);
                 }
             }
             Job::Rebuild | Job::Scrub => {
@@ -319,9 +319,11 @@ impl ArrayFront {
         self.report_background(v);
     }
 
-    fn finish_logical(&mut self, v: usize, l: Request) {
+    fn finish_logical(&mut self, v: usize, l: Request, now: SimTime) {
+        let response_ms = now.saturating_sub(l.arrival_ns) as f64 / 1e6;
         self.tally(v, |s| {
             s.requests += 1;
+            s.mean_response_ms += (response_ms - s.mean_response_ms) / s.requests as f64;
             match l.op {
                 Op::Read => s.reads += 1,
                 Op::Write => s.writes += 1,

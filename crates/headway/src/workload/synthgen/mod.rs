@@ -5,12 +5,21 @@
 //! (the general, sequential or local one, by the kind of request), then issues it. A
 //! time-critical request blocks the process until it completes; a time-limited one lets it
 //! go on computing for a drawn time limit, then blocks it until the request completes (if
-//! it has not by then); any other lets it go on computing at once. Computing takes one of the system's processors: a process holds its
-//! processor until it blocks, and a ready process waits for a free one, so with fewer
-//! processors than generators the generators share them (DiskSim's `disksim_pf` "Number of
-//! processors"). A process waiting at a time limit keeps its processor (DiskSim lets
-//! another process run meanwhile; the two differ only with fewer processors than
-//! generators and time-limited requests). Requests are whole blocks of `blocking_sectors`: a random request starts at
+//! it has not by then); any other lets it go on computing at once.
+//!
+//! Computing takes one of the system's processors (DiskSim's `disksim_pf` "Number of
+//! processors"), handed out as DiskSim 4.0's dispatcher hands them out: at the start each
+//! processor takes a process; a process holds its processor until it blocks, and then the
+//! processor takes the longest-waiting ready process, or, with none ready, stays idle. A
+//! process made ready by a completion waits for a processor to be handed on that way, except
+//! that an idle first processor takes it at once: every I/O interrupt is taken on the first
+//! processor, which looks for a ready process after each. The other processors, once idle,
+//! stay idle (DiskSim wakes no idle processor when a process becomes ready), so how many of
+//! them keep working depends on the run. A process that reaches a time limit with its
+//! request still outstanding blocks there the same way. headway notices the limit at the
+//! first arrival or completion at or after it (a workload has no timers of its own): a
+//! process handed the processor then starts computing at the limit, and its request is
+//! issued no earlier than that event. Requests are whole blocks of `blocking_sectors`: a random request starts at
 //! a uniformly random block of its device; a sequential one follows the previous request
 //! (same size and direction); a local one lies a drawn distance (in sectors, rounded to
 //! blocks) from it. The run stops when the generators together have made `total_requests`
@@ -106,15 +115,19 @@ struct Process {
     limited: Vec<(SimTime, u64)>,
     /// Waiting for a time-limited request: (its id, the wait's start, compute left after).
     wait: Option<(u64, SimTime, SimTime)>,
+    /// Compute left when it next gets a processor (after a wait at a time limit).
+    resume_ns: Option<SimTime>,
 }
 
 pub struct SynthgenWorkload {
     procs: Vec<Process>,
-    /// Per processor: whether a process holds it.
-    cpu_busy: Vec<bool>,
+    /// Per processor: the process that holds it.
+    cpus: Vec<Option<usize>>,
     /// Processes ready to compute, waiting for a processor, in the order they became ready.
     ready: std::collections::VecDeque<usize>,
     made: u64,
+    /// The time of the event being handled: no request is issued before it.
+    floor_ns: SimTime,
     total: u64,
     end_ns: SimTime,
     rng: Pcg64Mcg,
@@ -137,13 +150,15 @@ impl SynthgenWorkload {
                 blocked_on: None,
                 limited: Vec::new(),
                 wait: None,
+                resume_ns: None,
             });
         }
         Ok(SynthgenWorkload {
             procs,
-            cpu_busy: vec![false; cfg.processors.max(1) as usize],
+            cpus: vec![None; cfg.processors.max(1) as usize],
             ready: Default::default(),
             made: 0,
+            floor_ns: 0,
             total: cfg.total_requests,
             end_ns: ms_to_ns(cfg.end_ms.max(0.0)),
             rng,
@@ -151,9 +166,13 @@ impl SynthgenWorkload {
     }
 
     /// Process `p` computes from `now` for its pending request's compute time and issues it,
-    /// if it holds or can take a processor; otherwise it waits for one.
+    /// if it holds a processor; otherwise it waits for one.
     fn compute(&mut self, p: usize, now: SimTime, out: &mut Arrivals) {
-        let compute_ns = self.procs[p].next.compute_ns;
+        let compute_ns = match self.procs[p].cpu {
+            Some(_) => self.procs[p].resume_ns.take(),
+            None => None,
+        }
+        .unwrap_or(self.procs[p].next.compute_ns);
         self.compute_for(p, now, compute_ns, out);
     }
 
@@ -162,21 +181,13 @@ impl SynthgenWorkload {
     /// it there, and finish computing after it completes.
     fn compute_for(&mut self, p: usize, now: SimTime, compute_ns: SimTime, out: &mut Arrivals) {
         if self.procs[p].cpu.is_none() {
-            match self.cpu_busy.iter().position(|b| !b) {
-                Some(c) => {
-                    self.cpu_busy[c] = true;
-                    self.procs[p].cpu = Some(c);
-                }
-                None => {
-                    self.ready.push_back(p);
-                    return;
-                }
-            }
+            self.ready.push_back(p);
+            return;
         }
         if self.made >= self.total || now >= self.end_ns {
             return;
         }
-        let issue_ns = now.saturating_add(compute_ns);
+        let issue_ns = now.saturating_add(compute_ns).max(self.floor_ns);
         let due = self.procs[p]
             .limited
             .iter()
@@ -201,13 +212,39 @@ impl SynthgenWorkload {
         out.push(req);
     }
 
-    /// The processor process `p` holds goes to the longest-waiting ready process.
+    /// The processor process `p` holds goes to the longest-waiting ready process, if any.
     fn release(&mut self, p: usize, now: SimTime, out: &mut Arrivals) {
         if let Some(c) = self.procs[p].cpu.take() {
-            self.cpu_busy[c] = false;
-            if let Some(q) = self.ready.pop_front() {
-                self.compute(q, now, out);
-            }
+            self.cpus[c] = None;
+            self.dispatch(c, now, out);
+        }
+    }
+
+    /// Every process whose time limit has passed by `now` with its request outstanding
+    /// blocks at the limit and gives up its processor there, in the order of the limits.
+    fn settle(&mut self, now: SimTime, out: &mut Arrivals) {
+        self.floor_ns = now;
+        loop {
+            let due = (0..self.procs.len())
+                .filter_map(|p| {
+                    let (_, limit_ns, _) = self.procs[p].wait?;
+                    (self.procs[p].cpu.is_some() && limit_ns <= now).then_some((limit_ns, p))
+                })
+                .min();
+            let Some((limit_ns, p)) = due else { break };
+            self.release(p, limit_ns, out);
+        }
+    }
+
+    /// Idle processor `c` takes the longest-waiting ready process, if any.
+    fn dispatch(&mut self, c: usize, now: SimTime, out: &mut Arrivals) {
+        if self.cpus[c].is_some() {
+            return;
+        }
+        if let Some(q) = self.ready.pop_front() {
+            self.cpus[c] = Some(q);
+            self.procs[q].cpu = Some(c);
+            self.compute(q, now, out);
         }
     }
 }
@@ -222,13 +259,18 @@ impl Workload for SynthgenWorkload {
     /// on its synthopen experiment, three generators on one processor, only the last
     /// generator's device ever sees a request).
     fn start(&mut self, out: &mut Arrivals) -> Result<()> {
-        for p in (0..self.procs.len()).rev() {
+        for (k, p) in (0..self.procs.len()).rev().enumerate() {
+            if let Some(c) = self.cpus.get_mut(k) {
+                *c = Some(p);
+                self.procs[p].cpu = Some(k);
+            }
             self.compute(p, 0, out);
         }
         Ok(())
     }
 
     fn on_arrival(&mut self, req: &Request, out: &mut Arrivals) -> Result<()> {
+        self.settle(req.arrival_ns, out);
         let p = req.process as usize;
         let issued = self.procs[p].next;
         if issued.limited {
@@ -244,24 +286,39 @@ impl Workload for SynthgenWorkload {
         } else {
             self.compute(p, req.arrival_ns, out);
         }
+        self.settle(req.arrival_ns, out);
         Ok(())
     }
 
     fn on_completion(&mut self, req: &Request, now: SimTime, out: &mut Arrivals) -> Result<()> {
+        self.settle(now, out);
         let p = req.process as usize;
         // A time-critical request blocked its process; it now wants a processor again.
         if self.procs[p].blocked_on == Some(req.id) {
             self.procs[p].blocked_on = None;
             self.compute(p, now, out);
+            // The completion's interrupt is taken on the first processor, which then runs
+            // a ready process if it has none.
+            self.dispatch(0, now, out);
             return Ok(());
         }
         self.procs[p].limited.retain(|l| l.1 != req.id);
         if let Some((id, limit_ns, left_ns)) = self.procs[p].wait {
             if id == req.id {
                 self.procs[p].wait = None;
-                self.compute_for(p, now.max(limit_ns), left_ns, out);
+                if self.procs[p].cpu.is_some() {
+                    // Complete before the limit: it never stopped computing.
+                    self.compute_for(p, now.max(limit_ns), left_ns, out);
+                } else {
+                    // It blocked at the limit; now ready, it finishes computing on the
+                    // processor it is handed.
+                    self.procs[p].resume_ns = Some(left_ns);
+                    self.ready.push_back(p);
+                    self.dispatch(0, now, out);
+                }
             }
         }
+        self.settle(now, out);
         Ok(())
     }
 }
