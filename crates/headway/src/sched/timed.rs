@@ -285,6 +285,8 @@ impl TimedQueue {
         bound: impl Fn(SimTime) -> C,
         cost: impl FnMut(&Request, &Target, SimTime) -> C,
     ) -> Option<(Key, C)> {
+        // The pruned search never changes the answer, so a full scan runs it too: only the
+        // scan's CPU time differs, and that is charged by the candidates it would estimate.
         let (best, winner, evals) = search::argmin(
             &self.held,
             &self.queue,
@@ -292,10 +294,15 @@ impl TimedQueue {
             origin,
             lo,
             hi,
-            self.prune,
+            true,
             bound,
             cost,
         );
+        let evals = if self.prune {
+            evals
+        } else {
+            self.count_in(lo, hi) as u64
+        };
         self.found = winner;
         self.evaluations += evals;
         self.search_evaluations = evals;
@@ -395,4 +402,41 @@ impl Objective {
 fn at_device(chain: &[Sent], outstanding: usize) -> Option<&[Sent]> {
     let n = chain.len();
     (n > 0).then(|| &chain[n - outstanding.min(n)..])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sched::testkit::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+        /// A full scan runs the pruned search: over any cylinder band its choice must be the
+        /// brute-force walk's, and its charge every candidate that walk estimates.
+        #[test]
+        fn a_full_scan_chooses_and_charges_as_the_brute_force_walk(
+            head in head_strategy(), now in 0u64..50_000_000, reqs in requests_strategy(120),
+            lo in 0u32..CYLINDERS, width in 0u32..CYLINDERS, whole in any::<bool>(),
+        ) {
+            let preds = predictor(head);
+            let ctx = SchedCtx::new(now, &preds, &[0], &[1]);
+            let mut q = TimedQueue::new(false);
+            for (i, &(lbn, n, w, arrival)) in reqs.iter().enumerate() {
+                let mut r = Request::new(arrival, lbn, n, if w { Op::Write } else { Op::Read });
+                r.id = i as u64;
+                q.insert(r, &ctx);
+            }
+            let (lo, hi) = if whole { (0, u32::MAX) } else { (lo, lo.saturating_add(width)) };
+            let origin = q.origin(&ctx, q.count_in(lo, hi));
+            let cost = |_: &Request, t: &Target, pos: SimTime| pos + t.transfer_ns;
+            let (brute, _, brute_evals) = search::argmin(
+                &q.held, &q.queue, ctx.predictor(0), origin, lo, hi, false, |f| f, cost,
+            );
+            let got = q.argmin(&ctx, origin, lo, hi, |f| f, cost);
+            prop_assert_eq!(got, brute.map(|(c, _, k, _)| (k, c)));
+            prop_assert_eq!(q.search_evaluations, brute_evals);
+            prop_assert_eq!(ctx.estimates.get(), brute_evals);
+        }
+    }
 }

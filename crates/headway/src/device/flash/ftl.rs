@@ -178,8 +178,14 @@ impl Ftl {
     /// at least two blocks smaller than the physical one, the victim has a stale page.
     fn collect(&mut self) {
         let ppb = self.pages_per_block;
+        // A mask of the free blocks: asking the free list about every block would cost
+        // blocks x free per collection.
+        let mut is_free = vec![false; self.blocks as usize];
+        for &b in &self.free {
+            is_free[b as usize] = true;
+        }
         let victim = (0..self.blocks)
-            .filter(|b| !self.free.contains(b))
+            .filter(|&b| !is_free[b as usize])
             .min_by_key(|&b| (self.valid[b as usize], b))
             .expect("a closed block");
         let victim_active = victim == self.active;

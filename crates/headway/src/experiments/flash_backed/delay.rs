@@ -6,7 +6,9 @@
 use serde::Serialize;
 
 use super::ratio;
-use super::replay::{replay, Io, ReplayReport, ReplaySetup};
+use std::rc::Rc;
+
+use super::replay::ReplayReport;
 
 #[derive(Clone, Debug, Serialize)]
 pub struct DelayRow {
@@ -25,20 +27,19 @@ pub struct DelayRow {
     pub redirected_fraction: f64,
 }
 
-/// One row per (F, delay) of `trace`, each against `base` (the same trace without
-/// redirection). `setup` is the C-LOOK replay setup at F = `fqueue_mib` and `delay_ms`.
+/// One row per (F, delay) of trace `name`, each against `base` (the same trace without
+/// redirection). `run(f, delay_ms)` is the trace's C-LOOK replay at F = `f` and that delay.
 pub(crate) fn delay_rows(
     name: &str,
-    trace: &[Io],
     base: &ReplayReport,
     fqueue_mib: &[f64],
     delays_ms: &[f64],
-    setup: &dyn Fn(f64, f64) -> ReplaySetup,
+    run: &mut dyn FnMut(f64, f64) -> Rc<ReplayReport>,
 ) -> Vec<DelayRow> {
     let mut rows = Vec::new();
     for &f in fqueue_mib {
         for &d in delays_ms {
-            let r = replay(trace, &setup(f, d));
+            let r = run(f, d);
             rows.push(DelayRow {
                 trace: name.into(),
                 fqueue_mib: f,

@@ -21,6 +21,8 @@ pub mod delay;
 pub mod desktop;
 pub mod platter;
 pub mod replay;
+mod replays;
+mod rq_index;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -39,6 +41,7 @@ use delay::{delay_rows, DelayRow};
 use desktop::{generate, DesktopParams};
 use platter::PlatterModel;
 pub use replay::{replay, Io, ReplayReport, ReplaySetup};
+use replays::Replays;
 
 #[derive(Clone, Debug, Serialize)]
 pub struct ReproduceOptions {
@@ -356,15 +359,14 @@ pub fn reproduce(
         let name = params.name.to_string();
         traces.push((name, generate(&params), "synthetic stand-in".into()));
     }
-    let setup =
-        |policy: RqPolicy, options: FlashBackedOptions, power: Option<PowerSpec>| ReplaySetup {
-            platter: platter.clone(),
-            flash: flash.clone(),
-            policy,
-            options,
-            power,
-            verify: false,
-        };
+    let setup = ReplaySetup {
+        platter,
+        flash,
+        policy: RqPolicy::Fcfs,
+        options: FlashBackedOptions::default(),
+        power: None,
+        verify: false,
+    };
     let base_opts = FlashBackedOptions {
         redirect: false,
         ..Default::default()
@@ -407,15 +409,16 @@ pub fn reproduce(
         let (rows, times) = seek_rows(name, trace);
         seek.extend(rows);
         seek_time.extend(times);
+        let mut runs = Replays::new(trace, setup.clone());
         for policy in [RqPolicy::Fcfs, RqPolicy::Sstf, RqPolicy::Clook] {
             progress(&format!("{name} {}", policy.name()))?;
-            let base = replay(trace, &setup(policy, base_opts.clone(), None));
+            let base = runs.run(policy, base_opts.clone(), None);
             for &f in &o.fqueue_mib {
                 let opts = FlashBackedOptions {
                     fqueue_mib: f,
                     ..Default::default()
                 };
-                let r = replay(trace, &setup(policy, opts, None));
+                let r = runs.run(policy, opts, None);
                 let row = sweep_row(name, policy, f, &base, &r);
                 headline.max_write_latency_reduction = headline
                     .max_write_latency_reduction
@@ -447,7 +450,7 @@ pub fn reproduce(
                     flash_write_factor: factor,
                     ..Default::default()
                 };
-                let r = replay(trace, &setup(policy, opts, None));
+                let r = runs.run(policy, opts, None);
                 speed.push(SpeedRow {
                     trace: name.clone(),
                     factor,
@@ -460,7 +463,7 @@ pub fn reproduce(
                     look_ahead: la,
                     ..Default::default()
                 };
-                let r = replay(trace, &setup(policy, opts, None));
+                let r = runs.run(policy, opts, None);
                 look_ahead.push(LookAheadRow {
                     trace: name.clone(),
                     look_ahead: la,
@@ -472,17 +475,16 @@ pub fn reproduce(
             progress(&format!("{name} idle delay"))?;
             let rows = delay_rows(
                 name,
-                trace,
                 &base,
                 &o.delay_fqueue_mib,
                 &o.idle_delays_ms,
-                &|f, d| {
+                &mut |f, d| {
                     let opts = FlashBackedOptions {
                         fqueue_mib: f,
                         idle_delay_ms: d,
                         ..Default::default()
                     };
-                    setup(policy, opts, None)
+                    runs.run(policy, opts, None)
                 },
             );
             for row in &rows {
@@ -518,7 +520,7 @@ pub fn reproduce(
                         },
                     ),
                 ] {
-                    let r = replay(trace, &setup(policy, opts, Some(power.clone())));
+                    let r = runs.run(policy, opts, Some(power.clone()));
                     let e = r.energy.unwrap_or_default();
                     energy.push(EnergyRow {
                         trace: name.clone(),

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::platter::PlatterModel;
+use super::rq_index::RqIndex;
 use crate::device::flash::endurance::years_to_wear_out;
 use crate::device::flash::{FlashSpec, Ftl};
 use crate::device::hybrid::PinnedSet;
@@ -18,7 +19,7 @@ use crate::request::Op;
 use crate::sched::flash_backed::fqueue::{FQueue, WriteBack};
 use crate::sched::flash_backed::options::FlashBackedOptions;
 use crate::sched::flash_backed::redirect::{should_redirect, RedirectCosts};
-use crate::sched::flash_backed::rq::{pick, Pending, RqPolicy};
+use crate::sched::flash_backed::rq::{Pending, RqPolicy};
 use crate::time::{ms_to_ns, SimTime};
 
 /// One request of a trace (times in ns from the trace's start, 512-byte sectors).
@@ -296,7 +297,7 @@ pub fn replay(trace: &[Io], setup: &ReplaySetup) -> ReplayReport {
     };
     let high = (o.high_watermark * cap as f64) as u64;
     let low = (o.low_watermark * cap as f64) as u64;
-    let mut rq: Vec<Pending> = Vec::new();
+    let mut rq = RqIndex::default();
     let mut next = 0usize;
     let mut flushing = false;
     let mut flush_turn = true;
@@ -352,8 +353,10 @@ pub fn replay(trace: &[Io], setup: &ReplaySetup) -> ReplayReport {
             st.check_mirror();
             continue;
         }
-        let i = pick(setup.policy, &rq, st.head, None).expect("queue not empty");
-        let n = rq[i];
+        let i = rq
+            .pick(setup.policy, st.head, None)
+            .expect("queue not empty");
+        let n = rq.get(i);
         let sectors = n.end - n.lbn;
         st.r.requests += 1;
         match n.op {
@@ -404,8 +407,8 @@ pub fn replay(trace: &[Io], setup: &ReplaySetup) -> ReplayReport {
                     };
                     let h_n = setup.platter.access_ns(st.head, n.lbn, sectors);
                     let next_pick = if o.look_ahead {
-                        pick(setup.policy, &rq, n.end, Some(i)).map(|j| {
-                            let nn = rq[j];
+                        rq.pick(setup.policy, n.end, Some(i)).map(|j| {
+                            let nn = rq.get(j);
                             let s = nn.end - nn.lbn;
                             (
                                 setup.platter.access_ns(n.end, nn.lbn, s),
