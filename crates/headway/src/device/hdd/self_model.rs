@@ -229,6 +229,9 @@ impl Geometry for SelfModel {
     fn move_ns(&self, from: HeadPosition, to: HeadPosition, op: Op) -> SimTime {
         self.mech.move_ns(from, to.cylinder, to.surface, op)
     }
+    fn move_floor_ns(&self, distance: u32) -> SimTime {
+        self.mech.move_floor_ns(distance)
+    }
 }
 
 /// The drive plans free reads with itself: it has no queue model (a read's tail is the
