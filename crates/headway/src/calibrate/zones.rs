@@ -139,6 +139,36 @@ impl ZoneTable {
         }
     }
 
+    /// The LBN in slot `slot` of track `index` (slots as [`Loc::slot`] counts them), or
+    /// `None` for a slot past the track's LBNs or inside a slipped gap: the inverse of
+    /// [`ZoneTable::locate`] on the track, without a search over the LBNs.
+    pub(crate) fn slot_lbn(&self, index: usize, slot: u32) -> Option<u64> {
+        let first = self.tracks.get(index)?.first_lbn;
+        let end = self
+            .tracks
+            .get(index + 1)
+            .map_or(self.capacity_sectors, |n| n.first_lbn);
+        // The track's gaps after its first LBN (one at the first LBN is in its phase), in
+        // LBN order: each shifts the LBNs from it on by its slots.
+        let lo = self.gaps.partition_point(|g| g.0 <= first);
+        let hi = self.gaps.partition_point(|g| g.0 < end);
+        let slot = slot as u64;
+        let (mut lbn, mut at_slot) = (first, 0u64);
+        for &(gap_lbn, skipped) in &self.gaps[lo..hi] {
+            let before = gap_lbn - lbn;
+            if slot < at_slot + before {
+                break;
+            }
+            if slot < at_slot + before + skipped as u64 {
+                return None;
+            }
+            lbn = gap_lbn;
+            at_slot += before + skipped as u64;
+        }
+        let found = lbn + (slot - at_slot);
+        (found < end).then_some(found)
+    }
+
     /// Where slot 0 of the located track starts, in revolutions [0, 1).
     #[inline]
     pub(crate) fn angle(&self, l: &Loc) -> f64 {
@@ -440,4 +470,61 @@ pub(crate) fn classify(scan: &GeoScan, period_ns: f64) -> Vec<Kind> {
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two zones, three tracks; gaps at a track's first LBN, inside a track twice (one LBN
+    /// twice), and at the last track's end.
+    fn table() -> ZoneTable {
+        let track = |first_lbn, cylinder, track| TrackEntry {
+            first_lbn,
+            cylinder,
+            track,
+            phase: 0.0,
+        };
+        let zone = |first_cylinder, first_lbn, end_lbn, sectors_per_track| ExtractedZone {
+            first_cylinder,
+            last_cylinder: first_cylinder,
+            first_lbn,
+            end_lbn,
+            sectors_per_track,
+            tracks_per_cylinder: 2,
+            lbns_per_cylinder: end_lbn - first_lbn,
+        };
+        ZoneTable {
+            zones: vec![zone(0, 0, 17, 10), zone(1, 17, 23, 8)],
+            tracks: vec![track(0, 0, 0), track(9, 0, 1), track(17, 1, 0)],
+            cylinder_tracks: vec![0, 2, 3],
+            gaps: vec![(3, 1), (9, 2), (12, 1), (12, 1), (22, 1)],
+            capacity_sectors: 23,
+            inferred_gaps: vec![],
+        }
+    }
+
+    #[test]
+    fn slot_lbn_inverts_locate_on_every_slot() {
+        let t = table();
+        for index in 0..t.tracks.len() {
+            let spt = t.zones[t.zone_of(t.tracks[index].first_lbn)].sectors_per_track;
+            for slot in 0..spt + 3 {
+                let by_search = (0..t.capacity_sectors).find(|&lbn| {
+                    let l = t.locate(lbn);
+                    l.index == index && l.slot == slot
+                });
+                assert_eq!(
+                    t.slot_lbn(index, slot),
+                    by_search,
+                    "track {index} slot {slot}"
+                );
+            }
+        }
+        // Hand-checked: track 0 holds LBNs 0-2 in slots 0-2, a gap slot, 3-8 in 4-9; track
+        // 1 (its gap at LBN 9 is in its phase) 9-11 in 0-2, two gap slots, 12-16 in 5-9.
+        assert_eq!((t.slot_lbn(0, 3), t.slot_lbn(0, 4)), (None, Some(3)));
+        assert_eq!((t.slot_lbn(1, 0), t.slot_lbn(1, 5)), (Some(9), Some(12)));
+        assert_eq!((t.slot_lbn(1, 4), t.slot_lbn(1, 10)), (None, None));
+    }
 }

@@ -29,6 +29,14 @@ pub trait Geometry {
     /// Time to move the head from one track to another for an access of kind `op` (seek or
     /// head switch, settle included; no overheads, no rotational latency).
     fn move_ns(&self, from: HeadPosition, to: HeadPosition, op: Op) -> SimTime;
+    /// A lower bound on [`Geometry::move_ns`] between any two tracks `distance` or more
+    /// cylinders apart, for either op; non-decreasing in `distance`. The freeblock planner
+    /// skips a cylinder whose detour cannot fit even at this bound. 0 (no bound) unless
+    /// the model knows better.
+    fn move_floor_ns(&self, distance: u32) -> SimTime {
+        let _ = distance;
+        0
+    }
     /// The runs of consecutive LBNs whose sectors pass wholly under the head on `track`
     /// between `from_ns` and `to_ns`, in the order they pass (at most one revolution's
     /// worth).

@@ -401,36 +401,21 @@ impl Geometry for CalibratedPredictor {
             .tracks
             .get(i + 1)
             .map_or(table.capacity_sectors, |t| t.first_lbn);
-        let l = table.locate(first);
+        let spt = table.zones[table.zone_of(first)].sectors_per_track;
         Some(TrackInfo {
             track,
             first_lbn: first,
             lbns: (end - first) as u32,
-            slots: l.spt,
+            slots: spt,
             // Calibration counts slots from the track's first LBN, whose start is the phase.
             slot0_angle: frac(table.tracks[i].phase),
-            sector_ns: self.period_ns / l.spt as f64,
+            sector_ns: self.period_ns / spt as f64,
         })
     }
     fn slot_lbn(&self, track: HeadPosition, slot: u32) -> Option<u64> {
-        let info = self.track_info(track)?;
         // Slots past the LBNs (and past slipped gaps) hold none; gaps shift later LBNs.
         let table = &self.drive.table;
-        let mut lo = info.first_lbn;
-        let mut hi = info.first_lbn + info.lbns as u64;
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            let s = table.locate(mid).slot;
-            if s == slot {
-                return Some(mid);
-            }
-            if s < slot {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        None
+        table.slot_lbn(table.track_index(track.cylinder, track.surface)?, slot)
     }
     fn angle_at(&self, t: SimTime) -> f64 {
         // The reference point's frame: the angle just past the last sector accessed, which
@@ -444,5 +429,9 @@ impl Geometry for CalibratedPredictor {
     }
     fn move_ns(&self, from: HeadPosition, to: HeadPosition, op: Op) -> SimTime {
         round_ns(self.lag_ns(from, to.cylinder, to.surface, op))
+    }
+    fn move_floor_ns(&self, distance: u32) -> SimTime {
+        // The lags' floor bounds every move (a move is a lag, rounded).
+        self.positioning_floor_ns(distance)
     }
 }

@@ -246,4 +246,7 @@ impl Geometry for OraclePredictor {
     fn move_ns(&self, from: HeadPosition, to: HeadPosition, op: Op) -> SimTime {
         self.model.move_ns(from, to, op)
     }
+    fn move_floor_ns(&self, distance: u32) -> SimTime {
+        self.model.move_floor_ns(distance)
+    }
 }

@@ -196,7 +196,10 @@ impl Geometry for SelfModel {
         let layout = &self.mech.layout;
         let first = layout.first_lbn_on_track(track.cylinder, track.surface)?;
         let l = layout.locate(first);
-        let on_track = |lbn: u64| layout.track_of(lbn) == (track.cylinder, track.surface);
+        // The run from `first` is on the track without locating its LBNs again.
+        let run_end = first + l.run_sectors as u64;
+        let on_track =
+            |lbn: u64| lbn < run_end || layout.track_of(lbn) == (track.cylinder, track.surface);
         // The track's LBNs are consecutive from `first`: find the last by bisection.
         let (mut lo, mut hi) = (first, (first + l.spt as u64).min(layout.capacity_sectors()));
         while hi - lo > 1 {
@@ -228,6 +231,9 @@ impl Geometry for SelfModel {
     }
     fn move_ns(&self, from: HeadPosition, to: HeadPosition, op: Op) -> SimTime {
         self.mech.move_ns(from, to.cylinder, to.surface, op)
+    }
+    fn move_floor_ns(&self, distance: u32) -> SimTime {
+        self.mech.move_floor_ns(distance)
     }
 }
 

@@ -234,7 +234,7 @@ pub(crate) fn plan_excluding<P: PlanModel + ?Sized>(
         [(ca, -1, true), (ca, 1, true), (cb, -1, true), (cb, 1, true)];
     let (lo_span, hi_span) = (ca.min(cb), ca.max(cb));
     let mut examined = 0u64;
-    let mut seen_cyl: Vec<u32> = Vec::new();
+    let mut seen_cyl = RecentCylinders::default();
     let mut dist = 0i64;
     'search: while dirs.iter().any(|x| x.2) {
         for k in 0..4 {
@@ -254,15 +254,21 @@ pub(crate) fn plan_excluding<P: PlanModel + ?Sized>(
                 continue;
             }
             // One visit per cylinder (A's and B's directions meet between them).
-            if seen_cyl.contains(&cyl) {
+            if seen_cyl.contains(cyl) {
                 continue;
             }
             seen_cyl.push(cyl);
-            if seen_cyl.len() > 16 {
-                seen_cyl.remove(0);
-            }
+            // A cylinder whose detour leaves no window even at the model's least moves is
+            // passed over whole (while tracks may still be examined: at the limit, the
+            // first track the loop below meets ends the search).
+            let arrive_floor =
+                (pair.start_ns + ov_read + c).saturating_add(g.move_floor_ns(cyl.abs_diff(ca)));
+            let leave_ceiling = d
+                .b_start_ns
+                .saturating_sub((ov_b + c).saturating_add(g.move_floor_ns(cyl.abs_diff(cb))));
+            let hopeless = leave_ceiling <= arrive_floor && examined < limits.max_tracks;
             let mut any_window = false;
-            for s in 0..surfaces {
+            for s in 0..if hopeless { 0 } else { surfaces } {
                 let t = HeadPosition {
                     cylinder: cyl,
                     surface: s,
@@ -315,6 +321,38 @@ pub(crate) fn plan_excluding<P: PlanModel + ?Sized>(
         dist += 1;
     }
     Ok((best, examined))
+}
+
+/// The last [`RecentCylinders::LEN`] cylinders the search visited (directions that meet
+/// visit the cylinders near the meeting point once).
+struct RecentCylinders {
+    cylinders: [u32; RecentCylinders::LEN],
+    next: usize,
+}
+
+impl RecentCylinders {
+    const LEN: usize = 16;
+
+    #[inline]
+    fn contains(&self, cyl: u32) -> bool {
+        self.cylinders.contains(&cyl)
+    }
+
+    #[inline]
+    fn push(&mut self, cyl: u32) {
+        self.cylinders[self.next] = cyl;
+        self.next = (self.next + 1) % Self::LEN;
+    }
+}
+
+impl Default for RecentCylinders {
+    fn default() -> Self {
+        // No cylinder is numbered u32::MAX.
+        RecentCylinders {
+            cylinders: [u32::MAX; Self::LEN],
+            next: 0,
+        }
+    }
 }
 
 /// The (at most two, with a wrap) LBN runs passing in `[arrive, leave]` on a track, each
