@@ -8,6 +8,7 @@ from typing import Optional
 import click
 
 from headway.cli.paths import output_folder
+from headway.cli.reproduce.outputs import write_outputs
 from headway.cli.reproduce.seeding import seed_options
 
 
@@ -38,9 +39,7 @@ def cello_cmd(out_dir: Optional[Path], quick: bool, seed: Optional[int], duratio
                 f"{traces_dir or 'the reference data folder'}")
     r = reproduce(quick=quick, seed=seed, duration_s=duration_s, frame_traces=files, seeds=seeds)
     _print(r)
-    if out_dir is not None:
-        for p in r.write(out_dir, plots=not no_plots):
-            click.echo(f"wrote {p}")
+    write_outputs(r, out_dir, no_plots)
 
 
 def _print(r) -> None:

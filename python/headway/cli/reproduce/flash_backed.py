@@ -8,6 +8,7 @@ from typing import Optional
 import click
 
 from headway.cli.paths import output_folder
+from headway.cli.reproduce.outputs import write_outputs
 from headway.cli.reproduce.seeding import seed_options
 
 
@@ -34,9 +35,7 @@ def flash_backed_cmd(out_dir: Optional[Path], quick: bool, hp_trace: Optional[Pa
     hp = None if no_hp else (hp_trace if hp_trace is not None else True)
     r = reproduce(quick=quick, hp_trace=hp, synthetic_requests=synthetic_requests, seed=seed, seeds=seeds)
     _print(r)
-    if out_dir is not None:
-        for p in r.write(out_dir, plots=not no_plots):
-            click.echo(f"wrote {p}")
+    write_outputs(r, out_dir, no_plots)
 
 
 def _print(r) -> None:

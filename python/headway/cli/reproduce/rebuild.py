@@ -9,6 +9,7 @@ from typing import Optional
 import click
 
 from headway.cli.paths import output_folder
+from headway.cli.reproduce.outputs import write_outputs
 from headway.cli.reproduce.seeding import seed_options
 
 
@@ -33,9 +34,7 @@ def rebuild_cmd(out_dir: Optional[Path], quick: bool, seed: Optional[int], no_pl
     except ConfigError as e:
         raise click.UsageError(str(e)) from None
     _print(r)
-    if out_dir is not None:
-        for p in r.write(out_dir, plots=not no_plots):
-            click.echo(f"wrote {p}")
+    write_outputs(r, out_dir, no_plots)
 
 
 def _print(r) -> None:
