@@ -113,10 +113,12 @@ fn compare_with(
             continue;
         };
         println!(
-            "  device {i}: DiskSim {theirs:.3} ms over {n}, headway {:.3} ms over {} ({:+.1}%)",
+            "  device {i}: DiskSim {theirs:.3} ms over {n}, headway {:.3} ms over {} ({:+.1}%), \
+             service {:.3} ms",
             g.mean_response_ms,
             g.requests,
-            100.0 * gap(g.mean_response_ms, theirs)
+            100.0 * gap(g.mean_response_ms, theirs),
+            1e3 * g.busy_s / g.requests.max(1) as f64
         );
         if gap(g.mean_response_ms, theirs).abs() > device_tolerance(i) {
             failures.push(format!(
