@@ -1,9 +1,13 @@
 //! Seek-based schedulers that know nothing of the geometry: they order requests by logical
 //! block number, as a block layer without a disk model does (Linux's elevators). The arm's
-//! position is the host's view: the end of the last dispatched request.
+//! position is the host's view: the end of the last dispatched request, or for `clook-lbn`
+//! with `sweep_from = "start"` its first LBN, as DiskSim's `CYCLE_LBN` keeps it (a request
+//! at the same LBN as the one just dispatched, such as a RAID write after its own old-data
+//! read, is then next in the sweep rather than a whole cycle away).
 
 use std::collections::BTreeMap;
 
+use super::options::OptionReader;
 use super::proposal::{not_proposed, ProposalSlot};
 use super::{Decision, Hints, Placement, SchedCtx, Scheduler};
 use crate::error::Result;
@@ -44,8 +48,10 @@ enum Policy {
 pub struct LbnScheduler {
     policy: Policy,
     queue: LbnQueue,
-    /// One past the last dispatched request's end.
+    /// One past the last dispatched request's end, or its start with `from_start`.
     pos: u64,
+    /// The sweep resumes at the last dispatched request's first LBN (DiskSim's `CYCLE_LBN`).
+    from_start: bool,
     dir: Dir,
     device: DeviceId,
     /// The last proposal: its key and the sweep direction after it.
@@ -58,6 +64,7 @@ impl LbnScheduler {
             policy,
             queue: LbnQueue::default(),
             pos: 0,
+            from_start: false,
             dir: Dir::Up,
             device: 0,
             proposal: ProposalSlot::default(),
@@ -71,6 +78,12 @@ impl LbnScheduler {
     }
     pub(crate) fn clook() -> Self {
         Self::new(Policy::CLook)
+    }
+    /// `clook-lbn` with its `[host.options]`: `sweep_from = "end"` (default) or `"start"`.
+    pub(crate) fn clook_from_options(o: &OptionReader) -> Result<Self> {
+        let mut s = Self::clook();
+        s.from_start = o.choice("sweep_from", &["end", "start"])? == "start";
+        Ok(s)
     }
 
     /// The next key and the sweep direction after taking it.
@@ -151,7 +164,8 @@ impl Scheduler for LbnScheduler {
         if placement == Placement::Device {
             self.dir = dir;
             // Going down, the arm is at the start of what it just served.
-            self.pos = if self.policy == Policy::Look && self.dir == Dir::Down {
+            self.pos = if self.from_start || (self.policy == Policy::Look && self.dir == Dir::Down)
+            {
                 r.lbn
             } else {
                 r.end_lbn()

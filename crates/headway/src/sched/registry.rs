@@ -148,8 +148,8 @@ const TABLE: &[Entry] = &[
     leaf(
         "clook-lbn",
         "C-LOOK by LBN (no geometry)",
-        &[],
-        |_, _, _| Ok(Box::new(LbnScheduler::clook())),
+        &["sweep_from"],
+        |o, _, _| Ok(Box::new(LbnScheduler::clook_from_options(o)?)),
     )
     .alias(&["c-look-lbn"]),
     leaf(

@@ -181,6 +181,31 @@ fn lbn_schedulers_order_by_block_number_from_the_last_request() {
     assert_eq!(run("clook-lbn"), [50, 52, 60, 90, 10, 45]);
 }
 
+/// `sweep_from = "start"` (DiskSim's `CYCLE_LBN`): a request at the first LBN of the one
+/// just dispatched is next in the sweep; from its end (the default) it waits a cycle.
+#[test]
+fn clook_lbn_sweeps_from_the_last_request_start_when_asked() {
+    let run = |opts: &str| {
+        let opts = toml::from_str(opts).unwrap();
+        order_after(
+            &mut *scheduler_with_options("clook-lbn", &opts).unwrap(),
+            50,
+            &[60, 50, 10],
+        )
+    };
+    assert_eq!(run(""), [50, 60, 10, 50]);
+    assert_eq!(run("sweep_from = \"end\""), [50, 60, 10, 50]);
+    assert_eq!(run("sweep_from = \"start\""), [50, 50, 60, 10]);
+    let e = scheduler_with_options(
+        "clook-lbn",
+        &toml::from_str("sweep_from = \"middle\"").unwrap(),
+    )
+    .err()
+    .unwrap()
+    .to_string();
+    assert!(e.contains("sweep_from") && e.contains("\"start\""), "{e}");
+}
+
 #[test]
 fn vscan_spans_sstf_to_look() {
     let with_r = |r: f64| {

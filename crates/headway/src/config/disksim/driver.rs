@@ -4,6 +4,7 @@ use super::values::{num_or, sub_block};
 use super::Notes;
 use crate::device::disksim::parse::Block;
 use crate::error::Result;
+use crate::sched::SchedOptions;
 
 /// The headway host scheduler for DiskSim's `Scheduling policy` number, and whether it is
 /// an approximation.
@@ -24,10 +25,23 @@ fn scheduler_for(policy: i64) -> (&'static str, Option<&'static str>) {
     }
 }
 
-/// The host scheduler the driver's `Scheduler` block names, noting what is left out.
-pub(super) fn host_scheduler(driver: &Block, notes: &mut Notes) -> Result<String> {
+/// The `[host.options]` that make the scheduler order as DiskSim's policy does:
+/// `CYCLE_LBN` resumes its sweep at the last dispatched request's first LBN
+/// (`queue->lastblkno = temp->blkno` in `disksim_ioqueue.c`), so a RAID write issued after
+/// its own old-data read at the same LBN is next, not a cycle later.
+fn options_for(policy: i64) -> SchedOptions {
+    let mut o = SchedOptions::new();
+    if policy == 3 {
+        o.insert("sweep_from".into(), toml::Value::String("start".into()));
+    }
+    o
+}
+
+/// The host scheduler the driver's `Scheduler` block names and its options, noting what
+/// is left out.
+pub(super) fn host_scheduler(driver: &Block, notes: &mut Notes) -> Result<(String, SchedOptions)> {
     let Some(queue) = sub_block(driver, "Scheduler") else {
-        return Ok("fcfs".into());
+        return Ok(("fcfs".into(), SchedOptions::new()));
     };
     let policy = num_or(queue, "Scheduling policy", 1.0)? as i64;
     let (name, approx) = scheduler_for(policy);
@@ -58,5 +72,5 @@ pub(super) fn host_scheduler(driver: &Block, notes: &mut Notes) -> Result<String
             "a constant-time driver model is not modelled; the devices are simulated",
         );
     }
-    Ok(name.to_string())
+    Ok((name.to_string(), options_for(policy)))
 }
