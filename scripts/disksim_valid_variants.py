@@ -9,7 +9,9 @@ Run by hand, never in CI (DiskSim is built outside the repository):
 
 Each variant is a shipped .parv with one or two `key = value` texts replaced; it runs as the
 shipped file does (`disksim F.parv F.outv ascii 0 1`) in a copy of DiskSim's valid/ folder.
-Printed: a Markdown table of the overall mean and the I/O driver's read and write means (ms).
+Printed: a Markdown table of the overall mean and the I/O driver's read and write means (ms),
+the run's length (s) and the processors that worked more than a second of it (which of them
+keep working depends on each run's completions: docs/disksim-params.md).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import tempfile
 from pathlib import Path
 from typing import List, Tuple
 
-from disksim_valid_fixtures import scalar
+from disksim_valid_fixtures import indexed, scalar
 
 # (experiment, what the variant changes, [(text in the file, its replacement)]).
 VARIANTS: List[Tuple[str, str, List[Tuple[str, str]]]] = [
@@ -54,8 +56,9 @@ def main() -> int:
     args = ap.parse_args()
     disksim = args.disksim.resolve()
     valid = disksim.parent.parent / "valid"
-    print("| file | variant | overall | non-critical reads | non-critical writes |")
-    print("|---|---|---:|---:|---:|")
+    print("| file | variant | overall | non-critical reads | non-critical writes | run, s | "
+          "processors working |")
+    print("|---|---|---:|---:|---:|---:|---|")
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp) / "valid"
         shutil.copytree(valid, work)
@@ -82,7 +85,11 @@ def main() -> int:
                 scalar(out, "IOdriver Non-Critical Read Response time average"),
                 scalar(out, "IOdriver Non-Critical Write Response time average"),
             ]
-            print(f"| {name} | {what} | " + " | ".join(f"{m:.3f}" for m in means) + " |")
+            run_ms = scalar(out, "Total time of run")
+            idle_ms = indexed(out, "CPU", "Total idle milliseconds")
+            busy = ", ".join(f"#{n}" for n, ms in sorted(idle_ms.items()) if run_ms - ms > 1000.0)
+            print(f"| {name} | {what} | " + " | ".join(f"{m:.3f}" for m in means)
+                  + f" | {run_ms / 1000.0:.1f} | {busy} |")
     return 0
 
 

@@ -383,16 +383,16 @@ mod shared_data {
 
     /// Five generators on five processors, handed out as DiskSim's dispatcher does. The
     /// I/O driver's priority scheduling of time-critical requests and its scheduling
-    /// timeouts are not modelled: -4.8%, though without them DiskSim's mean is 10.8% above
-    /// headway's (docs/disksim-params.md).
+    /// timeouts are not modelled: -4.8% (docs/disksim-params.md: DiskSim without them also
+    /// changes which processors keep working).
     #[test]
     #[ignore = "needs DiskSim's valid/ files from ../shared/disksim-oracle (not shipped)"]
     fn synthmixed() {
         compare("synthmixed", 0.05);
     }
 
-    /// The controller's memory cache is not modelled: -14.8%, of which DiskSim's dirty
-    /// victim writes on misses are 5.9% and synthmixed's own gap the rest.
+    /// The controller's memory cache is not modelled: -14.8% on the same arrivals (runs
+    /// within 0.8%), DiskSim's misses waiting for dirty victims' writes.
     #[test]
     #[ignore = "needs DiskSim's valid/ files from ../shared/disksim-oracle (not shipped)"]
     fn synthcachemem() {
