@@ -390,15 +390,16 @@ mod shared_data {
 
     /// Five generators on five processors, handed out as DiskSim's dispatcher does. The
     /// I/O driver's priority scheduling of time-critical requests and its scheduling
-    /// timeouts are not modelled: -4.8%.
+    /// timeouts are not modelled: -4.8% (docs/disksim-params.md: DiskSim without them also
+    /// changes which processors keep working).
     #[test]
     #[ignore = "needs DiskSim's valid/ files from ../shared/disksim-oracle (not shipped)"]
     fn synthmixed() {
         compare("synthmixed", 0.05);
     }
 
-    /// The controller's memory cache (a type-3 controller with its own queue) is not
-    /// modelled: -14.8%.
+    /// The controller's memory cache is not modelled: -14.8% on the same arrivals (runs
+    /// within 0.8%), DiskSim's misses waiting for dirty victims' writes.
     #[test]
     #[ignore = "needs DiskSim's valid/ files from ../shared/disksim-oracle (not shipped)"]
     fn synthcachemem() {
@@ -406,7 +407,8 @@ mod shared_data {
     }
 
     /// The controller's cache device is not modelled: -27.4% (headway runs synthmixed's
-    /// workload on the same disk, to the same 21.024 ms).
+    /// workload on the same disk, to the same 21.024 ms; DiskSim adds population writes and
+    /// destaging on a second disk).
     #[test]
     #[ignore = "needs DiskSim's valid/ files from ../shared/disksim-oracle (not shipped)"]
     fn synthcachedev() {

@@ -6,6 +6,7 @@
 //! (file, line, key), carried into the run's warnings; output-only blocks (statistics) are
 //! read and left alone.
 
+mod ctlr;
 mod driver;
 mod logorg;
 mod replay;
@@ -20,7 +21,8 @@ use crate::device::disksim::parse::{Block, Document, Loc, TopoNode};
 use crate::error::Result;
 use crate::request::DeviceId;
 use crate::workload::WorkloadConfig;
-use values::{num_or, sub_block};
+use ctlr::note_controllers;
+use values::num_or;
 
 /// Warning lines, one per parameter headway reads but does not model.
 #[derive(Default)]
@@ -66,35 +68,6 @@ fn component<'a>(doc: &'a Document, name: &str) -> Option<&'a Block> {
         .iter()
         .find(|i| i.names.iter().any(|n| n == name))?;
     doc.block(&inst.type_name)
-}
-
-/// Controllers that do more than pass requests through, each named in a warning.
-fn note_controllers(doc: &Document, node: &TopoNode, notes: &mut Notes) -> Result<()> {
-    if node.type_name == "disksim_ctlr" {
-        if let Some(b) = component(doc, &node.name) {
-            if sub_block(b, "Cache").is_some() {
-                notes.warn(
-                    b,
-                    "Cache",
-                    format!(
-                        "controller `{}`'s cache is not modelled: requests go to the devices",
-                        node.name
-                    ),
-                );
-            }
-            if num_or(b, "Scale for delays", 0.0)? != 0.0 {
-                notes.warn(
-                    b,
-                    "Scale for delays",
-                    "controller processing delays are not modelled",
-                );
-            }
-        }
-    }
-    for c in &node.children {
-        note_controllers(doc, c, notes)?;
-    }
-    Ok(())
 }
 
 /// The experiment in the DiskSim file `origin` (its text already read).
