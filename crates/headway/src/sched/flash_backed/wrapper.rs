@@ -183,6 +183,19 @@ impl FlashBacked {
                 ),
             ));
         }
+        // A flash-only run is valid on its own (DiskSim's simple disks), but the wrapper's
+        // write-back and spin-up rules need a platter behind the FQueue.
+        if ctx.predictor(self.platter).name() == "flash" {
+            return Err(HeadwayError::config(
+                "devices",
+                format!(
+                    "flash-backed needs a rotating drive as its platter (device {}, \
+                     host.options.platter_device), but that device is flash: give its \
+                     `[[devices]]` entry a mechanical drive",
+                    self.platter
+                ),
+            ));
+        }
         let nv = ctx.predictor(self.flash).capacity_sectors();
         if self.fq.capacity_sectors() > nv {
             return Err(HeadwayError::config(
