@@ -3,6 +3,13 @@
 //! its own copy of the configured scheduler stack and this splitter routes arrivals and
 //! completions by device. Devices do not compete for a slot, so every device's proposal is
 //! taken in turn; a device that wants to wait does not hold up another's dispatch.
+//!
+//! The splitter keeps each copy's queue length as it was after the copy's last call, for
+//! the copies that promise to do nothing with an empty queue (`Hints::idle_when_empty`):
+//! a decision asks only the copies that hold a request or made no such promise, and the
+//! splitter's own `pending` is one read, not a call per device. Its hints are what every
+//! copy promises, so a run of FCFS copies passes an arrival that finds every queue empty
+//! straight to its drive, as one device's FCFS does.
 
 use super::{Decision, FreeReads, Hints, Placement, SchedCtx, Scheduler};
 use crate::error::{HeadwayError, Result};
@@ -12,6 +19,17 @@ use crate::time::SimTime;
 pub struct PerDevice {
     name: String,
     stacks: Vec<Box<dyn Scheduler>>,
+    /// What each copy promises (fixed for its life: read once).
+    hints: Vec<Hints>,
+    /// What every copy promises.
+    all: Hints,
+    /// `held[d]`: copy `d`'s `pending()` after its last call, kept for the copies with
+    /// `idle_when_empty` (such a copy's count changes only in its own calls), else 0.
+    held: Vec<usize>,
+    /// The sum of `held`.
+    held_total: usize,
+    /// Whether some copy made no `idle_when_empty` promise: `pending` then asks it.
+    uncounted: bool,
 }
 
 impl PerDevice {
@@ -21,16 +39,59 @@ impl PerDevice {
             .first()
             .map(|s| s.name().to_string())
             .unwrap_or_default();
-        PerDevice { name, stacks }
+        let hints: Vec<Hints> = stacks.iter().map(|s| s.hints()).collect();
+        let every = |f: fn(&Hints) -> bool| !hints.is_empty() && hints.iter().all(f);
+        let all = Hints {
+            acts_only_with_a_free_slot: every(|h| h.acts_only_with_a_free_slot),
+            idle_when_empty: every(|h| h.idle_when_empty),
+            ignores_completions: every(|h| h.ignores_completions),
+            ignores_predictors: every(|h| h.ignores_predictors),
+            passes_through_when_empty: every(|h| h.passes_through_when_empty),
+        };
+        let uncounted = hints.iter().any(|h| !h.idle_when_empty);
+        let held: Vec<usize> = stacks
+            .iter()
+            .zip(&hints)
+            .map(|(s, h)| if h.idle_when_empty { s.pending() } else { 0 })
+            .collect();
+        let held_total = held.iter().sum();
+        PerDevice {
+            name,
+            stacks,
+            hints,
+            all,
+            held,
+            held_total,
+            uncounted,
+        }
     }
 
-    fn stack(&mut self, dev: u16) -> Result<&mut Box<dyn Scheduler>> {
-        let n = self.stacks.len();
-        self.stacks.get_mut(dev as usize).ok_or_else(|| {
-            HeadwayError::Invariant(format!(
-                "a request for device {dev} reached a host with {n} device schedulers"
-            ))
-        })
+    fn check(&self, dev: u16) -> Result<usize> {
+        let d = dev as usize;
+        if d < self.stacks.len() {
+            Ok(d)
+        } else {
+            Err(HeadwayError::Invariant(format!(
+                "a request for device {dev} reached a host with {} device schedulers",
+                self.stacks.len()
+            )))
+        }
+    }
+
+    /// Re-read copy `d`'s queue length after a call that may have changed it.
+    #[inline]
+    fn recount(&mut self, d: usize) {
+        if self.hints[d].idle_when_empty {
+            let now = self.stacks[d].pending();
+            self.held_total = self.held_total + now - self.held[d];
+            self.held[d] = now;
+        }
+    }
+
+    /// Whether copy `d` is sure to do nothing if asked now.
+    #[inline]
+    fn quiet(&self, d: usize) -> bool {
+        self.hints[d].idle_when_empty && self.held[d] == 0
     }
 }
 
@@ -39,57 +100,104 @@ impl Scheduler for PerDevice {
         &self.name
     }
     fn on_arrival(&mut self, req: Request, ctx: &SchedCtx) {
-        match self.stack(req.device) {
-            Ok(s) => s.on_arrival(req, ctx),
+        match self.check(req.device) {
+            Ok(d) => {
+                self.stacks[d].on_arrival(req, ctx);
+                self.recount(d);
+            }
             Err(e) => ctx.fail(e),
         }
     }
     fn on_completion(&mut self, done: &Completion, ctx: &SchedCtx) {
-        match self.stack(done.command.device) {
-            Ok(s) => s.on_completion(done, ctx),
+        match self.check(done.command.device) {
+            Ok(d) if self.hints[d].ignores_completions => {}
+            Ok(d) => {
+                self.stacks[d].on_completion(done, ctx);
+                self.recount(d);
+            }
             Err(e) => ctx.fail(e),
         }
     }
     fn on_timer(&mut self, ctx: &SchedCtx) {
-        for s in &mut self.stacks {
-            s.on_timer(ctx);
+        for d in 0..self.stacks.len() {
+            self.stacks[d].on_timer(ctx);
+            self.recount(d);
         }
     }
     fn propose(&mut self, ctx: &SchedCtx) -> Decision {
         let mut wait: Option<SimTime> = None;
-        for s in &mut self.stacks {
-            match s.propose(ctx) {
+        for d in 0..self.stacks.len() {
+            if self.quiet(d) {
+                continue;
+            }
+            match self.stacks[d].propose(ctx) {
                 Decision::Idle => {}
                 Decision::WaitUntil(t) => wait = Some(wait.map_or(t, |w| w.min(t))),
-                d => return d,
+                dec => return dec,
+            }
+        }
+        wait.map_or(Decision::Idle, Decision::WaitUntil)
+    }
+    /// Each copy decides for itself (its proposal committed to it, as a copy proposes
+    /// only for its own device), in device order, the first that acts ending the round.
+    fn decide(&mut self, ctx: &SchedCtx) -> Decision {
+        let mut wait: Option<SimTime> = None;
+        for d in 0..self.stacks.len() {
+            if self.quiet(d) {
+                continue;
+            }
+            match self.stacks[d].decide(ctx) {
+                Decision::Idle => {}
+                Decision::WaitUntil(t) => wait = Some(wait.map_or(t, |w| w.min(t))),
+                dec => {
+                    self.recount(d);
+                    return dec;
+                }
             }
         }
         wait.map_or(Decision::Idle, Decision::WaitUntil)
     }
     fn commit(&mut self, cmd: &Command, placement: Placement, ctx: &SchedCtx) -> Result<()> {
-        self.stack(cmd.device)?.commit(cmd, placement, ctx)
+        let d = self.check(cmd.device)?;
+        let done = self.stacks[d].commit(cmd, placement, ctx);
+        self.recount(d);
+        done
     }
     fn declined(&mut self, cmd: &Command, ctx: &SchedCtx) {
-        if let Ok(s) = self.stack(cmd.device) {
-            s.declined(cmd, ctx);
+        if let Ok(d) = self.check(cmd.device) {
+            self.stacks[d].declined(cmd, ctx);
+            self.recount(d);
         }
     }
     fn hints(&self) -> Hints {
-        Hints {
-            acts_only_with_a_free_slot: self
-                .stacks
-                .iter()
-                .all(|s| s.hints().acts_only_with_a_free_slot),
-            ..Hints::ASK_ALWAYS
-        }
+        self.all
     }
     fn pending(&self) -> usize {
-        self.stacks.iter().map(|s| s.pending()).sum()
+        if !self.uncounted {
+            return self.held_total;
+        }
+        self.held_total
+            + self
+                .stacks
+                .iter()
+                .zip(&self.hints)
+                .filter(|(_, h)| !h.idle_when_empty)
+                .map(|(s, _)| s.pending())
+                .sum::<usize>()
     }
     fn take_failure(&mut self) -> Option<HeadwayError> {
         self.stacks.iter_mut().find_map(|s| s.take_failure())
     }
     fn free_reads(&mut self, device: crate::request::DeviceId) -> Option<&mut dyn FreeReads> {
-        self.stacks.get_mut(device as usize)?.free_reads(device)
+        // Free reads may change the copy's queue: it is counted again at its next call,
+        // so it is asked meanwhile as if it held work.
+        let d = device as usize;
+        if d < self.stacks.len() && self.hints[d].idle_when_empty {
+            self.held_total -= self.held[d];
+            self.held[d] = 0;
+            self.hints[d].idle_when_empty = false;
+            self.uncounted = true;
+        }
+        self.stacks.get_mut(d)?.free_reads(device)
     }
 }
