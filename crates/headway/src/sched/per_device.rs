@@ -201,3 +201,66 @@ impl Scheduler for PerDevice {
         self.stacks.get_mut(d)?.free_reads(device)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::request::{HeadPosition, Op};
+    use crate::sched::fcfs::Fcfs;
+    use crate::sched::testkit::{dispatched_id, predictor};
+
+    fn request(id: u64, device: u16, lbn: u64) -> Request {
+        let mut r = Request::new(id * 10, lbn, 8, Op::Read);
+        r.id = id;
+        r.device = device;
+        r
+    }
+
+    fn fcfs_copies(n: usize) -> PerDevice {
+        PerDevice::new((0..n).map(|_| Box::new(Fcfs::new()) as _).collect())
+    }
+
+    #[test]
+    fn fcfs_copies_promise_what_one_fcfs_promises() {
+        assert_eq!(fcfs_copies(3).hints(), Fcfs::new().hints());
+    }
+
+    #[test]
+    fn queue_lengths_follow_arrivals_and_dispatches_in_device_order() {
+        let mut preds = predictor(HeadPosition::default());
+        preds.extend(predictor(HeadPosition::default()));
+        preds.extend(predictor(HeadPosition::default()));
+        let mut s = fcfs_copies(3);
+        let outstanding = [0, 0, 0];
+        let ctx = SchedCtx::new(0, &preds, &outstanding, &[1, 1, 1]);
+        s.on_arrival(request(0, 2, 100), &ctx);
+        s.on_arrival(request(1, 1, 200), &ctx);
+        s.on_arrival(request(2, 2, 300), &ctx);
+        assert_eq!(s.pending(), 3);
+        // Device 0 is empty and not asked; device 1's request goes before device 2's.
+        assert_eq!(dispatched_id(s.decide(&ctx)), 1);
+        assert_eq!(dispatched_id(s.decide(&ctx)), 0);
+        assert_eq!(dispatched_id(s.decide(&ctx)), 2);
+        assert_eq!(s.pending(), 0);
+        assert_eq!(s.decide(&ctx), Decision::Idle);
+        // A full device's queue waits while another device's goes.
+        let full = SchedCtx::new(0, &preds, &[0, 1, 0], &[1, 1, 1]);
+        s.on_arrival(request(3, 1, 400), &full);
+        s.on_arrival(request(4, 2, 500), &full);
+        assert_eq!(dispatched_id(s.decide(&full)), 4);
+        assert_eq!(s.pending(), 1);
+        assert_eq!(s.decide(&full), Decision::Idle);
+        assert_eq!(dispatched_id(s.decide(&ctx)), 3);
+        assert_eq!(s.pending(), 0);
+    }
+
+    #[test]
+    fn a_request_for_a_missing_device_fails_the_run() {
+        let preds = predictor(HeadPosition::default());
+        let mut s = fcfs_copies(1);
+        let ctx = SchedCtx::new(0, &preds, &[0], &[1]);
+        s.on_arrival(request(0, 5, 100), &ctx);
+        assert!(ctx.take_failure().is_some());
+        assert_eq!(s.pending(), 0);
+    }
+}
