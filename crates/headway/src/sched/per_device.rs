@@ -30,6 +30,10 @@ pub struct PerDevice {
     held_total: usize,
     /// Whether some copy made no `idle_when_empty` promise: `pending` then asks it.
     uncounted: bool,
+    /// Bit `d`: copy `d` was called since its failure was last asked for (a copy keeps a
+    /// failure only from a call), so `take_failure` asks those alone. With more than 64
+    /// devices every copy is asked.
+    called: u64,
 }
 
 impl PerDevice {
@@ -63,6 +67,7 @@ impl PerDevice {
             held,
             held_total,
             uncounted,
+            called: 0,
         }
     }
 
@@ -78,14 +83,22 @@ impl PerDevice {
         }
     }
 
-    /// Re-read copy `d`'s queue length after a call that may have changed it.
+    /// Re-read copy `d`'s queue length after a call that may have changed it (and note
+    /// the call for `take_failure`).
     #[inline]
     fn recount(&mut self, d: usize) {
+        self.note_call(d);
         if self.hints[d].idle_when_empty {
             let now = self.stacks[d].pending();
             self.held_total = self.held_total + now - self.held[d];
             self.held[d] = now;
         }
+    }
+
+    /// Copy `d` is being called: its failure, if it keeps one, is asked for next.
+    #[inline]
+    fn note_call(&mut self, d: usize) {
+        self.called |= 1u64.checked_shl(d as u32).unwrap_or(0);
     }
 
     /// Whether copy `d` is sure to do nothing if asked now.
@@ -130,6 +143,7 @@ impl Scheduler for PerDevice {
             if self.quiet(d) {
                 continue;
             }
+            self.note_call(d);
             match self.stacks[d].propose(ctx) {
                 Decision::Idle => {}
                 Decision::WaitUntil(t) => wait = Some(wait.map_or(t, |w| w.min(t))),
@@ -146,6 +160,7 @@ impl Scheduler for PerDevice {
             if self.quiet(d) {
                 continue;
             }
+            self.note_call(d);
             match self.stacks[d].decide(ctx) {
                 Decision::Idle => {}
                 Decision::WaitUntil(t) => wait = Some(wait.map_or(t, |w| w.min(t))),
@@ -186,12 +201,23 @@ impl Scheduler for PerDevice {
                 .sum::<usize>()
     }
     fn take_failure(&mut self) -> Option<HeadwayError> {
-        self.stacks.iter_mut().find_map(|s| s.take_failure())
+        if self.stacks.len() > 64 {
+            return self.stacks.iter_mut().find_map(|s| s.take_failure());
+        }
+        while self.called != 0 {
+            let d = self.called.trailing_zeros() as usize;
+            self.called &= self.called - 1;
+            if let Some(e) = self.stacks[d].take_failure() {
+                return Some(e);
+            }
+        }
+        None
     }
     fn free_reads(&mut self, device: crate::request::DeviceId) -> Option<&mut dyn FreeReads> {
         // Free reads may change the copy's queue: it is counted again at its next call,
         // so it is asked meanwhile as if it held work.
         let d = device as usize;
+        self.note_call(d);
         if d < self.stacks.len() && self.hints[d].idle_when_empty {
             self.held_total -= self.held[d];
             self.held[d] = 0;
@@ -262,5 +288,45 @@ mod tests {
         s.on_arrival(request(0, 5, 100), &ctx);
         assert!(ctx.take_failure().is_some());
         assert_eq!(s.pending(), 0);
+    }
+
+    /// A copy that keeps a failure from each arrival, as a plug-in that raised does.
+    struct Raising(Option<HeadwayError>);
+
+    impl Scheduler for Raising {
+        fn name(&self) -> &str {
+            "raising"
+        }
+        fn on_arrival(&mut self, _req: Request, _ctx: &SchedCtx) {
+            self.0 = Some(HeadwayError::Invariant("raised".into()));
+        }
+        fn propose(&mut self, _ctx: &SchedCtx) -> Decision {
+            Decision::Idle
+        }
+        fn commit(&mut self, _: &Command, _: Placement, _: &SchedCtx) -> Result<()> {
+            Ok(())
+        }
+        fn pending(&self) -> usize {
+            0
+        }
+        fn take_failure(&mut self) -> Option<HeadwayError> {
+            self.0.take()
+        }
+    }
+
+    #[test]
+    fn a_copys_failure_is_taken_once_after_its_call() {
+        let mut preds = predictor(HeadPosition::default());
+        preds.extend(predictor(HeadPosition::default()));
+        let mut s = PerDevice::new(vec![Box::new(Fcfs::new()), Box::new(Raising(None))]);
+        let ctx = SchedCtx::new(0, &preds, &[0, 0], &[1, 1]);
+        assert!(s.take_failure().is_none());
+        s.on_arrival(request(0, 0, 100), &ctx);
+        assert!(s.take_failure().is_none());
+        s.on_arrival(request(1, 1, 100), &ctx);
+        assert!(s.take_failure().is_some());
+        assert!(s.take_failure().is_none());
+        assert_eq!(dispatched_id(s.decide(&ctx)), 0);
+        assert!(s.take_failure().is_none());
     }
 }
