@@ -13,7 +13,7 @@
 
 use super::{Decision, FreeReads, Hints, Placement, SchedCtx, Scheduler};
 use crate::error::{HeadwayError, Result};
-use crate::request::{Command, Completion, Request};
+use crate::request::{Command, Completion, DeviceId, Request};
 use crate::time::SimTime;
 
 pub struct PerDevice {
@@ -101,10 +101,15 @@ impl PerDevice {
         self.called |= 1u64.checked_shl(d as u32).unwrap_or(0);
     }
 
-    /// Whether copy `d` is sure to do nothing if asked now.
+    /// Whether copy `d` is sure to do nothing if asked now: it holds nothing and does
+    /// nothing then, or it acts only with a free slot and its device has none (a copy
+    /// schedules its own device alone: it gets only that device's requests and makes work
+    /// only for it).
     #[inline]
-    fn quiet(&self, d: usize) -> bool {
-        self.hints[d].idle_when_empty && self.held[d] == 0
+    fn quiet(&self, d: usize, ctx: &SchedCtx) -> bool {
+        let h = self.hints[d];
+        (h.idle_when_empty && self.held[d] == 0)
+            || (h.acts_only_with_a_free_slot && !ctx.has_slot(d as DeviceId))
     }
 }
 
@@ -140,7 +145,7 @@ impl Scheduler for PerDevice {
     fn propose(&mut self, ctx: &SchedCtx) -> Decision {
         let mut wait: Option<SimTime> = None;
         for d in 0..self.stacks.len() {
-            if self.quiet(d) {
+            if self.quiet(d, ctx) {
                 continue;
             }
             self.note_call(d);
@@ -157,7 +162,7 @@ impl Scheduler for PerDevice {
     fn decide(&mut self, ctx: &SchedCtx) -> Decision {
         let mut wait: Option<SimTime> = None;
         for d in 0..self.stacks.len() {
-            if self.quiet(d) {
+            if self.quiet(d, ctx) {
                 continue;
             }
             self.note_call(d);
