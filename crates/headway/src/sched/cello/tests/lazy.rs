@@ -11,22 +11,13 @@ fn lazy_insertion_keeps_late_deadlines_from_starving_an_early_one() {
         base: 10 * MS,
         per_cyl: 0,
     };
-    let mut core = Core::new(
-        vec![
-            slot("rt", ClassKind::RealTime, 1.0, Fit::First),
-            slot("be", ClassKind::Interactive, 1.0, Fit::First),
-        ],
-        CoreOptions {
-            reallocate: false,
-            early_start: false,
-            lazy: true,
-            ..opts(200)
-        },
-    );
-    let mut arrivals: Vec<(usize, Request)> = (0..10)
-        .map(|i| (0, req(i, 0, 1000 * i, Some(1000 * MS))))
-        .collect();
-    arrivals.push((0, req(99, MS, 50_000, Some(40 * MS))));
+    let mut core = rt_and_be(CoreOptions {
+        reallocate: false,
+        early_start: false,
+        lazy: true,
+        ..opts(200)
+    });
+    let arrivals = example_2_arrivals();
     let done = drive(&mut core, &est, &arrivals, 10_000 * MS);
     assert_eq!(done.len(), 11);
     let urgent = done.iter().find(|d| d.0.id == 99).unwrap();
@@ -51,16 +42,10 @@ fn lazy_insertion_reallocates_the_held_time_and_does_not_start_intervals_early()
         base: 5 * MS,
         per_cyl: 0,
     };
-    let mut core = Core::new(
-        vec![
-            slot("rt", ClassKind::RealTime, 1.0, Fit::First),
-            slot("be", ClassKind::Interactive, 1.0, Fit::First),
-        ],
-        CoreOptions {
-            lazy: true,
-            ..opts(1000)
-        },
-    );
+    let mut core = rt_and_be(CoreOptions {
+        lazy: true,
+        ..opts(1000)
+    });
     let log: IntervalLog = Rc::new(RefCell::new(Vec::new()));
     core.log = Some(log.clone());
     // A real-time request due in the fourth interval, and 150 best-effort requests (750 ms).

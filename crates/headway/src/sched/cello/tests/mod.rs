@@ -81,6 +81,28 @@ fn opts(p_ms: u64) -> CoreOptions {
     }
 }
 
+/// A real-time class "rt" and an interactive class "be", equal weights, first fit: the
+/// two-class core of the paper's examples.
+fn rt_and_be(options: CoreOptions) -> Core {
+    Core::new(
+        vec![
+            slot("rt", ClassKind::RealTime, 1.0, Fit::First),
+            slot("be", ClassKind::Interactive, 1.0, Fit::First),
+        ],
+        options,
+    )
+}
+
+/// Example 2's arrivals: ten requests due at 1 s at time 0, then an urgent one at 1 ms due
+/// at 40 ms, all for class 0.
+fn example_2_arrivals() -> Vec<(usize, Request)> {
+    let mut arrivals: Vec<(usize, Request)> = (0..10)
+        .map(|i| (0, req(i, 0, 1000 * i, Some(1000 * MS))))
+        .collect();
+    arrivals.push((0, req(99, MS, 50_000, Some(40 * MS))));
+    arrivals
+}
+
 /// Run `core` over `arrivals` (time-ordered (class, request)) with service exactly τ, one
 /// request at the device at a time; returns (request, class, completion time) in
 /// completion order. Stops at `until`.
@@ -135,13 +157,7 @@ fn example_1_invocation_order() {
         per_cyl: 0,
     };
     let run = |order: Vec<usize>| {
-        let mut core = Core::new(
-            vec![
-                slot("rt", ClassKind::RealTime, 1.0, Fit::First),
-                slot("be", ClassKind::Interactive, 1.0, Fit::First),
-            ],
-            opts(1000),
-        );
+        let mut core = rt_and_be(opts(1000));
         core.order = order;
         let arrivals = [
             (0, req(1, 0, 1000, Some(20 * MS))),
@@ -166,13 +182,7 @@ fn example_1_invocation_order() {
     );
     assert_eq!(core.order, vec![1, 0]);
     // c, a, b: b would complete at 30 ms, past its 20 ms deadline.
-    let mut core = Core::new(
-        vec![
-            slot("rt", ClassKind::RealTime, 1.0, Fit::First),
-            slot("be", ClassKind::Interactive, 1.0, Fit::First),
-        ],
-        opts(1000),
-    );
+    let mut core = rt_and_be(opts(1000));
     core.order = vec![1, 0];
     let arrivals = [
         (1, req(3, 0, 500, None)),
@@ -192,22 +202,13 @@ fn example_2_aggressive_insertion() {
         base: 10 * MS,
         per_cyl: 0,
     };
-    let mut core = Core::new(
-        vec![
-            slot("rt", ClassKind::RealTime, 1.0, Fit::First),
-            slot("be", ClassKind::Interactive, 1.0, Fit::First),
-        ],
-        CoreOptions {
-            reallocate: false,
-            early_start: false,
-            ..opts(200)
-        },
-    );
+    let mut core = rt_and_be(CoreOptions {
+        reallocate: false,
+        early_start: false,
+        ..opts(200)
+    });
     // Ten requests due at 1 s fill class rt's 100 ms share of the 200 ms interval.
-    let mut arrivals: Vec<(usize, Request)> = (0..10)
-        .map(|i| (0, req(i, 0, 1000 * i, Some(1000 * MS))))
-        .collect();
-    arrivals.push((0, req(99, MS, 50_000, Some(40 * MS))));
+    let arrivals = example_2_arrivals();
     let done = drive(&mut core, &est, &arrivals, 10_000 * MS);
     let urgent = done.iter().find(|d| d.0.id == 99).unwrap();
     assert!(
@@ -338,17 +339,11 @@ fn reallocation_gives_a_silent_class_time_away() {
         per_cyl: 0,
     };
     for reallocate in [true, false] {
-        let mut core = Core::new(
-            vec![
-                slot("rt", ClassKind::RealTime, 1.0, Fit::First),
-                slot("be", ClassKind::Interactive, 1.0, Fit::First),
-            ],
-            CoreOptions {
-                reallocate,
-                early_start: false,
-                ..opts(1000)
-            },
-        );
+        let mut core = rt_and_be(CoreOptions {
+            reallocate,
+            early_start: false,
+            ..opts(1000)
+        });
         let arrivals: Vec<(usize, Request)> =
             (0..2000u64).map(|i| (1, req(i, 0, i * 10, None))).collect();
         let done = drive(&mut core, &est, &arrivals, 3000 * MS - 1);
@@ -477,13 +472,7 @@ fn recomputing_tau_after_dispatch_changes_nothing_for_a_start_independent_estima
         base: 2 * MS,
         per_cyl: 25_000,
     };
-    let mut core = Core::new(
-        vec![
-            slot("rt", ClassKind::RealTime, 1.0, Fit::First),
-            slot("be", ClassKind::Interactive, 1.0, Fit::First),
-        ],
-        opts(1000),
-    );
+    let mut core = rt_and_be(opts(1000));
     for i in 0..40u64 {
         let d = (i % 3 == 0).then_some(900 * MS);
         core.arrive((i % 3 != 0) as usize, req(i, 0, (i * 7919 % 400) * 1000, d));
