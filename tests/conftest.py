@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any, Dict
 
@@ -156,3 +157,15 @@ def assert_paper_hw(out: Path, keys) -> None:
     assert {k for k in h if k.endswith("_paper_hw")} == set(keys)
     for k in keys:
         assert math.isfinite(h[k]) and math.isfinite(h[k + "_ci95"]), (k, h.get(k))
+
+
+def wait_for_nbdfuse_mount(fuse: subprocess.Popen, mount: Path) -> Path:
+    """The export file nbdfuse serves under ``mount`` once it appears; the test is skipped,
+    with nbdfuse's own message, when nbdfuse exits or 20 s pass without it."""
+    deadline = time.monotonic() + 20
+    while not (mount / "nbd").exists():
+        if fuse.poll() is not None or time.monotonic() > deadline:
+            why = fuse.stderr.read() if fuse.poll() is not None else "timed out"
+            pytest.skip(f"nbdfuse cannot mount in this container: {why}")
+        time.sleep(0.1)
+    return mount / "nbd"

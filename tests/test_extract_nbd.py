@@ -14,11 +14,10 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import time
 
 import pytest
 
-from conftest import _headway_command, headway_cli
+from conftest import _headway_command, headway_cli, wait_for_nbdfuse_mount
 from test_cli_errors import fails_cleanly
 
 # One zone of the ST41601N's outer tracks (RL tables) on 2 surfaces and 100 cylinders:
@@ -93,13 +92,7 @@ def test_extract_device_opens_a_served_drive_through_nbdfuse_with_direct_io(tmp_
         assert "listening on" in first, first
         fuse = subprocess.Popen([nbdfuse, str(mount), f"nbd+unix:///0?socket={sock}"],
                                 stderr=subprocess.PIPE, text=True)
-        deadline = time.monotonic() + 20
-        while not (mount / "nbd").exists():
-            if fuse.poll() is not None or time.monotonic() > deadline:
-                why = fuse.stderr.read() if fuse.poll() is not None else "timed out"
-                pytest.skip(f"nbdfuse cannot mount in this container: {why}")
-            time.sleep(0.1)
-        disk = mount / "nbd"
+        disk = wait_for_nbdfuse_mount(fuse, mount)
         assert disk.stat().st_size == 16_400 * 512
         # Direct I/O through FUSE works: a sector read with O_DIRECT into an aligned buffer.
         import mmap

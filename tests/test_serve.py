@@ -11,12 +11,11 @@ import os
 import shutil
 import signal
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
 
-from conftest import EXAMPLES, _headway_command, headway_cli
+from conftest import EXAMPLES, _headway_command, headway_cli, wait_for_nbdfuse_mount
 from nbd_client import NbdClient
 
 CONFIG = EXAMPLES / "serve.toml"
@@ -211,12 +210,7 @@ def test_sqlite_on_the_exported_disk_through_nbdfuse(tmp_path):
     mount.mkdir()
     fuse = subprocess.Popen([nbdfuse, str(mount), s.uri], stderr=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + 20
-        while not (mount / "nbd").exists():
-            if fuse.poll() is not None or time.monotonic() > deadline:
-                why = fuse.stderr.read() if fuse.poll() is not None else "timed out"
-                pytest.skip(f"nbdfuse cannot mount in this container: {why}")
-            time.sleep(0.1)
+        wait_for_nbdfuse_mount(fuse, mount)
         # The export is the database file itself: SQLite reads and writes its pages on the
         # disk model. An empty database's first page goes on first (a file of zeros is not
         # a database to SQLite; its header says how many pages are in use).

@@ -115,8 +115,16 @@ def _replay_parv(parv, path, fmt, csv_map, blkparse_event, mode, speed, device, 
             "--parv sends each trace device to the disk the experiment's I/O mappings name; "
             "--device, --devices and --merge-devices do not apply"
         )
-    trace = {
-        "path": os.path.abspath(path),
+    trace = _trace_fields(os.path.abspath(path), fmt, mode, speed, fit, csv_map, blkparse_event, op, start_s,
+                          end_s, limit, volume_sectors, skip_bad)
+    run_and_report(Path(parv), trace={k: v for k, v in trace.items() if v is not None}, **outputs)
+
+
+def _trace_fields(path, fmt, mode, speed, fit, csv_map, blkparse_event, op, start_s, end_s, limit,
+                  volume_sectors, skip_bad) -> dict:
+    """How to read and pace the trace: the keys a trace workload and a ``--parv`` replay share."""
+    return {
+        "path": path,
         "format": fmt,
         "mode": mode,
         "speed": speed,
@@ -130,7 +138,6 @@ def _replay_parv(parv, path, fmt, csv_map, blkparse_event, mode, speed, device, 
         "volume_sectors": volume_sectors,
         "skip_bad": skip_bad or None,
     }
-    run_and_report(Path(parv), trace={k: v for k, v in trace.items() if v is not None}, **outputs)
 
 
 def _replay(path, name, fmt, csv_map, blkparse_event, drive, scheduler, queue_depth, firmware_scheduler, mode,
@@ -138,22 +145,11 @@ def _replay(path, name, fmt, csv_map, blkparse_event, drive, scheduler, queue_de
             outputs) -> None:
     workload = {
         "kind": "trace",
-        "path": path,
-        "format": fmt,
-        "mode": mode,
-        "speed": speed,
-        "fit": fit,
-        "csv": csv_map,
-        "blkparse_event": blkparse_event,
+        **_trace_fields(path, fmt, mode, speed, fit, csv_map, blkparse_event, op, start_s, end_s, limit,
+                        volume_sectors, skip_bad),
         "device": device,
         "devices": list(parse_devices(devices)) if devices is not None else None,
         "merge_devices": merge_devices or None,
-        "op": op,
-        "start_s": start_s,
-        "end_s": end_s,
-        "limit": limit,
-        "volume_sectors": volume_sectors,
-        "skip_bad": skip_bad or None,
     }
     config = {
         "name": f"replay {name}",
