@@ -96,9 +96,10 @@ const CHUNK_BIT: u8 = 1;
 const ZONE_SHIFT: u8 = 1;
 const ERROR_SHIFT: u8 = 4;
 const THREE_BITS: u8 = 0b111;
+const EMULATED_APPEND_BIT: u8 = 1 << 7;
 
 /// The packed byte: bit 0 the large-read chunk flag, bits 1-3 the zone command (0: none),
-/// bits 4-6 the refusal (0: none).
+/// bits 4-6 the refusal (0: none), bit 7 a zone append the host emulated.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct RequestMarks(u8);
 
@@ -125,6 +126,25 @@ impl RequestMarks {
         self.0 = (self.0 & !(THREE_BITS << ZONE_SHIFT)) | ((code as u8) << ZONE_SHIFT);
     }
 
+    /// A ZONE APPEND the host turned into a plain write at its tracked write pointer
+    /// (`[host] zone_append = "emulated"`): the request carries no zone command to the
+    /// drive, and its `lbn` is the place the host chose.
+    #[inline]
+    pub fn emulated_append(self) -> bool {
+        self.0 & EMULATED_APPEND_BIT != 0
+    }
+
+    pub fn set_emulated_append(&mut self, on: bool) {
+        self.0 = (self.0 & !EMULATED_APPEND_BIT) | ((on as u8) << 7);
+    }
+
+    /// The zone command as the workload issued it: the one the request carries, or
+    /// `Append` for an append the host emulated (what the records' `zone_op` names).
+    pub fn issued_zone_op(self) -> Option<ZoneOp> {
+        self.zone_op()
+            .or(self.emulated_append().then_some(ZoneOp::Append))
+    }
+
     /// The error the device answered the request with, if it refused it.
     #[inline]
     pub fn error(self) -> Option<ZoneError> {
@@ -149,14 +169,18 @@ mod tests {
         for chunk in [false, true] {
             for z in std::iter::once(None).chain(ZoneOp::ALL.map(Some)) {
                 for e in std::iter::once(None).chain(ZoneError::ALL.map(Some)) {
-                    let mut m = RequestMarks::default();
-                    m.set_error(e);
-                    m.set_zone_op(z);
-                    m.set_large_read_chunk(chunk);
-                    assert_eq!(
-                        (m.large_read_chunk(), m.zone_op(), m.error()),
-                        (chunk, z, e)
-                    );
+                    for emulated in [false, true] {
+                        let mut m = RequestMarks::default();
+                        m.set_emulated_append(emulated);
+                        m.set_error(e);
+                        m.set_zone_op(z);
+                        m.set_large_read_chunk(chunk);
+                        assert_eq!(
+                            (m.large_read_chunk(), m.zone_op(), m.error()),
+                            (chunk, z, e)
+                        );
+                        assert_eq!(m.emulated_append(), emulated);
+                    }
                 }
             }
         }

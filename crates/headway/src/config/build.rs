@@ -532,6 +532,7 @@ fn build(cfg: &ExperimentConfig, scheduler: Option<Box<dyn Scheduler>>) -> Resul
             build_for_devices(&spec, device_cfgs.len())?
         }
     };
+    let scheduler = super::zone_plug::wrap(cfg, scheduler, &devices)?;
     let wraps = cfg.host.inner.is_some();
     // Prediction accuracy is only news when the host's model can differ from the drive:
     // a predictor other than the drive's own, or a drive with imperfections.

@@ -10,6 +10,7 @@ mod drive;
 mod locate;
 mod predictor_kind;
 mod smr;
+mod zone_plug;
 
 pub use crate::host::array::settings::{
     ArrayConfig, ArrayLevel, BackgroundConfig, BackgroundPolicy, FailureConfig, MirrorRead,
@@ -138,6 +139,15 @@ pub struct HostConfig {
     /// its own `inner` for a wrapper inside a wrapper).
     #[serde(default)]
     pub inner: Option<Box<SchedSpec>>,
+    /// Zone write plugging for zoned drives (`docs/smr.md`): at most one write per
+    /// sequential zone past the host's scheduler at a time, the zone's later writes held in
+    /// arrival order. Default: off, unless `zone_append = "emulated"` (which needs it).
+    #[serde(default)]
+    pub zone_write_plugging: Option<bool>,
+    /// How a ZONE APPEND reaches a zoned drive: `native` (the drive places it; default) or
+    /// `emulated` (the host writes it at the write pointer it tracks).
+    #[serde(default)]
+    pub zone_append: Option<crate::sched::ZoneAppend>,
 }
 
 impl HostConfig {
@@ -165,6 +175,8 @@ impl Default for HostConfig {
             decision_ns_per_estimate: 0,
             predictor_options: Default::default(),
             inner: None,
+            zone_write_plugging: None,
+            zone_append: None,
         }
     }
 }

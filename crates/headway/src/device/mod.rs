@@ -93,4 +93,9 @@ pub trait Device {
     fn zoned(&self) -> Option<zoned::report::ZonedReport> {
         None
     }
+    /// REPORT ZONES of a zoned drive (each zone's type, condition and write pointer now);
+    /// `None` for a drive without zones.
+    fn report_zones(&self) -> Option<&[zoned::Zone]> {
+        None
+    }
 }

@@ -55,6 +55,7 @@ mod timed_chain;
 mod timeslice;
 mod vscan;
 mod wstf;
+mod zone_plug;
 
 pub use aged_sptf::AgedSptf;
 pub use anticipatory::{Anticipatory, MqDeadline, Stride};
@@ -91,6 +92,8 @@ pub use timed_chain::{
 pub use timeslice::TimeSlice;
 pub use vscan::VScan;
 pub use wstf::Wstf;
+pub use zone_plug::ZoneAppend;
+pub(crate) use zone_plug::ZonePlug;
 
 /// The requests of a `Serve` decision.
 pub type Served = SmallVec<[Request; 1]>;

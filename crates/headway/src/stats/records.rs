@@ -91,7 +91,7 @@ impl RequestRecords {
 
     fn push_marks(&mut self, r: &Request) {
         self.zone_op
-            .push(r.marks.zone_op().map_or("", |z| z.name()));
+            .push(r.marks.issued_zone_op().map_or("", |z| z.name()));
         self.error.push(r.marks.error().map_or("", |e| e.name()));
     }
 

@@ -106,4 +106,8 @@ impl Device for Powered {
     fn zoned(&self) -> Option<crate::device::zoned::report::ZonedReport> {
         self.inner.zoned()
     }
+
+    fn report_zones(&self) -> Option<&[crate::device::zoned::Zone]> {
+        self.inner.report_zones()
+    }
 }

@@ -226,4 +226,8 @@ impl Device for ZonedDevice {
     fn zoned(&self) -> Option<ZonedReport> {
         Some(self.report())
     }
+
+    fn report_zones(&self) -> Option<&[Zone]> {
+        Some(self.zones.report())
+    }
 }
