@@ -74,5 +74,6 @@ mod workload_config;
 mod workload_synthetic;
 mod workload_trace;
 mod zone_commands;
+mod zone_plugging;
 mod zoned;
 mod zoned_host;

@@ -17,7 +17,7 @@ const ZONE: u64 = 260_400;
 /// Four writers on zones 1-4 of a zoned ek1000, 120-sector writes, two fills of 50 with a
 /// reset between, `depth` in flight each; `append` picks zone appends; `host` the `[host]`
 /// table.
-fn writers(append: bool, depth: u32, host: &str) -> headway::sim::RunResult {
+pub(crate) fn writers(append: bool, depth: u32, host: &str) -> headway::sim::RunResult {
     let text = format!(
         r#"
 [drive]
@@ -58,7 +58,7 @@ fn writes(rec: &RequestRecords) -> Vec<(u32, u64)> {
 
 /// Every data write of writer `p` landed at its zone's start plus 120 sectors per earlier
 /// write of the same fill: 0, 120, ..., 49 x 120 past the start, fill after fill.
-fn in_zone_order(rec: &RequestRecords) {
+pub(crate) fn in_zone_order(rec: &RequestRecords) {
     for p in 0..4u32 {
         let start = (p as u64 + 1) * ZONE;
         let lbns: Vec<u64> = writes(rec)
