@@ -163,6 +163,8 @@ class Host(_Section):
     {'scheduler': 'sptf'}
     >>> Host(scheduler="gstf", predictor="calibrated", options={"group_cylinders": 700}).to_dict()
     {'scheduler': 'gstf', 'predictor': 'calibrated', 'options': {'group_cylinders': 700}}
+    >>> Host(scheduler="sptf", zone_write_plugging=True, zone_append="emulated").to_dict()
+    {'scheduler': 'sptf', 'zone_write_plugging': True, 'zone_append': 'emulated'}
     """
 
     scheduler: Optional[str] = None
@@ -176,6 +178,12 @@ class Host(_Section):
     decision_ns_per_estimate: Optional[int] = None
     #: ``[host.inner]``: the scheduler a wrapper wraps, e.g. ``{"scheduler": "sptf"}``.
     inner: Optional[Dict[str, Any]] = None
+    #: Zone write plugging for zoned drives: one write per sequential zone past the
+    #: scheduler at a time (docs/smr.md); default off.
+    zone_write_plugging: Optional[bool] = None
+    #: ``"native"`` (the drive places a zone append; default) or ``"emulated"`` (the host
+    #: writes it at the write pointer it tracks; turns plugging on).
+    zone_append: Optional[str] = None
     extra: Dict[str, Any] = field(default_factory=dict)
 
 
