@@ -103,3 +103,22 @@ fn plugging_keys_are_checked() {
         "{e}"
     );
 }
+
+#[test]
+fn the_zoned_plugging_example_serves_every_write_under_sptf() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/zoned_plugging.toml");
+    let cfg = ExperimentConfig::from_toml_file(&path).unwrap();
+    let r = build_simulation(&cfg, None)
+        .unwrap()
+        .simulation
+        .run()
+        .unwrap();
+    let z = &r.zoned[0];
+    // Four writers, two fills of 100 writes each, a reset after each fill but the last.
+    assert_eq!(
+        (r.summary.requests, z.errors(), z.resets),
+        (804, 0, 4),
+        "{z:?}"
+    );
+}
