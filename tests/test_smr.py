@@ -67,3 +67,34 @@ def test_the_zoned_example_reports_resets_and_names_each_refusal(cli, tmp_path):
 def test_a_run_without_zones_has_no_zoned_or_smr_report_in_its_json():
     out = json.loads(headway.run(_config()).to_json())
     assert "zoned" not in out and "smr" not in out
+
+
+def _zoned_writers(append: bool, **host):
+    return headway.Config(
+        drive=headway.Drive(name="ek1000", zoned={"zone_size_sectors": 260400,
+                                                  "conventional_zones": 1}),
+        workload={"kind": "zoned", "zone_size_sectors": 260400, "first_zone": 1,
+                  "writers": 2, "write_sectors": 120, "writes_per_reset": 20, "depth": 4,
+                  "append": append},
+        host=headway.Host(scheduler="sptf", **host),
+    )
+
+
+def test_zone_write_plugging_and_emulated_appends_from_python():
+    bare = headway.run(_zoned_writers(False))
+    assert bare.zoned[0]["unaligned_writes"] > 0
+    plugged = headway.run(_zoned_writers(False, zone_write_plugging=True))
+    assert plugged.zoned[0]["unaligned_writes"] == 0
+    assert plugged.summary.requests == 40
+    r = headway.run(_zoned_writers(True, zone_append="emulated"), records=True)
+    assert (r.zoned[0]["appends"], r.zoned[0]["unaligned_writes"]) == (0, 0)
+    cols = r.columns()
+    assert set(cols["zone_op"]) == {"append"}
+    # Writer 0's appends at zone 1's start plus 120 sectors per earlier append.
+    lbns = sorted(l for l, p in zip(cols["lbn"], cols["process"]) if p == 0)
+    assert lbns == [260400 + 120 * k for k in range(20)]
+
+
+def test_emulated_appends_without_plugging_name_their_key():
+    with pytest.raises(headway.HeadwayError, match=r"host\.zone_append"):
+        headway.run(_zoned_writers(True, zone_append="emulated", zone_write_plugging=False))
