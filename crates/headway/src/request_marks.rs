@@ -1,6 +1,7 @@
 //! The one byte of a request beyond its extent and direction: whether it is a later chunk
-//! of a split large read, the zone command it carries (if any), and the ZBC error a zoned
-//! drive answered it with (if it refused it). Packed into one byte so that a request stays
+//! of a split large read, the zone command it carries (if any), the ZBC error a zoned
+//! drive answered it with (if it refused it), and whether its issuer waits on it (high
+//! priority). Packed into one byte so that a request stays
 //! within six words.
 
 use serde::Serialize;
@@ -96,9 +97,10 @@ const CHUNK_BIT: u8 = 1;
 const ZONE_SHIFT: u8 = 1;
 const ERROR_SHIFT: u8 = 4;
 const THREE_BITS: u8 = 0b111;
+const HIGH_PRIORITY_BIT: u8 = 1 << 7;
 
 /// The packed byte: bit 0 the large-read chunk flag, bits 1-3 the zone command (0: none),
-/// bits 4-6 the refusal (0: none).
+/// bits 4-6 the refusal (0: none), bit 7 the high-priority flag.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct RequestMarks(u8);
 
@@ -138,6 +140,17 @@ impl RequestMarks {
         });
         self.0 = (self.0 & !(THREE_BITS << ERROR_SHIFT)) | ((code as u8) << ERROR_SHIFT);
     }
+
+    /// Whether the issuer waits on the request, now or by a limit: DiskSim's time-critical
+    /// and time-limited requests, which a `priority` scheduler serves first.
+    #[inline]
+    pub fn high_priority(self) -> bool {
+        self.0 & HIGH_PRIORITY_BIT != 0
+    }
+
+    pub fn set_high_priority(&mut self, on: bool) {
+        self.0 = (self.0 & !HIGH_PRIORITY_BIT) | if on { HIGH_PRIORITY_BIT } else { 0 };
+    }
 }
 
 #[cfg(test)]
@@ -146,16 +159,22 @@ mod tests {
 
     #[test]
     fn each_mark_round_trips_without_disturbing_the_others() {
-        for chunk in [false, true] {
+        for (chunk, high) in [(false, false), (true, false), (false, true), (true, true)] {
             for z in std::iter::once(None).chain(ZoneOp::ALL.map(Some)) {
                 for e in std::iter::once(None).chain(ZoneError::ALL.map(Some)) {
                     let mut m = RequestMarks::default();
+                    m.set_high_priority(high);
                     m.set_error(e);
                     m.set_zone_op(z);
                     m.set_large_read_chunk(chunk);
                     assert_eq!(
-                        (m.large_read_chunk(), m.zone_op(), m.error()),
-                        (chunk, z, e)
+                        (
+                            m.large_read_chunk(),
+                            m.zone_op(),
+                            m.error(),
+                            m.high_priority()
+                        ),
+                        (chunk, z, e, high)
                     );
                 }
             }
