@@ -573,7 +573,7 @@ mod shared_data {
     /// DiskSim's simple disk (10 ms per request, nothing per block here) runs as headway's
     /// flash device with that fixed time: every request's service is 10 ms in both. The run
     /// is 42% longer than DiskSim's (341.6 s against 240.2 s: headway's second processor
-    /// stops at 155 s, DiskSim's two others work to the end) and the mean response -7.3%;
+    /// stops at 155 s, while DiskSim's #3 works to the end) and the mean response -7.3%;
     /// on one processor the two agree (below).
     #[test]
     #[ignore = "needs DiskSim's valid/ files from ../shared/disksim-oracle (not shipped)"]
