@@ -1,6 +1,7 @@
 //! The one byte of a request beyond its extent and direction: whether it is a later chunk
-//! of a split large read, the zone command it carries (if any), and the ZBC error a zoned
-//! drive answered it with (if it refused it). Packed into one byte so that a request stays
+//! of a split large read, the zone command it carries (if any, or an append the host
+//! emulated), the ZBC error a zoned drive answered it with (if it refused it), and whether
+//! its issuer waits on it (high priority). Packed into one byte so that a request stays
 //! within six words.
 
 use serde::Serialize;
@@ -96,10 +97,14 @@ const CHUNK_BIT: u8 = 1;
 const ZONE_SHIFT: u8 = 1;
 const ERROR_SHIFT: u8 = 4;
 const THREE_BITS: u8 = 0b111;
-const EMULATED_APPEND_BIT: u8 = 1 << 7;
+const HIGH_PRIORITY_BIT: u8 = 1 << 7;
+/// The zone field's code for an append the host emulated: past the five commands, so the
+/// drive sees no zone command and the records still name the append.
+const EMULATED_APPEND_CODE: u8 = THREE_BITS;
 
-/// The packed byte: bit 0 the large-read chunk flag, bits 1-3 the zone command (0: none),
-/// bits 4-6 the refusal (0: none), bit 7 a zone append the host emulated.
+/// The packed byte: bit 0 the large-read chunk flag, bits 1-3 the zone command (0: none,
+/// 1-5 a command, 7 an append the host emulated), bits 4-6 the refusal (0: none), bit 7 the
+/// high-priority flag.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct RequestMarks(u8);
 
@@ -118,7 +123,7 @@ impl RequestMarks {
     #[inline]
     pub fn zone_op(self) -> Option<ZoneOp> {
         let code = (self.0 >> ZONE_SHIFT) & THREE_BITS;
-        (code != 0).then(|| ZoneOp::ALL[code as usize - 1])
+        ZoneOp::ALL.get((code as usize).wrapping_sub(1)).copied()
     }
 
     pub fn set_zone_op(&mut self, op: Option<ZoneOp>) {
@@ -131,11 +136,17 @@ impl RequestMarks {
     /// drive, and its `lbn` is the place the host chose.
     #[inline]
     pub fn emulated_append(self) -> bool {
-        self.0 & EMULATED_APPEND_BIT != 0
+        (self.0 >> ZONE_SHIFT) & THREE_BITS == EMULATED_APPEND_CODE
     }
 
+    /// Marks the request as an emulated append (replacing any zone command it carried), or
+    /// clears that mark.
     pub fn set_emulated_append(&mut self, on: bool) {
-        self.0 = (self.0 & !EMULATED_APPEND_BIT) | ((on as u8) << 7);
+        if on {
+            self.0 |= EMULATED_APPEND_CODE << ZONE_SHIFT;
+        } else if self.emulated_append() {
+            self.0 &= !(THREE_BITS << ZONE_SHIFT);
+        }
     }
 
     /// The zone command as the workload issued it: the one the request carries, or
@@ -158,6 +169,17 @@ impl RequestMarks {
         });
         self.0 = (self.0 & !(THREE_BITS << ERROR_SHIFT)) | ((code as u8) << ERROR_SHIFT);
     }
+
+    /// Whether the issuer waits on the request, now or by a limit: DiskSim's time-critical
+    /// and time-limited requests, which a `priority` scheduler serves first.
+    #[inline]
+    pub fn high_priority(self) -> bool {
+        self.0 & HIGH_PRIORITY_BIT != 0
+    }
+
+    pub fn set_high_priority(&mut self, on: bool) {
+        self.0 = (self.0 & !HIGH_PRIORITY_BIT) | if on { HIGH_PRIORITY_BIT } else { 0 };
+    }
 }
 
 #[cfg(test)]
@@ -166,20 +188,33 @@ mod tests {
 
     #[test]
     fn each_mark_round_trips_without_disturbing_the_others() {
-        for chunk in [false, true] {
+        for (chunk, high) in [(false, false), (true, false), (false, true), (true, true)] {
             for z in std::iter::once(None).chain(ZoneOp::ALL.map(Some)) {
                 for e in std::iter::once(None).chain(ZoneError::ALL.map(Some)) {
-                    for emulated in [false, true] {
-                        let mut m = RequestMarks::default();
-                        m.set_emulated_append(emulated);
-                        m.set_error(e);
-                        m.set_zone_op(z);
-                        m.set_large_read_chunk(chunk);
+                    let mut m = RequestMarks::default();
+                    m.set_high_priority(high);
+                    m.set_error(e);
+                    m.set_zone_op(z);
+                    m.set_large_read_chunk(chunk);
+                    let got = (
+                        m.large_read_chunk(),
+                        m.zone_op(),
+                        m.error(),
+                        m.high_priority(),
+                    );
+                    assert_eq!(got, (chunk, z, e, high));
+                    assert!(!m.emulated_append());
+                    if z.is_none() {
+                        m.set_emulated_append(true);
+                        assert!(m.emulated_append());
+                        assert_eq!(m.zone_op(), None);
+                        assert_eq!(m.issued_zone_op(), Some(ZoneOp::Append));
                         assert_eq!(
-                            (m.large_read_chunk(), m.zone_op(), m.error()),
-                            (chunk, z, e)
+                            (m.large_read_chunk(), m.error(), m.high_priority()),
+                            (chunk, e, high)
                         );
-                        assert_eq!(m.emulated_append(), emulated);
+                        m.set_emulated_append(false);
+                        assert_eq!(m.issued_zone_op(), None);
                     }
                 }
             }

@@ -42,6 +42,7 @@ mod lbn;
 mod look;
 mod mclock;
 mod options;
+mod priority;
 mod registry;
 mod scan;
 mod sptf;
@@ -76,6 +77,7 @@ pub use look::Look;
 pub use mclock::MClock;
 pub use options::{OptionReader, SchedOptions};
 pub use per_device::PerDevice;
+pub use priority::Priority;
 pub use registry::{
     build_for_devices, build_scheduler, scheduler_by_name, scheduler_info, scheduler_with_options,
     SchedSpec, SchedulerInfo, SCHEDULERS, SCHEDULER_NAMES,

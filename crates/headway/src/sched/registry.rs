@@ -25,11 +25,14 @@ pub struct SchedulerInfo {
     pub options: &'static [&'static str],
 }
 
-/// Builds a scheduler from its `[host.options]`, its inner scheduler (a wrapper's, built
-/// first; `None` for the others) and the device its stack serves when each device has its
-/// own (`None` for one stack over the run).
-type Build =
-    fn(&OptionReader, Option<Box<dyn Scheduler>>, Option<DeviceId>) -> Result<Box<dyn Scheduler>>;
+/// Builds a wrapper's inner scheduler stack (`[host.inner]`): once for most wrappers, once
+/// per queue for `priority`.
+type BuildInner<'a> = &'a dyn Fn() -> Result<Box<dyn Scheduler>>;
+
+/// Builds a scheduler from its `[host.options]`, the builder of its inner scheduler (a
+/// wrapper's; `None` for the others) and the device its stack serves when each device has
+/// its own (`None` for one stack over the run).
+type Build = fn(&OptionReader, Option<BuildInner>, Option<DeviceId>) -> Result<Box<dyn Scheduler>>;
 
 /// One built-in scheduler: everything about it, written once.
 struct Entry {
@@ -80,9 +83,9 @@ impl Entry {
     }
 }
 
-/// A wrapper's inner scheduler, which [`build_at`] builds before it.
-fn inner(s: Option<Box<dyn Scheduler>>) -> Box<dyn Scheduler> {
-    s.expect("checked: wrappers have an inner scheduler")
+/// A wrapper's inner scheduler, built from the `[host.inner]` that [`build_at`] checked.
+fn inner(build: Option<BuildInner>) -> Result<Box<dyn Scheduler>> {
+    build.expect("checked: wrappers have an inner scheduler")()
 }
 
 const STF: &[&str] = &["objective", "prune"];
@@ -281,7 +284,7 @@ const TABLE: &[Entry] = &[
             "sectors",
             "start_lbn",
         ],
-        |o, i, d| Ok(Box::new(IdleScan::from_options(o, inner(i), d)?)),
+        |o, i, d| Ok(Box::new(IdleScan::from_options(o, inner(i)?, d)?)),
     ),
     wrapper(
         "freeblock",
@@ -300,7 +303,7 @@ const TABLE: &[Entry] = &[
             "sectors",
             "start_lbn",
         ],
-        |o, i, d| Ok(Box::new(Freeblock::from_options(o, inner(i), d)?)),
+        |o, i, d| Ok(Box::new(Freeblock::from_options(o, inner(i)?, d)?)),
     ),
     wrapper(
         "anticipatory",
@@ -322,7 +325,7 @@ const TABLE: &[Entry] = &[
             "think_threshold_ms",
             "timer_granularity_us",
         ],
-        |o, i, _| Ok(Box::new(Anticipatory::from_options(o, inner(i))?)),
+        |o, i, _| Ok(Box::new(Anticipatory::from_options(o, inner(i)?)?)),
     ),
     wrapper(
         "flash-backed",
@@ -344,11 +347,20 @@ const TABLE: &[Entry] = &[
         ],
         |o, i, _| {
             Ok(Box::new(
-                super::flash_backed::wrapper::FlashBacked::from_options(o, inner(i))?,
+                super::flash_backed::wrapper::FlashBacked::from_options(o, inner(i)?)?,
             ))
         },
     )
     .spanning_devices(),
+    wrapper(
+        "priority",
+        "serves high-priority requests first, each queue in the inner scheduler's order",
+        &[],
+        |o, i, _| {
+            let build = i.expect("checked: wrappers have an inner scheduler");
+            Ok(Box::new(Priority::from_options(o, build)?))
+        },
+    ),
 ];
 
 /// How many of [`TABLE`]'s entries the constant lists below hold: all, or the leaves only.
@@ -486,14 +498,17 @@ fn build_at(
     })?;
     let inner_table = format!("{table}.inner");
     let info = entry.info;
-    let inner = match (info.wraps, inner) {
-        (true, Some(spec)) => Some(build_at(
+    let build_inner = |spec: &SchedSpec| {
+        build_at(
             &inner_table,
             &spec.scheduler,
             &spec.options,
             spec.inner.as_deref(),
             stack_device,
-        )?),
+        )
+    };
+    let inner = match (info.wraps, inner) {
+        (true, Some(spec)) => Some(spec),
         (true, None) => {
             return Err(HeadwayError::config(
                 inner_table,
@@ -522,7 +537,10 @@ fn build_at(
         (false, None) => None,
     };
     let o = OptionReader::at(table, name, opts);
-    let s = (entry.build)(&o, inner, stack_device)?;
+    let s = match inner {
+        Some(spec) => (entry.build)(&o, Some(&|| build_inner(spec)), stack_device)?,
+        None => (entry.build)(&o, None, stack_device)?,
+    };
     o.finish()?;
     Ok(s)
 }
@@ -556,7 +574,8 @@ mod tests {
         let mut wrong = vec![];
         for e in TABLE {
             let o = OptionReader::new(e.info.name, &none);
-            let inner = e.info.wraps.then(|| scheduler_by_name("fcfs").unwrap());
+            let fcfs = || scheduler_by_name("fcfs");
+            let inner: Option<BuildInner> = e.info.wraps.then_some(&fcfs);
             (e.build)(&o, inner, None).unwrap();
             let asked = o.asked();
             if asked != e.info.options {

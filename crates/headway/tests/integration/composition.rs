@@ -107,6 +107,8 @@ fn compare(name: &str, options: &str, steps: &[Step]) -> std::result::Result<(),
                 let op = if *write { Op::Write } else { Op::Read };
                 let mut r = Request::new(now, *lbn, *sectors, op);
                 r.id = id;
+                // Every third request is one its issuer waits on (`priority` serves it first).
+                r.marks.set_high_priority(id % 3 == 0);
                 id += 1;
                 let ca = SchedCtx::new(now, &preds, &[0], &[1]).with_work(&work_a);
                 let cb = SchedCtx::new(now, &preds, &[0], &[1]).with_work(&work_b);
@@ -157,6 +159,7 @@ proptest! {
         }
         prop_assert_eq!(compare("gstf", "group_requests = 3", &steps), Ok(()));
         prop_assert_eq!(compare("idle-scan", "sectors = 4000\nchunk_sectors = 300", &steps), Ok(()));
+        prop_assert_eq!(compare("priority", "", &steps), Ok(()));
     }
 }
 

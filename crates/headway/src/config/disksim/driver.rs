@@ -4,7 +4,7 @@ use super::values::{num_or, sub_block};
 use super::Notes;
 use crate::device::disksim::parse::Block;
 use crate::error::Result;
-use crate::sched::SchedOptions;
+use crate::sched::{SchedOptions, SchedSpec};
 
 /// The headway host scheduler for DiskSim's `Scheduling policy` number, and whether it is
 /// an approximation.
@@ -37,11 +37,11 @@ fn options_for(policy: i64) -> SchedOptions {
     o
 }
 
-/// The host scheduler the driver's `Scheduler` block names and its options, noting what
-/// is left out.
-pub(super) fn host_scheduler(driver: &Block, notes: &mut Notes) -> Result<(String, SchedOptions)> {
+/// The host scheduler stack the driver's `Scheduler` block names, noting what is left out:
+/// its policy's scheduler, inside `priority` when `Scheduling priority scheme = 1`.
+pub(super) fn host_scheduler(driver: &Block, notes: &mut Notes) -> Result<SchedSpec> {
     let Some(queue) = sub_block(driver, "Scheduler") else {
-        return Ok(("fcfs".into(), SchedOptions::new()));
+        return Ok(SchedSpec::named("fcfs"));
     };
     let policy = num_or(queue, "Scheduling policy", 1.0)? as i64;
     let (name, approx) = scheduler_for(policy);
@@ -58,13 +58,12 @@ pub(super) fn host_scheduler(driver: &Block, notes: &mut Notes) -> Result<(Strin
         ("Maximum concat size", "request concatenation"),
         ("Overlapping request scheme", "overlapping-request merging"),
         ("Sequential stream scheme", "sequential stream detection"),
-        ("Scheduling timeout scheme", "scheduling timeouts"),
-        ("Scheduling priority scheme", "priority scheduling"),
     ] {
         if num_or(queue, key, 0.0)? != 0.0 {
             notes.warn(queue, key, format!("{what} is not modelled; ignored"));
         }
     }
+    timeouts(queue, notes)?;
     if num_or(driver, "Constant access time", 0.0)? != 0.0 {
         notes.warn(
             driver,
@@ -72,5 +71,62 @@ pub(super) fn host_scheduler(driver: &Block, notes: &mut Notes) -> Result<(Strin
             "a constant-time driver model is not modelled; the devices are simulated",
         );
     }
-    Ok((name.to_string(), options_for(policy)))
+    let base = SchedSpec {
+        scheduler: name.to_string(),
+        options: options_for(policy),
+        inner: None,
+    };
+    priorities(queue, policy, base, notes)
+}
+
+/// The base queue's scheduler, inside `priority` when `Scheduling priority scheme` is 1
+/// (DiskSim's `TWOQUEUE`: time-critical and time-limited requests in a queue served first).
+fn priorities(queue: &Block, policy: i64, base: SchedSpec, notes: &mut Notes) -> Result<SchedSpec> {
+    let key = "Scheduling priority scheme";
+    match num_or(queue, key, 0.0)? {
+        0.0 => return Ok(base),
+        1.0 => {}
+        other => {
+            let p = queue
+                .get(key)
+                .expect("a value other than the default was read");
+            return Err(p.loc.error(
+                Some(key),
+                format!("{other} is not a priority scheme: 0 (all equal) or 1 (two queues)"),
+            ));
+        }
+    }
+    let high_policy = num_or(queue, "Priority scheduling", 1.0)? as i64;
+    if high_policy != policy {
+        notes.warn(
+            queue,
+            "Priority scheduling",
+            format!(
+                "{high_policy} differs from the scheduling policy {policy}; headway orders \
+                 the priority queue as the base queue, with `{}`",
+                base.scheduler
+            ),
+        );
+    }
+    Ok(SchedSpec {
+        scheduler: "priority".into(),
+        options: SchedOptions::new(),
+        inner: Some(Box::new(base)),
+    })
+}
+
+/// `Scheduling timeout scheme`: ignored, as DiskSim 4.0 ignores it (its parameter loader
+/// only prints a warning and checks no range, leaving the scheme at 0, so no request is
+/// ever moved for waiting; `Timeout time/weight` then serves only as the age weight of the
+/// aged policies).
+fn timeouts(queue: &Block, notes: &mut Notes) -> Result<()> {
+    let key = "Scheduling timeout scheme";
+    if num_or(queue, key, 0.0)? != 0.0 {
+        notes.warn(
+            queue,
+            key,
+            "DiskSim 4.0 ignores it (no request is moved for waiting); so does headway",
+        );
+    }
+    Ok(())
 }

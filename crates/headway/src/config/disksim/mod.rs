@@ -132,7 +132,9 @@ pub(crate) fn experiment(text: &str, origin: &Path) -> Result<ExperimentConfig> 
         .find(|r| r.type_name == "disksim_iodriver")
     {
         if let Some(b) = component(&doc, &driver.name) {
-            (cfg.host.scheduler, cfg.host.options) = driver::host_scheduler(b, &mut notes)?;
+            let spec = driver::host_scheduler(b, &mut notes)?;
+            (cfg.host.scheduler, cfg.host.options) = (spec.scheduler, spec.options);
+            cfg.host.inner = spec.inner;
         }
     }
 

@@ -209,6 +209,7 @@ impl SynthgenWorkload {
         );
         req.device = n.device;
         req.process = p as u32;
+        req.marks.set_high_priority(n.critical || n.limited);
         out.push(req);
     }
 
