@@ -13,7 +13,8 @@ valid/ folder so that the files it sources are found. One JSON file per experime
 figures headway is compared with: the overall and I/O-driver response-time means (ms), the
 requests handled, and per I/O-driver device and per logical organisation the requests and
 mean response. Nothing of DiskSim is committed: only the numbers it printed, with its
-copyright notice (COPYRIGHT beside the fixtures).
+copyright notice (COPYRIGHT beside the fixtures). `syntharrays_bus_per_disk` is syntharrays
+with a bus and controller for each disk (its disks share a bus four to a bus as shipped).
 """
 
 from __future__ import annotations
@@ -84,6 +85,41 @@ def figures(outv: str) -> dict:
     }
 
 
+def bus_per_disk(text: str) -> str:
+    """The file's disks each on a bus and controller of their own: the driver's bus0 of the
+    first bus type, then for disk N a controller ctlrN and a bus N+1 of the last bus type
+    (the one the disks hang off in syntharrays)."""
+    disks = re.search(r"instantiate \[ disk0 \.\. disk(\d+) \]\s+as\s+(\S+)", text)
+    buses = re.findall(r"instantiate \[ bus\d+ \.\. bus\d+ \]\s+as\s+(\S+)", text)
+    ctlr = re.search(r"instantiate \[ ctlr0 \.\. ctlr\d+ \]\s+as\s+(\S+)", text)
+    driver = re.search(r"instantiate \[ driver0 \]\s+as\s+(\S+)", text)
+    start = text.index("instantiate [ disk0")
+    end = text.index("# no syncsets")
+    if not (disks and buses and ctlr and driver):
+        raise SystemExit("bus_per_disk: the instantiations are not syntharrays'")
+    n = int(disks.group(1)) + 1
+    arms = ",\n".join(
+        f"  disksim_ctlr ctlr{i} [ disksim_bus bus{i + 1} [ disksim_disk disk{i} [] ] ]"
+        for i in range(n)
+    )
+    topology = (
+        f"instantiate [ disk0 .. disk{n - 1} ] as {disks.group(2)}\n"
+        f"instantiate [ bus0 ] as {buses[0]}\n"
+        f"instantiate [ bus1 .. bus{n} ] as {buses[-1]}\n"
+        f"instantiate [ driver0 ] as {driver.group(1)}\n"
+        f"instantiate [ ctlr0 .. ctlr{n - 1} ] as {ctlr.group(1)}\n\n"
+        f"topology disksim_iodriver driver0 [\n disksim_bus bus0 [\n{arms}\n ]\n]\n\n"
+    )
+    return text[:start] + topology + text[end:]
+
+
+# Experiment -> (the shipped file it is derived from, its rewrite); it runs as that one does.
+DERIVED = {
+    # syntharrays' disks share a bus four to a bus; here each has its own.
+    "syntharrays_bus_per_disk": ("syntharrays", bus_per_disk),
+}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--disksim", type=Path, required=True, help="the disksim binary")
@@ -95,7 +131,11 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp) / "valid"
         shutil.copytree(valid, work)
-        for name, rest in RUNS.items():
+        runs = dict(RUNS)
+        for name, (base, rewrite) in DERIVED.items():
+            (work / f"{name}.parv").write_text(rewrite((work / f"{base}.parv").read_text()))
+            runs[name] = RUNS[base]
+        for name, rest in runs.items():
             start = time.perf_counter()
             run = subprocess.run(
                 [str(disksim), f"{name}.parv", f"{name}.outv", *rest],

@@ -7,11 +7,13 @@ Run by hand, never in CI (DiskSim is built outside the repository):
     ../shared/disksim-oracle/build.sh /tmp/disksim
     python3 scripts/disksim_valid_variants.py --disksim /tmp/disksim/disksim-4.0/src/disksim
 
-Each variant is a shipped .parv with one or two `key = value` texts replaced; it runs as the
+Each variant is a shipped .parv with one or two `key = value` texts replaced (or, for
+syntharrays, its topology redrawn with a bus and controller for each disk); it runs as the
 shipped file does (`disksim F.parv F.outv ascii 0 1`) in a copy of DiskSim's valid/ folder.
 Printed: a Markdown table of the overall mean and the I/O driver's read and write means (ms),
-the run's length (s) and the processors that worked more than a second of it (which of them
-keep working depends on each run's completions: docs/disksim-params.md).
+the run's length (s), the processors that worked more than a second of it (which of them
+keep working depends on each run's completions: docs/disksim-params.md) and each logical
+organisation's mean (ms) where there are several.
 """
 
 from __future__ import annotations
@@ -22,12 +24,15 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import List, Tuple
+from typing import Callable, List, Tuple, Union
 
-from disksim_valid_fixtures import indexed, scalar
+from disksim_valid_fixtures import bus_per_disk, indexed, scalar
 
-# (experiment, what the variant changes, [(text in the file, its replacement)]).
-VARIANTS: List[Tuple[str, str, List[Tuple[str, str]]]] = [
+
+Edit = Union[Tuple[str, str], Callable[[str], str]]
+
+# (experiment, what the variant changes, [(text in the file, its replacement) or a rewrite]).
+VARIANTS: List[Tuple[str, str, List[Edit]]] = [
     ("synthmixed", "as shipped", []),
     ("synthmixed", "driver without priorities or timeouts",
      [("Scheduling timeout scheme = 1", "Scheduling timeout scheme = 0"),
@@ -66,6 +71,8 @@ VARIANTS: List[Tuple[str, str, List[Tuple[str, str]]]] = [
     ("synthcachemem", "`Cache size = 1024`", [("Cache size = 8192", "Cache size = 1024")]),
     ("synthcachedev", "as shipped", []),
     ("synthcachedev", "`Write scheme = 1`", [("Write scheme = 3", "Write scheme = 1")]),
+    ("syntharrays", "as shipped (four disks to a bus)", []),
+    ("syntharrays", "a bus and controller for each disk", [bus_per_disk]),
 ]
 
 # The same experiments from other random streams: which processors keep working, and with
@@ -84,14 +91,18 @@ def main() -> int:
     disksim = args.disksim.resolve()
     valid = disksim.parent.parent / "valid"
     print("| file | variant | overall | non-critical reads | non-critical writes | run, s | "
-          "processors working |")
-    print("|---|---|---:|---:|---:|---:|---|")
+          "processors working | volumes |")
+    print("|---|---|---:|---:|---:|---:|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp) / "valid"
         shutil.copytree(valid, work)
         for i, (name, what, edits) in enumerate(VARIANTS):
             text = (work / f"{name}.parv").read_text()
-            for old, new in edits:
+            for e in edits:
+                if callable(e):
+                    text = e(text)
+                    continue
+                old, new = e
                 if old not in text:
                     print(f"{name}: `{old}` not in the file", file=sys.stderr)
                     return 1
@@ -107,16 +118,22 @@ def main() -> int:
                       file=sys.stderr)
                 return 1
             out = (work / f"variant{i}.outv").read_text()
+            # syntharrays prints its read and write means for the whole system only (its driver
+            # sees the member operations).
+            who = "IOdriver" if "IOdriver Non-Critical Read" in out else "Overall I/O System"
             means = [
-                scalar(out, "IOdriver Response time average"),
-                scalar(out, "IOdriver Non-Critical Read Response time average"),
-                scalar(out, "IOdriver Non-Critical Write Response time average"),
+                scalar(out, f"{who} Response time average"),
+                scalar(out, f"{who} Non-Critical Read Response time average"),
+                scalar(out, f"{who} Non-Critical Write Response time average"),
             ]
             run_ms = scalar(out, "Total time of run")
             idle_ms = indexed(out, "CPU", "Total idle milliseconds")
             busy = ", ".join(f"#{n}" for n, ms in sorted(idle_ms.items()) if run_ms - ms > 1000.0)
+            orgs = indexed(out, "System logorg", "Response time average")
+            volumes = ", ".join(f"{ms:.3f}" for _, ms in sorted(orgs.items()))
+            volumes = volumes if len(orgs) > 1 else ""
             print(f"| {name} | {what} | " + " | ".join(f"{m:.3f}" for m in means)
-                  + f" | {run_ms / 1000.0:.1f} | {busy} |")
+                  + f" | {run_ms / 1000.0:.1f} | {busy} | {volumes} |")
     return 0
 
 

@@ -266,6 +266,8 @@ class Array(_Section):
     #: ``fewest-ios`` (default), ``rmw``, ``reconstruct``.
     small_write: Optional[str] = None
     rmw_fraction: Optional[float] = None
+    #: With ``rmw_fraction``: partial-row writes planned as DiskSim 4.0 plans them.
+    disksim_small_writes: Optional[bool] = None
     sync_writes: Optional[bool] = None
     copies: Optional[int] = None
     #: ``fastest`` (default), ``primary``, ``round-robin``, ``shortest-queue``.

@@ -329,6 +329,17 @@ fn rmw_fraction_is_disksims_breakpoint() {
 }
 
 #[test]
+fn disksims_small_writes_need_its_breakpoint() {
+    let e = err(&system(
+        5,
+        &format!("{RAID5}\ndisksim_small_writes = true"),
+        &open(1, 8, 0.0),
+    ));
+    assert!(e.contains("disksim_small_writes"), "{e}");
+    assert!(e.contains("needs rmw_fraction"), "{e}");
+}
+
+#[test]
 fn array_errors_name_the_file_and_line() {
     let t = system(
         2,

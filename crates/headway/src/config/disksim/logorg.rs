@@ -98,6 +98,7 @@ pub(super) fn logorg(block: &Block, name: &str, notes: &mut Notes) -> Result<(Or
         rmw_fraction: (level.parity_units() > 0)
             .then(|| num_or(block, "RMW vs. reconstruct", 0.5))
             .transpose()?,
+        disksim_small_writes: false,
         sync_writes: num_or(block, "Synch writes for safety", 0.0)? != 0.0,
         copies,
         mirror_read,

@@ -136,6 +136,7 @@ impl Arrays {
                 )
             });
             let rule = match a.rmw_fraction {
+                Some(f) if a.disksim_small_writes => WriteRule::DiskSim(f),
                 Some(f) => WriteRule::Fraction(f),
                 None => WriteRule::Fixed(a.small_write),
             };

@@ -98,6 +98,9 @@ pub(crate) enum WriteRule {
     Fixed(SmallWrite),
     /// DiskSim's breakpoint: read-modify-write below this fraction of data units touched.
     Fraction(f64),
+    /// DiskSim's breakpoint with DiskSim's planning of the writes it splits and joins
+    /// (`disksim_small_writes`).
+    DiskSim(f64),
 }
 
 /// Everything besides the layout that shapes a plan.
@@ -166,7 +169,62 @@ pub(crate) fn plan(
         }
         i = end;
     }
+    if op == Op::Write && matches!(p.rule, WriteRule::DiskSim(_)) {
+        join_nearby(&mut plan.ops);
+    }
     plan
+}
+
+/// DiskSim's joining of a write's operations: two on one member going the same way, at
+/// most `DISKSIM_JOIN_GAP_SECTORS` apart, become one over both and the gap between (the
+/// old parity of two rows on a RAID 4's parity member, a RAID 5 member's data in one row
+/// and parity in the next). The joined operation waits for what either waited for.
+fn join_nearby(ops: &mut MemberOps) {
+    let mut i = 0;
+    while i < ops.len() {
+        let mut j = i + 1;
+        while j < ops.len() {
+            let (a, b) = (ops[i], ops[j]);
+            let end = |o: &MemberOp| o.lbn + o.sectors as u64;
+            let gap = if a.lbn <= b.lbn {
+                b.lbn.checked_sub(end(&a))
+            } else {
+                a.lbn.checked_sub(end(&b))
+            };
+            if a.member != b.member
+                || a.op != b.op
+                || gap.is_none_or(|g| g > DISKSIM_JOIN_GAP_SECTORS)
+            {
+                j += 1;
+                continue;
+            }
+            let lbn = a.lbn.min(b.lbn);
+            ops[i].sectors = (end(&a).max(end(&b)) - lbn) as u32;
+            ops[i].lbn = lbn;
+            ops[i].wait = stricter(a.wait, b.wait);
+            ops.remove(j);
+            for o in ops.iter_mut() {
+                if let Wait::Op(x) = o.wait {
+                    let x = x as usize;
+                    if x == j {
+                        o.wait = Wait::Op(i as u16);
+                    } else if x > j {
+                        o.wait = Wait::Op((x - 1) as u16);
+                    }
+                }
+            }
+        }
+        i += 1;
+    }
+}
+
+/// The wait that covers both `a` and `b`.
+fn stricter(a: Wait, b: Wait) -> Wait {
+    match (a, b) {
+        (Wait::Nothing, w) | (w, Wait::Nothing) => w,
+        (Wait::Op(x), Wait::Op(y)) if x == y => a,
+        _ => Wait::Reads,
+    }
 }
 
 fn data(member: usize, lbn: u64, sectors: u32, op: Op) -> MemberOp {
@@ -247,6 +305,23 @@ fn read_row(l: &Layout, pieces: &[Piece], lost: Option<usize>, ops: &mut MemberO
     }
 }
 
+/// DiskSim joins two operations of a request on one member when at most this many
+/// sectors lie between them (`LOGORG_PARITY_SEQGIVE`).
+const DISKSIM_JOIN_GAP_SECTORS: u64 = 32;
+
+/// With DiskSim's planning: a two-unit write that runs from offset `a` of one unit into
+/// the next unit's offsets `0..b`, `b < a`, writes each offset of the row in one unit only,
+/// and DiskSim updates it as two one-unit rows, each with its own parity range. Returns
+/// `(b, a)`.
+fn offset_gap(rule: WriteRule, pieces: &[Piece]) -> Option<(u64, u64)> {
+    let [first, second] = pieces else {
+        return None;
+    };
+    let b = second.offset_sectors + second.sectors;
+    let a = first.offset_sectors;
+    (matches!(rule, WriteRule::DiskSim(_)) && second.offset_sectors == 0 && b < a).then_some((b, a))
+}
+
 fn write_row(
     p: &Planning,
     pieces: &[Piece],
@@ -271,6 +346,15 @@ fn write_row(
         .collect();
     let at = |off: u64| l.member_lbn(row, off);
     let span = (hi - lo) as u32;
+    let gap = offset_gap(p.rule, pieces);
+    // Parity ranges: the row's span, or the two ends of a write that leaves a gap wider
+    // than DiskSim joins into one operation.
+    let ranges: SmallVec<[(u64, u64); 2]> = match gap {
+        Some((b, a)) if a - b > DISKSIM_JOIN_GAP_SECTORS => {
+            SmallVec::from_slice(&[(a, unit), (0, b)])
+        }
+        _ => SmallVec::from_slice(&[(lo, hi)]),
+    };
     let write_data = |ops: &mut MemberOps, wait: &dyn Fn(usize) -> Wait| {
         for (k, pc) in pieces.iter().enumerate() {
             let m = l.data_member(row, pc.data_unit);
@@ -283,17 +367,22 @@ fn write_row(
             });
         }
     };
-    let write_parity = |ops: &mut MemberOps, wait: Wait| {
+    let parity_io = |ops: &mut MemberOps, op: Op, role: Role, wait: Wait| {
         for &m in &parity {
-            ops.push(MemberOp {
-                member: m,
-                lbn: at(lo),
-                sectors: span,
-                op: Op::Write,
-                role: Role::Parity,
-                wait,
-            });
+            for &(from, to) in &ranges {
+                ops.push(MemberOp {
+                    member: m,
+                    lbn: at(from),
+                    sectors: (to - from) as u32,
+                    op,
+                    role,
+                    wait,
+                });
+            }
         }
+    };
+    let write_parity = |ops: &mut MemberOps, wait: Wait| {
+        parity_io(ops, Op::Write, Role::Parity, wait);
     };
     let full = pieces.len() == d && pieces.iter().all(|q| q.sectors == unit);
     if full || parity.is_empty() {
@@ -306,6 +395,8 @@ fn write_row(
     }
     let covers = |q: &Piece| q.offset_sectors <= lo && q.offset_sectors + q.sectors >= hi;
     let t = pieces.len();
+    // The breakpoint counts the data units written at one offset of the row.
+    let t_rule = if gap.is_some() { 1 } else { t };
     let c = pieces.iter().filter(|q| covers(q)).count();
     let lost_data = lost.filter(|m| !l.parity_members(row).contains(m));
     let rmw = lost_data.is_none()
@@ -315,7 +406,7 @@ fn write_row(
             WriteRule::Fixed(SmallWrite::FewestIos) => {
                 2 * t + 2 * parity.len() <= (d - c) + t + parity.len()
             }
-            WriteRule::Fraction(f) => (t as f64) < f * d as f64,
+            WriteRule::Fraction(f) | WriteRule::DiskSim(f) => (t_rule as f64) < f * d as f64,
         };
     if rmw {
         kinds.rmw += 1;
@@ -326,16 +417,7 @@ fn write_row(
                 ..data(m, at(pc.offset_sectors), pc.sectors as u32, Op::Read)
             });
         }
-        for &m in &parity {
-            ops.push(MemberOp {
-                member: m,
-                lbn: at(lo),
-                sectors: span,
-                op: Op::Read,
-                role: Role::OldParity,
-                wait: Wait::Nothing,
-            });
-        }
+        parity_io(ops, Op::Read, Role::OldParity, Wait::Nothing);
         let sync = p.sync_writes;
         write_data(ops, &|k| {
             if sync {
@@ -484,6 +566,80 @@ mod tests {
         // 2*2 + 2 = 6 against 2 + 2 + 1 = 5.
         let p = planned(&l, None, 0, 2 * U as u32, Op::Write);
         assert_eq!((p.reads(), p.writes(), p.kinds.reconstruct), (2, 3, 1));
+    }
+
+    /// Reads and writes of a write under `rule` on a RAID 4 of four
+    /// members with 128-sector units, and its parity operations' (member LBN, sectors).
+    fn raid4_write(
+        rule: WriteRule,
+        lbn: u64,
+        sectors: u32,
+    ) -> (usize, usize, WriteKinds, Vec<(u64, u32)>) {
+        let l = Layout::new(
+            ArrayLevel::Raid4,
+            4,
+            128,
+            128 * 1000,
+            ParityRotation::LeftSymmetric,
+            1,
+        );
+        let lost_fn = |_row: u64| None;
+        let p = Planning {
+            layout: &l,
+            rule,
+            sync_writes: false,
+            lost: &lost_fn,
+        };
+        let p = plan(&p, lbn, sectors, Op::Write, &mut |live, _, _| live[0]);
+        let parity = p
+            .ops
+            .iter()
+            .filter(|o| o.role.is_parity() && o.op == Op::Read)
+            .map(|o| (o.lbn, o.sectors))
+            .collect();
+        (p.reads(), p.writes(), p.kinds, parity)
+    }
+
+    fn disksim(lbn: u64, sectors: u32) -> (usize, usize, WriteKinds, Vec<(u64, u32)>) {
+        raid4_write(WriteRule::DiskSim(0.5), lbn, sectors)
+    }
+
+    #[test]
+    fn two_unit_write_leaving_a_gap_of_offsets_is_two_one_unit_updates() {
+        // As DiskSim 4.0 plans them (its driver's dispatches, one write at a time): from
+        // offset 120 of unit 0 into offsets 0..8 of unit 1, each offset is written in one
+        // unit; parity is read and written over both ranges, 112 sectors apart.
+        let (r, w, k, parity) = disksim(120, 16);
+        assert_eq!((r, w, k.rmw, k.reconstruct), (4, 4, 1, 0));
+        assert_eq!(parity, vec![(120, 8), (0, 8)]);
+        // 64..128 and 0..32: 32 sectors apart, one parity operation over the row.
+        let (r, w, k, parity) = disksim(64, 96);
+        assert_eq!((r, w, k.rmw), (3, 3, 1));
+        assert_eq!(parity, vec![(0, 128)]);
+        // 100..128 and 0..100 leave no gap: two units at the breakpoint, reconstruct-write
+        // (read the third unit, and each written unit's unwritten rest).
+        let (r, w, k, parity) = disksim(100, 128);
+        assert_eq!((r, w, k.rmw, k.reconstruct), (3, 3, 0, 1));
+        assert!(parity.is_empty());
+        // A one-unit write is unchanged.
+        let (r, w, k, parity) = disksim(8, 8);
+        assert_eq!((r, w, k.rmw), (2, 2, 1));
+        assert_eq!(parity, vec![(8, 8)]);
+        // The plain breakpoint counts both units: reconstruct-write, parity over the span.
+        let (r, w, k, _) = raid4_write(WriteRule::Fraction(0.5), 120, 16);
+        assert_eq!((r, w, k.reconstruct), (3, 3, 1));
+    }
+
+    #[test]
+    fn a_write_across_two_rows_reads_and_writes_raid4_parity_once() {
+        // Offsets 120..128 of row 0's last unit and 0..8 of row 1's first: one read-modify-
+        // write per row, whose parity ranges meet on the parity member and are joined.
+        let (r, w, k, parity) = disksim(3 * 128 - 8, 16);
+        assert_eq!((r, w, k.rmw), (3, 3, 2));
+        assert_eq!(parity, vec![(120, 16)]);
+        let (r, w, _, parity) = raid4_write(WriteRule::Fraction(0.5), 3 * 128 - 8, 16);
+        assert_eq!((r, w), (4, 4));
+        assert_eq!(parity, vec![(120, 8), (128, 8)]);
     }
 
     #[test]

@@ -39,6 +39,13 @@ pub struct ArrayConfig {
     /// units, else reconstruct-write (instead of `small_write`).
     #[serde(default)]
     pub rmw_fraction: Option<f64>,
+    /// With `rmw_fraction`, partial-row writes planned as DiskSim 4.0 plans them: a
+    /// two-unit write that leaves a gap of offsets between its two ends updates them as two
+    /// one-unit rows, each end with its own parity range, and a write's operations on one
+    /// member at most 32 sectors apart are joined into one. Default false: parity over the
+    /// span of the row the write touches, one operation per row.
+    #[serde(default)]
+    pub disksim_small_writes: bool,
     /// A read-modify-write issues its writes only once all its reads are done (DiskSim's
     /// `Synch writes for safety`); false: each data write follows its own old-data read.
     #[serde(default = "default_true")]
@@ -295,6 +302,12 @@ impl ArrayConfig {
                     format!("{level} keeps no parity"),
                 ));
             }
+        }
+        if self.disksim_small_writes && self.rmw_fraction.is_none() {
+            return Err(HeadwayError::config(
+                key("disksim_small_writes"),
+                "needs rmw_fraction (DiskSim's breakpoint)",
+            ));
         }
         if let Some(c) = self.copies {
             if self.level != ArrayLevel::Raid10 {
