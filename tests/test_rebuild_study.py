@@ -10,6 +10,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
+import headway
 import headway.rebuild as rb
 from headway.cli import main
 
@@ -36,6 +37,16 @@ def test_held_spare_writes_and_the_idle_scrub_are_rows_of_the_table(quick):
     assert held.rebuild_s >= rb.QUICK["rows"] * 64 * 512 / 4e6 * 0.98
     scrub = p[p.policy == "scrub-idle"].iloc[0]
     assert scrub.rows_fraction == 1.0 and scrub.rebuild_s > 0
+
+
+def test_the_pacing_keys_work_through_run_and_bad_ones_name_their_key():
+    text = rb._system(20, 200, 'policy = "rate", rate_mb_s = 2.0, rate_window_steps = 1, '
+                      'spare_writes = "idle", idle_ms = 1.0', False, False, 1)
+    b = headway.run(text).arrays[0]["rebuild"]
+    assert (b["rows_done"], b["rows_total"]) == (20, 20)
+    bad = text.replace("rate_window_steps = 1", "rate_window_steps = 0")
+    with pytest.raises(headway.ConfigError, match=r"arrays\[0\]\.rebuild\.rate_window_steps"):
+        headway.run(bad)
 
 
 def test_the_rate_sets_the_rebuild_time_and_a_faster_rate_costs_more(quick):
