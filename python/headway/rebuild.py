@@ -32,7 +32,7 @@ how the rebuild is paced. It returns the tables as pandas DataFrames:
 >>> import headway.rebuild as rb
 >>> r = rb.reproduce(quick=True, seeds=1, progress=False)
 >>> sorted(r.policies.policy.unique())[:3]
-['freeblock', 'freeblock+idle', 'idle']
+['freeblock', 'freeblock+idle', 'freeblock+spare-idle']
 >>> bool((r.policies.query("policy != 'none'").rows_fraction == 1.0).all())
 True
 
