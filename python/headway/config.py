@@ -276,7 +276,9 @@ class Array(_Section):
     #: ``{"member": "d2", "at_ms": 2000.0}``.
     failure: Optional[Dict[str, Any]] = None
     #: ``{"policy": "rate" | "idle" | "freeblock", "rate_mb_s", "idle_ms", "unit_sectors",
-    #: "start_ms"}`` (``freeblock`` needs ``[host] scheduler = "freeblock"``).
+    #: "start_ms", "rate_window_steps", "spare_writes": "immediate" | "idle"}``
+    #: (``freeblock`` needs ``[host] scheduler = "freeblock"``; ``spare_writes`` is a
+    #: rebuild's alone).
     rebuild: Optional[Dict[str, Any]] = None
     scrub: Optional[Dict[str, Any]] = None
     extra: Dict[str, Any] = field(default_factory=dict)

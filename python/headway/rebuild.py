@@ -9,8 +9,13 @@ volume), once for each rebuild policy:
 * ``idle`` (a step once the members have been quiet for 5 ms),
 * ``freeblock`` (the survivors read the rows in their foreground's rotational gaps), and
   ``freeblock+idle`` (the same, and at full speed when a member has no foreground),
+* ``rate+spare-idle`` and ``freeblock+spare-idle`` (the fastest rate, and ``freeblock``,
+  each with its writes onto the spare held until the spare has been quiet for 5 ms:
+  ``spare_writes = "idle"``),
 
-and the same failure with no rebuild, the baseline. Every run uses the same host: the
+the same failure with no rebuild, the baseline, and ``scrub-idle``: the same failure with
+no rebuild and a scrub from the failure, a step once the members have been quiet for 5 ms
+(its ``rebuild_s`` and ``rows_fraction`` are the scrub's). Every run uses the same host: the
 freeblock scheduler over SPTF with two commands at each drive; runs that are not
 ``freeblock`` turn its free reads off (``plan = false``), so the policies differ only in
 how the rebuild is paced. It returns the tables as pandas DataFrames:
@@ -27,7 +32,7 @@ how the rebuild is paced. It returns the tables as pandas DataFrames:
 >>> import headway.rebuild as rb
 >>> r = rb.reproduce(quick=True, seeds=1, progress=False)
 >>> sorted(r.policies.policy.unique())[:3]
-['freeblock', 'freeblock+idle', 'idle']
+['freeblock', 'freeblock+idle', 'freeblock+spare-idle']
 >>> bool((r.policies.query("policy != 'none'").rows_fraction == 1.0).all())
 True
 
@@ -57,11 +62,14 @@ QUICK = {"rows": 100, "requests": 6000, "rates_mb_s": (1.0, 4.0)}
 UNIT_SECTORS = 64
 #: When the member fails (ms).
 FAIL_AT_MS = 50.0
+#: A case's work table starting with this is a scrub's, not a rebuild's.
+SCRUB = "scrub: "
 
 
 def _system(rows: int, requests: int, rebuild: Optional[str], free_reads: bool, idle_service: bool,
             seed: int) -> str:
-    """The study's experiment as TOML text."""
+    """The study's experiment as TOML text; ``rebuild`` is the rebuild table's keys, or
+    ``scrub: `` and the scrub table's."""
     text = f"seed = {seed}\n"
     for i in range(6):
         text += f'[[devices]]\nname = "d{i}"\ndrive = "atlas10k"\nqueue_depth = 2\nmax_outstanding = 2\n\n'
@@ -70,7 +78,9 @@ def _system(rows: int, requests: int, rebuild: Optional[str], free_reads: bool, 
         f'stripe_unit_sectors = {UNIT_SECTORS}\nmember_sectors = {rows * UNIT_SECTORS}\nspare = "d5"\n'
         f'failure = {{ member = "d3", at_ms = {FAIL_AT_MS} }}\n'
     )
-    if rebuild is not None:
+    if rebuild is not None and rebuild.startswith(SCRUB):
+        text += f"scrub = {{ {rebuild[len(SCRUB):]} }}\n"
+    elif rebuild is not None:
         text += f"rebuild = {{ {rebuild} }}\n"
     text += (
         f'\n[[workloads]]\ndevice = "vol"\nkind = "closed"\nprocesses = 10\nthink_ms = 10.0\n'
@@ -89,6 +99,13 @@ def _cases(rates: Sequence[float]) -> List[Tuple[str, Optional[float], Optional[
     cases.append(("idle", None, 'policy = "idle", idle_ms = 5.0', False, False))
     cases.append(("freeblock", None, 'policy = "freeblock"', True, False))
     cases.append(("freeblock+idle", None, 'policy = "freeblock"', True, True))
+    cases.append(("rate+spare-idle", rates[-1],
+                  f'policy = "rate", rate_mb_s = {rates[-1]}, spare_writes = "idle", idle_ms = 5.0',
+                  False, False))
+    cases.append(("freeblock+spare-idle", None, 'policy = "freeblock", spare_writes = "idle", idle_ms = 5.0',
+                  True, False))
+    cases.append(("scrub-idle", None, f'{SCRUB}policy = "idle", idle_ms = 5.0, start_ms = {FAIL_AT_MS}',
+                  False, False))
     return cases
 
 
@@ -120,7 +137,8 @@ def _run_seed(args: Tuple[int, int, int, Sequence[float]]) -> List[Dict[str, Any
         arrival, response = _foreground(r)
         if policy == "none":
             base_arrival, base_response = arrival, response
-        b = r.arrays[0].get("rebuild") or {}
+        work = "scrub" if rebuild is not None and rebuild.startswith(SCRUB) else "rebuild"
+        b = r.arrays[0].get(work) or {}
         finished = b.get("finished_ms")
         end_ns = float("inf") if finished is None else finished * 1e6
         during = _window_mean(arrival, response, fail_ns, end_ns)

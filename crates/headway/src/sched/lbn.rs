@@ -1,9 +1,11 @@
 //! Seek-based schedulers that know nothing of the geometry: they order requests by logical
 //! block number, as a block layer without a disk model does (Linux's elevators). The arm's
-//! position is the host's view: the end of the last dispatched request, or for `clook-lbn`
-//! with `sweep_from = "start"` its first LBN, as DiskSim's `CYCLE_LBN` keeps it (a request
-//! at the same LBN as the one just dispatched, such as a RAID write after its own old-data
-//! read, is then next in the sweep rather than a whole cycle away).
+//! position is the host's view: the end of the last dispatched request, or with
+//! `sweep_from = "start"` its first LBN, as DiskSim keeps it for `CYCLE_LBN` and
+//! `ELEVATOR_LBN` (a request at the same LBN as the one just dispatched, such as a RAID
+//! write after its own old-data read, is then next rather than a whole cycle away). For
+//! `sstf-lbn` the option names the reference its distances are measured from: from the
+//! start, a request at the same LBN is at distance 0, whatever the last request's length.
 
 use std::collections::BTreeMap;
 
@@ -50,7 +52,8 @@ pub struct LbnScheduler {
     queue: LbnQueue,
     /// One past the last dispatched request's end, or its start with `from_start`.
     pos: u64,
-    /// The sweep resumes at the last dispatched request's first LBN (DiskSim's `CYCLE_LBN`).
+    /// The position is the last dispatched request's first LBN (DiskSim's `CYCLE_LBN` and
+    /// `ELEVATOR_LBN`), and a request there is ahead in either direction.
     from_start: bool,
     dir: Dir,
     device: DeviceId,
@@ -79,9 +82,19 @@ impl LbnScheduler {
     pub(crate) fn clook() -> Self {
         Self::new(Policy::CLook)
     }
+    /// `sstf-lbn` with its `[host.options]`: `sweep_from = "end"` (default) or `"start"`.
+    pub(crate) fn sstf_from_options(o: &OptionReader) -> Result<Self> {
+        Self::sweep_from(Self::sstf(), o)
+    }
+    /// `look-lbn` with its `[host.options]`: `sweep_from = "end"` (default) or `"start"`.
+    pub(crate) fn look_from_options(o: &OptionReader) -> Result<Self> {
+        Self::sweep_from(Self::look(), o)
+    }
     /// `clook-lbn` with its `[host.options]`: `sweep_from = "end"` (default) or `"start"`.
     pub(crate) fn clook_from_options(o: &OptionReader) -> Result<Self> {
-        let mut s = Self::clook();
+        Self::sweep_from(Self::clook(), o)
+    }
+    fn sweep_from(mut s: Self, o: &OptionReader) -> Result<Self> {
         s.from_start = o.choice("sweep_from", &["end", "start"])? == "start";
         Ok(s)
     }
@@ -115,6 +128,7 @@ impl LbnScheduler {
             Policy::Look => {
                 let ahead = |dir| match dir {
                     Dir::Up => q.at_or_above(pos),
+                    Dir::Down if self.from_start => q.at_or_below(pos),
                     Dir::Down => pos.checked_sub(1).and_then(|p| q.at_or_below(p)),
                 };
                 match ahead(*dir) {

@@ -142,12 +142,15 @@ const TABLE: &[Entry] = &[
     leaf(
         "sstf-lbn",
         "shortest LBN distance first (no geometry)",
-        &[],
-        |_, _, _| Ok(Box::new(LbnScheduler::sstf())),
+        &["sweep_from"],
+        |o, _, _| Ok(Box::new(LbnScheduler::sstf_from_options(o)?)),
     ),
-    leaf("look-lbn", "LOOK by LBN (no geometry)", &[], |_, _, _| {
-        Ok(Box::new(LbnScheduler::look()))
-    }),
+    leaf(
+        "look-lbn",
+        "LOOK by LBN (no geometry)",
+        &["sweep_from"],
+        |o, _, _| Ok(Box::new(LbnScheduler::look_from_options(o)?)),
+    ),
     leaf(
         "clook-lbn",
         "C-LOOK by LBN (no geometry)",

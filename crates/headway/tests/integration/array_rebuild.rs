@@ -10,7 +10,7 @@ use headway::stats::BackgroundSummary;
 /// A 4+1 RAID 5 of Atlas 10K drives (members `d0..d4`, spare `d5`), `rows` rows of 64
 /// sectors on each member, `d3` failing at 50 ms, rebuilt by `rebuild`; `requests`
 /// random 8-sector foreground reads (mean gap 6 ms) under `host`.
-fn raid5(rows: u64, rebuild: &str, requests: u64, host: &str) -> String {
+pub(crate) fn raid5(rows: u64, rebuild: &str, requests: u64, host: &str) -> String {
     let mut s = String::from("seed = 7\n");
     for i in 0..6 {
         s += &format!(
@@ -39,11 +39,11 @@ fn raid5(rows: u64, rebuild: &str, requests: u64, host: &str) -> String {
     s
 }
 
-const FREEBLOCK_HOST: &str = "[host]\nscheduler = \"freeblock\"\n[host.options]\n\
+pub(crate) const FREEBLOCK_HOST: &str = "[host]\nscheduler = \"freeblock\"\n[host.options]\n\
                               idle_service = true\nidle_chunk_sectors = 64\n\
                               [host.inner]\nscheduler = \"sptf\"\n";
 
-fn rebuild_of(r: &RunResult) -> &BackgroundSummary {
+pub(crate) fn rebuild_of(r: &RunResult) -> &BackgroundSummary {
     r.arrays[0].rebuild.as_ref().expect("a rebuild")
 }
 

@@ -206,6 +206,60 @@ fn clook_lbn_sweeps_from_the_last_request_start_when_asked() {
     assert!(e.contains("sweep_from") && e.contains("\"start\""), "{e}");
 }
 
+/// `look-lbn` takes `sweep_from` as `clook-lbn` does (DiskSim's `ELEVATOR_LBN` keeps the
+/// last request's first LBN): from the start, a request at the LBN just dispatched is
+/// next in either direction; from the end (the default), going down it waits for the
+/// sweep to come back up.
+#[test]
+fn look_lbn_sweeps_from_the_last_request_start_when_asked() {
+    let run = |opts: &str, queue: &[u32]| {
+        let opts = toml::from_str(opts).unwrap();
+        order_after(
+            &mut *scheduler_with_options("look-lbn", &opts).unwrap(),
+            50,
+            queue,
+        )
+    };
+    assert_eq!(run("", &[60, 50, 10]), [50, 60, 50, 10]);
+    assert_eq!(run("sweep_from = \"end\"", &[60, 50, 10]), [50, 60, 50, 10]);
+    assert_eq!(
+        run("sweep_from = \"start\"", &[60, 50, 10]),
+        [50, 50, 60, 10]
+    );
+    // Going down: 60, then the older 30; from its end the other 30 is behind the arm.
+    assert_eq!(run("", &[60, 30, 30, 10]), [50, 60, 30, 10, 30]);
+    assert_eq!(
+        run("sweep_from = \"start\"", &[60, 30, 30, 10]),
+        [50, 60, 30, 30, 10]
+    );
+}
+
+/// `sstf-lbn`'s `sweep_from` names where distances are measured from. Requests are 8
+/// sectors at cylinder × 400 + 7: after the one on 50, from its end (50·400 + 15) the
+/// request on 51 is 392 sectors away and the one on 49 is 408; from its start
+/// (50·400 + 7) both are 400 away and the tie goes to the lower LBN.
+#[test]
+fn sstf_lbn_measures_from_the_last_request_start_when_asked() {
+    let run = |opts: &str| {
+        let opts = toml::from_str(opts).unwrap();
+        order_after(
+            &mut *scheduler_with_options("sstf-lbn", &opts).unwrap(),
+            50,
+            &[49, 51],
+        )
+    };
+    assert_eq!(run(""), [50, 51, 49]);
+    assert_eq!(run("sweep_from = \"end\""), [50, 51, 49]);
+    assert_eq!(run("sweep_from = \"start\""), [50, 49, 51]);
+    for name in ["sstf-lbn", "look-lbn"] {
+        let e = scheduler_with_options(name, &toml::from_str("sweep_from = 3").unwrap())
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.contains("sweep_from"), "{name}: {e}");
+    }
+}
+
 #[test]
 fn vscan_spans_sstf_to_look() {
     let with_r = |r: f64| {

@@ -26,12 +26,13 @@ fn scheduler_for(policy: i64) -> (&'static str, Option<&'static str>) {
 }
 
 /// The `[host.options]` that make the scheduler order as DiskSim's policy does:
-/// `CYCLE_LBN` resumes its sweep at the last dispatched request's first LBN
-/// (`queue->lastblkno = temp->blkno` in `disksim_ioqueue.c`), so a RAID write issued after
-/// its own old-data read at the same LBN is next, not a cycle later.
+/// `ELEVATOR_LBN` and `CYCLE_LBN` resume their sweep at the last dispatched request's first
+/// LBN (`queue->lastblkno = temp->blkno` in `disksim_ioqueue.c`), so a RAID write issued
+/// after its own old-data read at the same LBN is next, not a sweep later. `SSTF_LBN`
+/// measures from one past the last request's end, `sstf-lbn`'s default.
 fn options_for(policy: i64) -> SchedOptions {
     let mut o = SchedOptions::new();
-    if policy == 3 {
+    if policy == 2 || policy == 3 {
         o.insert("sweep_from".into(), toml::Value::String("start".into()));
     }
     o
@@ -129,4 +130,28 @@ fn timeouts(queue: &Block, notes: &mut Notes) -> Result<()> {
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod lbn_sweep_tests {
+    use super::*;
+
+    /// DiskSim's LBN policies keep `lastblkno` at the dispatched request's first LBN for
+    /// `ELEVATOR_LBN` (2) and `CYCLE_LBN` (3), and one past its end for `SSTF_LBN` (4).
+    #[test]
+    fn lbn_policies_sweep_from_where_disksim_keeps_the_arm() {
+        let from = |p: i64| {
+            let o = options_for(p);
+            o.get("sweep_from")
+                .and_then(|v| v.as_str())
+                .map(str::to_string)
+        };
+        assert_eq!(scheduler_for(2).0, "look-lbn");
+        assert_eq!(from(2).as_deref(), Some("start"));
+        assert_eq!(scheduler_for(3).0, "clook-lbn");
+        assert_eq!(from(3).as_deref(), Some("start"));
+        assert_eq!(scheduler_for(4).0, "sstf-lbn");
+        assert_eq!(from(4), None);
+        assert_eq!(from(1), None);
+    }
 }

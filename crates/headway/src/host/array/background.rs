@@ -1,18 +1,21 @@
 //! A rebuild's or a scrub's progress over the volume's rows, and its pacing: `rate` starts
-//! steps at the set rate with up to [`RATE_WINDOW_STEPS`] in flight, `idle` one step at a
+//! steps at the set rate with up to `rate_window_steps` in flight, `idle` one step at a
 //! time once the foreground has been quiet, `freeblock` hands the rows to the members'
-//! freeblock schedulers (see `free_rows.rs`) and finishes rows in any order.
+//! freeblock schedulers (see `free_rows.rs`) and finishes rows in any order. A rebuild's
+//! writes onto the spare follow its reads at once, or wait for the spare's idle time
+//! (`held_writes.rs`).
 
 use std::collections::BTreeMap;
 
-use super::settings::BackgroundPolicy;
+use super::held_writes::HeldWrites;
+use super::settings::{BackgroundConfig, BackgroundPolicy, SpareWrites};
 use crate::time::SimTime;
 
-/// [TEAM CHOICE] Steps of a `rate` rebuild or scrub in flight at once. One step at a time
-/// would make the rate a ceiling only (a step that takes longer than its interval delays
-/// the next), so two rates above what one step at a time achieves would give the same
-/// run; with eight, the members' queues absorb a step's variation and the set rate holds
-/// until the drives are the limit.
+/// [TEAM CHOICE] Steps of a `rate` rebuild or scrub in flight at once, unless
+/// `rate_window_steps` says otherwise. One step at a time would make the rate a ceiling
+/// only (a step that takes longer than its interval delays the next), so two rates above
+/// what one step at a time achieves would give the same run; with eight, the members'
+/// queues absorb a step's variation and the set rate holds until the drives are the limit.
 pub(crate) const RATE_WINDOW_STEPS: u32 = 8;
 
 /// Background work over every row: a rebuild or a scrub, and its pacing.
@@ -37,27 +40,32 @@ pub(crate) struct Background {
     pub interval_ns: SimTime,
     /// `idle`: quiet time before a step.
     pub idle_ns: SimTime,
-    /// Steps issued and not yet finished.
+    /// `rate`: steps in flight at most.
+    pub window_steps: u32,
+    /// Steps issued and not yet finished (a step whose write is held is not finished).
     pub in_flight: u32,
+    /// A rebuild's spare writes held for the spare's idle time (`spare_writes = "idle"`).
+    pub held: Option<HeldWrites>,
     pub last_issue_ns: Option<SimTime>,
     pub started_ns: Option<SimTime>,
     pub finished_ns: Option<SimTime>,
 }
 
 impl Background {
+    /// The work `cfg` describes over `total_sectors` member sectors in steps of
+    /// `step_sectors`, from `start_ns`.
     pub(crate) fn new(
-        policy: BackgroundPolicy,
+        cfg: &BackgroundConfig,
         step_sectors: u64,
         total_sectors: u64,
         start_ns: SimTime,
-        rate_mb_s: Option<f64>,
-        idle_ms: Option<f64>,
     ) -> Self {
-        let interval_ns = rate_mb_s.map_or(0, |r| {
+        let interval_ns = cfg.rate_mb_s.map_or(0, |r| {
             ((step_sectors as f64 * 512.0) / (r * 1e6) * 1e9).round() as SimTime
         });
+        let idle_ns = (cfg.idle_ms.unwrap_or(50.0) * 1e6).round() as SimTime;
         Background {
-            policy,
+            policy: cfg.policy,
             step_sectors,
             total_sectors,
             next_sectors: 0,
@@ -67,8 +75,10 @@ impl Background {
             rows_done: Vec::new(),
             start_ns,
             interval_ns,
-            idle_ns: (idle_ms.unwrap_or(50.0) * 1e6).round() as SimTime,
+            idle_ns,
+            window_steps: cfg.rate_window_steps.unwrap_or(RATE_WINDOW_STEPS),
             in_flight: 0,
+            held: (cfg.spare_writes == SpareWrites::Idle).then(|| HeldWrites::new(idle_ns)),
             last_issue_ns: None,
             started_ns: None,
             finished_ns: None,
@@ -94,7 +104,7 @@ impl Background {
                 return self.started_ns.is_none().then_some(self.start_ns);
             }
             _ if self.next_sectors >= self.total_sectors => return None,
-            BackgroundPolicy::Rate if self.in_flight >= RATE_WINDOW_STEPS => return None,
+            BackgroundPolicy::Rate if self.in_flight >= self.window_steps => return None,
             BackgroundPolicy::Idle if self.in_flight > 0 => return None,
             _ => {}
         }
@@ -130,6 +140,9 @@ impl Background {
     /// The step of `n` sectors from `at` finished at `now`.
     pub(crate) fn step_done(&mut self, now: SimTime, at: u64, n: u64, unit_sectors: u64) {
         self.in_flight = self.in_flight.saturating_sub(1);
+        if let Some(h) = self.held.as_mut() {
+            h.written();
+        }
         self.done_sectors += n;
         if self.policy == BackgroundPolicy::Freeblock {
             let row = at / unit_sectors;

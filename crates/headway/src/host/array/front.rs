@@ -251,6 +251,7 @@ impl ArrayFront {
             if job == Job::Foreground {
                 vol.fg_inflight += 1;
                 vol.fg_last_ns = ctx.now;
+                vol.spare_foreground(k, true, ctx.now);
             }
             let r = ctx.host_request(origin, dev, o.lbn, o.sectors, o.op);
             by_id.insert(r.id, slot, i as u16);
@@ -291,6 +292,7 @@ impl ArrayFront {
         if job == Job::Foreground {
             vol.fg_inflight -= 1;
             vol.fg_last_ns = ctx.now;
+            vol.spare_foreground(k, false, ctx.now);
         }
         if p.left > 0 {
             self.release(slot, ctx);
@@ -312,7 +314,12 @@ impl ArrayFront {
                     _ => vol.scrub.as_mut(),
                 };
                 if let (Some(b), Some(o)) = (b, p.ops.first()) {
-                    b.step_done(ctx.now, o.lbn, o.sectors as u64, unit);
+                    let wrote = p.ops.iter().any(|o| o.op == Op::Write);
+                    match b.held.as_mut() {
+                        // A rebuild step's reads are in; its write waits for the spare.
+                        Some(h) if job == Job::Rebuild && !wrote => h.hold(o.lbn, o.sectors as u64),
+                        _ => b.step_done(ctx.now, o.lbn, o.sectors as u64, unit),
+                    }
                 }
             }
         }
@@ -356,6 +363,9 @@ impl ArrayFront {
     fn background(&mut self, ctx: &SchedCtx) -> Option<SimTime> {
         let mut next: Option<SimTime> = None;
         for v in 0..self.volumes.len() {
+            if let Some(due) = self.held_write(v, ctx) {
+                next = Some(next.map_or(due, |n| n.min(due)));
+            }
             for job in [Job::Rebuild, Job::Scrub] {
                 let vol = &self.volumes[v];
                 let b = match job {
@@ -383,6 +393,22 @@ impl ArrayFront {
         next
     }
 
+    /// Issue volume `v`'s next held spare write if the spare has been quiet long enough;
+    /// when a held write will be due otherwise.
+    fn held_write(&mut self, v: usize, ctx: &SchedCtx) -> Option<SimTime> {
+        let vol = &mut self.volumes[v];
+        let (fg, last) = (vol.spare_fg_inflight, vol.spare_fg_last_ns);
+        let failed = vol.failure.map(|(m, _)| m)?;
+        let h = vol.rebuild.as_mut()?.held.as_mut()?;
+        let due = h.due(fg, last)?;
+        if due > ctx.now {
+            return Some(due);
+        }
+        let (at, n) = h.take()?;
+        self.start(v, Job::Rebuild, None, vec![spare_write(failed, at, n)], ctx);
+        None
+    }
+
     /// The member operations of the next rebuild or scrub step of volume `v`.
     fn step_ops(&mut self, v: usize, job: Job, now: SimTime) -> Vec<MemberOp> {
         let vol = &mut self.volumes[v];
@@ -392,6 +418,7 @@ impl ArrayFront {
         }
         .expect("due");
         let (at, n) = b.take_step(now);
+        let write_now = b.held.is_none();
         let l = &vol.layout;
         let row = at / l.unit_sectors;
         let failed = vol.failure.map(|(m, _)| m);
@@ -415,7 +442,7 @@ impl ArrayFront {
             .into_iter()
             .map(|m| op(m, Op::Read))
             .collect();
-        if job == Job::Rebuild {
+        if job == Job::Rebuild && write_now {
             ops.push(op(failed.expect("a rebuild has a failure"), Op::Write));
         }
         ops
@@ -485,20 +512,22 @@ impl ArrayFront {
                 match (job, vol.failure) {
                     (Job::Rebuild, Some((f, _))) => {
                         for &row in &rows {
-                            // [TEAM CHOICE] the spare has no foreground: a row is written
-                            // as soon as its reads are in.
-                            let write = MemberOp {
-                                member: f,
-                                lbn: row * unit,
-                                sectors: unit as u32,
-                                op: Op::Write,
-                                role: Role::Rebuild,
-                                wait: Wait::Nothing,
-                            };
+                            // A row is written as soon as its reads are in, unless its
+                            // writes wait for the spare's idle time.
                             if let Some(b) = self.volumes[v].rebuild.as_mut() {
                                 b.in_flight += 1;
+                                if let Some(h) = b.held.as_mut() {
+                                    h.hold(row * unit, unit);
+                                    continue;
+                                }
                             }
-                            self.start(v, Job::Rebuild, None, vec![write], ctx);
+                            self.start(
+                                v,
+                                Job::Rebuild,
+                                None,
+                                vec![spare_write(f, row * unit, unit)],
+                                ctx,
+                            );
                         }
                     }
                     _ => {
@@ -513,6 +542,19 @@ impl ArrayFront {
                 self.report_background(v);
             }
         }
+    }
+}
+
+/// A rebuild's write of `n` reconstructed sectors from `at` of failed member `f` (the
+/// spare takes it).
+fn spare_write(f: usize, at: u64, n: u64) -> MemberOp {
+    MemberOp {
+        member: f,
+        lbn: at,
+        sectors: n as u32,
+        op: Op::Write,
+        role: Role::Rebuild,
+        wait: Wait::Nothing,
     }
 }
 

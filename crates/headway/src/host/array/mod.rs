@@ -5,6 +5,7 @@
 mod background;
 mod free_rows;
 mod front;
+mod held_writes;
 mod ids;
 mod layout;
 mod plan;
@@ -123,18 +124,12 @@ impl Arrays {
                     .map(ms_to_ns)
                     .unwrap_or(failure.map_or(0, |f| f.1))
                     .max(failure.map_or(0, |f| f.1));
-                Background::new(b.policy, step(b), used, start, b.rate_mb_s, b.idle_ms)
+                Background::new(b, step(b), used, start)
             });
-            let scrub = a.scrub.as_ref().map(|b| {
-                Background::new(
-                    b.policy,
-                    step(b),
-                    used,
-                    b.start_ms.map_or(0, ms_to_ns),
-                    b.rate_mb_s,
-                    b.idle_ms,
-                )
-            });
+            let scrub = a
+                .scrub
+                .as_ref()
+                .map(|b| Background::new(b, step(b), used, b.start_ms.map_or(0, ms_to_ns)));
             let rule = match a.rmw_fraction {
                 Some(f) if a.disksim_small_writes => WriteRule::DiskSim(f),
                 Some(f) => WriteRule::Fraction(f),
@@ -175,6 +170,8 @@ impl Arrays {
                 free_scrub: None,
                 fg_inflight: 0,
                 fg_last_ns: 0,
+                spare_fg_inflight: 0,
+                spare_fg_last_ns: 0,
                 next_copy: 0,
                 layout,
             });

@@ -202,6 +202,24 @@ pub struct BackgroundConfig {
     /// scrub to 0.
     #[serde(default)]
     pub start_ms: Option<f64>,
+    /// `rate`: steps in flight at once (default 8); 1 runs one step at a time.
+    #[serde(default)]
+    pub rate_window_steps: Option<u32>,
+    /// A rebuild's writes onto the spare: as soon as a row's reads are in (default), or
+    /// only once the spare has had no foreground for `idle_ms`.
+    #[serde(default)]
+    pub spare_writes: SpareWrites,
+}
+
+/// When a rebuild writes a reconstructed row onto the spare.
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum SpareWrites {
+    /// As soon as the row's reads are in.
+    #[default]
+    Immediate,
+    /// Held until the spare has had no foreground operation for `idle_ms`, one at a time.
+    Idle,
 }
 
 /// Pacing of rebuild and scrub.
@@ -380,7 +398,7 @@ impl ArrayConfig {
                     "a rebuild needs a spare device to write onto (spare = \"<device>\")",
                 ));
             }
-            r.validate(&key("rebuild"), self.stripe_unit_sectors)?;
+            r.validate(&key("rebuild"), self.stripe_unit_sectors, true)?;
         }
         if let Some(s) = &self.scrub {
             if self.level == ArrayLevel::Raid0 {
@@ -389,14 +407,14 @@ impl ArrayConfig {
                     "raid0 keeps no redundancy to verify",
                 ));
             }
-            s.validate(&key("scrub"), self.stripe_unit_sectors)?;
+            s.validate(&key("scrub"), self.stripe_unit_sectors, false)?;
         }
         Ok(())
     }
 }
 
 impl BackgroundConfig {
-    fn validate(&self, at: &str, stripe_unit_sectors: u64) -> Result<()> {
+    fn validate(&self, at: &str, stripe_unit_sectors: u64, rebuild: bool) -> Result<()> {
         let key = |k: &str| format!("{at}.{k}");
         let positive = |k: &str, v: Option<f64>| match v {
             Some(x) if !(x > 0.0 && x.is_finite()) => Err(HeadwayError::config(
@@ -419,6 +437,26 @@ impl BackgroundConfig {
             return Err(HeadwayError::config(
                 key("rate_mb_s"),
                 "policy = \"rate\" needs rate_mb_s",
+            ));
+        }
+        if let Some(w) = self.rate_window_steps {
+            if self.policy != BackgroundPolicy::Rate {
+                return Err(HeadwayError::config(
+                    key("rate_window_steps"),
+                    "only policy = \"rate\" keeps several steps in flight",
+                ));
+            }
+            if w == 0 {
+                return Err(HeadwayError::config(
+                    key("rate_window_steps"),
+                    "must be at least 1 (one step in flight at a time)",
+                ));
+            }
+        }
+        if !rebuild && self.spare_writes != SpareWrites::Immediate {
+            return Err(HeadwayError::config(
+                key("spare_writes"),
+                "a scrub writes nothing: spare_writes paces a rebuild's writes onto the spare",
             ));
         }
         if let Some(u) = self.unit_sectors {

@@ -33,6 +33,10 @@ pub(crate) struct Volume {
     /// went (the idle policy's clock).
     pub fg_inflight: u32,
     pub fg_last_ns: SimTime,
+    /// The same for the spare's foreground alone (rows already rebuilt): held spare
+    /// writes wait for it.
+    pub spare_fg_inflight: u32,
+    pub spare_fg_last_ns: SimTime,
     /// The next copy a round-robin mirrored read takes.
     pub next_copy: usize,
 }
@@ -62,6 +66,20 @@ impl Volume {
         match (self.failure, self.spare) {
             (Some((f, _)), Some(spare)) if f == m && self.rebuilt(row) => spare,
             _ => self.devices[m],
+        }
+    }
+
+    /// A foreground operation on inflight slot `k` was issued (`+1`) or completed (`-1`)
+    /// at `now`: the spare's quiet-time clock follows its own foreground.
+    #[inline]
+    pub(crate) fn spare_foreground(&mut self, k: usize, issued: bool, now: SimTime) {
+        if k == self.devices.len() {
+            if issued {
+                self.spare_fg_inflight += 1;
+            } else {
+                self.spare_fg_inflight = self.spare_fg_inflight.saturating_sub(1);
+            }
+            self.spare_fg_last_ns = now;
         }
     }
 
