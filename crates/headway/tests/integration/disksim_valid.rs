@@ -96,6 +96,12 @@ fn compare_with(
     for w in &r.warnings {
         println!("  warning: {w}");
     }
+    for g in r.summary.by_class.iter().chain(&r.summary.by_origin) {
+        println!(
+            "  TMP {} {:.3} ms over {}",
+            g.name, g.mean_response_ms, g.requests
+        );
+    }
     let mut failures = Vec::new();
     if gap(ours, theirs).abs() > tolerance {
         failures.push(format!("overall {ours:.3} vs {theirs:.3}"));
@@ -145,6 +151,15 @@ fn compare_with(
             v.member_reads,
             v.member_writes
         );
+        for m in &v.members {
+            println!(
+                "    member {}: {} reads, {} writes",
+                m.device, m.reads, m.writes
+            );
+        }
+        if let Some(c) = &v.cache {
+            println!("    cache device: {c:?}");
+        }
         if gap(v.mean_response_ms, theirs).abs() > volume_tolerance(k) {
             failures.push(format!(
                 "logorg {k}: {:.3} vs {theirs:.3}",

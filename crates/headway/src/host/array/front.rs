@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use smallvec::SmallVec;
 
+use super::cache_dev;
 use super::free_rows::FreeRows;
 use super::ids::IdWindow;
 use super::plan::{plan, MemberOp, MemberOps, Planning, Role, Wait};
@@ -88,7 +89,7 @@ impl ArrayFront {
     ) -> Self {
         let any_background = volumes
             .iter()
-            .any(|v| v.rebuild.is_some() || v.scrub.is_some());
+            .any(|v| v.rebuild.is_some() || v.scrub.is_some() || v.cache.is_some());
         ArrayFront {
             inner,
             any_background,
@@ -130,6 +131,12 @@ impl ArrayFront {
 
     /// Plan a logical request on volume `v` and issue what may start now.
     fn logical_arrival(&mut self, v: usize, req: Request, ctx: &SchedCtx) {
+        if let Some(c) = self.volumes[v].cache.as_mut() {
+            let ops = c.plan(req.lbn, req.sectors, req.op);
+            self.start(v, Job::Foreground, Some(req), ops, ctx);
+            self.tally_cache(v);
+            return;
+        }
         let now = ctx.now;
         let vol = &mut self.volumes[v];
         let lost = |row: u64| vol.lost(now, row);
@@ -292,8 +299,18 @@ impl ArrayFront {
             vol.fg_inflight -= 1;
             vol.fg_last_ns = ctx.now;
         }
-        if p.left > 0 {
+        let cache = vol.cache.as_mut().map(|c| {
+            c.op_done(&p.ops[i], ctx.now, vol.inflight[cache_dev::DISK] == 0);
+        });
+        let left = p.left;
+        if cache.is_some() {
+            self.tally_cache(v);
+        }
+        if left > 0 {
             self.release(slot, ctx);
+            if cache.is_some() {
+                self.finish_before_tail(v, slot, ctx.now);
+            }
             return;
         }
         let p = self.pending[slot as usize].take().expect("tracked");
@@ -317,6 +334,44 @@ impl ArrayFront {
             }
         }
         self.report_background(v);
+    }
+
+    /// Complete slot `slot`'s logical request once only work it does not wait for is left.
+    fn finish_before_tail(&mut self, v: usize, slot: u32, now: SimTime) {
+        let Some(p) = self.pending[slot as usize].as_mut() else {
+            return;
+        };
+        let waited = p
+            .ops
+            .iter()
+            .zip(&p.state)
+            .all(|(o, &s)| o.role.is_tail() || s & DONE != 0);
+        if let (true, Some(l)) = (waited, p.logical) {
+            p.logical = None;
+            self.finish_logical(v, l, now);
+        }
+    }
+
+    fn tally_cache(&self, v: usize) {
+        if let Some(c) = self.volumes[v].cache.as_ref() {
+            let summary = c.summary();
+            self.tally(v, |s| s.cache = Some(summary));
+        }
+    }
+
+    /// Start volume `v`'s next destage step if one is due; when to look again.
+    fn destage(&mut self, v: usize, ctx: &SchedCtx) -> Option<SimTime> {
+        let vol = &mut self.volumes[v];
+        let idle = [
+            vol.inflight[cache_dev::CACHE] == 0,
+            vol.inflight[cache_dev::DISK] == 0,
+        ];
+        let (ops, wake) = vol.cache.as_mut()?.destage(ctx.now, idle);
+        if let Some(ops) = ops {
+            self.start(v, Job::Foreground, None, ops, ctx);
+            self.tally_cache(v);
+        }
+        wake
     }
 
     fn finish_logical(&mut self, v: usize, l: Request, now: SimTime) {
@@ -356,6 +411,12 @@ impl ArrayFront {
     fn background(&mut self, ctx: &SchedCtx) -> Option<SimTime> {
         let mut next: Option<SimTime> = None;
         for v in 0..self.volumes.len() {
+            if self.volumes[v].cache.is_some() {
+                if let Some(t) = self.destage(v, ctx) {
+                    next = Some(next.map_or(t, |n| n.min(t)));
+                }
+                continue;
+            }
             for job in [Job::Rebuild, Job::Scrub] {
                 let vol = &self.volumes[v];
                 let b = match job {
