@@ -7,8 +7,8 @@
 //! - A write within the cached range is written onto the cache device, where it is dirty;
 //!   it completes when that write does (with `write = "through"` the disk's write follows,
 //!   unwaited). A write beyond the range goes to the disk.
-//! - Destaging: once the disk has been idle `destage_idle_ms` since its last completion,
-//!   and the cache device is idle too, the lowest run of dirty sectors is read from the
+//! - Destaging: once the disk has been idle `destage_idle_ms` since its last completion
+//!   (or since the run began), and the cache device is idle too, the lowest run of dirty sectors is read from the
 //!   cache device and written to the disk; as each step ends the next starts at once while
 //!   both stay idle. A step that finds either busy waits for the disk's next idle period.
 
@@ -47,7 +47,9 @@ impl CacheDev {
             map: CacheMap::new(size_sectors),
             write,
             idle_ns,
-            idle_until: None,
+            // [TEAM CHOICE] the disk's first idle period begins with the run (DiskSim's
+            // begins at the disk's first completion).
+            idle_until: Some(idle_ns),
             chained: false,
             destaging: false,
             counts: CacheDeviceSummary::default(),
