@@ -24,11 +24,28 @@ pub(super) fn volumes(
     out: &mut Vec<ArrayConfig>,
 ) -> Result<()> {
     if node.type_name == "disksim_ctlr" {
-        let cache = component(doc, &node.name)
+        let ctlr = component(doc, &node.name);
+        let cache = ctlr
             .and_then(|b| sub_block(b, "Cache"))
             .filter(|c| c.type_name == "disksim_cachedev");
-        if let Some(c) = cache {
-            out.push(volume(c, &node.name, disks, notes)?);
+        if let (Some(b), Some(c)) = (ctlr, cache) {
+            let mut a = volume(c, &node.name, disks, notes)?;
+            // DiskSim's I/O driver keeps at most `Maximum queue length + 1` requests at the
+            // controller; the rest wait in the driver's queue.
+            let queue = num_or(b, "Maximum queue length", 0.0)?;
+            if !(queue >= 0.0 && queue < u32::MAX as f64) {
+                return Err(b
+                    .get("Maximum queue length")
+                    .map_or(&b.loc, |p| &p.loc)
+                    .error(
+                        Some("Maximum queue length"),
+                        format!("expected a count of 0 or more, got {queue}"),
+                    ));
+            }
+            if let Some(cfg) = a.cache.as_mut() {
+                cfg.max_outstanding = Some(queue as u32 + 1);
+            }
+            out.push(a);
         }
     }
     for c in &node.children {
@@ -118,6 +135,7 @@ fn volume(c: &Block, ctlr: &str, disks: &[&str], notes: &mut Notes) -> Result<Ar
             size_sectors: Some(size as u64),
             write,
             destage_idle_ms: idle_ms.max(0.0),
+            max_outstanding: None,
         }),
     })
 }

@@ -19,7 +19,9 @@ use super::plan::{MemberOp, MemberOps, Role, Wait};
 use super::settings::{ArrayConfig, ParityRotation};
 use super::volume::Volume;
 use crate::error::{HeadwayError, Result};
-use crate::request::{DeviceId, Op};
+use std::collections::VecDeque;
+
+use crate::request::{DeviceId, Op, Request};
 use crate::stats::{ArraySummary, CacheDeviceSummary, MemberSummary};
 use crate::time::SimTime;
 
@@ -39,10 +41,19 @@ pub(crate) struct CacheDev {
     chained: bool,
     destaging: bool,
     counts: CacheDeviceSummary,
+    max_outstanding: u32,
+    outstanding: u32,
+    /// Logical requests waiting for one in progress to complete.
+    waiting: VecDeque<Request>,
 }
 
 impl CacheDev {
-    pub(crate) fn new(size_sectors: u64, write: CacheWrite, idle_ns: SimTime) -> Self {
+    pub(crate) fn new(
+        size_sectors: u64,
+        write: CacheWrite,
+        idle_ns: SimTime,
+        max_outstanding: Option<u32>,
+    ) -> Self {
         CacheDev {
             map: CacheMap::new(size_sectors),
             write,
@@ -53,7 +64,35 @@ impl CacheDev {
             chained: false,
             destaging: false,
             counts: CacheDeviceSummary::default(),
+            max_outstanding: max_outstanding.unwrap_or(u32::MAX),
+            outstanding: 0,
+            waiting: VecDeque::new(),
         }
+    }
+
+    /// A logical request arrived: it starts now (returned), or waits its turn.
+    pub(crate) fn admit(&mut self, r: Request) -> Option<Request> {
+        if self.outstanding < self.max_outstanding && self.waiting.is_empty() {
+            self.outstanding += 1;
+            return Some(r);
+        }
+        self.waiting.push_back(r);
+        None
+    }
+
+    /// A logical request completed.
+    pub(crate) fn logical_done(&mut self) {
+        self.outstanding = self.outstanding.saturating_sub(1);
+    }
+
+    /// The next waiting logical request, if one may start now.
+    pub(crate) fn next_waiting(&mut self) -> Option<Request> {
+        if self.outstanding >= self.max_outstanding {
+            return None;
+        }
+        let r = self.waiting.pop_front()?;
+        self.outstanding += 1;
+        Some(r)
     }
 
     /// The member operations of a logical request.
@@ -232,7 +271,7 @@ pub(crate) fn build(
         fg_last_ns: 0,
         next_copy: 0,
         layout,
-        cache: Some(CacheDev::new(size, cfg.write, idle_ns)),
+        cache: Some(CacheDev::new(size, cfg.write, idle_ns, cfg.max_outstanding)),
     };
     Ok((volume, summary))
 }

@@ -22,6 +22,11 @@ pub struct CacheDeviceConfig {
     /// DiskSim's `Flush idle delay`), while the cache device is idle too. Default 100.
     #[serde(default = "default_destage_idle_ms")]
     pub destage_idle_ms: f64,
+    /// Logical requests in progress at once (DiskSim: its controller's `Maximum queue
+    /// length` plus one); later ones wait at the volume, first come first served. Default:
+    /// no limit.
+    #[serde(default)]
+    pub max_outstanding: Option<u32>,
 }
 
 impl Default for CacheDeviceConfig {
@@ -30,6 +35,7 @@ impl Default for CacheDeviceConfig {
             size_sectors: None,
             write: CacheWrite::default(),
             destage_idle_ms: default_destage_idle_ms(),
+            max_outstanding: None,
         }
     }
 }
@@ -91,6 +97,12 @@ pub(crate) fn validate_level(a: &ArrayConfig, at: &str) -> Result<()> {
         if c.size_sectors == Some(0) {
             return Err(HeadwayError::config(
                 key("cache.size_sectors"),
+                "must be at least 1",
+            ));
+        }
+        if c.max_outstanding == Some(0) {
+            return Err(HeadwayError::config(
+                key("cache.max_outstanding"),
                 "must be at least 1",
             ));
         }

@@ -132,9 +132,9 @@ impl ArrayFront {
     /// Plan a logical request on volume `v` and issue what may start now.
     fn logical_arrival(&mut self, v: usize, req: Request, ctx: &SchedCtx) {
         if let Some(c) = self.volumes[v].cache.as_mut() {
-            let ops = c.plan(req.lbn, req.sectors, req.op);
-            self.start(v, Job::Foreground, Some(req), ops, ctx);
-            self.tally_cache(v);
+            if let Some(req) = c.admit(req) {
+                self.cache_start(v, req, ctx);
+            }
             return;
         }
         let now = ctx.now;
@@ -310,6 +310,7 @@ impl ArrayFront {
             self.release(slot, ctx);
             if cache.is_some() {
                 self.finish_before_tail(v, slot, ctx.now);
+                self.cache_admit(v, ctx);
             }
             return;
         }
@@ -319,6 +320,9 @@ impl ArrayFront {
             Job::Foreground => {
                 if let Some(l) = p.logical {
                     self.finish_logical(v, l, ctx.now);
+                }
+                if cache.is_some() {
+                    self.cache_admit(v, ctx);
                 }
             }
             Job::Rebuild | Job::Scrub => {
@@ -352,6 +356,26 @@ impl ArrayFront {
         }
     }
 
+    /// Plan and start a logical request on cache-device volume `v`.
+    fn cache_start(&mut self, v: usize, req: Request, ctx: &SchedCtx) {
+        if let Some(c) = self.volumes[v].cache.as_mut() {
+            let ops = c.plan(req.lbn, req.sectors, req.op);
+            self.start(v, Job::Foreground, Some(req), ops, ctx);
+            self.tally_cache(v);
+        }
+    }
+
+    /// Start the logical requests waiting at cache-device volume `v` that may start now.
+    fn cache_admit(&mut self, v: usize, ctx: &SchedCtx) {
+        while let Some(req) = self.volumes[v]
+            .cache
+            .as_mut()
+            .and_then(|c| c.next_waiting())
+        {
+            self.cache_start(v, req, ctx);
+        }
+    }
+
     fn tally_cache(&self, v: usize) {
         if let Some(c) = self.volumes[v].cache.as_ref() {
             let summary = c.summary();
@@ -375,6 +399,9 @@ impl ArrayFront {
     }
 
     fn finish_logical(&mut self, v: usize, l: Request, now: SimTime) {
+        if let Some(c) = self.volumes[v].cache.as_mut() {
+            c.logical_done();
+        }
         let response_ms = now.saturating_sub(l.arrival_ns) as f64 / 1e6;
         self.tally(v, |s| {
             s.requests += 1;
