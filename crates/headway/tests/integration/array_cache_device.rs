@@ -120,6 +120,23 @@ fn requests_beyond_the_cached_range_go_to_the_disk() {
 }
 
 #[test]
+fn max_outstanding_makes_later_requests_wait_their_turn() {
+    // A read miss (on the disk) and a write (on the cache device) arrive together: without
+    // a limit they are served side by side, with one at a time the write waits for the
+    // read.
+    let trace = "0.0 0 1000 8 1\n0.0 0 800000 8 0\n";
+    let free = run(&system("free", "atlas10k", "", trace));
+    let one = run(&system("one", "atlas10k", "max_outstanding = 1", trace));
+    let (a, b) = (&free.summary.response, &one.summary.response);
+    assert_eq!((free.summary.requests, one.summary.requests), (2, 2));
+    assert!(b.max_ms > 1.5 * a.max_ms, "{a:?}\n{b:?}");
+    // The read (the slower of the two when they run side by side, the drive's write cache
+    // taking the write) is not delayed by the limit: it went first.
+    assert!((b.min_ms - a.max_ms).abs() < 0.01, "{a:?}\n{b:?}");
+    assert_eq!(member_ios(volume(&free).0), member_ios(volume(&one).0));
+}
+
+#[test]
 fn cache_device_runs_are_deterministic() {
     let trace: String = (0..200)
         .map(|i| format!("{}.0 0 {} 8 {}\n", i * 3, (i * 7919 % 400) * 8, i % 3 != 0))
@@ -148,6 +165,11 @@ fn bad_cache_devices_get_keyed_errors() {
             ),
             "arrays[0].cache.size_sectors",
             "do not fit on the cache device",
+        ),
+        (
+            base.replace("[arrays.cache]\n", "[arrays.cache]\nmax_outstanding = 0\n"),
+            "arrays[0].cache.max_outstanding",
+            "at least 1",
         ),
         (
             base.replace("[arrays.cache]\n", "[arrays.cache]\nsize_sectors = 0\n"),

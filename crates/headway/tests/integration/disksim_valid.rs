@@ -421,13 +421,19 @@ mod shared_data {
         compare("synthcachemem", 0.15);
     }
 
-    /// The controller's cache device is not modelled: -27.4% (headway runs synthmixed's
-    /// workload on the same disk, to the same 21.024 ms; DiskSim adds population writes and
-    /// destaging on a second disk).
+    /// The controller's cache device is a `cache-device` volume: -7.3% overall and on the
+    /// volume. DiskSim's device 0 figure is its I/O driver's (the 10,003 logical requests,
+    /// which the volume holds); headway's device 0 is the cached disk's member operations
+    /// (-38.2% against it), held so that a change shows.
     #[test]
     #[ignore = "needs DiskSim's valid/ files from ../shared/disksim-oracle (not shipped)"]
     fn synthcachedev() {
-        compare("synthcachedev", 0.275);
+        compare_with(
+            "synthcachedev",
+            0.075,
+            &|i| if i == 0 { 0.385 } else { 0.075 },
+            &|_| 0.075,
+        );
     }
 
     /// DiskSim's ascii trace run: 100,000 requests over eighteen HP C2249A disks, each trace

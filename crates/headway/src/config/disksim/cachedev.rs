@@ -139,3 +139,62 @@ fn volume(c: &Block, ctlr: &str, disks: &[&str], notes: &mut Notes) -> Result<Ar
         }),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    const CTLR: &str = "
+disksim_ctlr CTLR0 {
+type = 3,
+Maximum queue length = 2,
+Cache = disksim_cachedev {
+     Cache size = 4096,
+     Cache device = cache_disk,
+     Cached device = disk,
+     Max request size = 512,
+     Write scheme = 2,
+     Flush policy = 0,
+     Flush idle delay = 30.0
+}
+}
+";
+
+    fn build(text: &str) -> (Result<ArrayConfig>, Vec<String>) {
+        let doc = crate::device::disksim::parse_experiment(text, Path::new("c.parv")).unwrap();
+        let cache = sub_block(doc.block("CTLR0").unwrap(), "Cache").unwrap();
+        let mut notes = Notes::default();
+        let a = volume(cache, "ctlr0", &["disk", "cache_disk"], &mut notes);
+        (a, notes.lines)
+    }
+
+    #[test]
+    fn a_cachedev_becomes_a_cache_device_volume() {
+        let (a, warnings) = build(CTLR);
+        let a = a.unwrap();
+        assert_eq!(a.level, ArrayLevel::CacheDevice);
+        assert_eq!(a.members, ["cache_disk", "disk"]);
+        let c = a.cache.unwrap();
+        assert_eq!(
+            (c.size_sectors, c.write, c.destage_idle_ms),
+            (Some(4096), CacheWrite::Through, 30.0)
+        );
+        // Only what is not modelled is named.
+        assert_eq!(warnings.len(), 1, "{warnings:#?}");
+        assert!(
+            warnings[0].starts_with("c.parv:9: `Max request size`"),
+            "{warnings:#?}"
+        );
+    }
+
+    #[test]
+    fn a_cache_device_naming_no_disk_is_a_keyed_error() {
+        let (a, _) = build(&CTLR.replace("Cached device = disk", "Cached device = disk9"));
+        let e = a.unwrap_err().to_string();
+        assert!(e.contains("c.parv") && e.contains("Cached device"), "{e}");
+        assert!(e.contains("`disk9` is not a disk"), "{e}");
+        let (a, _) = build(&CTLR.replace("Cache size = 4096", "Cache size = 0"));
+        assert!(a.unwrap_err().to_string().contains("Cache size"));
+    }
+}
