@@ -47,6 +47,14 @@ VARIANTS: List[Tuple[str, str, List[Tuple[str, str]]]] = [
     ("synthcachemem", "`Cache size = 1024`", [("Cache size = 8192", "Cache size = 1024")]),
     ("synthcachedev", "as shipped", []),
     ("synthcachedev", "`Write scheme = 1`", [("Write scheme = 3", "Write scheme = 1")]),
+    ("synthcachedev", "`Write scheme = 2` (write-through)",
+     [("Write scheme = 3", "Write scheme = 2")]),
+    ("synthcachedev", "`Flush idle delay = 10.0`",
+     [("Flush idle delay = 100.0", "Flush idle delay = 10.0")]),
+    ("synthcachedev", "`Flush idle delay = 100000000.0` (no destaging)",
+     [("Flush idle delay = 100.0", "Flush idle delay = 100000000.0")]),
+    ("synthcachedev", "`Maximum queue length = 100` (101 requests at the controller)",
+     [("Maximum queue length = 0", "Maximum queue length = 100")]),
 ]
 
 
