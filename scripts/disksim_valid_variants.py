@@ -73,6 +73,14 @@ VARIANTS: List[Tuple[str, str, List[Edit]]] = [
     ("synthcachedev", "`Write scheme = 1`", [("Write scheme = 3", "Write scheme = 1")]),
     ("syntharrays", "as shipped (four disks to a bus)", []),
     ("syntharrays", "a bus and controller for each disk", [bus_per_disk]),
+    ("synthcachedev", "`Write scheme = 2` (write-through)",
+     [("Write scheme = 3", "Write scheme = 2")]),
+    ("synthcachedev", "`Flush idle delay = 10.0`",
+     [("Flush idle delay = 100.0", "Flush idle delay = 10.0")]),
+    ("synthcachedev", "`Flush idle delay = 100000000.0` (no destaging)",
+     [("Flush idle delay = 100.0", "Flush idle delay = 100000000.0")]),
+    ("synthcachedev", "`Maximum queue length = 100` (101 requests at the controller)",
+     [("Maximum queue length = 0", "Maximum queue length = 100")]),
 ]
 
 # The same experiments from other random streams: which processors keep working, and with

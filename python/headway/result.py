@@ -115,7 +115,8 @@ class Result:
         """Each ``[[arrays]]`` volume's summary (docs/arrays.md): logical ``requests`` and
         their ``mean_response_ms``, ``member_reads``, ``member_writes``, ``parity_ios``, ``degraded_reads``, the row
         updates by kind, ``rebuild`` and ``scrub`` progress, and ``members``, one dict per
-        member and the spare. Empty without arrays.
+        member and the spare; a ``cache-device`` volume also has ``cache`` (read hits and
+        misses, population writes, destaging). Empty without arrays.
 
         >>> import headway
         >>> devices = [{"name": f"d{i}", "drive": "atlas10k"} for i in range(5)]

@@ -33,6 +33,31 @@ pub struct ArraySummary {
     pub rebuild: Option<BackgroundSummary>,
     pub scrub: Option<BackgroundSummary>,
     pub members: Vec<MemberSummary>,
+    /// A `cache-device` volume's hits, misses and destaging.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cache: Option<CacheDeviceSummary>,
+}
+
+/// What a cache device did. Its member operations are in the volume's `members` (the
+/// cache device first): hits, population writes, writes and destage reads on the cache
+/// device; misses, write-through and destage writes on the disk.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct CacheDeviceSummary {
+    /// Reads served wholly from the cache device, and reads sent to the disk.
+    pub read_hits: u64,
+    pub read_misses: u64,
+    /// Writes of a missed read's data onto the cache device.
+    pub population_writes: u64,
+    /// Writes within the cached range (onto the cache device), and beyond it (to the disk).
+    pub write_hits: u64,
+    pub write_misses: u64,
+    /// Destage steps: a read of a dirty extent from the cache device, then its write to
+    /// the disk; and the sectors they moved.
+    pub destage_reads: u64,
+    pub destage_writes: u64,
+    pub destage_sectors: u64,
+    /// Sectors still dirty when the run ended.
+    pub dirty_sectors_end: u64,
 }
 
 /// One member (or the spare) of a volume.

@@ -11,7 +11,7 @@ mod run_info;
 mod summary;
 mod think_histogram;
 
-pub use arrays::{ArraySummary, BackgroundSummary, MemberSummary};
+pub use arrays::{ArraySummary, BackgroundSummary, CacheDeviceSummary, MemberSummary};
 pub use dims::{DimsOptions, GroupSummary, SeriesRow};
 pub use prediction::{ErrorBin, PredictionSummary};
 pub use records::{RequestRecords, HOST_DEVICE};

@@ -130,6 +130,12 @@ fn compare_configured(
     for w in &r.warnings {
         println!("  warning: {w}");
     }
+    for g in r.summary.by_class.iter().chain(&r.summary.by_origin) {
+        println!(
+            "  TMP {} {:.3} ms over {}",
+            g.name, g.mean_response_ms, g.requests
+        );
+    }
     let mut failures = Vec::new();
     if gap(ours, theirs).abs() > tolerance {
         failures.push(format!("overall {ours:.3} vs {theirs:.3}"));
@@ -179,6 +185,15 @@ fn compare_configured(
             v.member_reads,
             v.member_writes
         );
+        for m in &v.members {
+            println!(
+                "    member {}: {} reads, {} writes",
+                m.device, m.reads, m.writes
+            );
+        }
+        if let Some(c) = &v.cache {
+            println!("    cache device: {c:?}");
+        }
         if gap(v.mean_response_ms, theirs).abs() > volume_tolerance(k) {
             failures.push(format!(
                 "logorg {k}: {:.3} vs {theirs:.3}",
@@ -505,13 +520,19 @@ mod shared_data {
         compare("synthcachemem", 0.15);
     }
 
-    /// The controller's cache device is not modelled: -27.4% (headway runs synthmixed's
-    /// workload on the same disk, to the same 21.024 ms; DiskSim adds population writes and
-    /// destaging on a second disk).
+    /// The controller's cache device is a `cache-device` volume: -7.3% overall and on the
+    /// volume. DiskSim's device 0 figure is its I/O driver's (the 10,003 logical requests,
+    /// which the volume holds); headway's device 0 is the cached disk's member operations
+    /// (-38.2% against it), held so that a change shows.
     #[test]
     #[ignore = "needs DiskSim's valid/ files from ../shared/disksim-oracle (not shipped)"]
     fn synthcachedev() {
-        compare("synthcachedev", 0.275);
+        compare_with(
+            "synthcachedev",
+            0.075,
+            &|i| if i == 0 { 0.385 } else { 0.075 },
+            &|_| 0.075,
+        );
     }
 
     /// DiskSim's ascii trace run: 100,000 requests over eighteen HP C2249A disks, each trace

@@ -8,6 +8,7 @@
 mod common;
 
 mod anticipatory;
+mod array_cache_device;
 mod array_pacing;
 mod array_rebuild;
 mod arrays;

@@ -26,7 +26,8 @@ pub(super) fn note_controllers(doc: &Document, node: &TopoNode, notes: &mut Note
 }
 
 fn note_controller(b: &Block, name: &str, notes: &mut Notes) -> Result<()> {
-    if let Some(cache) = sub_block(b, "Cache") {
+    // A cache device is built as a volume (cachedev.rs), which names what it leaves out.
+    if let Some(cache) = sub_block(b, "Cache").filter(|c| c.type_name != "disksim_cachedev") {
         note_cache(cache, name, notes)?;
     }
     if sub_block(b, "Scheduler").is_some() {

@@ -107,6 +107,7 @@ pub(super) fn logorg(block: &Block, name: &str, notes: &mut Notes) -> Result<(Or
         rebuild: None,
         scrub: None,
         member_sectors: None,
+        cache: None,
     };
     Ok((Org::Volume(Box::new(cfg)), members))
 }

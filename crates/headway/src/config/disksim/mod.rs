@@ -6,6 +6,7 @@
 //! (file, line, key), carried into the run's warnings; output-only blocks (statistics) are
 //! read and left alone.
 
+mod cachedev;
 mod ctlr;
 mod driver;
 mod logorg;
@@ -182,6 +183,20 @@ pub(crate) fn experiment(text: &str, origin: &Path) -> Result<ExperimentConfig> 
         org_targets.push(target);
     }
 
+    // A controller's cache device becomes a volume, which takes the cached disk's requests.
+    let disk_names: Vec<&str> = nodes.iter().map(|n| n.name.as_str()).collect();
+    let mut caches = Vec::new();
+    for root in &doc.topology {
+        cachedev::volumes(&doc, root, &disk_names, &mut notes, &mut caches)?;
+    }
+    let mut cached_by: Vec<(DeviceId, DeviceId)> = Vec::new();
+    for a in caches {
+        let disk = disk_names.iter().position(|n| *n == a.members[1]);
+        cfg.arrays.push(a);
+        let volume = (nodes.len() + cfg.arrays.len() - 1) as DeviceId;
+        cached_by.extend(disk.map(|d| (d as DeviceId, volume)));
+    }
+
     // The generators compute on the processors of the process-flow block, handed out as
     // DiskSim 4.0's dispatcher does (workload/synthgen says how).
     let mut processors = 1;
@@ -207,7 +222,7 @@ pub(crate) fn experiment(text: &str, origin: &Path) -> Result<ExperimentConfig> 
     // its syntharrays experiment the generator names disk0 .. disk3 and the four
     // organisations (over disk0-3, disk4-7, disk8-11, disk12-15) each receive a quarter of
     // the requests.
-    let device_of = |n: &str| -> Option<DeviceId> {
+    let device_of_disk = |n: &str| -> Option<DeviceId> {
         let number = nodes
             .iter()
             .position(|d| d.name == n)
@@ -225,6 +240,8 @@ pub(crate) fn experiment(text: &str, origin: &Path) -> Result<ExperimentConfig> 
         }
         org_targets.get(number).copied()
     };
+    let device_of =
+        |n: &str| device_of_disk(n).map(|d| cached_by.iter().find(|c| c.0 == d).map_or(d, |c| c.1));
     if let Some(s) = doc.blocks.iter().find(|b| b.type_name == "disksim_synthio") {
         cfg.workload =
             WorkloadConfig::Synthgen(synthio::synthgen(s, processors, &device_of, &mut notes)?);

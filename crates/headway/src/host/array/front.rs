@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use smallvec::SmallVec;
 
+use super::cache_dev;
 use super::free_rows::FreeRows;
 use super::ids::IdWindow;
 use super::plan::{plan, MemberOp, MemberOps, Planning, Role, Wait};
@@ -88,7 +89,7 @@ impl ArrayFront {
     ) -> Self {
         let any_background = volumes
             .iter()
-            .any(|v| v.rebuild.is_some() || v.scrub.is_some());
+            .any(|v| v.rebuild.is_some() || v.scrub.is_some() || v.cache.is_some());
         ArrayFront {
             inner,
             any_background,
@@ -130,6 +131,12 @@ impl ArrayFront {
 
     /// Plan a logical request on volume `v` and issue what may start now.
     fn logical_arrival(&mut self, v: usize, req: Request, ctx: &SchedCtx) {
+        if let Some(c) = self.volumes[v].cache.as_mut() {
+            if let Some(req) = c.admit(req) {
+                self.cache_start(v, req, ctx);
+            }
+            return;
+        }
         let now = ctx.now;
         let vol = &mut self.volumes[v];
         let lost = |row: u64| vol.lost(now, row);
@@ -294,8 +301,19 @@ impl ArrayFront {
             vol.fg_last_ns = ctx.now;
             vol.spare_foreground(k, false, ctx.now);
         }
-        if p.left > 0 {
+        let cache = vol.cache.as_mut().map(|c| {
+            c.op_done(&p.ops[i], ctx.now, vol.inflight[cache_dev::DISK] == 0);
+        });
+        let left = p.left;
+        if cache.is_some() {
+            self.tally_cache(v);
+        }
+        if left > 0 {
             self.release(slot, ctx);
+            if cache.is_some() {
+                self.finish_before_tail(v, slot, ctx.now);
+                self.cache_admit(v, ctx);
+            }
             return;
         }
         let p = self.pending[slot as usize].take().expect("tracked");
@@ -304,6 +322,9 @@ impl ArrayFront {
             Job::Foreground => {
                 if let Some(l) = p.logical {
                     self.finish_logical(v, l, ctx.now);
+                }
+                if cache.is_some() {
+                    self.cache_admit(v, ctx);
                 }
             }
             Job::Rebuild | Job::Scrub => {
@@ -326,7 +347,68 @@ impl ArrayFront {
         self.report_background(v);
     }
 
+    /// Complete slot `slot`'s logical request once only work it does not wait for is left.
+    fn finish_before_tail(&mut self, v: usize, slot: u32, now: SimTime) {
+        let Some(p) = self.pending[slot as usize].as_mut() else {
+            return;
+        };
+        let waited = p
+            .ops
+            .iter()
+            .zip(&p.state)
+            .all(|(o, &s)| o.role.is_tail() || s & DONE != 0);
+        if let (true, Some(l)) = (waited, p.logical) {
+            p.logical = None;
+            self.finish_logical(v, l, now);
+        }
+    }
+
+    /// Plan and start a logical request on cache-device volume `v`.
+    fn cache_start(&mut self, v: usize, req: Request, ctx: &SchedCtx) {
+        if let Some(c) = self.volumes[v].cache.as_mut() {
+            let ops = c.plan(req.lbn, req.sectors, req.op);
+            self.start(v, Job::Foreground, Some(req), ops, ctx);
+            self.tally_cache(v);
+        }
+    }
+
+    /// Start the logical requests waiting at cache-device volume `v` that may start now.
+    fn cache_admit(&mut self, v: usize, ctx: &SchedCtx) {
+        while let Some(req) = self.volumes[v]
+            .cache
+            .as_mut()
+            .and_then(|c| c.next_waiting())
+        {
+            self.cache_start(v, req, ctx);
+        }
+    }
+
+    fn tally_cache(&self, v: usize) {
+        if let Some(c) = self.volumes[v].cache.as_ref() {
+            let summary = c.summary();
+            self.tally(v, |s| s.cache = Some(summary));
+        }
+    }
+
+    /// Start volume `v`'s next destage step if one is due; when to look again.
+    fn destage(&mut self, v: usize, ctx: &SchedCtx) -> Option<SimTime> {
+        let vol = &mut self.volumes[v];
+        let idle = [
+            vol.inflight[cache_dev::CACHE] == 0,
+            vol.inflight[cache_dev::DISK] == 0,
+        ];
+        let (ops, wake) = vol.cache.as_mut()?.destage(ctx.now, idle);
+        if let Some(ops) = ops {
+            self.start(v, Job::Foreground, None, ops, ctx);
+            self.tally_cache(v);
+        }
+        wake
+    }
+
     fn finish_logical(&mut self, v: usize, l: Request, now: SimTime) {
+        if let Some(c) = self.volumes[v].cache.as_mut() {
+            c.logical_done();
+        }
         let response_ms = now.saturating_sub(l.arrival_ns) as f64 / 1e6;
         self.tally(v, |s| {
             s.requests += 1;
@@ -363,6 +445,12 @@ impl ArrayFront {
     fn background(&mut self, ctx: &SchedCtx) -> Option<SimTime> {
         let mut next: Option<SimTime> = None;
         for v in 0..self.volumes.len() {
+            if self.volumes[v].cache.is_some() {
+                if let Some(t) = self.destage(v, ctx) {
+                    next = Some(next.map_or(t, |n| n.min(t)));
+                }
+                continue;
+            }
             if let Some(due) = self.held_write(v, ctx) {
                 next = Some(next.map_or(due, |n| n.min(due)));
             }

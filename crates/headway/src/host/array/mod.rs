@@ -3,6 +3,9 @@
 //! know they are members.
 
 mod background;
+mod cache_dev;
+mod cache_map;
+pub mod cache_settings;
 mod free_rows;
 mod front;
 mod held_writes;
@@ -63,6 +66,12 @@ impl Arrays {
         for (i, a) in arrays.iter().enumerate() {
             let key = |k: &str| format!("arrays[{i}].{k}");
             let devices: Vec<DeviceId> = a.members.iter().map(dev).collect();
+            if a.level == settings::ArrayLevel::CacheDevice {
+                let (volume, summary) = cache_dev::build(a, i, devices, capacities)?;
+                report.volumes.push(summary);
+                volumes.push(volume);
+                continue;
+            }
             let cap = capacities[devices[0] as usize];
             if let Some(k) = devices.iter().position(|&d| capacities[d as usize] != cap) {
                 return Err(HeadwayError::config(
@@ -174,6 +183,7 @@ impl Arrays {
                 spare_fg_last_ns: 0,
                 next_copy: 0,
                 layout,
+                cache: None,
             });
         }
         Ok(Arrays {

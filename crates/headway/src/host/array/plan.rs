@@ -34,11 +34,22 @@ pub(crate) enum Role {
     Rebuild,
     /// A scrub's read.
     Scrub,
+    /// Cache device: a missed read's data written onto the cache device.
+    Populate,
+    /// Cache device: a write-through's write to the disk.
+    Flush,
+    /// Cache device: a dirty extent's read from the cache device, or its write to the disk.
+    Destage,
 }
 
 impl Role {
     pub(crate) fn is_parity(self) -> bool {
         matches!(self, Role::OldParity | Role::Parity)
+    }
+
+    /// Work the logical request does not wait for: it completes once the rest is done.
+    pub(crate) fn is_tail(self) -> bool {
+        matches!(self, Role::Populate | Role::Flush)
     }
 }
 

@@ -8,6 +8,8 @@ use serde::Deserialize;
 
 use crate::error::{HeadwayError, Result};
 
+pub use super::cache_settings::{CacheDeviceConfig, CacheWrite};
+
 /// One logical volume over several devices.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -69,6 +71,9 @@ pub struct ArrayConfig {
     /// Reading and verifying every stripe.
     #[serde(default)]
     pub scrub: Option<BackgroundConfig>,
+    /// `level = "cache-device"`: how the first member caches the second.
+    #[serde(default)]
+    pub cache: Option<CacheDeviceConfig>,
 }
 
 fn default_stripe_unit_sectors() -> u64 {
@@ -95,6 +100,9 @@ pub enum ArrayLevel {
     Raid5,
     /// Striping with two rotated parity units, P and Q.
     Raid6,
+    /// The first member caches the second (DiskSim's `disksim_cachedev`).
+    #[serde(rename = "cache-device")]
+    CacheDevice,
 }
 
 impl ArrayLevel {
@@ -102,7 +110,7 @@ impl ArrayLevel {
     pub(crate) fn min_members(self) -> usize {
         match self {
             ArrayLevel::Raid0 => 1,
-            ArrayLevel::Raid1 | ArrayLevel::Raid10 => 2,
+            ArrayLevel::Raid1 | ArrayLevel::Raid10 | ArrayLevel::CacheDevice => 2,
             ArrayLevel::Raid4 | ArrayLevel::Raid5 => 3,
             ArrayLevel::Raid6 => 4,
         }
@@ -122,6 +130,7 @@ impl ArrayLevel {
             ArrayLevel::Raid4 => "raid4",
             ArrayLevel::Raid5 => "raid5",
             ArrayLevel::Raid6 => "raid6",
+            ArrayLevel::CacheDevice => "cache-device",
         }
     }
 }
@@ -263,6 +272,7 @@ impl ArrayConfig {
         }
         let level = self.level.name();
         let n = self.members.len();
+        super::cache_settings::validate_level(self, at)?;
         if n < self.level.min_members() {
             return Err(HeadwayError::config(
                 key("members"),

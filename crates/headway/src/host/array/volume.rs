@@ -2,6 +2,7 @@
 //! the rebuild has come, its rebuild and scrub, and the member operations in flight.
 
 use super::background::Background;
+use super::cache_dev::CacheDev;
 use super::free_rows::FreeRows;
 use super::layout::Layout;
 use super::plan::WriteRule;
@@ -39,6 +40,8 @@ pub(crate) struct Volume {
     pub spare_fg_last_ns: SimTime,
     /// The next copy a round-robin mirrored read takes.
     pub next_copy: usize,
+    /// A `cache-device` volume's map and destaging.
+    pub cache: Option<CacheDev>,
 }
 
 impl Volume {

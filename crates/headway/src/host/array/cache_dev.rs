@@ -1,0 +1,279 @@
+//! A cache device: a volume whose first member caches the second, sector for sector
+//! (DiskSim's `disksim_cachedev`).
+//!
+//! - A read the cache device holds wholly is read from it; any other read is read from the
+//!   disk, and (within the cached range) its data is then written onto the cache device.
+//!   The read completes when the disk's read does: the population write runs after it.
+//! - A write within the cached range is written onto the cache device, where it is dirty;
+//!   it completes when that write does (with `write = "through"` the disk's write follows,
+//!   unwaited). A write beyond the range goes to the disk.
+//! - Destaging: once the disk has been idle `destage_idle_ms` since its last completion
+//!   (or since the run began), and the cache device is idle too, the lowest run of dirty sectors is read from the
+//!   cache device and written to the disk; as each step ends the next starts at once while
+//!   both stay idle. A step that finds either busy waits for the disk's next idle period.
+
+use super::cache_map::CacheMap;
+use super::cache_settings::CacheWrite;
+use super::layout::Layout;
+use super::plan::{MemberOp, MemberOps, Role, Wait};
+use super::settings::{ArrayConfig, ParityRotation};
+use super::volume::Volume;
+use crate::error::{HeadwayError, Result};
+use std::collections::VecDeque;
+
+use crate::request::{DeviceId, Op, Request};
+use crate::stats::{ArraySummary, CacheDeviceSummary, MemberSummary};
+use crate::time::SimTime;
+
+/// Member indices: the cache device, then the disk it caches.
+pub(crate) const CACHE: usize = 0;
+pub(crate) const DISK: usize = 1;
+
+/// A cache device's state during a run.
+pub(crate) struct CacheDev {
+    map: CacheMap,
+    write: CacheWrite,
+    idle_ns: SimTime,
+    /// When the disk's current idle period has lasted `idle_ns`: set by each disk
+    /// completion that leaves it idle, spent when it comes.
+    idle_until: Option<SimTime>,
+    /// A destage step has just finished: the next may start at once.
+    chained: bool,
+    destaging: bool,
+    counts: CacheDeviceSummary,
+    max_outstanding: u32,
+    outstanding: u32,
+    /// Logical requests waiting for one in progress to complete.
+    waiting: VecDeque<Request>,
+}
+
+impl CacheDev {
+    pub(crate) fn new(
+        size_sectors: u64,
+        write: CacheWrite,
+        idle_ns: SimTime,
+        max_outstanding: Option<u32>,
+    ) -> Self {
+        CacheDev {
+            map: CacheMap::new(size_sectors),
+            write,
+            idle_ns,
+            // [TEAM CHOICE] the disk's first idle period begins with the run (DiskSim's
+            // begins at the disk's first completion).
+            idle_until: Some(idle_ns),
+            chained: false,
+            destaging: false,
+            counts: CacheDeviceSummary::default(),
+            max_outstanding: max_outstanding.unwrap_or(u32::MAX),
+            outstanding: 0,
+            waiting: VecDeque::new(),
+        }
+    }
+
+    /// A logical request arrived: it starts now (returned), or waits its turn.
+    pub(crate) fn admit(&mut self, r: Request) -> Option<Request> {
+        if self.outstanding < self.max_outstanding && self.waiting.is_empty() {
+            self.outstanding += 1;
+            return Some(r);
+        }
+        self.waiting.push_back(r);
+        None
+    }
+
+    /// A logical request completed.
+    pub(crate) fn logical_done(&mut self) {
+        self.outstanding = self.outstanding.saturating_sub(1);
+    }
+
+    /// The next waiting logical request, if one may start now.
+    pub(crate) fn next_waiting(&mut self) -> Option<Request> {
+        if self.outstanding >= self.max_outstanding {
+            return None;
+        }
+        let r = self.waiting.pop_front()?;
+        self.outstanding += 1;
+        Some(r)
+    }
+
+    /// The member operations of a logical request.
+    pub(crate) fn plan(&mut self, lbn: u64, sectors: u32, op: Op) -> MemberOps {
+        let n = sectors as u64;
+        let mut ops = MemberOps::new();
+        let mut push = |member, op, role, wait| {
+            ops.push(MemberOp {
+                member,
+                lbn,
+                sectors,
+                op,
+                role,
+                wait,
+            })
+        };
+        match op {
+            Op::Read if self.map.holds(lbn, n) => {
+                self.counts.read_hits += 1;
+                push(CACHE, Op::Read, Role::Data, Wait::Nothing);
+            }
+            Op::Read => {
+                self.counts.read_misses += 1;
+                push(DISK, Op::Read, Role::Data, Wait::Nothing);
+                if self.map.covers(lbn, n) {
+                    self.counts.population_writes += 1;
+                    push(CACHE, Op::Write, Role::Populate, Wait::Op(0));
+                }
+            }
+            Op::Write if self.map.covers(lbn, n) => {
+                self.counts.write_hits += 1;
+                push(CACHE, Op::Write, Role::Data, Wait::Nothing);
+                if self.write == CacheWrite::Through {
+                    push(DISK, Op::Write, Role::Flush, Wait::Op(0));
+                }
+            }
+            Op::Write => {
+                self.counts.write_misses += 1;
+                push(DISK, Op::Write, Role::Data, Wait::Nothing);
+            }
+        }
+        ops
+    }
+
+    /// Member operation `o` completed at `now`; `disk_idle`: the disk has nothing else
+    /// queued or outstanding.
+    pub(crate) fn op_done(&mut self, o: &MemberOp, now: SimTime, disk_idle: bool) {
+        let n = o.sectors as u64;
+        match (o.member, o.op, o.role) {
+            (CACHE, Op::Write, Role::Populate) => self.map.fill(o.lbn, n),
+            (CACHE, Op::Write, _) => self.map.write(o.lbn, n),
+            (DISK, Op::Write, Role::Flush) => self.map.clean(o.lbn, n),
+            (DISK, Op::Write, Role::Destage) => {
+                self.map.clean(o.lbn, n);
+                self.destaging = false;
+                self.chained = true;
+            }
+            _ => {}
+        }
+        if o.member == DISK && disk_idle {
+            self.idle_until = Some(now + self.idle_ns);
+        }
+    }
+
+    /// The next destage step if one starts at `now` (its operations), else when to look
+    /// again. `idle`: the cache device and the disk each have nothing queued or
+    /// outstanding.
+    pub(crate) fn destage(
+        &mut self,
+        now: SimTime,
+        idle: [bool; 2],
+    ) -> (Option<MemberOps>, Option<SimTime>) {
+        if self.destaging {
+            return (None, None);
+        }
+        let chained = std::mem::take(&mut self.chained);
+        match self.idle_until {
+            Some(t) if t > now && !chained => return (None, idle[DISK].then_some(t)),
+            Some(t) if t <= now => self.idle_until = None,
+            None if !chained => return (None, None),
+            _ => {}
+        }
+        if !(idle[CACHE] && idle[DISK]) {
+            return (None, None);
+        }
+        let Some((lbn, n)) = self.map.first_dirty(u32::MAX as u64) else {
+            return (None, None);
+        };
+        self.destaging = true;
+        self.counts.destage_reads += 1;
+        self.counts.destage_writes += 1;
+        self.counts.destage_sectors += n;
+        let op = |member, op, wait| MemberOp {
+            member,
+            lbn,
+            sectors: n as u32,
+            op,
+            role: Role::Destage,
+            wait,
+        };
+        let ops = [
+            op(CACHE, Op::Read, Wait::Nothing),
+            op(DISK, Op::Write, Wait::Op(0)),
+        ];
+        (Some(ops.into_iter().collect()), None)
+    }
+
+    pub(crate) fn summary(&self) -> CacheDeviceSummary {
+        CacheDeviceSummary {
+            dirty_sectors_end: self.map.dirty_sectors(),
+            ..self.counts.clone()
+        }
+    }
+}
+
+/// Build volume `i`, a `cache-device` over `devices` (the cache device, then the disk) of
+/// `capacities` sectors, and its summary.
+pub(crate) fn build(
+    a: &ArrayConfig,
+    i: usize,
+    devices: Vec<DeviceId>,
+    capacities: &[u64],
+) -> Result<(Volume, ArraySummary)> {
+    let cfg = a.cache.clone().unwrap_or_default();
+    let cache_cap = capacities[devices[CACHE] as usize];
+    let disk_cap = capacities[devices[DISK] as usize];
+    let size = cfg.size_sectors.unwrap_or(cache_cap.min(disk_cap));
+    if size > cache_cap {
+        return Err(HeadwayError::config(
+            format!("arrays[{i}].cache.size_sectors"),
+            format!(
+                "{size} sectors do not fit on the cache device `{}` ({cache_cap} sectors)",
+                a.members[CACHE]
+            ),
+        ));
+    }
+    if size > disk_cap {
+        return Err(HeadwayError::config(
+            format!("arrays[{i}].cache.size_sectors"),
+            format!(
+                "{size} sectors is more than the cached disk `{}` holds ({disk_cap} sectors)",
+                a.members[DISK]
+            ),
+        ));
+    }
+    let idle_ns = (cfg.destage_idle_ms * 1e6).round() as SimTime;
+    let layout = Layout::new(a.level, 1, 1, disk_cap, ParityRotation::default(), 1);
+    let summary = ArraySummary {
+        name: a.name.clone(),
+        level: a.level.name().into(),
+        members: a
+            .members
+            .iter()
+            .map(|d| MemberSummary {
+                device: d.clone(),
+                ..Default::default()
+            })
+            .collect(),
+        cache: Some(CacheDeviceSummary::default()),
+        ..Default::default()
+    };
+    let volume = Volume {
+        name: a.name.clone(),
+        rule: super::plan::WriteRule::Fixed(a.small_write),
+        sync_writes: a.sync_writes,
+        mirror_read: a.mirror_read,
+        inflight: vec![0; devices.len() + 1],
+        devices,
+        spare: None,
+        failure: None,
+        rebuild: None,
+        scrub: None,
+        free_rebuild: None,
+        free_scrub: None,
+        fg_inflight: 0,
+        fg_last_ns: 0,
+        spare_fg_inflight: 0,
+        spare_fg_last_ns: 0,
+        next_copy: 0,
+        layout,
+        cache: Some(CacheDev::new(size, cfg.write, idle_ns, cfg.max_outstanding)),
+    };
+    Ok((volume, summary))
+}
