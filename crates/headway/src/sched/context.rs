@@ -55,10 +55,17 @@ impl HostWork {
     pub(crate) fn origin_names(&self) -> Vec<String> {
         self.origins.borrow().clone()
     }
-    /// Host-made requests created since the last call (the engine drains them).
-    pub(crate) fn take_created(&self) -> Vec<Request> {
+    /// Hand each host-made request created since the last call to `f` (the engine drains
+    /// them after every host call) and forget them, keeping the list's room: taking the
+    /// list instead allocated it again at the next request the host made, which an
+    /// array's member operations paid each.
+    pub(crate) fn drain_created(&self, mut f: impl FnMut(&Request)) {
         self.any_created.set(false);
-        std::mem::take(&mut *self.created.borrow_mut())
+        let mut created = self.created.borrow_mut();
+        for r in created.iter() {
+            f(r);
+        }
+        created.clear();
     }
     #[inline]
     pub(crate) fn created_any(&self) -> bool {

@@ -16,7 +16,7 @@ use super::volume::Volume;
 use crate::error::Result;
 use crate::predict::{Access, Moment};
 use crate::request::{Command, Completion, DeviceId, Op, Request};
-use crate::sched::{Decision, Placement, SchedCtx, Scheduler, Served, FREE_READ_ORIGIN};
+use crate::sched::{Decision, Hints, Placement, SchedCtx, Scheduler, Served, FREE_READ_ORIGIN};
 use crate::stats::ArraySummary;
 use crate::time::SimTime;
 
@@ -76,6 +76,11 @@ pub(crate) struct ArrayFront {
     /// Whether any volume has a rebuild or a scrub: without one, no event needs to look
     /// for background work.
     any_background: bool,
+    /// What the layer promises the host (fixed for its life: see [`front_hints`]).
+    hints: Hints,
+    /// The inner scheduler's `on_completion` does nothing (`Hints::ignores_completions`),
+    /// so a completion is not passed to it.
+    inner_ignores_completions: bool,
 }
 
 impl ArrayFront {
@@ -89,9 +94,13 @@ impl ArrayFront {
         let any_background = volumes
             .iter()
             .any(|v| v.rebuild.is_some() || v.scrub.is_some());
+        let inner_hints = inner.hints();
+        let hints = front_hints(inner_hints, any_background, &volumes);
         ArrayFront {
             inner,
             any_background,
+            hints,
+            inner_ignores_completions: inner_hints.ignores_completions,
             volumes,
             first_volume,
             origins: None,
@@ -116,8 +125,11 @@ impl ArrayFront {
         o[job as usize]
     }
 
+    #[inline]
     fn is_ours(&self, r: &Request) -> bool {
-        self.origins.is_some_and(|o| o.contains(&r.origin))
+        // Three comparisons, not a slice search (a call per member operation).
+        self.origins
+            .is_some_and(|[a, b, c]| r.origin == a || r.origin == b || r.origin == c)
     }
 
     fn tally(&self, v: usize, f: impl FnOnce(&mut ArraySummary)) {
@@ -293,7 +305,12 @@ impl ArrayFront {
             vol.fg_last_ns = ctx.now;
         }
         if p.left > 0 {
-            self.release(slot, ctx);
+            // Only the last read's end or the end of an operation another waits for lets
+            // an operation go: the rest would walk the plan for nothing.
+            let last_read = p.ops[i].op == Op::Read && p.reads_left == 0;
+            if last_read || p.ops.iter().any(|o| o.wait == Wait::Op(i as u16)) {
+                self.release(slot, ctx);
+            }
             return;
         }
         let p = self.pending[slot as usize].take().expect("tracked");
@@ -303,6 +320,8 @@ impl ArrayFront {
                 if let Some(l) = p.logical {
                     self.finish_logical(v, l, ctx.now);
                 }
+                // Foreground work moves no rebuild or scrub: their summaries stand.
+                return;
             }
             Job::Rebuild | Job::Scrub => {
                 let vol = &mut self.volumes[v];
@@ -569,6 +588,25 @@ fn count_op(s: &mut ArraySummary, k: usize, job: Job, o: &MemberOp) {
     }
 }
 
+/// What the array layer over `inner` promises the host. Without a rebuild or scrub it makes
+/// no work of its own and never waits: it acts on what it holds (logical requests served
+/// from `ready`, counted in `pending`) and on what the inner scheduler holds, so it is idle
+/// when empty if the inner one is; and it reads the predictors only to choose between a
+/// mirrored unit's copies by `fastest` (a lone copy is chosen whatever they say). It never acts only with a free slot (a logical request with no member
+/// operation, a read of a lost unit without redundancy, is served at its arrival,
+/// whatever the devices hold), never ignores completions (they finish its logical
+/// requests) and passes no arrival through (a volume's request becomes member operations).
+fn front_hints(inner: Hints, any_background: bool, volumes: &[Volume]) -> Hints {
+    Hints {
+        idle_when_empty: inner.idle_when_empty && !any_background,
+        ignores_predictors: inner.ignores_predictors
+            && volumes
+                .iter()
+                .all(|v| v.mirror_read != MirrorRead::Fastest || v.layout.copies < 2),
+        ..Hints::ASK_ALWAYS
+    }
+}
+
 /// Which surviving copy serves a mirrored read.
 #[allow(clippy::too_many_arguments)]
 fn choose_copy(
@@ -627,7 +665,9 @@ impl Scheduler for ArrayFront {
         }
     }
     fn on_completion(&mut self, done: &Completion, ctx: &SchedCtx) {
-        self.inner.on_completion(done, ctx);
+        if !self.inner_ignores_completions {
+            self.inner.on_completion(done, ctx);
+        }
         for r in &done.command.requests {
             if self.is_ours(r) {
                 self.op_done(r, ctx);
@@ -675,6 +715,9 @@ impl Scheduler for ArrayFront {
     }
     fn set_queued_planning(&mut self, on: bool) {
         self.inner.set_queued_planning(on);
+    }
+    fn hints(&self) -> Hints {
+        self.hints
     }
     fn pending(&self) -> usize {
         self.inner.pending() + self.ready.len()
