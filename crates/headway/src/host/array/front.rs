@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex};
 use smallvec::SmallVec;
 
 use super::free_rows::FreeRows;
+use super::front_hints::front_hints;
 use super::ids::IdWindow;
 use super::plan::{plan, MemberOp, MemberOps, Planning, Role, Wait};
 use super::settings::BackgroundPolicy;
@@ -585,25 +586,6 @@ fn count_op(s: &mut ArraySummary, k: usize, job: Job, o: &MemberOp) {
         Job::Rebuild if read => m.rebuild_reads += 1,
         Job::Rebuild => m.rebuild_writes += 1,
         Job::Scrub => m.scrub_reads += 1,
-    }
-}
-
-/// What the array layer over `inner` promises the host. Without a rebuild or scrub it makes
-/// no work of its own and never waits: it acts on what it holds (logical requests served
-/// from `ready`, counted in `pending`) and on what the inner scheduler holds, so it is idle
-/// when empty if the inner one is; and it reads the predictors only to choose between a
-/// mirrored unit's copies by `fastest` (a lone copy is chosen whatever they say). It never acts only with a free slot (a logical request with no member
-/// operation, a read of a lost unit without redundancy, is served at its arrival,
-/// whatever the devices hold), never ignores completions (they finish its logical
-/// requests) and passes no arrival through (a volume's request becomes member operations).
-fn front_hints(inner: Hints, any_background: bool, volumes: &[Volume]) -> Hints {
-    Hints {
-        idle_when_empty: inner.idle_when_empty && !any_background,
-        ignores_predictors: inner.ignores_predictors
-            && volumes
-                .iter()
-                .all(|v| v.mirror_read != MirrorRead::Fastest || v.layout.copies < 2),
-        ..Hints::ASK_ALWAYS
     }
 }
 

@@ -5,6 +5,7 @@
 mod background;
 mod free_rows;
 mod front;
+mod front_hints;
 mod ids;
 mod layout;
 mod plan;
