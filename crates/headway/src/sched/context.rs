@@ -264,3 +264,27 @@ impl<'a> SchedCtx<'a> {
             .expect("host services: build the context with SchedCtx::for_host or with_work")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn made_requests_are_drained_once_in_order_and_the_list_keeps_its_room() {
+        let work = HostWork::new();
+        let ctx = SchedCtx::new(0, &[], &[], &[]).with_work(&work);
+        let origin = ctx.host_origin("array");
+        let a = ctx.host_request(origin, 0, 8, 8, Op::Read);
+        let b = ctx.host_request(origin, 1, 16, 8, Op::Write);
+        assert!(work.created_any());
+        let mut seen = Vec::new();
+        work.drain_created(|r| seen.push(*r));
+        assert_eq!(seen, vec![a, b]);
+        assert_eq!((a.id + 1, a.origin), (b.id, origin));
+        assert!(!work.created_any());
+        assert!(work.created.borrow().capacity() >= 2);
+        seen.clear();
+        work.drain_created(|r| seen.push(*r));
+        assert!(seen.is_empty());
+    }
+}
