@@ -419,9 +419,7 @@ impl Simulation {
     #[inline(always)]
     fn count_work(host: &Host, stats: &mut Stats, now: SimTime) {
         if host.work.created_any() {
-            for r in host.work.take_created() {
-                stats.host_request(now, &r);
-            }
+            host.work.drain_created(|r| stats.host_request(now, r));
         }
     }
 

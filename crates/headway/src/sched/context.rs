@@ -55,10 +55,17 @@ impl HostWork {
     pub(crate) fn origin_names(&self) -> Vec<String> {
         self.origins.borrow().clone()
     }
-    /// Host-made requests created since the last call (the engine drains them).
-    pub(crate) fn take_created(&self) -> Vec<Request> {
+    /// Hand each host-made request created since the last call to `f` (the engine drains
+    /// them after every host call) and forget them, keeping the list's room: taking the
+    /// list instead allocated it again at the next request the host made, which an
+    /// array's member operations paid each.
+    pub(crate) fn drain_created(&self, mut f: impl FnMut(&Request)) {
         self.any_created.set(false);
-        std::mem::take(&mut *self.created.borrow_mut())
+        let mut created = self.created.borrow_mut();
+        for r in created.iter() {
+            f(r);
+        }
+        created.clear();
     }
     #[inline]
     pub(crate) fn created_any(&self) -> bool {
@@ -255,5 +262,29 @@ impl<'a> SchedCtx<'a> {
         // work must be given some with `with_work`.
         self.work
             .expect("host services: build the context with SchedCtx::for_host or with_work")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn made_requests_are_drained_once_in_order_and_the_list_keeps_its_room() {
+        let work = HostWork::new();
+        let ctx = SchedCtx::new(0, &[], &[], &[]).with_work(&work);
+        let origin = ctx.host_origin("array");
+        let a = ctx.host_request(origin, 0, 8, 8, Op::Read);
+        let b = ctx.host_request(origin, 1, 16, 8, Op::Write);
+        assert!(work.created_any());
+        let mut seen = Vec::new();
+        work.drain_created(|r| seen.push(*r));
+        assert_eq!(seen, vec![a, b]);
+        assert_eq!((a.id + 1, a.origin), (b.id, origin));
+        assert!(!work.created_any());
+        assert!(work.created.borrow().capacity() >= 2);
+        seen.clear();
+        work.drain_created(|r| seen.push(*r));
+        assert!(seen.is_empty());
     }
 }

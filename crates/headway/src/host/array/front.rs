@@ -9,6 +9,7 @@ use smallvec::SmallVec;
 
 use super::cache_dev;
 use super::free_rows::FreeRows;
+use super::front_hints::front_hints;
 use super::ids::IdWindow;
 use super::plan::{plan, MemberOp, MemberOps, Planning, Role, Wait};
 use super::settings::BackgroundPolicy;
@@ -17,7 +18,7 @@ use super::volume::Volume;
 use crate::error::Result;
 use crate::predict::{Access, Moment};
 use crate::request::{Command, Completion, DeviceId, Op, Request};
-use crate::sched::{Decision, Placement, SchedCtx, Scheduler, Served, FREE_READ_ORIGIN};
+use crate::sched::{Decision, Hints, Placement, SchedCtx, Scheduler, Served, FREE_READ_ORIGIN};
 use crate::stats::ArraySummary;
 use crate::time::SimTime;
 
@@ -77,6 +78,11 @@ pub(crate) struct ArrayFront {
     /// Whether any volume has a rebuild or a scrub: without one, no event needs to look
     /// for background work.
     any_background: bool,
+    /// What the layer promises the host (fixed for its life: see [`front_hints`]).
+    hints: Hints,
+    /// The inner scheduler's `on_completion` does nothing (`Hints::ignores_completions`),
+    /// so a completion is not passed to it.
+    inner_ignores_completions: bool,
 }
 
 impl ArrayFront {
@@ -90,9 +96,13 @@ impl ArrayFront {
         let any_background = volumes
             .iter()
             .any(|v| v.rebuild.is_some() || v.scrub.is_some() || v.cache.is_some());
+        let inner_hints = inner.hints();
+        let hints = front_hints(inner_hints, any_background, &volumes);
         ArrayFront {
             inner,
             any_background,
+            hints,
+            inner_ignores_completions: inner_hints.ignores_completions,
             volumes,
             first_volume,
             origins: None,
@@ -117,8 +127,11 @@ impl ArrayFront {
         o[job as usize]
     }
 
+    #[inline]
     fn is_ours(&self, r: &Request) -> bool {
-        self.origins.is_some_and(|o| o.contains(&r.origin))
+        // Three comparisons, not a slice search (a call per member operation).
+        self.origins
+            .is_some_and(|[a, b, c]| r.origin == a || r.origin == b || r.origin == c)
     }
 
     fn tally(&self, v: usize, f: impl FnOnce(&mut ArraySummary)) {
@@ -301,18 +314,26 @@ impl ArrayFront {
             vol.fg_last_ns = ctx.now;
             vol.spare_foreground(k, false, ctx.now);
         }
+        // Only the last read's end or the end of an operation another waits for lets an
+        // operation go: the rest would walk the plan for nothing. A cache device's plan
+        // also finishes its request before a population write, so it is always walked.
+        let left = p.left;
+        let go = left > 0
+            && ((p.ops[i].op == Op::Read && p.reads_left == 0)
+                || p.ops.iter().any(|o| o.wait == Wait::Op(i as u16)));
         let cache = vol.cache.as_mut().map(|c| {
             c.op_done(&p.ops[i], ctx.now, vol.inflight[cache_dev::DISK] == 0);
         });
-        let left = p.left;
         if cache.is_some() {
             self.tally_cache(v);
         }
         if left > 0 {
-            self.release(slot, ctx);
             if cache.is_some() {
+                self.release(slot, ctx);
                 self.finish_before_tail(v, slot, ctx.now);
                 self.cache_admit(v, ctx);
+            } else if go {
+                self.release(slot, ctx);
             }
             return;
         }
@@ -326,6 +347,8 @@ impl ArrayFront {
                 if cache.is_some() {
                     self.cache_admit(v, ctx);
                 }
+                // Foreground work moves no rebuild or scrub: their summaries stand.
+                return;
             }
             Job::Rebuild | Job::Scrub => {
                 let vol = &mut self.volumes[v];
@@ -757,7 +780,9 @@ impl Scheduler for ArrayFront {
         }
     }
     fn on_completion(&mut self, done: &Completion, ctx: &SchedCtx) {
-        self.inner.on_completion(done, ctx);
+        if !self.inner_ignores_completions {
+            self.inner.on_completion(done, ctx);
+        }
         for r in &done.command.requests {
             if self.is_ours(r) {
                 self.op_done(r, ctx);
@@ -805,6 +830,9 @@ impl Scheduler for ArrayFront {
     }
     fn set_queued_planning(&mut self, on: bool) {
         self.inner.set_queued_planning(on);
+    }
+    fn hints(&self) -> Hints {
+        self.hints
     }
     fn pending(&self) -> usize {
         self.inner.pending() + self.ready.len()

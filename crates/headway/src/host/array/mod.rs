@@ -8,6 +8,7 @@ mod cache_map;
 pub mod cache_settings;
 mod free_rows;
 mod front;
+mod front_hints;
 mod held_writes;
 mod ids;
 mod layout;

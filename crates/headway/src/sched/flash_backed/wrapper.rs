@@ -693,7 +693,7 @@ mod tests {
                             assert_eq!(dev, 1);
                         }
                         fb.commit(&cmd, Placement::Device, &ctx).unwrap();
-                        work.take_created();
+                        work.drain_created(|_| {});
                         let ns = if dev == 1 {
                             flash.access_ns(cmd.sectors, cmd.op)
                         } else {
