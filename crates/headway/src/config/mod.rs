@@ -266,6 +266,7 @@ impl ExperimentConfig {
             platter: None,
             concurrent: false,
             pins: Vec::new(),
+            cache: None,
         }]
     }
 
