@@ -193,3 +193,18 @@ fn bad_cache_tables_get_keyed_errors() {
     let e = err("{ size_sectors = 64, lines = 4 }");
     assert!(e.contains("lines"), "{e}");
 }
+
+#[test]
+fn a_request_on_a_line_being_filled_waits_for_the_fill() {
+    // The read's fill holds line 0-15 until 1 ms: the write at 0.5 ms waits for it, and so
+    // does the read of sectors the fill brings.
+    let r = replay(
+        "{ size_sectors = 64, line_sectors = 16 }",
+        "0 0 0 8 1\n0.5 0 8 4 0\n0.6 0 2 4 1\n",
+    );
+    assert_eq!(
+        served(&r).iter().map(|s| s.3).collect::<Vec<_>>(),
+        vec![MS, MS / 2, MS * 4 / 10]
+    );
+    assert_eq!(device_ops(&r), vec![(0, 8, true, MS)]);
+}

@@ -77,3 +77,4 @@ mod workload_trace;
 mod zone_commands;
 mod zoned;
 mod zoned_host;
+mod zz_probe;

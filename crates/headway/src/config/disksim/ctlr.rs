@@ -182,6 +182,7 @@ pub(super) fn cachemem_config(cache: &Block) -> Result<Option<CtlrCacheConfig>> 
         line_sectors: line as u64,
         write_policy,
         flush_cluster_lines: (cluster as u32).max(1),
+        max_requests: None,
     }))
 }
 
@@ -192,9 +193,20 @@ pub(super) fn memory_caches(
     out: &mut Vec<(String, CtlrCacheConfig)>,
 ) -> Result<()> {
     if node.type_name == "disksim_ctlr" {
-        let cache = component(doc, &node.name).and_then(|b| sub_block(b, "Cache"));
-        if let Some(c) = cache.filter(|c| c.type_name == "disksim_cachemem") {
-            if let Some(cfg) = cachemem_config(c)? {
+        let ctlr = component(doc, &node.name);
+        let cache = ctlr.and_then(|b| sub_block(b, "Cache"));
+        if let (Some(b), Some(c)) = (ctlr, cache.filter(|c| c.type_name == "disksim_cachemem")) {
+            if let Some(mut cfg) = cachemem_config(c)? {
+                // The I/O driver keeps at most this many requests at the controller.
+                let queue = num_or(b, "Maximum queue length", 0.0)?;
+                if !(queue.fract() == 0.0 && (0.0..=1e9).contains(&queue)) {
+                    let loc = b.get("Maximum queue length").map_or(&b.loc, |p| &p.loc);
+                    return Err(loc.error(
+                        Some("Maximum queue length"),
+                        format!("expected a count of requests, got {queue}"),
+                    ));
+                }
+                cfg.max_requests = Some(queue as u32 + 1);
                 let mut disks = Vec::new();
                 super::device_nodes(node, &mut disks);
                 out.extend(disks.iter().map(|d| (d.name.clone(), cfg.clone())));

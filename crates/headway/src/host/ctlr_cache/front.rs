@@ -12,6 +12,7 @@ use smallvec::SmallVec;
 
 use super::lines::{LineTable, Victim};
 use super::settings::WritePolicy;
+use super::slots::Slots;
 use crate::error::Result;
 use crate::request::{Command, Completion, DeviceId, Op, Request};
 use crate::sched::{Decision, Placement, SchedCtx, Scheduler, Served};
@@ -21,6 +22,7 @@ pub(crate) struct DeviceCache {
     pub(crate) table: LineTable,
     pub(crate) policy: WritePolicy,
     pub(crate) cluster_lines: u32,
+    pub(crate) slots: Slots,
 }
 
 /// A request the cache is serving.
@@ -58,6 +60,8 @@ pub(crate) struct CacheFront {
     blocked: VecDeque<u32>,
     ops: HashMap<u64, CacheOp>,
     ready: Served,
+    /// A request left its slot since waiting requests were last looked at.
+    freed: bool,
 }
 
 impl CacheFront {
@@ -81,6 +85,7 @@ impl CacheFront {
             blocked: VecDeque::new(),
             ops: HashMap::new(),
             ready: Served::new(),
+            freed: false,
         }
     }
 
@@ -296,6 +301,8 @@ impl CacheFront {
         self.free_jobs.push(j);
         let req = job.req;
         if let Some(c) = self.cache_of(req.device) {
+            self.caches[c as usize].slots.release();
+            self.freed = true;
             let t = &mut self.caches[c as usize].table;
             let ls = t.line_sectors();
             for line in req.lbn / ls..=(req.end_lbn() - 1) / ls {
@@ -349,6 +356,13 @@ impl CacheFront {
             self.inner.on_arrival(req, ctx);
             return;
         }
+        if let Some(req) = self.caches[c as usize].slots.admit(req) {
+            self.start(req, ctx);
+        }
+        self.start_waiting(ctx);
+    }
+
+    fn start(&mut self, req: Request, ctx: &SchedCtx) {
         let job = Job { req, ops_left: 0 };
         let j = match self.free_jobs.pop() {
             Some(j) => {
@@ -362,6 +376,17 @@ impl CacheFront {
         };
         if let Progress::Blocked = self.advance(j, ctx) {
             self.blocked.push_back(j);
+        }
+    }
+
+    /// Start the waiting requests that slots freed since the last look allow.
+    fn start_waiting(&mut self, ctx: &SchedCtx) {
+        while std::mem::take(&mut self.freed) {
+            for c in 0..self.caches.len() {
+                while let Some(req) = self.caches[c].slots.next() {
+                    self.start(req, ctx);
+                }
+            }
         }
     }
 }
@@ -428,6 +453,7 @@ impl Scheduler for CacheFront {
         if any && !self.blocked.is_empty() {
             self.retry_blocked(ctx);
         }
+        self.start_waiting(ctx);
     }
     fn on_timer(&mut self, ctx: &SchedCtx) {
         self.inner.on_timer(ctx);
@@ -458,7 +484,8 @@ impl Scheduler for CacheFront {
         self.inner.set_queued_planning(on);
     }
     fn pending(&self) -> usize {
-        self.inner.pending() + self.ready.len() + self.blocked.len()
+        let waiting: usize = self.caches.iter().map(|c| c.slots.waiting()).sum();
+        self.inner.pending() + self.ready.len() + self.blocked.len() + waiting
     }
     fn take_failure(&mut self) -> Option<crate::error::HeadwayError> {
         self.inner.take_failure()

@@ -8,12 +8,14 @@
 mod front;
 mod lines;
 pub mod settings;
+mod slots;
 
 use crate::error::Result;
 use crate::request::DeviceId;
 use crate::sched::Scheduler;
 use front::{CacheFront, DeviceCache};
 use lines::LineTable;
+use slots::Slots;
 use settings::CtlrCacheConfig;
 
 /// `inner` with the caches of `caches` (device id, its cache, the key naming it in errors)
@@ -34,6 +36,7 @@ pub fn front(
                 table: LineTable::new(lines, c.line_sectors),
                 policy: c.write_policy,
                 cluster_lines: c.flush_cluster_lines,
+                slots: Slots::new(c.max_requests),
             },
         ));
     }

@@ -23,6 +23,10 @@ pub struct CtlrCacheConfig {
     /// victim's is written in the same command (`Flush max line cluster`).
     #[serde(default = "default_flush_cluster_lines")]
     pub flush_cluster_lines: u32,
+    /// Host requests the controller serves at once (DiskSim's `Maximum queue length` + 1);
+    /// the others wait at the host, taken in C-LOOK order by LBN. Default: no limit.
+    #[serde(default)]
+    pub max_requests: Option<u32>,
 }
 
 /// When a write reaches the device.
@@ -91,6 +95,12 @@ impl CtlrCacheConfig {
                 ),
             ));
         }
+        if self.max_requests == Some(0) {
+            return Err(HeadwayError::config(
+                format!("{key}.max_requests"),
+                "the controller must take at least one request at a time: got 0",
+            ));
+        }
         if self.flush_cluster_lines == 0 {
             return Err(HeadwayError::config(
                 format!("{key}.flush_cluster_lines"),
@@ -118,6 +128,7 @@ mod tests {
             line_sectors: line,
             write_policy: WritePolicy::WriteBack,
             flush_cluster_lines: 1,
+            max_requests: None,
         }
     }
 
