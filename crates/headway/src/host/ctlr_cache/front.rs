@@ -142,8 +142,11 @@ impl CacheFront {
         self.inner.on_arrival(r, ctx);
     }
 
-    /// Write back the dirty sectors of `slot` (and, up to the cluster size, the dirty data
-    /// of the lines next to it that runs on from it), clearing them.
+    /// Write back the dirty sectors of `slot`, clearing them: one write per span of valid
+    /// sectors, from its first dirty sector to its last. Up to the cluster size, a first
+    /// span starting at the line's first sector takes the dirty data before it in the
+    /// lines below, and a line dirty from its first sector to its last takes the dirty data
+    /// after it in the lines above.
     fn write_back(&mut self, c: u16, dev: DeviceId, slot: u32, ctx: &SchedCtx) {
         let cache = &mut self.caches[c as usize];
         let t = &mut cache.table;
@@ -175,7 +178,14 @@ impl CacheFront {
                 .first()
                 .map_or(0, |r| first_line - r.0 / ls)
                 .min(budget);
-            if let Some(r) = runs.last_mut().filter(|r| r.1 == base + ls - 1) {
+            // Forward only from a line dirty from its first sector to its last (DiskSim
+            // measures the run from the first dirty sector: a run starting later never
+            // reaches a line's length).
+            let whole = runs.first().is_some_and(|r| r.0 <= base);
+            if let Some(r) = runs
+                .last_mut()
+                .filter(|r| whole && r.1 == base + ls - 1)
+            {
                 r.1 = cluster(t, first_line, r.1, budget - used, true);
             }
         }
