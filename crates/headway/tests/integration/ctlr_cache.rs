@@ -148,7 +148,9 @@ fn every_request_completes_exactly_once_and_runs_repeat() {
     let mut trace = String::new();
     let mut x: u64 = 7;
     for i in 0..400u64 {
-        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         let lbn = (x >> 33) % 256 * 4;
         let sectors = 1 + (x >> 20) % 24;
         let read = (x >> 10) % 3 != 0;

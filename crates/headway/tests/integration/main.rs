@@ -77,4 +77,3 @@ mod workload_trace;
 mod zone_commands;
 mod zoned;
 mod zoned_host;
-mod zz_probe;

@@ -263,8 +263,7 @@ Max per-disk pending count = 1
         assert!(
             periodic
                 .iter()
-                .any(|l| l.starts_with("c.parv:10: `Flush policy`:")
-                    && l.contains("memory cache")),
+                .any(|l| l.starts_with("c.parv:10: `Flush policy`:") && l.contains("memory cache")),
             "{periodic:#?}"
         );
     }
@@ -313,7 +312,10 @@ Max per-disk pending count = 1
     #[test]
     fn a_cache_device_is_named_in_every_parameter() {
         let w = warnings(&CTLR.replace("disksim_cachemem", "disksim_cachedev"));
-        assert!(w.iter().any(|l| l.contains("dirty victim's write")), "{w:#?}");
+        assert!(
+            w.iter().any(|l| l.contains("dirty victim's write")),
+            "{w:#?}"
+        );
         assert_eq!(w.len(), 6, "{w:#?}");
     }
 }

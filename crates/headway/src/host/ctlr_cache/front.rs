@@ -116,7 +116,10 @@ impl CacheFront {
         let fill = op == Op::Read;
         let mut slots = SmallVec::new();
         for line in lbn / ls..=(lbn + sectors - 1) / ls {
-            let s = cache.table.slot_of(line).expect("operations cover resident lines");
+            let s = cache
+                .table
+                .slot_of(line)
+                .expect("operations cover resident lines");
             if fill {
                 cache.table.hold_fill(s, true);
             } else {
@@ -182,10 +185,7 @@ impl CacheFront {
             // measures the run from the first dirty sector: a run starting later never
             // reaches a line's length).
             let whole = runs.first().is_some_and(|r| r.0 <= base);
-            if let Some(r) = runs
-                .last_mut()
-                .filter(|r| whole && r.1 == base + ls - 1)
-            {
+            if let Some(r) = runs.last_mut().filter(|r| whole && r.1 == base + ls - 1) {
                 r.1 = cluster(t, first_line, r.1, budget - used, true);
             }
         }
@@ -302,7 +302,10 @@ impl CacheFront {
     /// A request whose operations are all done leaves, served by the host; its lines become
     /// the most recently used.
     fn finish_if_done(&mut self, j: u32) {
-        if self.jobs[j as usize].as_ref().is_some_and(|x| x.ops_left > 0) {
+        if self.jobs[j as usize]
+            .as_ref()
+            .is_some_and(|x| x.ops_left > 0)
+        {
             return;
         }
         let Some(job) = self.jobs[j as usize].take() else {

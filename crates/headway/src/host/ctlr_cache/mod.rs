@@ -15,8 +15,8 @@ use crate::request::DeviceId;
 use crate::sched::Scheduler;
 use front::{CacheFront, DeviceCache};
 use lines::LineTable;
-use slots::Slots;
 use settings::CtlrCacheConfig;
+use slots::Slots;
 
 /// `inner` with the caches of `caches` (device id, its cache, the key naming it in errors)
 /// in front; `inner` as it is when there are none, so a run without a cache is unchanged.

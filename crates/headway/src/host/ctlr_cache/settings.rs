@@ -58,7 +58,9 @@ impl WritePolicy {
 
 /// The policy by name; an unknown one is refused naming the key, since the table's own
 /// error would name only the table.
-fn write_policy<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<WritePolicy, D::Error> {
+fn write_policy<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> std::result::Result<WritePolicy, D::Error> {
     let name = String::deserialize(d)?;
     WritePolicy::from_name(&name).ok_or_else(|| {
         serde::de::Error::custom(format!(
@@ -135,12 +137,21 @@ mod tests {
     #[test]
     fn sizes_are_checked_by_key() {
         assert_eq!(cfg(8192, 64).lines("devices[0].cache").unwrap(), 128);
-        let e = cfg(0, 64).lines("devices[0].cache").unwrap_err().to_string();
+        let e = cfg(0, 64)
+            .lines("devices[0].cache")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("devices[0].cache.size_sectors"), "{e}");
-        let e = cfg(100, 64).lines("devices[0].cache").unwrap_err().to_string();
+        let e = cfg(100, 64)
+            .lines("devices[0].cache")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("devices[0].cache.line_sectors"), "{e}");
         assert!(e.contains("does not divide"), "{e}");
-        let e = cfg(100, 0).lines("devices[1].cache").unwrap_err().to_string();
+        let e = cfg(100, 0)
+            .lines("devices[1].cache")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("devices[1].cache.line_sectors"), "{e}");
     }
 
