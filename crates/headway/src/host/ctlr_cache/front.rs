@@ -30,11 +30,16 @@ struct Job {
     req: Request,
     /// Device operations it still waits for.
     ops_left: u32,
+    /// Write-backs of victims it found that are still in flight: it tries again only once
+    /// they are done, as DiskSim's allocation waits for the write it started.
+    victims_left: u32,
 }
 
 /// A device operation the cache made.
 struct CacheOp {
     job: Option<u32>,
+    /// The request waiting for this write-back of its victim.
+    victim_of: Option<u32>,
     cache: u16,
     fill: bool,
     /// Slots of the lines it holds.
@@ -100,10 +105,12 @@ impl CacheFront {
     }
 
     /// Send a cache operation to the device through the inner scheduler.
+    #[allow(clippy::too_many_arguments)]
     fn issue(
         &mut self,
         c: u16,
         job: Option<u32>,
+        victim_of: Option<u32>,
         dev: DeviceId,
         lbn: u64,
         sectors: u64,
@@ -132,11 +139,17 @@ impl CacheFront {
                 job.ops_left += 1;
             }
         }
+        if let Some(j) = victim_of {
+            if let Some(job) = self.jobs[j as usize].as_mut() {
+                job.victims_left += 1;
+            }
+        }
         let r = ctx.host_request(origin, dev, lbn, sectors as u32, op);
         self.ops.insert(
             r.id,
             CacheOp {
                 job,
+                victim_of,
                 cache: c,
                 fill,
                 slots,
@@ -150,7 +163,7 @@ impl CacheFront {
     /// span starting at the line's first sector takes the dirty data before it in the
     /// lines below, and a line dirty from its first sector to its last takes the dirty data
     /// after it in the lines above.
-    fn write_back(&mut self, c: u16, dev: DeviceId, slot: u32, ctx: &SchedCtx) {
+    fn write_back(&mut self, c: u16, j: u32, dev: DeviceId, slot: u32, ctx: &SchedCtx) {
         let cache = &mut self.caches[c as usize];
         let t = &mut cache.table;
         let ls = t.line_sectors();
@@ -190,7 +203,7 @@ impl CacheFront {
             }
         }
         for (a, b) in runs {
-            self.issue(c, None, dev, a, b - a + 1, Op::Write, ctx);
+            self.issue(c, None, Some(j), dev, a, b - a + 1, Op::Write, ctx);
         }
     }
 
@@ -243,7 +256,7 @@ impl CacheFront {
         }
         if let Some(victim) = blocked {
             if let Some(s) = victim {
-                self.write_back(c, req.device, s, ctx);
+                self.write_back(c, j, req.device, s, ctx);
             }
             return Progress::Blocked;
         }
@@ -272,7 +285,7 @@ impl CacheFront {
         }
         runs.extend(open);
         for (a, b) in runs {
-            self.issue(c, Some(j), req.device, a, b - a + 1, Op::Read, ctx);
+            self.issue(c, Some(j), None, req.device, a, b - a + 1, Op::Read, ctx);
         }
         self.finish_if_done(j);
     }
@@ -289,11 +302,18 @@ impl CacheFront {
         let sectors = req.sectors as u64;
         match policy {
             WritePolicy::WriteBack => {}
-            WritePolicy::WriteThrough => {
-                self.issue(c, Some(j), req.device, req.lbn, sectors, Op::Write, ctx)
-            }
+            WritePolicy::WriteThrough => self.issue(
+                c,
+                Some(j),
+                None,
+                req.device,
+                req.lbn,
+                sectors,
+                Op::Write,
+                ctx,
+            ),
             WritePolicy::WriteBehind => {
-                self.issue(c, None, req.device, req.lbn, sectors, Op::Write, ctx)
+                self.issue(c, None, None, req.device, req.lbn, sectors, Op::Write, ctx)
             }
         }
         self.finish_if_done(j);
@@ -339,6 +359,11 @@ impl CacheFront {
                 t.hold_flush(s, false);
             }
         }
+        if let Some(j) = op.victim_of {
+            if let Some(job) = self.jobs[j as usize].as_mut() {
+                job.victims_left -= 1;
+            }
+        }
         if let Some(j) = op.job {
             if let Some(job) = self.jobs[j as usize].as_mut() {
                 job.ops_left -= 1;
@@ -353,7 +378,12 @@ impl CacheFront {
             let Some(j) = self.blocked.pop_front() else {
                 break;
             };
-            if let Progress::Blocked = self.advance(j, ctx) {
+            let waiting = self.jobs[j as usize]
+                .as_ref()
+                .is_some_and(|x| x.victims_left > 0);
+            if waiting {
+                self.blocked.push_back(j);
+            } else if let Progress::Blocked = self.advance(j, ctx) {
                 self.blocked.push_back(j);
             }
         }
@@ -376,7 +406,11 @@ impl CacheFront {
     }
 
     fn start(&mut self, req: Request, ctx: &SchedCtx) {
-        let job = Job { req, ops_left: 0 };
+        let job = Job {
+            req,
+            ops_left: 0,
+            victims_left: 0,
+        };
         let j = match self.free_jobs.pop() {
             Some(j) => {
                 self.jobs[j as usize] = Some(job);
