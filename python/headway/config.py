@@ -119,6 +119,11 @@ class Device(_Section):
     ...                 pins=[{"lbn": 0, "sectors": 262144, "populate": True}])
     >>> hybrid.to_dict()["pins"]
     [{'lbn': 0, 'sectors': 262144, 'populate': True}]
+
+    A drive behind a controller with a 4 MiB write-back memory cache:
+
+    >>> Device(name="d", drive="atlas10k", cache={"size_sectors": 8192}).to_dict()
+    {'name': 'd', 'drive': 'atlas10k', 'cache': {'size_sectors': 8192}}
     """
 
     name: Optional[str] = None
@@ -151,6 +156,11 @@ class Device(_Section):
     #: ``drive = "hybrid"``: ATA-8 NVCache pins made before the run, each
     #: ``{"lbn": ..., "sectors": ..., "populate": bool}`` (populate: Populate Immediate).
     pins: Optional[Sequence[Dict[str, Any]]] = None
+    #: A memory cache in the device's controller, between the host's scheduler and the
+    #: device: ``size_sectors``, ``line_sectors``, ``write_policy`` (``"write-through"``,
+    #: ``"write-behind"``, ``"write-back"``), ``flush_cluster_lines``, ``max_requests``
+    #: (docs/disksim-params.md); absent: requests go to the device.
+    cache: Optional[Dict[str, Any]] = None
     extra: Dict[str, Any] = field(default_factory=dict)
 
 

@@ -10,6 +10,7 @@ use crate::device::{catalog, Device, DeviceKind};
 use crate::engine::RngStreams;
 use crate::error::{HeadwayError, Result};
 use crate::host::array::Arrays;
+use crate::host::ctlr_cache;
 use crate::host::Host;
 use crate::link::Link;
 use crate::predict::{CalibratedPredictor, LbnCurvePredictor, OraclePredictor, Predictor};
@@ -533,7 +534,16 @@ fn build(cfg: &ExperimentConfig, scheduler: Option<Box<dyn Scheduler>>) -> Resul
         }
     };
     let scheduler = super::zone_plug::wrap(cfg, scheduler, &devices)?;
-    let wraps = cfg.host.inner.is_some();
+    let caches: Vec<_> = device_cfgs
+        .iter()
+        .enumerate()
+        .filter_map(|(i, d)| {
+            let c = d.cache.as_ref()?;
+            Some((i as u16, c, format!("devices[{i}].cache")))
+        })
+        .collect();
+    let scheduler = ctlr_cache::front(scheduler, &caches)?;
+    let wraps = cfg.host.inner.is_some() || !caches.is_empty();
     // Prediction accuracy is only news when the host's model can differ from the drive:
     // a predictor other than the drive's own, or a drive with imperfections.
     let track_predictions = cfg.output.predictions.unwrap_or(

@@ -17,6 +17,7 @@ use crate::device::imperfect::Imperfections;
 use crate::device::power::PowerSpec;
 use crate::device::smr::SmrSpec;
 use crate::device::zoned::ZonedSpec;
+use crate::host::ctlr_cache::settings::CtlrCacheConfig;
 use crate::predict::PredictorOptions;
 use crate::table_keys::{key_group, KnownKey};
 
@@ -151,6 +152,9 @@ pub struct DeviceConfig {
     pub concurrent: bool,
     /// `drive = "hybrid"`: ATA-8 NVCache pins made before the run.
     pub pins: Vec<PinConfig>,
+    /// A memory cache in the device's controller, between the host's scheduler and the
+    /// device (none: requests go to the device).
+    pub cache: Option<CtlrCacheConfig>,
 }
 
 key_group! {
@@ -166,6 +170,7 @@ key_group! {
         platter: String,
         concurrent: bool,
         pins: Vec<PinConfig>,
+        cache: CtlrCacheConfig,
     }
 }
 
@@ -260,6 +265,7 @@ impl<'de> Deserialize<'de> for DeviceConfig {
                     platter: own.platter,
                     concurrent: own.concurrent.unwrap_or(false),
                     pins: own.pins.unwrap_or_default(),
+                    cache: own.cache,
                 })
             }
         }

@@ -278,6 +278,7 @@ impl ExperimentConfig {
             platter: None,
             concurrent: false,
             pins: Vec::new(),
+            cache: None,
         }]
     }
 

@@ -3,6 +3,7 @@
 //! keeps the single timer a non-work-conserving scheduler can arm.
 
 pub mod array;
+pub mod ctlr_cache;
 
 use crate::error::{HeadwayError, Result};
 use crate::predict::{Access, Moment, Predictor};

@@ -21,6 +21,7 @@ mod catalog;
 mod cello;
 mod cello_reproduce;
 mod composition;
+mod ctlr_cache;
 mod disksim;
 mod disksim_oracle;
 mod disksim_reference_files;

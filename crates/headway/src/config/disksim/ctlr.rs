@@ -1,11 +1,14 @@
-//! DiskSim controllers (`disksim_ctlr`) as far as headway reads them: a controller passes
-//! requests straight to its devices, so whatever a controller adds to the timing (its
-//! own queue, processing delays, a cache) is named in one warning line per parameter.
+//! DiskSim controllers (`disksim_ctlr`) as far as headway reads them: a controller's memory
+//! cache (`disksim_cachemem`) becomes the controller cache of its disks; otherwise a
+//! controller passes requests straight to its devices, so whatever else it adds to the
+//! timing (its own queue, processing delays, a cache device) is named in one warning line
+//! per parameter.
 
 use super::values::{num_or, sub_block};
 use super::{component, Notes};
 use crate::device::disksim::parse::{Block, Document, TopoNode};
 use crate::error::Result;
+use crate::host::ctlr_cache::settings::{CtlrCacheConfig, WritePolicy};
 
 /// DiskSim's `Write scheme` value for write-back (1 synchronous only, 2 write-through).
 const WRITE_BACK: f64 = 3.0;
@@ -60,10 +63,14 @@ fn note_controller(b: &Block, name: &str, notes: &mut Notes) -> Result<()> {
     Ok(())
 }
 
-/// One line per parameter of the controller's cache (`disksim_cachemem` in controller
-/// memory, `disksim_cachedev` on a second device); the write policy's line says what the
-/// cache would do to the timing.
+/// One line per parameter of the controller's cache that headway does not model: every
+/// parameter of a cache device (`disksim_cachedev`); those of a memory cache
+/// (`disksim_cachemem`) whose value asks for something the controller cache of
+/// `host::ctlr_cache` does not do.
 fn note_cache(cache: &Block, ctlr: &str, notes: &mut Notes) -> Result<()> {
+    if cache.type_name == "disksim_cachemem" {
+        return note_cachemem(cache, ctlr, notes);
+    }
     let what = match cache.type_name.as_str() {
         "disksim_cachedev" => "cache device",
         _ => "memory cache",
@@ -88,6 +95,128 @@ fn note_cache(cache: &Block, ctlr: &str, notes: &mut Notes) -> Result<()> {
             "Cache",
             format!("controller `{ctlr}`'s {what} is not modelled (requests go to the devices)"),
         );
+    }
+    Ok(())
+}
+
+/// The memory cache's parameters headway reads as they are; the others are modelled at
+/// one value each (DiskSim's with `synthcachemem`'s), named here when they differ.
+fn note_cachemem(cache: &Block, ctlr: &str, notes: &mut Notes) -> Result<()> {
+    let line = num_or(cache, "Line size", 0.0)?;
+    for p in &cache.params {
+        let v = super::values::number(&p.value);
+        let what = match (p.key.as_str(), v) {
+            ("Cache size" | "Line size" | "Write scheme" | "Flush max line cluster", _) => None,
+            // DiskSim's cache never reads it.
+            ("Max gather", _) => None,
+            ("SLRU segments", _) => match &p.value {
+                crate::device::disksim::parse::Value::List(l) if l.len() <= 1 => None,
+                _ => Some("segmented LRU: headway keeps one LRU list"),
+            },
+            ("Replacement policy", Some(r)) if r == 2.0 => None,
+            ("Replacement policy", _) => Some("a replacement other than LRU"),
+            ("Bit granularity", Some(b)) if b == 1.0 => None,
+            ("Bit granularity", _) => Some("valid and dirty bits over several sectors"),
+            ("Lock granularity", Some(l)) if l == line => None,
+            ("Lock granularity", _) => Some("locks over part of a line: headway locks lines"),
+            ("Shared read locks", Some(l)) if l != 0.0 => None,
+            ("Shared read locks", _) => Some("exclusive read locks"),
+            ("Allocation policy" | "Read prefetch type" | "Write prefetch type", Some(z))
+            | ("Line-by-line fetches" | "Flush policy" | "Flush period", Some(z))
+                if z == 0.0 =>
+            {
+                None
+            }
+            ("Flush idle delay", Some(d)) if d < 0.0 => None,
+            ("Flush policy" | "Flush period" | "Flush idle delay", _) => {
+                Some("flushes other than a victim's write-back")
+            }
+            ("Read prefetch type" | "Write prefetch type", _) => Some("prefetching"),
+            ("Max request size", _) => Some("requests are not split at a maximum size"),
+            _ => Some("not modelled"),
+        };
+        if let Some(what) = what {
+            notes.warn(
+                cache,
+                &p.key,
+                format!("controller `{ctlr}`'s memory cache: {what}"),
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The controller memory cache DiskSim's `disksim_cachemem` block `cache` describes;
+/// `None` for a cache of 0 sectors (DiskSim passes every request through).
+pub(super) fn cachemem_config(cache: &Block) -> Result<Option<CtlrCacheConfig>> {
+    let keyed = |key: &str, what: &str, v: f64| {
+        let loc = cache.get(key).map_or(&cache.loc, |p| &p.loc);
+        Err(loc.error(Some(key), format!("expected {what}, got {v}")))
+    };
+    let size = num_or(cache, "Cache size", 0.0)?;
+    if !(size >= 0.0 && size.fract() == 0.0) {
+        return keyed("Cache size", "a whole number of sectors", size);
+    }
+    if size == 0.0 {
+        return Ok(None);
+    }
+    let line = num_or(cache, "Line size", 1.0)?;
+    if !(line >= 1.0 && line.fract() == 0.0 && size % line == 0.0) {
+        return keyed(
+            "Line size",
+            &format!("a whole number of sectors dividing the cache's {size}"),
+            line,
+        );
+    }
+    let write_policy = match num_or(cache, "Write scheme", WRITE_BACK)? {
+        1.0 => WritePolicy::WriteThrough,
+        2.0 => WritePolicy::WriteBehind,
+        3.0 => WritePolicy::WriteBack,
+        w => return keyed("Write scheme", "1, 2 or 3", w),
+    };
+    let cluster = num_or(cache, "Flush max line cluster", 1.0)?;
+    if !(cluster.fract() == 0.0 && (0.0..=65536.0).contains(&cluster)) {
+        return keyed("Flush max line cluster", "a count of lines", cluster);
+    }
+    Ok(Some(CtlrCacheConfig {
+        size_sectors: size as u64,
+        line_sectors: line as u64,
+        write_policy,
+        flush_cluster_lines: (cluster as u32).max(1),
+        max_requests: None,
+    }))
+}
+
+/// The memory cache of each disk below a controller that has one: `(disk name, cache)`.
+pub(super) fn memory_caches(
+    doc: &Document,
+    node: &TopoNode,
+    out: &mut Vec<(String, CtlrCacheConfig)>,
+) -> Result<()> {
+    if node.type_name == "disksim_ctlr" {
+        let ctlr = component(doc, &node.name);
+        let cache = ctlr.and_then(|b| sub_block(b, "Cache"));
+        if let (Some(b), Some(c)) = (ctlr, cache.filter(|c| c.type_name == "disksim_cachemem")) {
+            if let Some(mut cfg) = cachemem_config(c)? {
+                // The I/O driver keeps at most this many requests at the controller.
+                let queue = num_or(b, "Maximum queue length", 0.0)?;
+                if !(queue.fract() == 0.0 && (0.0..=1e9).contains(&queue)) {
+                    let loc = b.get("Maximum queue length").map_or(&b.loc, |p| &p.loc);
+                    return Err(loc.error(
+                        Some("Maximum queue length"),
+                        format!("expected a count of requests, got {queue}"),
+                    ));
+                }
+                cfg.max_requests = Some(queue as u32 + 1);
+                let mut disks = Vec::new();
+                super::device_nodes(node, &mut disks);
+                out.extend(disks.iter().map(|d| (d.name.clone(), cfg.clone())));
+            }
+            return Ok(());
+        }
+    }
+    for c in &node.children {
+        memory_caches(doc, c, out)?;
     }
     Ok(())
 }
@@ -121,28 +250,73 @@ Max per-disk pending count = 1
     }
 
     #[test]
-    fn each_cache_parameter_is_one_keyed_line() {
+    fn a_memory_cache_warns_only_what_it_does_not_model() {
         let w = warnings(CTLR);
         let keyed = |line: usize, key: &str| {
             w.iter()
                 .any(|l| l.starts_with(&format!("c.parv:{line}: `{key}`:")))
         };
-        assert!(keyed(7, "Cache size"), "{w:#?}");
-        assert!(keyed(8, "Line size"), "{w:#?}");
-        assert!(keyed(9, "Write scheme"), "{w:#?}");
-        assert!(keyed(10, "Flush policy"), "{w:#?}");
         assert!(keyed(5, "Scheduler"), "{w:#?}");
         assert!(keyed(12, "Max per-disk pending count"), "{w:#?}");
-        // Four cache parameters, the queue and its limit: delays of 0 are not named.
-        assert_eq!(w.len(), 6, "{w:#?}");
-        let scheme = w.iter().find(|l| l.contains("`Write scheme`")).unwrap();
-        assert!(scheme.contains("dirty victim's write"), "{scheme}");
+        // Size, line, write scheme and flush policy are modelled; delays of 0 are not named.
+        assert_eq!(w.len(), 2, "{w:#?}");
+        let periodic = warnings(&CTLR.replace("Flush policy = 0", "Flush policy = 1"));
+        assert!(
+            periodic
+                .iter()
+                .any(|l| l.starts_with("c.parv:10: `Flush policy`:") && l.contains("memory cache")),
+            "{periodic:#?}"
+        );
+    }
+
+    fn cache_of(text: &str) -> Result<Option<CtlrCacheConfig>> {
+        let doc = crate::device::disksim::parse_experiment(text, Path::new("c.parv")).unwrap();
+        let b = doc.block("CTLR0").unwrap();
+        cachemem_config(sub_block(b, "Cache").unwrap())
     }
 
     #[test]
-    fn a_write_through_cache_names_no_victim_writes() {
-        let w = warnings(&CTLR.replace("Write scheme = 3", "Write scheme = 2"));
-        assert!(w.iter().all(|l| !l.contains("victim")), "{w:#?}");
-        assert!(w.iter().any(|l| l.contains("memory cache")), "{w:#?}");
+    fn the_memory_cache_is_built_from_its_parameters() {
+        let c = cache_of(CTLR).unwrap().unwrap();
+        assert_eq!(c.size_sectors, 8192);
+        assert_eq!(c.line_sectors, 64);
+        assert_eq!(c.write_policy, WritePolicy::WriteBack);
+        assert_eq!(c.flush_cluster_lines, 1);
+        let through = cache_of(&CTLR.replace("Write scheme = 3", "Write scheme = 1"));
+        assert_eq!(
+            through.unwrap().unwrap().write_policy,
+            WritePolicy::WriteThrough
+        );
+        let behind = cache_of(&CTLR.replace("Write scheme = 3", "Write scheme = 2"));
+        assert_eq!(
+            behind.unwrap().unwrap().write_policy,
+            WritePolicy::WriteBehind
+        );
+        assert_eq!(
+            cache_of(&CTLR.replace("Cache size = 8192", "Cache size = 0")).unwrap(),
+            None
+        );
+    }
+
+    #[test]
+    fn bad_cache_parameters_name_their_key_and_line() {
+        let e = cache_of(&CTLR.replace("Line size = 64", "Line size = 100"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("c.parv:8") && e.contains("Line size"), "{e}");
+        let e = cache_of(&CTLR.replace("Write scheme = 3", "Write scheme = 7"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("c.parv:9") && e.contains("Write scheme"), "{e}");
+    }
+
+    #[test]
+    fn a_cache_device_is_named_in_every_parameter() {
+        let w = warnings(&CTLR.replace("disksim_cachemem", "disksim_cachedev"));
+        assert!(
+            w.iter().any(|l| l.contains("dirty victim's write")),
+            "{w:#?}"
+        );
+        assert_eq!(w.len(), 6, "{w:#?}");
     }
 }

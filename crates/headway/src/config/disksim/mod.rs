@@ -127,6 +127,16 @@ pub(crate) fn experiment(text: &str, origin: &Path) -> Result<ExperimentConfig> 
         });
     }
 
+    let mut caches = Vec::new();
+    for root in &doc.topology {
+        ctlr::memory_caches(&doc, root, &mut caches)?;
+    }
+    for (disk, cache) in caches {
+        if let Some(d) = cfg.devices.iter_mut().find(|d| d.name == disk) {
+            d.cache = Some(cache);
+        }
+    }
+
     if let Some(driver) = doc
         .topology
         .iter()
