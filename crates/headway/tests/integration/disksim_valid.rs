@@ -34,7 +34,7 @@ fn valid_dir() -> &'static Path {
     })
 }
 
-fn fixture(name: &str) -> serde_json::Value {
+pub(crate) fn fixture(name: &str) -> serde_json::Value {
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/disksim_valid")
         .join(format!("{name}.json"));
@@ -43,7 +43,10 @@ fn fixture(name: &str) -> serde_json::Value {
 
 /// The experiment `name` as DiskSim's `valid/runvalid` runs it: the synthetic ones alone,
 /// `ascii` replaying `ascii.trace`.
-fn run(name: &str, configure: &dyn Fn(&mut ExperimentConfig)) -> (ExperimentConfig, RunResult) {
+pub(crate) fn run(
+    name: &str,
+    configure: &dyn Fn(&mut ExperimentConfig),
+) -> (ExperimentConfig, RunResult) {
     let path = valid_dir().join(format!("{name}.parv"));
     let text = std::fs::read_to_string(&path).unwrap();
     let mut cfg = if name == "ascii" {
