@@ -102,7 +102,7 @@ def write_ensembles(disksim: Path, work: Path, n: int, out: Path, figures, scala
         (out / f"{name}.json").write_text(json.dumps(fixture, indent=1) + "\n")
         print(f"{name}: {fixture['mean_ms']:.3f} ms (sd {fixture['sd_ms']:.3f}) over {n} seeds",
               file=sys.stderr)
-        print(f"| seed | mean, ms | run, s | processors working (busy s) |")
+        print("| seed | mean, ms | run, s | processors working (busy s) |")
         print("|---:|---:|---:|---|")
         for r in runs:
             cpus = ", ".join(f"#{c['cpu']} ({c['busy_ms'] / 1000.0:.0f})"
