@@ -15,6 +15,11 @@ requests handled, and per I/O-driver device and per logical organisation the req
 mean response. Nothing of DiskSim is committed: only the numbers it printed, with its
 copyright notice (COPYRIGHT beside the fixtures). `syntharrays_bus_per_disk` is syntharrays
 with a bus and controller for each disk (its disks share a bus four to a bus as shipped).
+
+With `--seeds N` it writes instead, for the multi-processor closed experiments
+(`synthmixed`, `synthsimpledisk`), DiskSim's runs over N draws of its random stream
+(`seeds/NAME.json`: per seed the mean response, run length and processors that worked;
+scripts/disksim_seed_ensemble.py says how the draws are made).
 """
 
 from __future__ import annotations
@@ -123,9 +128,18 @@ DERIVED = {
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--disksim", type=Path, required=True, help="the disksim binary")
+    ap.add_argument("--seeds", type=int, default=0,
+                    help="write the seed ensembles over this many draws instead")
     args = ap.parse_args()
     disksim = args.disksim.resolve()
     valid = disksim.parent.parent / "valid"
+    if args.seeds > 0:
+        from disksim_seed_ensemble import write_ensembles
+
+        with tempfile.TemporaryDirectory() as tmp:
+            shutil.copytree(valid, Path(tmp) / "valid")
+            return write_ensembles(disksim, Path(tmp), args.seeds, OUT / "seeds", figures,
+                                   scalar, indexed)
     OUT.mkdir(parents=True, exist_ok=True)
     shutil.copy(disksim.parent / "COPYRIGHT", OUT / "COPYRIGHT")
     with tempfile.TemporaryDirectory() as tmp:

@@ -25,6 +25,7 @@ mod ctlr_cache;
 mod disksim;
 mod disksim_oracle;
 mod disksim_reference_files;
+mod disksim_seeds;
 mod disksim_valid;
 mod dual_actuator;
 mod dual_actuator_devices;
