@@ -72,12 +72,52 @@ pub struct ExtractedDrive {
     pub simulated_s: f64,
 }
 
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub struct ExtractOptions {
     /// Also run the paper's sector-resolution MinOffset in every zone and fit one line per
     /// zone (for the report; the predictor does not need it).
     pub paper_min_offset: bool,
+    /// Where the MinOffset bisection stops (ns): 1 ns on a drive timed without jitter. A
+    /// device whose command round trip jitters (a disk behind FUSE and NBD) cannot place a
+    /// lag more finely than that jitter, and each halving costs a few timed commands.
+    pub lag_resolution_ns: f64,
+    /// Trials per delta the delta search lets miss: 1 of 40 on a drive whose own activity
+    /// may spoil one; more where the round trip's jitter makes some commands late.
+    pub delta_misses: usize,
 }
+
+impl Default for ExtractOptions {
+    fn default() -> Self {
+        ExtractOptions {
+            paper_min_offset: false,
+            lag_resolution_ns: min_offset::FINEST_LAG_RESOLUTION_NS,
+            delta_misses: 1,
+        }
+    }
+}
+
+impl ExtractOptions {
+    /// The settings for a device whose command round trip jitters by about `jitter_ns` (a
+    /// disk behind FUSE and NBD, or a virtual machine's disk): MinOffset bisection stops at
+    /// that resolution, and the delta search lets a tenth of its trials be spoiled by a late
+    /// round trip. An error message when `jitter_ns` is not a positive number.
+    pub fn for_jitter_ns(jitter_ns: f64) -> std::result::Result<Self, String> {
+        if !(jitter_ns.is_finite() && jitter_ns > 0.0) {
+            return Err(format!(
+                "must be a positive number of microseconds, got {}",
+                jitter_ns / 1e3
+            ));
+        }
+        Ok(ExtractOptions {
+            lag_resolution_ns: jitter_ns.max(min_offset::FINEST_LAG_RESOLUTION_NS),
+            delta_misses: DELTA_TRIALS / 10,
+            ..ExtractOptions::default()
+        })
+    }
+}
+
+/// Writes timed for each delta the delta search tries.
+pub const DELTA_TRIALS: usize = 40;
 
 /// Calibration draws its sample places from this fixed stream: it is a procedure, not part
 /// of an experiment's randomness, and the same drive always calibrates the same way.
@@ -99,10 +139,11 @@ pub fn extract_device(
     path: &std::path::Path,
     writable: bool,
     name: &str,
+    opts: ExtractOptions,
 ) -> Result<ExtractedDrive> {
     let io = DirectFile::open(path, writable)?;
     let target = BlockTarget::new(io, path, writable)?;
-    extract_with(Probe::of(Box::new(target)), name, ExtractOptions::default())
+    extract_with(Probe::of(Box::new(target)), name, opts)
 }
 
 /// Measure whatever `probe` reaches.
@@ -120,9 +161,17 @@ pub fn extract_with(mut probe: Probe, name: &str, opts: ExtractOptions) -> Resul
     let guess: Vec<zones::Crossing> = kinds.iter().map(|k| k.guess()).collect();
     let mut table = zones::build_table(&scan, &guess, period, cap, None)?;
     phases::measure_phases(&mut probe, &mut table, period)?;
-    let table = cylinders::resolve(&mut probe, &scan, &kinds, &table, period, &mut rng)?;
-    let lags = min_offset::measure_lags(&mut probe, &table, period, &mut rng)?;
-    let delta = delta::search_delta(&mut probe, &table, period, 40, 0.25, &mut rng)?;
+    let res_ns = opts.lag_resolution_ns;
+    let table = cylinders::resolve(&mut probe, &scan, &kinds, &table, period, res_ns, &mut rng)?;
+    let lags = min_offset::measure_lags(&mut probe, &table, period, res_ns, &mut rng)?;
+    let delta = delta::search_delta(
+        &mut probe,
+        &table,
+        period,
+        DELTA_TRIALS,
+        opts.delta_misses,
+        &mut rng,
+    )?;
     let sector_ns = table
         .zones
         .iter()

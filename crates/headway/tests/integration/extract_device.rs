@@ -99,7 +99,7 @@ fn a_read_only_target_never_writes() {
 
 #[test]
 fn a_device_too_small_to_calibrate_is_refused_by_name() {
-    let e = BlockTarget::new(Recorder::new(MIB), Path::new("/dev/tiny"), false)
+    let e = BlockTarget::new(Recorder::new(MIB / 4), Path::new("/dev/tiny"), false)
         .err()
         .unwrap()
         .to_string();
