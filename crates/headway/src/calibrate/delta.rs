@@ -108,7 +108,9 @@ pub(crate) fn search_delta(
             .copied()
             .fold((0.0, -1.0), |b, c| if c.1 > b.1 { c } else { b });
         HeadwayError::Invariant(format!(
-            "delta search: no delta up to half a track predicted the head in all but {misses}              of {trials} trials (best: {:.0}% at {d} sectors); a device whose round trip              jitters needs a larger allowance",
+            "delta search: no delta up to half a track predicted the head in all but {misses} \
+             of {trials} trials (best: {:.0}% at {d} sectors); a device whose round trip \
+             jitters needs a larger allowance",
             rate * 100.0
         ))
     })?;

@@ -77,30 +77,27 @@ pub struct ExtractOptions {
     /// Also run the paper's sector-resolution MinOffset in every zone and fit one line per
     /// zone (for the report; the predictor does not need it).
     pub paper_min_offset: bool,
-    /// Where the MinOffset bisection stops (ns): 1 ns on a drive timed without jitter. A
-    /// device whose command round trip jitters (a disk behind FUSE and NBD) cannot place a
-    /// lag more finely than that jitter, and each halving costs a few timed commands.
-    pub lag_resolution_ns: f64,
-    /// Trials per delta the delta search lets miss: 1 of 40 on a drive whose own activity
-    /// may spoil one; more where the round trip's jitter makes some commands late.
-    pub delta_misses: usize,
+    /// How much the command round trip jitters (ns): 0 on a drive timed without jitter (a
+    /// simulated one, a disk on its own bus). A disk behind FUSE and NBD is heard late by a
+    /// varying amount, and calibration adapts: MinOffset bisects lags to this resolution
+    /// rather than a nanosecond, GeoExtraction's stride leaves twice this to spare, the delta
+    /// search lets a tenth of its trials miss, and the rotation count takes the median gap
+    /// for a turn (one completion heard late shortens the gap after it).
+    pub round_trip_jitter_ns: f64,
 }
 
 impl Default for ExtractOptions {
     fn default() -> Self {
         ExtractOptions {
             paper_min_offset: false,
-            lag_resolution_ns: min_offset::FINEST_LAG_RESOLUTION_NS,
-            delta_misses: 1,
+            round_trip_jitter_ns: 0.0,
         }
     }
 }
 
 impl ExtractOptions {
-    /// The settings for a device whose command round trip jitters by about `jitter_ns` (a
-    /// disk behind FUSE and NBD, or a virtual machine's disk): MinOffset bisection stops at
-    /// that resolution, and the delta search lets a tenth of its trials be spoiled by a late
-    /// round trip. An error message when `jitter_ns` is not a positive number.
+    /// The settings for a device whose round trip jitters by about `jitter_ns`; an error
+    /// message when that is not a positive number.
     pub fn for_jitter_ns(jitter_ns: f64) -> std::result::Result<Self, String> {
         if !(jitter_ns.is_finite() && jitter_ns > 0.0) {
             return Err(format!(
@@ -109,10 +106,29 @@ impl ExtractOptions {
             ));
         }
         Ok(ExtractOptions {
-            lag_resolution_ns: jitter_ns.max(min_offset::FINEST_LAG_RESOLUTION_NS),
-            delta_misses: DELTA_TRIALS / 10,
+            round_trip_jitter_ns: jitter_ns,
             ..ExtractOptions::default()
         })
+    }
+
+    fn jittery(&self) -> bool {
+        self.round_trip_jitter_ns > 0.0
+    }
+
+    /// Where MinOffset's bisection stops (ns).
+    fn lag_resolution_ns(&self) -> f64 {
+        self.round_trip_jitter_ns
+            .max(min_offset::FINEST_LAG_RESOLUTION_NS)
+    }
+
+    /// Trials per delta the delta search lets miss: one, which the drive's own activity may
+    /// spoil, or a tenth where round trips jitter.
+    fn delta_misses(&self) -> usize {
+        if self.jittery() {
+            DELTA_TRIALS / 10
+        } else {
+            1
+        }
     }
 }
 
@@ -150,10 +166,11 @@ pub fn extract_device(
 pub fn extract_with(mut probe: Probe, name: &str, opts: ExtractOptions) -> Result<ExtractedDrive> {
     let mut rng: Pcg64Mcg = RngStreams::new(CALIBRATION_SEED).stream("calibrate");
     let cap = probe.capacity_sectors();
-    let rotation = rotation::measure_rotation(&mut probe, cap / 2, 1000)?;
+    let rotation = rotation::measure_rotation(&mut probe, cap / 2, 1000, opts.jittery())?;
     let period = rotation.period_ns;
     let places = [0, cap / 3, 2 * cap / 3, cap.saturating_sub(4096)];
-    let md = geometry::find_min_distance(&mut probe, period, &places)?;
+    let md =
+        geometry::find_min_distance(&mut probe, period, &places, 2.0 * opts.round_trip_jitter_ns)?;
     let mut scan = geometry::scan(&mut probe, 0, cap, md)?;
     unmarked::merge_slip_runs(&mut scan, period);
     unmarked::split_long_runs(&mut scan, period);
@@ -161,7 +178,7 @@ pub fn extract_with(mut probe: Probe, name: &str, opts: ExtractOptions) -> Resul
     let guess: Vec<zones::Crossing> = kinds.iter().map(|k| k.guess()).collect();
     let mut table = zones::build_table(&scan, &guess, period, cap, None)?;
     phases::measure_phases(&mut probe, &mut table, period)?;
-    let res_ns = opts.lag_resolution_ns;
+    let res_ns = opts.lag_resolution_ns();
     let table = cylinders::resolve(&mut probe, &scan, &kinds, &table, period, res_ns, &mut rng)?;
     let lags = min_offset::measure_lags(&mut probe, &table, period, res_ns, &mut rng)?;
     let delta = delta::search_delta(
@@ -169,7 +186,7 @@ pub fn extract_with(mut probe: Probe, name: &str, opts: ExtractOptions) -> Resul
         &table,
         period,
         DELTA_TRIALS,
-        opts.delta_misses,
+        opts.delta_misses(),
         &mut rng,
     )?;
     let sector_ns = table
