@@ -178,6 +178,31 @@ def true_seek_ms(d: int) -> float:
     return 3.82872 + 0.3114 * d ** 0.5
 
 
+# The round trip's spread (10th to 90th percentile) the test's tolerances assume: about
+# twice what an otherwise idle two-core machine shows.
+MAX_SPREAD_US = 300
+
+
+def round_trip_spread_us(disk) -> float:
+    """The spread of the gaps between 200 back-to-back O_DIRECT reads of one sector: each is
+    a rotation apart at the drive, so the spread is the round trip's jitter."""
+    import mmap
+    import time
+
+    fd = os.open(disk, os.O_RDONLY | os.O_DIRECT)
+    try:
+        buf = mmap.mmap(-1, 4096)
+        view = memoryview(buf)[:512]
+        stamps = []
+        for _ in range(201):
+            os.preadv(fd, [view], 512 * 860)
+            stamps.append(time.monotonic_ns())
+    finally:
+        os.close(fd)
+    gaps = sorted(b - a for a, b in zip(stamps, stamps[1:]))
+    return (gaps[180] - gaps[20]) / 1e3
+
+
 def test_extract_device_recovers_a_served_two_zone_drive(tmp_path):
     """A full calibration through the real NBD path, with `--jitter-us 150`. Tolerances (all
     in the wall-clock frame the extraction sees: the drive at --speed 2 is a 10,800-RPM
@@ -190,6 +215,11 @@ def test_extract_device_recovers_a_served_two_zone_drive(tmp_path):
     out = tmp_path / "extracted.toml"
     js = tmp_path / "extracted.json"
     with served_disk(tmp_path, TWO_ZONE_DRIVE, speed=SPEED) as disk:
+        spread_us = round_trip_spread_us(disk)
+        if spread_us > MAX_SPREAD_US:
+            pytest.skip(f"the FUSE and NBD round trip jitters by {spread_us:.0f} us here (10th to "
+                        f"90th percentile), more than the {MAX_SPREAD_US} us this test's "
+                        "tolerances assume: the machine is too loaded")
         r = headway_cli("extract", "--device", disk, "--writable", "--jitter-us", "150",
                         "--out", out, "--json", js, timeout=400)
     assert r.returncode == 0, r.stderr
