@@ -107,18 +107,24 @@ class DeviceExtraction:
     data: Dict[str, Any]
 
 
-def extract_device(path: Union[str, Path], writable: bool = False) -> DeviceExtraction:
+def extract_device(path: Union[str, Path], writable: bool = False,
+                   jitter_us: Optional[float] = None) -> DeviceExtraction:
     """Calibrate the block device or file at ``path`` by timing O_DIRECT reads (and writes,
     which put zeros on it, only when ``writable``); nothing else may use it meanwhile.
 
-    A path that cannot be opened for direct I/O, or a device under 32 MiB, raises an
+    ``jitter_us``: the command round trip jitters by about this much (a disk reached through
+    FUSE and NBD): lags are bisected to that resolution rather than a nanosecond, and the
+    delta search lets a tenth of its trials miss. A value that is not positive raises a
+    ``ValueError`` naming ``jitter_us``.
+
+    A path that cannot be opened for direct I/O, or a device under 512 KiB, raises an
     :class:`OSError` naming the path and the reason:
 
     >>> extract_device("/nonexistent/disk")  # doctest: +IGNORE_EXCEPTION_DETAIL
     Traceback (most recent call last):
     FileNotFoundError: /nonexistent/disk: cannot open with O_DIRECT: ...
     """
-    text, drive_toml, data = _headway.extract_device(str(path), writable)
+    text, drive_toml, data = _headway.extract_device(str(path), writable, jitter_us)
     return DeviceExtraction(device=str(path), report=text, drive_toml=drive_toml,
                             data=json.loads(data))
 

@@ -54,7 +54,10 @@ pub fn extract(
             device_for(&spec, &imp)?,
             Link::default(),
             &spec.name,
-            ExtractOptions { paper_min_offset },
+            ExtractOptions {
+                paper_min_offset,
+                ..ExtractOptions::default()
+            },
         )?;
         let wall_s = t.elapsed().as_secs_f64();
         let cmp = compare(&extracted, &spec, stride)?;
@@ -78,11 +81,12 @@ pub fn extract(
 /// put zeros on it, when `writable`). Returns `(report_text, drive_toml, extraction_json)`:
 /// the drive file is headway's drive form of what was measured.
 #[pyfunction]
-#[pyo3(signature = (path, writable=false))]
+#[pyo3(signature = (path, writable=false, jitter_us=None))]
 pub fn extract_device(
     py: Python<'_>,
     path: &str,
     writable: bool,
+    jitter_us: Option<f64>,
 ) -> PyResult<(String, String, String)> {
     let go = || -> headway::Result<(String, String, String)> {
         let p = std::path::Path::new(path);
@@ -91,7 +95,12 @@ pub fn extract_device(
             .map(|n| n.to_string_lossy().to_lowercase())
             .unwrap_or_else(|| "device".into());
         let t = std::time::Instant::now();
-        let extracted = run_extract_device(p, writable, &name)?;
+        let opts = match jitter_us {
+            None => ExtractOptions::default(),
+            Some(us) => ExtractOptions::for_jitter_ns(us * 1e3)
+                .map_err(|msg| HeadwayError::config("jitter_us", msg))?,
+        };
+        let extracted = run_extract_device(p, writable, &name, opts)?;
         let wall_s = t.elapsed().as_secs_f64();
         let spec = drive_spec(&extracted)?;
         let toml_text = toml::to_string(&spec)
@@ -121,6 +130,7 @@ pub fn extract_device(
             "delta_sectors": extracted.delta_sectors,
             "min_distance_sectors": extracted.min_distance_sectors,
             "zones": extracted.table.zones,
+            "seek_lag_samples_ns": extracted.lags.seek_samples,
         });
         Ok((report, toml_text, json.to_string()))
     };

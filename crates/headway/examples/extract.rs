@@ -32,6 +32,7 @@ fn main() -> headway::Result<()> {
         &name,
         ExtractOptions {
             paper_min_offset: true,
+            ..ExtractOptions::default()
         },
     )?;
     eprintln!(

@@ -25,18 +25,22 @@ from headway.cli.paths import json_option
               help="With --device: the calibration may write (zeros) to it; otherwise reads only.")
 @click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path),
               help="With --device: write the drive file (headway TOML) here.")
+@click.option("--jitter-us", type=click.FloatRange(min=0, min_open=True),
+              help="With --device: the command round trip jitters by about this much (a disk "
+                   "behind FUSE and NBD, a virtual disk); lags are bisected to this resolution "
+                   "and the delta search lets a tenth of its trials miss.")
 def extract_cmd(drive: str, json_path: Optional[Path], seek_jitter_ms: Optional[float],
                 rotation_drift_ppm: Optional[float], recal_interval_s: Optional[float],
                 no_paper_min_offset: bool, device: Optional[Path], writable: bool,
-                out: Optional[Path]) -> None:
+                out: Optional[Path], jitter_us: Optional[float]) -> None:
     """Run the paper's calibration (GeoExtraction, rotation period, MinOffset, delta) against
     DRIVE using timed reads and writes only, and print the extracted table beside the truth.
     With --device, calibrate a real block device or file instead and write a drive file."""
     if device is not None:
-        _extract_device(device, writable, out, json_path)
+        _extract_device(device, writable, out, json_path, jitter_us)
         return
-    if writable or out is not None:
-        raise click.UsageError("--writable and --out go with --device")
+    if writable or out is not None or jitter_us is not None:
+        raise click.UsageError("--writable, --out and --jitter-us go with --device")
     from headway.rotational import extract
 
     imperfections = {k: v for k, v in (("seek_jitter_ms", seek_jitter_ms),
@@ -54,10 +58,10 @@ def extract_cmd(drive: str, json_path: Optional[Path], seek_jitter_ms: Optional[
 
 
 def _extract_device(device: Path, writable: bool, out: Optional[Path],
-                    json_path: Optional[Path]) -> None:
+                    json_path: Optional[Path], jitter_us: Optional[float]) -> None:
     from headway.rotational import extract_device
 
-    e = extract_device(device, writable)
+    e = extract_device(device, writable, jitter_us=jitter_us)
     click.echo(e.report, nl=False)
     if out is not None:
         write_text(out, e.drive_toml)

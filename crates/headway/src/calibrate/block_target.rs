@@ -19,9 +19,10 @@ use crate::time::SimTime;
 /// Bytes in a logical sector, the unit calibration and headway's drive files count in.
 pub const SECTOR_BYTES: u64 = 512;
 
-/// The smallest device calibration accepts: it samples places a third and two thirds in
-/// and 4,096 sectors from the end, and measures seeks over the whole span (32 MiB).
-pub const MIN_DEVICE_SECTORS: u64 = 1 << 16;
+/// The smallest device calibration accepts (512 KiB): enough tracks for GeoExtraction to
+/// see a track's length between boundaries and for the seek curve to have a few distances,
+/// on a small emulated drive; any disk is far larger.
+pub const MIN_DEVICE_SECTORS: u64 = 1 << 10;
 
 /// Alignment of the transfer buffer: a page, which satisfies any logical block size.
 const BUFFER_ALIGN_BYTES: usize = 4096;

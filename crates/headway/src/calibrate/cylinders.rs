@@ -138,6 +138,7 @@ pub(crate) fn resolve(
     kinds: &[Kind],
     table: &ZoneTable,
     period_ns: f64,
+    resolution_ns: f64,
     rng: &mut Pcg64Mcg,
 ) -> Result<ZoneTable> {
     // Boundary i starts track i + 1.
@@ -155,6 +156,7 @@ pub(crate) fn resolve(
         table,
         period_ns,
         offsets_ns: [0.0; 2],
+        resolution_ns,
     };
     if let Some((head, cyl, all)) = switch_lags(probe, &setup, table, kinds, &inferred, rng)? {
         let mid = (head + cyl) / 2.0;

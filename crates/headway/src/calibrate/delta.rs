@@ -3,7 +3,8 @@
 //! deltas; for each, write to the sector the formula predicts under the head and count the
 //! write as correctly predicted when it costs less than half a rotation; take the smallest
 //! delta for which the trials are correct (all but one: the drive's own activity may spoil
-//! a trial). A delta below it loses a whole rotation on most writes; a little
+//! a trial; all but a tenth on a device whose round trip jitters,
+//! [`super::ExtractOptions::for_jitter_ns`]). A delta below it loses a whole rotation on most writes; a little
 //! above costs a sector or two.
 
 use rand::Rng;
@@ -48,16 +49,21 @@ pub(crate) fn predicted_lbn(
     (c.cylinder == l.cylinder && c.track == l.track && c.slot == slot).then_some(cand)
 }
 
-/// Run the delta search: `trials` writes per delta, deltas from 0 in steps of `step` up to
-/// half a track of the outermost zone.
+/// Deltas tried are this many sectors apart.
+const DELTA_STEP_SECTORS: f64 = 0.25;
+
+/// Run the delta search: `trials` writes per delta, deltas from 0 in quarter-sector steps up
+/// to half a track of the outermost zone; the first delta at which no more than `misses`
+/// trials lose the rotation is taken.
 pub(crate) fn search_delta(
     probe: &mut Probe,
     table: &ZoneTable,
     period_ns: f64,
     trials: usize,
-    step: f64,
+    misses: usize,
     rng: &mut Pcg64Mcg,
 ) -> Result<DeltaSearch> {
+    let step = DELTA_STEP_SECTORS;
     let max_spt = table
         .zones
         .iter()
@@ -87,7 +93,7 @@ pub(crate) fn search_delta(
         }
         let rate = ok as f64 / trials as f64;
         curve.push((delta, rate));
-        if ok + 1 >= trials && found.is_none() {
+        if ok + misses >= trials && found.is_none() {
             found = Some(delta);
         }
         // Past the minimum, a few more points show the plateau; then stop.
@@ -97,9 +103,16 @@ pub(crate) fn search_delta(
         delta += step;
     }
     let delta_sectors = found.ok_or_else(|| {
-        HeadwayError::Invariant(
-            "delta search: no delta up to half a track predicted the head correctly".into(),
-        )
+        let (d, rate) = curve
+            .iter()
+            .copied()
+            .fold((0.0, -1.0), |b, c| if c.1 > b.1 { c } else { b });
+        HeadwayError::Invariant(format!(
+            "delta search: no delta up to half a track predicted the head in all but {misses} \
+             of {trials} trials (best: {:.0}% at {d} sectors); a device whose round trip \
+             jitters needs a larger allowance",
+            rate * 100.0
+        ))
     })?;
     Ok(DeltaSearch {
         delta_sectors,

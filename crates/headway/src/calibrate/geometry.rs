@@ -50,10 +50,17 @@ pub struct GeoScan {
 }
 
 /// MINDISTANCE: the smallest stride at which a write that many sectors past the previous
-/// one does not lose a rotation, over several places on the disk, plus one for margin.
+/// one does not lose a rotation, over several places on the disk, plus one for margin, plus
+/// the sectors that pass in `margin_ns` (a round trip's jitter: the stride found is the one
+/// the quickest of three round trips made, and GeoExtraction needs every one to make it).
 /// (Where a stride becomes reachable the time per pair drops by about a rotation; a stride
 /// of one sector is reachable only on a drive with no command overhead.)
-pub(crate) fn find_min_distance(probe: &mut Probe, period_ns: f64, places: &[u64]) -> Result<u32> {
+pub(crate) fn find_min_distance(
+    probe: &mut Probe,
+    period_ns: f64,
+    places: &[u64],
+    margin_ns: f64,
+) -> Result<u32> {
     let cap = probe.capacity_sectors();
     let mut worst = 0u32;
     for &x in places {
@@ -76,7 +83,14 @@ pub(crate) fn find_min_distance(probe: &mut Probe, period_ns: f64, places: &[u64
                 None => e < period_ns / 2.0,
             };
             if reached {
-                found = Some(m as u32);
+                // Reached, the pair took m sector times.
+                let sector_ns = e / m as f64;
+                let extra = if margin_ns > 0.0 {
+                    (margin_ns / sector_ns).ceil() as u32
+                } else {
+                    0
+                };
+                found = Some(m as u32 + extra);
                 break;
             }
             prev = Some(e);

@@ -112,7 +112,12 @@ pub(crate) struct LagSetup<'a> {
     pub(crate) table: &'a ZoneTable,
     pub(crate) period_ns: f64,
     pub(crate) offsets_ns: [f64; 2],
+    /// Where bisection stops ([`super::ExtractOptions::lag_resolution_ns`]).
+    pub(crate) resolution_ns: f64,
 }
+
+/// The bisection's finest step: a lag to a nanosecond, on a drive timed without jitter.
+pub const FINEST_LAG_RESOLUTION_NS: f64 = 1.0;
 
 /// Is the lag of move `m` (previous command `prev`, this one `op`) at most `lag_ns`? Issue
 /// the second command of a fresh pair at the moment that would bring its target under the
@@ -130,6 +135,7 @@ pub(crate) fn within_lag(
         table,
         period_ns,
         offsets_ns: offsets,
+        ..
     } = *setup;
     let t0 = probe.access(prev, a, 1)?;
     let (la, lb) = (table.locate(a), table.locate(b));
@@ -174,14 +180,17 @@ pub(crate) fn measure_lag_between(
     pairs: &mut Pairs<'_>,
 ) -> Result<f64> {
     let LagSetup {
-        table, period_ns, ..
+        table,
+        period_ns,
+        resolution_ns,
+        ..
     } = *setup;
     let (a, b) = pairs(rng)?;
     let t0 = probe.access(prev, a, 1)?;
     let sector_ns = period_ns / table.locate(b).spt as f64;
     let upper = (probe.access(op, b, 1)? - t0) as f64 - sector_ns;
     let (mut lo, mut hi) = ((upper - period_ns).max(-1.0), upper);
-    while hi - lo > 1.0 {
+    while hi - lo > resolution_ns.max(FINEST_LAG_RESOLUTION_NS) {
         let mid = (lo + hi) / 2.0;
         // Two of three fresh pairs decide: one delayed by the drive's own activity cannot.
         let mut yes = 0;
@@ -241,6 +250,7 @@ pub(crate) fn measure_lags(
     probe: &mut Probe,
     table: &ZoneTable,
     period_ns: f64,
+    resolution_ns: f64,
     rng: &mut Pcg64Mcg,
 ) -> Result<Lags> {
     let cyls = table.cylinders();
@@ -269,6 +279,7 @@ pub(crate) fn measure_lags(
         table,
         period_ns,
         offsets_ns: lags.completion_offset_ns,
+        resolution_ns,
     };
     let has_switch = (0..cyls).any(|c| table.tracks_on(c) > 1);
     for prev in OPS {

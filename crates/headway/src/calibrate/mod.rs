@@ -72,12 +72,68 @@ pub struct ExtractedDrive {
     pub simulated_s: f64,
 }
 
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub struct ExtractOptions {
     /// Also run the paper's sector-resolution MinOffset in every zone and fit one line per
     /// zone (for the report; the predictor does not need it).
     pub paper_min_offset: bool,
+    /// How much the command round trip jitters (ns): 0 on a drive timed without jitter (a
+    /// simulated one, a disk on its own bus). A disk behind FUSE and NBD is heard late by a
+    /// varying amount, and calibration adapts: MinOffset bisects lags to this resolution
+    /// rather than a nanosecond, GeoExtraction's stride leaves twice this to spare, the delta
+    /// search lets a tenth of its trials miss, and the rotation count takes the median gap
+    /// for a turn (one completion heard late shortens the gap after it).
+    pub round_trip_jitter_ns: f64,
 }
+
+impl Default for ExtractOptions {
+    fn default() -> Self {
+        ExtractOptions {
+            paper_min_offset: false,
+            round_trip_jitter_ns: 0.0,
+        }
+    }
+}
+
+impl ExtractOptions {
+    /// The settings for a device whose round trip jitters by about `jitter_ns`; an error
+    /// message when that is not a positive number.
+    pub fn for_jitter_ns(jitter_ns: f64) -> std::result::Result<Self, String> {
+        if !(jitter_ns.is_finite() && jitter_ns > 0.0) {
+            return Err(format!(
+                "must be a positive number of microseconds, got {}",
+                jitter_ns / 1e3
+            ));
+        }
+        Ok(ExtractOptions {
+            round_trip_jitter_ns: jitter_ns,
+            ..ExtractOptions::default()
+        })
+    }
+
+    fn jittery(&self) -> bool {
+        self.round_trip_jitter_ns > 0.0
+    }
+
+    /// Where MinOffset's bisection stops (ns).
+    fn lag_resolution_ns(&self) -> f64 {
+        self.round_trip_jitter_ns
+            .max(min_offset::FINEST_LAG_RESOLUTION_NS)
+    }
+
+    /// Trials per delta the delta search lets miss: one, which the drive's own activity may
+    /// spoil, or a tenth where round trips jitter.
+    fn delta_misses(&self) -> usize {
+        if self.jittery() {
+            DELTA_TRIALS / 10
+        } else {
+            1
+        }
+    }
+}
+
+/// Writes timed for each delta the delta search tries.
+pub const DELTA_TRIALS: usize = 40;
 
 /// Calibration draws its sample places from this fixed stream: it is a procedure, not part
 /// of an experiment's randomness, and the same drive always calibrates the same way.
@@ -99,20 +155,22 @@ pub fn extract_device(
     path: &std::path::Path,
     writable: bool,
     name: &str,
+    opts: ExtractOptions,
 ) -> Result<ExtractedDrive> {
     let io = DirectFile::open(path, writable)?;
     let target = BlockTarget::new(io, path, writable)?;
-    extract_with(Probe::of(Box::new(target)), name, ExtractOptions::default())
+    extract_with(Probe::of(Box::new(target)), name, opts)
 }
 
 /// Measure whatever `probe` reaches.
 pub fn extract_with(mut probe: Probe, name: &str, opts: ExtractOptions) -> Result<ExtractedDrive> {
     let mut rng: Pcg64Mcg = RngStreams::new(CALIBRATION_SEED).stream("calibrate");
     let cap = probe.capacity_sectors();
-    let rotation = rotation::measure_rotation(&mut probe, cap / 2, 1000)?;
+    let rotation = rotation::measure_rotation(&mut probe, cap / 2, 1000, opts.jittery())?;
     let period = rotation.period_ns;
     let places = [0, cap / 3, 2 * cap / 3, cap.saturating_sub(4096)];
-    let md = geometry::find_min_distance(&mut probe, period, &places)?;
+    let md =
+        geometry::find_min_distance(&mut probe, period, &places, 2.0 * opts.round_trip_jitter_ns)?;
     let mut scan = geometry::scan(&mut probe, 0, cap, md)?;
     unmarked::merge_slip_runs(&mut scan, period);
     unmarked::split_long_runs(&mut scan, period);
@@ -120,9 +178,17 @@ pub fn extract_with(mut probe: Probe, name: &str, opts: ExtractOptions) -> Resul
     let guess: Vec<zones::Crossing> = kinds.iter().map(|k| k.guess()).collect();
     let mut table = zones::build_table(&scan, &guess, period, cap, None)?;
     phases::measure_phases(&mut probe, &mut table, period)?;
-    let table = cylinders::resolve(&mut probe, &scan, &kinds, &table, period, &mut rng)?;
-    let lags = min_offset::measure_lags(&mut probe, &table, period, &mut rng)?;
-    let delta = delta::search_delta(&mut probe, &table, period, 40, 0.25, &mut rng)?;
+    let res_ns = opts.lag_resolution_ns();
+    let table = cylinders::resolve(&mut probe, &scan, &kinds, &table, period, res_ns, &mut rng)?;
+    let lags = min_offset::measure_lags(&mut probe, &table, period, res_ns, &mut rng)?;
+    let delta = delta::search_delta(
+        &mut probe,
+        &table,
+        period,
+        DELTA_TRIALS,
+        opts.delta_misses(),
+        &mut rng,
+    )?;
     let sector_ns = table
         .zones
         .iter()

@@ -99,7 +99,7 @@ fn a_read_only_target_never_writes() {
 
 #[test]
 fn a_device_too_small_to_calibrate_is_refused_by_name() {
-    let e = BlockTarget::new(Recorder::new(MIB), Path::new("/dev/tiny"), false)
+    let e = BlockTarget::new(Recorder::new(MIB / 4), Path::new("/dev/tiny"), false)
         .err()
         .unwrap()
         .to_string();
@@ -261,4 +261,68 @@ fn the_emulated_device_recovers_a_known_drive_and_writes_a_drive_file() {
         let off = model.seek.seek_ns(d) as f64 - truth.seek.seek_ns(d) as f64 - lag1;
         assert!(off.abs() < 150_000.0, "distance {d}: {off} ns");
     }
+}
+
+/// The settings for a jittery round trip (`--jitter-us`) still recover a drive timed
+/// exactly: the coarser lag bisection, the wider stride, the looser delta search and the
+/// median-gap rotation count lose nothing GeoExtraction and the zone table need. The
+/// drive is the two-zone one `tests/test_extract_nbd.py` serves through NBD.
+#[test]
+fn the_jitter_settings_recover_a_small_two_zone_drive() {
+    let text = r#"
+name = "twozone"
+rpm = 5400.0
+surfaces = 4
+cylinders = 40
+block_count = 1720
+head_switch_ms = 0.0
+write_settle_ms = 0.0
+[layout]
+mapping_scheme = 0
+sparing = "cylinder_end"
+[[layout.zones]]
+first_cylinder = 0
+last_cylinder = 19
+sectors_per_track = 12
+first_block_offset = 0.0
+track_skew = 2.0
+cylinder_skew = 4.0
+spares = 1
+[[layout.zones]]
+first_cylinder = 20
+last_cylinder = 39
+sectors_per_track = 10
+first_block_offset = 0.0
+track_skew = 2.0
+cylinder_skew = 4.0
+spares = 1
+[seek]
+kind = "sqrt_linear"
+threshold = 399
+c1_ms = 3.82872
+c2_ms = 0.3114
+c3_ms = 7.2441
+c4_ms = 0.00756
+"#;
+    let spec = catalog::parse_toml_spec(text, "twozone").unwrap();
+    let imp = Imperfections::default();
+    let io = EmulatedBlock::new(device_for(&spec, &imp).unwrap(), Link::default());
+    let target = BlockTarget::new(io, Path::new("emulated"), true).unwrap();
+    let opts = ExtractOptions::for_jitter_ns(150_000.0).unwrap();
+    let got = extract_with(Probe::of(Box::new(target)), "twozone", opts).unwrap();
+    let c = compare(&got, &spec, 97).unwrap();
+    assert_eq!(c.extracted_zones, c.true_zones, "{c}");
+    assert_eq!(c.wrong_cylinder, 0, "{c}");
+    assert!(c.period_error_ppm.abs() < 5.0, "{c}");
+    // Lags bisected to 150 us: the seek curve's shape within that.
+    assert!(c.seek_max_error_us < 150.0, "{c}");
+    let spt: Vec<u32> = got
+        .table
+        .zones
+        .iter()
+        .map(|z| z.sectors_per_track)
+        .collect();
+    assert_eq!(spt, vec![12, 10]);
+    assert!(ExtractOptions::for_jitter_ns(0.0).is_err());
+    assert!(ExtractOptions::for_jitter_ns(f64::NAN).is_err());
 }
