@@ -4,6 +4,7 @@
 
 pub mod array;
 pub mod ctlr_cache;
+pub(crate) mod slots;
 
 use crate::error::{HeadwayError, Result};
 use crate::predict::{Access, Moment, Predictor};

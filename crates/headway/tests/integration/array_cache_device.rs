@@ -1,10 +1,11 @@
 //! `level = "cache-device"` volumes end to end: a read miss reads the disk and populates the
 //! cache device, a written extent is read back from the cache device alone, destaging
-//! writes every dirty sector to the disk exactly once, and bad tables get keyed errors.
+//! writes every dirty sector to the disk exactly once, requests waiting for a slot start in
+//! C-LOOK order, and bad tables get keyed errors.
 
 use super::arrays::{err, run};
 use headway::sim::RunResult;
-use headway::stats::{ArraySummary, CacheDeviceSummary};
+use headway::stats::{ArraySummary, CacheDeviceSummary, HOST_DEVICE};
 
 /// A cache device `c` (`cache_drive`) over disk `d`, the `[arrays.cache]` lines `cache`,
 /// replaying `trace` (DiskSim ASCII lines, device 0) onto the volume.
@@ -134,6 +135,25 @@ fn max_outstanding_makes_later_requests_wait_their_turn() {
     // taking the write) is not delayed by the limit: it went first.
     assert!((b.min_ms - a.max_ms).abs() < 0.01, "{a:?}\n{b:?}");
     assert_eq!(member_ios(volume(&free).0), member_ios(volume(&one).0));
+}
+
+#[test]
+fn waiting_requests_start_in_c_look_order_by_first_lbn() {
+    // The read at 500,000 holds the one slot; the three that arrive while it runs start
+    // upward from it (600,000, then 900,000) and then from the lowest (100,000), as
+    // DiskSim's I/O driver takes them, not in the order they came.
+    let trace = "0.0 0 500000 8 1\n0.1 0 900000 8 1\n0.1 0 100000 8 1\n0.1 0 600000 8 1\n";
+    let toml =
+        system("clook", "atlas10k", "max_outstanding = 1", trace) + "[output]\nrecords = true\n";
+    let r = run(&toml);
+    let rec = r.records.as_ref().expect("records");
+    let mut logical: Vec<(u64, u64)> = (0..rec.len())
+        .filter(|&i| rec.device[i] == HOST_DEVICE)
+        .map(|i| (rec.done_ns[i], rec.lbn[i]))
+        .collect();
+    logical.sort_unstable();
+    let order: Vec<u64> = logical.iter().map(|&(_, lbn)| lbn).collect();
+    assert_eq!(order, vec![500_000, 600_000, 900_000, 100_000]);
 }
 
 #[test]

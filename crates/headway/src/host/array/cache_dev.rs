@@ -19,8 +19,8 @@ use super::plan::{MemberOp, MemberOps, Role, Wait};
 use super::settings::{ArrayConfig, ParityRotation};
 use super::volume::Volume;
 use crate::error::{HeadwayError, Result};
-use std::collections::VecDeque;
 
+use crate::host::slots::Slots;
 use crate::request::{DeviceId, Op, Request};
 use crate::stats::{ArraySummary, CacheDeviceSummary, MemberSummary};
 use crate::time::SimTime;
@@ -41,10 +41,8 @@ pub(crate) struct CacheDev {
     chained: bool,
     destaging: bool,
     counts: CacheDeviceSummary,
-    max_outstanding: u32,
-    outstanding: u32,
-    /// Logical requests waiting for one in progress to complete.
-    waiting: VecDeque<Request>,
+    /// The logical requests in progress, and those waiting for one to complete.
+    slots: Slots,
 }
 
 impl CacheDev {
@@ -64,35 +62,23 @@ impl CacheDev {
             chained: false,
             destaging: false,
             counts: CacheDeviceSummary::default(),
-            max_outstanding: max_outstanding.unwrap_or(u32::MAX),
-            outstanding: 0,
-            waiting: VecDeque::new(),
+            slots: Slots::new(max_outstanding),
         }
     }
 
     /// A logical request arrived: it starts now (returned), or waits its turn.
     pub(crate) fn admit(&mut self, r: Request) -> Option<Request> {
-        if self.outstanding < self.max_outstanding && self.waiting.is_empty() {
-            self.outstanding += 1;
-            return Some(r);
-        }
-        self.waiting.push_back(r);
-        None
+        self.slots.admit(r)
     }
 
     /// A logical request completed.
     pub(crate) fn logical_done(&mut self) {
-        self.outstanding = self.outstanding.saturating_sub(1);
+        self.slots.release();
     }
 
     /// The next waiting logical request, if one may start now.
     pub(crate) fn next_waiting(&mut self) -> Option<Request> {
-        if self.outstanding >= self.max_outstanding {
-            return None;
-        }
-        let r = self.waiting.pop_front()?;
-        self.outstanding += 1;
-        Some(r)
+        self.slots.next()
     }
 
     /// The member operations of a logical request.

@@ -12,8 +12,8 @@ use smallvec::SmallVec;
 
 use super::lines::{LineTable, Victim};
 use super::settings::WritePolicy;
-use super::slots::Slots;
 use crate::error::Result;
+use crate::host::slots::Slots;
 use crate::request::{Command, Completion, DeviceId, Op, Request};
 use crate::sched::{Decision, Placement, SchedCtx, Scheduler, Served};
 

@@ -8,15 +8,14 @@
 mod front;
 mod lines;
 pub mod settings;
-mod slots;
 
 use crate::error::Result;
+use crate::host::slots::Slots;
 use crate::request::DeviceId;
 use crate::sched::Scheduler;
 use front::{CacheFront, DeviceCache};
 use lines::LineTable;
 use settings::CtlrCacheConfig;
-use slots::Slots;
 
 /// `inner` with the caches of `caches` (device id, its cache, the key naming it in errors)
 /// in front; `inner` as it is when there are none, so a run without a cache is unchanged.

@@ -1,8 +1,10 @@
-//! The controller's request slots: how many host requests the cache serves at once (a hit
-//! leaves at once, a miss holds its slot until its fills and write-backs are done). The
-//! rest wait at the host and are taken in C-LOOK order by first LBN, from the last one
-//! taken upward, then from the lowest (DiskSim's I/O driver in front of a controller that
-//! takes one request at a time).
+//! A controller's request slots: how many host requests it serves at once (DiskSim's I/O
+//! driver keeps `Maximum queue length + 1` at a controller). The rest wait at the host and
+//! are taken in C-LOOK order by first LBN, from the last one taken upward, then from the
+//! lowest, as DiskSim's driver orders its queue (`CYCLE_LBN`). Both controller caches use
+//! them: the memory cache (a hit leaves its slot at once, a miss holds it until its fills
+//! and write-backs are done) and the cache device (a logical request holds its slot until
+//! it completes).
 
 use std::collections::BTreeMap;
 
@@ -40,7 +42,7 @@ impl Slots {
 
     /// A request left its slot.
     pub(crate) fn release(&mut self) {
-        self.busy -= 1;
+        self.busy = self.busy.saturating_sub(1);
     }
 
     /// The next waiting request, if a slot is free.
