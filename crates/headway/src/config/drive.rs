@@ -151,6 +151,9 @@ pub struct DeviceConfig {
     pub concurrent: bool,
     /// `drive = "hybrid"`: ATA-8 NVCache pins made before the run.
     pub pins: Vec<PinConfig>,
+    /// The bus this device shares with every other device naming the same one (one
+    /// device's command phase at a time, `link/shared_bus.rs`); `None`: a bus of its own.
+    pub shared_bus: Option<String>,
 }
 
 key_group! {
@@ -166,6 +169,7 @@ key_group! {
         platter: String,
         concurrent: bool,
         pins: Vec<PinConfig>,
+        shared_bus: String,
     }
 }
 
@@ -260,6 +264,7 @@ impl<'de> Deserialize<'de> for DeviceConfig {
                     platter: own.platter,
                     concurrent: own.concurrent.unwrap_or(false),
                     pins: own.pins.unwrap_or_default(),
+                    shared_bus: own.shared_bus,
                 })
             }
         }

@@ -9,6 +9,7 @@ mod disksim;
 mod drive;
 mod locate;
 mod predictor_kind;
+mod shared_bus;
 mod smr;
 mod zone_plug;
 
@@ -278,6 +279,7 @@ impl ExperimentConfig {
             platter: None,
             concurrent: false,
             pins: Vec::new(),
+            shared_bus: None,
         }]
     }
 
