@@ -46,3 +46,44 @@ pub(super) fn shared_buses(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn shared(bus_type: u32, disks: &str) -> (Vec<(String, String)>, Vec<String>) {
+        let text = format!(
+            "disksim_bus EXCL {{ type = {bus_type}, Arbitration time = 0.5 }}\n\
+             instantiate [ bus0 ] as EXCL\n\
+             topology disksim_iodriver driver0 [ disksim_bus bus0 [ {disks} ] ]\n"
+        );
+        let doc = crate::device::disksim::parse_experiment(&text, Path::new("b.parv")).unwrap();
+        let mut notes = Notes::default();
+        let mut out = Vec::new();
+        for root in &doc.topology {
+            shared_buses(&doc, root, &mut notes, &mut out).unwrap();
+        }
+        (out, notes.lines)
+    }
+
+    #[test]
+    fn the_disks_of_an_exclusive_bus_share_it() {
+        let (out, notes) = shared(1, "disksim_disk disk0 [], disksim_disk disk1 []");
+        let bus = |d: &str| (d.to_string(), "bus0".to_string());
+        assert_eq!(out, vec![bus("disk0"), bus("disk1")]);
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(
+            notes[0].starts_with("b.parv:1: `Arbitration time`:"),
+            "{notes:?}"
+        );
+    }
+
+    #[test]
+    fn an_interleaved_bus_or_a_bus_of_one_is_not_shared() {
+        let (out, _) = shared(2, "disksim_disk disk0 [], disksim_disk disk1 []");
+        assert!(out.is_empty(), "{out:?}");
+        let (out, notes) = shared(1, "disksim_disk disk0 []");
+        assert!(out.is_empty() && notes.is_empty(), "{out:?} {notes:?}");
+    }
+}
