@@ -119,6 +119,11 @@ class Device(_Section):
     ...                 pins=[{"lbn": 0, "sectors": 262144, "populate": True}])
     >>> hybrid.to_dict()["pins"]
     [{'lbn': 0, 'sectors': 262144, 'populate': True}]
+
+    Two disks on one SCSI bus, one command phase at a time (docs/interfaces.md):
+
+    >>> [Device(name=f"d{i}", drive="hp_c3323a", shared_bus="scsi0").to_dict() for i in (0, 1)][1]
+    {'name': 'd1', 'drive': 'hp_c3323a', 'shared_bus': 'scsi0'}
     """
 
     name: Optional[str] = None
@@ -151,6 +156,9 @@ class Device(_Section):
     #: ``drive = "hybrid"``: ATA-8 NVCache pins made before the run, each
     #: ``{"lbn": ..., "sectors": ..., "populate": bool}`` (populate: Populate Immediate).
     pins: Optional[Sequence[Dict[str, Any]]] = None
+    #: The bus this device shares with every device naming the same one: commands reach
+    #: its devices one command phase at a time (docs/interfaces.md); default a bus of its own.
+    shared_bus: Optional[str] = None
     extra: Dict[str, Any] = field(default_factory=dict)
 
 
