@@ -67,6 +67,8 @@ pub(crate) struct SharedBuses {
     seats: Vec<Option<Seat>>,
     /// When each bus is next free.
     free_ns: Vec<SimTime>,
+    /// The device whose command phase ends at `free_ns` (none yet: `u16::MAX`).
+    holder: Vec<u16>,
 }
 
 impl SharedBuses {
@@ -91,6 +93,7 @@ impl SharedBuses {
                 })
                 .collect(),
             free_ns: vec![0; buses],
+            holder: vec![u16::MAX; buses],
         }
     }
 
@@ -102,12 +105,20 @@ impl SharedBuses {
 
     /// When `cmd`, ready to cross the link at `ready_ns`, reaches its device: at once when
     /// its device has a bus of its own or the bus is free, else when the bus frees; the
-    /// bus is then held through the command phase.
+    /// bus is then held through the command phase. A device never waits for its own last
+    /// phase: in DiskSim a disk's command phase ends before the command completes (a write
+    /// completed from the buffer included), so whatever the host sends it next finds the
+    /// bus released by it.
     pub(crate) fn admit(&mut self, cmd: &Command, ready_ns: SimTime) -> SimTime {
         let Some(Some(seat)) = self.seats.get_mut(cmd.device as usize) else {
             return ready_ns;
         };
-        let start = ready_ns.max(self.free_ns[seat.bus]);
+        let start = if self.holder[seat.bus] == cmd.device {
+            ready_ns
+        } else {
+            ready_ns.max(self.free_ns[seat.bus])
+        };
+        self.holder[seat.bus] = cmd.device;
         self.free_ns[seat.bus] = start + seat.hold.hold_ns(cmd.op, cmd.sectors, seat.previous);
         seat.previous = cmd.op;
         start
@@ -161,5 +172,15 @@ mod tests {
         assert_eq!(b.admit(&cmd(1, Op::Read, 8), 0), 2_260_000);
         // A bus free again by the time a command is ready lets it through at once.
         assert_eq!(b.admit(&cmd(0, Op::Read, 8), 9_000_000), 9_000_000);
+    }
+
+    #[test]
+    fn a_device_never_waits_for_its_own_last_phase() {
+        let mut b = SharedBuses::new(&[Some((0, hold())), Some((0, hold()))]);
+        assert_eq!(b.admit(&cmd(0, Op::Write, 16), 0), 0);
+        // Device 0 again (its write completed from the buffer at 1 ms): no wait.
+        assert_eq!(b.admit(&cmd(0, Op::Read, 8), 1_000_000), 1_000_000);
+        // Device 1 waits for device 0's read phase.
+        assert_eq!(b.admit(&cmd(1, Op::Read, 8), 1_000_000), 3_502_000);
     }
 }
