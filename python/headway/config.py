@@ -124,6 +124,11 @@ class Device(_Section):
 
     >>> Device(name="d", drive="atlas10k", cache={"size_sectors": 8192}).to_dict()
     {'name': 'd', 'drive': 'atlas10k', 'cache': {'size_sectors': 8192}}
+
+    Two disks on one SCSI bus, one command phase at a time (docs/interfaces.md):
+
+    >>> [Device(name=f"d{i}", drive="hp_c3323a", shared_bus="scsi0").to_dict() for i in (0, 1)][1]
+    {'name': 'd1', 'drive': 'hp_c3323a', 'shared_bus': 'scsi0'}
     """
 
     name: Optional[str] = None
@@ -161,6 +166,9 @@ class Device(_Section):
     #: ``"write-behind"``, ``"write-back"``), ``flush_cluster_lines``, ``max_requests``
     #: (docs/disksim-params.md); absent: requests go to the device.
     cache: Optional[Dict[str, Any]] = None
+    #: The bus this device shares with every device naming the same one: commands reach
+    #: its devices one command phase at a time (docs/interfaces.md); default a bus of its own.
+    shared_bus: Optional[str] = None
     extra: Dict[str, Any] = field(default_factory=dict)
 
 

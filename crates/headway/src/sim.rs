@@ -7,7 +7,7 @@ use crate::engine::{order_key, EventQueue};
 use crate::error::{HeadwayError, Result};
 use crate::host::array::ArrayReport;
 use crate::host::Host;
-use crate::link::Link;
+use crate::link::{Link, SharedBuses};
 use crate::request::{Command, Completion, Request};
 use crate::sched::Decision;
 use crate::stats::{Names, RequestRecords, SeriesRow, Stats, StatsOptions, Summary};
@@ -110,6 +110,8 @@ pub struct Simulation {
     host: Host,
     devices: Vec<Box<dyn Device>>,
     link: Link,
+    /// Buses several devices share (none unless configured).
+    buses: SharedBuses,
     stats: Stats,
     arrivals: Arrivals,
     limits: RunLimits,
@@ -153,6 +155,7 @@ impl Simulation {
             host,
             devices,
             link,
+            buses: SharedBuses::default(),
             stats,
             arrivals: Arrivals::default(),
             limits,
@@ -186,6 +189,12 @@ impl Simulation {
     pub(crate) fn with_workload(mut self, workload: Box<dyn Workload>) -> Self {
         self.workload_ignores_completions = workload.ignores_completions();
         self.workload = workload;
+        self
+    }
+
+    /// Devices that share buses (`shared_bus` on `[[devices]]`).
+    pub(crate) fn with_shared_buses(mut self, buses: SharedBuses) -> Self {
+        self.buses = buses;
         self
     }
 
@@ -567,7 +576,10 @@ impl Simulation {
                 // the match and `submit`'s argument copied its hundred bytes again).
                 let cmd = self.host.held();
                 self.stats.dispatch(self.now, cmd);
-                let at = cmd.dispatch_ns + self.link.command_ns;
+                let mut at = cmd.dispatch_ns + self.link.command_ns;
+                if self.buses.any() {
+                    at = self.buses.admit(cmd, at);
+                }
                 let dev = cmd.device;
                 if at == self.now {
                     self.devices[dev as usize].submit(self.now, self.host.take_held(), io);
@@ -604,7 +616,10 @@ impl Simulation {
                     self.stats.dispatch(self.now, &cmd);
                     // The command leaves the host once its decision's CPU time is spent
                     // (`dispatch_ns`), then crosses the link.
-                    let at = cmd.dispatch_ns + self.link.command_ns;
+                    let mut at = cmd.dispatch_ns + self.link.command_ns;
+                    if self.buses.any() {
+                        at = self.buses.admit(&cmd, at);
+                    }
                     if at == self.now {
                         self.submit(cmd, io)?;
                     } else {

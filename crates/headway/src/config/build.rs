@@ -515,14 +515,17 @@ fn build(cfg: &ExperimentConfig, scheduler: Option<Box<dyn Scheduler>>) -> Resul
     let mut specs = Vec::with_capacity(device_cfgs.len());
     let mut imperfect = false;
     let mut arms = super::arm_devices::ArmDevices::default();
+    let mut bus_holds = Vec::with_capacity(device_cfgs.len());
     for (i, d) in device_cfgs.iter().enumerate() {
         let b = build_device(d, i, single, cfg.base_dir.as_deref(), &rng, link, &mut arms)?;
+        bus_holds.push(b.spec.as_ref().map(super::shared_bus::bus_hold));
         devices.push(b.device);
         predictors.push(b.predictor);
         max_out.push(b.max_outstanding);
         specs.extend(b.spec);
         imperfect |= b.imperfect;
     }
+    let buses = super::shared_bus::shared_buses(&device_cfgs, &bus_holds)?;
     let capacities: Vec<u64> = devices.iter().map(|d| d.info().capacity_sectors).collect();
     let plugin = scheduler.is_some();
     let scheduler = match scheduler {
@@ -611,6 +614,7 @@ fn build(cfg: &ExperimentConfig, scheduler: Option<Box<dyn Scheduler>>) -> Resul
     )
     .with_rotation_ns(spec.as_ref().map_or(0.0, |s| 60.0e9 / s.rpm))
     .with_warnings(warnings)
+    .with_shared_buses(buses)
     .with_arrays(array_report);
     Ok(Built {
         simulation,

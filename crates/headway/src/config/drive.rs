@@ -155,6 +155,9 @@ pub struct DeviceConfig {
     /// A memory cache in the device's controller, between the host's scheduler and the
     /// device (none: requests go to the device).
     pub cache: Option<CtlrCacheConfig>,
+    /// The bus this device shares with every other device naming the same one (one
+    /// device's command phase at a time, `link/shared_bus.rs`); `None`: a bus of its own.
+    pub shared_bus: Option<String>,
 }
 
 key_group! {
@@ -171,6 +174,7 @@ key_group! {
         concurrent: bool,
         pins: Vec<PinConfig>,
         cache: CtlrCacheConfig,
+        shared_bus: String,
     }
 }
 
@@ -266,6 +270,7 @@ impl<'de> Deserialize<'de> for DeviceConfig {
                     concurrent: own.concurrent.unwrap_or(false),
                     pins: own.pins.unwrap_or_default(),
                     cache: own.cache,
+                    shared_bus: own.shared_bus,
                 })
             }
         }

@@ -9,6 +9,7 @@ mod disksim;
 mod drive;
 mod locate;
 mod predictor_kind;
+mod shared_bus;
 mod smr;
 mod zone_plug;
 
@@ -279,6 +280,7 @@ impl ExperimentConfig {
             concurrent: false,
             pins: Vec::new(),
             cache: None,
+            shared_bus: None,
         }]
     }
 

@@ -3,6 +3,10 @@
 //! layer holds what sits outside the drive: the host adapter's command latency and the
 //! completion interrupt's latency.
 
+mod shared_bus;
+
+pub(crate) use shared_bus::{BusHold, SharedBuses};
+
 use crate::time::SimTime;
 use serde::{Deserialize, Serialize};
 

@@ -65,6 +65,7 @@ mod rotational;
 mod schedulers;
 mod seams;
 mod serve;
+mod shared_bus;
 mod smr;
 mod trace_bounds;
 mod trace_formats;

@@ -6,6 +6,7 @@
 //! (file, line, key), carried into the run's warnings; output-only blocks (statistics) are
 //! read and left alone.
 
+mod buses;
 mod cachedev;
 mod ctlr;
 mod driver;
@@ -86,9 +87,11 @@ pub(crate) fn experiment(text: &str, origin: &Path) -> Result<ExperimentConfig> 
         .unwrap_or_default();
 
     let mut nodes = Vec::new();
+    let mut bus_of = Vec::new();
     for root in &doc.topology {
         device_nodes(root, &mut nodes);
         note_controllers(&doc, root, &mut notes)?;
+        buses::shared_buses(&doc, root, &mut notes, &mut bus_of)?;
     }
     if nodes.is_empty() {
         return Err(top.error(
@@ -123,6 +126,10 @@ pub(crate) fn experiment(text: &str, origin: &Path) -> Result<ExperimentConfig> 
         cfg.devices.push(DeviceConfig {
             name: node.name.clone(),
             drive: format!("{file}#{}", node.name),
+            shared_bus: bus_of
+                .iter()
+                .find(|(disk, _)| *disk == node.name)
+                .map(|(_, bus)| bus.clone()),
             ..cfg.device_list().remove(0)
         });
     }
