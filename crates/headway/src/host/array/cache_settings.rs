@@ -1,10 +1,8 @@
 //! `[arrays.cache]`: the keys of a `level = "cache-device"` volume, where the first member
-//! caches the second (DiskSim's `disksim_cachedev`), and the checks only they need.
+//! caches the second (DiskSim's `disksim_cachedev`), and their defaults; `settings.rs`
+//! checks them against the volume's level and members.
 
 use serde::Deserialize;
-
-use super::settings::{ArrayConfig, ArrayLevel};
-use crate::error::{HeadwayError, Result};
 
 /// How a cache device keeps the disk it caches.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
@@ -54,64 +52,4 @@ pub enum CacheWrite {
     /// A write completes once on the cache device and is written to the disk right after
     /// (the request does not wait for the disk).
     Through,
-}
-
-/// The checks tying `level`, `members` and `cache` together.
-pub(crate) fn validate_level(a: &ArrayConfig, at: &str) -> Result<()> {
-    let key = |k: &str| format!("{at}.{k}");
-    if a.level != ArrayLevel::CacheDevice {
-        if a.cache.is_some() {
-            return Err(HeadwayError::config(
-                key("cache"),
-                format!(
-                    "only level = \"cache-device\" takes a cache table, not {}",
-                    a.level.name()
-                ),
-            ));
-        }
-        return Ok(());
-    }
-    if a.members.len() != 2 {
-        return Err(HeadwayError::config(
-            key("members"),
-            format!(
-                "cache-device takes two members, the cache device then the disk it caches; \
-                 got {}",
-                a.members.len()
-            ),
-        ));
-    }
-    let redundancy = [
-        ("spare", a.spare.is_some()),
-        ("failure", a.failure.is_some()),
-        ("rebuild", a.rebuild.is_some()),
-        ("scrub", a.scrub.is_some()),
-    ];
-    if let Some((k, _)) = redundancy.iter().find(|(_, set)| *set) {
-        return Err(HeadwayError::config(
-            key(k),
-            "a cache-device volume keeps no redundancy to fail, rebuild or scrub",
-        ));
-    }
-    if let Some(c) = &a.cache {
-        if c.size_sectors == Some(0) {
-            return Err(HeadwayError::config(
-                key("cache.size_sectors"),
-                "must be at least 1",
-            ));
-        }
-        if c.max_outstanding == Some(0) {
-            return Err(HeadwayError::config(
-                key("cache.max_outstanding"),
-                "must be at least 1",
-            ));
-        }
-        if !(c.destage_idle_ms >= 0.0 && c.destage_idle_ms.is_finite()) {
-            return Err(HeadwayError::config(
-                key("cache.destage_idle_ms"),
-                format!("must be 0 ms or more, got {}", c.destage_idle_ms),
-            ));
-        }
-    }
-    Ok(())
 }

@@ -6,6 +6,7 @@ mod background;
 mod cache_dev;
 mod cache_map;
 pub mod cache_settings;
+mod cache_volume;
 mod free_rows;
 mod front;
 mod front_hints;
@@ -68,7 +69,7 @@ impl Arrays {
             let key = |k: &str| format!("arrays[{i}].{k}");
             let devices: Vec<DeviceId> = a.members.iter().map(dev).collect();
             if a.level == settings::ArrayLevel::CacheDevice {
-                let (volume, summary) = cache_dev::build(a, i, devices, capacities)?;
+                let (volume, summary) = cache_volume::build(a, i, devices, capacities)?;
                 report.volumes.push(summary);
                 volumes.push(volume);
                 continue;

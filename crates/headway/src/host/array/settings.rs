@@ -272,7 +272,7 @@ impl ArrayConfig {
         }
         let level = self.level.name();
         let n = self.members.len();
-        super::cache_settings::validate_level(self, at)?;
+        validate_cache_level(self, at)?;
         if n < self.level.min_members() {
             return Err(HeadwayError::config(
                 key("members"),
@@ -519,6 +519,66 @@ pub(crate) fn validate_arrays(arrays: &[ArrayConfig], devices: &[&str]) -> Resul
                     format!("`{d}` already belongs to array `{}`", b.name),
                 ));
             }
+        }
+    }
+    Ok(())
+}
+
+/// The checks tying `level`, `members` and `cache` together.
+fn validate_cache_level(a: &ArrayConfig, at: &str) -> Result<()> {
+    let key = |k: &str| format!("{at}.{k}");
+    if a.level != ArrayLevel::CacheDevice {
+        if a.cache.is_some() {
+            return Err(HeadwayError::config(
+                key("cache"),
+                format!(
+                    "only level = \"cache-device\" takes a cache table, not {}",
+                    a.level.name()
+                ),
+            ));
+        }
+        return Ok(());
+    }
+    if a.members.len() != 2 {
+        return Err(HeadwayError::config(
+            key("members"),
+            format!(
+                "cache-device takes two members, the cache device then the disk it caches; \
+                 got {}",
+                a.members.len()
+            ),
+        ));
+    }
+    let redundancy = [
+        ("spare", a.spare.is_some()),
+        ("failure", a.failure.is_some()),
+        ("rebuild", a.rebuild.is_some()),
+        ("scrub", a.scrub.is_some()),
+    ];
+    if let Some((k, _)) = redundancy.iter().find(|(_, set)| *set) {
+        return Err(HeadwayError::config(
+            key(k),
+            "a cache-device volume keeps no redundancy to fail, rebuild or scrub",
+        ));
+    }
+    if let Some(c) = &a.cache {
+        if c.size_sectors == Some(0) {
+            return Err(HeadwayError::config(
+                key("cache.size_sectors"),
+                "must be at least 1",
+            ));
+        }
+        if c.max_outstanding == Some(0) {
+            return Err(HeadwayError::config(
+                key("cache.max_outstanding"),
+                "must be at least 1",
+            ));
+        }
+        if !(c.destage_idle_ms >= 0.0 && c.destage_idle_ms.is_finite()) {
+            return Err(HeadwayError::config(
+                key("cache.destage_idle_ms"),
+                format!("must be 0 ms or more, got {}", c.destage_idle_ms),
+            ));
         }
     }
     Ok(())
