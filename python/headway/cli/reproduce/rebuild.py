@@ -43,11 +43,11 @@ def _print(r) -> None:
 
     console = new_console()
     t = table([("policy", "text"), ("MB/s", "num"), ("rebuild s", "num"), ("rows", "num"),
-               ("during ms", "num"), ("baseline ms", "num"), ("resp +%", "num")],
+               ("during ms", "num"), ("base ms", "num"), ("+%", "num")],
               title="Rebuild time against foreground impact",
               caption="rebuild s: failure to last row written (empty: not finished within the run); "
               "during: the foreground's mean response from the failure to the rebuild's end; "
-              "baseline: the same window without a rebuild; resp +%: during against baseline")
+              "base: the same window without a rebuild; +%: the foreground's response during against base")
     for row in r.policies.itertuples():
         rate = "" if row.rate_mb_s != row.rate_mb_s else f"{row.rate_mb_s:g}"
         rebuild = "" if row.rebuild_s != row.rebuild_s else f"{row.rebuild_s:.2f}"
