@@ -58,25 +58,15 @@ pub(crate) fn build(
         ..Default::default()
     };
     let volume = Volume {
-        name: a.name.clone(),
-        rule: WriteRule::Fixed(a.small_write),
-        sync_writes: a.sync_writes,
-        mirror_read: a.mirror_read,
-        inflight: vec![0; devices.len() + 1],
-        devices,
-        spare: None,
-        failure: None,
-        rebuild: None,
-        scrub: None,
-        free_rebuild: None,
-        free_scrub: None,
-        fg_inflight: 0,
-        fg_last_ns: 0,
-        spare_fg_inflight: 0,
-        spare_fg_last_ns: 0,
-        next_copy: 0,
-        layout,
         cache: Some(CacheDev::new(size, cfg.write, idle_ns, cfg.max_outstanding)),
+        ..Volume::new(
+            a.name.clone(),
+            layout,
+            WriteRule::Fixed(a.small_write),
+            a.sync_writes,
+            a.mirror_read,
+            devices,
+        )
     };
     Ok((volume, summary))
 }

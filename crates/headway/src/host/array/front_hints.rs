@@ -44,9 +44,9 @@ mod tests {
     };
 
     fn volume(level: ArrayLevel, members: usize, copies: usize, read: MirrorRead) -> Volume {
-        Volume {
-            name: "vol".into(),
-            layout: Layout::new(
+        Volume::new(
+            "vol".into(),
+            Layout::new(
                 level,
                 members,
                 8,
@@ -54,24 +54,11 @@ mod tests {
                 ParityRotation::default(),
                 copies,
             ),
-            rule: WriteRule::Fixed(SmallWrite::default()),
-            sync_writes: true,
-            mirror_read: read,
-            devices: (0..members as u16).collect(),
-            spare: None,
-            failure: None,
-            rebuild: None,
-            scrub: None,
-            free_rebuild: None,
-            free_scrub: None,
-            inflight: vec![0; members + 1],
-            fg_inflight: 0,
-            fg_last_ns: 0,
-            spare_fg_inflight: 0,
-            spare_fg_last_ns: 0,
-            next_copy: 0,
-            cache: None,
-        }
+            WriteRule::Fixed(SmallWrite::default()),
+            true,
+            read,
+            (0..members as u16).collect(),
+        )
     }
 
     #[test]

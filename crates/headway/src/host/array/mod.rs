@@ -167,25 +167,18 @@ impl Arrays {
                 ..Default::default()
             });
             volumes.push(Volume {
-                name: a.name.clone(),
-                rule,
-                sync_writes: a.sync_writes,
-                mirror_read: a.mirror_read,
-                inflight: vec![0; devices.len() + 1],
-                devices,
                 spare,
                 failure,
                 rebuild,
                 scrub,
-                free_rebuild: None,
-                free_scrub: None,
-                fg_inflight: 0,
-                fg_last_ns: 0,
-                spare_fg_inflight: 0,
-                spare_fg_last_ns: 0,
-                next_copy: 0,
-                layout,
-                cache: None,
+                ..Volume::new(
+                    a.name.clone(),
+                    layout,
+                    rule,
+                    a.sync_writes,
+                    a.mirror_read,
+                    devices,
+                )
             });
         }
         Ok(Arrays {

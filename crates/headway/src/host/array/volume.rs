@@ -45,6 +45,40 @@ pub(crate) struct Volume {
 }
 
 impl Volume {
+    /// A volume over `devices` with no failure, spare, background work or cache, and nothing
+    /// in flight; the builders set what their level has.
+    pub(crate) fn new(
+        name: String,
+        layout: Layout,
+        rule: WriteRule,
+        sync_writes: bool,
+        mirror_read: MirrorRead,
+        devices: Vec<DeviceId>,
+    ) -> Volume {
+        Volume {
+            name,
+            layout,
+            rule,
+            sync_writes,
+            mirror_read,
+            // One slot per member and one for the spare.
+            inflight: vec![0; devices.len() + 1],
+            devices,
+            spare: None,
+            failure: None,
+            rebuild: None,
+            scrub: None,
+            free_rebuild: None,
+            free_scrub: None,
+            fg_inflight: 0,
+            fg_last_ns: 0,
+            spare_fg_inflight: 0,
+            spare_fg_last_ns: 0,
+            next_copy: 0,
+            cache: None,
+        }
+    }
+
     /// The member whose contents are lost in `row` at `now`: the failed one, in rows the
     /// rebuild has not yet written onto the spare.
     #[inline]
