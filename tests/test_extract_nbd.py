@@ -272,6 +272,7 @@ kind = "open"
 requests = 300
 interarrival_ms = 20.0
 size_sectors = 1
+align_sectors = 1
 read_fraction = 1.0
 locality = { kind = "uniform" }
 """

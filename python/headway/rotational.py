@@ -113,9 +113,12 @@ def extract_device(path: Union[str, Path], writable: bool = False,
     which put zeros on it, only when ``writable``); nothing else may use it meanwhile.
 
     ``jitter_us``: the command round trip jitters by about this much (a disk reached through
-    FUSE and NBD): lags are bisected to that resolution rather than a nanosecond, and the
-    delta search lets a tenth of its trials miss. A value that is not positive raises a
-    ``ValueError`` naming ``jitter_us``.
+    FUSE and NBD): lags are bisected to that resolution rather than a nanosecond, track
+    boundaries are read from the writes' angles and every angle that looks out of place is
+    timed again, and the delta search lets a tenth of its trials miss. When it is not given,
+    the jitter is measured first (the spread of 200 back-to-back commands to one sector) and
+    ``data["measured_round_trip_spread_us"]`` reports it. A value that is not positive raises
+    a ``ValueError`` naming ``jitter_us``.
 
     A path that cannot be opened for direct I/O, or a device under 512 KiB, raises an
     :class:`OSError` naming the path and the reason:

@@ -107,6 +107,7 @@ pub fn extract_device(
             .map_err(|e| HeadwayError::Invariant(format!("drive file: {e}")))?;
         let report = format!(
             "extracted {path} ({}): {} commands, {wall_s:.1} s\n\
+             round trip jitter {}\n\
              rotation {:.4} ms ({:.1} RPM); {} zones; {} sectors; {} surfaces, {} cylinders\n",
             if writable {
                 "reads and writes"
@@ -114,6 +115,10 @@ pub fn extract_device(
                 "reads only"
             },
             extracted.commands,
+            match extracted.measured_round_trip_spread_ns {
+                Some(ns) => format!("{:.1} us (measured)", ns / 1e3),
+                None => format!("{:.1} us (given)", extracted.round_trip_jitter_ns / 1e3),
+            },
             extracted.period_ns / 1e6,
             spec.rpm,
             spec.layout.zones.len(),
@@ -131,6 +136,9 @@ pub fn extract_device(
             "min_distance_sectors": extracted.min_distance_sectors,
             "zones": extracted.table.zones,
             "seek_lag_samples_ns": extracted.lags.seek_samples,
+            "round_trip_jitter_us": extracted.round_trip_jitter_ns / 1e3,
+            "measured_round_trip_spread_us":
+                extracted.measured_round_trip_spread_ns.map(|ns| ns / 1e3),
         });
         Ok((report, toml_text, json.to_string()))
     };

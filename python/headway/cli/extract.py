@@ -27,8 +27,8 @@ from headway.cli.paths import json_option
               help="With --device: write the drive file (headway TOML) here.")
 @click.option("--jitter-us", type=click.FloatRange(min=0, min_open=True),
               help="With --device: the command round trip jitters by about this much (a disk "
-                   "behind FUSE and NBD, a virtual disk); lags are bisected to this resolution "
-                   "and the delta search lets a tenth of its trials miss.")
+                   "behind FUSE and NBD, a virtual disk). Without it the jitter is measured "
+                   "(200 back-to-back commands to one sector) before calibrating.")
 def extract_cmd(drive: str, json_path: Optional[Path], seek_jitter_ms: Optional[float],
                 rotation_drift_ppm: Optional[float], recal_interval_s: Optional[float],
                 no_paper_min_offset: bool, device: Optional[Path], writable: bool,

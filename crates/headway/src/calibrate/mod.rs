@@ -18,11 +18,14 @@ pub mod drive_file;
 pub mod emulated_block;
 pub mod fit;
 pub mod geometry;
+pub mod jittered_block;
 pub mod lbn_curve;
 pub mod min_offset;
+pub(crate) mod phase_scan;
 pub(crate) mod phases;
 pub mod probe;
 pub mod rotation;
+pub(crate) mod round_trip;
 pub(crate) mod simulated_target;
 pub mod stability;
 pub mod tail;
@@ -46,6 +49,7 @@ use crate::link::Link;
 pub use block_target::{BlockIo, BlockTarget, DirectFile};
 pub use compare::{compare, Comparison};
 pub use emulated_block::EmulatedBlock;
+pub use jittered_block::{JitteredBlock, RoundTripJitter};
 pub use probe::Probe;
 pub use target::ProbeTarget;
 pub use zones::{ExtractedZone, Loc, TrackEntry, ZoneTable};
@@ -67,6 +71,11 @@ pub struct ExtractedDrive {
     pub lbn_curve: lbn_curve::LbnCurve,
     /// The paper-form MinOffset per zone, when asked for (`ExtractOptions::paper_min_offset`).
     pub offset_fits: Vec<min_offset::ZoneOffsetFit>,
+    /// The round trip's jitter calibration allowed for (ns; 0 when timed exactly).
+    pub round_trip_jitter_ns: f64,
+    /// The spread (10th to 90th percentile) of the round trip measured before calibrating a
+    /// device whose jitter was not given (ns), which set `round_trip_jitter_ns`.
+    pub measured_round_trip_spread_ns: Option<f64>,
     /// Commands issued and simulated time spent.
     pub commands: u64,
     pub simulated_s: f64,
@@ -159,7 +168,27 @@ pub fn extract_device(
 ) -> Result<ExtractedDrive> {
     let io = DirectFile::open(path, writable)?;
     let target = BlockTarget::new(io, path, writable)?;
-    extract_with(Probe::of(Box::new(target)), name, opts)
+    extract_measuring_jitter(Probe::of(Box::new(target)), name, opts)
+}
+
+/// [`extract_with`], having first measured the round trip's jitter when `opts` gives none
+/// (`round_trip.rs`): a device whose round trip spreads by a nanosecond or more is
+/// calibrated with that spread as its jitter ([`ExtractOptions::round_trip_jitter_ns`]).
+pub fn extract_measuring_jitter(
+    mut probe: Probe,
+    name: &str,
+    mut opts: ExtractOptions,
+) -> Result<ExtractedDrive> {
+    let mut measured = None;
+    if !opts.jittery() {
+        let middle = probe.capacity_sectors() / 2;
+        let spread = round_trip::measure_spread_ns(&mut probe, middle)?;
+        opts.round_trip_jitter_ns = round_trip::jitter_from_spread(spread)?;
+        measured = Some(spread);
+    }
+    let mut drive = extract_with(probe, name, opts)?;
+    drive.measured_round_trip_spread_ns = measured;
+    Ok(drive)
 }
 
 /// Measure whatever `probe` reaches.
@@ -171,13 +200,17 @@ pub fn extract_with(mut probe: Probe, name: &str, opts: ExtractOptions) -> Resul
     let places = [0, cap / 3, 2 * cap / 3, cap.saturating_sub(4096)];
     let md =
         geometry::find_min_distance(&mut probe, period, &places, 2.0 * opts.round_trip_jitter_ns)?;
-    let mut scan = geometry::scan(&mut probe, 0, cap, md)?;
+    let mut scan = if opts.jittery() {
+        phase_scan::scan_by_phase(&mut probe, 0, cap, md, period)?
+    } else {
+        geometry::scan(&mut probe, 0, cap, md)?
+    };
     unmarked::merge_slip_runs(&mut scan, period);
     unmarked::split_long_runs(&mut scan, period);
     let kinds = zones::classify(&scan, period);
     let guess: Vec<zones::Crossing> = kinds.iter().map(|k| k.guess()).collect();
     let mut table = zones::build_table(&scan, &guess, period, cap, None)?;
-    phases::measure_phases(&mut probe, &mut table, period)?;
+    phases::measure_phases(&mut probe, &mut table, period, opts.jittery())?;
     let res_ns = opts.lag_resolution_ns();
     let table = cylinders::resolve(&mut probe, &scan, &kinds, &table, period, res_ns, &mut rng)?;
     let lags = min_offset::measure_lags(&mut probe, &table, period, res_ns, &mut rng)?;
@@ -213,6 +246,8 @@ pub fn extract_with(mut probe: Probe, name: &str, opts: ExtractOptions) -> Resul
         lags,
         lbn_curve,
         offset_fits,
+        round_trip_jitter_ns: opts.round_trip_jitter_ns,
+        measured_round_trip_spread_ns: None,
         commands: probe.commands,
         simulated_s: probe.now() as f64 / 1e9,
     })

@@ -63,19 +63,58 @@ fn phase_of(
 }
 
 /// Measure every track's phase. Returns the writes used.
+///
+/// With `jittery` (a round trip that delays some completions by much of a turn), each
+/// phase is measured until two measurements agree within [`AGREE_SECTORS`] of the track's
+/// sector and the pair's circular mean is taken: a single measurement is the difference of
+/// two hearings, either of which may be late.
 pub(crate) fn measure_phases(
     probe: &mut Probe,
     table: &mut ZoneTable,
     period_ns: f64,
+    jittery: bool,
 ) -> Result<u64> {
     let first_cmd = probe.commands;
     let reference = (0, table.locate(0).spt);
     for i in 1..table.tracks.len() {
         let lbn = table.tracks[i].first_lbn;
         let spt = table.locate(lbn).spt;
-        table.tracks[i].phase = phase_of(probe, reference, lbn, spt, period_ns)?;
+        let mut measure = || phase_of(probe, reference, lbn, spt, period_ns);
+        table.tracks[i].phase = if jittery {
+            agreed_phase(&mut measure, AGREE_SECTORS / spt as f64)?
+        } else {
+            measure()?
+        };
     }
     Ok(probe.commands - first_cmd)
+}
+
+/// Two phase measurements within this many sectors of each other agree.
+const AGREE_SECTORS: f64 = 0.3;
+
+/// Measurements of one phase at most, where they keep disagreeing: past this the closest
+/// pair stands.
+const MAX_MEASUREMENTS: usize = 8;
+
+/// Measure until two measurements lie within `tolerance` (revolutions); the circular mean
+/// of the closest pair.
+fn agreed_phase(measure: &mut dyn FnMut() -> Result<f64>, tolerance: f64) -> Result<f64> {
+    let mut seen = vec![measure()?];
+    let mut best = (f64::INFINITY, seen[0]);
+    while seen.len() < MAX_MEASUREMENTS {
+        let new = measure()?;
+        for &old in &seen {
+            let d = centred(new - old);
+            if d.abs() < best.0 {
+                best = (d.abs(), frac(old + d / 2.0));
+            }
+        }
+        seen.push(new);
+        if best.0 <= tolerance {
+            break;
+        }
+    }
+    Ok(best.1)
 }
 
 /// The usual phase step from one cylinder's first track to the next one's in `zone`

@@ -1,0 +1,300 @@
+//! GeoExtraction for a round trip that jitters: the same interleaved writes as
+//! [`geometry::scan`](super::geometry::scan), read as angles rather than as gaps.
+//!
+//! A one-sector write completes when its sector has passed under the head, so the time it
+//! is heard, modulo the rotation period, is the sector's angle on the platter plus the
+//! round trip's delay in reporting it. That delay is never negative, and it touches only
+//! the write it delays, whereas a gap between two completions takes the delays of both:
+//! one completion heard 3 ms late makes one gap long and the next short, and a gap-based
+//! scan reads the pair as two track boundaries. The angles are also blind to a lost
+//! rotation (a command that reached the drive too late for its sector).
+//!
+//! From the angles: consecutive LBNs on one track are one sector time apart; the first LBN
+//! of a track is later by the switch's skew (and the spares before it), a slipped sector by
+//! one slot. Every LBN whose step from the one before is not one sector time is heard again
+//! until two hearings agree, the earlier of the two taken (a delay only ever adds), so a
+//! completion heard late is corrected and a real boundary confirmed. The local sector time
+//! is the median step over a window of LBNs (tracks hold many more on-track steps than
+//! boundaries), and each track's own sector time, which sets its zone's sectors per track,
+//! is the median slope between LBNs half a track apart.
+//!
+//! Angles taken a long time apart would drift apart by the period's error, so the scan runs
+//! in chunks of [`PHASE_CHUNK`] LBNs, whose passes take well under a second on any drive.
+
+use super::geometry::{GeoScan, Jump};
+use super::probe::Probe;
+use crate::error::{HeadwayError, Result};
+
+/// LBNs per chunk: the time between the writes of neighbouring LBNs is about one pass over
+/// the chunk (its LBNs' sector times), and a period measured to 10 ppm drifts by 0.02
+/// sector over it.
+const PHASE_CHUNK: u64 = 2048;
+
+/// LBNs on either side whose steps set an LBN's local sector time.
+const WINDOW: usize = 12;
+
+/// A step this far (in sector times) from one sector time is heard again.
+const SUSPECT_SECTORS: f64 = 0.4;
+
+/// Two hearings of an LBN agree within this fraction of a sector time.
+const AGREE_SECTORS: f64 = 0.3;
+
+/// Hearings of one LBN at most: past this the scan keeps the closest pair it has.
+const MAX_HEARINGS: usize = 8;
+
+/// `x` reduced to `[0, p)`.
+#[inline]
+fn wrap(x: f64, p: f64) -> f64 {
+    x.rem_euclid(p)
+}
+
+/// Run GeoExtraction over `start..end` with stride `md`, reading completions as angles of a
+/// platter turning once every `period_ns`.
+pub(crate) fn scan_by_phase(
+    probe: &mut Probe,
+    start: u64,
+    end: u64,
+    md: u32,
+    period_ns: f64,
+) -> Result<GeoScan> {
+    let md64 = md as u64;
+    if md == 0 || end <= start || end > probe.capacity_sectors() || !(period_ns > 0.0) {
+        return Err(HeadwayError::Invariant(format!(
+            "GeoExtraction by phase over {start}..{end} with stride {md} and period \
+             {period_ns} ns on a drive of {} sectors",
+            probe.capacity_sectors()
+        )));
+    }
+    let mut out = GeoScan {
+        min_distance: md,
+        start_lbn: start,
+        end_lbn: end,
+        ..Default::default()
+    };
+    let first_cmd = probe.commands;
+    // The angle of the LBN before the chunk (none before `start`).
+    let mut before: Option<f64> = None;
+    let mut a = start;
+    while a < end {
+        let b = (a + PHASE_CHUNK).min(end);
+        let mut angle = vec![0.0f64; (b - a) as usize];
+        for i in 0..md64.min(b - a) {
+            let mut dest = a + i;
+            while dest < b {
+                angle[(dest - a) as usize] = wrap(probe.write(dest)? as f64, period_ns);
+                dest += md64;
+            }
+        }
+        // Hear suspicious LBNs again until every step is either one sector time or
+        // confirmed; a corrected LBN can expose its neighbour, so repeat while any changes.
+        let mut heard_again = vec![false; angle.len()];
+        loop {
+            let steps = steps(&angle, before, period_ns);
+            let local = local_sector_ns(&steps);
+            let mut changed = false;
+            for x in 0..angle.len() {
+                let (Some(d), Some(s)) = (steps[x], local[x]) else {
+                    continue;
+                };
+                if lateness_sectors(d, s, period_ns).abs() < SUSPECT_SECTORS {
+                    continue;
+                }
+                for y in [x.checked_sub(1), Some(x)].into_iter().flatten() {
+                    if !heard_again[y] {
+                        heard_again[y] = true;
+                        let lbn = a + y as u64;
+                        let agreed = hear_again(probe, lbn, angle[y], s, period_ns)?;
+                        changed |= agreed != angle[y];
+                        angle[y] = agreed;
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        find_events(&angle, before, a, period_ns, &mut out);
+        before = angle.last().copied();
+        a = b;
+    }
+    out.writes = probe.commands - first_cmd;
+    Ok(out)
+}
+
+/// The step from each LBN's angle to the next one's, in `[0, period)`; the first LBN's
+/// step is from `before`, when there is one.
+fn steps(angle: &[f64], before: Option<f64>, p: f64) -> Vec<Option<f64>> {
+    (0..angle.len())
+        .map(|x| {
+            let prev = if x == 0 { before } else { Some(angle[x - 1]) };
+            prev.map(|q| wrap(angle[x] - q, p))
+        })
+        .collect()
+}
+
+/// The median step over [`WINDOW`] LBNs either side.
+fn local_sector_ns(steps: &[Option<f64>]) -> Vec<Option<f64>> {
+    let mut buf = Vec::with_capacity(2 * WINDOW + 1);
+    (0..steps.len())
+        .map(|x| {
+            buf.clear();
+            let lo = x.saturating_sub(WINDOW);
+            let hi = (x + WINDOW + 1).min(steps.len());
+            buf.extend(steps[lo..hi].iter().flatten());
+            if buf.is_empty() {
+                return None;
+            }
+            buf.sort_by(f64::total_cmp);
+            Some(buf[buf.len() / 2])
+        })
+        .collect()
+}
+
+/// How late a step of `d` is against one sector time `s`, in sector times: from −0.5 (a
+/// step a little short of a sector) to just under the sectors in a turn less a half.
+#[inline]
+fn lateness_sectors(d: f64, s: f64, p: f64) -> f64 {
+    let mut late = wrap(d - s, p);
+    if late > p - 0.5 * s {
+        late -= p;
+    }
+    late / s
+}
+
+/// Hear `lbn` again (one write, wherever the head is) until two of its angles, `first`
+/// among them, agree within [`AGREE_SECTORS`] of `sector_ns`; the earlier of the closest
+/// agreeing pair, since a delay in hearing only ever makes an angle later.
+fn hear_again(probe: &mut Probe, lbn: u64, first: f64, sector_ns: f64, p: f64) -> Result<f64> {
+    let mut heard = vec![first];
+    let mut best: Option<(f64, f64)> = None;
+    while heard.len() < MAX_HEARINGS {
+        let new = wrap(probe.write(lbn)? as f64, p);
+        for &h in &heard {
+            // The signed circular distance from `h` to `new`, in (−p/2, p/2].
+            let mut diff = wrap(new - h, p);
+            if diff > p / 2.0 {
+                diff -= p;
+            }
+            let earlier = if diff >= 0.0 { h } else { new };
+            if best.is_none_or(|(dist, _)| diff.abs() < dist) {
+                best = Some((diff.abs(), earlier));
+            }
+        }
+        heard.push(new);
+        if best.is_some_and(|(dist, _)| dist <= AGREE_SECTORS * sector_ns) {
+            break;
+        }
+    }
+    Ok(best.map_or(first, |(_, angle)| angle))
+}
+
+/// Boundaries (lateness of 1.5 sectors or more) and slipped sectors (0.5 to 1.5) from the
+/// chunk's angles, with each one's local sector time: a boundary takes the quicker of the
+/// tracks either side of it, as [`geometry::scan`](super::geometry::scan)'s do.
+fn find_events(angle: &[f64], before: Option<f64>, base: u64, p: f64, out: &mut GeoScan) {
+    let steps = steps(angle, before, p);
+    let local = local_sector_ns(&steps);
+    let mut events: Vec<(usize, f64, f64)> = vec![];
+    for x in 0..angle.len() {
+        let (Some(d), Some(s)) = (steps[x], local[x]) else {
+            continue;
+        };
+        let late = lateness_sectors(d, s, p);
+        if late >= 0.5 {
+            events.push((x, late, s));
+        }
+    }
+    // Tracks' own sector times: the segments between boundaries (gaps inside a track
+    // add their slots to the slope's span).
+    let bounds: Vec<usize> = events.iter().filter(|e| e.1 >= 1.5).map(|e| e.0).collect();
+    let gap_slots = |from: usize, to: usize| -> f64 {
+        events
+            .iter()
+            .filter(|e| e.1 < 1.5 && e.0 > from && e.0 <= to)
+            .map(|e| e.1.round().max(1.0))
+            .sum()
+    };
+    let mut seg_start = 0usize;
+    let mut track_ns: Vec<Option<f64>> = Vec::with_capacity(bounds.len() + 1);
+    for &end in bounds.iter().chain(std::iter::once(&angle.len())) {
+        track_ns.push(track_sector_ns(angle, seg_start, end, p, &gap_slots));
+        seg_start = end;
+    }
+    let mut k = 0usize;
+    for &(x, late, s) in &events {
+        let sector_ns = if late >= 1.5 {
+            let quicker = match (track_ns[k], track_ns[k + 1]) {
+                (Some(u), Some(v)) => u.min(v),
+                (Some(u), None) | (None, Some(u)) => u,
+                (None, None) => s,
+            };
+            k += 1;
+            quicker
+        } else {
+            track_ns[k].unwrap_or(s)
+        };
+        let j = Jump {
+            lbn: base + x as u64,
+            sectors: late,
+            sector_ns,
+            inferred: false,
+        };
+        if late >= 1.5 {
+            out.boundaries.push(j);
+        } else {
+            out.gaps.push(j);
+        }
+    }
+}
+
+/// The sector time of the track holding chunk LBNs `lo..hi`: the median slope between LBNs
+/// half the track apart (`None` for a track of fewer than three LBNs).
+fn track_sector_ns(
+    angle: &[f64],
+    lo: usize,
+    hi: usize,
+    p: f64,
+    gap_slots: &dyn Fn(usize, usize) -> f64,
+) -> Option<f64> {
+    let n = hi.saturating_sub(lo);
+    if n < 3 {
+        return None;
+    }
+    let h = n / 2;
+    let mut slopes: Vec<f64> = (lo..hi - h)
+        .map(|x| wrap(angle[x + h] - angle[x], p) / (h as f64 + gap_slots(x, x + h)))
+        .collect();
+    slopes.sort_by(f64::total_cmp);
+    Some(slopes[slopes.len() / 2])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lateness_is_centred_on_one_sector() {
+        let (s, p) = (100.0, 1200.0);
+        assert!((lateness_sectors(100.0, s, p)).abs() < 1e-9);
+        assert!((lateness_sectors(90.0, s, p) + 0.1).abs() < 1e-9);
+        assert!((lateness_sectors(300.0, s, p) - 2.0).abs() < 1e-9);
+        // A step just short of a whole turn is a lateness of most of a turn, not negative.
+        assert!((lateness_sectors(1100.0, s, p) - 10.0).abs() < 1e-9);
+        // A step of nothing (the LBN before heard late) is as late as a turn less a sector:
+        // far from one sector either way, so it is heard again.
+        assert!((lateness_sectors(0.0, s, p) - 11.0).abs() < 1e-9);
+        assert!((lateness_sectors(60.0, s, p) + 0.4).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_track_s_sector_time_is_its_median_slope_over_half_a_track() {
+        let p = 1200.0;
+        // 12 LBNs 100 ns apart, wrapping past the period, one heard 40 ns late.
+        let mut angle: Vec<f64> = (0..12).map(|i| wrap(700.0 + 100.0 * i as f64, p)).collect();
+        angle[3] += 40.0;
+        let none = |_: usize, _: usize| 0.0;
+        let s = track_sector_ns(&angle, 0, 12, p, &none).unwrap();
+        assert!((s - 100.0).abs() < 1e-9, "{s}");
+        assert_eq!(track_sector_ns(&angle, 0, 2, p, &none), None);
+    }
+}
