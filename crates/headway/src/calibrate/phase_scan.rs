@@ -18,8 +18,8 @@
 //! boundaries), and each track's own sector time, which sets its zone's sectors per track,
 //! is the median slope between LBNs half a track apart.
 //!
-//! Angles taken a long time apart would drift apart by the period's error, so the scan runs
-//! in chunks of [`PHASE_CHUNK`] LBNs, whose passes take well under a second on any drive.
+//! Angles taken a long time apart drift apart by the period's error: the scan runs in chunks
+//! of [`PHASE_CHUNK`] LBNs and fits the drift within each ([`Frame`]).
 
 use super::geometry::{GeoScan, Jump};
 use super::probe::Probe;
@@ -72,19 +72,26 @@ pub(crate) fn scan_by_phase(
         ..Default::default()
     };
     let first_cmd = probe.commands;
-    // The angle of the LBN before the chunk (none before `start`).
-    let mut before: Option<f64> = None;
     let mut a = start;
     while a < end {
         let b = (a + PHASE_CHUNK).min(end);
-        let mut angle = vec![0.0f64; (b - a) as usize];
+        // The LBN before the chunk, heard again so that its angle is in the chunk's frame.
+        let before_t = if a > start {
+            Some(probe.write(a - 1)?)
+        } else {
+            None
+        };
+        let mut heard = vec![0u64; (b - a) as usize];
         for i in 0..md64.min(b - a) {
             let mut dest = a + i;
             while dest < b {
-                angle[(dest - a) as usize] = wrap(probe.write(dest)? as f64, period_ns);
+                heard[(dest - a) as usize] = probe.write(dest)?;
                 dest += md64;
             }
         }
+        let frame = Frame::fit(&heard, before_t, period_ns);
+        let before = before_t.map(|t| frame.angle(t));
+        let mut angle: Vec<f64> = heard.iter().map(|&t| frame.angle(t)).collect();
         // Hear suspicious LBNs again until every step is either one sector time or
         // confirmed; a corrected LBN can expose its neighbour, so repeat while any changes.
         let mut heard_again = vec![false; angle.len()];
@@ -103,7 +110,7 @@ pub(crate) fn scan_by_phase(
                     if !heard_again[y] {
                         heard_again[y] = true;
                         let lbn = a + y as u64;
-                        let agreed = hear_again(probe, lbn, angle[y], s, period_ns)?;
+                        let agreed = hear_again(probe, &frame, lbn, angle[y], s)?;
                         changed |= agreed != angle[y];
                         angle[y] = agreed;
                     }
@@ -114,7 +121,6 @@ pub(crate) fn scan_by_phase(
             }
         }
         find_events(&angle, before, a, period_ns, &mut out);
-        before = angle.last().copied();
         a = b;
     }
     out.writes = probe.commands - first_cmd;
@@ -161,14 +167,85 @@ fn lateness_sectors(d: f64, s: f64, p: f64) -> f64 {
     late / s
 }
 
+/// Turns completion times into angles, correcting the period's error.
+///
+/// The rotation period is measured to some parts per million, and neighbouring LBNs are
+/// written a pass apart (one pass later, or `md - 1` passes earlier where the passes wrap),
+/// so their angles drift apart by the error times the time between them: a few tenths of
+/// a sector over a small drive's passes at 30 ppm. Steps between LBNs heard later and
+/// between LBNs heard earlier must both be one sector on a track, so the difference of
+/// their medians over the difference of their typical time apart is the drift per
+/// nanosecond, and angles are taken on a clock slowed by it.
+struct Frame {
+    origin_ns: f64,
+    /// Angle error per nanosecond of the uncorrected clock.
+    drift: f64,
+    period_ns: f64,
+}
+
+impl Frame {
+    fn fit(heard: &[u64], before: Option<u64>, period_ns: f64) -> Frame {
+        let origin_ns = before.or(heard.first().copied()).unwrap_or(0) as f64;
+        let mut later: Vec<(f64, f64)> = vec![];
+        let mut earlier: Vec<(f64, f64)> = vec![];
+        for x in 1..heard.len() {
+            let dt = heard[x] as f64 - heard[x - 1] as f64;
+            let step = wrap(dt, period_ns);
+            if dt > 0.0 {
+                later.push((dt, step));
+            } else {
+                earlier.push((dt, step));
+            }
+        }
+        let median = |v: &mut Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
+        };
+        let drift = if later.len() >= FIT_STEPS && earlier.len() >= FIT_STEPS {
+            let (dt_l, step_l) = (
+                median(&mut later.iter().map(|p| p.0).collect()),
+                median(&mut later.iter().map(|p| p.1).collect()),
+            );
+            let (dt_e, step_e) = (
+                median(&mut earlier.iter().map(|p| p.0).collect()),
+                median(&mut earlier.iter().map(|p| p.1).collect()),
+            );
+            (step_l - step_e) / (dt_l - dt_e)
+        } else {
+            0.0
+        };
+        Frame {
+            origin_ns,
+            drift,
+            period_ns,
+        }
+    }
+
+    #[inline]
+    fn angle(&self, t: u64) -> f64 {
+        let since = t as f64 - self.origin_ns;
+        wrap(since - self.drift * since, self.period_ns)
+    }
+}
+
+/// Steps on each side (heard later, heard earlier) below which the drift is not fitted.
+const FIT_STEPS: usize = 16;
+
 /// Hear `lbn` again (one write, wherever the head is) until two of its angles, `first`
 /// among them, agree within [`AGREE_SECTORS`] of `sector_ns`; the earlier of the closest
 /// agreeing pair, since a delay in hearing only ever makes an angle later.
-fn hear_again(probe: &mut Probe, lbn: u64, first: f64, sector_ns: f64, p: f64) -> Result<f64> {
+fn hear_again(
+    probe: &mut Probe,
+    frame: &Frame,
+    lbn: u64,
+    first: f64,
+    sector_ns: f64,
+) -> Result<f64> {
+    let p = frame.period_ns;
     let mut heard = vec![first];
     let mut best: Option<(f64, f64)> = None;
     while heard.len() < MAX_HEARINGS {
-        let new = wrap(probe.write(lbn)? as f64, p);
+        let new = frame.angle(probe.write(lbn)?);
         for &h in &heard {
             // The signed circular distance from `h` to `new`, in (−p/2, p/2].
             let mut diff = wrap(new - h, p);
