@@ -43,6 +43,7 @@ mod look;
 mod mclock;
 mod options;
 mod priority;
+mod ready;
 mod registry;
 mod scan;
 mod sptf;
@@ -78,6 +79,7 @@ pub use mclock::MClock;
 pub use options::{OptionReader, SchedOptions};
 pub use per_device::PerDevice;
 pub use priority::Priority;
+pub(crate) use ready::ReadyList;
 pub use registry::{
     build_for_devices, build_scheduler, scheduler_by_name, scheduler_info, scheduler_with_options,
     SchedSpec, SchedulerInfo, SCHEDULERS, SCHEDULER_NAMES,

@@ -18,7 +18,7 @@ use super::volume::Volume;
 use crate::error::Result;
 use crate::predict::{Access, Moment};
 use crate::request::{Command, Completion, DeviceId, Op, Request};
-use crate::sched::{Decision, Hints, Placement, SchedCtx, Scheduler, Served, FREE_READ_ORIGIN};
+use crate::sched::{Decision, Hints, Placement, ReadyList, SchedCtx, Scheduler, FREE_READ_ORIGIN};
 use crate::stats::ArraySummary;
 use crate::time::SimTime;
 
@@ -69,7 +69,7 @@ pub(crate) struct ArrayFront {
     free: Vec<u32>,
     /// Member request id to its pending slot and operation index.
     by_id: IdWindow,
-    ready: Served,
+    ready: ReadyList,
     report: Arc<Mutex<ArrayReport>>,
     keep_links: bool,
     /// The host origin of the members' free reads, once a `freeblock` rebuild or scrub
@@ -109,7 +109,7 @@ impl ArrayFront {
             pending: Vec::new(),
             free: Vec::new(),
             by_id: IdWindow::default(),
-            ready: Served::new(),
+            ready: ReadyList::new(),
             report,
             keep_links,
             free_origin: None,
@@ -797,14 +797,12 @@ impl Scheduler for ArrayFront {
         self.background_due(ctx);
     }
     fn propose(&mut self, ctx: &SchedCtx) -> Decision {
-        if !self.ready.is_empty() {
-            return Decision::Serve(self.ready.clone());
-        }
-        self.inner.propose(ctx)
+        self.ready
+            .propose()
+            .unwrap_or_else(|| self.inner.propose(ctx))
     }
     fn commit(&mut self, cmd: &Command, placement: Placement, ctx: &SchedCtx) -> Result<()> {
-        if placement == Placement::Diverted && !self.ready.is_empty() {
-            self.ready.clear();
+        if self.ready.commit(cmd, placement) {
             return Ok(());
         }
         self.inner.commit(cmd, placement, ctx)
@@ -813,8 +811,8 @@ impl Scheduler for ArrayFront {
         self.inner.declined(cmd, ctx);
     }
     fn decide(&mut self, ctx: &SchedCtx) -> Decision {
-        if !self.ready.is_empty() {
-            return Decision::Serve(std::mem::take(&mut self.ready));
+        if let Some(serve) = self.ready.take() {
+            return serve;
         }
         let Some(wake) = self.background_due(ctx) else {
             // The inner decision as it is, built in the host's place (a command is about a

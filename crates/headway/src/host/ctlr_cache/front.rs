@@ -15,7 +15,7 @@ use super::settings::WritePolicy;
 use crate::error::Result;
 use crate::host::slots::Slots;
 use crate::request::{Command, Completion, DeviceId, Op, Request};
-use crate::sched::{Decision, Placement, SchedCtx, Scheduler, Served};
+use crate::sched::{Decision, Placement, ReadyList, SchedCtx, Scheduler};
 
 /// One device's cache.
 pub(crate) struct DeviceCache {
@@ -64,7 +64,7 @@ pub(crate) struct CacheFront {
     free_jobs: Vec<u32>,
     blocked: VecDeque<u32>,
     ops: HashMap<u64, CacheOp>,
-    ready: Served,
+    ready: ReadyList,
     /// A request left its slot since waiting requests were last looked at.
     freed: bool,
 }
@@ -89,7 +89,7 @@ impl CacheFront {
             free_jobs: Vec::new(),
             blocked: VecDeque::new(),
             ops: HashMap::new(),
-            ready: Served::new(),
+            ready: ReadyList::new(),
             freed: false,
         }
     }
@@ -506,14 +506,12 @@ impl Scheduler for CacheFront {
         self.inner.on_timer(ctx);
     }
     fn propose(&mut self, ctx: &SchedCtx) -> Decision {
-        if !self.ready.is_empty() {
-            return Decision::Serve(self.ready.clone());
-        }
-        self.inner.propose(ctx)
+        self.ready
+            .propose()
+            .unwrap_or_else(|| self.inner.propose(ctx))
     }
     fn commit(&mut self, cmd: &Command, placement: Placement, ctx: &SchedCtx) -> Result<()> {
-        if placement == Placement::Diverted && !self.ready.is_empty() {
-            self.ready.clear();
+        if self.ready.commit(cmd, placement) {
             return Ok(());
         }
         self.inner.commit(cmd, placement, ctx)
@@ -522,8 +520,8 @@ impl Scheduler for CacheFront {
         self.inner.declined(cmd, ctx);
     }
     fn decide(&mut self, ctx: &SchedCtx) -> Decision {
-        if !self.ready.is_empty() {
-            return Decision::Serve(std::mem::take(&mut self.ready));
+        if let Some(serve) = self.ready.take() {
+            return serve;
         }
         self.inner.decide(ctx)
     }

@@ -40,7 +40,7 @@ use crate::error::{HeadwayError, Result};
 use crate::predict::{Access, Moment};
 use crate::request::{Command, Completion, DeviceId, Op, Request};
 use crate::sched::OptionReader;
-use crate::sched::{Decision, Placement, SchedCtx, Scheduler, Served};
+use crate::sched::{Decision, Placement, ReadyList, SchedCtx, Scheduler, Served};
 use crate::time::{ms_to_ns, SimTime};
 
 /// What the last proposal was, so its commit knows what to do.
@@ -70,7 +70,7 @@ pub struct FlashBacked {
     shadow: Vec<Request>,
     /// Redirected user writes waiting for their flash copy, by the copy's request id.
     waiting: BTreeMap<u64, Served>,
-    ready: Served,
+    ready: ReadyList,
     /// Workload commands at the platter.
     fg_outstanding: usize,
     ring_lbn: u64,
@@ -154,7 +154,7 @@ impl FlashBacked {
             flush_turn: true,
             shadow: Vec::new(),
             waiting: BTreeMap::new(),
-            ready: Served::new(),
+            ready: ReadyList::new(),
             fg_outstanding: 0,
             ring_lbn: 0,
             plan: None,
@@ -468,9 +468,9 @@ impl Scheduler for FlashBacked {
             ctx.fail(e);
             return Decision::Idle;
         }
-        if !self.ready.is_empty() {
+        if let Some(serve) = self.ready.propose() {
             self.plan = Some(Plan::ServeDone);
-            return Decision::Serve(self.ready.clone());
+            return serve;
         }
         if self.flushing && self.fq.occupied_sectors() <= self.low {
             // Stopping a finished flush changes nothing a proposal depends on but the flag,
@@ -492,7 +492,7 @@ impl Scheduler for FlashBacked {
         self.note_platter_dispatch(cmd, placement, ctx.now);
         match plan {
             Plan::ServeDone => {
-                self.ready.retain(|r| !cmd.carries(r.id));
+                self.ready.served(cmd);
                 Ok(())
             }
             Plan::WriteBack { flush } => {
