@@ -4,37 +4,17 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use headway::config::{build_simulation, ExperimentConfig};
 use headway::sim::RunResult;
 use headway::stats::RequestRecords;
+
+use crate::zone_commands::by_id;
 
 const ZONE: u64 = 260_400;
 
 /// Replay `trace` (DiskSim ASCII) on a zoned ek1000 (zones of 260,400 sectors, zone 0
-/// conventional) under `host`, with per-request records.
-fn replay(tag: &str, trace: &str, host: &str) -> RunResult {
-    let dir = crate::common::scratch(tag);
-    let path = dir.join("writes.trace");
-    std::fs::write(&path, trace).unwrap();
-    let text = format!(
-        "[drive]\nname = \"ek1000\"\n[drive.zoned]\nzone_size_sectors = {ZONE}\n\
-         conventional_zones = 1\n[workload]\nkind = \"trace\"\npath = \"{}\"\n\
-         format = \"disksim-ascii\"\n{host}\n[output]\nrecords = true\n",
-        path.display()
-    );
-    let cfg = ExperimentConfig::from_toml_str(&text, None).unwrap();
-    build_simulation(&cfg, None)
-        .unwrap()
-        .simulation
-        .run()
-        .unwrap()
-}
-
-/// The records' rows in arrival order (request ids follow the trace's lines).
-fn by_id(rec: &RequestRecords) -> Vec<usize> {
-    let mut rows: Vec<usize> = (0..rec.len()).collect();
-    rows.sort_by_key(|&i| rec.id[i]);
-    rows
+/// conventional, a reset costing 2 ms) under `host`, with per-request records.
+fn replay(trace: &str, host: &str) -> RunResult {
+    crate::zone_commands::replay_under(trace, host)
 }
 
 /// Each of the trace's `n` requests completed exactly once, none refused.
@@ -56,19 +36,11 @@ fn three_writes_waiting_behind_a_plugged_write_leave_as_one_24_sector_command() 
     // the other three wait in the zone's plug until it completes.
     let trace = "0.00 0 260400 8 0\n0.01 0 260408 8 0\n0.02 0 260416 8 0\n0.03 0 260424 8 0\n";
     let fcfs = "[host]\nscheduler = \"fcfs\"\nmax_outstanding = 1";
-    let merged = replay(
-        "zone-merge",
-        trace,
-        &format!("{fcfs}\nzone_write_plugging = true"),
-    );
+    let merged = replay(trace, &format!("{fcfs}\nzone_write_plugging = true"));
     conserved(&merged, 4);
     // What one 24-sector write sent when the first completes costs: the same first write
     // and a 24-sector write queued behind it, with no plugging.
-    let alone = replay(
-        "zone-merge-alone",
-        "0.00 0 260400 8 0\n0.00 0 260408 24 0\n",
-        fcfs,
-    );
+    let alone = replay("0.00 0 260400 8 0\n0.00 0 260408 24 0\n", fcfs);
     let (m, a) = (merged.records.unwrap(), alone.records.unwrap());
     let (mr, ar) = (by_id(&m), by_id(&a));
     assert_eq!(
@@ -103,7 +75,6 @@ fn three_writes_waiting_behind_a_plugged_write_leave_as_one_24_sector_command() 
     );
     // Unmerged, the three go one per completion.
     let apart = replay(
-        "zone-merge-off",
         trace,
         &format!("{fcfs}\nzone_write_plugging = true\nzone_plug_merge = false"),
     );
@@ -213,13 +184,9 @@ fn a_random_zoned_workload_completes_every_request_once_merged_or_not() {
         if appends {
             host += "zone_append = \"emulated\"\n";
         }
-        let merged = replay("zone-merge-random", &trace, &host);
+        let merged = replay(&trace, &host);
         conserved(&merged, n);
-        let apart = replay(
-            "zone-merge-random-off",
-            &trace,
-            &format!("{host}zone_plug_merge = false"),
-        );
+        let apart = replay(&trace, &format!("{host}zone_plug_merge = false"));
         conserved(&apart, n);
         let (m, a) = (
             commands(merged.records.as_ref().unwrap()),
@@ -243,8 +210,8 @@ fn merged_runs_are_deterministic() {
     let (trace, n) = random_trace(false, 7);
     let host = "[host]\nscheduler = \"sptf\"\nzone_write_plugging = true\n\
                 zone_plug_max_merge_sectors = 64";
-    let one = replay("zone-merge-det-1", &trace, host);
-    let two = replay("zone-merge-det-2", &trace, host);
+    let one = replay(&trace, host);
+    let two = replay(&trace, host);
     conserved(&one, n);
     let (a, b) = (one.records.unwrap(), two.records.unwrap());
     assert_eq!((&a.id, &a.done_ns, &a.lbn), (&b.id, &b.done_ns, &b.lbn));
