@@ -95,6 +95,21 @@ def test_zone_write_plugging_and_emulated_appends_from_python():
     assert lbns == [260400 + 120 * k for k in range(20)]
 
 
+def test_zone_plug_merging_from_python():
+    def commands(**host):
+        r = headway.run(_zoned_writers(False, zone_write_plugging=True, **host), records=True)
+        assert (r.summary.requests, r.zoned[0]["unaligned_writes"]) == (40, 0)
+        cols = r.columns()
+        # A merged command's requests share its dispatch and completion.
+        return len(set(zip(cols["dispatch_ns"], cols["done_ns"])))
+    assert commands(zone_plug_merge=False) == 40
+    assert commands() < 40
+    assert commands(zone_plug_max_merge_sectors=120) == 40, "120 sectors: no room to merge"
+    with pytest.raises(headway.HeadwayError, match=r"host\.zone_plug_max_merge_sectors"):
+        headway.run(_zoned_writers(False, zone_write_plugging=True,
+                                   zone_plug_max_merge_sectors=0))
+
+
 def test_emulated_appends_without_plugging_name_their_key():
     with pytest.raises(headway.HeadwayError, match=r"host\.zone_append"):
         headway.run(_zoned_writers(True, zone_append="emulated", zone_write_plugging=False))

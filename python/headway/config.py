@@ -183,6 +183,8 @@ class Host(_Section):
     {'scheduler': 'gstf', 'predictor': 'calibrated', 'options': {'group_cylinders': 700}}
     >>> Host(scheduler="sptf", zone_write_plugging=True, zone_append="emulated").to_dict()
     {'scheduler': 'sptf', 'zone_write_plugging': True, 'zone_append': 'emulated'}
+    >>> Host(zone_write_plugging=True, zone_plug_max_merge_sectors=1024).to_dict()
+    {'zone_write_plugging': True, 'zone_plug_max_merge_sectors': 1024}
     """
 
     scheduler: Optional[str] = None
@@ -202,6 +204,11 @@ class Host(_Section):
     #: ``"native"`` (the drive places a zone append; default) or ``"emulated"`` (the host
     #: writes it at the write pointer it tracks; turns plugging on).
     zone_append: Optional[str] = None
+    #: Whether a zone's plug sends the waiting writes that continue the one it lets go
+    #: with it as one command; default on with plugging.
+    zone_plug_merge: Optional[bool] = None
+    #: The largest such merged command in sectors; default 2560 (1,280 KiB).
+    zone_plug_max_merge_sectors: Optional[int] = None
     extra: Dict[str, Any] = field(default_factory=dict)
 
 

@@ -149,6 +149,14 @@ pub struct HostConfig {
     /// `emulated` (the host writes it at the write pointer it tracks).
     #[serde(default)]
     pub zone_append: Option<crate::sched::ZoneAppend>,
+    /// Whether zone write plugging merges the writes waiting in a zone's plug that continue
+    /// the one it lets go into one command, as Linux does. Default: on when plugging is.
+    #[serde(default)]
+    pub zone_plug_merge: Option<bool>,
+    /// The largest command such a merge builds, in sectors (Linux's `max_sectors_kb` times
+    /// two). Default 2,560 (1,280 KiB).
+    #[serde(default)]
+    pub zone_plug_max_merge_sectors: Option<u32>,
 }
 
 impl HostConfig {
@@ -178,6 +186,8 @@ impl Default for HostConfig {
             inner: None,
             zone_write_plugging: None,
             zone_append: None,
+            zone_plug_merge: None,
+            zone_plug_max_merge_sectors: None,
         }
     }
 }

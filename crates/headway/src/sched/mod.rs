@@ -97,7 +97,7 @@ pub use timeslice::TimeSlice;
 pub use vscan::VScan;
 pub use wstf::Wstf;
 pub use zone_plug::ZoneAppend;
-pub(crate) use zone_plug::ZonePlug;
+pub(crate) use zone_plug::{PlugSettings, ZonePlug};
 
 /// The requests of a `Serve` decision.
 pub type Served = SmallVec<[Request; 1]>;

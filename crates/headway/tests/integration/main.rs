@@ -79,6 +79,7 @@ mod workload_config;
 mod workload_synthetic;
 mod workload_trace;
 mod zone_commands;
+mod zone_plug_merge;
 mod zone_plugging;
 mod zoned;
 mod zoned_host;

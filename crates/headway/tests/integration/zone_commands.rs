@@ -8,6 +8,11 @@ use headway::stats::RequestRecords;
 /// Replay `trace` on a zoned ek1000 (zones of 260,400 sectors, zone 0 conventional, a zone
 /// reset costing 2 ms) with per-request records.
 fn replay(trace: &str) -> headway::sim::RunResult {
+    replay_under(trace, "")
+}
+
+/// [`replay`] with `host` (TOML: a `[host]` table, or nothing) in its configuration.
+pub(crate) fn replay_under(trace: &str, host: &str) -> headway::sim::RunResult {
     let dir = crate::common::scratch("zone-commands");
     let path = dir.join("zone_commands.trace");
     std::fs::write(&path, trace).unwrap();
@@ -23,6 +28,7 @@ zone_reset_ms = 2.0
 kind = "trace"
 path = "{}"
 format = "disksim-ascii"
+{host}
 [output]
 records = true
 "#,
@@ -37,7 +43,7 @@ records = true
 }
 
 /// The records' rows in arrival order (request ids follow the trace's lines).
-fn by_id(rec: &RequestRecords) -> Vec<usize> {
+pub(crate) fn by_id(rec: &RequestRecords) -> Vec<usize> {
     let mut rows: Vec<usize> = (0..rec.len()).collect();
     rows.sort_by_key(|&i| rec.id[i]);
     rows

@@ -102,6 +102,29 @@ fn plugging_keys_are_checked() {
         e.contains("host.options.zone_size_sectors") && e.contains("twice"),
         "{e}"
     );
+    // Merging: a limit of 0 sectors, and merge keys where nothing is plugged or merged.
+    let e = error(
+        "[host]\nzone_write_plugging = true\nzone_plug_max_merge_sectors = 0",
+        true,
+    );
+    assert!(
+        e.contains("host.zone_plug_max_merge_sectors") && e.contains("at least 1"),
+        "{e}"
+    );
+    let e = error("[host]\nzone_plug_merge = true", true);
+    assert!(
+        e.contains("host.zone_plug_merge") && e.contains("zone_write_plugging = true"),
+        "{e}"
+    );
+    let e = error(
+        "[host]\nzone_write_plugging = true\nzone_plug_merge = false\n\
+         zone_plug_max_merge_sectors = 64",
+        true,
+    );
+    assert!(
+        e.contains("host.zone_plug_max_merge_sectors") && e.contains("no merging"),
+        "{e}"
+    );
 }
 
 #[test]
