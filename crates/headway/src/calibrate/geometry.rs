@@ -47,6 +47,10 @@ pub struct GeoScan {
     /// Slipped sectors (lateness between 0.5 and 1.5 sectors).
     pub gaps: Vec<Jump>,
     pub writes: u64,
+    /// Each boundary's and gap's `sector_ns` is its track's own (the phase scan,
+    /// `phase_scan.rs`), short tracks included, rather than its on-track neighbours' in the
+    /// same pass.
+    pub per_track_sector_times: bool,
 }
 
 /// MINDISTANCE: the smallest stride at which a write that many sectors past the previous

@@ -124,9 +124,10 @@ impl ExtractOptions {
         self.round_trip_jitter_ns > 0.0
     }
 
-    /// Where MinOffset's bisection stops (ns).
+    /// Where MinOffset's bisection stops (ns): the jitter, up to [`COARSEST_LAG_RESOLUTION_NS`].
     fn lag_resolution_ns(&self) -> f64 {
         self.round_trip_jitter_ns
+            .min(COARSEST_LAG_RESOLUTION_NS)
             .max(min_offset::FINEST_LAG_RESOLUTION_NS)
     }
 
@@ -140,6 +141,13 @@ impl ExtractOptions {
         }
     }
 }
+
+/// The coarsest resolution lags are bisected to, however much the round trip jitters
+/// (ns) [TEAM CHOICE]: each step of the bisection is decided by two of three trials, so
+/// bisecting below the jitter still narrows the lag (to the jitter's typical delay, the
+/// same for every lag), and a round trip whose spread is a large part of a turn would
+/// otherwise leave the seek curve as coarse as that.
+pub const COARSEST_LAG_RESOLUTION_NS: f64 = 50_000.0;
 
 /// Writes timed for each delta the delta search tries.
 pub const DELTA_TRIALS: usize = 40;

@@ -69,6 +69,7 @@ pub(crate) fn scan_by_phase(
         min_distance: md,
         start_lbn: start,
         end_lbn: end,
+        per_track_sector_times: true,
         ..Default::default()
     };
     let first_cmd = probe.commands;
@@ -210,7 +211,13 @@ impl Frame {
                 median(&mut earlier.iter().map(|p| p.0).collect()),
                 median(&mut earlier.iter().map(|p| p.1).collect()),
             );
-            (step_l - step_e) / (dt_l - dt_e)
+            // Circularly: a drift of more than half a turn between the two is not told
+            // from one the other way round.
+            let mut diff = wrap(step_l - step_e, period_ns);
+            if diff > period_ns / 2.0 {
+                diff -= period_ns;
+            }
+            diff / (dt_l - dt_e)
         } else {
             0.0
         };

@@ -336,7 +336,9 @@ pub(crate) fn build_table(
 /// next one: the tracks on either side of a zone change each get their own zone's, and one
 /// boundary disturbed by a slip is outvoted. A track shorter than two strides has no
 /// on-track neighbours in a pass (the partial track that ends a unit of spares), so it
-/// keeps the track before it's sector time: spares end a zone, they never start one.
+/// keeps the track before it's sector time: spares end a zone, they never start one. (The
+/// phase scan times every track of three LBNs or more on its own, however short against
+/// the stride.)
 pub(crate) fn track_sector_times(scan: &GeoScan) -> Vec<f64> {
     let b = &scan.boundaries;
     let md = scan.min_distance as u64;
@@ -351,7 +353,7 @@ pub(crate) fn track_sector_times(scan: &GeoScan) -> Vec<f64> {
         near.sort_by(f64::total_cmp);
         let own = near.get(near.len() / 2).copied().unwrap_or(f64::NAN);
         out.push(match out.last() {
-            Some(&prev) if end - start < 2 * md => prev,
+            Some(&prev) if !scan.per_track_sector_times && end - start < 2 * md => prev,
             _ => own,
         });
     }
