@@ -8,6 +8,11 @@ use crate::time::SimTime;
 
 impl BusTenant for HddDevice {
     fn read_data(&self) -> Option<ReadData> {
+        // Under bus overlap, once the next command is chosen the drive's bus state is that
+        // command's, whose own data already waits for this one's completion.
+        if self.next.is_some() {
+            return None;
+        }
         let cur = self.current.as_ref().filter(|c| c.cmd.op == Op::Read)?;
         Some(ReadData {
             asks_ns: self.drive.read_data_asks(&cur.served),
