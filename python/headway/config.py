@@ -166,8 +166,9 @@ class Device(_Section):
     #: ``"write-behind"``, ``"write-back"``), ``flush_cluster_lines``, ``max_requests``
     #: (docs/disksim-params.md); absent: requests go to the device.
     cache: Optional[Dict[str, Any]] = None
-    #: The bus this device shares with every device naming the same one: commands reach
-    #: its devices one command phase at a time (docs/interfaces.md); default a bus of its own.
+    #: The bus this device shares with every device naming the same one: one owner at a
+    #: time, each command phase and each read's data (docs/interfaces.md); its settings go
+    #: in :attr:`Config.buses`; default a bus of its own.
     shared_bus: Optional[str] = None
     extra: Dict[str, Any] = field(default_factory=dict)
 
@@ -323,6 +324,12 @@ class Config:
     >>> Config(devices=[Device(name="a"), Device(name="b")],
     ...        workloads=[Workload(requests=5, device="b", **{"class": "x"})]).to_dict()["workloads"]
     [{'requests': 5, 'device': 'b', 'class': 'x'}]
+
+    Two disks on one bus whose grants cost 0.05 ms each:
+
+    >>> Config(devices=[Device(name=f"d{i}", shared_bus="scsi0") for i in (0, 1)],
+    ...        buses=[{"name": "scsi0", "arbitration_ms": 0.05}]).to_dict()["buses"]
+    [{'name': 'scsi0', 'arbitration_ms': 0.05}]
     """
 
     drive: SectionLike = None
@@ -336,6 +343,9 @@ class Config:
     workloads: Optional[Sequence[SectionLike]] = None
     #: ``[[arrays]]``: volumes over the devices (:class:`Array`).
     arrays: Optional[Sequence[SectionLike]] = None
+    #: ``[[buses]]``: settings of the shared buses the devices name (``name``,
+    #: ``arbitration_ms``, ``hold_read_data``; docs/interfaces.md).
+    buses: Optional[Sequence[SectionLike]] = None
     extra: Dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> Dict[str, Any]:
@@ -347,7 +357,7 @@ class Config:
             section = getattr(self, key)
             if section is not None:
                 out[key] = _drop_none(section)
-        for key in ("devices", "workloads", "arrays"):
+        for key in ("devices", "workloads", "arrays", "buses"):
             entries = getattr(self, key)
             if entries is not None:
                 out[key] = [_drop_none(e) for e in entries]

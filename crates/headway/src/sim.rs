@@ -2,7 +2,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use crate::device::{Device, DeviceIo};
+use crate::device::{Device, DeviceIo, ReadData};
 use crate::engine::{order_key, EventQueue};
 use crate::error::{HeadwayError, Result};
 use crate::host::array::ArrayReport;
@@ -262,6 +262,9 @@ impl Simulation {
                 let (dev, token) = self.wake;
                 self.devices[dev as usize].wake(self.now, token, io);
                 self.drain_io(dev, false, io)?;
+                if self.buses.any() {
+                    self.bus_noted(dev, io)?;
+                }
             } else if heap_key != NO_LANE {
                 // The limit is checked before the event leaves the heap, so that a run
                 // stopped at it can go on later (the live face steps this way).
@@ -274,6 +277,9 @@ impl Simulation {
                     Event::DeviceWake { dev, token } => {
                         self.devices[dev as usize].wake(self.now, token, io);
                         self.drain_io(dev, false, io)?;
+                        if self.buses.any() {
+                            self.bus_noted(dev, io)?;
+                        }
                     }
                     Event::Deliver(cmd) => self.submit(*cmd, io)?,
                     Event::Notify(c) => self.complete(&c)?,
@@ -584,9 +590,15 @@ impl Simulation {
                 if at == self.now {
                     self.devices[dev as usize].submit(self.now, self.host.take_held(), io);
                     self.submitted(dev, io)?;
+                    if self.buses.any() {
+                        self.bus_noted(dev, io)?;
+                    }
                 } else {
                     let cmd = Box::new(self.host.take_held());
                     self.events.push(at, Event::Deliver(cmd));
+                }
+                if self.buses.any() {
+                    self.settle_buses(io)?;
                 }
                 continue;
             }
@@ -625,6 +637,9 @@ impl Simulation {
                     } else {
                         self.events.push(at, Event::Deliver(Box::new(cmd)));
                     }
+                    if self.buses.any() {
+                        self.settle_buses(io)?;
+                    }
                 }
                 Decision::WaitUntil(at) => {
                     let generation = self.host.timer_generation();
@@ -640,7 +655,45 @@ impl Simulation {
     fn submit(&mut self, cmd: Command, io: &mut DeviceIo) -> Result<()> {
         let dev = cmd.device;
         self.devices[dev as usize].submit(self.now, cmd, io);
-        self.submitted(dev, io)
+        self.submitted(dev, io)?;
+        if self.buses.any() {
+            self.bus_noted(dev, io)?;
+        }
+        Ok(())
+    }
+
+    /// After device `dev` handled a call: the read it now has in service, told to the
+    /// shared bus, and whatever reads the bus then makes wait.
+    fn bus_noted(&mut self, dev: u16, io: &mut DeviceIo) -> Result<()> {
+        if !self.buses.holds_read_data(dev) {
+            return Ok(());
+        }
+        let data = self.devices[dev as usize]
+            .bus_tenant()
+            .and_then(|t| t.read_data());
+        self.buses.note(dev, data);
+        self.settle_buses(io)
+    }
+
+    /// Move the reads the shared buses made wait: each completes later, and its data's
+    /// later hold may make others wait in turn.
+    fn settle_buses(&mut self, io: &mut DeviceIo) -> Result<()> {
+        while let Some(d) = self.buses.take_deferred() {
+            let Some(t) = self.devices[d.device as usize].bus_tenant() else {
+                continue;
+            };
+            t.defer_read_data(d.until_ns, io);
+            let data = t.read_data();
+            self.drain_io(d.device, false, io)?;
+            if let Some(data) = data {
+                let data = ReadData {
+                    asks_ns: d.from_ns,
+                    ..data
+                };
+                self.buses.granted(d.device, data);
+            }
+        }
+        Ok(())
     }
 
     /// After device `dev` took a command: what it asked for.

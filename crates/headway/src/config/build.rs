@@ -525,7 +525,7 @@ fn build(cfg: &ExperimentConfig, scheduler: Option<Box<dyn Scheduler>>) -> Resul
         specs.extend(b.spec);
         imperfect |= b.imperfect;
     }
-    let buses = super::shared_bus::shared_buses(&device_cfgs, &bus_holds)?;
+    let buses = super::shared_bus::shared_buses(&device_cfgs, &bus_holds, &cfg.buses)?;
     let capacities: Vec<u64> = devices.iter().map(|d| d.info().capacity_sectors).collect();
     let plugin = scheduler.is_some();
     let scheduler = match scheduler {

@@ -20,6 +20,7 @@ pub use crate::host::array::settings::{
 pub use build::{build_simulation, resolve_drive, Built, PREDICTOR_NAMES};
 pub use drive::{DeviceConfig, DriveConfig, DriveSettings, PinConfig};
 pub use predictor_kind::PredictorKind;
+pub use shared_bus::BusConfig;
 
 use std::path::{Path, PathBuf};
 
@@ -60,6 +61,11 @@ pub struct ExperimentConfig {
     /// 6); a workload addresses one by its name.
     #[serde(default)]
     pub arrays: Vec<ArrayConfig>,
+    /// `[[buses]]`: settings of the shared buses the `[[devices]]` name in `shared_bus`
+    /// (arbitration time, whether reads' data holds the bus); a bus without an entry takes
+    /// the defaults.
+    #[serde(default)]
+    pub buses: Vec<BusConfig>,
     #[serde(default)]
     pub output: OutputConfig,
     /// Where relative paths in this config are resolved from (the config file's folder).
@@ -103,6 +109,7 @@ impl Default for ExperimentConfig {
             devices: Vec::new(),
             workloads: Vec::new(),
             arrays: Vec::new(),
+            buses: Vec::new(),
             output: OutputConfig::default(),
             base_dir: None,
             source_file: None,

@@ -1,6 +1,7 @@
 //! Devices: the truth about timing. A device accepts commands, works on them in simulated
 //! time, and reports completions. Schedulers never see a device, only a predictor.
 
+mod bus_tenant;
 pub mod catalog;
 pub mod disksim;
 pub mod flash;
@@ -12,6 +13,7 @@ pub mod power;
 pub mod smr;
 pub mod zoned;
 
+pub use bus_tenant::{BusTenant, ReadData};
 pub use kind::DeviceKind;
 
 use crate::request::{Command, Completion};
@@ -91,6 +93,11 @@ pub trait Device {
     }
     /// What a zoned drive refused and did; `None` otherwise.
     fn zoned(&self) -> Option<zoned::report::ZonedReport> {
+        None
+    }
+    /// A device whose reads return their data over a bus it shares (a disk drive); `None`
+    /// for one whose data never waits for such a bus.
+    fn bus_tenant(&mut self) -> Option<&mut dyn BusTenant> {
         None
     }
     /// REPORT ZONES of a zoned drive (each zone's type, condition and write pointer now);

@@ -5,7 +5,7 @@
 
 mod shared_bus;
 
-pub(crate) use shared_bus::{BusHold, SharedBuses};
+pub(crate) use shared_bus::{BusHold, BusSettings, SharedBuses};
 
 use crate::time::SimTime;
 use serde::{Deserialize, Serialize};

@@ -70,6 +70,7 @@ mod smr;
 mod trace_bounds;
 mod trace_formats;
 mod trace_malformed;
+mod trace_priority;
 mod trace_reference;
 mod trace_replay;
 mod validation;

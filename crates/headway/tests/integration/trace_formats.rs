@@ -44,6 +44,7 @@ fn rec(
         process,
         response_ns,
         zone_op: None,
+        high_priority: false,
     }
 }
 use Op::{Read as R, Write as W};

@@ -35,6 +35,7 @@ fn rec(time_ns: u64, device: u16, lbn: u64, sectors: u32, op: Op) -> TraceRecord
         process: 0,
         response_ns: None,
         zone_op: None,
+        high_priority: false,
     }
 }
 

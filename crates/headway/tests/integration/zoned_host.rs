@@ -157,6 +157,7 @@ fn blkparse_zone_operations_become_zone_commands() {
         process,
         response_ns: None,
         zone_op,
+        high_priority: false,
     };
     assert_eq!(
         got,

@@ -87,6 +87,9 @@ pub(super) fn logorg(block: &Block, name: &str, notes: &mut Notes) -> Result<(Or
     let copies = matches!(level, ArrayLevel::Raid10)
         .then(|| num_or(block, "Number of copies", 2.0).map(|c| c as u32))
         .transpose()?;
+    let rmw_fraction = (level.parity_units() > 0)
+        .then(|| num_or(block, "RMW vs. reconstruct", 0.5))
+        .transpose()?;
     let cfg = ArrayConfig {
         name: name.to_string(),
         level,
@@ -95,10 +98,10 @@ pub(super) fn logorg(block: &Block, name: &str, notes: &mut Notes) -> Result<(Or
         parity_stripe_unit_sectors: None,
         parity_rotation: rotation,
         small_write: SmallWrite::default(),
-        rmw_fraction: (level.parity_units() > 0)
-            .then(|| num_or(block, "RMW vs. reconstruct", 0.5))
-            .transpose()?,
-        disksim_small_writes: false,
+        rmw_fraction,
+        // DiskSim's own planning of the small writes a parity organisation splits and joins
+        // (docs/disksim-params.md).
+        disksim_small_writes: rmw_fraction.is_some(),
         sync_writes: num_or(block, "Synch writes for safety", 0.0)? != 0.0,
         copies,
         mirror_read,

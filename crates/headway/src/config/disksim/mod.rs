@@ -91,7 +91,7 @@ pub(crate) fn experiment(text: &str, origin: &Path) -> Result<ExperimentConfig> 
     for root in &doc.topology {
         device_nodes(root, &mut nodes);
         note_controllers(&doc, root, &mut notes)?;
-        buses::shared_buses(&doc, root, &mut notes, &mut bus_of)?;
+        buses::shared_buses(&doc, root, &mut bus_of, &mut cfg.buses)?;
     }
     if nodes.is_empty() {
         return Err(top.error(

@@ -6,6 +6,7 @@
 //! is driven by the drive's parameters (`HddSpec`), which DiskSim's files fill completely.
 
 pub mod bus;
+mod bus_tenant;
 pub mod cache;
 pub mod dual;
 pub mod dual_halves;
@@ -105,6 +106,9 @@ pub struct HddDevice {
     /// Under bus overlap, from when the mechanism is done with the command in service and
     /// free for the next (`None`: not before its completion, or the next is chosen).
     mech_idle_from: Option<SimTime>,
+    /// The completion token of the read in service a shared bus last made wait, and until
+    /// when (`bus_tenant`).
+    read_data_given: (u64, SimTime),
 }
 
 impl HddDevice {
@@ -156,6 +160,7 @@ impl HddDevice {
             bus_overlap,
             next: None,
             mech_idle_from: None,
+            read_data_given: (0, 0),
         })
     }
 
@@ -560,5 +565,9 @@ impl Device for HddDevice {
 
     fn firmware_free(&self) -> Option<FirmwareFreeReport> {
         self.freeblock.as_ref().map(FirmwareFreeblock::report)
+    }
+
+    fn bus_tenant(&mut self) -> Option<&mut dyn crate::device::BusTenant> {
+        Some(self)
     }
 }

@@ -156,6 +156,7 @@ impl LineParser for BlkparseParser {
             process: pid,
             response_ns: None,
             zone_op: None,
+            high_priority: false,
         }))
     }
 
@@ -222,6 +223,7 @@ impl BlkparseParser {
             process: pid,
             response_ns: None,
             zone_op: Some(zone_op),
+            high_priority: false,
         })
     }
 }

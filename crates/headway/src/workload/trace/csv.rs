@@ -525,6 +525,7 @@ impl LineParser for CsvParser {
             process,
             response_ns: None,
             zone_op: None,
+            high_priority: false,
         }))
     }
 }

@@ -156,7 +156,7 @@ pub(super) fn parse_line(line: &[u8]) -> FieldResult<Option<TraceRecord>> {
             lossy(f[4])
         )
     })?;
-    let mut rec = record(time_ns, device as u16, lbn, sectors as u32, flags & 1 == 1);
+    let mut rec = record(time_ns, device as u16, lbn, sectors as u32, flags);
     if n == 6 {
         rec.zone_op = Some(zone_op(f[5], rec.op)?);
     }
@@ -222,6 +222,33 @@ mod tests {
         assert!(parse_time_ns(b"99999999999999999999").is_err());
     }
 
+    /// DiskSim's flag bits mark a request time-critical (0x2) or time-limited (0x4), and its
+    /// reader marks a synchronous request (0x80) time-critical and an asynchronous read
+    /// (0x100) time-limited: each is a high-priority request, on both paths.
+    #[test]
+    fn time_critical_and_time_limited_flags_mark_high_priority() {
+        for (flags, high) in [
+            ("0", false),
+            ("1", false),
+            ("2", true),
+            ("3", true),
+            ("4", true),
+            ("5", true),
+            ("8", false),
+            ("80", true),
+            ("81", true),
+            ("100", false),
+            ("101", true),
+            ("180", false),
+        ] {
+            let line = format!("1.5 0 1000 8 {flags}");
+            assert_eq!(rec(&line).high_priority, high, "grammar, flags {flags}");
+            let fast = super::super::disksim_fast::fast_record(format!("{line}\n").as_bytes())
+                .expect("a plain record");
+            assert_eq!(fast.0.high_priority, high, "fast path, flags {flags}");
+        }
+    }
+
     #[test]
     fn fields_and_flags() {
         let r = rec("  2.516\t5 176275232 640 1\r");
@@ -236,6 +263,7 @@ mod tests {
                 process: 0,
                 response_ns: None,
                 zone_op: None,
+                high_priority: false,
             }
         );
         assert_eq!(rec("0 0 0 8 0").op, Op::Write);

@@ -13,24 +13,49 @@ use super::TraceRecord;
 use crate::request::Op;
 use crate::time::SimTime;
 
-/// The record of a DiskSim ASCII line, whichever path read it.
+/// DiskSim's request flags (`disksim_reqflags.h`).
+const READ: u64 = 0x1;
+const TIME_CRITICAL: u64 = 0x2;
+const TIME_LIMITED: u64 = 0x4;
+const SYNCHRONOUS: u64 = 0x80;
+const ASYNCHRONOUS: u64 = 0x100;
+
+/// Whether a request with DiskSim `flags` is time-critical or time-limited, as DiskSim's
+/// ASCII trace reader marks it: by those bits, or an asynchronous read (time-limited) or a
+/// synchronous request that is not asynchronous (time-critical).
+#[inline(always)]
+pub(super) fn high_priority(flags: u64) -> bool {
+    let marked = if flags & ASYNCHRONOUS != 0 {
+        flags & READ != 0
+    } else {
+        flags & SYNCHRONOUS != 0
+    };
+    flags & (TIME_CRITICAL | TIME_LIMITED) != 0 || marked
+}
+
+/// The record of a DiskSim ASCII line with `flags`, whichever path read it.
 #[inline(always)]
 pub(super) fn record(
     time_ns: SimTime,
     device: u16,
     lbn: u64,
     sectors: u32,
-    read: bool,
+    flags: u64,
 ) -> TraceRecord {
     TraceRecord {
         time_ns,
         device,
         lbn,
         sectors,
-        op: if read { Op::Read } else { Op::Write },
+        op: if flags & READ != 0 {
+            Op::Read
+        } else {
+            Op::Write
+        },
         process: 0,
         response_ns: None,
         zone_op: None,
+        high_priority: high_priority(flags),
     }
 }
 
@@ -63,7 +88,7 @@ pub(super) fn fast_record(buf: &[u8]) -> Option<(TraceRecord, usize)> {
     if device > u16::MAX as u64 || sectors == 0 || sectors > u32::MAX as u64 {
         return None;
     }
-    let rec = record(time_ns, device as u16, lbn, sectors as u32, flags & 1 == 1);
+    let rec = record(time_ns, device as u16, lbn, sectors as u32, flags);
     Some((rec, i + 1))
 }
 
@@ -151,7 +176,13 @@ fn strict_record(w: &[u8; STRICT_WINDOW]) -> Option<(TraceRecord, usize)> {
         return None;
     }
     let time_ns = ms * 1_000_000 + sub_ns;
-    let rec = record(time_ns, device as u16, lbn, sectors as u32, flags & 1 == 1);
+    let rec = record(
+        time_ns,
+        device as u16,
+        lbn,
+        sectors as u32,
+        u64::from(flags),
+    );
     Some((rec, p + 2))
 }
 

@@ -55,6 +55,7 @@ impl LineParser for ValidateParser {
             process: 0,
             response_ns: Some(l.access_ns),
             zone_op: None,
+            high_priority: false,
         }))
     }
 }

@@ -80,6 +80,7 @@ impl LineParser for FiuParser {
             process: pid,
             response_ns: None,
             zone_op: None,
+            high_priority: false,
         }))
     }
 

@@ -269,6 +269,7 @@ impl<R: BufRead> HpSrtReader<R> {
             process: 0,
             response_ns: Some(stop_us * 1_000),
             zone_op: None,
+            high_priority: false,
         }))
     }
 }

@@ -84,6 +84,9 @@ pub struct TraceRecord {
     /// The zone command the record carries, where the format can say (DiskSim ASCII's
     /// optional sixth field); else `None`.
     pub zone_op: Option<crate::request_marks::ZoneOp>,
+    /// Time-critical or time-limited, where the format can say (DiskSim ASCII's flags): the
+    /// request's high-priority mark, which the `priority` scheduler serves first.
+    pub high_priority: bool,
 }
 
 /// A streaming reader of one trace format.

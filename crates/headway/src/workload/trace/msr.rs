@@ -84,6 +84,7 @@ impl LineParser for MsrParser {
             process: 0,
             response_ns: Some(response_ns),
             zone_op: None,
+            high_priority: false,
         }))
     }
 }

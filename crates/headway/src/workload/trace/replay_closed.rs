@@ -99,6 +99,9 @@ impl<R: TraceReader> ClosedTraceWorkload<R> {
         if rec.zone_op.is_some() {
             req.marks.set_zone_op(rec.zone_op);
         }
+        if rec.high_priority {
+            req.marks.set_high_priority(true);
+        }
         req.process = rec.process;
         out.push(req);
     }

@@ -71,6 +71,7 @@ impl LineParser for SpcParser {
             process: 0,
             response_ns: None,
             zone_op: None,
+            high_priority: false,
         }))
     }
 }

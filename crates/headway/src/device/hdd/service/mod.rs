@@ -526,6 +526,26 @@ impl Drive {
         }
     }
 
+    /// When the read last served, which completed as `served` says, asks for the bus for its
+    /// data (ns): its reconnection after its disconnect, or the moment a hit sent at once
+    /// takes the bus. A drive that never disconnects keeps the bus from the command's start;
+    /// a hit that reads its last blocks from the media (partial or on the read-ahead under
+    /// way) sends its first blocks at once and keeps the bus if it holds it through a read,
+    /// else takes it back for the blocks the media brings after the rest.
+    pub(crate) fn read_data_asks(&self, served: &Served) -> SimTime {
+        if self.bus.never_disconnect {
+            return served.phases.start_ns;
+        }
+        if let Some(asks) = self.bus_asked_at() {
+            return asks;
+        }
+        if self.bus.hold_read {
+            return served.phases.start_ns;
+        }
+        let tail = self.ovh.completion_ns[Op::Read as usize] + served.phases.bus_ns;
+        served.done.saturating_sub(tail).max(served.phases.start_ns)
+    }
+
     /// When the command last served lets go of the bus after its command phase, if it
     /// holds it then (ns): an arriving command reaches the drive no earlier.
     pub(crate) fn bus_released_at(&self) -> SimTime {
