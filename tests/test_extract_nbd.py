@@ -204,14 +204,17 @@ def round_trip_spread_us(disk) -> float:
 
 
 def test_extract_device_recovers_a_served_two_zone_drive(tmp_path):
-    """A full calibration through the real NBD path, with `--jitter-us 150`. Tolerances (all
-    in the wall-clock frame the extraction sees: the drive at --speed 2 is a 10,800-RPM
-    drive): the zones exactly (sectors per track, and the LBN where the second begins); the
-    rotation period within 0.3% (a turn miscounted in the 1,000 it times is 0.1%); the
-    seek lag's rise over the measured distances within 0.3 ms of the true curve's, and the
-    median error of its shape within 0.2 ms (lags are bisected to 150 us, and each sample is
-    two measurements through a jittery round trip). Cylinder numbers are not asserted: the
-    jitter leaves some false track boundaries, which add cylinders."""
+    """A full calibration through the real NBD path, the round trip's jitter measured by the
+    extraction itself (no `--jitter-us`). Tolerances (all in the wall-clock frame the
+    extraction sees: the drive at --speed 2 is a 10,800-RPM drive): the zones exactly
+    (sectors per track, and the LBN where the second begins); the rotation period within
+    0.3%; the seek lag's rise over the measured distances within 0.3 ms of the true
+    curve's, and the median error of its shape within 0.2 ms (each sample is two
+    measurements through a jittery round trip). Cylinder numbers are not asserted: on a
+    loaded machine one cylinder switch in a few runs is taken for a head switch, which
+    shifts the later cylinders by one. The deterministic test through an emulated jittery
+    round trip (`extract_device::the_jitter_settings_recover_the_two_zone_drive_through_a_
+    jittery_round_trip`) asserts every LBN's cylinder."""
     out = tmp_path / "extracted.toml"
     js = tmp_path / "extracted.json"
     with served_disk(tmp_path, TWO_ZONE_DRIVE, speed=SPEED) as disk:
@@ -229,7 +232,6 @@ def test_extract_device_recovers_a_served_two_zone_drive(tmp_path):
     assert data["round_trip_jitter_us"] == data["measured_round_trip_spread_us"], data
     zones = data["zones"]
     assert [z["sectors_per_track"] for z in zones] == [12, 10], zones
-    assert [(z["first_cylinder"], z["last_cylinder"]) for z in zones] == [(0, 19), (20, 39)], zones
     assert [(z["first_lbn"], z["end_lbn"]) for z in zones] == [(0, 940), (940, 1720)], zones
     true_period_ms = 60_000.0 / 5400.0 / SPEED
     assert abs(data["period_ms"] / true_period_ms - 1) < 3e-3, data["period_ms"]
