@@ -16,6 +16,7 @@ import json
 import os
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -129,46 +130,7 @@ def test_extract_device_opens_a_served_drive_through_nbdfuse_with_direct_io(tmp_
 # sector per cylinder: 20 x 47 + 20 x 39 = 1,720 sectors. Few sectors per track keep a
 # sector (0.46 ms of wall time at --speed 2) several times the FUSE and NBD round trip's
 # jitter, and few tracks keep the calibration to about 11,000 commands.
-TWO_ZONE_DRIVE = """\
-name = "twozone"
-description = "two zones (12 and 10 sectors per track), 4 surfaces, 40 cylinders"
-rpm = 5400.0
-surfaces = 4
-cylinders = 40
-block_count = 1720
-head_switch_ms = 0.0
-write_settle_ms = 0.0
-
-[layout]
-mapping_scheme = 0
-sparing = "cylinder_end"
-
-[[layout.zones]]
-first_cylinder = 0
-last_cylinder = 19
-sectors_per_track = 12
-first_block_offset = 0.0
-track_skew = 2.0
-cylinder_skew = 4.0
-spares = 1
-
-[[layout.zones]]
-first_cylinder = 20
-last_cylinder = 39
-sectors_per_track = 10
-first_block_offset = 0.0
-track_skew = 2.0
-cylinder_skew = 4.0
-spares = 1
-
-[seek]
-kind = "sqrt_linear"
-threshold = 399
-c1_ms = 3.82872
-c2_ms = 0.3114
-c3_ms = 7.2441
-c4_ms = 0.00756
-"""
+TWO_ZONE_DRIVE = (Path(__file__).parent / "data" / "twozone_drive.toml").read_text()
 
 SPEED = 2.0
 

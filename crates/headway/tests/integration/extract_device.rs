@@ -263,43 +263,9 @@ fn the_emulated_device_recovers_a_known_drive_and_writes_a_drive_file() {
     }
 }
 
-/// The two-zone drive `tests/test_extract_nbd.py` serves through NBD: 12 and 10 sectors per
-/// track, 4 surfaces, 20 cylinders a zone, one spare sector per cylinder.
-const TWO_ZONE: &str = r#"
-name = "twozone"
-rpm = 5400.0
-surfaces = 4
-cylinders = 40
-block_count = 1720
-head_switch_ms = 0.0
-write_settle_ms = 0.0
-[layout]
-mapping_scheme = 0
-sparing = "cylinder_end"
-[[layout.zones]]
-first_cylinder = 0
-last_cylinder = 19
-sectors_per_track = 12
-first_block_offset = 0.0
-track_skew = 2.0
-cylinder_skew = 4.0
-spares = 1
-[[layout.zones]]
-first_cylinder = 20
-last_cylinder = 39
-sectors_per_track = 10
-first_block_offset = 0.0
-track_skew = 2.0
-cylinder_skew = 4.0
-spares = 1
-[seek]
-kind = "sqrt_linear"
-threshold = 399
-c1_ms = 3.82872
-c2_ms = 0.3114
-c3_ms = 7.2441
-c4_ms = 0.00756
-"#;
+/// The two-zone drive `tests/test_extract_nbd.py` serves through NBD (`tests/data/`): 12 and
+/// 10 sectors per track, 4 surfaces, 20 cylinders a zone, one spare sector per cylinder.
+const TWO_ZONE: &str = include_str!("../../../../tests/data/twozone_drive.toml");
 
 /// The settings for a jittery round trip (`--jitter-us`) still recover a drive timed
 /// exactly: the coarser lag bisection, the wider stride, the looser delta search and the
