@@ -88,10 +88,13 @@ pub struct ExtractOptions {
     pub paper_min_offset: bool,
     /// How much the command round trip jitters (ns): 0 on a drive timed without jitter (a
     /// simulated one, a disk on its own bus). A disk behind FUSE and NBD is heard late by a
-    /// varying amount, and calibration adapts: MinOffset bisects lags to this resolution
-    /// rather than a nanosecond, GeoExtraction's stride leaves twice this to spare, the delta
-    /// search lets a tenth of its trials miss, and the rotation count takes the median gap
-    /// for a turn (one completion heard late shortens the gap after it).
+    /// varying amount, and calibration adapts: GeoExtraction reads the writes' completions
+    /// as angles and writes again every LBN out of place (`phase_scan.rs`), track phases are
+    /// measured until two agree, the rotation period is fitted to every completion's turn
+    /// number, MinOffset bisects lags to this resolution (at most
+    /// [`COARSEST_LAG_RESOLUTION_NS`]) rather than a nanosecond, GeoExtraction's stride
+    /// leaves twice this to spare, and the delta search lets a tenth of its trials miss.
+    /// [`extract_device`] measures it when it is 0.
     pub round_trip_jitter_ns: f64,
 }
 
