@@ -53,6 +53,21 @@ pub struct GeoScan {
     pub per_track_sector_times: bool,
 }
 
+/// A lateness of this many sectors or more is a track boundary; from 0.5 up to it, a slipped
+/// sector.
+pub(crate) const BOUNDARY_SECTORS: f64 = 1.5;
+
+impl GeoScan {
+    /// Keep a lateness found by either scan as a boundary or a slipped sector, by its size.
+    pub(crate) fn record(&mut self, j: Jump) {
+        if j.sectors >= BOUNDARY_SECTORS {
+            self.boundaries.push(j);
+        } else {
+            self.gaps.push(j);
+        }
+    }
+}
+
 /// MINDISTANCE: the smallest stride at which a write that many sectors past the previous
 /// one does not lose a rotation, over several places on the disk, plus one for margin, plus
 /// the sectors that pass in `margin_ns` (a round trip's jitter: the stride found is the one
@@ -206,17 +221,12 @@ fn classify(
         if rise < 0.5 {
             continue;
         }
-        let j = Jump {
+        out.record(Jump {
             lbn: base + i as u64,
             sectors: rise,
             sector_ns,
             inferred: false,
-        };
-        if rise >= 1.5 {
-            out.boundaries.push(j);
-        } else {
-            out.gaps.push(j);
-        }
+        });
     }
     Ok(())
 }

@@ -21,7 +21,7 @@
 //! Angles taken a long time apart drift apart by the period's error: the scan runs in chunks
 //! of [`PHASE_CHUNK`] LBNs and fits the drift within each ([`Frame`]).
 
-use super::geometry::{GeoScan, Jump};
+use super::geometry::{GeoScan, Jump, BOUNDARY_SECTORS};
 use super::probe::Probe;
 use crate::error::{HeadwayError, Result};
 
@@ -290,11 +290,15 @@ fn find_events(angle: &[f64], before: Option<f64>, base: u64, p: f64, out: &mut 
     }
     // Tracks' own sector times: the segments between boundaries (gaps inside a track
     // add their slots to the slope's span).
-    let bounds: Vec<usize> = events.iter().filter(|e| e.1 >= 1.5).map(|e| e.0).collect();
+    let bounds: Vec<usize> = events
+        .iter()
+        .filter(|e| e.1 >= BOUNDARY_SECTORS)
+        .map(|e| e.0)
+        .collect();
     let gap_slots = |from: usize, to: usize| -> f64 {
         events
             .iter()
-            .filter(|e| e.1 < 1.5 && e.0 > from && e.0 <= to)
+            .filter(|e| e.1 < BOUNDARY_SECTORS && e.0 > from && e.0 <= to)
             .map(|e| e.1.round().max(1.0))
             .sum()
     };
@@ -306,7 +310,7 @@ fn find_events(angle: &[f64], before: Option<f64>, base: u64, p: f64, out: &mut 
     }
     let mut k = 0usize;
     for &(x, late, s) in &events {
-        let sector_ns = if late >= 1.5 {
+        let sector_ns = if late >= BOUNDARY_SECTORS {
             let quicker = match (track_ns[k], track_ns[k + 1]) {
                 (Some(u), Some(v)) => u.min(v),
                 (Some(u), None) | (None, Some(u)) => u,
@@ -317,17 +321,12 @@ fn find_events(angle: &[f64], before: Option<f64>, base: u64, p: f64, out: &mut 
         } else {
             track_ns[k].unwrap_or(s)
         };
-        let j = Jump {
+        out.record(Jump {
             lbn: base + x as u64,
             sectors: late,
             sector_ns,
             inferred: false,
-        };
-        if late >= 1.5 {
-            out.boundaries.push(j);
-        } else {
-            out.gaps.push(j);
-        }
+        });
     }
 }
 
