@@ -20,9 +20,11 @@
 use rand_pcg::Pcg64Mcg;
 
 use super::geometry::GeoScan;
-use super::min_offset::{lbn_on, lbn_on_track, measure_lag_between, within_lag, LagSetup};
+use super::min_offset::{lbn_on, lbn_on_track, measure_lag_between, within_lag_of, LagSetup};
+use super::phases;
 use super::probe::Probe;
 use super::zones::{build_table, check_track_lengths, Crossing, Kind, ZoneTable};
+use super::ExtractOptions;
 use crate::error::{HeadwayError, Result};
 use crate::request::Op;
 
@@ -138,7 +140,7 @@ pub(crate) fn resolve(
     kinds: &[Kind],
     table: &ZoneTable,
     period_ns: f64,
-    resolution_ns: f64,
+    opts: &ExtractOptions,
     rng: &mut Pcg64Mcg,
 ) -> Result<ZoneTable> {
     // Boundary i starts track i + 1.
@@ -156,9 +158,11 @@ pub(crate) fn resolve(
         table,
         period_ns,
         offsets_ns: [0.0; 2],
-        resolution_ns,
+        resolution_ns: opts.lag_resolution_ns(),
+        jittery: opts.jittery(),
     };
-    if let Some((head, cyl, all)) = switch_lags(probe, &setup, table, kinds, &inferred, rng)? {
+    let switches = switch_lags(probe, &setup, table, kinds, &inferred, rng)?;
+    if let Some((head, cyl, all)) = switches {
         let mid = (head + cyl) / 2.0;
         for (i, k) in kinds.iter().enumerate() {
             if inferred[i] || *k == Kind::ZoneChange || (*k == Kind::HeadSwitch && !all) {
@@ -168,8 +172,8 @@ pub(crate) fn resolve(
             // Two of three fresh pairs decide: the drive's own activity can delay one.
             let mut quick = 0;
             for _ in 0..3 {
-                let pair = pairs(rng)?;
-                quick += within_lag(probe, &setup, pair, Op::Write, Op::Write, mid)? as u32;
+                let ww = (Op::Write, Op::Write);
+                quick += within_lag_of(probe, &setup, &mut pairs, rng, ww, mid)? as u32;
                 if quick == 2 {
                     break;
                 }
@@ -180,6 +184,21 @@ pub(crate) fn resolve(
     let phases: Vec<f64> = table.tracks.iter().map(|t| t.phase).collect();
     let cap = table.capacity_sectors;
     let mut t = build_table(scan, &crossings, period_ns, cap, Some(&phases))?;
+    if let Some((head, cyl, _)) = switches {
+        let overfull_setup = LagSetup { table: &t, ..setup };
+        let mid = (head + cyl) / 2.0;
+        if split_overfull_cylinders(
+            probe,
+            &overfull_setup,
+            &t,
+            &inferred,
+            mid,
+            &mut crossings,
+            rng,
+        )? {
+            t = build_table(scan, &crossings, period_ns, cap, Some(&phases))?;
+        }
+    }
     // Where empty cylinders may lie: wherever the sectors per track change, and wherever a
     // cylinder switch was not the usual one of its neighbourhood (a zone boundary between
     // zones formatted alike, whose skews owe nothing to each other). Earlier places are
@@ -226,6 +245,56 @@ pub(crate) fn resolve(
     Ok(t)
 }
 
+/// Find the cylinder switches hidden inside cylinders that hold more tracks than their
+/// zone's cylinders usually do; returns whether any was found.
+///
+/// A cylinder never holds more tracks than the drive has surfaces (slipped and spare tracks
+/// only ever leave it fewer), so one holding more than its zone's commonest count has a
+/// cylinder switch taken for a head switch: a boundary whose lateness looked like a head
+/// switch's, or whose timing a round trip's delays misled. Each boundary inside it is timed
+/// in full (two bisections, the quicker kept), and the slowest, as many as the extra tracks
+/// need, become cylinder switches where they are slower than `mid_ns` (halfway between a
+/// head switch's lag and a cylinder switch's). A cylinder overfilled by a false boundary
+/// (a track cut in two) has none so slow and is left as it is.
+fn split_overfull_cylinders(
+    probe: &mut Probe,
+    setup: &LagSetup<'_>,
+    t: &ZoneTable,
+    inferred: &[bool],
+    mid_ns: f64,
+    crossings: &mut [Crossing],
+    rng: &mut Pcg64Mcg,
+) -> Result<bool> {
+    let mut split = false;
+    for c in 0..t.cylinders() {
+        let n = t.tracks_on(c);
+        let Some(first) = t.track_index(c, 0) else {
+            continue;
+        };
+        let usual = t.zones[t.zone_of(t.tracks[first].first_lbn)].tracks_per_cylinder;
+        if usual == 0 || n <= usual {
+            continue;
+        }
+        // Boundary i starts track i + 1: those starting the cylinder's later tracks.
+        let mut timed = vec![];
+        let inner = first..first + n as usize - 1;
+        let untimed = inner.filter(|&i| !inferred[i]);
+        for i in untimed.collect::<Vec<_>>() {
+            let l = lag(probe, setup, rng, &mut track_pair(t, i, i + 1))?;
+            timed.push((l, i));
+        }
+        timed.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let extra = n.div_ceil(usual) as usize - 1;
+        for &(l, i) in timed.iter().take(extra) {
+            if l > mid_ns {
+                crossings[i] = Some(1);
+                split = true;
+            }
+        }
+    }
+    Ok(split)
+}
+
 /// Repeated measurements of one seek, to learn whether the drive's seeks vary.
 const NOISE_SAMPLES: usize = 7;
 
@@ -254,6 +323,9 @@ fn seek_spread(
     }
     Ok(hi - lo)
 }
+
+/// Measurements of the one-cylinder seek that count_gap takes the median of.
+const MEDIAN_OF: usize = 5;
 
 /// How many cylinders the move into cylinder `start` crosses (1: none empty between), and
 /// whether the count was inferred rather than matched. None when there are too few
@@ -285,21 +357,31 @@ fn count_gap(
     if room < 2 {
         return Ok(None);
     }
-    let here = lag(probe, setup, rng, &mut cylinder_pair(t, last, start))?;
     let reference = |d: u32, probe: &mut Probe, rng: &mut Pcg64Mcg| {
         lag(probe, setup, rng, &mut cylinder_pair(t, last - d, last))
     };
+    let here = lag(probe, setup, rng, &mut cylinder_pair(t, last, start))?;
     // Distances can only be told apart as finely as the lags repeat: a drive whose seeks
     // vary (jitter) blurs them, so the tolerance is widened to twice the spread of five
     // measurements of the same seek above their median (jitter only ever delays a seek; one
     // measurement that came out short says nothing about the noise).
-    let mut ones = [0.0; 5];
+    let mut ones = [0.0; MEDIAN_OF];
     for o in &mut ones {
         *o = reference(1, probe, rng)?;
     }
     ones.sort_by(f64::total_cmp);
-    let one = ones[2];
-    let tol = TOLERANCE_NS.max(2.0 * (ones[4] - one));
+    let one = ones[MEDIAN_OF / 2];
+    let mut tol = TOLERANCE_NS.max(2.0 * (ones[MEDIAN_OF - 1] - one));
+    if setup.jittery {
+        // Through a jittery round trip a lag is only as sure as the two tracks' phases,
+        // each agreed to within a fraction of a sector: a seek across that is longer than
+        // the one-cylinder seek by less is no evidence of a gap.
+        tol = tol.max(
+            phases::AGREE_SECTORS * setup.period_ns
+                / t.locate(t.tracks[t.track_index(start, 0).unwrap_or(0)].first_lbn)
+                    .spt as f64,
+        );
+    }
     let two = reference(2, probe, rng)?;
     // Nearer the seek over one cylinder than over two, or within the noise of it: nothing
     // empty between.
@@ -395,4 +477,95 @@ fn count_gap(
     }
     // Still tied: the shortest distance, which adds no cylinder the timing cannot see.
     Ok(candidates.first().map(|&d| (d, false)))
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+
+    use super::*;
+    use crate::calibrate::{device_for, extract_with, ExtractOptions};
+    use crate::device::catalog;
+    use crate::device::imperfect::Imperfections;
+    use crate::link::Link;
+
+    const TWO_ZONE: &str = include_str!("../../../../tests/data/twozone_drive.toml");
+
+    /// The crossings a finished table holds: boundary i starts track i + 1.
+    fn crossings_of(t: &ZoneTable) -> Vec<Crossing> {
+        t.tracks
+            .windows(2)
+            .map(|w| (w[1].cylinder != w[0].cylinder).then_some(w[1].cylinder - w[0].cylinder))
+            .collect()
+    }
+
+    #[test]
+    fn a_cylinder_switch_taken_for_a_head_switch_is_found_in_the_cylinder_it_overfills() {
+        let spec = catalog::parse_toml_spec(TWO_ZONE, "twozone").unwrap();
+        let device = || device_for(&spec, &Imperfections::default()).unwrap();
+        let got = extract_with(
+            Probe::new(device(), Link::default()),
+            "twozone",
+            ExtractOptions::default(),
+        )
+        .unwrap();
+        let truth = crossings_of(&got.table);
+        let phases: Vec<f64> = got.table.tracks.iter().map(|t| t.phase).collect();
+        let cap = got.table.capacity_sectors;
+        let inferred: Vec<bool> = got.scan.boundaries.iter().map(|b| b.inferred).collect();
+        // The switches into cylinders 5 (12 sectors a track) and 30 (10) missed: cylinders 4
+        // and 29 then hold 8 tracks where their zones' hold 4.
+        let mut crossings = truth.clone();
+        for c in [5, 30] {
+            let i = got.table.track_index(c, 0).unwrap() - 1;
+            crossings[i] = None;
+        }
+        let t = build_table(&got.scan, &crossings, got.period_ns, cap, Some(&phases)).unwrap();
+        assert_eq!((t.tracks_on(4), t.tracks_on(28)), (8, 8));
+        let setup = LagSetup {
+            table: &t,
+            period_ns: got.period_ns,
+            offsets_ns: [0.0; 2],
+            resolution_ns: 1.0,
+            jittery: false,
+        };
+        let mut probe = Probe::new(device(), Link::default());
+        let mut rng = Pcg64Mcg::seed_from_u64(7);
+        // A threshold above every seek (a drive whose cylinder switches cannot be told from
+        // its head switches): nothing is split.
+        let mut unchanged = crossings.clone();
+        let (slower_than_any, mid) = (50.0e6, 2.0e6);
+        let split = split_overfull_cylinders(
+            &mut probe,
+            &setup,
+            &t,
+            &inferred,
+            slower_than_any,
+            &mut unchanged,
+            &mut rng,
+        );
+        assert!(!split.unwrap());
+        assert_eq!(unchanged, crossings);
+        // Halfway between the drive's head switch (no time) and its one-cylinder seek (4 ms).
+        let split = split_overfull_cylinders(
+            &mut probe,
+            &setup,
+            &t,
+            &inferred,
+            mid,
+            &mut crossings,
+            &mut rng,
+        );
+        assert!(split.unwrap());
+        assert_eq!(crossings, truth);
+        // A table with no overfull cylinder is left alone, and nothing is timed.
+        let t = build_table(&got.scan, &truth, got.period_ns, cap, Some(&phases)).unwrap();
+        let mut same = truth.clone();
+        let before = probe.commands;
+        let setup = LagSetup { table: &t, ..setup };
+        let split =
+            split_overfull_cylinders(&mut probe, &setup, &t, &inferred, mid, &mut same, &mut rng);
+        assert!(!split.unwrap());
+        assert_eq!((same, probe.commands), (truth, before));
+    }
 }

@@ -113,6 +113,17 @@ pub fn drive_spec(d: &ExtractedDrive) -> Result<HddSpec> {
                 * (e.tracks_per_cylinder as u64 * z.sectors_per_track as u64 - z.spares as u64)
         })
         .sum();
+    // A zone's cylinders are written with its commonest track count; a cylinder timing
+    // found holding more (a cylinder switch it could not see) leaves LBNs no zone maps, and
+    // a drive file that fails to load is worse than no file.
+    if mapped < table.capacity_sectors {
+        return Err(HeadwayError::Invariant(format!(
+            "calibration: the extracted zones map {mapped} of the device's {} sectors: some \
+             cylinder holds more tracks than its zone's others, a cylinder switch timing could \
+             not find",
+            table.capacity_sectors
+        )));
+    }
     let exported = (mapped != table.capacity_sectors).then_some(table.capacity_sectors);
     Ok(HddSpec {
         name: d.name.clone(),

@@ -114,6 +114,47 @@ pub(crate) struct LagSetup<'a> {
     pub(crate) offsets_ns: [f64; 2],
     /// Where bisection stops ([`super::ExtractOptions::lag_resolution_ns`]).
     pub(crate) resolution_ns: f64,
+    /// The round trip jitters: a probe whose completion is not heard where its sector ends
+    /// (modulo a turn) is void and made again with fresh sectors ([`heard_on_time`]).
+    pub(crate) jittery: bool,
+}
+
+/// How far (in sectors of the target's track) a completion may be heard from where its
+/// sector ends, modulo a turn, before the probe is taken to have been heard late. The
+/// track phases it is checked against agree to 0.3 sector under jitter.
+const HEARD_TOLERANCE_SECTORS: f64 = 0.5;
+
+/// Probes in a row that may be heard late before calibration gives up on the round trip.
+const HEARING_RETRIES: usize = 40;
+
+/// Was the pair (first command `prev` on `la` heard ending at `t0`, second `op` on `lb` heard
+/// at `done`) heard where the platter puts it? The drive ends a command only as a sector
+/// ends, so the time between the two hearings is the angle between the two sectors' ends
+/// plus whole turns. A hearing delayed by the round trip breaks that, and such a delay is
+/// not a move's time: a first completion heard late by more than half a turn (less the lag
+/// being tested) makes a slow move look quick, because the second command is then issued in
+/// time for the next turn.
+fn heard_on_time(
+    setup: &LagSetup<'_>,
+    (la, lb): (&super::zones::Loc, &super::zones::Loc),
+    (prev, op): (Op, Op),
+    t0: u64,
+    done: u64,
+) -> bool {
+    let table = setup.table;
+    let end_a = table.angle(la) + 1.0 / la.spt as f64;
+    let end_b = table.angle(lb) + 1.0 / lb.spt as f64;
+    let offset_ns = setup.offsets_ns[op as usize] - setup.offsets_ns[prev as usize];
+    let turns = (done as f64 - t0 as f64 - offset_ns) / setup.period_ns - (end_b - end_a);
+    let off = frac(turns + 0.5) - 0.5;
+    off.abs() <= HEARD_TOLERANCE_SECTORS / lb.spt as f64
+}
+
+fn round_trip_too_jittery() -> crate::error::HeadwayError {
+    crate::error::HeadwayError::Invariant(format!(
+        "calibration: {HEARING_RETRIES} probes in a row were heard off the platter's angle by \
+         more than {HEARD_TOLERANCE_SECTORS} sector: the round trip jitters too much to time"
+    ))
 }
 
 /// The bisection's finest step: a lag to a nanosecond, on a drive timed without jitter.
@@ -122,7 +163,8 @@ pub const FINEST_LAG_RESOLUTION_NS: f64 = 1.0;
 /// Is the lag of move `m` (previous command `prev`, this one `op`) at most `lag_ns`? Issue
 /// the second command of a fresh pair at the moment that would bring its target under the
 /// head with no wait if the lag were `lag_ns`; it makes the same turn if and only if the lag
-/// is no longer. The target's angle comes from the measured track phases.
+/// is no longer. The target's angle comes from the measured track phases. None when the
+/// round trip jitters and the pair was heard late ([`heard_on_time`]): it says nothing.
 pub(crate) fn within_lag(
     probe: &mut Probe,
     setup: &LagSetup<'_>,
@@ -130,7 +172,7 @@ pub(crate) fn within_lag(
     prev: Op,
     op: Op,
     lag_ns: f64,
-) -> Result<bool> {
+) -> Result<Option<bool>> {
     let LagSetup {
         table,
         period_ns,
@@ -145,9 +187,30 @@ pub(crate) fn within_lag(
     let w = frac(angle(&lb) - a0 - shift / period_ns) * period_ns;
     probe.wait_until(t0 + w.round() as u64);
     let issued = probe.now() as f64;
-    let done = probe.access(op, b, 1)? as f64;
+    let done = probe.access(op, b, 1)?;
+    if setup.jittery && !heard_on_time(setup, (&la, &lb), (prev, op), t0, done) {
+        return Ok(None);
+    }
     let hit_at = issued + lag_ns + MARGIN_NS + period_ns / lb.spt as f64;
-    Ok(done < hit_at + period_ns / 2.0)
+    Ok(Some((done as f64) < hit_at + period_ns / 2.0))
+}
+
+/// [`within_lag`] on pairs `pairs` draws, a fresh one for each probe heard late.
+pub(crate) fn within_lag_of(
+    probe: &mut Probe,
+    setup: &LagSetup<'_>,
+    pairs: &mut Pairs<'_>,
+    rng: &mut Pcg64Mcg,
+    (prev, op): (Op, Op),
+    lag_ns: f64,
+) -> Result<bool> {
+    for _ in 0..HEARING_RETRIES {
+        let pair = pairs(rng)?;
+        if let Some(quick) = within_lag(probe, setup, pair, prev, op, lag_ns)? {
+            return Ok(quick);
+        }
+    }
+    Err(round_trip_too_jittery())
 }
 
 /// The lag of move `m` from `prev` to `op`, to a nanosecond. One plain pair bounds it to a
@@ -185,18 +248,28 @@ pub(crate) fn measure_lag_between(
         resolution_ns,
         ..
     } = *setup;
-    let (a, b) = pairs(rng)?;
-    let t0 = probe.access(prev, a, 1)?;
-    let sector_ns = period_ns / table.locate(b).spt as f64;
-    let upper = (probe.access(op, b, 1)? - t0) as f64 - sector_ns;
+    // One plain pair bounds the lag to a turn below it; under jitter it must be heard on
+    // time, or the bound could lie a late hearing above the lag's turn.
+    let mut upper = None;
+    for _ in 0..HEARING_RETRIES {
+        let (a, b) = pairs(rng)?;
+        let t0 = probe.access(prev, a, 1)?;
+        let lb = table.locate(b);
+        let done = probe.access(op, b, 1)?;
+        if setup.jittery && !heard_on_time(setup, (&table.locate(a), &lb), (prev, op), t0, done) {
+            continue;
+        }
+        upper = Some((done - t0) as f64 - period_ns / lb.spt as f64);
+        break;
+    }
+    let upper = upper.ok_or_else(round_trip_too_jittery)?;
     let (mut lo, mut hi) = ((upper - period_ns).max(-1.0), upper);
     while hi - lo > resolution_ns.max(FINEST_LAG_RESOLUTION_NS) {
         let mid = (lo + hi) / 2.0;
         // Two of three fresh pairs decide: one delayed by the drive's own activity cannot.
         let mut yes = 0;
         for k in 0..3 {
-            let pair = pairs(rng)?;
-            yes += within_lag(probe, setup, pair, prev, op, mid)? as u32;
+            yes += within_lag_of(probe, setup, pairs, rng, (prev, op), mid)? as u32;
             if yes == 2 || yes + (2 - k) < 2 {
                 break;
             }
@@ -250,17 +323,21 @@ pub(crate) fn measure_lags(
     probe: &mut Probe,
     table: &ZoneTable,
     period_ns: f64,
-    resolution_ns: f64,
+    opts: &super::ExtractOptions,
     rng: &mut Pcg64Mcg,
 ) -> Result<Lags> {
+    let jittery = opts.jittery();
     let cyls = table.cylinders();
     let mut lags = Lags::default();
     let random_cyl = |rng: &mut Pcg64Mcg, room: u32| rng.random_range(0..cyls - room);
     const PLACES: usize = 4;
     // Completion latency of reads against writes: write one sector, read another of the same
     // track; the angle between them is known, so the rest of the gap is the difference.
+    // A jittery round trip spoils a pair in a few hundred: enough places that the median
+    // stands however two or three of them come out.
+    let offset_places = if jittery { 4 * PLACES } else { PLACES };
     let mut offs = vec![];
-    for _ in 0..PLACES {
+    for _ in 0..offset_places {
         let c = random_cyl(rng, 0);
         let (Some(a), Some(b)) = (lbn_on(table, c, 0, rng), lbn_on(table, c, 0, rng)) else {
             continue;
@@ -279,7 +356,8 @@ pub(crate) fn measure_lags(
         table,
         period_ns,
         offsets_ns: lags.completion_offset_ns,
-        resolution_ns,
+        resolution_ns: opts.lag_resolution_ns(),
+        jittery,
     };
     let has_switch = (0..cyls).any(|c| table.tracks_on(c) > 1);
     for prev in OPS {

@@ -90,7 +90,8 @@ pub struct ExtractOptions {
     /// simulated one, a disk on its own bus). A disk behind FUSE and NBD is heard late by a
     /// varying amount, and calibration adapts: GeoExtraction reads the writes' completions
     /// as angles and writes again every LBN out of place (`phase_scan.rs`), track phases are
-    /// measured until two agree, the rotation period is fitted to every completion's turn
+    /// measured until three agree, every lag probe must be heard where the platter puts it
+    /// (`min_offset::heard_on_time`), the rotation period is fitted to every completion's turn
     /// number, MinOffset bisects lags to this resolution (at most
     /// [`COARSEST_LAG_RESOLUTION_NS`]) rather than a nanosecond, GeoExtraction's stride
     /// leaves twice this to spare, and the delta search lets a tenth of its trials miss.
@@ -222,9 +223,8 @@ pub fn extract_with(mut probe: Probe, name: &str, opts: ExtractOptions) -> Resul
     let guess: Vec<zones::Crossing> = kinds.iter().map(|k| k.guess()).collect();
     let mut table = zones::build_table(&scan, &guess, period, cap, None)?;
     phases::measure_phases(&mut probe, &mut table, period, opts.jittery())?;
-    let res_ns = opts.lag_resolution_ns();
-    let table = cylinders::resolve(&mut probe, &scan, &kinds, &table, period, res_ns, &mut rng)?;
-    let lags = min_offset::measure_lags(&mut probe, &table, period, res_ns, &mut rng)?;
+    let table = cylinders::resolve(&mut probe, &scan, &kinds, &table, period, &opts, &mut rng)?;
+    let lags = min_offset::measure_lags(&mut probe, &table, period, &opts, &mut rng)?;
     let delta = delta::search_delta(
         &mut probe,
         &table,

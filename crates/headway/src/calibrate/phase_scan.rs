@@ -12,7 +12,7 @@
 //! From the angles: consecutive LBNs on one track are one sector time apart; the first LBN
 //! of a track is later by the switch's skew (and the spares before it), a slipped sector by
 //! one slot. Every LBN whose step from the one before is not one sector time is heard again
-//! until two hearings agree, the earlier of the two taken (a delay only ever adds), so a
+//! until three hearings agree, the earliest of them taken (a delay only ever adds), so a
 //! completion heard late is corrected and a real boundary confirmed. The local sector time
 //! is the median step over a window of LBNs (tracks hold many more on-track steps than
 //! boundaries), and each track's own sector time, which sets its zone's sectors per track,
@@ -39,8 +39,12 @@ const SUSPECT_SECTORS: f64 = 0.4;
 /// Two hearings of an LBN agree within this fraction of a sector time.
 const AGREE_SECTORS: f64 = 0.3;
 
+/// Hearings of an LBN that must agree. Two late hearings that happen to agree are rare,
+/// but over the hundreds of LBNs a scan hears again, on a loaded machine, not rare enough.
+const AGREEING: usize = 3;
+
 /// Hearings of one LBN at most: past this the scan keeps the closest pair it has.
-const MAX_HEARINGS: usize = 8;
+const MAX_HEARINGS: usize = 10;
 
 /// `x` reduced to `[0, p)`.
 #[inline]
@@ -238,9 +242,10 @@ impl Frame {
 /// Steps on each side (heard later, heard earlier) below which the drift is not fitted.
 const FIT_STEPS: usize = 16;
 
-/// Hear `lbn` again (one write, wherever the head is) until two of its angles, `first`
-/// among them, agree within [`AGREE_SECTORS`] of `sector_ns`; the earlier of the closest
-/// agreeing pair, since a delay in hearing only ever makes an angle later.
+/// Hear `lbn` again (one write, wherever the head is) until [`AGREEING`] of its angles,
+/// `first` among them, agree within [`AGREE_SECTORS`] of `sector_ns`; the earliest of them,
+/// since a delay in hearing only ever makes an angle later. Where none do within
+/// [`MAX_HEARINGS`], the earlier of the closest pair.
 fn hear_again(
     probe: &mut Probe,
     frame: &Frame,
@@ -249,24 +254,39 @@ fn hear_again(
     sector_ns: f64,
 ) -> Result<f64> {
     let p = frame.period_ns;
+    // The signed circular distance from `from` to `to`, in (−p/2, p/2].
+    let signed = |from: f64, to: f64| {
+        let d = wrap(to - from, p);
+        if d > p / 2.0 {
+            d - p
+        } else {
+            d
+        }
+    };
+    let tolerance = AGREE_SECTORS * sector_ns;
     let mut heard = vec![first];
     let mut best: Option<(f64, f64)> = None;
     while heard.len() < MAX_HEARINGS {
         let new = frame.angle(probe.write(lbn)?);
         for &h in &heard {
-            // The signed circular distance from `h` to `new`, in (−p/2, p/2].
-            let mut diff = wrap(new - h, p);
-            if diff > p / 2.0 {
-                diff -= p;
-            }
+            let diff = signed(h, new);
             let earlier = if diff >= 0.0 { h } else { new };
             if best.is_none_or(|(dist, _)| diff.abs() < dist) {
                 best = Some((diff.abs(), earlier));
             }
         }
         heard.push(new);
-        if best.is_some_and(|(dist, _)| dist <= AGREE_SECTORS * sector_ns) {
-            break;
+        // A group within the tolerance lies wholly on one side of its newest member.
+        for side in [1.0, -1.0] {
+            let group: Vec<f64> = heard
+                .iter()
+                .map(|&h| signed(new, h))
+                .filter(|d| (0.0..=tolerance).contains(&(d * side)))
+                .collect();
+            if group.len() >= AGREEING {
+                let earliest = group.iter().copied().fold(f64::INFINITY, f64::min);
+                return Ok(wrap(new + earliest, p));
+            }
         }
     }
     Ok(best.map_or(first, |(_, angle)| angle))

@@ -65,9 +65,9 @@ fn phase_of(
 /// Measure every track's phase. Returns the writes used.
 ///
 /// With `jittery` (a round trip that delays some completions by much of a turn), each
-/// phase is measured until two measurements agree within [`AGREE_SECTORS`] of the track's
-/// sector and the pair's circular mean is taken: a single measurement is the difference of
-/// two hearings, either of which may be late.
+/// phase is measured until [`AGREEING`] measurements agree within [`AGREE_SECTORS`] of the
+/// track's sector and their circular mean is taken: a single measurement is the difference
+/// of two hearings, either of which may be late.
 pub(crate) fn measure_phases(
     probe: &mut Probe,
     table: &mut ZoneTable,
@@ -89,32 +89,50 @@ pub(crate) fn measure_phases(
     Ok(probe.commands - first_cmd)
 }
 
-/// Two phase measurements within this many sectors of each other agree.
-const AGREE_SECTORS: f64 = 0.3;
+/// Phase measurements within this many sectors of each other agree.
+pub(crate) const AGREE_SECTORS: f64 = 0.3;
 
-/// Measurements of one phase at most, where they keep disagreeing: past this the closest
-/// pair stands.
-const MAX_MEASUREMENTS: usize = 8;
+/// Measurements that must agree before a phase stands. Each measurement is the difference
+/// of two hearings, so a late hearing spoils one in roughly twice the round trip's tail
+/// rate; two spoiled measurements that happen to agree (two references each heard about
+/// equally late) are then only a thousand times rarer than one spoiled, too often over
+/// hundreds of tracks on a loaded machine. Three agreeing are not.
+const AGREEING: usize = 3;
 
-/// Measure until two measurements lie within `tolerance` (revolutions); the circular mean
-/// of the closest pair.
+/// Measurements of one phase at most, where they keep disagreeing: past this the tightest
+/// group found stands.
+const MAX_MEASUREMENTS: usize = 12;
+
+/// Measure until [`AGREEING`] measurements lie within `tolerance` (revolutions) of each
+/// other; their circular mean. Where none do within [`MAX_MEASUREMENTS`], the closest pair's.
 fn agreed_phase(measure: &mut dyn FnMut() -> Result<f64>, tolerance: f64) -> Result<f64> {
     let mut seen = vec![measure()?];
-    let mut best = (f64::INFINITY, seen[0]);
+    let mut pair = (f64::INFINITY, seen[0]);
     while seen.len() < MAX_MEASUREMENTS {
         let new = measure()?;
         for &old in &seen {
             let d = centred(new - old);
-            if d.abs() < best.0 {
-                best = (d.abs(), frac(old + d / 2.0));
+            if d.abs() < pair.0 {
+                pair = (d.abs(), frac(old + d / 2.0));
             }
         }
         seen.push(new);
-        if best.0 <= tolerance {
-            break;
+        // Those within the tolerance on the new one's later side, and on its earlier side:
+        // a group whose spread is within the tolerance lies on one side or spans it.
+        for side in [1.0, -1.0] {
+            let group: Vec<f64> = seen
+                .iter()
+                .map(|&x| centred(x - new) * side)
+                .filter(|d| (0.0..=tolerance).contains(d))
+                .map(|d| d * side)
+                .collect();
+            if group.len() >= AGREEING {
+                let mean = group.iter().sum::<f64>() / group.len() as f64;
+                return Ok(frac(new + mean));
+            }
         }
     }
-    Ok(best.1)
+    Ok(pair.1)
 }
 
 /// The usual phase step from one cylinder's first track to the next one's in `zone`
