@@ -172,11 +172,10 @@ def test_extract_device_recovers_a_served_two_zone_drive(tmp_path):
     (sectors per track, and the LBN where the second begins); the rotation period within
     0.3%; the seek lag's rise over the measured distances within 0.3 ms of the true
     curve's, and the median error of its shape within 0.2 ms (each sample is two
-    measurements through a jittery round trip). Cylinder numbers are not asserted: on a
-    loaded machine one cylinder switch in a few runs is taken for a head switch, which
-    shifts the later cylinders by one. The deterministic test through an emulated jittery
-    round trip (`extract_device::the_jitter_settings_recover_the_two_zone_drive_through_a_
-    jittery_round_trip`) asserts every LBN's cylinder."""
+    measurements through a jittery round trip); each zone's cylinders exactly. The
+    deterministic test through an emulated jittery round trip (`extract_device::the_jitter_
+    settings_recover_the_two_zone_drive_through_a_jittery_round_trip`) asserts every LBN's
+    cylinder, on seeds whose round trips are late five times as often as measured here."""
     out = tmp_path / "extracted.toml"
     js = tmp_path / "extracted.json"
     with served_disk(tmp_path, TWO_ZONE_DRIVE, speed=SPEED) as disk:
@@ -195,6 +194,7 @@ def test_extract_device_recovers_a_served_two_zone_drive(tmp_path):
     zones = data["zones"]
     assert [z["sectors_per_track"] for z in zones] == [12, 10], zones
     assert [(z["first_lbn"], z["end_lbn"]) for z in zones] == [(0, 940), (940, 1720)], zones
+    assert [(z["first_cylinder"], z["last_cylinder"]) for z in zones] == [(0, 19), (20, 39)], zones
     true_period_ms = 60_000.0 / 5400.0 / SPEED
     assert abs(data["period_ms"] / true_period_ms - 1) < 3e-3, data["period_ms"]
 
