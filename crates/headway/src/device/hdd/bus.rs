@@ -73,13 +73,14 @@ pub(crate) fn transfer_end(avail: &Avail, lbn: u64, n: u32, start: f64, s: &Stre
     // Disconnecting bus: walk the blocks (only drives with costly reselection get here).
     let mut e = start;
     let mut l = lbn;
+    let (mut blocks, mut marks) = (avail.walk(), avail.walk());
     while l < end {
-        let a = avail.time_of(l).unwrap_or(start);
+        let a = blocks.time_of(l).unwrap_or(start);
         if a <= e {
             e += blk;
         } else {
             let w_lbn = (l + s.watermark.max(1) as u64 - 1).min(end - 1);
-            let ready = avail.time_of(w_lbn).unwrap_or(a);
+            let ready = marks.time_of(w_lbn).unwrap_or(a);
             e = ready.max(e + s.disconnect_ns) + s.reconnect_ns + blk;
         }
         l += 1;
@@ -135,15 +136,16 @@ pub(crate) fn next_gap(
     }
     let end = lbn + n as u64;
     let mut e = start;
+    let (mut blocks, mut marks) = (avail.walk(), avail.walk());
     for l in lbn..end {
-        let a = avail.time_of(l).unwrap_or(e);
+        let a = blocks.time_of(l).unwrap_or(e);
         if a <= e {
             e += s.block_ns;
             continue;
         }
         let free = e + s.disconnect_ns;
         let w_lbn = (l + s.watermark.max(1) as u64 - 1).min(end - 1);
-        let asks = avail.time_of(w_lbn).unwrap_or(a).max(free);
+        let asks = marks.time_of(w_lbn).unwrap_or(a).max(free);
         if t < asks {
             return Some(Gap {
                 free_at: free.max(t),

@@ -764,12 +764,48 @@ impl Avail {
         }
     }
 
+    /// A cursor for looking blocks up in increasing LBN order ([`AvailWalk`]).
+    #[inline]
+    pub(crate) fn walk(&self) -> AvailWalk<'_> {
+        AvailWalk {
+            pieces: &self.pieces,
+            at: 0,
+        }
+    }
+
     /// When `lbn` is usable (`None` if it is not covered).
     pub(crate) fn time_of(&self, lbn: u64) -> Option<f64> {
         self.pieces
             .iter()
             .find(|p| lbn >= p.lbn && lbn < p.end_lbn())
             .map(|p| p.at((lbn - p.lbn) as u32))
+    }
+}
+
+/// [`Avail::time_of`] for blocks looked up in increasing LBN order, each lookup starting at
+/// the piece the last one ended in. A walk over a request's blocks then costs its blocks
+/// plus its pieces rather than their product, which matters once the full-segment stall
+/// has cut a large read into hundreds of pieces (a 60,000-block read took seconds).
+/// An [`Avail`]'s pieces are in LBN order and do not overlap, so the piece found is the
+/// one `time_of` finds.
+pub(crate) struct AvailWalk<'a> {
+    pieces: &'a [Piece],
+    at: usize,
+}
+
+impl AvailWalk<'_> {
+    /// When `lbn` is usable (`None` if it is not covered); `lbn` no lower than the last
+    /// asked.
+    #[inline]
+    pub(crate) fn time_of(&mut self, lbn: u64) -> Option<f64> {
+        while let Some(p) = self.pieces.get(self.at) {
+            if lbn < p.end_lbn() {
+                break;
+            }
+            self.at += 1;
+        }
+        let p = self.pieces.get(self.at)?;
+        (lbn >= p.lbn).then(|| p.at((lbn - p.lbn) as u32))
     }
 }
 
@@ -780,17 +816,22 @@ impl Avail {
 /// passes; such a plan, found by a scan only when there are more than two passes, is put in
 /// LBN order whole.
 pub(crate) fn pieces(ps: &[Pass], not_before: f64) -> impl Iterator<Item = Piece> + '_ {
-    // A split plan is walked by LBN: each piece is the pass starting where the last ended.
-    // Two words of state, not an index list: the iterator is moved on every call.
+    // A split plan is walked by LBN: each piece is the pass starting where the last ended,
+    // the first such pass in time order, found in the passes' starts sorted (a stall can
+    // leave hundreds of passes, and a search through them all for each was the cost of a
+    // large read). Only such a plan allocates the index.
     let in_lbn_order = ps.len() > 2
         && ps
             .windows(2)
             .any(|w| w[1].lbn < w[0].lbn && w[1].end_lbn() != w[0].lbn);
-    let mut next_lbn = if in_lbn_order {
-        ps.iter().map(|p| p.lbn).min().unwrap_or(0)
+    let by_lbn: Vec<(u64, usize)> = if in_lbn_order {
+        let mut v: Vec<(u64, usize)> = ps.iter().enumerate().map(|(i, p)| (p.lbn, i)).collect();
+        v.sort_unstable();
+        v
     } else {
-        0
+        Vec::new()
     };
+    let mut next_lbn = by_lbn.first().map_or(0, |f| f.0);
     let mut floor = not_before;
     let mut i = 0;
     let mut pending: Option<Pass> = None;
@@ -799,7 +840,10 @@ pub(crate) fn pieces(ps: &[Pass], not_before: f64) -> impl Iterator<Item = Piece
             if i >= ps.len() {
                 return None;
             }
-            let p = *ps.iter().find(|p| p.lbn == next_lbn)?;
+            // The first in time order of those starting at `next_lbn`: pairs sort by index
+            // after LBN.
+            let k = by_lbn.partition_point(|e| e.0 < next_lbn);
+            let p = ps[by_lbn.get(k).filter(|e| e.0 == next_lbn)?.1];
             next_lbn = p.end_lbn();
             i += 1;
             p

@@ -60,53 +60,110 @@ pub(super) fn stall_read(
         changed = true;
     }
     let mut sent = vec![0.0f64; n as usize];
+    // Each stall delays only what the head does from the stalled block on: the bus times
+    // of blocks before it (less the watermark's look-ahead) stand, and so does every check
+    // of a block read before it whose room depends on those. Bus times are computed only as
+    // far as the checks need them, and after a stall only from where it changed them, so a
+    // read of many segments costs about its blocks once rather than at every stall (a
+    // 60,000-block read took seconds).
+    let look_ahead = if stream.hold {
+        0
+    } else {
+        stream.watermark.max(1) as usize - 1
+    };
+    // `sent[..computed]` holds for the plan as it is; blocks before `check_from` in the
+    // head's order are checked.
+    let (mut computed, mut check_from) = (0usize, held as usize);
     loop {
         let mut avail = Avail::ready(lbn, held, not_before);
         for p in Avail::from_plan(plan, not_before).pieces {
             avail.push(p);
         }
-        bus_progress(&avail, lbn, bus_start, stream, &mut sent);
         // The first block, in the order the head reads them, that would overfill the segment.
         let mut c = held as usize;
         let mut found = None;
         'walk: for (pi, p) in plan.passes.iter().enumerate() {
+            if c + p.count as usize <= check_from {
+                c += p.count as usize;
+                continue;
+            }
             for q in 0..p.count {
                 let begins = p.first_done + (q as f64 - 1.0) * p.step;
-                if c >= size as usize && begins >= settled {
-                    let room_at = sent[(c - size as usize).min(n as usize - 1)];
+                if c >= check_from && c >= size as usize && begins >= settled {
+                    let j = (c - size as usize).min(n as usize - 1);
+                    if j >= computed {
+                        let to = (j + 1 + size as usize).min(n as usize);
+                        bus_progress_range(&avail, lbn, bus_start, stream, &mut sent, computed..to);
+                        computed = to;
+                    }
+                    let room_at = sent[j];
                     if room_at > begins {
                         let turns = ceil((room_at - begins) / period_ns).max(1.0);
-                        found = Some((pi, q, turns * period_ns));
+                        found = Some((pi, q, c, turns * period_ns));
                         break 'walk;
                     }
                 }
                 c += 1;
             }
         }
-        let Some((pi, q, shift)) = found else {
+        let Some((pi, q, c, shift)) = found else {
             return changed;
         };
         shift_from(plan, pi, q, shift);
         changed = true;
+        // The lowest block the stall delayed, as an index into the request.
+        let from = if q > 0 { pi + 1 } else { pi };
+        let first_delayed = plan.passes[from..]
+            .iter()
+            .map(|p| p.lbn)
+            .min()
+            .unwrap_or(lbn);
+        let unchanged = (first_delayed.saturating_sub(lbn) as usize).saturating_sub(look_ahead);
+        computed = computed.min(unchanged);
+        check_from = c.min(computed + size as usize);
     }
 }
 
 /// When each block of the request has crossed the bus (`sent[i]` for block `lbn + i`): the
 /// per-block form of [`super::bus::transfer_end`].
 pub(super) fn bus_progress(avail: &Avail, lbn: u64, start: f64, s: &Stream, sent: &mut [f64]) {
+    let n = sent.len();
+    bus_progress_range(avail, lbn, start, s, sent, 0..n);
+}
+
+/// [`bus_progress`] for the blocks of `range` only, those before it taken as computed: the
+/// bus resumes after `sent[range.start - 1]`.
+fn bus_progress_range(
+    avail: &Avail,
+    lbn: u64,
+    start: f64,
+    s: &Stream,
+    sent: &mut [f64],
+    range: std::ops::Range<usize>,
+) {
     let end = lbn + sent.len() as u64;
     let held = s.hold || (s.disconnect_ns == 0.0 && s.reconnect_ns == 0.0 && s.watermark <= 1);
-    let mut e = start;
-    for (i, slot) in sent.iter_mut().enumerate() {
+    let mut e = if range.start == 0 {
+        start
+    } else {
+        sent[range.start - 1]
+    };
+    let (mut blocks, mut marks) = (avail.walk(), avail.walk());
+    for (i, slot) in sent
+        .iter_mut()
+        .enumerate()
+        .take(range.end)
+        .skip(range.start)
+    {
         let l = lbn + i as u64;
-        let a = avail.time_of(l).unwrap_or(start);
+        let a = blocks.time_of(l).unwrap_or(start);
         if held {
             e = e.max(a) + s.block_ns;
         } else if a <= e {
             e += s.block_ns;
         } else {
             let w_lbn = (l + s.watermark.max(1) as u64 - 1).min(end - 1);
-            let ready = avail.time_of(w_lbn).unwrap_or(a);
+            let ready = marks.time_of(w_lbn).unwrap_or(a);
             e = ready.max(e + s.disconnect_ns) + s.reconnect_ns + s.block_ns;
         }
         *slot = e;
@@ -179,6 +236,10 @@ pub(super) fn plan_write(
     let mut len = loads.size.min(n);
     let mut d = data;
     let mut load = MediaPlan::default();
+    // When each block of the request is written, filled as each load's passes are planned:
+    // the checks at the end of a load look at a segment's worth of blocks, and a search of
+    // every pass for each (`done_at`) made a write of many loads cost minutes.
+    let mut done = DoneTimes::new(lbn, n);
     loop {
         let (head, t, min_move) = if c0 == 0 {
             (from, start, min_move_ns)
@@ -210,17 +271,18 @@ pub(super) fn plan_write(
         if c1 >= n {
             return bus_end;
         }
+        done.fill(plan);
         // At the end of a load the bus goes on at once with as many blocks as there is room
         // for; with none it disconnects and comes back once the media has `low_water` blocks
         // left to write.
         let held = (c1.saturating_sub(loads.size)..c1)
-            .filter(|&k| done_at(plan, lbn + k as u64) > bus_end)
+            .filter(|&k| done.at(plan, lbn + k as u64) > bus_end)
             .count() as u32;
         let (base, room) = if held < loads.size {
             (bus_end, loads.size - held)
         } else {
             let w = loads.low_water.max(1).min(loads.size - 1);
-            let trigger = done_at(plan, lbn + (c1 - w) as u64 - 1).max(bus_end);
+            let trigger = done.at(plan, lbn + (c1 - w) as u64 - 1).max(bus_end);
             (trigger + loads.reconnect_ns, loads.size - w)
         };
         c0 = c1;
@@ -233,12 +295,54 @@ pub(super) fn plan_write(
     }
 }
 
-/// When block `l` of the plan is done (written).
-fn done_at(plan: &MediaPlan, l: u64) -> f64 {
-    plan.passes
-        .iter()
-        .find(|p| l >= p.lbn && l < p.end_lbn())
-        .map_or(plan.end, |p| p.first_done + (l - p.lbn) as f64 * p.step)
+/// When each block of a request is done (written), from the passes of its plan as they
+/// are added: a block takes its time from the first pass that holds it.
+struct DoneTimes {
+    lbn: u64,
+    /// NaN: no pass holds the block (yet).
+    at: Vec<f64>,
+    /// Passes of the plan read so far.
+    passes: usize,
+}
+
+impl DoneTimes {
+    fn new(lbn: u64, n: u32) -> Self {
+        DoneTimes {
+            lbn,
+            at: vec![f64::NAN; n as usize],
+            passes: 0,
+        }
+    }
+
+    /// Take in the passes added to `plan` since the last call.
+    fn fill(&mut self, plan: &MediaPlan) {
+        for p in &plan.passes[self.passes..] {
+            for k in 0..p.count {
+                let l = p.lbn + k as u64;
+                let Some(slot) = l
+                    .checked_sub(self.lbn)
+                    .and_then(|i| self.at.get_mut(i as usize))
+                else {
+                    continue;
+                };
+                if slot.is_nan() {
+                    *slot = p.first_done + k as f64 * p.step;
+                }
+            }
+        }
+        self.passes = plan.passes.len();
+    }
+
+    /// When block `l` is done: the plan's end when no pass holds it.
+    fn at(&self, plan: &MediaPlan, l: u64) -> f64 {
+        match l
+            .checked_sub(self.lbn)
+            .and_then(|i| self.at.get(i as usize))
+        {
+            Some(&t) if !t.is_nan() => t,
+            _ => plan.end,
+        }
+    }
 }
 
 #[cfg(test)]
