@@ -816,22 +816,17 @@ impl AvailWalk<'_> {
 /// passes; such a plan, found by a scan only when there are more than two passes, is put in
 /// LBN order whole.
 pub(crate) fn pieces(ps: &[Pass], not_before: f64) -> impl Iterator<Item = Piece> + '_ {
-    // A split plan is walked by LBN: each piece is the pass starting where the last ended,
-    // the first such pass in time order, found in the passes' starts sorted (a stall can
-    // leave hundreds of passes, and a search through them all for each was the cost of a
-    // large read). Only such a plan allocates the index.
+    // A split plan is walked by LBN: each piece is the pass starting where the last ended.
+    // Two words of state, not an index list: the iterator is moved on every call.
     let in_lbn_order = ps.len() > 2
         && ps
             .windows(2)
             .any(|w| w[1].lbn < w[0].lbn && w[1].end_lbn() != w[0].lbn);
-    let by_lbn: Vec<(u64, usize)> = if in_lbn_order {
-        let mut v: Vec<(u64, usize)> = ps.iter().enumerate().map(|(i, p)| (p.lbn, i)).collect();
-        v.sort_unstable();
-        v
+    let mut next_lbn = if in_lbn_order {
+        ps.iter().map(|p| p.lbn).min().unwrap_or(0)
     } else {
-        Vec::new()
+        0
     };
-    let mut next_lbn = by_lbn.first().map_or(0, |f| f.0);
     let mut floor = not_before;
     let mut i = 0;
     let mut pending: Option<Pass> = None;
@@ -840,10 +835,7 @@ pub(crate) fn pieces(ps: &[Pass], not_before: f64) -> impl Iterator<Item = Piece
             if i >= ps.len() {
                 return None;
             }
-            // The first in time order of those starting at `next_lbn`: pairs sort by index
-            // after LBN.
-            let k = by_lbn.partition_point(|e| e.0 < next_lbn);
-            let p = ps[by_lbn.get(k).filter(|e| e.0 == next_lbn)?.1];
+            let p = *ps.iter().find(|p| p.lbn == next_lbn)?;
             next_lbn = p.end_lbn();
             i += 1;
             p
@@ -875,6 +867,50 @@ pub(crate) fn pieces(ps: &[Pass], not_before: f64) -> impl Iterator<Item = Piece
         floor = floor.max(p.last_done());
         Some(piece)
     })
+}
+
+/// [`pieces`] of a plan it walks by LBN, collected, given its passes' indices sorted by
+/// start and then time order (`by_lbn`): each next pass is found at the next place of the
+/// order, or by a binary search where the passes do not tile, rather than by a search of
+/// them all. The full-segment stall keeps the order across its stalls; with hundreds of
+/// passes, the searches were its cost. It uses nothing the hot paths share (a shared sort
+/// or push moved their inlining by 12 instructions a request).
+#[cold]
+#[inline(never)]
+pub(crate) fn pieces_by_lbn(ps: &[Pass], by_lbn: &[usize], not_before: f64) -> Avail {
+    let mut out: Vec<Piece> = Vec::with_capacity(ps.len());
+    let Some(&first) = by_lbn.first() else {
+        return Avail::default();
+    };
+    let mut next_lbn = ps[first].lbn;
+    let mut floor = not_before;
+    let mut at = 0;
+    for _ in 0..ps.len() {
+        // The first of those starting at `next_lbn`, the one `pieces` finds.
+        let starts_here = |k: usize| by_lbn.get(k).is_some_and(|&i| ps[i].lbn == next_lbn);
+        let k = if starts_here(at) && (at == 0 || !starts_here(at - 1)) {
+            at
+        } else {
+            by_lbn.partition_point(|&i| ps[i].lbn < next_lbn)
+        };
+        if !starts_here(k) {
+            break;
+        }
+        let p = ps[by_lbn[k]];
+        at = k + 1;
+        next_lbn = p.end_lbn();
+        out.push(Piece {
+            lbn: p.lbn,
+            count: p.count,
+            first_done: p.first_done,
+            step: p.step,
+            floor,
+        });
+        floor = floor.max(p.last_done());
+    }
+    Avail {
+        pieces: SmallVec::from_vec(out),
+    }
 }
 
 /// How many blocks of `passes` (a plan's, in time order) from the first in LBN order are

@@ -74,9 +74,29 @@ pub(super) fn stall_read(
     // `sent[..computed]` holds for the plan as it is; blocks before `check_from` in the
     // head's order are checked.
     let (mut computed, mut check_from) = (0usize, held as usize);
+    // A split plan's passes by start (then time order), kept across stalls: its pieces are
+    // then read off in LBN order without a sort or a search at every stall.
+    let mut by_lbn: Option<Vec<usize>> = None;
     loop {
         let mut avail = Avail::ready(lbn, held, not_before);
-        for p in Avail::from_plan(plan, not_before).pieces {
+        let ps = &plan.passes;
+        // `pieces`'s own test for a plan it walks by LBN.
+        let split = ps.len() > 2
+            && ps
+                .windows(2)
+                .any(|w| w[1].lbn < w[0].lbn && w[1].end_lbn() != w[0].lbn);
+        let pieces = if split {
+            let ps = &plan.passes;
+            let order = by_lbn.get_or_insert_with(|| {
+                let mut order: Vec<usize> = (0..ps.len()).collect();
+                order.sort_unstable_by_key(|&i| (ps[i].lbn, i));
+                order
+            });
+            media::pieces_by_lbn(ps, order, not_before)
+        } else {
+            Avail::from_plan(plan, not_before)
+        };
+        for p in pieces.pieces {
             avail.push(p);
         }
         // The first block, in the order the head reads them, that would overfill the segment.
@@ -111,6 +131,26 @@ pub(super) fn stall_read(
         };
         shift_from(plan, pi, q, shift);
         changed = true;
+        if let (Some(order), true) = (by_lbn.as_mut(), q > 0) {
+            // Pass `pi` was cut in two, its second part now pass `pi + 1`: later passes move
+            // up one, which keeps their order, and the new one goes in at its start.
+            for i in order.iter_mut() {
+                *i += (*i > pi) as usize;
+            }
+            let ps = &plan.passes;
+            let key = (ps[pi + 1].lbn, pi + 1);
+            let at = order.partition_point(|&i| (ps[i].lbn, i) < key);
+            // Built anew rather than pushed into: a push here would share the vector's
+            // growth with the hot paths and move their inlining.
+            let (front, back) = order.split_at(at);
+            let new = std::iter::once(pi + 1);
+            *order = front
+                .iter()
+                .copied()
+                .chain(new)
+                .chain(back.iter().copied())
+                .collect();
+        }
         // The lowest block the stall delayed, as an index into the request.
         let from = if q > 0 { pi + 1 } else { pi };
         let first_delayed = plan.passes[from..]
