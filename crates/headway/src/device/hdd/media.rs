@@ -899,13 +899,7 @@ pub(crate) fn pieces_by_lbn(ps: &[Pass], by_lbn: &[usize], not_before: f64) -> A
         let p = ps[by_lbn[k]];
         at = k + 1;
         next_lbn = p.end_lbn();
-        out.push(Piece {
-            lbn: p.lbn,
-            count: p.count,
-            first_done: p.first_done,
-            step: p.step,
-            floor,
-        });
+        out.push(Piece::of_pass(&p, floor));
         floor = floor.max(p.last_done());
     }
     Avail {
