@@ -165,7 +165,7 @@ pub const FINEST_LAG_RESOLUTION_NS: f64 = 1.0;
 /// head with no wait if the lag were `lag_ns`; it makes the same turn if and only if the lag
 /// is no longer. The target's angle comes from the measured track phases. None when the
 /// round trip jitters and the pair was heard late ([`heard_on_time`]): it says nothing.
-pub(crate) fn within_lag(
+fn within_lag(
     probe: &mut Probe,
     setup: &LagSetup<'_>,
     (a, b): (u64, u64),

@@ -86,7 +86,6 @@ pub(super) fn stall_read(
                 .windows(2)
                 .any(|w| w[1].lbn < w[0].lbn && w[1].end_lbn() != w[0].lbn);
         let pieces = if split {
-            let ps = &plan.passes;
             let order = by_lbn.get_or_insert_with(|| {
                 let mut order: Vec<usize> = (0..ps.len()).collect();
                 order.sort_unstable_by_key(|&i| (ps[i].lbn, i));
